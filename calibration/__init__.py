@@ -1,0 +1,1 @@
+"""Camera calibration: layout files, marker detection, homography and zones."""

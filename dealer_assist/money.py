@@ -1,0 +1,50 @@
+"""Money is integer cents; odds are fractions; every payout rounds down to the cent (RULES.md §8.9)."""
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from dealer_assist.errors import RuleError
+
+Cents = int
+
+
+def parse_amount(value: object, field: str) -> Cents:
+    """Currency units with at most two decimals -> cents; anything else names the field."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise RuleError("bad_amount", f"{field}: {value!r} is not an amount", None)
+    try:
+        units = Decimal(str(value))
+    except InvalidOperation:
+        raise RuleError("bad_amount", f"{field}: {value!r} is not an amount", None) from None
+    if not units.is_finite():
+        raise RuleError("bad_amount", f"{field}: {value!r} is not an amount", None)
+    cents = units * 100
+    if cents != cents.to_integral_value():
+        raise RuleError("bad_amount", f"{field}: {value!r} has more than two decimals", None)
+    if cents < 0:
+        raise RuleError("bad_amount", f"{field}: {value!r} is negative", None)
+    return int(cents)
+
+
+def to_units(cents: Cents) -> int | float:
+    """Cents -> currency units for JSON: whole amounts stay integers."""
+    return cents // 100 if cents % 100 == 0 else cents / 100
+
+
+def format_money(cents: Cents) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+
+
+def payout(stake: Cents, odds: Fraction) -> Cents:
+    """What a win of `stake` at `odds` to 1 pays, rounded down to the cent."""
+    return (stake * odds.numerator) // odds.denominator
+
+
+def parse_odds(text: str, field: str) -> Fraction:
+    """'3:2' -> Fraction(3, 2)."""
+    parts = text.split(":")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts) or int(parts[1]) == 0:
+        raise RuleError("bad_setting", f"{field}: {text!r} is not odds like '3:2'", None)
+    return Fraction(int(parts[0]), int(parts[1]))

@@ -1,0 +1,37 @@
+"""Hand totals (RULES.md §1): Aces count 11 when that stays at or below 21, else 1."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dealer_assist.cards import Card
+
+TARGET = 21
+
+
+@dataclass(frozen=True, slots=True)
+class Total:
+    value: int
+    soft: bool
+
+    @property
+    def hard(self) -> bool:
+        return not self.soft
+
+    @property
+    def over(self) -> bool:
+        return self.value > TARGET
+
+
+def hand_total(cards: Sequence[Card]) -> Total:
+    hard = sum(card.value for card in cards)
+    if any(card.is_ace for card in cards) and hard + 10 <= TARGET:
+        return Total(hard + 10, soft=True)
+    return Total(hard, soft=False)
+
+
+def is_natural_pair(cards: Sequence[Card]) -> bool:
+    """An Ace and a ten-value card as a hand's first two cards."""
+    return len(cards) == 2 and {cards[0].is_ace, cards[1].is_ace} == {True, False} and (
+        cards[0].is_ten_value or cards[1].is_ten_value
+    )

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sets up dealer-assist on a Debian machine (run as root or with sudo available) and then
+# either runs the product (`run`) or the whole test suite (`test`). Safe to run again.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+mode="${1:-run}"; shift || true
+
+apt_packages=(python3 python3-venv libzbar0 libegl1 libgl1 libfontconfig1 libxkbcommon0
+              libglib2.0-0 libdbus-1-3)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+stamp=.venv/.installed
+if [ ! -x .venv/bin/python ] || [ pyproject.toml -nt "$stamp" ]; then
+  python3 -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q -e '.[test]'
+  touch "$stamp"
+fi
+
+case "$mode" in
+  run)  exec .venv/bin/dealer-assist run "$@" ;;
+  test)
+    export QT_QPA_PLATFORM=offscreen
+    .venv/bin/lint-imports
+    exec .venv/bin/python -m pytest "$@" ;;
+  *) echo "usage: scripts/bootstrap.sh run|test [args...]" >&2; exit 2 ;;
+esac

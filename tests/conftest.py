@@ -1,0 +1,6 @@
+"""Test-wide setup: Qt runs offscreen everywhere, so the suite needs no display."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

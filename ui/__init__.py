@@ -1,0 +1,1 @@
+"""The dealer's touchscreen, the supervisor's screens and the `dealer-assist` command."""

@@ -1,0 +1,38 @@
+"""The `dealer-assist` command: one dispatcher at the top of the layering.
+
+Each subcommand lives beside the code it drives and is imported only when named, so
+`dealer-assist settle` never loads Qt or OpenCV.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "settle": ("dealer_assist.commands.settle", "settle one round file and print its ledger"),
+    "profiles": ("dealer_assist.commands.profiles", "list the rule profiles or show one"),
+}
+
+
+def usage() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = ["usage: dealer-assist COMMAND [ARGS...]", "", "commands:"]
+    lines += [f"  {name:<{width}}  {text}" for name, (_, text) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in {"-h", "--help"}:
+        print(usage())
+        return 0 if args else 2
+    entry = COMMANDS.get(args[0])
+    if entry is None:
+        print(f"dealer-assist: unknown command {args[0]!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(entry[0])
+    return int(module.main(args[1:]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
