@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from fractions import Fraction
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 from dealer_assist.errors import RuleError
@@ -59,6 +60,8 @@ class Profile:
     id: str
     title: str
     natural_total: int
+    player_must_hit_to: int
+    player_must_stand_from: int
     decks: int
     seats: int
     player_dealer: bool
@@ -84,6 +87,7 @@ class Profile:
     insurance_min: Cents
     fees: tuple[FeeTier, ...]
     content_hash: str
+    rules: Mapping[str, str]
 
     def buster_odds(self, dealer_cards: int) -> int:
         """To-1 odds for a dealer bust of this many cards (3..8+)."""
@@ -249,12 +253,15 @@ def load_profile(name: str, overrides: Mapping[str, object] | None = None) -> Pr
     values = {key: _SETTINGS[key].parse(key, value) for key, value in raw.items()}
     _check_fit(name, values, data.get("allowed", {}))
     digest = hashlib.sha256(
-        json.dumps({"id": data["id"], **{k: _SETTINGS[k].dump(values[k]) for k in SETTING_NAMES}},
+        json.dumps({"id": data["id"], "natural_total": data["natural_total"],
+                    "player_must_hit_to": data["player_must_hit_to"],
+                    "player_must_stand_from": data["player_must_stand_from"], **{k: _SETTINGS[k].dump(values[k]) for k in SETTING_NAMES}},
                    sort_keys=True).encode()
     ).hexdigest()
     profile_fields = {f.name for f in fields(Profile)}
-    return Profile(id=data["id"], title=data["title"], natural_total=data["natural_total"],
-                   content_hash=digest, **{k: v for k, v in values.items() if k in profile_fields})
+    game = {key: data[key] for key in ("id", "title", "natural_total", "player_must_hit_to", "player_must_stand_from")}
+    rules = MappingProxyType(dict(data["rules"]))
+    return Profile(content_hash=digest, rules=rules, **game, **{k: v for k, v in values.items() if k in profile_fields})
 
 
 def _check_fit(name: str, values: dict[str, Any], allowed: Mapping[str, list[object]]) -> None:

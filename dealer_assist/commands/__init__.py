@@ -1,0 +1,1 @@
+"""The domain's subcommands of `dealer-assist`; each module has `main(argv) -> int`."""

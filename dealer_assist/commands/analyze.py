@@ -1,0 +1,220 @@
+"""`dealer-assist analyze`: the exact odds of the bonus bets under a rule profile.
+
+Prints a table, or `--json`, and draws the distribution with `--plot FILE.png`. A bad argument is
+reported as `{"error": {...}}` on stdout with exit status 2, like every other refusal.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import NoReturn
+
+from dealer_assist.analysis.buster_odds import BUST_KEYS, FreeBonusShare, buster_odds, free_bonus_share
+from dealer_assist.analysis.chart import bar_chart_png
+from dealer_assist.analysis.lucky_odds import lucky_odds
+from dealer_assist.analysis.odds import BetOdds
+from dealer_assist.errors import RuleError
+from dealer_assist.money import format_money, parse_amount, to_units
+from dealer_assist.profile import FreeBonus, Profile, load_profile
+from dealer_assist.settlement import FREE_BONUS
+
+BAD_ARGUMENTS = 2
+LUCKY_LABELS = {
+    "suited_777": "suited 7-7-7", "suited_678": "suited 6-7-8", "777": "7-7-7", "678": "6-7-8",
+    "suited_21": "suited 21", "21": "21", "20": "20", "19": "19",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """Argument mistakes become a RuleError, so they are reported as JSON like any refusal."""
+
+    def error(self, message: str) -> NoReturn:
+        raise RuleError("bad_argument", f"{self.prog}: {message}", None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Report:
+    """One bet's odds, ready for the table, the JSON and the chart."""
+
+    title: str
+    odds: BetOdds
+    labels: dict[str, str]
+    loss_label: str
+    notes: tuple[str, ...]
+    data: dict[str, object]
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="dealer-assist analyze", description="Exact odds of the bonus bets.")
+    bets = parser.add_subparsers(dest="bet", required=True, metavar="BET")
+    buster = bets.add_parser("buster", help="the dealer's bust by number of cards and the Buster pay table")
+    buster.add_argument("--profile", required=True, help="rule profile, e.g. nobust-4.0 or sd-buster-a")
+    buster.add_argument("--decks", type=int, help="decks in the shoe (default: the profile's)")
+    rule = buster.add_mutually_exclusive_group()
+    rule.add_argument("--h17", dest="hits_soft_17", action="store_const", const=True, help="dealer hits soft 17")
+    rule.add_argument("--s17", dest="hits_soft_17", action="store_const", const=False, help="dealer stands on soft 17")
+    buster.add_argument("--wager", help="one Buster wager, e.g. 25 or 12.50: prices the free bonus per wager")
+    buster.add_argument("--free-bonus", choices=[FreeBonus.B1.value, FreeBonus.B3.value],
+                        help="Deadwood free bonus (sd-buster profiles; their default is none)")
+    lucky = bets.add_parser("lucky-lucky", help="every Lucky Lucky pay line and the pay table's return")
+    lucky.add_argument("--profile", default="nobust-4.0", help="a profile with Lucky Lucky (default nobust-4.0)")
+    lucky.add_argument("--decks", type=int, help="decks in the shoe (default: the profile's)")
+    for command in (buster, lucky):
+        command.add_argument("--json", action="store_true", help="print JSON instead of a table")
+        command.add_argument("--plot", metavar="FILE.png", type=Path, help="also draw the distribution as a PNG")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    parser = _parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as done:  # --help has printed its text
+            return int(done.code or 0)
+        if args.plot is not None and not args.plot.parent.is_dir():
+            raise RuleError("bad_argument", f"--plot: folder {str(args.plot.parent)!r} does not exist", None)
+        report = _REPORTS[args.bet](args)
+        if args.plot is not None:
+            _write_plot(report, args.plot)
+    except RuleError as error:
+        print(json.dumps(error.to_json()))
+        return BAD_ARGUMENTS
+    if args.json:
+        print(json.dumps(report.data, indent=2))
+    else:
+        print(_table(report))
+        if args.plot is not None:
+            print(f"chart written to {args.plot}")
+    return 0
+
+
+def _overrides(args: argparse.Namespace, **settings: object) -> dict[str, object]:
+    given = {"decks": args.decks, **settings}
+    return {key: value for key, value in given.items() if value is not None}
+
+
+def _buster(args: argparse.Namespace) -> _Report:
+    profile = load_profile(args.profile, _overrides(args, dealer_hits_soft_17=args.hits_soft_17,
+                                                    free_bonus=args.free_bonus))
+    wager = _wager(args.wager, profile)
+    odds = buster_odds(profile.decks, profile.dealer_hits_soft_17, profile.buster_pays)
+    bonus = None if wager is None or profile.free_bonus == FreeBonus.NONE else (
+        free_bonus_share(odds, profile.free_bonus, wager))
+    rule = "hits" if profile.dealer_hits_soft_17 else "stands on"
+    probabilities, exact = _lines_json(odds, "bust_by_cards", "no_bust")
+    notes = [f"house edge: {_percent(odds.house_edge)}"]
+    data: dict[str, object] = {
+        "bet": "buster", "profile": profile.id, "decks": profile.decks,
+        "dealer_hits_soft_17": profile.dealer_hits_soft_17,
+        "pays": dict(zip(BUST_KEYS, profile.buster_pays)), **probabilities, "exact": exact,
+        "wager": None, "expected_result": None, "free_bonus": None,
+    }
+    if wager is not None:
+        result = wager * odds.player_return
+        notes.append(f"a {format_money(wager)} wager: {_money(result)} on average a round")
+        data.update(wager=to_units(wager), expected_result=float(result / 100))
+        exact["expected_result"] = str(result / 100)
+    if profile.free_bonus != FreeBonus.NONE:
+        notes.append(_free_bonus_note(profile.free_bonus, bonus, odds))
+        data["free_bonus"], exact["free_bonus"] = _free_bonus_json(profile.free_bonus, bonus, odds)
+    return _Report(
+        title=f"Buster bet: {profile.id}, {profile.decks} decks, dealer {rule} soft 17",
+        odds=odds, labels={key: f"{key} cards" for key in BUST_KEYS}, loss_label="no bust",
+        notes=tuple(notes), data=data,
+    )
+
+
+def _wager(text: str | None, profile: Profile) -> int | None:
+    if text is None:
+        return None
+    wager = parse_amount(text, "--wager")
+    if not profile.buster_min <= wager <= profile.buster_max:
+        raise RuleError("bad_wager", f"--wager: {format_money(wager)} is outside the Buster limits "
+                        f"{format_money(profile.buster_min)} to {format_money(profile.buster_max)} of {profile.id}", "7")
+    return wager
+
+
+def _free_bonus_note(kind: FreeBonus, bonus: FreeBonusShare | None, odds: BetOdds) -> str:
+    seven, eight = FREE_BONUS[kind]
+    prizes = f"free bonus {kind.value} ({format_money(eight)} at 8+ cards, {format_money(seven)} at 7)"
+    if bonus is None:
+        return f"{prizes}: give --wager to see its share of the wager"
+    return (f"{prizes}: {_money(bonus.expected)} a wager, {_percent(bonus.share)} of it; "
+            f"house edge with the bonus: {_percent(bonus.house_edge_with_bonus(odds))}")
+
+
+def _free_bonus_json(kind: FreeBonus, bonus: FreeBonusShare | None, odds: BetOdds) -> tuple[dict[str, object], dict[str, object]]:
+    seven, eight = FREE_BONUS[kind]
+    data: dict[str, object] = {"kind": kind.value, "prizes": {"7": to_units(seven), "8+": to_units(eight)}}
+    if bonus is None:
+        return {**data, "expected_value": None, "share": None, "house_edge_with_bonus": None}, {}
+    figures = {"expected_value": bonus.expected / 100, "share": bonus.share,
+               "house_edge_with_bonus": bonus.house_edge_with_bonus(odds)}
+    return ({**data, **{key: float(value) for key, value in figures.items()}},
+            {key: str(value) for key, value in figures.items()})
+
+
+def _lucky_lucky(args: argparse.Namespace) -> _Report:
+    profile = load_profile(args.profile, _overrides(args))
+    if not profile.lucky_lucky:
+        raise RuleError("no_lucky_lucky", f"profile {profile.id} does not offer the Lucky Lucky bet", "8.19")
+    odds = lucky_odds(profile.decks)
+    probabilities, exact = _lines_json(odds, "lines", "loses")
+    return _Report(
+        title=f"Lucky Lucky bet: {profile.id}, {profile.decks} decks",
+        odds=odds, labels=LUCKY_LABELS, loss_label="18 or less",
+        notes=(f"house edge: {_percent(odds.house_edge)}",),
+        data={"bet": "lucky_lucky", "profile": profile.id, "decks": profile.decks,
+              "pays": {line.key: line.pays for line in odds.lines}, **probabilities, "exact": exact},
+    )
+
+
+_REPORTS: dict[str, Callable[[argparse.Namespace], _Report]] = {"buster": _buster, "lucky-lucky": _lucky_lucky}
+
+
+def _lines_json(odds: BetOdds, group: str, loss: str) -> tuple[dict[str, object], dict[str, object]]:
+    """The same figures twice: floats to read, and exact fractions as strings to check."""
+    figures: dict[str, object] = {
+        group: {line.key: line.probability for line in odds.lines},
+        loss: odds.loses, "return": odds.player_return, "house_edge": odds.house_edge,
+    }
+
+    def convert(to: Callable[[Fraction], object]) -> dict[str, object]:
+        return {key: {k: to(v) for k, v in value.items()} if isinstance(value, dict) else to(value)  # type: ignore[arg-type]
+                for key, value in figures.items()}
+
+    return convert(float), convert(str)
+
+
+def _table(report: _Report) -> str:
+    rows = [f"{report.title}", "", f"{'line':<16}{'pays':>10}{'probability':>14}{'return':>14}"]
+    for line in report.odds.lines:
+        rows.append(f"{report.labels[line.key]:<16}{f'{line.pays} to 1':>10}"
+                    f"{float(line.probability):>14.8f}{float(line.player_return):>+14.8f}")
+    rows.append(f"{report.loss_label:<16}{'loses':>10}{float(report.odds.loses):>14.8f}{float(-report.odds.loses):>+14.8f}")
+    rows.append(f"{'total':<16}{'':>10}{float(report.odds.total_probability):>14.8f}"
+                f"{float(report.odds.player_return):>+14.8f}")
+    return "\n".join([*rows, "", *report.notes])
+
+
+def _write_plot(report: _Report, path: Path) -> None:
+    bars = [(report.labels[line.key], line.probability) for line in report.odds.lines]
+    png = bar_chart_png(report.title, [*bars, (report.loss_label, report.odds.loses)])
+    try:
+        path.write_bytes(png)
+    except OSError as error:
+        raise RuleError("cannot_write", f"--plot: cannot write {str(path)!r}: {error.strerror}", None) from None
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value) * 100:.4f}%"
+
+
+def _money(cents: Fraction) -> str:
+    """An average in cents, shown to the nearest cent."""
+    return format_money(round(cents))

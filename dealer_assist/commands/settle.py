@@ -1,0 +1,73 @@
+"""`dealer-assist settle ROUND.json [--table]`: replay one round file and print its ledger."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from dealer_assist.errors import RuleError
+from dealer_assist.round_file import settle_round
+
+
+class _Parser(argparse.ArgumentParser):
+    """Argument errors come out as the same JSON error object as any other bad input."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise RuleError("bad_arguments", f"dealer-assist settle: {message}")
+
+
+def load_json(path: str) -> object:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RuleError("unreadable_file", f"{path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise RuleError("malformed_json", f"{path}: not UTF-8 text (byte {error.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RuleError("malformed_json", f"{path}: {error.msg} at line {error.lineno} column {error.colno}") from None
+
+
+def main(argv: list[str]) -> int:
+    parser = _Parser(prog="dealer-assist settle", description="Settle one round file (round-v1).")
+    parser.add_argument("round", help="the round file, or - for standard input")
+    parser.add_argument("--table", action="store_true", help="print a readable table instead of JSON")
+    try:
+        args = parser.parse_args(argv)
+        result = settle_round(load_json(args.round))
+    except RuleError as error:
+        print(json.dumps(error.to_json()))
+        return 2
+    print(render_table(result) if args.table else json.dumps(result, indent=2))
+    return 0
+
+
+def render_table(ledger: dict[str, Any]) -> str:
+    """The ledger as the dealer reads it: hands, then every wager in settlement order."""
+    dealer = ledger["dealer"]
+    lines = [
+        f"Profile {ledger['profile']}   action starts at seat {ledger['action_seat'] or '-'}",
+        f"Dealer  {' '.join(dealer['cards']):<24} {dealer['total']:>3}  {dealer['status']}",
+        "",
+        "Seat Hand  Cards                     Total  Status",
+    ]
+    for hand in ledger["hands"]:
+        marks = (" doubled" if hand["doubled"] else "") + (" surrendered" if hand["surrendered"] else "")
+        lines.append(f"{hand['seat']:>4} {hand['hand']:>4}  {' '.join(hand['cards']):<24} {hand['total']:>6}  {hand['status']}{marks}")
+    lines += ["", "  #  Seat Hand  Wager        Stake  Result     In action     Amount"]
+    for number, row in enumerate(ledger["settlements"], 1):
+        lines.append(
+            f"{number:>3}  {row['seat']:>4} {row['hand']:>4}  {row['wager']:<11} {row['stake']:>6}  "
+            f"{row['result']:<9} {row['in_action']:>9} {row['amount']:>+10}"
+        )
+    lines.append("")
+    lines += [f"Seat {seat} net {entry['net']:+}" for seat, entry in ledger["seats"].items()]
+    if ledger["player_dealer"]:
+        pd = ledger["player_dealer"]
+        lines.append(f"Player-dealer (seat {pd['seat']}, bank {pd['bank']}) net {pd['net']:+}")
+    fees = ledger["fees"]
+    lines.append(f"Fees: players {fees['players']}, player-dealer {fees['player_dealer']}   unused cards {ledger['unused_cards']}")
+    return "\n".join(lines)

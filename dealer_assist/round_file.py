@@ -1,0 +1,184 @@
+"""Round files (`round-v1`, ROUND-FILE.md): the facts of one round, replayed through the tracker.
+
+The driver feeds the file's wagers, cards and decision tokens to the same RoundTracker the live
+table uses, in table order, so a replay and the live round cannot differ.
+"""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dealer_assist.cards import Card, check_copies, parse_card
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import (
+    Action, CardDrawn, CloseInsurance, Decide, Insure, PeekAnswered, PlaceWager, WagerKind,
+)
+from dealer_assist.ledger import ledger
+from dealer_assist.money import Cents, parse_amount
+from dealer_assist.operations import HandEnded
+from dealer_assist.profile import Profile, load_profile
+from dealer_assist.tracker import Need, PlayerDealer, RoundTracker
+
+FORMAT = "round-v1"
+_FIELDS = {"format", "profile", "settings", "seats", "player_dealer", "wagers", "cards", "actions", "insurance", "meta"}
+_TOKENS = {"hit", "stand", "double", "split", "surrender"}
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One decision token of a seat: `hit`, or a tracker action with its amount."""
+
+    text: str
+    action: Action | None
+    amount: Cents | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSpec:
+    profile: Profile
+    seats: int
+    player_dealer: PlayerDealer | None
+    wagers: Mapping[int, Mapping[WagerKind, Cents]]
+    cards: tuple[Card, ...]
+    actions: Mapping[int, tuple[Token, ...]]
+    insurance: Mapping[int, Cents]
+
+
+def _error(code: str, message: str, rule: str | None = None) -> RuleError:
+    return RuleError(code, message, rule)
+
+
+def _object(value: object, field: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _error("bad_field", f"{field}: expected an object, got {type(value).__name__}")
+    return value
+
+
+def _seat(key: object, field: str) -> int:
+    if isinstance(key, str) and key.isdigit():
+        return int(key)
+    raise _error("bad_field", f"{field}: seat {key!r} is not a seat number")
+
+
+def _token(text: object, field: str) -> Token:
+    if not isinstance(text, str):
+        raise _error("bad_action", f"{field}: {text!r} is not an action")
+    name, _, amount = text.partition(":")
+    if name not in _TOKENS or (amount and name != "double"):
+        raise _error("bad_action", f"{field}: {text!r} is not one of hit, stand, double, double:AMOUNT, split, surrender")
+    if name == "hit":
+        return Token(text, None, None)
+    return Token(text, Action(name), parse_amount(amount, field) if amount else None)
+
+
+def parse_round(data: object) -> RoundSpec:
+    """Validate a decoded round file; every problem names the field it is in."""
+    doc = _object(data, "round")
+    unknown = sorted(set(doc) - _FIELDS)
+    if unknown:
+        raise _error("unknown_field", f"unknown field {unknown[0]!r}; a round-v1 file has {', '.join(sorted(_FIELDS))}")
+    if doc.get("format") != FORMAT:
+        raise _error("bad_format", f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
+    if not isinstance(doc.get("profile"), str):
+        raise _error("bad_field", "profile: a profile name is required")
+    profile = load_profile(doc["profile"], _object(doc.get("settings", {}), "settings"))
+    seats = doc.get("seats", profile.seats)
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise _error("bad_field", f"seats: {seats!r} is not a whole number")
+    pd = None
+    if doc.get("player_dealer") is not None:
+        raw = _object(doc["player_dealer"], "player_dealer")
+        if set(raw) != {"seat", "bank"} or isinstance(raw["seat"], bool) or not isinstance(raw["seat"], int):
+            raise _error("bad_field", "player_dealer: expected {\"seat\": N, \"bank\": AMOUNT}")
+        pd = PlayerDealer(raw["seat"], parse_amount(raw["bank"], "player_dealer.bank"))
+    wagers: dict[int, dict[WagerKind, Cents]] = {}
+    for key, raw in _object(doc.get("wagers", {}), "wagers").items():
+        seat = _seat(key, "wagers")
+        entry = _object(raw, f"wagers.{key}")
+        wagers[seat] = {}
+        for name, amount in entry.items():
+            if name not in WagerKind.__members__.values():
+                raise _error("bad_field", f"wagers.{key}.{name}: not a wager (base, lucky_lucky, buster)")
+            wagers[seat][WagerKind(name)] = parse_amount(amount, f"wagers.{key}.{name}")
+    raw_cards = doc.get("cards")
+    if not isinstance(raw_cards, list):
+        raise _error("bad_field", "cards: expected a list of cards like \"TS\"")
+    cards = tuple(parse_card(card) for card in raw_cards)
+    check_copies(cards, profile.decks)
+    actions = {}
+    for key, raw in _object(doc.get("actions", {}), "actions").items():
+        if not isinstance(raw, list):
+            raise _error("bad_field", f"actions.{key}: expected a list of actions")
+        actions[_seat(key, "actions")] = tuple(_token(t, f"actions.{key}[{i}]") for i, t in enumerate(raw))
+    insurance = {
+        _seat(key, "insurance"): parse_amount(amount, f"insurance.{key}")
+        for key, amount in _object(doc.get("insurance", {}), "insurance").items()
+    }
+    return RoundSpec(profile, seats, pd, wagers, cards, actions, insurance)
+
+
+def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
+    """Drive a tracker through the round; returns it settled and the count of unused cards."""
+    tracker = RoundTracker(spec.profile, spec.seats, spec.player_dealer)
+    for seat in sorted(spec.wagers):
+        for kind in WagerKind:
+            if amount := spec.wagers[seat].get(kind, 0):
+                tracker.apply(PlaceWager(seat, kind, amount))
+    cards = deque(spec.cards)
+    tokens = {seat: deque(seat_tokens) for seat, seat_tokens in spec.actions.items()}
+    insurance_offered = False
+
+    def feed(event: object) -> None:
+        for op in tracker.apply(event):  # type: ignore[arg-type]
+            if isinstance(op, HandEnded) and op.forced:
+                queue = tokens.get(op.seat)
+                if queue and queue[0].action is Action.STAND:
+                    queue.popleft()
+                    tracker.apply(Decide(op.seat, op.hand, Action.STAND))
+
+    def next_card(why: str) -> None:
+        if not cards:
+            raise _error("too_few_cards", f"the cards ran out: {why} needs another card", "6.1")
+        feed(CardDrawn(cards.popleft()))
+
+    while True:
+        wait = tracker.awaiting()
+        if wait.need is Need.NOTHING:
+            break
+        if wait.need in (Need.WAGERS, Need.CARD):
+            next_card(wait.prompt.lower() if wait.need is Need.CARD else "the deal")
+        elif wait.need is Need.INSURANCE:
+            insurance_offered = True
+            for seat in sorted(spec.insurance):
+                feed(Insure(seat, spec.insurance[seat]))
+            feed(CloseInsurance())
+        elif wait.need is Need.PEEK:
+            feed(PeekAnswered(tracker.expected_peek_answer()))
+        elif wait.need is Need.DECISION:
+            assert wait.seat is not None and wait.hand is not None
+            queue = tokens.get(wait.seat)
+            if not queue:
+                raise _error("missing_decision", f"seat {wait.seat} hand {wait.hand}: a decision is due ({wait.prompt}) but the actions ran out", "8.4")
+            token = queue.popleft()
+            if token.action is None:
+                next_card(f"seat {wait.seat} hand {wait.hand} (hit)")
+            else:
+                feed(Decide(wait.seat, wait.hand, token.action, token.amount))
+        else:
+            raise _error("held", f"the round cannot go on by itself: {wait.prompt}", "6.2")
+    if spec.insurance and not insurance_offered:
+        seat = min(spec.insurance)
+        error = RuleError("insurance_not_offered", "insurance is offered only with an Ace up in a hole-card game (no insurance was offered in this round)", "8.8")
+        raise _error(error.code, f"insurance.{seat}: {error.message}", error.rule)
+    for seat, queue in sorted(tokens.items()):
+        if queue:
+            raise _error("leftover_decision", f"actions.{seat}: {queue[0].text!r} is left over after seat {seat}'s hands ended", "8.4")
+    return tracker, len(cards)
+
+
+def settle_round(data: object) -> dict[str, Any]:
+    """A decoded round file -> its ledger (`ledger-v1`); raises RuleError on any bad input."""
+    tracker, unused = play_round(parse_round(data))
+    return ledger(tracker, unused)

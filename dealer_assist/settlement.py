@@ -1,0 +1,204 @@
+"""Settlement against the bank (RULES.md §5): the passes in order, coverage, the payout cap.
+
+Input is the final state of a round as plain facts; output is the list of settlement rows in the
+order the dealer pays and collects them. Pure arithmetic in cents, rounding down (§8.9).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from dealer_assist.cards import Card
+from dealer_assist.lucky_lucky import LUCKY_PAYS, lucky_line
+from dealer_assist.money import Cents, payout
+from dealer_assist.outcomes import EVEN, Result, Standing, Status, base_outcome, standing
+from dealer_assist.profile import Coverage, FreeBonus, Profile
+from dealer_assist.seating import clockwise_from
+
+FREE_BONUS: dict[FreeBonus, tuple[Cents, Cents]] = {  # (7 cards, 8 or more cards)
+    FreeBonus.B1: (100_000, 800_000),
+    FreeBonus.B3: (100_000, 500_000),
+}
+INSURANCE_ODDS = Fraction(2)
+
+
+class Wager(StrEnum):
+    LUCKY_LUCKY = "lucky_lucky"
+    INSURANCE = "insurance"
+    BASE = "base"
+    BUSTER = "buster"
+    FREE_BONUS = "free_bonus"
+
+
+@dataclass(frozen=True, slots=True)
+class FinalHand:
+    seat: int
+    hand: int
+    cards: tuple[Card, ...]
+    stake: Cents
+    doubled: bool
+    surrendered: bool
+    from_split: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFacts:
+    """Everything settlement needs, fixed once the dealer's hand is final."""
+
+    profile: Profile
+    seats: int
+    pd_seat: int | None
+    bank: Cents | None
+    action_seat: int | None
+    first_cards: Mapping[int, tuple[Card, Card]]
+    dealer_up: Card
+    dealer_cards: tuple[Card, ...]
+    lucky_lucky: Mapping[int, Cents]
+    insurance: Mapping[int, Cents]
+    buster: Mapping[int, Cents]
+    hands: tuple[FinalHand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    seat: int
+    hand: int
+    wager: Wager
+    stake: Cents
+    result: Result
+    in_action: Cents
+    amount: Cents
+
+
+@dataclass(frozen=True, slots=True)
+class _Due:
+    """A wager's outcome before the bank and the cap have their say."""
+
+    seat: int
+    hand: int
+    wager: Wager
+    stake: Cents
+    result: Result
+    odds: Fraction
+    fixed_win: Cents | None = None  # a free bonus pays a fixed sum on no stake
+
+
+def settle(facts: RoundFacts) -> tuple[Row, ...]:
+    dues = list(_dues_in_order(facts))
+    profile = facts.profile
+    if facts.bank is None:
+        return tuple(_Bank(None, profile.max_table_payout).running(d) for d in dues)
+    bank = _Bank(facts.bank, profile.max_table_payout)
+    settle_one = bank.running if profile.coverage is Coverage.RUNNING else bank.stake
+    return tuple(settle_one(d) for d in dues)
+
+
+def _dues_in_order(facts: RoundFacts) -> Iterator[_Due]:
+    profile = facts.profile
+    n = facts.seats
+    start = facts.action_seat or 1
+    order = clockwise_from(start, n, skip=facts.pd_seat)
+    if facts.pd_seat is not None:
+        for seat in clockwise_from(facts.pd_seat % n + 1, n, skip=facts.pd_seat):
+            if stake := facts.lucky_lucky.get(seat, 0):
+                line = lucky_line((*facts.first_cards[seat], facts.dealer_up))
+                yield _Due(seat, 0, Wager.LUCKY_LUCKY, stake, *(
+                    (Result.WIN, Fraction(LUCKY_PAYS[line])) if line else (Result.LOSE, EVEN)))
+    dealer = standing(facts.dealer_cards, profile)
+    for seat in order:
+        if stake := facts.insurance.get(seat, 0):
+            yield _Due(seat, 0, Wager.INSURANCE, stake, *(
+                (Result.WIN, INSURANCE_ODDS) if dealer.status is Status.NATURAL else (Result.LOSE, EVEN)))
+    by_seat: dict[int, list[FinalHand]] = {}
+    for hand in facts.hands:
+        by_seat.setdefault(hand.seat, []).append(hand)
+    for seat in order:
+        for hand in by_seat.get(seat, ()):
+            if hand.surrendered:
+                yield _Due(seat, hand.hand, Wager.BASE, hand.stake, Result.SURRENDER, EVEN)
+            else:
+                player = standing(hand.cards, profile, from_split=hand.from_split)
+                yield _Due(seat, hand.hand, Wager.BASE, hand.stake, *base_outcome(player, dealer, profile))
+    for seat in order:
+        if stake := facts.buster.get(seat, 0):
+            yield _Due(seat, 0, Wager.BUSTER, stake, *_buster(dealer, profile))
+    fixed = FREE_BONUS.get(profile.free_bonus)
+    if fixed and dealer.status is Status.OVER and dealer.cards >= 7:
+        win = fixed[1] if dealer.cards >= 8 else fixed[0]
+        for seat in order:
+            if facts.buster.get(seat, 0):
+                yield _Due(seat, 0, Wager.FREE_BONUS, 0, Result.WIN, EVEN, fixed_win=win)
+
+
+def _buster(dealer: Standing, profile: Profile) -> tuple[Result, Fraction]:
+    if dealer.status is Status.OVER:
+        return Result.WIN, Fraction(profile.buster_odds(dealer.cards))
+    return Result.LOSE, EVEN
+
+
+class _Bank:
+    """The player-dealer's bank (None: house-banked) and the table payout cap, in settlement order."""
+
+    def __init__(self, bank: Cents | None, cap: Cents | None) -> None:
+        self.bank = bank
+        self.running_result = 0  # the bank's result so far: + won, - lost
+        self.covered = 0  # stake coverage: stakes given action so far
+        self.cap_left = cap
+
+    def _capped(self, owed: Cents) -> Cents:
+        return owed if self.cap_left is None else min(owed, self.cap_left)
+
+    def _pay(self, due: _Due, owed: Cents, paid: Cents, in_action: Cents) -> Row:
+        if paid <= 0 and owed > 0:
+            return Row(due.seat, due.hand, due.wager, due.stake, Result.NO_ACTION, 0, 0)
+        self.running_result -= paid
+        if self.cap_left is not None:
+            self.cap_left -= paid
+        return Row(due.seat, due.hand, due.wager, due.stake, due.result, in_action, paid)
+
+    def _collect(self, due: _Due, owed: Cents, taken: Cents, in_action: Cents) -> Row:
+        if taken <= 0 and owed > 0:
+            return Row(due.seat, due.hand, due.wager, due.stake, Result.NO_ACTION, 0, 0)
+        self.running_result += taken
+        return Row(due.seat, due.hand, due.wager, due.stake, due.result, in_action, -taken)
+
+    def running(self, due: _Due) -> Row:
+        """§5.3 running coverage: pay min(X, B + R), collect min(L, B - R), action in proportion."""
+        if due.result is Result.PUSH:
+            return Row(due.seat, due.hand, due.wager, due.stake, Result.PUSH, due.stake, 0)
+        if due.result is Result.WIN:
+            owed = due.fixed_win if due.fixed_win is not None else payout(due.stake, due.odds)
+            room = owed if self.bank is None else min(owed, self.bank + self.running_result)
+            paid = self._capped(room)
+            return self._pay(due, owed, paid, _share(due.stake, paid, owed))
+        owed = _loss(due.result, due.stake)
+        taken = owed if self.bank is None else min(owed, self.bank - self.running_result)
+        return self._collect(due, owed, taken, _share(due.stake, taken, owed))
+
+    def stake(self, due: _Due) -> Row:
+        """§5.3 stake coverage: stakes get action in order until they sum to B, then settle in full."""
+        assert self.bank is not None
+        in_action = min(due.stake, self.bank - self.covered)
+        self.covered += in_action
+        if in_action <= 0:
+            return Row(due.seat, due.hand, due.wager, due.stake, Result.NO_ACTION, 0, 0)
+        if due.result is Result.PUSH:
+            return Row(due.seat, due.hand, due.wager, due.stake, Result.PUSH, in_action, 0)
+        if due.result is Result.WIN:
+            owed = payout(in_action, due.odds)
+            paid = self._capped(owed)
+            return self._pay(due, owed, paid, _share(in_action, paid, owed))
+        owed = _loss(due.result, in_action)
+        return self._collect(due, owed, owed, in_action)
+
+
+def _loss(result: Result, stake: Cents) -> Cents:
+    """A loss costs the stake; a surrender half of it, rounded down (§8.9)."""
+    return stake // 2 if result is Result.SURRENDER else stake
+
+
+def _share(stake: Cents, moved: Cents, owed: Cents) -> Cents:
+    """The part of a stake that had action when only `moved` of `owed` changed hands."""
+    return stake if owed <= 0 or moved >= owed else stake * moved // owed

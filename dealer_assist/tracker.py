@@ -1,0 +1,689 @@
+"""The round tracker: one round of one table as an event-driven state machine.
+
+Inputs go in (a card, a wager, a decision, a peek answer); the tracker checks each against the
+rules, and either refuses it with the rule that forbids it or applies it and returns the frozen
+operations it caused. `verify` answers beforehand with the same checks `apply` makes, so the
+screen enables exactly what the rules allow and the replay of a round file takes the same path
+as the live table.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from dealer_assist.cards import Card
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import (
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered,
+    PeekResult, PlaceWager, WagerKind,
+)
+from dealer_assist.lucky_lucky import LUCKY_PAYS, lucky_line
+from dealer_assist.money import Cents, format_money
+from dealer_assist.operations import (
+    ActionButtonPlaced, BettingClosed, CardAssigned, CardUse, DealerStood, DecisionTaken, EndReason,
+    HandEnded, HoldReason, HoleCardRevealed, InsuranceOffered, InsurancePlaced, LuckyLuckyJudged,
+    NaturalPaidEarly, Operation, PeekRequested, PeekResolved, RoundHeld, RoundSettled,
+    StandConfirmed, WagerPlaced,
+)
+from dealer_assist.outcomes import Status, can_still_push, standing
+from dealer_assist.profile import PlayStart, Profile, Surrender
+from dealer_assist.seating import action_seat, clockwise_from
+from dealer_assist.settlement import FinalHand, RoundFacts, Row, settle
+from dealer_assist.totals import TARGET, hand_total, is_natural_pair
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    DEALING = "dealing"
+    INSURANCE = "insurance"
+    PEEK = "peek"
+    HELD = "held"
+    PLAYING = "playing"
+    DEALER = "dealer"
+    SETTLED = "settled"
+
+
+class Need(StrEnum):
+    """What the round waits for next."""
+
+    WAGERS = "wagers"
+    CARD = "card"
+    DECISION = "decision"
+    INSURANCE = "insurance"
+    PEEK = "peek"
+    CHECK_BY_HAND = "check_by_hand"
+    NOTHING = "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDealer:
+    seat: int
+    bank: Cents
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    need: Need
+    seat: int | None = None
+    hand: int | None = None
+    prompt: str = ""
+
+
+class _Hand:
+    """One player hand in play; mutable inside the tracker only."""
+
+    __slots__ = ("cards", "stake", "double", "from_split", "split_aces", "surrendered", "ended",
+                 "forced", "confirmed")
+
+    def __init__(self, cards: list[Card], stake: Cents, from_split: bool = False, split_aces: bool = False):
+        self.cards = cards
+        self.stake = stake
+        self.double: Cents = 0
+        self.from_split = from_split
+        self.split_aces = split_aces
+        self.surrendered = False
+        self.ended: EndReason | None = None
+        self.forced = False
+        self.confirmed = False
+
+    @property
+    def natural(self) -> bool:
+        return not self.from_split and is_natural_pair(self.cards)
+
+
+DEALER = 0  # deal target of the dealer's hand; seats are 1..N
+
+
+class RoundTracker:
+    def __init__(self, profile: Profile, seats: int | None = None, player_dealer: PlayerDealer | None = None):
+        self.profile = profile
+        self.seats = seats if seats is not None else profile.seats
+        if not 2 <= self.seats <= 12:
+            raise RuleError("bad_seats", f"seats: {self.seats} is not from 2 to 12", "1")
+        if profile.player_dealer:
+            if player_dealer is None:
+                raise RuleError("missing_player_dealer", f"{profile.id} is banked by a player-dealer: give its seat and bank", "5.1")
+            if not 1 <= player_dealer.seat <= self.seats:
+                raise RuleError("bad_seat", f"player_dealer.seat: {player_dealer.seat} is not a seat from 1 to {self.seats}", "1")
+            if player_dealer.bank <= 0:
+                raise RuleError("bad_bank", "player_dealer.bank: the bank must be more than zero", "5.1")
+        elif player_dealer is not None:
+            raise RuleError("unexpected_player_dealer", f"{profile.id} is house-banked: it has no player-dealer", "8.10")
+        self.player_dealer = player_dealer
+        self.pd_seat = player_dealer.seat if player_dealer else None
+        self.phase = Phase.BETTING
+        self.wagers: dict[int, dict[WagerKind, Cents]] = {}
+        self.insurance: dict[int, Cents] = {}
+        self.hands: dict[int, list[_Hand]] = {}
+        self.dealer: list[Card] = []
+        self.cards_seen = 0
+        self.action_seat: int | None = None
+        self.first_cards: dict[int, tuple[Card, Card]] = {}
+        self.dealer_natural: bool | None = None
+        self.hold: RoundHeld | None = None
+        self.rows: tuple[Row, ...] = ()
+        self.fees: tuple[Cents, Cents] = (0, 0)
+        self._deal_order: list[int] = []
+        self._play_order: list[int] = []
+        self._turn = 0
+        self._hand_index = 0
+        self._last_forced: dict[int, int] = {}
+        self._hole_shown = not profile.dealer_hole_card
+
+    # --- questions --------------------------------------------------------------------------
+
+    def verify(self, event: Input) -> RuleError | None:
+        """Why `event` would be refused now, or None when `apply` would accept it."""
+        check = self._CHECKS.get(type(event))
+        return check(self, event) if check else RuleError("unknown_input", f"{event!r} is not a round input")
+
+    def can(self, event: Input) -> bool:
+        return self.verify(event) is None
+
+    def awaiting(self) -> Awaiting:
+        """What the round needs next, with the one line the dealer reads."""
+        phase = self.phase
+        if phase is Phase.BETTING:
+            return Awaiting(Need.WAGERS, prompt="Place wagers, then deal")
+        if phase is Phase.DEALING:
+            target = self._deal_order[self.cards_seen]
+            who = "the player-dealer" if self.pd_seat and target == DEALER else "the dealer" if target == DEALER else f"seat {target}"
+            return Awaiting(Need.CARD, prompt=f"Deal to {who}")
+        if phase is Phase.INSURANCE:
+            return Awaiting(Need.INSURANCE, prompt="Ace up: take insurance, then peek")
+        if phase is Phase.PEEK:
+            return Awaiting(Need.PEEK, prompt="Peek for a Natural")
+        if phase is Phase.HELD:
+            return Awaiting(Need.CHECK_BY_HAND, prompt="Check the hole card by hand; a floor supervisor confirms")
+        if phase is Phase.PLAYING:
+            seat, index = self._play_order[self._turn], self._hand_index
+            hand = self.hands[seat][index]
+            label = f"Seat {seat}" + (f" hand {index + 1}" if len(self.hands[seat]) > 1 else "")
+            if self._forced_card(hand):
+                return Awaiting(Need.CARD, seat, index, f"{label} takes a card")
+            if self._why_not_stand(hand) is not None:
+                return Awaiting(Need.DECISION, seat, index, f"{label} must hit ({hand_total(hand.cards).value})")
+            return Awaiting(Need.DECISION, seat, index, f"{label} to act on {self._describe(hand)}")
+        if phase is Phase.DEALER:
+            who = "Player-dealer" if self.pd_seat else "Dealer"
+            return Awaiting(Need.CARD, prompt=f"{who} hits {self._describe_cards(self.dealer)}")
+        who = "Player-dealer stands" if self.pd_seat else "Dealer stands"
+        return Awaiting(Need.NOTHING, prompt=f"{who} — settle in order; shoe locked")
+
+    def takes_card(self) -> bool:
+        """Whether a card from the shoe would be accepted now (the shoe's card-stop is off)."""
+        return self._card_target()[0] is None
+
+    def expected_peek_answer(self) -> PeekResult:
+        """What an honest peek device answers for the cards the shoe reported; replay uses it."""
+        return PeekResult.NATURAL if is_natural_pair(self.dealer) else PeekResult.NONE
+
+    def visible_dealer_cards(self) -> list[Card | None]:
+        """The dealer's cards as the table shows them: the hole card is None until revealed."""
+        if self._hole_shown:
+            return list(self.dealer)
+        up = self.profile.dealer_up_card - 1
+        return [card if i == up else None for i, card in enumerate(self.dealer)]
+
+    # --- the one way in -----------------------------------------------------------------------
+
+    def apply(self, event: Input) -> tuple[Operation, ...]:
+        error = self.verify(event)
+        if error is not None:
+            raise error
+        ops: list[Operation] = []
+        self._DO[type(event)](self, event, ops)
+        self._advance(ops)
+        return tuple(ops)
+
+    # --- wagers ---------------------------------------------------------------------------------
+
+    def _check_wager(self, event: PlaceWager) -> RuleError | None:
+        if self.phase is not Phase.BETTING:
+            return RuleError("betting_closed", f"wagers are placed before the deal; the round is {self.phase}", "2.17")
+        if (error := self._check_seat(event.seat)) is not None:
+            return error
+        if event.amount < 0:
+            return RuleError("bad_amount", f"seat {event.seat} {event.kind}: a wager cannot be negative")
+        p = self.profile
+        current = self.wagers.get(event.seat, {})
+        if event.kind is WagerKind.BASE:
+            if event.amount == 0:
+                if any(current.get(k) for k in (WagerKind.LUCKY_LUCKY, WagerKind.BUSTER)):
+                    return RuleError("side_bet_without_base", f"seat {event.seat}: take back the side bets before the base wager", "2.17")
+                return None
+            return _limits(event, p.table_min, p.table_max, "7")
+        if event.amount and not current.get(WagerKind.BASE):
+            rule = "2.17" if event.kind is WagerKind.LUCKY_LUCKY else "2.19"
+            return RuleError("side_bet_without_base", f"seat {event.seat}: a {event.kind} wager needs a base wager", rule)
+        if event.kind is WagerKind.LUCKY_LUCKY:
+            if event.amount and not p.lucky_lucky:
+                return RuleError("not_offered", f"{p.id} has no Lucky Lucky bet", "8.19")
+            return None
+        if event.amount == 0:
+            return None
+        return _limits(event, p.buster_min, p.buster_max, "7")
+
+    def _do_wager(self, event: PlaceWager, ops: list[Operation]) -> None:
+        seat = self.wagers.setdefault(event.seat, {})
+        if event.amount:
+            seat[event.kind] = event.amount
+        else:
+            seat.pop(event.kind, None)
+            if not seat:
+                del self.wagers[event.seat]
+        ops.append(WagerPlaced(event.seat, event.kind, event.amount))
+
+    def _check_seat(self, seat: int) -> RuleError | None:
+        if not 1 <= seat <= self.seats:
+            return RuleError("bad_seat", f"seat {seat} is not a seat from 1 to {self.seats}", "1")
+        if seat == self.pd_seat:
+            return RuleError("player_dealer_seat", f"seat {seat} is the player-dealer's: it holds the bank", "5.1")
+        return None
+
+    def _close_betting(self, ops: list[Operation]) -> None:
+        seats = sorted(seat for seat, w in self.wagers.items() if w.get(WagerKind.BASE))
+        self._deal_order = [*seats, DEALER, *seats, DEALER]
+        for seat in seats:
+            self.hands[seat] = [_Hand([], self.wagers[seat][WagerKind.BASE])]
+        if self.pd_seat is None:
+            self._play_order = seats
+        else:
+            start = self.pd_seat % self.seats + 1 if self.profile.play_starts is PlayStart.AFTER_PLAYER_DEALER else 1
+            self._play_order = [s for s in clockwise_from(start, self.seats, skip=self.pd_seat) if s in self.hands]
+        self.fees = self._fees(seats)
+        self.phase = Phase.DEALING
+        ops.append(BettingClosed(*self.fees))
+
+    def _fees(self, seats: list[int]) -> tuple[Cents, Cents]:
+        """Collection per circle and from the PD by the tier of its wager (RULES.md §5.5)."""
+        tiers = self.profile.fees
+        if not tiers or not seats:
+            return 0, 0
+
+        def tier(base: Cents):  # the first tier that covers the wager, else the last
+            return next((t for t in tiers if t.upto >= base), tiers[-1])
+
+        bases = [self.wagers[s][WagerKind.BASE] for s in seats]
+        return sum(tier(b).player for b in bases), tier(max(bases)).pd
+
+    # --- cards ----------------------------------------------------------------------------------
+
+    def _card_target(self) -> tuple[RuleError | None, int, int, CardUse]:
+        """Who the next card from the shoe belongs to, or why nobody may take it."""
+        phase = self.phase
+        if phase is Phase.BETTING:
+            if not any(w.get(WagerKind.BASE) for w in self.wagers.values()):
+                return RuleError("no_wagers", "no seat has a base wager: there is nobody to deal to", "8.1"), 0, 0, CardUse.DEAL
+            return None, min(s for s, w in self.wagers.items() if w.get(WagerKind.BASE)), 0, CardUse.DEAL
+        if phase is Phase.DEALING:
+            return None, self._deal_order[self.cards_seen], 0, CardUse.DEAL
+        if phase is Phase.PLAYING:
+            seat, index = self._play_order[self._turn], self._hand_index
+            hand = self.hands[seat][index]
+            forced = self._forced_card(hand)
+            if forced is not None:
+                return None, seat, index, forced
+            error = self._why_not_hit(seat, index, hand)
+            return error, seat, index, CardUse.HIT
+        if phase is Phase.DEALER:
+            return None, DEALER, 0, CardUse.DEALER_DRAW
+        why = {
+            Phase.INSURANCE: "insurance is open: no card until the peek",
+            Phase.PEEK: "the peek has not answered: no card until it does",
+            Phase.HELD: "the round waits for the hole card to be checked by hand",
+            Phase.SETTLED: self._dealer_stands_reason(),
+        }[phase]
+        rule = self.profile.rules["dealer_draw"] if phase is Phase.SETTLED else self.profile.rules["insurance"]
+        return RuleError("card_not_allowed", f"misdeal: {why}", rule), 0, 0, CardUse.DEAL
+
+    def _check_card(self, event: CardDrawn) -> RuleError | None:
+        return self._card_target()[0]
+
+    def _do_card(self, event: CardDrawn, ops: list[Operation]) -> None:
+        if self.phase is Phase.BETTING:
+            self._close_betting(ops)
+        _, target, index, use = self._card_target()
+        card = event.card
+        if target == DEALER:
+            hidden = not self._hole_shown and len(self.dealer) + 1 != self.profile.dealer_up_card
+            self.dealer.append(card)
+            ops.append(CardAssigned(card, None, 0, use, hidden))
+        else:
+            self.hands[target][index].cards.append(card)
+            ops.append(CardAssigned(card, target, index, use))
+        self.cards_seen += 1
+        if self.phase is Phase.DEALING and self.cards_seen == len(self._deal_order):
+            self._after_deal(ops)
+
+    def _forced_card(self, hand: _Hand) -> CardUse | None:
+        if len(hand.cards) < 2:
+            return CardUse.SPLIT_HAND
+        if hand.double and len(hand.cards) == 2:
+            return CardUse.DOUBLE
+        return None
+
+    # --- after the deal: Lucky Lucky, the button, insurance and the peek ------------------------
+
+    def _after_deal(self, ops: list[Operation]) -> None:
+        p = self.profile
+        up = self.dealer[p.dealer_up_card - 1]
+        self.first_cards = {seat: (hands[0].cards[0], hands[0].cards[1]) for seat, hands in self.hands.items()}
+        for seat in clockwise_from(self.pd_seat % self.seats + 1 if self.pd_seat else 1, self.seats, skip=self.pd_seat):
+            if self.wagers.get(seat, {}).get(WagerKind.LUCKY_LUCKY):
+                line = lucky_line((*self.hands[seat][0].cards, up))
+                ops.append(LuckyLuckyJudged(seat, line, LUCKY_PAYS[line] if line else 0))
+        if self.pd_seat is not None:
+            self.action_seat = action_seat(self.pd_seat, self.seats, self.dealer[1], self.hands.keys())
+            ops.append(ActionButtonPlaced(self.action_seat, self.dealer[1]))
+        for seat, hands in self.hands.items():
+            if hands[0].natural:
+                self._end(seat, 0, EndReason.NATURAL, ops)
+        if not p.dealer_hole_card:
+            self._dealer_natural_known(is_natural_pair(self.dealer), ops)
+        elif up.is_ace:
+            self.phase = Phase.INSURANCE
+            ops.append(InsuranceOffered())
+        elif up.is_ten_value:
+            self.phase = Phase.PEEK
+            ops.append(PeekRequested(up.rank))
+        else:
+            self._dealer_natural_known(False, ops)
+
+    def _dealer_natural_known(self, natural: bool, ops: list[Operation]) -> None:
+        self.dealer_natural = natural
+        self.phase = Phase.PLAYING
+        if natural:
+            for seat in self._play_order:
+                for index, hand in enumerate(self.hands[seat]):
+                    if hand.ended is None:
+                        self._end(seat, index, EndReason.DEALER_NATURAL, ops)
+            self.phase = Phase.DEALER
+            return
+        for seat in self._play_order:
+            if self.hands[seat][0].natural:
+                ops.append(NaturalPaidEarly(seat, 0))
+
+    def _check_insure(self, event: Insure) -> RuleError | None:
+        rule = self.profile.rules["insurance"]
+        if self.phase is not Phase.INSURANCE:
+            return RuleError("insurance_not_offered", "insurance is offered only with an Ace up in a hole-card game, before the peek", "8.8")
+        if (error := self._check_seat(event.seat)) is not None:
+            return error
+        base = self.wagers.get(event.seat, {}).get(WagerKind.BASE, 0)
+        if not base:
+            return RuleError("side_bet_without_base", f"seat {event.seat} has no base wager to insure", rule)
+        if event.amount and event.amount < self.profile.insurance_min:
+            return RuleError("wager_limit", f"seat {event.seat} insurance {format_money(event.amount)} is below the minimum {format_money(self.profile.insurance_min)}", rule)
+        if event.amount * 2 > base:
+            return RuleError("wager_limit", f"seat {event.seat} insurance {format_money(event.amount)} is more than half the wager {format_money(base)}", rule)
+        return None
+
+    def _do_insure(self, event: Insure, ops: list[Operation]) -> None:
+        if event.amount:
+            self.insurance[event.seat] = event.amount
+        else:
+            self.insurance.pop(event.seat, None)
+        ops.append(InsurancePlaced(event.seat, event.amount))
+
+    def _check_close_insurance(self, event: CloseInsurance) -> RuleError | None:
+        if self.phase is not Phase.INSURANCE:
+            return RuleError("insurance_not_offered", f"insurance is not open; the round is {self.phase}", "8.8")
+        return None
+
+    def _do_close_insurance(self, event: CloseInsurance, ops: list[Operation]) -> None:
+        self.phase = Phase.PEEK
+        ops.append(PeekRequested(self.dealer[self.profile.dealer_up_card - 1].rank))
+
+    def _check_peek(self, event: PeekAnswered) -> RuleError | None:
+        if self.phase is not Phase.PEEK:
+            return RuleError("no_peek_pending", f"no peek is pending; the round is {self.phase}", "6.2")
+        return None
+
+    def _do_peek(self, event: PeekAnswered, ops: list[Operation]) -> None:
+        if event.result in (PeekResult.NATURAL, PeekResult.NONE):
+            said = event.result is PeekResult.NATURAL
+            if said == is_natural_pair(self.dealer):
+                ops.append(PeekResolved(said, event.result, by_hand=False))
+                self._dealer_natural_known(said, ops)
+                return
+            self.hold = RoundHeld(HoldReason.PEEK_DISAGREES, "the peek answer does not match the shoe's read of the hole card")
+        else:
+            self.hold = RoundHeld(HoldReason.PEEK_FAILED, f"the peek device answered {event.result}")
+        self.phase = Phase.HELD
+        ops.append(self.hold)
+
+    def _check_by_hand(self, event: CheckedByHand) -> RuleError | None:
+        if self.phase is not Phase.HELD:
+            return RuleError("no_check_pending", f"no check by hand is pending; the round is {self.phase}", "6.2")
+        if event.natural != is_natural_pair(self.dealer):
+            return RuleError("check_disagrees", "the check by hand does not match the shoe's read of the hole card: a floor supervisor must re-key the card", "6.2")
+        return None
+
+    def _do_by_hand(self, event: CheckedByHand, ops: list[Operation]) -> None:
+        self.hold = None
+        ops.append(PeekResolved(event.natural, None, by_hand=True))
+        self._dealer_natural_known(event.natural, ops)
+
+    # --- player decisions -----------------------------------------------------------------------
+
+    def _check_decide(self, event: Decide) -> RuleError | None:
+        if (error := self._check_seat(event.seat)) is not None:
+            return error
+        hands = self.hands.get(event.seat, [])
+        if not 0 <= event.hand < len(hands):
+            return RuleError("no_such_hand", f"seat {event.seat} has no hand {event.hand}", "8.4")
+        hand = hands[event.hand]
+        if hand.ended is not None:
+            if event.action is Action.STAND and hand.forced and not hand.confirmed and self._last_forced.get(event.seat) == event.hand:
+                return None
+            return RuleError("no_decision_due", f"seat {event.seat} hand {event.hand} has ended ({hand.ended}): no decision is due", "8.4")
+        if self.phase is not Phase.PLAYING or (self._play_order[self._turn], self._hand_index) != (event.seat, event.hand):
+            return RuleError("not_your_turn", f"no decision is due from seat {event.seat} hand {event.hand} now", "8.4")
+        if self._forced_card(hand):
+            return RuleError("card_due", f"seat {event.seat} hand {event.hand} takes a card before any decision", "8.6")
+        return self._WHY_NOT[event.action](self, event, hand)
+
+    def _why_not_stand(self, hand: _Hand, event: Decide | None = None) -> RuleError | None:
+        limit = self.profile.player_must_hit_to
+        total = hand_total(hand.cards).value
+        if total <= limit:
+            return RuleError("must_hit", f"a player must hit {total}: stand is refused at {limit} or less", self.profile.rules["must_hit"])
+        return None
+
+    def _must_stand(self, hand: _Hand) -> RuleError | None:
+        limit = self.profile.player_must_stand_from
+        total = hand_total(hand.cards)
+        if limit and total.hard and total.value >= limit:
+            return RuleError("must_stand", f"a player must stand on hard {total.value}: hit and double are refused at hard {limit} or more", self.profile.rules["must_stand"])
+        return None
+
+    def _why_not_hit(self, seat: int, index: int, hand: _Hand) -> RuleError | None:
+        error = self._must_stand(hand)
+        if error is not None:
+            return RuleError("card_not_allowed", f"misdeal: seat {seat} hand {index}: {error.message}", error.rule)
+        return None
+
+    def _why_not_double(self, event: Decide, hand: _Hand) -> RuleError | None:
+        rule = self.profile.rules["double"]
+        if len(hand.cards) != 2:
+            return RuleError("illegal_action", "double is allowed on two cards only", rule)
+        if hand.split_aces:
+            return RuleError("illegal_action", "split Aces get one card each and cannot double", "8.15")
+        if (error := self._must_stand(hand)) is not None:
+            return RuleError("illegal_action", error.message, error.rule)
+        amount = hand.stake if event.amount is None else event.amount
+        if not self.profile.table_min <= amount <= hand.stake:
+            return RuleError("wager_limit", f"a double of {format_money(amount)} must be from the table minimum {format_money(self.profile.table_min)} to the wager {format_money(hand.stake)}", "8.15")
+        return None
+
+    def _why_not_split(self, event: Decide | None, hand: _Hand, seat: int | None = None) -> RuleError | None:
+        rule = self.profile.rules["split"]
+        seat = event.seat if event is not None else seat
+        if len(hand.cards) != 2:
+            return RuleError("illegal_action", "split is allowed on two cards only", rule)
+        first, second = hand.cards
+        pair = first.value == second.value if self.profile.split_same_value else first.rank == second.rank
+        if not pair:
+            return RuleError("illegal_action", f"{first} and {second} are not a pair", rule)
+        if hand.split_aces:
+            return RuleError("illegal_action", "Aces are split once", "8.15")
+        if len(self.hands[seat]) >= self.profile.max_hands:
+            return RuleError("illegal_action", f"a seat plays at most {self.profile.max_hands} hands", rule)
+        return None
+
+    def _why_not_surrender(self, event: Decide | None, hand: _Hand, seat: int | None = None) -> RuleError | None:
+        p = self.profile
+        rule = p.rules["surrender"]
+        seat = event.seat if event is not None else seat
+        if p.surrender is Surrender.NONE:
+            return RuleError("illegal_action", f"{p.id} has no surrender", rule)
+        if len(self.hands[seat]) > 1 or hand.from_split:
+            return RuleError("illegal_action", "surrender is never allowed after a split", "8.8")
+        if len(hand.cards) != 2 or hand.double:
+            return RuleError("illegal_action", "surrender is allowed on the first two cards only", rule)
+        if p.surrender is Surrender.NO_ACE_12_PLUS:
+            if any(card.is_ace for card in hand.cards) or hand_total(hand.cards).value < 12:
+                return RuleError("illegal_action", "surrender needs a total of 12 or more without an Ace", rule)
+        return None
+
+    _WHY_NOT: dict[Action, Callable[[RoundTracker, Decide, _Hand], RuleError | None]] = {
+        Action.STAND: lambda self, event, hand: self._why_not_stand(hand),
+        Action.DOUBLE: _why_not_double,
+        Action.SPLIT: _why_not_split,
+        Action.SURRENDER: _why_not_surrender,
+    }
+
+    def _do_decide(self, event: Decide, ops: list[Operation]) -> None:
+        seat, index = event.seat, event.hand
+        hand = self.hands[seat][index]
+        if hand.ended is not None:
+            hand.confirmed = True
+            ops.append(StandConfirmed(seat, index))
+            return
+        action = event.action
+        if action is Action.DOUBLE:
+            hand.double = hand.stake if event.amount is None else event.amount
+            ops.append(DecisionTaken(seat, index, action, hand.double))
+        elif action is Action.SPLIT:
+            moved = hand.cards.pop()
+            aces = moved.is_ace
+            hand.from_split = True
+            hand.split_aces = aces
+            self.hands[seat].insert(index + 1, _Hand([moved], hand.stake, from_split=True, split_aces=aces))
+            ops.append(DecisionTaken(seat, index, action, hand.stake))
+        elif action is Action.SURRENDER:
+            hand.surrendered = True
+            ops.append(DecisionTaken(seat, index, action, 0))
+            self._end(seat, index, EndReason.SURRENDERED, ops, forced=False)
+        else:
+            ops.append(DecisionTaken(seat, index, action, 0))
+            self._end(seat, index, EndReason.STOOD, ops, forced=False)
+
+    def _forced_end(self, seat: int, hand: _Hand) -> EndReason | None:
+        """A hand the rules end without a decision (RULES.md §8.3-§8.5)."""
+        if hand.natural:
+            return EndReason.NATURAL
+        total = hand_total(hand.cards).value
+        if total > TARGET:
+            return EndReason.OVER
+        if total == TARGET:
+            return EndReason.TWENTY_ONE
+        if hand.split_aces:
+            return EndReason.SPLIT_ACES
+        if hand.double:
+            return EndReason.DOUBLED
+        if (self._must_stand(hand) is not None and self._why_not_split(None, hand, seat) is not None
+                and self._why_not_surrender(None, hand, seat) is not None):
+            return EndReason.MUST_STAND
+        return None
+
+    def _end(self, seat: int, index: int, reason: EndReason, ops: list[Operation], forced: bool = True) -> None:
+        hand = self.hands[seat][index]
+        hand.ended = reason
+        hand.forced = forced
+        if forced:
+            self._last_forced[seat] = index
+        ops.append(HandEnded(seat, index, reason, forced))
+
+    # --- moving the round on ----------------------------------------------------------------------
+
+    def _advance(self, ops: list[Operation]) -> None:
+        if self.phase is Phase.PLAYING:
+            self._next_hand(ops)
+        if self.phase is Phase.DEALER:
+            if not self._hole_shown:
+                self._hole_shown = True
+                ops.append(HoleCardRevealed(self.dealer[2 - self.profile.dealer_up_card]))
+            if not self._dealer_draws():
+                self._settle(ops)
+
+    def _next_hand(self, ops: list[Operation]) -> None:
+        while self._turn < len(self._play_order):
+            seat = self._play_order[self._turn]
+            hands = self.hands[seat]
+            if self._hand_index >= len(hands):
+                self._turn += 1
+                self._hand_index = 0
+                continue
+            hand = hands[self._hand_index]
+            if hand.ended is None:
+                if self._forced_card(hand):
+                    return
+                reason = self._forced_end(seat, hand)
+                if reason is None:
+                    return
+                self._end(seat, self._hand_index, reason, ops)
+            self._hand_index += 1
+        self.phase = Phase.DEALER
+
+    def _unresolved(self) -> bool:
+        """Some base wager still depends on the dealer's final hand (RULES.md §8.16)."""
+        for hands in self.hands.values():
+            for hand in hands:
+                if hand.surrendered or hand.natural:
+                    continue
+                player = standing(hand.cards, self.profile, from_split=hand.from_split)
+                if player.status is Status.UNDER or can_still_push(player, self.profile):
+                    return True
+        return False
+
+    def _dealer_draws(self) -> bool:
+        """The dealer's drawing rule (RULES.md §2.8-§2.9, §3.5, §4.1-§4.3)."""
+        if self.dealer_natural or is_natural_pair(self.dealer):
+            return False
+        if not (any(w.get(WagerKind.BUSTER) for w in self.wagers.values()) or self._unresolved()):
+            return False
+        total = hand_total(self.dealer)
+        return total.value < 17 or (total.value == 17 and total.soft and self.profile.dealer_hits_soft_17)
+
+    def _dealer_stands_reason(self) -> str:
+        total = hand_total(self.dealer)
+        if is_natural_pair(self.dealer):
+            return "the dealer has a Natural and does not draw"
+        if total.value >= 17:
+            return f"the dealer stands on {'soft' if total.soft else 'hard'} {total.value}"
+        return "no wager depends on the dealer's hand: the dealer does not draw"
+
+    def _settle(self, ops: list[Operation]) -> None:
+        p = self.profile
+        facts = RoundFacts(
+            profile=p,
+            seats=self.seats,
+            pd_seat=self.pd_seat,
+            bank=self.player_dealer.bank if self.player_dealer else None,
+            action_seat=self.action_seat,
+            first_cards=self.first_cards,
+            dealer_up=self.dealer[p.dealer_up_card - 1],
+            dealer_cards=tuple(self.dealer),
+            lucky_lucky={s: w[WagerKind.LUCKY_LUCKY] for s, w in self.wagers.items() if w.get(WagerKind.LUCKY_LUCKY)},
+            insurance=dict(self.insurance),
+            buster={s: w[WagerKind.BUSTER] for s, w in self.wagers.items() if w.get(WagerKind.BUSTER)},
+            hands=self.final_hands(),
+        )
+        self.rows = settle(facts)
+        self.phase = Phase.SETTLED
+        ops.append(DealerStood(hand_total(self.dealer).value, len(self.dealer) > 2))
+        ops.append(RoundSettled(-sum(row.amount for row in self.rows)))
+
+    def final_hands(self) -> tuple[FinalHand, ...]:
+        return tuple(
+            FinalHand(seat, index, tuple(h.cards), h.stake + h.double, bool(h.double), h.surrendered, h.from_split)
+            for seat in sorted(self.hands) for index, h in enumerate(self.hands[seat])
+        )
+
+    # --- descriptions -------------------------------------------------------------------------
+
+    def _describe(self, hand: _Hand) -> str:
+        return self._describe_cards(hand.cards)
+
+    @staticmethod
+    def _describe_cards(cards: list[Card]) -> str:
+        total = hand_total(cards)
+        return f"{'soft' if total.soft else 'hard'} {total.value}"
+
+    _CHECKS: dict[type, Callable[[RoundTracker, Input], RuleError | None]] = {
+        PlaceWager: _check_wager,
+        CardDrawn: _check_card,
+        Decide: _check_decide,
+        Insure: _check_insure,
+        CloseInsurance: _check_close_insurance,
+        PeekAnswered: _check_peek,
+        CheckedByHand: _check_by_hand,
+    }
+    _DO: dict[type, Callable[[RoundTracker, Input, list[Operation]], None]] = {
+        PlaceWager: _do_wager,
+        CardDrawn: _do_card,
+        Decide: _do_decide,
+        Insure: _do_insure,
+        CloseInsurance: _do_close_insurance,
+        PeekAnswered: _do_peek,
+        CheckedByHand: _do_by_hand,
+    }
+
+
+def _limits(event: PlaceWager, low: Cents, high: Cents, rule: str) -> RuleError | None:
+    if not low <= event.amount <= high:
+        return RuleError("wager_limit", f"seat {event.seat} {event.kind} {format_money(event.amount)} is outside the limits {format_money(low)}-{format_money(high)}", rule)
+    return None
