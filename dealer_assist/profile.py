@@ -6,6 +6,7 @@ journal can prove which rules a round was played under.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import tomllib
@@ -225,11 +226,17 @@ SETTING_NAMES: tuple[str, ...] = tuple(_SETTINGS)
 _DEFAULTS: dict[str, object] = {"coverage": None, "free_bonus": "none", "max_table_payout": None}
 
 
-def profile_names() -> list[str]:
+@functools.cache
+def _names() -> tuple[str, ...]:
     folder = resources.files("dealer_assist") / "profiles"
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    return tuple(sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")))
 
 
+def profile_names() -> list[str]:
+    return list(_names())
+
+
+@functools.cache
 def _read(name: str) -> dict[str, Any]:
     if name not in profile_names():
         raise RuleError("unknown_profile", f"unknown profile {name!r}; known: {', '.join(profile_names())}", None)
@@ -244,9 +251,18 @@ def profile_sources(name: str) -> dict[str, str]:
 
 def load_profile(name: str, overrides: Mapping[str, object] | None = None) -> Profile:
     """The named profile with `overrides` applied, validated as a whole."""
+    if not isinstance(name, str):
+        raise RuleError("unknown_profile", f"profile {name!r} is not a profile name", None)
+    return _load(name, json.dumps(overrides or {}, sort_keys=True, default=str))
+
+
+@functools.lru_cache(maxsize=64)
+def _load(name: str, overrides_json: str) -> Profile:
+    """Profiles are immutable, so each (name, overrides) pair is read and checked once."""
+    overrides: dict[str, object] = json.loads(overrides_json)
     data = _read(name)
     raw: dict[str, object] = {**_DEFAULTS, **data["settings"]}
-    for key, value in (overrides or {}).items():
+    for key, value in overrides.items():
         if key not in _SETTINGS:
             raise RuleError("unknown_setting", f"unknown setting {key!r}; known: {', '.join(SETTING_NAMES)}", "7")
         raw[key] = value

@@ -138,9 +138,9 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
                     queue.popleft()
                     tracker.apply(Decide(op.seat, op.hand, Action.STAND))
 
-    def next_card(why: str) -> None:
+    def next_card() -> None:
         if not cards:
-            raise _error("too_few_cards", f"the cards ran out: {why} needs another card", "6.1")
+            raise _error("too_few_cards", f"the cards ran out where the round needs another card ({tracker.prompt()})", "6.1")
         feed(CardDrawn(cards.popleft()))
 
     while True:
@@ -148,7 +148,7 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
         if wait.need is Need.NOTHING:
             break
         if wait.need in (Need.WAGERS, Need.CARD):
-            next_card(wait.prompt.lower() if wait.need is Need.CARD else "the deal")
+            next_card()
         elif wait.need is Need.INSURANCE:
             insurance_offered = True
             for seat in sorted(spec.insurance):
@@ -160,14 +160,14 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
             assert wait.seat is not None and wait.hand is not None
             queue = tokens.get(wait.seat)
             if not queue:
-                raise _error("missing_decision", f"seat {wait.seat} hand {wait.hand}: a decision is due ({wait.prompt}) but the actions ran out", "8.4")
+                raise _error("missing_decision", f"seat {wait.seat} hand {wait.hand}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
             token = queue.popleft()
             if token.action is None:
-                next_card(f"seat {wait.seat} hand {wait.hand} (hit)")
+                next_card()
             else:
                 feed(Decide(wait.seat, wait.hand, token.action, token.amount))
         else:
-            raise _error("held", f"the round cannot go on by itself: {wait.prompt}", "6.2")
+            raise _error("held", f"the round cannot go on by itself: {tracker.prompt()}", "6.2")
     if spec.insurance and not insurance_offered:
         seat = min(spec.insurance)
         error = RuleError("insurance_not_offered", "insurance is offered only with an Ace up in a hole-card game (no insurance was offered in this round)", "8.8")

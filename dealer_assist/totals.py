@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dealer_assist.cards import Card
+from dealer_assist.cards import RANKS, Card
 
 TARGET = 21
 
@@ -23,9 +23,16 @@ class Total:
         return self.value > TARGET
 
 
+_VALUE = {rank: min(index + 1, 10) for index, rank in enumerate(RANKS)}
+
+
 def hand_total(cards: Sequence[Card]) -> Total:
-    hard = sum(card.value for card in cards)
-    if any(card.is_ace for card in cards) and hard + 10 <= TARGET:
+    hard = 0
+    ace = False
+    for card in cards:
+        hard += _VALUE[card.rank]
+        ace = ace or card.rank == "A"
+    if ace and hard + 10 <= TARGET:
         return Total(hard + 10, soft=True)
     return Total(hard, soft=False)
 

@@ -67,7 +67,23 @@ class Awaiting:
     need: Need
     seat: int | None = None
     hand: int | None = None
-    prompt: str = ""
+
+
+_PHASE_NEEDS = {
+    Phase.BETTING: Awaiting(Need.WAGERS),
+    Phase.DEALING: Awaiting(Need.CARD),
+    Phase.INSURANCE: Awaiting(Need.INSURANCE),
+    Phase.PEEK: Awaiting(Need.PEEK),
+    Phase.HELD: Awaiting(Need.CHECK_BY_HAND),
+    Phase.DEALER: Awaiting(Need.CARD),
+    Phase.SETTLED: Awaiting(Need.NOTHING),
+}
+_PHASE_PROMPTS = {
+    Phase.BETTING: "Place wagers, then deal",
+    Phase.INSURANCE: "Ace up: take insurance, then peek",
+    Phase.PEEK: "Peek for a Natural",
+    Phase.HELD: "Check the hole card by hand; a floor supervisor confirms",
+}
 
 
 class _Hand:
@@ -142,34 +158,36 @@ class RoundTracker:
         return self.verify(event) is None
 
     def awaiting(self) -> Awaiting:
-        """What the round needs next, with the one line the dealer reads."""
+        """What the round needs next."""
         phase = self.phase
-        if phase is Phase.BETTING:
-            return Awaiting(Need.WAGERS, prompt="Place wagers, then deal")
-        if phase is Phase.DEALING:
-            target = self._deal_order[self.cards_seen]
-            who = "the player-dealer" if self.pd_seat and target == DEALER else "the dealer" if target == DEALER else f"seat {target}"
-            return Awaiting(Need.CARD, prompt=f"Deal to {who}")
-        if phase is Phase.INSURANCE:
-            return Awaiting(Need.INSURANCE, prompt="Ace up: take insurance, then peek")
-        if phase is Phase.PEEK:
-            return Awaiting(Need.PEEK, prompt="Peek for a Natural")
-        if phase is Phase.HELD:
-            return Awaiting(Need.CHECK_BY_HAND, prompt="Check the hole card by hand; a floor supervisor confirms")
         if phase is Phase.PLAYING:
             seat, index = self._play_order[self._turn], self._hand_index
-            hand = self.hands[seat][index]
-            label = f"Seat {seat}" + (f" hand {index + 1}" if len(self.hands[seat]) > 1 else "")
-            if self._forced_card(hand):
-                return Awaiting(Need.CARD, seat, index, f"{label} takes a card")
+            need = Need.CARD if self._forced_card(self.hands[seat][index]) else Need.DECISION
+            return Awaiting(need, seat, index)
+        return _PHASE_NEEDS[phase]
+
+    def prompt(self) -> str:
+        """The one line the dealer reads: what happens next."""
+        wait = self.awaiting()
+        dealer = "the player-dealer" if self.pd_seat else "the dealer"
+        if wait.seat is not None and wait.hand is not None:
+            hand = self.hands[wait.seat][wait.hand]
+            label = f"Seat {wait.seat}" + (f" hand {wait.hand + 1}" if len(self.hands[wait.seat]) > 1 else "")
+            if wait.need is Need.CARD:
+                return f"{label} takes a card"
             if self._why_not_stand(hand) is not None:
-                return Awaiting(Need.DECISION, seat, index, f"{label} must hit ({hand_total(hand.cards).value})")
-            return Awaiting(Need.DECISION, seat, index, f"{label} to act on {self._describe(hand)}")
-        if phase is Phase.DEALER:
-            who = "Player-dealer" if self.pd_seat else "Dealer"
-            return Awaiting(Need.CARD, prompt=f"{who} hits {self._describe_cards(self.dealer)}")
-        who = "Player-dealer stands" if self.pd_seat else "Dealer stands"
-        return Awaiting(Need.NOTHING, prompt=f"{who} — settle in order; shoe locked")
+                return f"{label} must hit ({hand_total(hand.cards).value})"
+            if self._must_stand(hand) is not None:
+                return f"{label} must stand on {self._describe(hand)} (or split / surrender)"
+            return f"{label} to act on {self._describe(hand)}"
+        if self.phase is Phase.DEALING:
+            target = self._deal_order[self.cards_seen]
+            return f"Deal to {dealer if target == DEALER else f'seat {target}'}"
+        if self.phase is Phase.DEALER:
+            return f"{dealer.capitalize()} hits {self._describe_cards(self.dealer)}"
+        if self.phase is Phase.SETTLED:
+            return f"{dealer.capitalize()} stands — settle in order; shoe locked"
+        return _PHASE_PROMPTS[self.phase]
 
     def takes_card(self) -> bool:
         """Whether a card from the shoe would be accepted now (the shoe's card-stop is off)."""

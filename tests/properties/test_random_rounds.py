@@ -1,0 +1,119 @@
+"""Properties over random legal rounds of every profile (RULES.md §5.3, ROUND-FILE.md)."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from dealer_assist.cards import RANKS, SUITS, Card
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import (
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Insure, PeekAnswered, PeekResult,
+    PlaceWager, WagerKind,
+)
+from dealer_assist.ledger import ledger
+from dealer_assist.profile import Coverage, load_profile, profile_names
+from dealer_assist.random_play import next_input, play_random_round, random_player_dealer, random_wagers
+from dealer_assist.round_file import settle_round
+from dealer_assist.round_record import RoundRecorder
+from dealer_assist.shoe import Shoe
+from dealer_assist.tracker import Phase, RoundTracker
+
+PROFILES = st.sampled_from(profile_names())
+COVERAGE = st.sampled_from([Coverage.RUNNING, Coverage.STAKE])
+SEEDS = st.integers(0, 2**32 - 1)
+FEW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _play(name: str, seed: int, coverage: Coverage, full: bool) -> tuple[RoundTracker, dict, dict]:
+    overrides = {"coverage": coverage.value} if load_profile(name).player_dealer else {}
+    profile = load_profile(name, overrides)
+    rng = random.Random(seed)
+    shoe = Shoe(profile.decks, rng)
+    recorder: list = []
+    tracker = play_random_round(profile, rng, shoe.draw, full_table=full,
+                                on_input=lambda t, e: recorder.append(e))
+    replay = RoundRecorder(name, overrides, tracker.seats, tracker.player_dealer)
+    fresh = RoundTracker(profile, tracker.seats, tracker.player_dealer)
+    for event in recorder:
+        replay.record(event, fresh.apply(event))
+    return tracker, ledger(tracker), replay.round_file()
+
+
+@FEW
+@given(PROFILES, SEEDS, COVERAGE, st.booleans())
+def test_5_3_amounts_sum_to_minus_the_player_dealers_net(name, seed, coverage, full):
+    _, result, _ = _play(name, seed, coverage, full)
+    total = round(sum(row["amount"] for row in result["settlements"]), 2)
+    seat_total = round(sum(entry["net"] for entry in result["seats"].values()), 2)
+    assert seat_total == total
+    if result["player_dealer"] is not None:
+        assert round(result["player_dealer"]["net"], 2) == -total
+
+
+@FEW
+@given(PROFILES, SEEDS, st.booleans())
+def test_5_3_running_coverage_keeps_the_bank_within_its_limits(name, seed, full):
+    tracker, result, _ = _play(name, seed, Coverage.RUNNING, full)
+    pd = result["player_dealer"]
+    if pd is not None:
+        assert -pd["bank"] <= pd["net"] <= pd["bank"]
+
+
+@FEW
+@given(PROFILES, SEEDS, COVERAGE, st.booleans())
+def test_every_random_round_exports_to_a_round_file_that_settles_to_the_same_ledger(name, seed, coverage, full):
+    _, result, round_file = _play(name, seed, coverage, full)
+    assert settle_round(round_file) == result
+
+
+def _candidates(tracker: RoundTracker, rng: random.Random) -> list:
+    """Inputs of every kind, most of them illegal at any given moment."""
+    seat = rng.randint(0, tracker.seats + 1)
+    card = Card(rng.choice(RANKS), rng.choice(SUITS))
+    amount = rng.choice([0, 100, 250, 500, 1000, 2500, 50_000, 100_000])
+    return [
+        CardDrawn(card),
+        PlaceWager(seat, rng.choice(list(WagerKind)), amount),
+        Decide(seat, rng.randint(0, 3), rng.choice(list(Action)), rng.choice([None, 500, 100])),
+        Insure(seat, amount),
+        CloseInsurance(),
+        PeekAnswered(rng.choice(list(PeekResult))),
+        CheckedByHand(rng.random() < 0.5),
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(PROFILES, SEEDS)
+def test_what_the_tracker_says_it_would_accept_it_accepts_and_the_reverse(name, seed):
+    """Half the inputs are random (mostly illegal), half move a legal round on, so every phase is probed."""
+    rng = random.Random(seed)
+    profile = load_profile(name)
+    shoe = Shoe(profile.decks, rng)
+    tracker = RoundTracker(profile, None, random_player_dealer(profile, rng, profile.seats))
+    legal = random_wagers(tracker, rng)
+    for _ in range(300):
+        if tracker.phase is Phase.SETTLED:
+            break
+        if rng.random() < 0.5:
+            event = rng.choice(_candidates(tracker, rng))
+        elif legal:
+            event = legal.pop()
+        else:
+            event = next_input(tracker, rng, shoe.draw)
+        said = tracker.verify(event)
+        before = _fingerprint(tracker)
+        try:
+            tracker.apply(event)
+        except RuleError as error:
+            assert said is not None and error.code == said.code
+            assert _fingerprint(tracker) == before, "a refused input changed the round"
+        else:
+            assert said is None, f"{event} was refused beforehand ({said}) but accepted"
+
+
+def _fingerprint(tracker: RoundTracker) -> tuple:
+    hands = tuple((seat, tuple((tuple(h.cards), h.double, h.ended, h.confirmed) for h in seat_hands))
+                  for seat, seat_hands in tracker.hands.items())
+    return (tracker.phase, repr(tracker.wagers), repr(tracker.insurance), tuple(tracker.dealer), hands,
+            tracker.cards_seen, tracker.rows)
