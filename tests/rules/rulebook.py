@@ -102,3 +102,36 @@ def heads_up(profile: str, player: list[str], dealer: list[str], actions: list[s
     cards = stack({seat: player[:2]}, dealer[:2], *player[2:], *dealer[2:])
     data = make_round(profile, cards, {seat: wagers or {"base": 10}}, actions={seat: list(actions)}, pd=pd, **extra)
     return settle_round(data)
+
+
+# The dealer's cards for a bust of exactly N cards, drawn to the rules of every profile (no Ace
+# is ever counted 11 on the way, so soft-17 rules do not change them).
+BUSTS: dict[int, list[str]] = {
+    3: ["TD", "6D", "KD"],
+    4: ["2D", "3D", "TD", "KD"],
+    5: ["2D", "2H", "3D", "9D", "KD"],
+    6: ["2D", "2H", "2C", "3D", "7D", "KD"],
+    7: ["2D", "2H", "2C", "2S", "3D", "5D", "KD"],
+    8: ["2D", "2H", "2C", "2S", "3D", "3H", "2D", "KD"],
+    9: ["2D", "2H", "2C", "2S", "2D", "2H", "AC", "3C", "KC"],
+}
+
+
+def buster_rows(profile: str, cards: int, **extra: Any) -> dict[str, Any]:
+    """Seat 1 stands on 18 with a 10 base and a 1 Buster while the dealer busts with `cards` cards."""
+    ledger = heads_up(profile, ["TS", "8H"], BUSTS[cards], ["stand"], wagers={"base": 10, "buster": 1}, **extra)
+    assert len(ledger["dealer"]["cards"]) == cards and ledger["dealer"]["status"] == "over"
+    return ledger
+
+
+def button_round(profile: str, players: list[int], dealer: list[str], *draws: str) -> dict[str, Any]:
+    """Every seat in `players` stands on 18 against the PD in seat 4; returns the ledger."""
+    hands = {s: ["T" + "SHDC"[i % 4], "8" + "SHDC"[i % 4]] for i, s in enumerate(players)}
+    return settle_round(make_round(profile, stack(hands, dealer, *draws), {s: {"base": 10} for s in players},
+                                   actions={s: ["stand"] for s in players}, pd=PD_SEAT4))
+
+
+def rotated(seats: list[int], first: int) -> list[int]:
+    """`seats` in clockwise order starting at `first`."""
+    start = seats.index(first)
+    return seats[start:] + seats[:start]

@@ -13,7 +13,9 @@ from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKin
 from dealer_assist.operations import NaturalPaidEarly
 from dealer_assist.profile import load_profile
 from dealer_assist.tracker import PlayerDealer, RoundTracker
-from rulebook import PD_SEAT4, hand, heads_up, make_round, refused, rows, settle, stack
+from rulebook import (
+    PD_SEAT4, button_round, buster_rows, hand, heads_up, make_round, refused, rotated, rows, settle, stack,
+)
 
 NB = "nobust-4.0"
 
@@ -328,13 +330,9 @@ PLAYERS = [1, 2, 3, 5, 6, 7, 8]
 ])
 def test_4_0_rule_16_action_button_counts_the_pds_second_card(card, seat):
     """PD in seat 4 of 8: positions 1..7 are seats 5,6,7,8,1,2,3; ((value - 1) mod 7) + 1."""
-    hands = {s: ["T" + "SHDC"[i % 4], "8" + "SHDC"[i % 4]] for i, s in enumerate(PLAYERS)}
-    cards = stack(hands, ["9C", card], "9D", "9H")
-    ledger = settle(make_round(NB, cards, {s: {"base": 10} for s in PLAYERS},
-                               actions={s: ["stand"] for s in PLAYERS}, pd=PD_SEAT4))
+    ledger = button_round(NB, PLAYERS, ["9C", card], "9D", "9H")
     assert ledger["action_seat"] == seat
-    start = PLAYERS.index(seat)
-    assert [r[0] for r in rows(ledger, "base")] == PLAYERS[start:] + PLAYERS[:start]
+    assert [r[0] for r in rows(ledger, "base")] == rotated(PLAYERS, seat)
 
 
 def test_4_0_rule_16_button_on_an_empty_seat_moves_to_the_next_wager():
@@ -384,22 +382,11 @@ def test_4_0_rule_18_lucky_lucky_pay_table(player, up, pays):
 
 # --- Buster ----------------------------------------------------------------------------------------
 
-BUSTS = {
-    3: ["TD", "6D", "KD"],
-    4: ["2D", "3D", "TD", "KD"],
-    5: ["2D", "2H", "3D", "9D", "KD"],
-    6: ["2D", "2H", "2C", "3D", "7D", "KD"],
-    7: ["2D", "2H", "2C", "2S", "3D", "5D", "KD"],
-    8: ["2D", "2H", "2C", "2S", "3D", "3H", "2D", "KD"],
-    9: ["2D", "2H", "2C", "2S", "2D", "2H", "AC", "3C", "KC"],
-}
 
 
 @pytest.mark.parametrize("count, pays", [(3, 2), (4, 2), (5, 4), (6, 15), (7, 50), (8, 300), (9, 300)])
 def test_4_0_rule_19_buster_pays_by_the_pds_bust_cards(count, pays):
-    ledger = heads_up(NB, ["TS", "8H"], BUSTS[count], ["stand"], wagers={"base": 10, "buster": 1})
-    assert len(ledger["dealer"]["cards"]) == count and ledger["dealer"]["status"] == "over"
-    assert rows(ledger, "buster") == [(1, 0, "buster", "win", 1, pays)]
+    assert rows(buster_rows(NB, count), "buster") == [(1, 0, "buster", "win", 1, pays)]
 
 
 def test_4_0_rule_19_buster_loses_when_the_pd_does_not_bust():
