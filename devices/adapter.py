@@ -1,0 +1,59 @@
+"""What the shoe and peek adapters share: a link, its reader thread, events out, counts."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from devices.events import DeviceEvent, DeviceHello, FrameRejected, LinkChanged, LinkStats
+from devices.framing import Rejection
+from devices.link import HostLink, LinkHandler, LinkState
+from devices.messages import Hello, Message, Vocabulary
+from devices.port import PortRunner
+
+EventSink = Callable[[DeviceEvent], None]
+
+
+class DeviceAdapter(LinkHandler):
+    """Runs one device's link on its own thread and delivers typed events to `on_event` on that thread."""
+
+    def __init__(self, url: str, vocabulary: Vocabulary, on_event: EventSink, name: str) -> None:
+        self._on_event = on_event
+        self._link = HostLink(vocabulary, self)
+        self._runner = PortRunner(url, self._link, name)
+        self.extra_duplicates = 0
+        self._stopping = False
+
+    def start(self) -> None:
+        self._runner.start()
+
+    def stop(self) -> None:
+        self._stopping = True  # closing the port on purpose is not a link failure to report
+        self._runner.stop()
+
+    def wait_opened(self, timeout: float) -> Exception | None:
+        """Wait for the first attempt to open the port; what went wrong if it failed."""
+        self._runner.opened.wait(timeout)
+        return self._runner.open_error
+
+    def stats(self) -> LinkStats:
+        decoder = self._link.decoder
+        return LinkStats(
+            decoder.accepted, sum(decoder.rejected.values()), self._link.duplicates + self.extra_duplicates
+        )
+
+    def link_changed(self, state: LinkState) -> None:
+        if not self._stopping:
+            self._on_event(LinkChanged(state))
+
+    def rejected(self, rejection: Rejection) -> None:
+        self._on_event(FrameRejected(rejection.reason, rejection.detail))
+
+    def message(self, message: Message) -> None:
+        if isinstance(message, Hello):
+            self._on_event(
+                DeviceHello(message.vendor, message.model, message.serial, message.firmware, message.proto, message.boot)
+            )
+        else:
+            self.handle(message)
+
+    def handle(self, message: Message) -> None:
+        """A device-specific message other than HELLO; heartbeats and unknowns are not events."""

@@ -1,0 +1,48 @@
+"""Command-line plumbing shared by `dealer-assist devices` and `dealer-assist sim`.
+
+Errors are one JSON object on stdout and exit status 2 (DEVICES.md §5), argument errors included,
+so a script driving the bench never has to parse argparse's text or a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from typing import NoReturn
+
+USAGE_ERROR = 2
+
+
+class CommandError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class JsonArgumentParser(argparse.ArgumentParser):
+    """argparse that reports a bad argument as a `CommandError` instead of text and `exit(2)`."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CommandError("bad_arguments", f"{self.prog}: {message}")
+
+
+def emit(line: dict[str, object]) -> None:
+    """One JSON object per line, flushed at once so a reader sees each event as it happens."""
+    sys.stdout.write(json.dumps(line) + "\n")
+    sys.stdout.flush()
+
+
+def report(error: CommandError) -> int:
+    emit({"error": {"code": error.code, "message": error.message}})
+    return USAGE_ERROR
+
+
+def stop_on_signals() -> threading.Event:
+    """An event set by SIGINT or SIGTERM, for commands that run until told to stop."""
+    stop = threading.Event()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: stop.set())
+    return stop

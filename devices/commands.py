@@ -1,0 +1,113 @@
+"""`dealer-assist devices`: talk to one shoe scanner or peek device from the bench (DEVICES.md §5).
+
+    dealer-assist devices monitor --shoe URL      one JSON line per event until SIGINT/SIGTERM
+    dealer-assist devices peek --url URL --up A   one JSON line with the outcome, then exit
+"""
+from __future__ import annotations
+
+from devices.cli_support import CommandError, JsonArgumentParser, emit, report, stop_on_signals
+from devices.events import (
+    CardSeen,
+    CardsMissed,
+    CardUnread,
+    CutReached,
+    DeviceEvent,
+    DeviceFault,
+    DeviceHello,
+    FrameRejected,
+    LidChanged,
+    LinkChanged,
+    LockChanged,
+    ShoeLoaded,
+)
+from devices.peek import PEEK_UP_RANKS, PeekReader
+from devices.shoe import ShoeScanner
+
+OPEN_WAIT = 10.0  # seconds to wait for the first attempt to open the port
+LINK_WAIT = 2.0  # seconds to wait for the peek device's HELLO before asking anyway
+
+
+def event_line(event: DeviceEvent) -> dict[str, object]:
+    """The §5 line for one shoe event, without the `device` key."""
+    match event:
+        case LinkChanged(state=state):
+            return {"type": "link", "state": state.value}
+        case DeviceHello():
+            fields = ("vendor", "model", "serial", "firmware", "proto", "boot")
+            return {"type": "hello"} | {name: getattr(event, name) for name in fields}
+        case ShoeLoaded(shoe_id=shoe_id, decks=decks):
+            return {"type": "shoe", "shoe_id": shoe_id, "decks": decks}
+        case CardSeen(n=n, card=card):
+            return {"type": "card", "n": n, "card": str(card)}
+        case CardUnread(n=n):
+            return {"type": "noread", "n": n}
+        case CutReached(n=n):
+            return {"type": "cut", "n": n}
+        case LidChanged(state=state) | LockChanged(state=state):
+            return {"type": "lid" if isinstance(event, LidChanged) else "lock", "state": state.value.lower()}
+        case DeviceFault(code=code, text=text):
+            return {"type": "fault", "source": "device", "code": code, "text": text}
+        case CardsMissed(first=first, last=last):
+            return {"type": "fault", "source": "host", "code": "MISSED_CARD", "first": first, "last": last}
+        case FrameRejected(reason=reason):
+            return {"type": "rejected", "reason": reason.value}
+    raise TypeError(f"no monitor line for {type(event).__name__}")
+
+
+def monitor(url: str) -> int:
+    scanner = ShoeScanner(url, lambda event: emit({"device": "shoe"} | event_line(event)))
+    stop = stop_on_signals()
+    scanner.start()
+    error = scanner.wait_opened(OPEN_WAIT)
+    if error is not None:
+        scanner.stop()
+        raise CommandError("port_unavailable", f"cannot open {url!r}: {error}")
+    while not stop.wait(0.2):
+        pass
+    scanner.stop()
+    stats = scanner.stats()
+    emit(
+        {
+            "device": "shoe",
+            "type": "stats",
+            "accepted": stats.accepted,
+            "rejected": stats.rejected,
+            "duplicates": stats.duplicates,
+        }
+    )
+    return 0
+
+
+def peek(url: str, up: str) -> int:
+    rank = "T" if up == "10" else up.upper()
+    if rank not in PEEK_UP_RANKS:
+        raise CommandError("bad_up_card", f"--up {up!r} is not A or a ten-value rank (T, J, Q, K or 10)")
+    reader = PeekReader(url)
+    reader.start()
+    try:
+        error = reader.wait_opened(OPEN_WAIT)
+        if error is not None:
+            raise CommandError("port_unavailable", f"cannot open {url!r}: {error}")
+        reader.wait_up(LINK_WAIT)
+        outcome = reader.peek(rank)
+    finally:
+        reader.stop()
+    emit({"device": "peek", "result": outcome.value})
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = JsonArgumentParser(prog="dealer-assist devices", description="Talk to one device on the bench.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    watch = sub.add_parser("monitor", help="print every event of a shoe scanner as JSON lines")
+    watch.add_argument("--shoe", required=True, metavar="URL", help="device path, pseudo-terminal or socket://")
+    ask = sub.add_parser("peek", help="ask the peek device once and print its answer")
+    ask.add_argument("--url", required=True, metavar="URL", help="device path, pseudo-terminal or socket://")
+    ask.add_argument("--up", required=True, metavar="RANK", help="the up card: A or a ten-value rank")
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "monitor":
+            return monitor(args.shoe)
+        return peek(args.url, args.up)
+    except CommandError as error:
+        return report(error)

@@ -1,0 +1,43 @@
+"""Bytes in, messages or counted rejections out: the framer and the codec behind one call.
+
+The counts are what `devices monitor` reports in its stats line: every frame that passed the checks,
+of any type, and every refused frame by reason.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from devices.codec import CodecError, decode
+from devices.framing import Framer, Rejection, RejectReason
+from devices.messages import Message, Vocabulary
+
+
+class Decoder:
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self._vocabulary = vocabulary
+        self._framer = Framer()
+        self.accepted = 0
+        self.rejected: Counter[RejectReason] = Counter()
+
+    def feed(self, data: bytes) -> Iterator[Message | Rejection]:
+        for item in self._framer.feed(data):
+            if isinstance(item, Rejection):
+                yield self._count(item)
+                continue
+            try:
+                message = decode(item.body, self._vocabulary)
+            except CodecError as error:
+                yield self._count(Rejection(error.reason, error.detail, error.seq))
+            else:
+                self.accepted += 1
+                yield message
+
+    def reset(self) -> Rejection | None:
+        """The port closed: an unfinished frame is counted as truncated."""
+        item = self._framer.reset()
+        return None if item is None else self._count(item)
+
+    def _count(self, rejection: Rejection) -> Rejection:
+        self.rejected[rejection.reason] += 1
+        return rejection

@@ -1,0 +1,85 @@
+"""The kinds of field a frame body carries (DEVICES.md §1-§3), each parsed strictly and formatted back.
+
+A parser raises ValueError with a message that quotes the offending text; the codec adds which
+field of which TYPE it was.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from dealer_assist.cards import RANKS, SUITS, TEN_VALUES, Card
+
+HEX = "0123456789ABCDEF"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldKind:
+    """How one field is read from, and written to, a frame body."""
+
+    name: str
+    parse: Callable[[str], Any]
+    format: Callable[[Any], str] = str
+    rest: bool = False  # takes every remaining token, joined by single spaces
+
+
+def _hex(digits: int) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if len(text) != digits or any(char not in HEX for char in text):
+            raise ValueError(f"{text!r} is not {digits} uppercase hex digits")
+        return text
+
+    return parse
+
+
+def _number(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.isascii() or not text.isdigit() or len(text) > 9:
+            raise ValueError(f"{text!r} is not a decimal number")
+        value = int(text)
+        if value < minimum:
+            raise ValueError(f"{text!r} is below {minimum}")
+        return value
+
+    return parse
+
+
+def _card(text: str) -> Card:
+    if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
+        raise ValueError(f"{text!r} is not a rank of {RANKS} followed by a suit of {SUITS}")
+    return Card(text[0], text[1])
+
+
+def _up_rank(text: str) -> str:
+    if text != "A" and text not in TEN_VALUES:
+        raise ValueError(f"up card {text!r} is not A or a ten-value rank (TJQK)")
+    return text
+
+
+def enum_kind(enum: type[StrEnum]) -> FieldKind:
+    names = "/".join(member.value for member in enum)
+
+    def parse(text: str) -> StrEnum:
+        try:
+            return enum(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not one of {names}") from None
+
+    return FieldKind(enum.__name__, parse)
+
+
+SEQ_REF = FieldKind("seq", lambda text: int(_hex(4)(text), 16), lambda value: f"{value:04X}")
+COUNT = FieldKind("count", _number(0))
+POSITIVE = FieldKind("positive number", _number(1))
+CARD = FieldKind("card", _card)
+TOKEN = FieldKind("token", lambda text: text)
+BOOT = FieldKind("boot id", _hex(8))
+UP_RANK = FieldKind("up-card rank", _up_rank)
+TEXT = FieldKind("text", lambda text: text, rest=True)
+
+
+def wire(kind: FieldKind) -> Any:
+    """Declare a message field and how it travels; the codec reads this from the dataclass."""
+    return field(metadata={"wire": kind})

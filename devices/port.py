@@ -1,0 +1,95 @@
+"""The reader thread of one device: opens its URL, feeds the link, reopens with back-off, forever.
+
+The read loop, the framing and the message handling are separate (the pyserial `threaded` idea):
+this class only moves bytes and time; `HostLink` frames and checks; the adapter gives meaning.
+Work from other threads (a LOCK, a PEEK) is queued here and run on this thread, so the link's
+state is only ever touched by one thread.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+
+from devices.link import HostLink
+from devices.timing import BACKOFF_FIRST, BACKOFF_MAX
+
+READ_WAIT = 0.01  # longest a read blocks, so queued work and the link's clocks run on time
+BAUD = 115200
+
+
+def open_port(url: str) -> serial.SerialBase:
+    """Open a device path, a pseudo-terminal or `socket://host:port` at 115200 8N1, no flow control."""
+    return serial.serial_for_url(
+        url, baudrate=BAUD, bytesize=8, parity="N", stopbits=1, timeout=READ_WAIT, xonxoff=False, rtscts=False
+    )
+
+
+class PortRunner:
+    def __init__(self, url: str, link: HostLink, name: str) -> None:
+        self.url = url
+        self._link = link
+        self._work: queue.SimpleQueue[Callable[[float], None]] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"{name}-reader", daemon=True)
+        self.open_error: Exception | None = None
+        self.opened = threading.Event()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def call(self, work: Callable[[float], None]) -> None:
+        """Run `work(now)` on the reader thread, within one read wait."""
+        self._work.put(work)
+
+    def _run(self) -> None:
+        backoff = BACKOFF_FIRST
+        next_open = time.monotonic()
+        while not self._stop.wait(max(0.0, next_open - time.monotonic())):
+            try:
+                port = open_port(self.url)
+            except (serial.SerialException, OSError, ValueError) as error:
+                self.open_error = error
+                self.opened.set()
+                next_open = time.monotonic() + backoff
+                backoff = min(backoff * 2, BACKOFF_MAX)
+                continue
+            self.open_error = None
+            self.opened.set()
+            came_up = self._serve(port)
+            down_at = time.monotonic()
+            try:
+                port.close()
+            except (serial.SerialException, OSError):
+                pass
+            self._link.closed()
+            if came_up:
+                backoff = BACKOFF_FIRST
+            next_open = down_at + backoff
+            backoff = min(backoff * 2, BACKOFF_MAX)
+
+    def _serve(self, port: serial.SerialBase) -> bool:
+        """Read and tick until the link must close; True if a HELLO brought it up meanwhile."""
+        came_up = False
+        try:
+            self._link.opened(port.write, time.monotonic())
+            while not self._stop.is_set():
+                data = port.read(port.in_waiting or 1)
+                now = time.monotonic()
+                if data:
+                    self._link.received(data, now)
+                while not self._work.empty():
+                    self._work.get()(now)
+                came_up = came_up or self._link.up
+                if not self._link.tick(now):
+                    break
+        except (serial.SerialException, OSError):
+            pass
+        return came_up or self._link.up

@@ -1,0 +1,112 @@
+"""`dealer-assist sim`: serve an emulated shoe scanner or peek device for the bench and for tests.
+
+    dealer-assist sim shoe [--pty | --tcp PORT] [--seed N] [--decks N | --cards AS,KD,...] [--pace S] ...
+    dealer-assist sim peek [--pty | --tcp PORT] [--hole-card KS | --no-card] [--delay S] ...
+
+The first line printed is the URL to connect to. On SIGINT or SIGTERM the emulator stops and prints
+one JSON line of what it sent and injected (`"type": "sim_stats"`), then exits 0.
+"""
+from __future__ import annotations
+
+import argparse
+
+from dealer_assist.cards import Card, parse_card
+from dealer_assist.errors import RuleError
+from devices.cli_support import CommandError, JsonArgumentParser, emit, report, stop_on_signals
+from hw_sims.device import EmulatedDevice
+from hw_sims.endpoints import Endpoint, PtyEndpoint, TcpEndpoint
+from hw_sims.faults import RATED, FaultKind, parse_rates
+from hw_sims.peek import PeekEmulator
+from hw_sims.shoe import ShoeEmulator
+
+
+def _cards(text: str) -> list[Card]:
+    try:
+        return [parse_card(item) for item in text.replace(",", " ").split()]
+    except RuleError as error:
+        raise CommandError("bad_card", f"--cards: {error.message}") from None
+
+
+def _endpoint(args: argparse.Namespace) -> Endpoint:
+    if args.tcp is None:
+        return PtyEndpoint()
+    try:
+        return TcpEndpoint(args.tcp)
+    except OSError as error:
+        raise CommandError("port_unavailable", f"--tcp {args.tcp}: {error.strerror}") from None
+
+
+def _rates(args: argparse.Namespace) -> dict[FaultKind, float]:
+    rates = {kind: args.faults for kind in RATED} if args.faults else {}
+    try:
+        rates.update(parse_rates(args.fault))
+    except ValueError as error:
+        raise CommandError("bad_fault", str(error)) from None
+    return rates
+
+
+def _build(args: argparse.Namespace) -> EmulatedDevice:
+    rates = _rates(args)
+    endpoint = _endpoint(args)
+    if args.device == "shoe":
+        return ShoeEmulator(
+            endpoint,
+            seed=args.seed,
+            decks=args.decks,
+            cards=_cards(args.cards) if args.cards else None,
+            pace=args.pace,
+            cut=args.cut,
+            faults=rates,
+            disconnects=args.disconnects,
+            silences=args.silences,
+        )
+    hole = None
+    if not args.no_card:
+        try:
+            hole = parse_card(args.hole_card)
+        except RuleError:
+            raise CommandError("bad_card", "--hole-card is not a card like KS or 10H") from None
+    return PeekEmulator(endpoint, hole_card=hole, delay=args.delay, seed=args.seed, faults=rates)
+
+
+def _parser() -> JsonArgumentParser:
+    parser = JsonArgumentParser(prog="dealer-assist sim", description="Serve an emulated device.")
+    sub = parser.add_subparsers(dest="device", required=True)
+    shoe = sub.add_parser("shoe", help="an emulated card shoe scanner")
+    peek = sub.add_parser("peek", help="an emulated Natural-peek device")
+    for device in (shoe, peek):
+        where = device.add_mutually_exclusive_group()
+        where.add_argument("--pty", action="store_true", help="serve on a pseudo-terminal (the default)")
+        where.add_argument("--tcp", type=int, metavar="PORT", help="serve on 127.0.0.1:PORT (0 picks one)")
+        device.add_argument("--seed", type=int, default=0, help="seeds the shuffle, the boot id and the faults")
+        device.add_argument("--faults", type=float, default=0.0, metavar="RATE", help="every frame fault at RATE")
+        device.add_argument(
+            "--fault", action="append", default=[], metavar="NAME=RATE", help=f"one fault: {', '.join(RATED)}"
+        )
+    shoe.add_argument("--decks", type=int, default=6, help="decks in the shuffled shoe")
+    shoe.add_argument("--cards", help="deal exactly these cards instead, e.g. AS,KD,7H")
+    shoe.add_argument("--pace", type=float, default=0.5, help="seconds between cards")
+    shoe.add_argument("--cut", type=int, help="the cut card comes after this many cards (default 3/4)")
+    shoe.add_argument("--disconnects", type=int, default=0, help="drop the line this many times during the shoe")
+    shoe.add_argument("--silences", type=int, default=0, help="fall silent for 3.5 s this many times")
+    card = peek.add_mutually_exclusive_group()
+    card.add_argument("--hole-card", default="2C", metavar="CARD", help="the player-dealer's hole card")
+    card.add_argument("--no-card", action="store_true", help="no hole card on the reader (NOCARD)")
+    peek.add_argument("--delay", type=float, default=0.05, help="seconds before the answer")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        device = _build(args)
+    except CommandError as error:
+        return report(error)
+    stop = stop_on_signals()
+    print(device.endpoint.url, flush=True)
+    device.start()
+    while not stop.wait(0.2):
+        pass
+    device.stop()
+    emit({"device": args.device, "type": "sim_stats"} | device.stats.to_json())
+    return 0

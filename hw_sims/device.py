@@ -1,0 +1,224 @@
+"""What both emulated devices share: the device end of the link (DEVICES.md §1) and fault injection.
+
+The emulator runs the same delivery rules as a real device: it answers `ID` with `HELLO`, sends `HB`
+every second, acknowledges the host's ✓ frames, keeps one ✓ frame outstanding and holds it across
+an outage. Controls for tests and the bench are the `sim_*` methods, safe from any thread.
+"""
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from devices.decoding import Decoder
+from devices.delivery import Delivery
+from devices.framing import Rejection
+from devices.messages import Ack, Heartbeat, Hello, Ident, Message, Nak, Status, Vocabulary
+from devices.timing import HEARTBEAT_EVERY
+from hw_sims.endpoints import Endpoint
+from hw_sims.faults import BAD_FRAMES, SILENCE_LENGTH, FaultKind, SimStats, bad_frame, noise
+
+POLL = 0.002  # the emulator's clock resolution
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    vendor: str
+    model: str
+    serial: str
+    firmware: str
+    proto: str = "1.2"
+
+
+class EmulatedDevice:
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        vocabulary: Vocabulary,
+        identity: Identity,
+        *,
+        seed: int,
+        faults: Mapping[FaultKind, float],
+    ) -> None:
+        self.endpoint = endpoint
+        self.stats = SimStats()
+        self.rng = random.Random(seed)
+        self.boot = f"{self.rng.getrandbits(32):08X}"
+        self._identity = identity
+        self._faults = dict(faults)
+        self._decoder = Decoder(vocabulary)
+        self._delivery = Delivery(self._write_good, self._first_send)
+        self._delivery.paused = True  # until the host's ID
+        self._work: queue.SimpleQueue[Callable[[float], None]] = queue.SimpleQueue()
+        self._due: deque[FaultKind] = deque()  # link faults waiting for a quiet moment
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._host_ready = False
+        self._silent_until = 0.0
+        self._last_heartbeat = 0.0
+        self._withheld: int | None = None
+
+    # running
+
+    def start(self) -> None:
+        """Serve on a thread of its own (tests, the benchmark)."""
+        self._thread = threading.Thread(target=self.serve, name=f"{type(self).__name__}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.endpoint.close()
+
+    def serve(self) -> None:
+        """Run until `stop()`: power up, then answer the host and run the device's clocks."""
+        self._delivery.send(self._hello())
+        self.powered_up(time.monotonic())
+        while not self._stop.is_set():
+            attached = self.endpoint.connected
+            data = self.endpoint.poll(POLL)
+            now = time.monotonic()
+            if attached and not self.endpoint.connected:
+                self._host_lost()
+            for item in self._decoder.feed(data):
+                self._received(item, now)
+            while not self._work.empty():
+                self._work.get()(now)
+            self.tick(now)
+            if now - self._last_heartbeat >= HEARTBEAT_EVERY:
+                self._last_heartbeat = now
+                self._delivery.send(Heartbeat(0, self.heartbeat_count()))
+            self._delivery.pump(now)
+            self._run_due_fault(now)
+
+    # controls
+
+    def sim_call(self, work: Callable[[float], None]) -> None:
+        """Run `work(now)` on the emulator's thread."""
+        self._work.put(work)
+
+    def sim_disconnect(self) -> None:
+        """Drop the line at the next moment nothing is outstanding."""
+        self.sim_call(lambda now: self._due.append(FaultKind.DISCONNECT))
+
+    def sim_silence(self) -> None:
+        """Send nothing for 3.5 s from the next quiet moment."""
+        self.sim_call(lambda now: self._due.append(FaultKind.SILENCE))
+
+    def sim_set_fault_rate(self, kind: FaultKind, rate: float) -> None:
+        self.sim_call(lambda now: self._faults.__setitem__(kind, rate))
+
+    # for subclasses
+
+    def powered_up(self, now: float) -> None:
+        """Queue what the device says at power-up, after its HELLO."""
+
+    def tick(self, now: float) -> None:
+        """The device's own clock: deal a card, answer a peek."""
+
+    def command(self, message: Message, now: float) -> None:
+        """A ✓ frame from the host, accepted and not a duplicate."""
+
+    def heartbeat_count(self) -> int:
+        return 0
+
+    def post(self, message: Message, now: float) -> None:
+        self._delivery.post(message, now)
+
+    def chance(self, kind: FaultKind) -> bool:
+        rate = self._faults.get(kind, 0.0)
+        return rate > 0 and self.rng.random() < rate
+
+    def schedule(self, kind: FaultKind) -> None:
+        self._due.append(kind)
+
+    # the link
+
+    def _hello(self) -> Hello:
+        i = self._identity
+        return Hello(0, i.vendor, i.model, i.serial, i.firmware, i.proto, self.boot)
+
+    def _received(self, item: Message | Rejection, now: float) -> None:
+        if isinstance(item, Rejection):
+            if item.seq is not None:
+                self._delivery.send(Nak(0, item.seq))
+        elif isinstance(item, Ack):
+            if item.of == self._withheld:
+                self._withheld = None
+                self.stats.duplicates += 1  # the repeat will reach the host a second time
+            else:
+                self._delivery.acknowledged(item.of, now)
+        elif isinstance(item, Nak):
+            self._delivery.refused(item.of, now)
+        elif isinstance(item, Ident):
+            self._delivery.forget_peer()
+            self._host_ready = True
+            self._delivery.send(self._hello())
+            self._delivery.resume(now, renumber=False)
+        elif isinstance(item, Status):
+            self._delivery.send(self._hello())
+            self._delivery.send(Heartbeat(0, self.heartbeat_count()))
+        elif item.ACKED and self._delivery.accept(item):
+            self.command(item, now)
+
+    def _host_lost(self) -> None:
+        self._host_ready = False
+        self._delivery.paused = True
+
+    def _first_send(self, message: Message, now: float) -> None:
+        if not self._host_ready or now < self._silent_until:
+            return
+        if self.chance(FaultKind.WITHHELD_ACK):
+            self._withheld = message.seq
+        elif self.chance(FaultKind.DUPLICATE) and self._write_good_counted(message):
+            self.stats.duplicates += 1
+
+    def _write_good_counted(self, message: Message) -> bool:
+        before = self.stats.frames
+        self._delivery.write_frame(message)
+        return self.stats.frames > before
+
+    def _write_good(self, frame: bytes) -> None:
+        """Every good frame goes out here, after whatever bad bytes the fault rates call for."""
+        if time.monotonic() < self._silent_until or not self.endpoint.connected:
+            return
+        if self.chance(FaultKind.NOISE):
+            self.endpoint.write(noise(self.rng))
+        for kind in BAD_FRAMES:  # TRUNCATED comes last: the good frame's STX is what cuts it short
+            if self.chance(kind) and self.endpoint.write(bad_frame(kind, self._delivery.stamp(Ident(0)).seq, self.rng)):
+                self.stats.bad[kind.value] += 1
+        if self.chance(FaultKind.SPLIT):
+            written = self._write_split(frame)
+        else:
+            written = self.endpoint.write(frame)
+        if written:
+            self.stats.frames += 1
+
+    def _write_split(self, frame: bytes) -> bool:
+        at = 0
+        while at < len(frame):
+            step = self.rng.randint(1, 3)
+            if not self.endpoint.write(frame[at : at + step]):
+                return False
+            at += step
+            time.sleep(0.0002)
+        return True
+
+    def _run_due_fault(self, now: float) -> None:
+        """Drop the line or fall silent only between exchanges, so the host's counts stay exact."""
+        quiet = self._host_ready and self._delivery.idle and self._withheld is None and now >= self._silent_until
+        if not self._due or not quiet:
+            return
+        kind = self._due.popleft()
+        if kind is FaultKind.DISCONNECT:
+            self.stats.disconnects += 1
+            self.endpoint.hang_up()
+            self._host_lost()
+        else:
+            self.stats.silences += 1
+            self._silent_until = now + SILENCE_LENGTH

@@ -1,0 +1,1 @@
+"""pyserial URL handlers for emulators served inside the same process (`inproc://NAME`)."""

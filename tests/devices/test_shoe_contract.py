@@ -1,0 +1,199 @@
+"""The shoe scanner contract (DEVICES.md §1-§2), run against every link: in-process, pty, TCP."""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from dealer_assist.cards import parse_card
+from devices.events import (
+    CardSeen,
+    CardsMissed,
+    CardUnread,
+    CutReached,
+    DeviceFault,
+    DeviceHello,
+    FrameRejected,
+    LidChanged,
+    LinkChanged,
+    LockChanged,
+    ShoeLoaded,
+)
+from devices.link import LinkState
+from devices.messages import LidState, LockState
+from devices.shoe import ShoeScanner
+from hw_sims.endpoints import Endpoint
+from hw_sims.faults import BAD_FRAMES, FaultKind
+from hw_sims.shoe import ShoeEmulator
+from tests.devices.conftest import EventLog
+
+SCRIPT = [parse_card(text) for text in "AS KD 7H 2C TC 9S 3D QH 5S 8C JD 4H 6C AH KS".split()]
+FAST = 0.005
+
+
+@contextmanager
+def shoe(endpoint: Endpoint, **options: Any) -> Iterator[tuple[ShoeEmulator, ShoeScanner, EventLog]]:
+    options.setdefault("cards", SCRIPT)
+    options.setdefault("pace", FAST)
+    emulator = ShoeEmulator(endpoint, **options)
+    log = EventLog()
+    scanner = ShoeScanner(endpoint.url, log)
+    emulator.start()
+    scanner.start()
+    try:
+        yield emulator, scanner, log
+    finally:
+        scanner.stop()
+        emulator.stop()
+
+
+def numbers(log: EventLog) -> list[int]:
+    return [event.n for event in log.of(CardSeen, CardUnread)]
+
+
+def reasons(log: EventLog) -> Counter[str]:
+    return Counter(event.reason.value for event in log.of(FrameRejected))
+
+
+def dealt_out(emulator: ShoeEmulator) -> Any:
+    """Every card numbered 1..N arrived (or was named missing)."""
+    last = len(emulator.cards)
+    return lambda log: last in numbers(log)
+
+
+def settled(emulator: ShoeEmulator, scanner: ShoeScanner) -> Any:
+    """The emulator has nothing left to deliver and the host counted every duplicate it was sent."""
+    return lambda log: (
+        emulator.dealt == len(emulator.cards)
+        and emulator._delivery.idle
+        and scanner.stats().duplicates == emulator.stats.duplicates
+    )
+
+
+def test_icd_1_hello_brings_the_link_up(endpoint: Endpoint) -> None:
+    with shoe(endpoint) as (emulator, _, log):
+        log.wait_for(lambda log: bool(log.of(LinkChanged)))
+        hello, up = log.events[:2]
+    assert isinstance(hello, DeviceHello) and hello.boot == emulator.boot and hello.model == "SIM-SHOE"
+    assert up == LinkChanged(LinkState.UP)
+
+
+def test_icd_2_cards_arrive_once_each_in_order(endpoint: Endpoint) -> None:
+    with shoe(endpoint) as (emulator, scanner, log):
+        log.wait_for(dealt_out(emulator))
+        loaded = log.of(ShoeLoaded)
+        cards = log.of(CardSeen)
+    assert loaded == [ShoeLoaded(emulator.shoe_id, 6)]
+    assert cards == [CardSeen(n, card) for n, card in enumerate(SCRIPT, start=1)]
+    assert scanner.stats().rejected == 0 and scanner.stats().duplicates == 0
+
+
+def test_icd_2_cut_card_reported_after_its_card(endpoint: Endpoint) -> None:
+    with shoe(endpoint, cut=4) as (emulator, _, log):
+        log.wait_for(dealt_out(emulator))
+        order = [(type(event).__name__, event.n) for event in log.of(CardSeen, CutReached)]
+    assert order.index(("CutReached", 4)) == order.index(("CardSeen", 4)) + 1
+
+
+def test_icd_2_lock_on_holds_the_next_card_and_off_releases_it(endpoint: Endpoint) -> None:
+    with shoe(endpoint, pace=0.05) as (emulator, scanner, log):
+        log.wait_for(lambda log: len(log.of(CardSeen)) >= 2)
+        scanner.set_lock(True)
+        log.wait_for(lambda log: LockChanged(LockState.ON) in log.events)
+        held_at = emulator.dealt
+        time.sleep(0.5)  # ten dealing paces: an unlocked shoe would have dealt more
+        assert emulator.dealt == held_at < len(SCRIPT)
+        scanner.set_lock(False)
+        log.wait_for(dealt_out(emulator))
+    assert log.of(LockChanged) == [LockChanged(LockState.ON), LockChanged(LockState.OFF)]
+    assert numbers(log) == list(range(1, len(SCRIPT) + 1))
+
+
+def test_icd_1_a_frame_sent_twice_with_its_seq_is_dropped_as_duplicate(endpoint: Endpoint) -> None:
+    with shoe(endpoint, faults={FaultKind.DUPLICATE: 1.0}) as (emulator, scanner, log):
+        log.wait_for(settled(emulator, scanner))
+        assert emulator.stats.duplicates >= len(SCRIPT)
+    assert numbers(log) == list(range(1, len(SCRIPT) + 1))
+
+
+def test_icd_1_a_withheld_ack_makes_the_sender_repeat_and_the_repeat_is_dropped(endpoint: Endpoint) -> None:
+    with shoe(endpoint, faults={FaultKind.WITHHELD_ACK: 1.0}) as (emulator, scanner, log):
+        log.wait_for(settled(emulator, scanner))
+        assert emulator.stats.duplicates >= len(SCRIPT)
+    assert numbers(log) == list(range(1, len(SCRIPT) + 1))
+
+
+def test_icd_1_a_card_number_already_delivered_is_a_duplicate(endpoint: Endpoint) -> None:
+    with shoe(endpoint, faults={FaultKind.REPEAT_CARD: 1.0}) as (emulator, scanner, log):
+        log.wait_for(settled(emulator, scanner))
+        assert emulator.stats.duplicates == len(SCRIPT)
+    assert numbers(log) == list(range(1, len(SCRIPT) + 1))
+
+
+def test_icd_1_a_card_number_gap_raises_missed_card_naming_the_numbers(endpoint: Endpoint) -> None:
+    with shoe(endpoint, seed=4, faults={FaultKind.GAP: 0.3}) as (emulator, _, log):
+        log.wait_for(dealt_out(emulator))
+        missed = [n for event in log.of(CardsMissed) for n in range(event.first, event.last + 1)]
+        seen = numbers(log)
+    assert emulator.stats.missed and missed == emulator.stats.missed
+    assert sorted(seen + missed) == list(range(1, len(SCRIPT) + 1)) and seen == sorted(seen)
+
+
+def test_icd_2_noread_lid_and_jam_become_events(endpoint: Endpoint) -> None:
+    rates = {FaultKind.NOREAD: 0.3, FaultKind.LID: 0.2, FaultKind.JAM: 0.2}
+    with shoe(endpoint, seed=2, faults=rates) as (emulator, _, log):
+        log.wait_for(dealt_out(emulator))
+        unread = [event.n for event in log.of(CardUnread)]
+        lids = log.of(LidChanged)
+        jams = log.of(DeviceFault)
+    assert unread and unread == emulator.stats.noreads
+    assert lids and lids == [LidChanged(LidState.OPEN), LidChanged(LidState.CLOSED)] * (len(lids) // 2)
+    assert jams and all(fault.code == "JAM" for fault in jams)
+
+
+def test_icd_1_every_bad_frame_is_rejected_for_its_reason_and_counted(endpoint: Endpoint) -> None:
+    rates = {kind: 0.25 for kind in (*BAD_FRAMES, FaultKind.NOISE, FaultKind.SPLIT)}
+    with shoe(endpoint, seed=7, faults=rates) as (emulator, scanner, log):
+        log.wait_for(dealt_out(emulator))
+        for kind in rates:
+            emulator.sim_set_fault_rate(kind, 0.0)
+        log.wait_for(lambda log: reasons(log) == emulator.stats.bad)
+        stats = scanner.stats()
+    assert set(reasons(log)) == {kind.value for kind in BAD_FRAMES}
+    assert stats.rejected == sum(emulator.stats.bad.values())
+    assert numbers(log) == list(range(1, len(SCRIPT) + 1))
+
+
+def test_icd_1_disconnects_reconnect_and_lose_nothing(endpoint: Endpoint) -> None:
+    with shoe(endpoint, seed=1, pace=0.02, disconnects=3) as (emulator, scanner, log):
+        log.wait_for(dealt_out(emulator))
+        log.wait_for(lambda log: len(log.of(LinkChanged)) == 7)
+        links = [event.state for event in log.of(LinkChanged)]
+    assert links == [LinkState.UP] + [LinkState.DOWN, LinkState.UP] * 3 and emulator.stats.disconnects == 3
+    assert numbers(log) == list(range(1, len(SCRIPT) + 1))
+
+
+def test_icd_1_silence_over_3000_ms_is_link_down_until_the_next_hello(endpoint: Endpoint) -> None:
+    with shoe(endpoint, seed=1, pace=0.02, silences=1) as (emulator, _, log):
+        log.wait_for(lambda log: [e.state for e in log.of(LinkChanged)] == [LinkState.UP, LinkState.DOWN, LinkState.UP])
+        log.wait_for(dealt_out(emulator))
+    assert emulator.stats.silences == 1
+    assert numbers(log) == list(range(1, len(SCRIPT) + 1))
+
+
+def test_icd_1_a_host_starting_mid_shoe_takes_the_first_number_it_sees(endpoint: Endpoint) -> None:
+    with shoe(endpoint, pace=0.05) as (emulator, first, log):
+        log.wait_for(lambda log: len(log.of(CardSeen)) >= 3)
+        first.stop()
+        later = EventLog()
+        second = ShoeScanner(endpoint.url, later)
+        second.start()
+        try:
+            later.wait_for(dealt_out(emulator))
+        finally:
+            second.stop()
+    seen = [event.n for event in later.of(CardSeen)]
+    assert seen[0] > 1 and seen == list(range(seen[0], len(SCRIPT) + 1))
+    assert not later.of(CardsMissed) and not later.of(ShoeLoaded)
