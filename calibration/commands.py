@@ -1,0 +1,59 @@
+"""`dealer-assist calibrate`: find the markers, fit the homography, save it if it is good enough.
+
+Prints one JSON object on stdout: the calibration report and where it was saved (exit 0), or
+{"error": {"code", "message"}} (exit 2) for anything wrong with the arguments, source, layout or fit.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import NoReturn
+
+from calibration.calibration_file import save_calibration
+from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, calibrate
+from calibration.frames import read_frames
+from calibration.layout import default_layout, load_layout
+from dealer_assist.errors import RuleError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of printing usage and exiting, so errors stay JSON."""
+
+    def error(self, message: str) -> NoReturn:
+        raise RuleError("bad_arguments", f"calibrate: {message}")
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dealer-assist calibrate", description="Calibrate the overhead camera from its markers.")
+    parser.add_argument("--source", required=True, help="OpenCV source: device index, video or image file, URL")
+    parser.add_argument("--layout", help="layout TOML file (default: the packaged 8-seat layout)")
+    parser.add_argument("--out", required=True, help="calibration JSON file to write")
+    parser.add_argument("--max-error-mm", type=_positive, default=DEFAULT_MAX_ERROR_MM,
+                        help=f"refuse to save above this reprojection error (default {DEFAULT_MAX_ERROR_MM:g})")
+    parser.add_argument("--frames", type=int, default=10, choices=range(1, 301), metavar="N",
+                        help="frames to average, 1..300 (default 10; a still image gives one)")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        layout = load_layout(args.layout) if args.layout else default_layout()
+        calibration = calibrate(read_frames(args.source, args.frames), layout)
+        save_calibration(calibration, args.out, args.max_error_mm)
+    except RuleError as error:
+        print(json.dumps({"error": {"code": error.code, "message": error.message}}))
+        return 2
+    print(json.dumps({"calibration": calibration.report() | {"saved": args.out, "max_error_mm": args.max_error_mm}}))
+    return 0

@@ -1,0 +1,83 @@
+"""Card-code decoders, pyzbar and zxing-cpp, behind one interface.
+
+Both read QR and Code 128 from a grayscale image and say where each code sits. They were measured
+side by side on the same synthetic frames (benchmarks/camera_decoders.py); DEFAULT_DECODER names the
+better one, and the other stays selectable by name for cameras or card stock where it does better.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+import numpy as np
+import zxingcpp
+from pyzbar import pyzbar
+
+from dealer_assist.errors import RuleError
+
+Pixel = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """One decoded code: its text and its centre in image pixels."""
+
+    text: str
+    centre: Pixel
+
+
+class DecoderName(StrEnum):
+    PYZBAR = "pyzbar"
+    ZXING = "zxing"
+
+
+class Decoder(Protocol):
+    name: DecoderName
+
+    def decode(self, gray: np.ndarray) -> list[Symbol]:
+        """Every QR or Code 128 symbol readable in an 8-bit grayscale image."""
+        ...
+
+
+def _centre(points: Sequence[tuple[float, float]]) -> Pixel:
+    xs, ys = zip(*points)
+    return sum(xs) / len(xs), sum(ys) / len(ys)
+
+
+class PyzbarDecoder:
+    name = DecoderName.PYZBAR
+    _symbols = [pyzbar.ZBarSymbol.QRCODE, pyzbar.ZBarSymbol.CODE128]
+
+    def decode(self, gray: np.ndarray) -> list[Symbol]:
+        found = pyzbar.decode(gray, symbols=self._symbols)
+        return [Symbol(item.data.decode("latin-1"), _centre(item.polygon)) for item in found]
+
+
+class ZxingDecoder:
+    name = DecoderName.ZXING
+    _formats = (zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.Code128)
+
+    def decode(self, gray: np.ndarray) -> list[Symbol]:
+        found = zxingcpp.read_barcodes(gray, formats=self._formats, try_invert=False, try_downscale=False)
+        return [Symbol(item.text, _centre(_corners(item.position))) for item in found if item.valid]
+
+
+def _corners(position: zxingcpp.Position) -> list[Pixel]:
+    return [(p.x, p.y) for p in (position.top_left, position.top_right, position.bottom_right, position.bottom_left)]
+
+
+DECODERS: dict[DecoderName, type[PyzbarDecoder] | type[ZxingDecoder]] = {
+    DecoderName.PYZBAR: PyzbarDecoder,
+    DecoderName.ZXING: ZxingDecoder,
+}
+DEFAULT_DECODER = DecoderName.ZXING
+
+
+def make_decoder(name: str = DEFAULT_DECODER) -> Decoder:
+    try:
+        return DECODERS[DecoderName(name)]()
+    except ValueError:
+        choices = ", ".join(DecoderName)
+        raise RuleError("bad_decoder", f"decoder {name!r} is not one of {choices}") from None
