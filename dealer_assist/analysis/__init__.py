@@ -1,5 +1,7 @@
-"""Exact odds of the bonus bets, worked out from the full shoe.
+"""What the bets are worth: exact odds of the bonus bets from the full shoe, and a Monte Carlo of
+whole rounds through the round tracker for the base game.
 
-Pure arithmetic on card counts: no files, devices or screens, so the numbers a card room posts
-can be checked against the published tables and reproduced anywhere.
+The exact figures are pure arithmetic on card counts, so the numbers a card room posts can be
+checked against the published tables and reproduced anywhere; nothing here touches files,
+devices or screens.
 """

@@ -1,7 +1,9 @@
-"""`dealer-assist analyze`: the exact odds of the bonus bets under a rule profile.
+"""`dealer-assist analyze`: what the bets are worth under a rule profile.
 
-Prints a table, or `--json`, and draws the distribution with `--plot FILE.png`. A bad argument is
-reported as `{"error": {...}}` on stdout with exit status 2, like every other refusal.
+`buster` and `lucky-lucky` give exact odds from the full shoe; `game` plays whole rounds through
+the round tracker. Each prints a table, or `--json`, and draws a chart with `--plot FILE.png`.
+A bad argument is reported as `{"error": {...}}` on stdout with exit status 2, like every other
+refusal.
 """
 from __future__ import annotations
 
@@ -14,15 +16,18 @@ from pathlib import Path
 from typing import NoReturn
 
 from dealer_assist.analysis.buster_odds import BUST_KEYS, FreeBonusShare, buster_odds, free_bonus_share
-from dealer_assist.analysis.chart import bar_chart_png
+from dealer_assist.analysis.chart import bar_chart_png, interval_chart_png
+from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
 from dealer_assist.analysis.odds import BetOdds
+from dealer_assist.analysis.player_strategy import STRATEGY
 from dealer_assist.errors import RuleError
 from dealer_assist.money import format_money, parse_amount, to_units
 from dealer_assist.profile import FreeBonus, Profile, load_profile
-from dealer_assist.settlement import FREE_BONUS
+from dealer_assist.settlement import FREE_BONUS, Wager
 
 BAD_ARGUMENTS = 2
+DEFAULT_PLAYERS = 3
 LUCKY_LABELS = {
     "suited_777": "suited 7-7-7", "suited_678": "suited 6-7-8", "777": "7-7-7", "678": "6-7-8",
     "suited_21": "suited 21", "21": "21", "20": "20", "19": "19",
@@ -38,20 +43,17 @@ class _Parser(argparse.ArgumentParser):
 
 @dataclass(frozen=True, slots=True)
 class _Report:
-    """One bet's odds, ready for the table, the JSON and the chart."""
+    """One analysis, ready to print as a table or JSON and to draw."""
 
-    title: str
-    odds: BetOdds
-    labels: dict[str, str]
-    loss_label: str
-    notes: tuple[str, ...]
+    text: str
     data: dict[str, object]
+    chart: Callable[[], bytes]
 
 
 def _parser() -> _Parser:
-    parser = _Parser(prog="dealer-assist analyze", description="Exact odds of the bonus bets.")
-    bets = parser.add_subparsers(dest="bet", required=True, metavar="BET")
-    buster = bets.add_parser("buster", help="the dealer's bust by number of cards and the Buster pay table")
+    parser = _Parser(prog="dealer-assist analyze", description="What the bets are worth under a rule profile.")
+    kinds = parser.add_subparsers(dest="analysis", required=True, metavar="ANALYSIS")
+    buster = kinds.add_parser("buster", help="exact: the dealer's bust by number of cards, the Buster pay table")
     buster.add_argument("--profile", required=True, help="rule profile, e.g. nobust-4.0 or sd-buster-a")
     buster.add_argument("--decks", type=int, help="decks in the shoe (default: the profile's)")
     rule = buster.add_mutually_exclusive_group()
@@ -60,12 +62,18 @@ def _parser() -> _Parser:
     buster.add_argument("--wager", help="one Buster wager, e.g. 25 or 12.50: prices the free bonus per wager")
     buster.add_argument("--free-bonus", choices=[FreeBonus.B1.value, FreeBonus.B3.value],
                         help="Deadwood free bonus (sd-buster profiles; their default is none)")
-    lucky = bets.add_parser("lucky-lucky", help="every Lucky Lucky pay line and the pay table's return")
+    lucky = kinds.add_parser("lucky-lucky", help="exact: every Lucky Lucky pay line and the pay table's return")
     lucky.add_argument("--profile", default="nobust-4.0", help="a profile with Lucky Lucky (default nobust-4.0)")
     lucky.add_argument("--decks", type=int, help="decks in the shoe (default: the profile's)")
-    for command in (buster, lucky):
+    game = kinds.add_parser("game", help="Monte Carlo of whole rounds: the banker's edge on every wager")
+    game.add_argument("--profile", required=True, help="rule profile")
+    game.add_argument("--rounds", type=int, required=True, help="rounds to play")
+    game.add_argument("--seed", type=int, required=True, help="seed of the shuffles: the same seed, the same result")
+    game.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
+                      help=f"seats with wagers, from seat 1 (default {DEFAULT_PLAYERS})")
+    for command in (buster, lucky, game):
         command.add_argument("--json", action="store_true", help="print JSON instead of a table")
-        command.add_argument("--plot", metavar="FILE.png", type=Path, help="also draw the distribution as a PNG")
+        command.add_argument("--plot", metavar="FILE.png", type=Path, help="also draw a chart as a PNG")
     return parser
 
 
@@ -78,7 +86,7 @@ def main(argv: list[str]) -> int:
             return int(done.code or 0)
         if args.plot is not None and not args.plot.parent.is_dir():
             raise RuleError("bad_argument", f"--plot: folder {str(args.plot.parent)!r} does not exist", None)
-        report = _REPORTS[args.bet](args)
+        report = _ANALYSES[args.analysis](args)
         if args.plot is not None:
             _write_plot(report, args.plot)
     except RuleError as error:
@@ -87,7 +95,7 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(json.dumps(report.data, indent=2))
     else:
-        print(_table(report))
+        print(report.text)
         if args.plot is not None:
             print(f"chart written to {args.plot}")
     return 0
@@ -98,6 +106,8 @@ def _overrides(args: argparse.Namespace, **settings: object) -> dict[str, object
     return {key: value for key, value in given.items() if value is not None}
 
 
+# --- buster ---------------------------------------------------------------------------------------
+
 def _buster(args: argparse.Namespace) -> _Report:
     profile = load_profile(args.profile, _overrides(args, dealer_hits_soft_17=args.hits_soft_17,
                                                     free_bonus=args.free_bonus))
@@ -106,10 +116,11 @@ def _buster(args: argparse.Namespace) -> _Report:
     bonus = None if wager is None or profile.free_bonus == FreeBonus.NONE else (
         free_bonus_share(odds, profile.free_bonus, wager))
     rule = "hits" if profile.dealer_hits_soft_17 else "stands on"
+    title = f"Buster bet: {profile.id}, {profile.decks} decks, dealer {rule} soft 17"
     probabilities, exact = _lines_json(odds, "bust_by_cards", "no_bust")
     notes = [f"house edge: {_percent(odds.house_edge)}"]
     data: dict[str, object] = {
-        "bet": "buster", "profile": profile.id, "decks": profile.decks,
+        "analysis": "buster", "profile": profile.id, "decks": profile.decks,
         "dealer_hits_soft_17": profile.dealer_hits_soft_17,
         "pays": dict(zip(BUST_KEYS, profile.buster_pays)), **probabilities, "exact": exact,
         "wager": None, "expected_result": None, "free_bonus": None,
@@ -122,11 +133,8 @@ def _buster(args: argparse.Namespace) -> _Report:
     if profile.free_bonus != FreeBonus.NONE:
         notes.append(_free_bonus_note(profile.free_bonus, bonus, odds))
         data["free_bonus"], exact["free_bonus"] = _free_bonus_json(profile.free_bonus, bonus, odds)
-    return _Report(
-        title=f"Buster bet: {profile.id}, {profile.decks} decks, dealer {rule} soft 17",
-        odds=odds, labels={key: f"{key} cards" for key in BUST_KEYS}, loss_label="no bust",
-        notes=tuple(notes), data=data,
-    )
+    labels = {key: f"{key} cards" for key in BUST_KEYS}
+    return _odds_report(title, odds, labels, "no bust", notes, data)
 
 
 def _wager(text: str | None, profile: Profile) -> int | None:
@@ -159,23 +167,21 @@ def _free_bonus_json(kind: FreeBonus, bonus: FreeBonusShare | None, odds: BetOdd
             {key: str(value) for key, value in figures.items()})
 
 
+# --- lucky lucky ----------------------------------------------------------------------------------
+
 def _lucky_lucky(args: argparse.Namespace) -> _Report:
     profile = load_profile(args.profile, _overrides(args))
     if not profile.lucky_lucky:
         raise RuleError("no_lucky_lucky", f"profile {profile.id} does not offer the Lucky Lucky bet", "8.19")
     odds = lucky_odds(profile.decks)
     probabilities, exact = _lines_json(odds, "lines", "loses")
-    return _Report(
-        title=f"Lucky Lucky bet: {profile.id}, {profile.decks} decks",
-        odds=odds, labels=LUCKY_LABELS, loss_label="18 or less",
-        notes=(f"house edge: {_percent(odds.house_edge)}",),
-        data={"bet": "lucky_lucky", "profile": profile.id, "decks": profile.decks,
-              "pays": {line.key: line.pays for line in odds.lines}, **probabilities, "exact": exact},
-    )
+    data: dict[str, object] = {"analysis": "lucky-lucky", "profile": profile.id, "decks": profile.decks,
+                               "pays": {line.key: line.pays for line in odds.lines}, **probabilities, "exact": exact}
+    title = f"Lucky Lucky bet: {profile.id}, {profile.decks} decks"
+    return _odds_report(title, odds, LUCKY_LABELS, "18 or less", [f"house edge: {_percent(odds.house_edge)}"], data)
 
 
-_REPORTS: dict[str, Callable[[argparse.Namespace], _Report]] = {"buster": _buster, "lucky-lucky": _lucky_lucky}
-
+# --- exact odds, either bet -----------------------------------------------------------------------
 
 def _lines_json(odds: BetOdds, group: str, loss: str) -> tuple[dict[str, object], dict[str, object]]:
     """The same figures twice: floats to read, and exact fractions as strings to check."""
@@ -191,20 +197,55 @@ def _lines_json(odds: BetOdds, group: str, loss: str) -> tuple[dict[str, object]
     return convert(float), convert(str)
 
 
-def _table(report: _Report) -> str:
-    rows = [f"{report.title}", "", f"{'line':<16}{'pays':>10}{'probability':>14}{'return':>14}"]
-    for line in report.odds.lines:
-        rows.append(f"{report.labels[line.key]:<16}{f'{line.pays} to 1':>10}"
+def _odds_report(title: str, odds: BetOdds, labels: dict[str, str], loss_label: str,
+                 notes: list[str], data: dict[str, object]) -> _Report:
+    rows = [title, "", f"{'line':<16}{'pays':>10}{'probability':>14}{'return':>14}"]
+    for line in odds.lines:
+        rows.append(f"{labels[line.key]:<16}{f'{line.pays} to 1':>10}"
                     f"{float(line.probability):>14.8f}{float(line.player_return):>+14.8f}")
-    rows.append(f"{report.loss_label:<16}{'loses':>10}{float(report.odds.loses):>14.8f}{float(-report.odds.loses):>+14.8f}")
-    rows.append(f"{'total':<16}{'':>10}{float(report.odds.total_probability):>14.8f}"
-                f"{float(report.odds.player_return):>+14.8f}")
-    return "\n".join([*rows, "", *report.notes])
+    rows.append(f"{loss_label:<16}{'loses':>10}{float(odds.loses):>14.8f}{float(-odds.loses):>+14.8f}")
+    rows.append(f"{'total':<16}{'':>10}{float(odds.total_probability):>14.8f}{float(odds.player_return):>+14.8f}")
+    bars = [*((labels[line.key], line.probability) for line in odds.lines), (loss_label, odds.loses)]
+    return _Report("\n".join([*rows, "", *notes]), data, lambda: bar_chart_png(title, bars))
+
+
+# --- game -----------------------------------------------------------------------------------------
+
+def _game(args: argparse.Namespace) -> _Report:
+    profile = load_profile(args.profile)
+    estimate = simulate(profile, args.rounds, args.seed, args.players)
+    exact = {Wager.BUSTER: buster_odds(profile.decks, profile.dealer_hits_soft_17, profile.buster_pays).house_edge}
+    if profile.lucky_lucky:
+        exact[Wager.LUCKY_LUCKY] = lucky_odds(profile.decks).house_edge
+    banker = "player-dealer" if profile.player_dealer else "house"
+    title = (f"Game: {profile.id}, {profile.decks} decks, {estimate.players} players, "
+             f"{estimate.rounds:,} rounds, seed {estimate.seed}")
+    rows = [title, f"the {banker}'s edge per unit wagered", "",
+            f"{'wager':<14}{'edge':>10}{'95% interval':>24}{'exact, full shoe':>20}"]
+    edges: dict[str, object] = {}
+    for edge in estimate.edges:
+        known = exact.get(edge.wager)
+        rows.append(f"{edge.wager.value:<14}{edge.edge:>+10.4%}{f'[{edge.low:+.4%}, {edge.high:+.4%}]':>24}"
+                    f"{'' if known is None else f'{float(known):+.4%}':>20}")
+        edges[edge.wager.value] = {"edge": edge.edge, "ci95": [edge.low, edge.high],
+                                   "stake_per_round": to_units(edge.stake_per_round),
+                                   "exact_full_shoe": None if known is None else float(known)}
+    data: dict[str, object] = {
+        "analysis": "game", "profile": profile.id, "decks": profile.decks, "rounds": estimate.rounds,
+        "seed": estimate.seed, "players": estimate.players, "banker": banker, "strategy": STRATEGY, "edges": edges,
+    }
+    points = [(edge.wager.value, edge.edge, edge.low, edge.high, None if edge.wager not in exact else float(exact[edge.wager]))
+              for edge in estimate.edges]
+    return _Report("\n".join([*rows, "", f"strategy: {STRATEGY}"]), data, lambda: interval_chart_png(title, points))
+
+
+_ANALYSES: dict[str, Callable[[argparse.Namespace], _Report]] = {
+    "buster": _buster, "lucky-lucky": _lucky_lucky, "game": _game,
+}
 
 
 def _write_plot(report: _Report, path: Path) -> None:
-    bars = [(report.labels[line.key], line.probability) for line in report.odds.lines]
-    png = bar_chart_png(report.title, [*bars, (report.loss_label, report.odds.loses)])
+    png = report.chart()
     try:
         path.write_bytes(png)
     except OSError as error:

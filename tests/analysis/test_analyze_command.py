@@ -73,6 +73,21 @@ def test_2_18_lucky_lucky_json_gives_every_line(capsys: pytest.CaptureFixture[st
     assert total == 1
 
 
+def test_game_json_gives_the_banker_edge_on_every_wager_with_an_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("game", "--profile", "nobust-4.0", "--rounds", "300", "--seed", "3")
+    data = _json(capsys, *argv)
+    assert (data["profile"], data["rounds"], data["seed"], data["players"], data["banker"]) == (
+        "nobust-4.0", 300, 3, 3, "player-dealer")
+    assert set(data["edges"]) == {"base", "buster", "lucky_lucky"}
+    for edge in data["edges"].values():
+        low, high = edge["ci95"]
+        assert low < edge["edge"] < high
+    assert data["edges"]["base"]["exact_full_shoe"] is None
+    assert data["edges"]["buster"]["exact_full_shoe"] == pytest.approx(0.0536, abs=1e-4)
+    assert data["edges"]["buster"]["stake_per_round"] == 3  # three players at the $1 Buster minimum
+    assert _json(capsys, *argv) == data
+
+
 def test_tables_are_readable(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _run(capsys, "buster", "--profile", "sd-buster-f", "--wager", "10")
     assert code == 0
@@ -80,12 +95,15 @@ def test_tables_are_readable(capsys: pytest.CaptureFixture[str]) -> None:
     assert "8+ cards" in out and "250 to 1" in out and "house edge:" in out and "a $10.00 wager:" in out
     code, out = _run(capsys, "lucky-lucky")
     assert code == 0 and "suited 7-7-7" in out and "200 to 1" in out
+    code, out = _run(capsys, "game", "--profile", "sd-buster-b", "--rounds", "50", "--seed", "1", "--players", "7")
+    assert code == 0 and "the house's edge per unit wagered" in out and "strategy: split A-A and 8-8" in out
 
 
 def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    for bet, extra in (("buster", ["--profile", "c21-8.0"]), ("lucky-lucky", ["--decks", "2"])):
-        chart = tmp_path / f"{bet}.png"
-        code, out = _run(capsys, bet, *extra, "--plot", str(chart))
+    game = ["--profile", "c21-8.0", "--rounds", "50", "--seed", "1"]
+    for analysis, extra in (("buster", ["--profile", "c21-8.0"]), ("lucky-lucky", ["--decks", "2"]), ("game", game)):
+        chart = tmp_path / f"{analysis}.png"
+        code, out = _run(capsys, analysis, *extra, "--plot", str(chart))
         assert code == 0 and f"chart written to {chart}" in out
         assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
@@ -104,6 +122,9 @@ def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     (["lucky-lucky", "--profile", "sd-buster-a"], "no_lucky_lucky"),
     (["lucky-lucky", "--decks", "9"], "bad_setting"),
     (["lucky-lucky", "--plot", "/no/such/folder/chart.png"], "bad_argument"),
+    (["game", "--profile", "nobust-4.0", "--rounds", "100"], "bad_argument"),
+    (["game", "--profile", "nobust-4.0", "--rounds", "100", "--seed", "1", "--players", "8"], "bad_players"),
+    (["game", "--profile", "sd-buster-a", "--rounds", "0", "--seed", "1"], "bad_rounds"),
 ])
 def test_bad_arguments_are_json_errors_with_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], code: str) -> None:
     status, out = _run(capsys, *argv)

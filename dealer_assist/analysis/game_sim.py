@@ -1,0 +1,148 @@
+"""Monte Carlo of whole rounds through the live table's round tracker.
+
+Each round is dealt from a shuffled shoe (reshuffled at the cut card) to the first `players`
+seats, which bet the table minimum, the smallest Buster wager and, where offered, a $5 Lucky Lucky,
+and play `player_strategy`; the tracker settles the round. The player-dealer's (or the house's)
+result on each kind of wager is summed per round: rounds are independent, so the edge and its 95%
+confidence interval come from the mean and spread of those sums over the stake of one round.
+The bank covers every wager (a bank limit cuts action, it does not change the odds), and the
+collection fees go to the card room, so they are left out.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dealer_assist.analysis.player_strategy import Move, preferred_moves
+from dealer_assist.cards import Card
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PlaceWager, WagerKind
+from dealer_assist.money import Cents
+from dealer_assist.profile import Profile
+from dealer_assist.settlement import Wager
+from dealer_assist.shoe import Shoe
+from dealer_assist.tracker import Need, Phase, PlayerDealer, RoundTracker
+
+Z_95 = 1.959963984540054
+LUCKY_LUCKY_WAGER: Cents = 500
+BANK_COVERS = 1_000  # the bank is this many times all the round's wagers: more than a round can move
+_ACTIONS = {Move.STAND: Action.STAND, Move.DOUBLE: Action.DOUBLE, Move.SPLIT: Action.SPLIT}
+# The stake a settlement row's result is measured against: the free bonus rides on the Buster wager.
+_STAKE_OF = {Wager.BASE: WagerKind.BASE, Wager.LUCKY_LUCKY: WagerKind.LUCKY_LUCKY,
+             Wager.BUSTER: WagerKind.BUSTER, Wager.FREE_BONUS: WagerKind.BUSTER}
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeEstimate:
+    """The banker's average result per unit wagered on one kind of wager, with its 95% interval."""
+
+    wager: Wager
+    stake_per_round: Cents
+    edge: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameEstimate:
+    profile: str
+    decks: int
+    rounds: int
+    seed: int
+    players: int
+    edges: tuple[EdgeEstimate, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Who bets what and who banks, the same every round."""
+
+    profile: Profile
+    bank: PlayerDealer | None
+    wagers: tuple[PlaceWager, ...]
+
+    @classmethod
+    def seated(cls, profile: Profile, players: int) -> Table:
+        """`players` seats from seat 1; a player-dealer banks from the last seat."""
+        pd_seat = profile.seats if profile.player_dealer else None
+        most = profile.seats - (pd_seat is not None)
+        if not 1 <= players <= most:
+            raise RuleError("bad_players", f"players: {players} is not from 1 to {most} for {profile.id}", "1")
+        wagers = []
+        for seat in range(1, players + 1):
+            wagers.append(PlaceWager(seat, WagerKind.BASE, profile.table_min))
+            wagers.append(PlaceWager(seat, WagerKind.BUSTER, profile.buster_min))
+            if profile.lucky_lucky:
+                wagers.append(PlaceWager(seat, WagerKind.LUCKY_LUCKY, LUCKY_LUCKY_WAGER))
+        bank = None if pd_seat is None else PlayerDealer(pd_seat, BANK_COVERS * sum(w.amount for w in wagers))
+        return cls(profile, bank, tuple(wagers))
+
+    def stake(self, kind: WagerKind) -> Cents:
+        return sum(w.amount for w in self.wagers if w.kind is kind)
+
+
+def simulate(profile: Profile, rounds: int, seed: int, players: int) -> GameEstimate:
+    """Play `rounds` rounds from one seeded shoe and estimate the banker's edge on each wager."""
+    if rounds < 2:
+        raise RuleError("bad_rounds", f"rounds: {rounds} is too few for an interval: give at least 2", None)
+    table = Table.seated(profile, players)
+    shoe = Shoe(profile.decks, random.Random(seed))
+    totals: dict[Wager, int] = {}
+    squares: dict[Wager, int] = {}
+    for _ in range(rounds):
+        if shoe.cut_reached:
+            shoe.shuffle()
+        banker: dict[Wager, int] = {}
+        for row in play_round(table, shoe.draw).rows:
+            banker[row.wager] = banker.get(row.wager, 0) - row.amount
+        for wager, result in banker.items():
+            totals[wager] = totals.get(wager, 0) + result
+            squares[wager] = squares.get(wager, 0) + result * result
+    edges = tuple(_estimate(w, table.stake(_STAKE_OF[w]), rounds, totals[w], squares[w])
+                  for w in Wager if w in totals and w in _STAKE_OF)
+    return GameEstimate(profile.id, profile.decks, rounds, seed, players, edges)
+
+
+def _estimate(wager: Wager, stake: Cents, rounds: int, total: int, squares: int) -> EdgeEstimate:
+    mean = Fraction(total, rounds)
+    variance = (squares - total * mean) / (rounds - 1)
+    half = Z_95 * math.sqrt(variance / rounds) / stake
+    edge = float(mean / stake)
+    return EdgeEstimate(wager, stake, edge, edge - half, edge + half)
+
+
+def play_round(table: Table, draw: Callable[[], Card]) -> RoundTracker:
+    """One round from the wagers to the settlement, every input checked by the tracker."""
+    tracker = RoundTracker(table.profile, None, table.bank)
+    for wager in table.wagers:
+        tracker.apply(wager)
+    up = table.profile.dealer_up_card - 1
+    while tracker.phase is not Phase.SETTLED:
+        if tracker.phase is Phase.PLAYING and (wait := tracker.awaiting()).need is Need.DECISION:
+            hand = tracker.hands[wait.seat][wait.hand]
+            moves = preferred_moves(hand.cards, tracker.dealer[up])
+            tracker.apply(_decision(tracker, wait.seat, wait.hand, moves, draw))
+        elif tracker.phase is Phase.INSURANCE:
+            tracker.apply(CloseInsurance())
+        elif tracker.phase is Phase.PEEK:
+            tracker.apply(PeekAnswered(tracker.expected_peek_answer()))
+        else:
+            tracker.apply(CardDrawn(draw()))
+    return tracker
+
+
+def _decision(tracker: RoundTracker, seat: int, hand: int, moves: tuple[Move, ...],
+              draw: Callable[[], Card]) -> CardDrawn | Decide:
+    """The strategy's first move the table accepts; a hit is the next card from the shoe."""
+    for move in moves:
+        if move is Move.HIT:
+            if tracker.takes_card():
+                return CardDrawn(draw())
+            continue
+        decision = Decide(seat, hand, _ACTIONS[move])
+        if tracker.can(decision):
+            return decision
+    raise AssertionError(f"seat {seat} hand {hand}: the table refuses every move of {moves}")
