@@ -15,6 +15,7 @@ from dealer_assist.analysis.shoe import ACE, TEN, Shoe, falling
 from dealer_assist.totals import TARGET
 
 SOFT_BONUS = 10
+STANDS_FROM = 17
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,7 @@ def dealer_draws(hard: int, has_ace: bool, hits_soft_17: bool) -> bool:
     """Hit every hard total of 16 or less and, when the profile says so, soft 17; stand otherwise."""
     soft = has_ace and hard + SOFT_BONUS <= TARGET
     total = hard + SOFT_BONUS if soft else hard
-    return total < 17 or (total == 17 and soft and hits_soft_17)
+    return total < STANDS_FROM or (total == STANDS_FROM and soft and hits_soft_17)
 
 
 def dealer_finals(shoe: Shoe, hits_soft_17: bool) -> DealerFinals:
@@ -59,7 +60,7 @@ def dealer_finals(shoe: Shoe, hits_soft_17: bool) -> DealerFinals:
             numerator, hard, has_ace = entry
             if hard > TARGET:
                 bust[cards] = bust.get(cards, 0) + numerator
-            elif cards == 2 and has_ace and hard == ACE + TEN or not dealer_draws(hard, has_ace, hits_soft_17):
+            elif (cards == 2 and has_ace and hard == ACE + TEN) or not dealer_draws(hard, has_ace, hits_soft_17):
                 stands[cards] = stands.get(cards, 0) + numerator
             else:
                 drawing[key] = entry

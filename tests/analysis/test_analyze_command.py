@@ -131,3 +131,9 @@ def test_bad_arguments_are_json_errors_with_exit_2(capsys: pytest.CaptureFixture
     assert status == 2
     error = json.loads(out)["error"]
     assert error["code"] == code and error["message"]
+
+
+def test_help_lists_the_analyses_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(capsys, "--help")
+    assert code == 0 and "dealer-assist analyze" in out
+    assert all(name in out for name in ("buster", "lucky-lucky", "game"))
