@@ -60,7 +60,7 @@ def dealer_finals(shoe: Shoe, hits_soft_17: bool) -> DealerFinals:
             numerator, hard, has_ace = entry
             if hard > TARGET:
                 bust[cards] = bust.get(cards, 0) + numerator
-            elif (cards == 2 and has_ace and hard == ACE + TEN) or not dealer_draws(hard, has_ace, hits_soft_17):
+            elif (cards == 2 and has_ace and hard == ACE + TEN) or not dealer_draws(hard, bool(has_ace), hits_soft_17):
                 stands[cards] = stands.get(cards, 0) + numerator
             else:
                 drawing[key] = entry

@@ -122,9 +122,10 @@ def play_round(table: Table, draw: Callable[[], Card]) -> RoundTracker:
     up = table.profile.dealer_up_card - 1
     while tracker.phase is not Phase.SETTLED:
         if tracker.phase is Phase.PLAYING and (wait := tracker.awaiting()).need is Need.DECISION:
-            hand = tracker.hands[wait.seat][wait.hand]
-            moves = preferred_moves(hand.cards, tracker.dealer[up])
-            tracker.apply(_decision(tracker, wait.seat, wait.hand, moves, draw))
+            seat, index = wait.seat, wait.hand
+            assert seat is not None and index is not None, "a decision is always due from one hand"
+            moves = preferred_moves(tracker.hands[seat][index].cards, tracker.dealer[up])
+            tracker.apply(_decision(tracker, seat, index, moves, draw))
         elif tracker.phase is Phase.INSURANCE:
             tracker.apply(CloseInsurance())
         elif tracker.phase is Phase.PEEK:

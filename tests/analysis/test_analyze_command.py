@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     return code, out
 
 
-def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     code, out = _run(capsys, *argv, "--json")
     assert code == 0
     return json.loads(out)
