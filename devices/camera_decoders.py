@@ -52,7 +52,12 @@ class PyzbarDecoder:
 
     def decode(self, gray: np.ndarray) -> list[Symbol]:
         found = pyzbar.decode(gray, symbols=self._symbols)
-        return [Symbol(item.data.decode("latin-1"), _centre(item.polygon)) for item in found]
+        # the middle of the outline's extent: for a linear code zbar's outline is the scan lines' crossings,
+        # bunched where the reading succeeded, so their mean would drift
+        return [
+            Symbol(item.data.decode("latin-1"), (item.rect.left + item.rect.width / 2, item.rect.top + item.rect.height / 2))
+            for item in found
+        ]
 
 
 class ZxingDecoder:

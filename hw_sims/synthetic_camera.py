@@ -23,6 +23,7 @@ from hw_sims.synthetic_camera_effects import Perturbation, perturb
 CARD_MM = (63.0, 88.0)
 CARD_GAP_MM = 5.0
 QR_MODULE_MM = 2.6
+CODE128_QUIET_MODULES = 10
 MARKER_MARGIN_MM = 8.0
 FELT = (38, 105, 28)
 RAIL = (30, 45, 70)
@@ -101,7 +102,7 @@ class SyntheticCamera:
                 centre = (cx + along * ux + jitter[0], cy + along * uy + jitter[1])
                 angle = math.degrees(math.atan2(uy, ux)) + self.rng.uniform(-6.0, 6.0)
                 card = CardPose(code, zone_name, centre, angle, symbology)
-                self._paste(canvas, _card_face(code, symbology, self.scale), centre, angle)
+                self._paste(canvas, card_face(code, symbology, self.scale), centre, angle)
                 cards.append(card)
         return Scene(tuple(cards), cv2.GaussianBlur(canvas, (0, 0), 0.5 * self.scale))
 
@@ -205,7 +206,7 @@ def _marker(text: str, size_mm: float, s: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=2048)
-def _card_face(code: str, symbology: Symbology, s: float) -> np.ndarray:
+def card_face(code: str, symbology: Symbology, s: float) -> np.ndarray:
     """A white card with its code in the middle and the rank and suit in two corners (read-only, shared)."""
     w, h = round(CARD_MM[0] * s), round(CARD_MM[1] * s)
     face = np.full((h, w, 3), 250, np.uint8)
@@ -213,7 +214,8 @@ def _card_face(code: str, symbology: Symbology, s: float) -> np.ndarray:
     if symbology is Symbology.QR:
         code_w = code_h = round(modules.shape[1] * QR_MODULE_MM * s)
     else:
-        code_w, code_h = round((CARD_MM[0] - 6) * s), round(40 * s)
+        module_mm = (CARD_MM[0] - 4) / (modules.shape[1] + 2 * CODE128_QUIET_MODULES)
+        code_w, code_h = round(modules.shape[1] * module_mm * s), round(40 * s)
     top, left = (h - code_h) // 2, (w - code_w) // 2
     face[top:top + code_h, left:left + code_w] = _print_modules(modules, code_w, code_h)
     ink = (30, 30, 200) if code[1:2] in "HD" else (20, 20, 20)

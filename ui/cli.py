@@ -11,6 +11,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "settle": ("dealer_assist.commands.settle", "settle one round file and print its ledger"),
     "profiles": ("dealer_assist.commands.profiles", "list the rule profiles or show one"),
+    "calibrate": ("calibration.commands", "calibrate the overhead camera from its four markers"),
     "analyze": ("dealer_assist.commands.analyze", "exact odds of the Buster and Lucky Lucky bets; Monte Carlo of whole rounds"),
 }
 
