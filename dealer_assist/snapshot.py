@@ -1,0 +1,230 @@
+"""An immutable picture of the table for the screens (ARCHITECTURE.md "snapshot() -> views").
+
+The screens hold no rule logic: everything they show or enable is read here from the round
+tracker, once per change, into frozen records. The hole card stays None until the tracker
+reveals it, so no screen can show it early.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from dealer_assist.cards import Card
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import Action, Decide, WagerKind
+from dealer_assist.money import Cents
+from dealer_assist.operations import EndReason, HoldReason
+from dealer_assist.outcomes import Result, Status, standing
+from dealer_assist.settlement import Wager
+from dealer_assist.totals import hand_total
+from dealer_assist.tracker import Need, Phase, RoundTracker
+
+
+class AttentionKind(StrEnum):
+    """What a person must look at before the round goes on."""
+
+    REFUSED = "refused"
+    MISDEAL = "misdeal"
+    MISREAD = "misread"
+    MISMATCH = "mismatch"
+    PEEK_FAILED = "peek_failed"
+    PEEK_DISAGREES = "peek_disagrees"
+
+
+@dataclass(frozen=True, slots=True)
+class Attention:
+    kind: AttentionKind
+    message: str
+    rule: str | None = None
+
+    @classmethod
+    def refusal(cls, error: RuleError) -> Attention:
+        """A refused card is a misdeal (RULES.md §6.1); any other refusal is just refused."""
+        kind = AttentionKind.MISDEAL if error.code == "card_not_allowed" else AttentionKind.REFUSED
+        return cls(kind, error.message, error.rule)
+
+
+_HOLDS = {HoldReason.PEEK_FAILED: AttentionKind.PEEK_FAILED, HoldReason.PEEK_DISAGREES: AttentionKind.PEEK_DISAGREES}
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    index: int
+    cards: tuple[Card, ...]
+    total: int
+    soft: bool
+    status: Status | None  # None until the hand has two cards
+    stake: Cents
+    doubled: Cents
+    surrendered: bool
+    ended: EndReason | None
+    acting: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    base: Cents
+    lucky_lucky: Cents
+    buster: Cents
+    insurance: Cents
+    hands: tuple[HandView, ...]
+    player_dealer: bool
+    action_button: bool
+    acting: bool
+    net: Cents | None  # after settlement, for seats that had a wager
+
+
+@dataclass(frozen=True, slots=True)
+class DealerHandView:
+    """The dealer's cards as the table shows them: None is the hole card, face down."""
+
+    cards: tuple[Card | None, ...]
+    total: int | None
+    soft: bool
+    status: Status | None
+    hole_hidden: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BankView:
+    seat: int
+    bank: Cents
+    net: Cents | None
+
+
+@dataclass(frozen=True, slots=True)
+class Decisions:
+    """The decision buttons, each enabled exactly when the tracker would accept it."""
+
+    seat: int | None = None
+    hand: int | None = None
+    stand: bool = False
+    double: bool = False
+    split: bool = False
+    surrender: bool = False
+
+    def enabled(self, action: Action) -> bool:
+        return bool(getattr(self, action.value))
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementLine:
+    """One wager to pay (amount > 0), collect (amount < 0) or return (0), in settlement order."""
+
+    order: int
+    seat: int
+    hand: int
+    wager: Wager
+    stake: Cents
+    result: Result
+    in_action: Cents
+    amount: Cents
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    profile_id: str
+    profile_title: str
+    phase: Phase
+    need: Need
+    prompt: str
+    seats: tuple[SeatView, ...]
+    dealer: DealerHandView
+    bank: BankView | None
+    action_seat: int | None
+    decisions: Decisions
+    takes_card: bool
+    lucky_lucky_offered: bool
+    settlement: tuple[SettlementLine, ...]
+    fees: tuple[Cents, Cents]
+    attention: Attention | None
+
+    def seat(self, number: int) -> SeatView:
+        return self.seats[number - 1]
+
+
+def _hand_views(tracker: RoundTracker, seat: int, acting: tuple[int | None, int | None]) -> tuple[HandView, ...]:
+    views = []
+    for index, hand in enumerate(tracker.hands.get(seat, [])):
+        total = hand_total(hand.cards)
+        status = standing(hand.cards, tracker.profile, from_split=hand.from_split).status if len(hand.cards) >= 2 else None
+        views.append(HandView(
+            index, tuple(hand.cards), total.value, total.soft, status, hand.stake, hand.double,
+            hand.surrendered, hand.ended, acting == (seat, index),
+        ))
+    return tuple(views)
+
+
+def _dealer_view(tracker: RoundTracker) -> DealerHandView:
+    shown = tuple(tracker.visible_dealer_cards())
+    visible = [card for card in shown if card is not None]
+    hidden = len(visible) < len(shown)
+    if not visible:
+        return DealerHandView(shown, None, False, None, hidden)
+    total = hand_total(visible)
+    status = standing(visible, tracker.profile).status if len(visible) >= 2 else None
+    return DealerHandView(shown, total.value, total.soft, status, hidden)
+
+
+def _decisions(tracker: RoundTracker) -> Decisions:
+    wait = tracker.awaiting()
+    if wait.need is not Need.DECISION or wait.seat is None or wait.hand is None:
+        return Decisions()
+    seat, hand = wait.seat, wait.hand
+    return Decisions(seat, hand, **{a.value: tracker.can(Decide(seat, hand, a)) for a in Action})
+
+
+def _nets(tracker: RoundTracker) -> dict[int, Cents]:
+    if tracker.phase is not Phase.SETTLED:
+        return {}
+    nets = {seat: 0 for seat in tracker.wagers}
+    for row in tracker.rows:
+        nets[row.seat] = nets.get(row.seat, 0) + row.amount
+    return nets
+
+
+def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) -> TableSnapshot:
+    """The table as the screens show it now; `attention` is a refusal or device fault to show."""
+    wait = tracker.awaiting()
+    acting = (wait.seat, wait.hand)
+    nets = _nets(tracker)
+    seats = tuple(
+        SeatView(
+            seat,
+            tracker.wagers.get(seat, {}).get(WagerKind.BASE, 0),
+            tracker.wagers.get(seat, {}).get(WagerKind.LUCKY_LUCKY, 0),
+            tracker.wagers.get(seat, {}).get(WagerKind.BUSTER, 0),
+            tracker.insurance.get(seat, 0),
+            _hand_views(tracker, seat, acting),
+            seat == tracker.pd_seat,
+            seat == tracker.action_seat,
+            seat == wait.seat,
+            nets.get(seat),
+        )
+        for seat in range(1, tracker.seats + 1)
+    )
+    pd = tracker.player_dealer
+    bank = None if pd is None else BankView(pd.seat, pd.bank, -sum(nets.values()) if nets else None)
+    if attention is None and tracker.hold is not None:
+        attention = Attention(_HOLDS[tracker.hold.reason], tracker.hold.detail, "6.2")
+    return TableSnapshot(
+        profile_id=tracker.profile.id,
+        profile_title=tracker.profile.title,
+        phase=tracker.phase,
+        need=wait.need,
+        prompt=tracker.prompt(),
+        seats=seats,
+        dealer=_dealer_view(tracker),
+        bank=bank,
+        action_seat=tracker.action_seat,
+        decisions=_decisions(tracker),
+        takes_card=tracker.takes_card(),
+        lucky_lucky_offered=tracker.profile.lucky_lucky,
+        settlement=tuple(
+            SettlementLine(order, r.seat, r.hand, r.wager, r.stake, r.result, r.in_action, r.amount)
+            for order, r in enumerate(tracker.rows, start=1)
+        ),
+        fees=tracker.fees,
+        attention=attention,
+    )

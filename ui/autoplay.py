@@ -1,0 +1,82 @@
+"""Random legal rounds played through the real screens: the bench, the benchmarks and the docs.
+
+Decisions are taps on the decision buttons, cards come from the bench's Deal button; wagers and
+the rest go out through the same signals the wager pad and the bench use.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from dealer_assist.inputs import CardDrawn, CheckedByHand, CloseInsurance, Decide, PeekAnswered
+from dealer_assist.shoe import FULL_DECK
+from dealer_assist.random_play import next_input, random_wagers
+from dealer_assist.tracker import Need
+from ui.dealer_window import DealerWindow
+
+
+class AutoPlayer:
+    """Plays `rounds` rounds one input per step; screenshots of the first decision and of the
+    settlement panel of each round go to `shots`."""
+
+    def __init__(self, window: DealerWindow, rng: random.Random, rounds: int, shots: Path | None = None) -> None:
+        assert window.bench is not None, "autoplay deals from the bench shoe"
+        self.window = window
+        self.bench = window.bench
+        self.rng = rng
+        self.rounds = rounds
+        self.shots = shots
+        self.played = 0
+        self._shot_mid = False
+        if shots is not None:
+            shots.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def done(self) -> bool:
+        return self.played >= self.rounds
+
+    def step(self) -> None:
+        """One input, as the dealer or a device would give it."""
+        bridge, view = self.window.bridge, self.window.view
+        tracker = bridge.tracker
+        need = tracker.awaiting().need
+        if need is Need.NOTHING:
+            self._shoot("settlement")
+            self.played += 1
+            self._shot_mid = False
+            if not self.done:
+                view.settlement.confirm.click()
+            return
+        if need is Need.WAGERS and not tracker.wagers:
+            for wager in random_wagers(tracker, self.rng):
+                view.wagers.entered.emit(wager)
+            return
+        if need is Need.DECISION and not self._shot_mid:
+            self._shoot("midround")
+            self._shot_mid = True
+        event = next_input(tracker, self.rng, lambda: FULL_DECK[0])  # the real card comes from the bench
+        if isinstance(event, CardDrawn):
+            self.bench.deal.click()
+        elif isinstance(event, Decide) and event.amount is None:
+            button = view.decisions.buttons[event.action]
+            assert button.isEnabled(), f"{event} is legal but its button is disabled"
+            button.click()
+        elif isinstance(event, PeekAnswered):
+            self.bench.peek_buttons["answer"].click()
+        elif isinstance(event, CloseInsurance):
+            view.wagers.close_insurance.click()
+        elif isinstance(event, CheckedByHand):
+            (view.banner.natural if event.natural else view.banner.no_natural).click()
+        else:  # an insurance amount or a double for less, as the wager pad would send it
+            view.input_entered.emit(event)
+
+    def _shoot(self, what: str) -> None:
+        if self.shots is not None:
+            self.window.grab().save(str(self.shots / f"round-{self.played + 1:02d}-{what}.png"))
+
+    def run(self, pump: Callable[[], None]) -> None:
+        """Step until done, letting the event loop paint between steps."""
+        while not self.done:
+            self.step()
+            pump()

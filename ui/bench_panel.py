@@ -1,0 +1,81 @@
+"""Bench controls for a table without devices: an in-process shoe and a peek device to answer."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from dealer_assist.cards import Card
+from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
+from dealer_assist.shoe import Shoe
+from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.tracker import Need
+from ui.device_status import DeviceStatus
+
+SHOE, PEEK = "Shoe", "Peek"
+
+
+class BenchPanel(QFrame):
+    """Stands in for the shoe scanner and the peek device; the card is sent even when the shoe
+    should be locked, so a misdeal can be staged."""
+
+    entered = Signal(object)
+
+    def __init__(self, shoe: Shoe, honest_peek: Callable[[], PeekResult], devices: DeviceStatus,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("panel")
+        self.setFixedWidth(230)
+        self.shoe = shoe
+        self.honest_peek = honest_peek
+        self.devices = devices
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        title = QLabel("Bench")
+        title.setObjectName("title")
+        layout.addWidget(title)
+        self.deal = QPushButton("Deal next card")
+        self.deal.setObjectName("deal_card")
+        self.deal.setMinimumHeight(90)
+        self.deal.clicked.connect(self.deal_card)
+        layout.addWidget(self.deal)
+        self.count = QLabel("")
+        self.count.setObjectName("muted")
+        self.count.setWordWrap(True)
+        layout.addWidget(self.count)
+        self.peek_buttons: dict[str, QPushButton] = {}
+        for key, text in (("answer", "Peek answers"), (PeekResult.NOREAD, "Peek: no read"), (PeekResult.TIMEOUT, "Peek: timeout")):
+            button = QPushButton(text)
+            button.setObjectName(f"peek_{key}")
+            button.clicked.connect(lambda _=False, k=key: self._peek(k))
+            layout.addWidget(button)
+            self.peek_buttons[key] = button
+        layout.addStretch(1)
+        devices.link(SHOE, True)
+        devices.link(PEEK, True)
+        self._show_count()
+
+    def draw(self) -> Card:
+        """The next card out of the shoe, reported to the device status as the scanner would."""
+        if self.shoe.cut_reached:
+            self.shoe.shuffle()
+        card = self.shoe.draw()
+        self.devices.read(SHOE, str(card))
+        self._show_count()
+        return card
+
+    def deal_card(self) -> None:
+        self.entered.emit(CardDrawn(self.draw()))
+
+    def _peek(self, key: str) -> None:
+        result = self.honest_peek() if key == "answer" else PeekResult(key)
+        self.devices.read(PEEK, result.value)
+        self.entered.emit(PeekAnswered(result))
+
+    def _show_count(self) -> None:
+        self.count.setText(f"Shoe {self.shoe.number}: {self.shoe.dealt} of {len(self.shoe.cards)} cards dealt")
+
+    def show_table(self, snap: TableSnapshot) -> None:
+        for button in self.peek_buttons.values():
+            button.setEnabled(snap.need is Need.PEEK)

@@ -1,0 +1,63 @@
+"""The dealer's hand in front of the tray, with the player-dealer's bank and net."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from dealer_assist.snapshot import TableSnapshot
+from ui.card_widget import CardRow
+from ui.text import money, signed, total_text
+from ui.theme import set_role
+
+
+class DealerHandPanel(QFrame):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dealer")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.setSpacing(4)
+        head = QHBoxLayout()
+        self.title = QLabel("Dealer")
+        self.title.setObjectName("seatName")
+        self.turn = QLabel("")
+        self.turn.setObjectName("button")
+        self.bank = QLabel("")
+        self.bank.setObjectName("amount")
+        head.addWidget(self.title)
+        head.addWidget(self.turn)
+        head.addStretch(1)
+        head.addWidget(self.bank)
+        layout.addLayout(head)
+        body = QHBoxLayout()
+        self.cards = CardRow(84)
+        self.total = QLabel("")
+        self.total.setObjectName("big")
+        self.net = QLabel("")
+        self.net.setObjectName("amount")
+        body.addWidget(self.cards, 1)
+        side = QVBoxLayout()
+        side.addWidget(self.total)
+        side.addWidget(self.net)
+        body.addLayout(side)
+        layout.addLayout(body)
+
+    def show_table(self, snap: TableSnapshot) -> None:
+        dealer = snap.dealer
+        self.cards.show_cards(dealer.cards)
+        total = total_text(dealer.total, dealer.soft)
+        if dealer.hole_hidden and total:
+            total += " + ?"
+        elif dealer.status is not None and dealer.status.value != "under":
+            total += f"  {dealer.status.value.upper()}"
+        self.total.setText(total)
+        bank = snap.bank
+        self.turn.setVisible(False)
+        if bank is None:
+            self.title.setText("Dealer")
+            self.bank.setText("house-banked")
+            self.net.setText("")
+            return
+        self.title.setText(f"Player-dealer · seat {bank.seat}")
+        self.bank.setText(f"Bank {money(bank.bank)}")
+        self.net.setText("" if bank.net is None else f"Net {signed(bank.net)}")
+        set_role(self.net, "pay" if (bank.net or 0) > 0 else "collect" if (bank.net or 0) < 0 else "amount")

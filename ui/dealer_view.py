@@ -1,0 +1,116 @@
+"""The dealer's touchscreen: layout only. It renders snapshots and emits the dealer's inputs."""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.tracker import Need
+from ui.attention_banner import AttentionBanner
+from ui.dealer_hand_widget import DealerHandPanel
+from ui.decision_bar import DecisionBar
+from ui.device_bar import DeviceBar
+from ui.device_status import DeviceLink
+from ui.seat_widget import SeatPanel
+from ui.settlement_panel import SettlementPanel
+from ui.wager_pad import WagerPad
+
+
+def seat_positions(seats: int) -> dict[int, tuple[int, int]]:
+    """(row, column) of each seat around the layout as the dealer faces it: seat 1 at the lower
+    left, clockwise across the far row, the last seat at the lower right; the dealer between."""
+    if seats < 5:
+        return {seat: (0, seat - 1) for seat in range(1, seats + 1)}
+    top = seats - 2
+    return {1: (1, 0), **{seat: (0, seat - 2) for seat in range(2, seats)}, seats: (1, top - 1)}
+
+
+class DealerView(QWidget):
+    input_entered = Signal(object)
+    settlement_confirmed = Signal()
+    attention_dismissed = Signal()
+
+    def __init__(self, seats: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.selected: int | None = None
+        self.snapshot: TableSnapshot | None = None
+        root = QVBoxLayout(self)
+        root.setContentsMargins(10, 8, 10, 10)
+        root.setSpacing(8)
+        top = QHBoxLayout()
+        self.title = QLabel("")
+        self.title.setObjectName("title")
+        self.devices = DeviceBar()
+        top.addWidget(self.title)
+        top.addStretch(1)
+        top.addWidget(self.devices)
+        root.addLayout(top)
+        self.banner = AttentionBanner()
+        self.banner.dismissed.connect(self.attention_dismissed)
+        self.banner.entered.connect(self.input_entered)
+        root.addWidget(self.banner)
+        self.prompt = QLabel("")
+        self.prompt.setObjectName("prompt")
+        root.addWidget(self.prompt)
+        self.stack = QStackedWidget()
+        root.addWidget(self.stack, 1)
+        table = QWidget()
+        grid = QGridLayout(table)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(8)
+        positions = seat_positions(seats)
+        columns = max(column for _, column in positions.values()) + 1
+        self.seats: dict[int, SeatPanel] = {}
+        for seat, (row, column) in positions.items():
+            panel = SeatPanel(seat)
+            panel.tapped.connect(self._select)
+            grid.addWidget(panel, row, column)
+            self.seats[seat] = panel
+        self.dealer = DealerHandPanel()
+        if seats < 5:
+            grid.addWidget(self.dealer, 1, 0, 1, columns)
+        else:
+            grid.addWidget(self.dealer, 1, 1, 1, columns - 2)
+        for column in range(columns):
+            grid.setColumnStretch(column, 1)
+        self.stack.addWidget(table)
+        self.settlement = SettlementPanel()
+        self.settlement.confirmed.connect(self.settlement_confirmed)
+        self.stack.addWidget(self.settlement)
+        controls = QHBoxLayout()
+        self.wagers = WagerPad()
+        self.wagers.entered.connect(self.input_entered)
+        self.decisions = DecisionBar()
+        self.decisions.entered.connect(self.input_entered)
+        controls.addWidget(self.wagers, 3)
+        controls.addWidget(self.decisions, 2)
+        self.controls = QWidget()
+        self.controls.setLayout(controls)
+        root.addWidget(self.controls)
+
+    def _select(self, seat: int) -> None:
+        self.selected = seat
+        if self.snapshot is not None:
+            self.render(self.snapshot)
+
+    def render(self, snap: TableSnapshot) -> None:
+        if self.snapshot is not None and snap.need is Need.WAGERS and self.snapshot.need is not Need.WAGERS:
+            self.selected = None
+        self.snapshot = snap
+        self.title.setText(snap.profile_title)
+        self.banner.show_table(snap)
+        self.prompt.setText(snap.prompt)
+        settled = snap.need is Need.NOTHING
+        self.stack.setCurrentWidget(self.settlement if settled else self.stack.widget(0))
+        self.controls.setVisible(not settled)
+        if settled:
+            self.settlement.show_table(snap)
+            return
+        for view in snap.seats:
+            self.seats[view.seat].show_seat(view, view.seat == self.selected)
+        self.dealer.show_table(snap)
+        self.wagers.show_table(snap, self.selected)
+        self.decisions.show_decisions(snap.decisions)
+
+    def show_devices(self, links: tuple[DeviceLink, ...]) -> None:
+        self.devices.show_links(links)

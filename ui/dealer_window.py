@@ -1,0 +1,37 @@
+"""The dealer's window: the touchscreen view, with the bench panel beside it while there are no
+devices; it wires the views to the bridge and nothing else."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QWidget
+
+from ui.bench_panel import BenchPanel
+from ui.bridge import TableBridge
+from ui.dealer_view import DealerView
+from ui.theme import STYLE
+
+
+class DealerWindow(QMainWindow):
+    def __init__(self, bridge: TableBridge, bench: BenchPanel | None = None) -> None:
+        super().__init__()
+        self.setWindowTitle("dealer-assist")
+        self.setStyleSheet(STYLE)
+        self.bridge = bridge
+        self.view = DealerView(bridge.tracker.seats)
+        self.bench = bench
+        body = QWidget()
+        layout = QHBoxLayout(body)
+        layout.setContentsMargins(0, 0, 8, 0)
+        layout.addWidget(self.view, 1)
+        if bench is not None:
+            layout.addWidget(bench)
+            bench.entered.connect(bridge.submit)
+            bridge.snapshot_changed.connect(bench.show_table)
+            bench.show_table(bridge.snapshot)
+        self.setCentralWidget(body)
+        self.view.input_entered.connect(bridge.submit)
+        self.view.settlement_confirmed.connect(bridge.next_round)
+        self.view.attention_dismissed.connect(bridge.dismiss)
+        bridge.snapshot_changed.connect(self.view.render)
+        bridge.devices_changed.connect(self.view.show_devices)
+        self.view.render(bridge.snapshot)
+        self.view.show_devices(bridge.devices.links())

@@ -1,0 +1,41 @@
+"""The player's decisions, as large buttons the dealer taps; a hit is the next card from the shoe."""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
+
+from dealer_assist.inputs import Action, Decide
+from dealer_assist.snapshot import Decisions
+
+LABELS = {Action.STAND: "Stand", Action.DOUBLE: "Double", Action.SPLIT: "Split", Action.SURRENDER: "Surrender"}
+
+
+class DecisionBar(QWidget):
+    """Each button is enabled exactly when the snapshot says the tracker would accept it."""
+
+    entered = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.buttons: dict[Action, QPushButton] = {}
+        self._decisions = Decisions()
+        for action, text in LABELS.items():
+            button = QPushButton(text)
+            button.setObjectName(f"decide_{action.value}")
+            button.setMinimumSize(120, 72)
+            button.setEnabled(False)
+            button.clicked.connect(lambda _=False, a=action: self._tap(a))
+            layout.addWidget(button)
+            self.buttons[action] = button
+
+    def show_decisions(self, decisions: Decisions) -> None:
+        self._decisions = decisions
+        for action, button in self.buttons.items():
+            button.setEnabled(decisions.enabled(action))
+
+    def _tap(self, action: Action) -> None:
+        d = self._decisions
+        if d.seat is not None and d.hand is not None:
+            self.entered.emit(Decide(d.seat, d.hand, action))

@@ -1,0 +1,48 @@
+"""Device link status as a plain object: reader threads report, the screens listen (no Qt here)."""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceLink:
+    name: str
+    up: bool
+    last_read: str | None = None
+    at: float | None = None  # time.monotonic() of the last read
+
+
+Listener = Callable[[tuple[DeviceLink, ...]], None]
+
+
+class DeviceStatus:
+    """The latest word from each device; listeners hear every change, on the reporting thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._links: dict[str, DeviceLink] = {}
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        with self._lock:
+            self._listeners.append(listener)
+
+    def links(self) -> tuple[DeviceLink, ...]:
+        with self._lock:
+            return tuple(self._links.values())
+
+    def link(self, name: str, up: bool) -> None:
+        self._set(name, lambda old: DeviceLink(name, up, old.last_read if old else None, old.at if old else None))
+
+    def read(self, name: str, what: str) -> None:
+        self._set(name, lambda old: DeviceLink(name, True, what, time.monotonic()))
+
+    def _set(self, name: str, change: Callable[[DeviceLink | None], DeviceLink]) -> None:
+        with self._lock:
+            self._links[name] = change(self._links.get(name))
+            links, listeners = tuple(self._links.values()), list(self._listeners)
+        for listener in listeners:
+            listener(links)

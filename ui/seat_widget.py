@@ -1,0 +1,117 @@
+"""One betting circle: its wagers, its hands as they are dealt, and its net after settlement."""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from dealer_assist.snapshot import HandView, SeatView
+from ui.card_widget import CardRow
+from ui.text import ENDED, money, signed, total_text
+from ui.theme import set_flag, set_role
+
+
+def _label(text: str = "", name: str | None = None) -> QLabel:
+    label = QLabel(text)
+    if name:
+        label.setObjectName(name)
+    return label
+
+
+class HandBox(QWidget):
+    """One hand of a seat: cards, total and what ended it."""
+
+    def __init__(self, card_height: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.cards = CardRow(card_height)
+        line = QHBoxLayout()
+        self.total = _label(name="total")
+        self.status = _label(name="status")
+        line.addWidget(self.total)
+        line.addStretch(1)
+        line.addWidget(self.status)
+        layout.addWidget(self.cards)
+        layout.addLayout(line)
+
+    def show_hand(self, hand: HandView, split: bool) -> None:
+        self.cards.show_cards(hand.cards)
+        prefix = f"H{hand.index + 1} " if split else ""
+        self.total.setText(prefix + (total_text(hand.total, hand.soft) if hand.cards else ""))
+        notes = []
+        if hand.doubled:
+            notes.append(f"×2 {money(hand.doubled)}")
+        if hand.ended is not None:
+            notes.append(ENDED[hand.ended])
+        elif hand.acting:
+            notes.append("▶ to act")
+        self.status.setText(" · ".join(notes))
+
+
+class SeatPanel(QFrame):
+    """A seat as the dealer sees it; a tap selects it for wager entry."""
+
+    tapped = Signal(int)
+
+    def __init__(self, seat: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.seat = seat
+        self.setObjectName("seat")
+        self.setMinimumSize(150, 150)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(4)
+        head = QHBoxLayout()
+        self.name = _label(f"Seat {seat}", "seatName")
+        self.marker = _label("", "button")
+        self.net = _label("", "amount")
+        head.addWidget(self.name)
+        head.addWidget(self.marker)
+        head.addStretch(1)
+        head.addWidget(self.net)
+        layout.addLayout(head)
+        self.wagers = _label("", "amount")
+        self.side = _label("", "muted")
+        layout.addWidget(self.wagers)
+        layout.addWidget(self.side)
+        self.hand_grid = QGridLayout()
+        self.hand_grid.setSpacing(4)
+        layout.addLayout(self.hand_grid)
+        layout.addStretch(1)
+        self.hands: list[HandBox] = []
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.tapped.emit(self.seat)
+        super().mousePressEvent(event)
+
+    def show_seat(self, view: SeatView, selected: bool) -> None:
+        set_flag(self, "acting", view.acting)
+        set_flag(self, "selected", selected)
+        set_flag(self, "bank", view.player_dealer)
+        self.marker.setText("BUTTON" if view.action_button else "")
+        self.marker.setVisible(view.action_button)
+        if view.player_dealer:
+            self.wagers.setText("Player-dealer")
+            self.side.setText("banks the round")
+        else:
+            self.wagers.setText(money(view.base) if view.base else "no wager")
+            side = [f"LL {money(view.lucky_lucky)}" if view.lucky_lucky else "",
+                    f"Buster {money(view.buster)}" if view.buster else "",
+                    f"Ins {money(view.insurance)}" if view.insurance else ""]
+            self.side.setText("  ".join(s for s in side if s))
+        self.net.setText("" if view.net is None else signed(view.net))
+        set_role(self.net, "pay" if (view.net or 0) > 0 else "collect" if (view.net or 0) < 0 else "amount")
+        self._show_hands(view.hands)
+
+    def _show_hands(self, hands: tuple[HandView, ...]) -> None:
+        card_height = 58 if len(hands) <= 1 else 40
+        if len(self.hands) != len(hands) or (self.hands and self.hands[0].cards.minimumHeight() != card_height):
+            for box in self.hands:
+                box.deleteLater()
+            self.hands = [HandBox(card_height) for _ in hands]
+            for i, box in enumerate(self.hands):
+                self.hand_grid.addWidget(box, i // 2, i % 2)
+        for box, hand in zip(self.hands, hands):
+            box.show_hand(hand, len(hands) > 1)

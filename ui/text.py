@@ -1,0 +1,70 @@
+"""How amounts, cards and outcomes read on the felt: short words, whole dollars without cents."""
+from __future__ import annotations
+
+from dealer_assist.cards import Card
+from dealer_assist.money import Cents
+from dealer_assist.operations import EndReason
+from dealer_assist.outcomes import Result
+from dealer_assist.settlement import Wager
+
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RED_SUITS = frozenset("HD")
+
+WAGER_NAMES = {
+    Wager.LUCKY_LUCKY: "Lucky Lucky",
+    Wager.INSURANCE: "Insurance",
+    Wager.BASE: "Base",
+    Wager.BUSTER: "Buster",
+    Wager.FREE_BONUS: "Free bonus",
+}
+ENDED = {
+    EndReason.NATURAL: "Natural",
+    EndReason.TWENTY_ONE: "21",
+    EndReason.OVER: "Over",
+    EndReason.DOUBLED: "Doubled",
+    EndReason.SPLIT_ACES: "Split Aces",
+    EndReason.MUST_STAND: "Must stand",
+    EndReason.STOOD: "Stood",
+    EndReason.SURRENDERED: "Surrendered",
+    EndReason.DEALER_NATURAL: "Dealer Natural",
+}
+RESULTS = {
+    Result.WIN: "win",
+    Result.LOSE: "lose",
+    Result.PUSH: "push",
+    Result.SURRENDER: "surrender",
+    Result.NO_ACTION: "no action",
+}
+
+
+def money(cents: Cents) -> str:
+    """$25 or $2.50: cents only when there are some."""
+    sign = "-" if cents < 0 else ""
+    units, rest = divmod(abs(cents), 100)
+    return f"{sign}${units:,}" + (f".{rest:02d}" if rest else "")
+
+
+def signed(cents: Cents) -> str:
+    return ("+" if cents > 0 else "") + money(cents)
+
+
+def card_text(card: Card) -> str:
+    rank = "10" if card.rank == "T" else card.rank
+    return rank + SUIT_SYMBOLS[card.suit]
+
+
+def total_text(total: int | None, soft: bool) -> str:
+    if total is None:
+        return ""
+    return f"soft {total}" if soft else str(total)
+
+
+def settlement_action(amount: Cents, result: Result, stake: Cents) -> str:
+    """What the dealer does with the chips of one row."""
+    if amount > 0:
+        return f"PAY {money(amount)}"
+    if amount < 0:
+        return f"COLLECT {money(-amount)}"
+    if stake == 0:
+        return "—"
+    return f"RETURN {money(stake)}" if result in (Result.PUSH, Result.NO_ACTION) else "—"

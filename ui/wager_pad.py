@@ -1,0 +1,101 @@
+"""Wager entry by touch: pick a seat on the layout, a kind of wager, then add chips or clear."""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QButtonGroup, QGridLayout, QLabel, QPushButton, QWidget
+
+from dealer_assist.inputs import CloseInsurance, Insure, PlaceWager, WagerKind
+from dealer_assist.money import Cents
+from dealer_assist.snapshot import SeatView, TableSnapshot
+from dealer_assist.tracker import Need
+from ui.text import money
+
+CHIPS: tuple[Cents, ...] = (100, 500, 2_500, 10_000)
+INSURANCE = "insurance"
+KINDS: dict[str, str] = {
+    WagerKind.BASE: "Base", WagerKind.LUCKY_LUCKY: "Lucky Lucky", WagerKind.BUSTER: "Buster", INSURANCE: "Insurance",
+}
+
+
+def _amount(seat: SeatView, kind: str) -> Cents:
+    return {WagerKind.BASE: seat.base, WagerKind.LUCKY_LUCKY: seat.lucky_lucky,
+            WagerKind.BUSTER: seat.buster, INSURANCE: seat.insurance}[kind]
+
+
+class WagerPad(QWidget):
+    """Emits the wager the dealer keyed; the tracker checks it and the banner shows any refusal."""
+
+    entered = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.seat: SeatView | None = None
+        layout = QGridLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        self.target = QLabel("Tap a seat")
+        self.target.setObjectName("amount")
+        layout.addWidget(self.target, 0, 0, 1, 2)
+        self.kinds = QButtonGroup(self)
+        self.kind_buttons: dict[str, QPushButton] = {}
+        for column, (kind, text) in enumerate(KINDS.items(), start=2):
+            button = QPushButton(text)
+            button.setObjectName(f"kind_{kind}")
+            button.setCheckable(True)
+            self.kinds.addButton(button)
+            self.kind_buttons[kind] = button
+            layout.addWidget(button, 0, column)
+        self.kind_buttons[WagerKind.BASE].setChecked(True)
+        self.kinds.buttonToggled.connect(lambda *_: self._show_target())
+        self.chip_buttons: dict[Cents, QPushButton] = {}
+        for column, chip in enumerate(CHIPS):
+            button = QPushButton(f"+{money(chip)}")
+            button.setObjectName(f"chip_{chip}")
+            button.clicked.connect(lambda _=False, c=chip: self._add(c))
+            layout.addWidget(button, 1, column)
+            self.chip_buttons[chip] = button
+        self.clear = QPushButton("Clear")
+        self.clear.setObjectName("wager_clear")
+        self.clear.clicked.connect(lambda: self._set(0))
+        layout.addWidget(self.clear, 1, len(CHIPS))
+        self.close_insurance = QPushButton("Insurance closed")
+        self.close_insurance.setObjectName("close_insurance")
+        self.close_insurance.clicked.connect(lambda: self.entered.emit(CloseInsurance()))
+        layout.addWidget(self.close_insurance, 1, len(CHIPS) + 1)
+
+    def kind(self) -> str:
+        return next(k for k, b in self.kind_buttons.items() if b.isChecked())
+
+    def show_table(self, snap: TableSnapshot, seat: int | None) -> None:
+        betting, insuring = snap.need is Need.WAGERS, snap.need is Need.INSURANCE
+        self.kind_buttons[WagerKind.LUCKY_LUCKY].setVisible(snap.lucky_lucky_offered)
+        for kind, button in self.kind_buttons.items():
+            button.setEnabled(insuring if kind == INSURANCE else betting)
+        if insuring and not self.kind_buttons[INSURANCE].isChecked():
+            self.kind_buttons[INSURANCE].setChecked(True)
+        elif betting and self.kind_buttons[INSURANCE].isChecked():
+            self.kind_buttons[WagerKind.BASE].setChecked(True)
+        self.seat = snap.seat(seat) if seat is not None else None
+        usable = (betting or insuring) and self.seat is not None and not self.seat.player_dealer
+        for button in (*self.chip_buttons.values(), self.clear):
+            button.setEnabled(usable)
+        self.close_insurance.setVisible(insuring)
+        self._show_target()
+
+    def _show_target(self) -> None:
+        if self.seat is None:
+            self.target.setText("Tap a seat")
+            return
+        kind = self.kind()
+        self.target.setText(f"Seat {self.seat.seat} · {KINDS[kind]} {money(_amount(self.seat, kind))}")
+
+    def _add(self, chip: Cents) -> None:
+        if self.seat is not None:
+            self._set(_amount(self.seat, self.kind()) + chip)
+
+    def _set(self, amount: Cents) -> None:
+        if self.seat is None:
+            return
+        kind = self.kind()
+        seat = self.seat.seat
+        self.entered.emit(Insure(seat, amount) if kind == INSURANCE else PlaceWager(seat, WagerKind(kind), amount))
