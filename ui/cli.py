@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "devices": ("devices.commands", "watch the shoe scanner or ask the peek device, as JSON lines"),
     "sim": ("hw_sims.commands", "run an emulated shoe or peek device on a pseudo-terminal or TCP port"),
     "analyze": ("dealer_assist.commands.analyze", "exact odds of the Buster and Lucky Lucky bets; Monte Carlo of whole rounds"),
+    "run": ("ui.run_command", "open the dealer's touchscreen"),
 }
 
 
