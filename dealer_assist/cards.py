@@ -51,8 +51,14 @@ class Card:
         return self.rank + self.suit
 
 
+_BY_CODE: dict[str, Card] = {rank + suit: Card(rank, suit) for rank in RANKS for suit in SUITS}
+
+
 def parse_card(text: object) -> Card:
     """'TS', '10S', 'ah' -> Card; anything else is an error that names the text."""
+    known = _BY_CODE.get(text) if isinstance(text, str) else None
+    if known is not None:
+        return known
     if not isinstance(text, str):
         raise RuleError("bad_card", f"card {text!r} is not a string like 'TS'", None)
     code = text.strip().upper()

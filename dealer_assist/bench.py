@@ -1,0 +1,83 @@
+"""A headless table that plays whole rounds by itself: emulated shoe, random wagers and decisions.
+
+Every choice is a function of the seed and of where the table stands (shoe, round, input count),
+never of how often the program was started; so a bench killed at any moment and resumed from
+its journal produces exactly the inputs an uninterrupted run would have.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dealer_assist.cards import Card
+from dealer_assist.inputs import PlaceWager
+from dealer_assist.random_play import next_input, random_wagers
+from dealer_assist.session_inputs import (
+    BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded,
+)
+from dealer_assist.shoe import Shoe
+from dealer_assist.table_session import TableInput, TableSession, TableState
+from dealer_assist.tracker import Phase
+
+BANKS = (20_000, 50_000, 100_000, 200_000)
+
+
+@dataclass
+class EmulatedShoe:
+    """The seeded shoe `shoe_id` of this bench, positioned after `dealt` cards."""
+
+    seed: int
+    shoe_id: str
+    decks: int
+
+    def __post_init__(self) -> None:
+        self.shoe = Shoe(self.decks, random.Random(f"{self.seed}:{self.shoe_id}"))
+
+    def card(self, dealt: int) -> Card:
+        return self.shoe.cards[dealt]
+
+    def cut_reached(self, dealt: int) -> bool:
+        return dealt >= self.shoe.cut_at
+
+
+class BenchPlayer:
+    """Chooses the next input for a table session: the dealer, the players and the shoe at once."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._shoe: EmulatedShoe | None = None
+
+    def shoe(self, session: TableSession) -> EmulatedShoe:
+        s = session.s
+        if self._shoe is None or self._shoe.shoe_id != s.shoe_id:
+            assert s.shoe_id is not None
+            self._shoe = EmulatedShoe(self.seed, s.shoe_id, s.shoe_decks)
+        return self._shoe
+
+    def next_input(self, session: TableSession) -> TableInput:
+        state = session.state
+        s = session.s
+        if state is TableState.NEEDS_SHOE:
+            number = int(s.shoe_id.rsplit("-", 1)[1]) + 1 if s.shoe_id else 1
+            return ShoeLoaded(f"S{self.seed}-{number}", session.profile.decks)
+        if state is TableState.OFFERING_BANK:
+            assert s.offer_seat is not None
+            rng = random.Random(f"{self.seed}:bank:{s.round_id}:{s.offer_seat}")
+            if rng.random() < 0.6:
+                return BankAccepted(s.offer_seat, rng.choice(BANKS))
+            return BankRefused(s.offer_seat)
+        tracker = session.tracker
+        assert tracker is not None
+        if tracker.phase is Phase.SETTLED:
+            return SettlementConfirmed()
+        shoe = self.shoe(session)
+        if shoe.cut_reached(s.shoe_cards) and not s.new_shoe_due:
+            return CutCardReached(s.shoe_cards)
+        wagers = random_wagers(tracker, random.Random(f"{self.seed}:wagers:{s.round_id}"))
+        placed = sum(isinstance(e, PlaceWager) for e in session.round_inputs)
+        if placed < len(wagers):
+            return wagers[placed]
+        rng = random.Random(f"{self.seed}:{s.round_id}:{len(session.round_inputs)}")
+        draw: Callable[[], Card] = lambda: shoe.card(s.shoe_cards)
+        return next_input(tracker, rng, draw)

@@ -1,0 +1,45 @@
+"""`dealer-assist bench --rounds N --seed S --journal DB [--resume]`: a headless table at work."""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from dealer_assist.bench import BenchPlayer
+from dealer_assist.errors import RuleError
+from dealer_assist.journal import JournalCorrupt
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableConfig
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="dealer-assist bench", description="Play N complete rounds into a journal.")
+    parser.add_argument("--rounds", type=int, required=True, help="rounds to have closed in the journal")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--journal", required=True, type=Path)
+    parser.add_argument("--resume", action="store_true", help="continue the table in an existing journal")
+    parser.add_argument("--profile", default="nobust-4.0")
+    parser.add_argument("--table-id", default="BENCH-1")
+    args = parser.parse_args(argv)
+    try:
+        if args.journal.exists() and not args.resume:
+            raise RuleError("journal_exists", f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
+        if args.resume and not args.journal.exists():
+            raise RuleError("no_journal", f"{args.journal}: nothing to resume")
+        table = Table.open(args.journal, TableConfig(args.table_id, args.profile),
+                           devices={"shoe": {"model": "emulated", "seed": args.seed}})
+    except (RuleError, JournalCorrupt) as error:
+        message = error.verdict.message if isinstance(error, JournalCorrupt) else error.message
+        print(json.dumps({"error": {"code": getattr(error, "code", "journal_damaged"), "message": message}}))
+        return 2
+    player = BenchPlayer(args.seed)
+    start, inputs = time.perf_counter(), 0
+    while table.rounds_closed < args.rounds:
+        table.submit(player.next_input(table.session))
+        inputs += 1
+    table.close()
+    elapsed = time.perf_counter() - start
+    print(json.dumps({"rounds": table.rounds_closed, "inputs": inputs, "records": table.journal.seq,
+                      "seconds": round(elapsed, 3)}))
+    return 0

@@ -1,0 +1,93 @@
+"""`dealer-assist journal verify|recall|export`: the floor supervisor's view of a table's journal."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from dealer_assist.errors import RuleError
+from dealer_assist.journal import verify
+from dealer_assist.recall import export_round, recall
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise RuleError("bad_arguments", f"{self.prog}: {message}")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dealer-assist journal", description="Check, recall and export a table's journal.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    check = commands.add_parser("verify", help="check every record and the seal; exit 1 when damaged")
+    check.add_argument("db")
+    check.add_argument("--json", action="store_true")
+    show = commands.add_parser("recall", help="show past rounds with every input, operation and the ledger")
+    show.add_argument("db")
+    which = show.add_mutually_exclusive_group()
+    which.add_argument("--last", type=int, default=10, help="the last N rounds (default 10)")
+    which.add_argument("--round", type=int, dest="round_id", help="one round by its id")
+    show.add_argument("--json", action="store_true")
+    out = commands.add_parser("export", help="one closed round as a round file for `dealer-assist settle`")
+    out.add_argument("db")
+    out.add_argument("round_id", type=int)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        if not Path(args.db).is_file():
+            raise RuleError("no_journal", f"{args.db}: no such journal file")
+        if args.command == "verify":
+            verdict = verify(Path(args.db))
+            if args.json:
+                print(json.dumps({"ok": verdict.ok, "records": verdict.records, "first_bad": verdict.first_bad,
+                                  "message": verdict.message}))
+            else:
+                print(("OK: " if verdict.ok else "DAMAGED: ") + verdict.message)
+            return 0 if verdict.ok else 1
+        if args.command == "recall":
+            found = recall(Path(args.db), last=None if args.round_id else args.last, round_id=args.round_id)
+            print(json.dumps(found, indent=1) if args.json else "\n\n".join(render_round(r) for r in found))
+            return 0
+        print(json.dumps(export_round(Path(args.db), args.round_id), indent=2))
+        return 0
+    except RuleError as error:
+        print(json.dumps(error.to_json()))
+        return 2
+
+
+def render_round(entry: dict[str, Any]) -> str:
+    """One round as a supervisor reads it: inputs with their operations, then the ledger."""
+    state = "voided" if entry["voided"] else "closed" if entry["closed"] else "OPEN"
+    lines = [f"Round {entry['round_id']}  [{state}]  {entry['started']} .. {entry['ended'] or '-'}"]
+    ops_by_seq: dict[int, list[dict[str, Any]]] = {}
+    for op in entry["operations"]:
+        ops_by_seq.setdefault(op["seq"], []).append(op)
+    for event in entry["inputs"]:
+        lines.append(f"  #{event['seq']:<7} {_describe(event)}")
+        lines += [f"            -> {_describe(op)}" for op in ops_by_seq.get(event["seq"], [])]
+    for refused in entry["refused"]:
+        lines.append(f"  #{refused['seq']:<7} REFUSED {_describe(refused['input'])}: {refused['error']['message']}")
+    for fix in entry["corrections"]:
+        lines.append(f"  correction #{fix['seq']}: {_describe(fix)}")
+    ledger = entry["ledger"]
+    if ledger:
+        lines.append("  ledger:")
+        for row in ledger["settlements"]:
+            lines.append(f"    seat {row['seat']} hand {row['hand']} {row['wager']:<11} stake {row['stake']:>8} "
+                         f"{row['result']:<9} in action {row['in_action']:>8} amount {row['amount']:>+9}")
+        if ledger["player_dealer"]:
+            lines.append(f"    player-dealer net {ledger['player_dealer']['net']:+}")
+    return "\n".join(lines)
+
+
+def _describe(data: dict[str, Any]) -> str:
+    fields = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("type", "seq", "wall"))
+    return f"{data['type']}({fields})"
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,262 @@
+"""The table's journal: every input and operation in a hash-chained, append-only SQLite file.
+
+Each record's hash covers the previous record's hash and all of its own columns, so changing,
+removing or reordering any record breaks the chain at that record. A clean close also writes a
+seal beside the file: a hash of every page, which catches a change anywhere in the file, even in
+bytes no record uses. Verification only reads; a damaged journal is never repaired or cleared.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import struct
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+GENESIS = b"\x00" * 32
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    seq INTEGER PRIMARY KEY,
+    wall TEXT NOT NULL,
+    mono_ns INTEGER NOT NULL,
+    round_id INTEGER,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    hash BLOB NOT NULL
+)
+"""
+
+
+class RecordKind(StrEnum):
+    TABLE = "table"  # the header: table, profile id and hash, devices, software
+    INPUT = "input"  # an accepted input with the operations it caused
+    CLOSE = "close"  # the input that closed a round, with its ledger and the state carried on
+    REFUSED = "refused"  # an input the rules refused, with the reason
+    SECURITY = "security"  # PIN set, wrong PIN, lockout
+    DEVICE = "device"  # device identities and link changes
+    RESUMED = "resumed"  # the table restarted from this journal
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    seq: int
+    wall: str
+    mono_ns: int
+    round_id: int | None
+    kind: RecordKind
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    ok: bool
+    records: int
+    message: str
+    first_bad: int | None = None
+    checkpoint: int = 0  # seq of the last record the table can restart from
+    head: bytes = GENESIS
+
+
+class JournalCorrupt(Exception):
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict.message)
+        self.verdict = verdict
+
+
+def _digest(prev: bytes, seq: int, wall: str, mono_ns: int, round_id: int | None, kind: str, body: str) -> bytes:
+    head = f"{seq}\x1f{wall}\x1f{mono_ns}\x1f{'' if round_id is None else round_id}\x1f{kind}\x1f".encode()
+    return hashlib.sha256(prev + head + body.encode()).digest()
+
+
+def _canonical(body: dict[str, Any]) -> str:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def seal_path(path: Path) -> Path:
+    return path.with_name(path.name + ".seal")
+
+
+class Journal:
+    """An open journal for appending. Open it only after `verify` said it is intact."""
+
+    def __init__(self, path: Path, verdict: Verdict) -> None:
+        self.path = Path(path)
+        seal_path(self.path).unlink(missing_ok=True)  # the file is about to change
+        self.db = sqlite3.connect(self.path, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute(SCHEMA)
+        self.seq = verdict.records
+        self.head = verdict.head
+
+    def append(self, kind: RecordKind, body: dict[str, Any], round_id: int | None = None) -> Record:
+        """Write one record durably: when this returns, the record survives a power cut."""
+        seq = self.seq + 1
+        wall = datetime.now(timezone.utc).isoformat(timespec="microseconds")
+        mono = time.monotonic_ns()
+        text = _canonical(body)
+        digest = _digest(self.head, seq, wall, mono, round_id, kind.value, text)
+        self.db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", (seq, wall, mono, round_id, kind.value, text, digest))
+        self.seq, self.head = seq, digest
+        return Record(seq, wall, mono, round_id, kind, body)
+
+    def close(self) -> None:
+        """Checkpoint the WAL into the file and seal every page of it."""
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.close()
+        write_seal(self.path, self.seq, self.head)
+
+
+def read_records(path: Path, since: int = 0) -> Iterator[Record]:
+    db = _open_read_only(Path(path))
+    try:
+        for seq, wall, mono, round_id, kind, body, _ in db.execute(
+                "SELECT * FROM records WHERE seq > ? ORDER BY seq", (since,)):
+            yield Record(seq, wall, mono, round_id, RecordKind(kind), json.loads(body))
+    finally:
+        db.close()
+
+
+def closing_record(path: Path, round_id: int) -> Record | None:
+    """The record that closed round `round_id`, found without reading the whole journal."""
+    db = _open_read_only(Path(path))
+    try:
+        row = db.execute("SELECT * FROM records WHERE kind = ? AND round_id = ? ORDER BY seq DESC LIMIT 1",
+                         (RecordKind.CLOSE.value, round_id)).fetchone()
+    finally:
+        db.close()
+    if row is None:
+        return None
+    seq, wall, mono, rid, kind, body, _ = row
+    return Record(seq, wall, mono, rid, RecordKind(kind), json.loads(body))
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such journal")
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
+def verify(path: Path, since: int = 0, head: bytes = GENESIS) -> Verdict:
+    """Check the chain record by record (from `since`, whose hash is `head`), then the seal."""
+    path = Path(path)
+    try:
+        db = _open_read_only(path)
+    except (FileNotFoundError, sqlite3.Error) as error:
+        return Verdict(False, 0, str(error))
+    count, checkpoint, prev = since, since, head
+    try:
+        rows = db.execute("SELECT seq, wall, mono_ns, round_id, kind, body, hash FROM records WHERE seq > ? ORDER BY seq", (since,))
+        for seq, wall, mono, round_id, kind, body, digest in rows:
+            expected = count + 1
+            if seq != expected:
+                return _bad(path, count, expected, f"record {expected} is missing (next is {seq})")
+            if kind not in RecordKind.__members__.values() or not isinstance(body, str) \
+                    or _digest(prev, seq, wall, mono, round_id, kind, body) != digest:
+                return _bad(path, count, seq, f"record {seq} does not match its hash: it was altered")
+            if kind in (RecordKind.CLOSE, RecordKind.TABLE):
+                checkpoint = seq
+            count, prev = seq, digest
+    except sqlite3.Error as error:
+        located = check_seal(path, None, None)
+        if located:
+            return _bad(path, count, located[0], f"the file is damaged ({error}): {located[1]}")
+        return _bad(path, count, count + 1, f"the file is damaged after record {count}: {error}")
+    finally:
+        db.close()
+    seal_problem = check_seal(path, count, prev)
+    if seal_problem:
+        return _bad(path, count, seal_problem[0], seal_problem[1])
+    return Verdict(True, count, f"{count} records intact", None, checkpoint, prev)
+
+
+def _bad(path: Path, good: int, first_bad: int | None, message: str) -> Verdict:
+    return Verdict(False, good, f"{path}: {message}", first_bad)
+
+
+# --- the seal: a hash of every page, written at a clean close ------------------------------------
+
+def _page_hashes(data: bytes, page_size: int) -> list[str]:
+    return [hashlib.sha256(data[i:i + page_size]).hexdigest()[:32] for i in range(0, len(data), page_size)]
+
+
+def write_seal(path: Path, seq: int, head: bytes) -> None:
+    data = Path(path).read_bytes()
+    page_size = _page_size(data)
+    seal = {"records": seq, "head": head.hex(), "size": len(data), "page_size": page_size,
+            "pages": _page_hashes(data, page_size)}
+    tmp = seal_path(path).with_suffix(".tmp")
+    tmp.write_text(json.dumps(seal))
+    with open(tmp, "rb") as handle:
+        os.fsync(handle.fileno())
+    tmp.replace(seal_path(path))
+
+
+def _page_size(data: bytes) -> int:
+    size = struct.unpack(">H", data[16:18])[0] if len(data) >= 100 else 4096
+    return 65536 if size == 1 else size if size >= 512 else 4096
+
+
+def check_seal(path: Path, records: int | None, head: bytes | None) -> tuple[int | None, str] | None:
+    """None when there is no seal or it matches; else (first bad record or None, what is wrong).
+
+    `records` and `head` are the chain's, when it could be read, to tie the seal to it."""
+    try:
+        seal = json.loads(seal_path(path).read_text())
+        page_size, sealed_pages, sealed_size = int(seal["page_size"]), list(seal["pages"]), int(seal["size"])
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, f"the seal {seal_path(path).name} is unreadable"
+    data = Path(path).read_bytes()
+    if len(data) != sealed_size:
+        return None, f"the file is {len(data)} bytes but was sealed at {sealed_size}"
+    pages = _page_hashes(data, page_size)
+    for number, (now, then) in enumerate(zip(pages, sealed_pages), start=1):
+        if now != then:
+            rows = _rowids_on_page(data, number, page_size)
+            where = f"page {number} (bytes {(number - 1) * page_size}-{number * page_size - 1})"
+            if rows:
+                return rows[0], f"record {rows[0]} is on {where}, which changed after the journal was sealed (records {rows[0]}-{rows[-1]})"
+            return None, f"{where} changed after the journal was sealed"
+    if records is not None and head is not None and (seal.get("records") != records or seal.get("head") != head.hex()):
+        return None, f"the seal is for {seal.get('records')} records but the journal has {records}"
+    return None
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = 0
+    for i in range(9):
+        byte = data[at + i]
+        if i == 8:
+            return (value << 8) | byte, at + 9
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, at + i + 1
+    return value, at + 9
+
+
+def _rowids_on_page(data: bytes, number: int, page_size: int) -> list[int]:
+    """The record numbers on a table leaf page, read from the file format, for the report only."""
+    start = (number - 1) * page_size
+    header = start + (100 if number == 1 else 0)
+    try:
+        if data[header] != 0x0D:
+            return []
+        cells = struct.unpack(">H", data[header + 3:header + 5])[0]
+        rowids = []
+        for i in range(cells):
+            pointer = struct.unpack(">H", data[header + 8 + 2 * i:header + 10 + 2 * i])[0]
+            _, at = _varint(data, start + pointer)
+            rowid, _ = _varint(data, at)
+            rowids.append(rowid)
+        return sorted(r for r in rowids if r > 0)
+    except (IndexError, struct.error):
+        return []

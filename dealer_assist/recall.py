@@ -1,0 +1,108 @@
+"""Recall of past rounds from the journal, and a round's export as a round file.
+
+What the floor supervisor reads in a dispute: every input and operation of a round in order,
+with times, refusals, corrections and the ledger the table recorded. An open round's hole card
+stays masked until the round reveals it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from dealer_assist.errors import RuleError
+from dealer_assist.journal import Record, RecordKind, closing_record, read_records
+from dealer_assist.round_record import RoundRecorder
+from dealer_assist.table import replay, table_config
+from dealer_assist.tracker import RoundTracker
+
+HIDDEN = "??"
+
+
+def rounds(path: Path) -> list[dict[str, Any]]:
+    """Every round in the journal, oldest first."""
+    by_round: dict[int, dict[str, Any]] = {}
+    for record in read_records(path):
+        if record.round_id is None or record.kind not in (RecordKind.INPUT, RecordKind.CLOSE, RecordKind.REFUSED, RecordKind.DEVICE):
+            continue
+        entry = by_round.setdefault(record.round_id, {
+            "round_id": record.round_id, "started": record.wall, "ended": None, "records": [record.seq, record.seq],
+            "inputs": [], "operations": [], "refused": [], "devices": [], "corrections": [],
+            "ledger": None, "voided": None, "closed": False,
+        })
+        entry["records"][1] = record.seq
+        _add(entry, record)
+    result = list(by_round.values())
+    for entry in result:
+        if not entry["closed"]:
+            _mask_hole_card(entry)
+    return result
+
+
+def _add(entry: dict[str, Any], record: Record) -> None:
+    body = record.body
+    if record.kind is RecordKind.REFUSED:
+        entry["refused"].append({"seq": record.seq, "wall": record.wall, "input": body["input"], "error": body["error"]})
+        return
+    if record.kind is RecordKind.DEVICE:
+        entry["devices"].append({"seq": record.seq, "wall": record.wall, **body})
+        return
+    entry["inputs"].append({"seq": record.seq, "wall": record.wall, **body["input"]})
+    for op in body["ops"]:
+        entry["operations"].append({"seq": record.seq, **op})
+        if op["type"] in ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed"):
+            entry["corrections"].append({"seq": record.seq, "wall": record.wall, **op})
+        if op["type"] == "RoundVoided":
+            entry["voided"] = {"supervisor": op["supervisor"], "reason": op["reason"]}
+    if record.kind is RecordKind.CLOSE:
+        entry["closed"], entry["ended"], entry["ledger"] = True, record.wall, body.get("ledger")
+
+
+def _mask_hole_card(entry: dict[str, Any]) -> None:
+    if any(op["type"] == "HoleCardRevealed" for op in entry["operations"]):
+        return
+    hidden_seqs = set()
+    for op in entry["operations"]:
+        if op["type"] == "CardAssigned" and op.get("hidden"):
+            op["card"] = HIDDEN
+            hidden_seqs.add(op["seq"])
+    for event in entry["inputs"]:
+        if event["seq"] in hidden_seqs and event["type"] == "CardDrawn":
+            event["card"] = HIDDEN
+
+
+def recall(path: Path, last: int | None = None, round_id: int | None = None) -> list[dict[str, Any]]:
+    found = rounds(path)
+    if round_id is not None:
+        found = [entry for entry in found if entry["round_id"] == round_id]
+        if not found:
+            raise RuleError("no_such_round", f"the journal has no round {round_id}")
+        return found
+    return found[-last:] if last else found
+
+
+def _checkpoint_before(path: Path, round_id: int) -> Record | None:
+    """The closing record of the last round before `round_id`; None when it is the first."""
+    for earlier in range(round_id - 1, 0, -1):
+        record = closing_record(path, earlier)
+        if record is not None:
+            return record
+    return None
+
+
+def export_round(path: Path, round_id: int) -> dict[str, Any]:
+    """Round `round_id` as a `round-v1` file: replayed from the journal up to its close."""
+    config = table_config(path)
+    closing = closing_record(path, round_id)
+    before = _checkpoint_before(path, round_id)
+    if closing is None:
+        raise RuleError("no_such_round", f"round {round_id} is not a closed round of this journal")
+    if any(op["type"] == "RoundVoided" for op in closing.body["ops"]):
+        raise RuleError("round_voided", f"round {round_id} was voided: it has no ledger to replay")
+    session = replay(path, config, before, until=closing.seq)
+    tracker = session.tracker
+    assert tracker is not None
+    recorder = RoundRecorder(config.profile, config.settings, tracker.seats, tracker.player_dealer)
+    fresh = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer)
+    for event in session.round_inputs:
+        recorder.record(event, fresh.apply(event))
+    return recorder.round_file({"table_id": config.table_id, "round_id": round_id, "journal": str(path)})

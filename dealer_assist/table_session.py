@@ -1,0 +1,348 @@
+"""The table session: rounds in sequence at one table, around the round tracker.
+
+It owns what lasts longer than a round: who banks and for which turn (RULES.md §5.6), the shoe
+and its cut card, misdeals that hold a round for a supervisor, corrections, and the optional
+California rotation limits for proposition players. Pure: time comes in with each input, and the
+state between rounds is plain data, so the journal can restart a table from its last round.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from dealer_assist.cards import Card
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import CardDrawn, CheckedByHand, Input
+from dealer_assist.money import Cents
+from dealer_assist.operations import Operation
+from dealer_assist.profile import Profile, load_profile
+from dealer_assist.seating import next_clockwise
+from dealer_assist.session_inputs import (
+    BankAccepted, BankRefused, ConfirmPeek, CutCardReached, DiscardMisdeal, RekeyCard,
+    SessionInput, SettlementConfirmed, ShoeLoaded, VoidRound,
+)
+from dealer_assist.session_operations import (
+    BankDeclined, BankOffered, BankTaken, CardBurned, CardRekeyed, MisdealDiscarded, MisdealHeld,
+    NewShoeDue, PeekConfirmed, RotationWarning, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
+)
+from dealer_assist.tracker import Phase, PlayerDealer, RoundTracker
+
+ROTATION_WINDOW_S = 40 * 60
+ROTATION_WARNINGS_MIN = (5, 1)
+
+TableInput = Input | SessionInput
+
+
+class TableState(StrEnum):
+    NEEDS_SHOE = "needs_shoe"
+    OFFERING_BANK = "offering_bank"
+    ROUND = "round"
+    MISDEAL = "misdeal"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    table_id: str
+    profile: str
+    settings: Mapping[str, object] = field(default_factory=dict)
+    seats: int | None = None
+    burn_cards: int = 0
+    rotation_rules: bool = False  # California: proposition-player rotation limits
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "profile": self.profile, "settings": dict(self.settings),
+                "seats": self.seats, "burn_cards": self.burn_cards, "rotation_rules": self.rotation_rules}
+
+
+@dataclass
+class _Between:
+    """Everything the session carries from one round to the next; plain data for the journal."""
+
+    round_id: int = 0
+    pd_seat: int | None = None
+    pd_bank: Cents = 0
+    pd_turn: int = 0
+    pd_proposition: bool = False
+    pd_ready: bool = False
+    offer_seat: int | None = None
+    offer_turn: int = 1
+    shoe_id: str | None = None
+    shoe_decks: int = 0
+    shoe_cards: int = 0
+    new_shoe_due: bool = False
+    burn_left: int = 0
+    prop_seat: int | None = None
+    window_start: float | None = None
+    window_pds: list[int] = field(default_factory=list)
+    warned: list[int] = field(default_factory=list)
+
+
+class TableSession:
+    def __init__(self, config: TableConfig, state: Mapping[str, Any] | None = None) -> None:
+        self.config = config
+        self.profile: Profile = load_profile(config.profile, config.settings)
+        self.seats = config.seats or self.profile.seats
+        self.s = _Between(**state) if state else _Between(offer_seat=1 if self.profile.player_dealer else None)
+        self.tracker: RoundTracker | None = None
+        self.round_inputs: list[Input] = []
+        self.misdeal: Card | None = None
+        self.checkpoint: dict[str, Any] = self.between_rounds()
+        self._maybe_open([])  # a restored table reopens the round its checkpoint was about to open
+
+    # --- questions ------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> TableState:
+        if self.misdeal is not None:
+            return TableState.MISDEAL
+        if self.tracker is not None:
+            return TableState.ROUND
+        if self.s.shoe_id is None or self.s.new_shoe_due:
+            return TableState.NEEDS_SHOE
+        return TableState.OFFERING_BANK
+
+    @property
+    def round_id(self) -> int:
+        return self.s.round_id
+
+    def between_rounds(self) -> dict[str, Any]:
+        """The carried state as plain data, as it stands between two rounds."""
+        state = dict(vars(self.s))
+        state["window_pds"], state["warned"] = list(self.s.window_pds), list(self.s.warned)
+        return state
+
+    def rotation_deadline(self) -> float | None:
+        """When two other player-dealers must have banked, if the rotation limits apply."""
+        if not self.config.rotation_rules or self.s.prop_seat is None or self.s.window_start is None:
+            return None
+        return self.s.window_start + ROTATION_WINDOW_S
+
+    # --- the one way in -----------------------------------------------------------------------
+
+    def apply(self, event: TableInput, now: float) -> tuple[Operation | Any, ...]:
+        """Apply one input at wall time `now`; a refusal raises RuleError and changes nothing."""
+        handler = self._HANDLERS.get(type(event), TableSession._round_input)
+        ops: list[Any] = []
+        handler(self, event, now, ops)
+        self._warn(now, ops)
+        return tuple(ops)
+
+    # --- the shoe -------------------------------------------------------------------------------
+
+    def _shoe_loaded(self, event: ShoeLoaded, now: float, ops: list[Any]) -> None:
+        if self.tracker is not None and self.tracker.cards_seen:
+            raise RuleError("round_open", "a new shoe is loaded between rounds, not while cards are out", "5.6")
+        if not 1 <= event.decks <= 8:
+            raise RuleError("bad_shoe", f"shoe {event.shoe_id}: {event.decks} decks is not from 1 to 8")
+        s = self.s
+        s.shoe_id, s.shoe_decks, s.shoe_cards = event.shoe_id, event.decks, 0
+        s.new_shoe_due, s.burn_left = False, self.config.burn_cards
+        ops.append(ShoeChanged(event.shoe_id, event.decks))
+        self._maybe_open(ops)
+
+    def _cut_card(self, event: CutCardReached, now: float, ops: list[Any]) -> None:
+        if self.s.shoe_id is None:
+            raise RuleError("no_shoe", "no shoe is loaded")
+        self.s.new_shoe_due = True
+        ops.append(NewShoeDue(event.n))
+
+    def _card(self, event: CardDrawn, now: float, ops: list[Any]) -> None:
+        if self.misdeal is not None:
+            raise RuleError("misdeal_held", f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
+        if self.s.shoe_id is None:
+            raise RuleError("no_shoe", "a card came out but no shoe is loaded")
+        self.s.shoe_cards += 1
+        if self.s.burn_left:
+            self.s.burn_left -= 1
+            ops.append(CardBurned(event.card))
+            return
+        error = self.tracker.verify(event) if self.tracker is not None else RuleError(
+            "card_not_allowed", "misdeal: no round is open for this card", "6.1")
+        if error is not None:
+            self.misdeal = event.card
+            ops.append(MisdealHeld(event.card, error.code, error.message, error.rule))
+            return
+        self._to_round(event, ops)
+
+    # --- the bank -------------------------------------------------------------------------------
+
+    def _check_offer(self, seat: int) -> None:
+        if not self.profile.player_dealer:
+            raise RuleError("house_banked", f"{self.profile.id} is house-banked: nobody is offered the bank", "8.10")
+        if self.tracker is not None or self.s.pd_ready:
+            raise RuleError("bank_taken", "the bank is offered between rounds only", "5.6")
+        if seat != self.s.offer_seat:
+            raise RuleError("not_offered", f"the bank is offered to seat {self.s.offer_seat}, not seat {seat}", "5.6")
+
+    def _bank_accepted(self, event: BankAccepted, now: float, ops: list[Any]) -> None:
+        self._check_offer(event.seat)
+        if event.bank <= 0:
+            raise RuleError("bad_bank", "the bank must be more than zero", "5.1")
+        s = self.s
+        if self.config.rotation_rules:
+            self._check_rotation(event, now)
+        turn = s.offer_turn
+        s.pd_seat, s.pd_bank, s.pd_turn, s.pd_proposition, s.pd_ready = event.seat, event.bank, turn, event.proposition, True
+        s.offer_seat = None
+        if self.config.rotation_rules:
+            self._count_rotation(event, now)
+        ops.append(BankTaken(event.seat, event.bank, turn, event.proposition))
+        self._maybe_open(ops)
+
+    def _bank_refused(self, event: BankRefused, now: float, ops: list[Any]) -> None:
+        self._check_offer(event.seat)
+        ops.append(BankDeclined(event.seat))
+        self._offer_next(event.seat, ops)
+
+    def _offer_next(self, after: int, ops: list[Any]) -> None:
+        """Offer the bank clockwise; a player who banked two rounds in a row is passed over."""
+        s = self.s
+        seat = next_clockwise(after, self.seats)
+        if seat == s.pd_seat and (s.pd_turn >= 2 or s.pd_proposition):
+            seat = next_clockwise(seat, self.seats)
+        s.offer_seat = seat
+        s.offer_turn = 2 if seat == s.pd_seat and s.pd_turn == 1 and not s.pd_proposition else 1
+        ops.append(BankOffered(seat, s.offer_turn))
+
+    def _check_rotation(self, event: BankAccepted, now: float) -> None:
+        s = self.s
+        if not event.proposition:
+            return
+        if s.prop_seat is not None and event.seat != s.prop_seat:
+            raise RuleError("rotation", f"seat {s.prop_seat} is this table's proposition player: one per table", "5.6")
+        if s.pd_proposition and s.pd_seat == event.seat:
+            raise RuleError("rotation", "a proposition player never banks two rounds in a row", "5.6")
+        deadline = self.rotation_deadline()
+        if deadline is not None and now >= deadline and len(s.window_pds) < 2:
+            raise RuleError("rotation", "two other player-dealers must bank before the proposition player banks again", "5.6")
+
+    def _count_rotation(self, event: BankAccepted, now: float) -> None:
+        s = self.s
+        if event.proposition:
+            s.prop_seat = event.seat
+            if s.window_start is None:
+                s.window_start = now
+            return
+        if event.seat not in s.window_pds:
+            s.window_pds.append(event.seat)
+        if len(s.window_pds) >= 2 and s.window_start is not None:
+            s.window_start, s.window_pds, s.warned = now, [], []
+
+    def _warn(self, now: float, ops: list[Any]) -> None:
+        deadline = self.rotation_deadline()
+        if deadline is None or len(self.s.window_pds) >= 2:
+            return
+        for minutes in ROTATION_WARNINGS_MIN:
+            if now >= deadline - minutes * 60 and minutes not in self.s.warned:
+                self.s.warned.append(minutes)
+                ops.append(RotationWarning(minutes))
+
+    # --- rounds ---------------------------------------------------------------------------------
+
+    def _maybe_open(self, ops: list[Any]) -> None:
+        s = self.s
+        if self.tracker is not None or s.shoe_id is None or s.new_shoe_due:
+            return
+        pd = None
+        if self.profile.player_dealer:
+            if not s.pd_ready or s.pd_seat is None:
+                if s.offer_seat is None:
+                    self._offer_next(s.pd_seat or self.seats, ops)
+                return
+            pd = PlayerDealer(s.pd_seat, s.pd_bank)
+        s.round_id += 1
+        self.tracker = RoundTracker(self.profile, self.seats, pd)
+        self.round_inputs = []
+        ops.append(RoundOpened(s.round_id, pd.seat if pd else None, pd.bank if pd else None,
+                               s.pd_turn if pd else None, s.shoe_id))
+
+    def _open_tracker(self) -> RoundTracker:
+        if self.misdeal is not None:
+            raise RuleError("misdeal_held", f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
+        if self.tracker is None:
+            raise RuleError("no_round", f"no round is open ({self.state})")
+        return self.tracker
+
+    def _to_round(self, event: Input, ops: list[Any]) -> None:
+        ops.extend(self._open_tracker().apply(event))
+        self.round_inputs.append(event)
+
+    def _round_input(self, event: Input, now: float, ops: list[Any]) -> None:
+        if isinstance(event, CheckedByHand):
+            raise RuleError("supervisor_only", "a check by hand is confirmed by a floor supervisor", "6.2")
+        self._to_round(event, ops)
+
+    def _confirm_peek(self, event: ConfirmPeek, now: float, ops: list[Any]) -> None:
+        self._to_round(CheckedByHand(event.natural), ops)
+        ops.append(PeekConfirmed(event.natural, event.supervisor, event.reason))
+
+    def _settlement_confirmed(self, event: SettlementConfirmed, now: float, ops: list[Any]) -> None:
+        tracker = self._open_tracker()
+        if tracker.phase is not Phase.SETTLED:
+            raise RuleError("not_settled", f"the round is not settled yet ({tracker.phase})")
+        self._close(-sum(row.amount for row in tracker.rows), voided=False, ops=ops)
+
+    def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:
+        s = self.s
+        ops.append(RoundClosed(s.round_id, pd_net, voided))
+        self.tracker = None
+        self.round_inputs = []
+        self.misdeal = None
+        if self.profile.player_dealer:
+            s.pd_ready = False
+            self._offer_next(s.pd_seat - 1 if s.pd_turn == 1 and not s.pd_proposition else s.pd_seat, ops)  # type: ignore[operator]
+        self.checkpoint = self.between_rounds()
+        self._maybe_open(ops)
+
+    # --- corrections ------------------------------------------------------------------------------
+
+    def _void(self, event: VoidRound, now: float, ops: list[Any]) -> None:
+        if self.tracker is None:
+            raise RuleError("no_round", "no round is open to void")
+        if not event.reason.strip():
+            raise RuleError("reason_required", "a correction needs a reason")
+        ops.append(RoundVoided(self.s.round_id, event.supervisor, event.reason))
+        self._close(0, voided=True, ops=ops)
+
+    def _discard(self, event: DiscardMisdeal, now: float, ops: list[Any]) -> None:
+        if self.misdeal is None:
+            raise RuleError("no_misdeal", "no misdeal is held")
+        if not event.reason.strip():
+            raise RuleError("reason_required", "a correction needs a reason")
+        ops.append(MisdealDiscarded(self.misdeal, event.supervisor, event.reason))
+        self.misdeal = None
+
+    def _rekey(self, event: RekeyCard, now: float, ops: list[Any]) -> None:
+        tracker = self._open_tracker()
+        if not event.reason.strip():
+            raise RuleError("reason_required", "a correction needs a reason")
+        card_positions = [i for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
+        if not 0 <= event.index < len(card_positions):
+            raise RuleError("no_such_card", f"the round has {len(card_positions)} cards: there is no card {event.index}")
+        position = card_positions[event.index]
+        was = self.round_inputs[position].card  # type: ignore[union-attr]
+        replayed = list(self.round_inputs)
+        replayed[position] = CardDrawn(event.card)
+        rebuilt = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer)
+        for number, step in enumerate(replayed):
+            error = rebuilt.verify(step)
+            if error is not None:
+                raise RuleError("rekey_conflict", f"with card {event.index} as {event.card}, input {number} is refused: {error.message}", error.rule)
+            rebuilt.apply(step)
+        self.tracker, self.round_inputs = rebuilt, replayed
+        ops.append(CardRekeyed(event.index, was, event.card, event.supervisor, event.reason))
+
+    _HANDLERS: dict[type, Callable[[TableSession, Any, float, list[Any]], None]] = {
+        ShoeLoaded: _shoe_loaded,
+        CutCardReached: _cut_card,
+        CardDrawn: _card,
+        BankAccepted: _bank_accepted,
+        BankRefused: _bank_refused,
+        SettlementConfirmed: _settlement_confirmed,
+        VoidRound: _void,
+        DiscardMisdeal: _discard,
+        RekeyCard: _rekey,
+        ConfirmPeek: _confirm_peek,
+    }
