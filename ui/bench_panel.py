@@ -25,8 +25,7 @@ class BenchPanel(QFrame):
     def __init__(self, shoe: Shoe, honest_peek: Callable[[], PeekResult], devices: DeviceStatus,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("panel")
-        self.setFixedWidth(230)
+        self.setObjectName("bench")
         self.shoe = shoe
         self.honest_peek = honest_peek
         self.devices = devices

@@ -1,7 +1,7 @@
 """A hand's cards, painted: rank and suit in each card's corner, overlapping when space is short."""
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -18,23 +18,34 @@ _RED = QColor(RED_SUIT)
 
 
 class CardRow(QWidget):
-    """The cards of one hand; None is a face-down hole card. Cards overlap rather than clip."""
+    """The cards of one hand; None is a face-down hole card. Cards overlap rather than clip.
 
-    def __init__(self, height: int = 64, parent: QWidget | None = None) -> None:
+    A card is `lines` text lines tall, so cards grow with the style sheet's font on large screens."""
+
+    def __init__(self, lines: float = 3.0, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.cards: tuple[Card | None, ...] = ()
-        self._card_height = height
-        self.setMinimumHeight(height)
+        self.lines = lines
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMinimumHeight(self._card_height())
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.setMinimumHeight(self._card_height())
+            self.updateGeometry()
+        super().changeEvent(event)
 
     def sizeHint(self) -> QSize:
-        return QSize(max(1, len(self.cards)) * (self._card_width() + 4), self._card_height)
+        return QSize(max(1, len(self.cards)) * (self._card_width() + 4), self._card_height())
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(self._card_width() + 8, self._card_height)
+        return QSize(self._card_width() + 8, self._card_height())
+
+    def _card_height(self) -> int:
+        return round(self.fontMetrics().height() * self.lines)
 
     def _card_width(self) -> int:
-        return self._card_height * 7 // 10
+        return self._card_height() * 7 // 10
 
     def show_cards(self, cards: tuple[Card | None, ...]) -> None:
         if cards != self.cards:
@@ -47,7 +58,7 @@ class CardRow(QWidget):
             return
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        w, h = self._card_width(), self._card_height - 2
+        w, h = self._card_width(), self._card_height() - 2
         count = len(self.cards)
         step = w + 4
         if count > 1 and (count - 1) * step + w > self.width():

@@ -29,7 +29,7 @@ class DealerHandPanel(QFrame):
         head.addWidget(self.bank)
         layout.addLayout(head)
         body = QHBoxLayout()
-        self.cards = CardRow(84)
+        self.cards = CardRow(4.0)
         self.total = QLabel("")
         self.total.setObjectName("big")
         self.net = QLabel("")

@@ -51,6 +51,7 @@ class DealerView(QWidget):
         root.addWidget(self.banner)
         self.prompt = QLabel("")
         self.prompt.setObjectName("prompt")
+        self.prompt.setWordWrap(True)
         root.addWidget(self.prompt)
         self.stack = QStackedWidget()
         root.addWidget(self.stack, 1)
@@ -67,26 +68,25 @@ class DealerView(QWidget):
             grid.addWidget(panel, row, column)
             self.seats[seat] = panel
         self.dealer = DealerHandPanel()
+        self.decisions = DecisionBar()
+        self.decisions.entered.connect(self.input_entered)
+        tray = QVBoxLayout()
+        tray.setSpacing(8)
+        tray.addWidget(self.dealer, 1)
+        tray.addWidget(self.decisions)
         if seats < 5:
-            grid.addWidget(self.dealer, 1, 0, 1, columns)
+            grid.addLayout(tray, 1, 0, 1, columns)
         else:
-            grid.addWidget(self.dealer, 1, 1, 1, columns - 2)
+            grid.addLayout(tray, 1, 1, 1, columns - 2)
         for column in range(columns):
             grid.setColumnStretch(column, 1)
         self.stack.addWidget(table)
         self.settlement = SettlementPanel()
         self.settlement.confirmed.connect(self.settlement_confirmed)
         self.stack.addWidget(self.settlement)
-        controls = QHBoxLayout()
         self.wagers = WagerPad()
         self.wagers.entered.connect(self.input_entered)
-        self.decisions = DecisionBar()
-        self.decisions.entered.connect(self.input_entered)
-        controls.addWidget(self.wagers, 3)
-        controls.addWidget(self.decisions, 2)
-        self.controls = QWidget()
-        self.controls.setLayout(controls)
-        root.addWidget(self.controls)
+        root.addWidget(self.wagers)
 
     def _select(self, seat: int) -> None:
         self.selected = seat
@@ -102,7 +102,7 @@ class DealerView(QWidget):
         self.prompt.setText(snap.prompt)
         settled = snap.need is Need.NOTHING
         self.stack.setCurrentWidget(self.settlement if settled else self.stack.widget(0))
-        self.controls.setVisible(not settled)
+        self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         if settled:
             self.settlement.show_table(snap)
             return

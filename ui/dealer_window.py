@@ -2,19 +2,21 @@
 devices; it wires the views to the bridge and nothing else."""
 from __future__ import annotations
 
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QWidget
 
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_view import DealerView
-from ui.theme import STYLE
+from ui.theme import style
 
 
 class DealerWindow(QMainWindow):
     def __init__(self, bridge: TableBridge, bench: BenchPanel | None = None) -> None:
         super().__init__()
         self.setWindowTitle("dealer-assist")
-        self.setStyleSheet(STYLE)
+        self.scale = 1.0
+        self.setStyleSheet(style(self.scale))
         self.bridge = bridge
         self.view = DealerView(bridge.tracker.seats)
         self.bench = bench
@@ -35,3 +37,12 @@ class DealerWindow(QMainWindow):
         bridge.devices_changed.connect(self.view.show_devices)
         self.view.render(bridge.snapshot)
         self.view.show_devices(bridge.devices.links())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Sizes follow the screen: 1.0 at 1280x800, larger on larger screens, in steps of 0.1."""
+        size = event.size()
+        scale = max(1.0, round(min(size.width() / 1280, size.height() / 800), 1))
+        if scale != self.scale:
+            self.scale = scale
+            self.setStyleSheet(style(scale))
+        super().resizeEvent(event)

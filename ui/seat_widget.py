@@ -5,6 +5,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from dealer_assist.operations import EndReason
+from dealer_assist.outcomes import Status
 from dealer_assist.snapshot import HandView, SeatView
 from ui.card_widget import CardRow
 from ui.text import ENDED, money, signed, total_text
@@ -21,29 +23,27 @@ def _label(text: str = "", name: str | None = None) -> QLabel:
 class HandBox(QWidget):
     """One hand of a seat: cards, total and what ended it."""
 
-    def __init__(self, card_height: int, parent: QWidget | None = None) -> None:
+    def __init__(self, card_lines: float, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        self.cards = CardRow(card_height)
-        line = QHBoxLayout()
+        self.cards = CardRow(card_lines)
         self.total = _label(name="total")
         self.status = _label(name="status")
-        line.addWidget(self.total)
-        line.addStretch(1)
-        line.addWidget(self.status)
         layout.addWidget(self.cards)
-        layout.addLayout(line)
+        layout.addWidget(self.total)
+        layout.addWidget(self.status)
 
     def show_hand(self, hand: HandView, split: bool) -> None:
         self.cards.show_cards(hand.cards)
         prefix = f"H{hand.index + 1} " if split else ""
-        self.total.setText(prefix + (total_text(hand.total, hand.soft) if hand.cards else ""))
+        total = "Natural" if hand.status is Status.NATURAL else total_text(hand.total, hand.soft) if hand.cards else ""
+        self.total.setText(prefix + total)
         notes = []
         if hand.doubled:
             notes.append(f"×2 {money(hand.doubled)}")
-        if hand.ended is not None:
+        if hand.ended is not None and hand.ended is not EndReason.NATURAL:
             notes.append(ENDED[hand.ended])
         elif hand.acting:
             notes.append("▶ to act")
@@ -59,7 +59,6 @@ class SeatPanel(QFrame):
         super().__init__(parent)
         self.seat = seat
         self.setObjectName("seat")
-        self.setMinimumSize(150, 150)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(4)
@@ -90,27 +89,27 @@ class SeatPanel(QFrame):
         set_flag(self, "acting", view.acting)
         set_flag(self, "selected", selected)
         set_flag(self, "bank", view.player_dealer)
-        self.marker.setText("BUTTON" if view.action_button else "")
+        self.marker.setText("BTN" if view.action_button else "")
         self.marker.setVisible(view.action_button)
         if view.player_dealer:
-            self.wagers.setText("Player-dealer")
-            self.side.setText("banks the round")
+            self.wagers.setText("BANK")
+            self.side.setText("player-dealer")
         else:
             self.wagers.setText(money(view.base) if view.base else "no wager")
             side = [f"LL {money(view.lucky_lucky)}" if view.lucky_lucky else "",
                     f"Buster {money(view.buster)}" if view.buster else "",
                     f"Ins {money(view.insurance)}" if view.insurance else ""]
-            self.side.setText("  ".join(s for s in side if s))
+            self.side.setText("\n".join(s for s in side if s))
         self.net.setText("" if view.net is None else signed(view.net))
         set_role(self.net, "pay" if (view.net or 0) > 0 else "collect" if (view.net or 0) < 0 else "amount")
         self._show_hands(view.hands)
 
     def _show_hands(self, hands: tuple[HandView, ...]) -> None:
-        card_height = 58 if len(hands) <= 1 else 40
-        if len(self.hands) != len(hands) or (self.hands and self.hands[0].cards.minimumHeight() != card_height):
+        card_lines = 3.0 if len(hands) <= 1 else 2.0
+        if len(self.hands) != len(hands) or (self.hands and self.hands[0].cards.lines != card_lines):
             for box in self.hands:
                 box.deleteLater()
-            self.hands = [HandBox(card_height) for _ in hands]
+            self.hands = [HandBox(card_lines) for _ in hands]
             for i, box in enumerate(self.hands):
                 self.hand_grid.addWidget(box, i // 2, i % 2)
         for box, hand in zip(self.hands, hands):

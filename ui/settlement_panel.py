@@ -7,7 +7,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.snapshot import SettlementLine, TableSnapshot
-from ui.text import RESULTS, WAGER_NAMES, money, settlement_action, signed
+from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed
 
 
 def _cell(text: str, role: str = "amount") -> QLabel:
@@ -43,7 +43,7 @@ class SettlementPanel(QFrame):
         self.rows.setVerticalSpacing(6)
         self.scroll.setWidget(self.rows_widget)
         rows_box.addWidget(self.scroll, 1)
-        layout.addLayout(rows_box, 3)
+        layout.addLayout(rows_box, 5)
         side = QVBoxLayout()
         side.addWidget(_cell("Nets", "title"))
         self.nets = QGridLayout()
@@ -53,12 +53,12 @@ class SettlementPanel(QFrame):
         self.fees = _cell("", "muted")
         self.fees.setWordWrap(True)
         side.addWidget(self.fees)
-        self.confirm = QPushButton("Paid and collected — next round")
+        self.confirm = QPushButton("Settled · next round")
         self.confirm.setObjectName("primary")
         self.confirm.setMinimumHeight(80)
         self.confirm.clicked.connect(self.confirmed)
         side.addWidget(self.confirm)
-        layout.addLayout(side, 1)
+        layout.addLayout(side, 2)
         self.lines: tuple[SettlementLine, ...] = ()
 
     @staticmethod
@@ -73,9 +73,9 @@ class SettlementPanel(QFrame):
             return
         self.lines = snap.settlement
         dealer = snap.dealer
-        cards = " ".join(str(c) for c in dealer.cards if c is not None)
+        cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status else ""
-        self.dealer_line.setText(f"Dealer {cards}  =  {dealer.total} {status}   ·   settle top to bottom")
+        self.dealer_line.setText(f"Dealer {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
         self._clear(self.rows)
         for column, head in enumerate(("#", "Seat", "Wager", "Stake", "Result", "Pay / collect")):
             self.rows.addWidget(_cell(head, "muted"), 0, column)
@@ -96,10 +96,7 @@ class SettlementPanel(QFrame):
     def _add_row(self, line: SettlementLine) -> None:
         row = line.order
         wager = WAGER_NAMES[line.wager] + (f" H{line.hand + 1}" if line.hand else "")
-        result = RESULTS[line.result]
-        if line.stake and 0 < line.in_action < line.stake:
-            result += f" (action {money(line.in_action)}; return {money(line.stake - line.in_action)})"
-        cells = (str(row), f"Seat {line.seat}", wager, money(line.stake), result)
+        cells = (str(row), f"Seat {line.seat}", wager, money(line.stake), RESULTS[line.result])
         for column, text in enumerate(cells):
             self.rows.addWidget(_cell(text, "amount" if column else "muted"), row, column)
-        self.rows.addWidget(_cell(settlement_action(line.amount, line.result, line.stake), _role(line.amount)), row, 5)
+        self.rows.addWidget(_cell(settlement_action(line.amount, line.result, line.stake, line.in_action), _role(line.amount)), row, 5)

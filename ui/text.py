@@ -59,12 +59,12 @@ def total_text(total: int | None, soft: bool) -> str:
     return f"soft {total}" if soft else str(total)
 
 
-def settlement_action(amount: Cents, result: Result, stake: Cents) -> str:
-    """What the dealer does with the chips of one row."""
+def settlement_action(amount: Cents, result: Result, stake: Cents, in_action: Cents) -> str:
+    """What the dealer does with the chips of one row; a stake the bank did not reach goes back."""
+    unreached = stake - in_action if 0 < in_action < stake else 0
+    back = f" · RETURN {money(unreached)}" if unreached else ""
     if amount > 0:
-        return f"PAY {money(amount)}"
+        return f"PAY {money(amount)}{back}"
     if amount < 0:
-        return f"COLLECT {money(-amount)}"
-    if stake == 0:
-        return "—"
-    return f"RETURN {money(stake)}" if result in (Result.PUSH, Result.NO_ACTION) else "—"
+        return f"COLLECT {money(-amount)}{back}"
+    return f"RETURN {money(stake)}" if stake and result in (Result.PUSH, Result.NO_ACTION) else "—"

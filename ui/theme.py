@@ -11,43 +11,50 @@ MUTED = "#9aa7b5"
 ACCENT = "#ffd166"
 PAY = "#3ddc84"
 COLLECT = "#ff6b6b"
-WARN = "#ffb020"
 ALERT = "#e5484d"
 RED_SUIT = "#d32f2f"
 TOUCH = 56  # the smallest touch target in pixels (at least 48)
 
-STYLE = f"""
-QWidget {{ background: {BACKGROUND}; color: {TEXT}; font-family: "DejaVu Sans"; font-size: 18px; }}
+def style(scale: float = 1.0) -> str:
+    """The style sheet with every size multiplied by `scale` (1.0 at 1280x800)."""
+
+    def px(size: int) -> int:
+        return round(size * scale)
+
+    return f"""
+QWidget {{ background: {BACKGROUND}; color: {TEXT}; font-family: "DejaVu Sans"; font-size: {px(18)}px; }}
 QLabel {{ background: transparent; }}
-QFrame#panel {{ background: {PANEL}; border-radius: 10px; }}
-QFrame#seat {{ background: {FELT}; border: 2px solid #1f5a42; border-radius: 12px; }}
-QFrame#seat[acting="true"] {{ border: 4px solid {ACCENT}; }}
-QFrame#seat[selected="true"] {{ border: 4px solid #5aa9ff; }}
-QFrame#seat[bank="true"] {{ background: #2a2340; border: 2px solid #6b5ca5; }}
-QFrame#dealer {{ background: #1b2a3a; border: 2px solid #35506e; border-radius: 12px; }}
-QLabel#prompt {{ font-size: 34px; font-weight: bold; color: {ACCENT}; padding: 6px 12px; }}
-QLabel#title {{ font-size: 20px; font-weight: bold; }}
-QLabel#muted {{ color: {MUTED}; font-size: 16px; }}
-QLabel#seatName {{ font-size: 22px; font-weight: bold; }}
-QLabel#amount {{ font-size: 22px; font-weight: bold; }}
-QLabel#big {{ font-size: 30px; font-weight: bold; }}
-QLabel#total {{ font-size: 24px; font-weight: bold; color: {ACCENT}; }}
-QLabel#status {{ font-size: 16px; color: {MUTED}; }}
-QLabel#button {{ background: {ACCENT}; color: #111; border-radius: 14px; font-weight: bold; padding: 2px 8px; }}
-QLabel#pay {{ color: {PAY}; font-size: 24px; font-weight: bold; }}
-QLabel#collect {{ color: {COLLECT}; font-size: 24px; font-weight: bold; }}
-QLabel#return {{ color: {MUTED}; font-size: 22px; font-weight: bold; }}
-QPushButton {{ background: #243244; color: {TEXT}; border: 2px solid #3a4f68; border-radius: 10px;
-              min-height: {TOUCH}px; min-width: {TOUCH}px; font-size: 22px; font-weight: bold; padding: 0 14px; }}
+QFrame#panel {{ background: {PANEL}; border-radius: {px(10)}px; }}
+QFrame#seat {{ background: {FELT}; border: {px(2)}px solid #1f5a42; border-radius: {px(12)}px; }}
+QFrame#seat[acting="true"] {{ border: {px(4)}px solid {ACCENT}; }}
+QFrame#seat[selected="true"] {{ border: {px(4)}px solid #5aa9ff; }}
+QFrame#seat[bank="true"] {{ background: #2a2340; border: {px(2)}px solid #6b5ca5; }}
+QFrame#dealer {{ background: #1b2a3a; border: {px(2)}px solid #35506e; border-radius: {px(12)}px; }}
+QLabel#prompt {{ font-size: {px(34)}px; font-weight: bold; color: {ACCENT}; padding: {px(6)}px {px(12)}px; }}
+QLabel#title {{ font-size: {px(20)}px; font-weight: bold; }}
+QLabel#muted {{ color: {MUTED}; font-size: {px(16)}px; }}
+QLabel#seatName {{ font-size: {px(22)}px; font-weight: bold; }}
+QLabel#amount {{ font-size: {px(22)}px; font-weight: bold; }}
+QLabel#big {{ font-size: {px(30)}px; font-weight: bold; }}
+QLabel#total {{ font-size: {px(24)}px; font-weight: bold; color: {ACCENT}; }}
+QLabel#status {{ font-size: {px(16)}px; color: {MUTED}; }}
+QLabel#button {{ background: {ACCENT}; color: #111; border-radius: {px(14)}px; font-weight: bold; padding: {px(2)}px {px(8)}px; }}
+QLabel#pay {{ color: {PAY}; font-size: {px(24)}px; font-weight: bold; }}
+QLabel#collect {{ color: {COLLECT}; font-size: {px(24)}px; font-weight: bold; }}
+QLabel#return {{ color: {MUTED}; font-size: {px(22)}px; font-weight: bold; }}
+QPushButton {{ background: #243244; color: {TEXT}; border: {px(2)}px solid #3a4f68; border-radius: {px(10)}px;
+              min-height: {px(TOUCH)}px; min-width: {px(TOUCH)}px; font-size: {px(22)}px; font-weight: bold; padding: 0 {px(14)}px; }}
 QPushButton:pressed {{ background: #3a4f68; }}
 QPushButton:checked {{ background: #5aa9ff; color: #0d1117; border-color: #9ccaff; }}
 QPushButton:disabled {{ background: #161d27; color: #4a5663; border-color: #222c38; }}
 QPushButton#primary {{ background: {ACCENT}; color: #111; border-color: #ffe3a1; }}
 QPushButton#primary:disabled {{ background: #161d27; color: #4a5663; border-color: #222c38; }}
-QFrame#banner {{ background: {ALERT}; border-radius: 10px; }}
+QFrame#banner {{ background: {ALERT}; border-radius: {px(10)}px; }}
 QFrame#banner[kind="refused"] {{ background: #8a5a00; }}
-QFrame#banner QLabel {{ color: white; font-size: 22px; font-weight: bold; }}
+QFrame#banner QLabel {{ color: white; font-size: {px(22)}px; font-weight: bold; }}
 QScrollArea {{ border: none; }}
+QFrame#bench {{ background: {PANEL}; border-radius: {px(10)}px; min-width: {px(210)}px; max-width: {px(210)}px; }}
+QFrame#bench QPushButton {{ font-size: {px(17)}px; padding: 0 {px(6)}px; }}
 """
 
 

@@ -58,7 +58,7 @@ class WagerPad(QWidget):
         self.clear.setObjectName("wager_clear")
         self.clear.clicked.connect(lambda: self._set(0))
         layout.addWidget(self.clear, 1, len(CHIPS))
-        self.close_insurance = QPushButton("Insurance closed")
+        self.close_insurance = QPushButton("Close insurance")
         self.close_insurance.setObjectName("close_insurance")
         self.close_insurance.clicked.connect(lambda: self.entered.emit(CloseInsurance()))
         layout.addWidget(self.close_insurance, 1, len(CHIPS) + 1)

@@ -1,0 +1,100 @@
+"""A bench table on the real screens: a scripted shoe, taps on the real buttons, the live snapshot."""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from dealer_assist.cards import parse_card
+from dealer_assist.inputs import Action, WagerKind
+from dealer_assist.money import Cents
+from dealer_assist.profile import load_profile
+from dealer_assist.shoe import Shoe
+from dealer_assist.snapshot import TableSnapshot
+from ui.bench_panel import BenchPanel
+from ui.bridge import TableBridge
+from ui.dealer_window import DealerWindow
+from ui.device_status import DeviceStatus
+from ui.run_command import round_factory
+from ui.wager_pad import CHIPS
+
+
+def scripted_shoe(decks: int, cards: Iterable[str], seed: int = 0) -> Shoe:
+    """A shoe whose first cards are `cards`, in order, followed by a shuffled rest."""
+    shoe = Shoe(decks, random.Random(seed))
+    shoe.cards = [parse_card(code) for code in cards] + shoe.cards
+    shoe.cut_at = len(shoe.cards)
+    return shoe
+
+
+class Table:
+    def __init__(self, qtbot, profile: str, cards: Iterable[str] = (), *, pd_seat: int | None = 4,
+                 bank: Cents = 50_000, size: tuple[int, int] = (1280, 800), seed: int = 0) -> None:
+        self.qtbot = qtbot
+        self.profile = load_profile(profile)
+        self.devices = DeviceStatus()
+        self.bridge = TableBridge(round_factory(self.profile, pd_seat, bank), self.devices)
+        shoe = scripted_shoe(self.profile.decks, cards, seed)
+        self.bench = BenchPanel(shoe, lambda: self.bridge.tracker.expected_peek_answer(), self.devices)
+        self.window = DealerWindow(self.bridge, self.bench)
+        self.view = self.window.view
+        qtbot.addWidget(self.window)
+        self.window.resize(*size)
+        self.window.show()
+        qtbot.waitExposed(self.window)
+
+    @property
+    def snap(self) -> TableSnapshot:
+        return self.bridge.snapshot
+
+    @property
+    def tracker(self):
+        return self.bridge.tracker
+
+    def tap(self, widget) -> None:
+        assert widget.isVisible() and widget.isEnabled(), f"{widget.objectName() or widget.text()} is not tappable"
+        self.qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+    def tap_seat(self, seat: int) -> None:
+        panel = self.view.seats[seat]
+        self.qtbot.mouseClick(panel, Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
+
+    def wager(self, seat: int, kind: WagerKind | str, amount: Cents) -> None:
+        """Tap the seat, the kind, then chips from the largest down until the amount is reached."""
+        self.tap_seat(seat)
+        self.tap(self.view.wagers.kind_buttons[kind])
+        for chip in sorted(CHIPS, reverse=True):
+            while amount >= chip:
+                self.tap(self.view.wagers.chip_buttons[chip])
+                amount -= chip
+        assert amount == 0, "amounts are entered in whole chips"
+
+    def deal(self, count: int = 1) -> None:
+        for _ in range(count):
+            self.tap(self.bench.deal)
+
+    def decide(self, action: Action) -> None:
+        self.tap(self.view.decisions.buttons[action])
+
+    def enabled_decisions(self) -> set[Action]:
+        return {action for action, button in self.view.decisions.buttons.items() if button.isEnabled()}
+
+    def settlement_cells(self) -> list[list[str]]:
+        """The settlement panel's rows as the dealer reads them, header excluded."""
+        grid = self.view.settlement.rows
+        rows: dict[int, dict[int, str]] = {}
+        for index in range(grid.count()):
+            row, column, _, _ = grid.getItemPosition(index)
+            widget = grid.itemAt(index).widget()
+            if row > 0 and widget is not None:
+                rows.setdefault(row, {})[column] = widget.text()
+        return [[cells[c] for c in sorted(cells)] for _, cells in sorted(rows.items())]
+
+
+@pytest.fixture
+def table(qtbot):
+    def make(profile: str = "nobust-4.0", cards: Iterable[str] = (), **options) -> Table:
+        return Table(qtbot, profile, cards, **options)
+    return make

@@ -1,0 +1,45 @@
+"""ROUND-FILE.md's worked example, played by taps on the dealer's screen."""
+from __future__ import annotations
+
+from dealer_assist.inputs import Action, WagerKind
+from dealer_assist.ledger import ledger
+
+CARDS = ["7S", "9H", "KD", "7H", "7C", "5D", "2S", "KC"]
+
+
+def test_the_worked_example_reads_as_the_ledger(table):
+    t = table("nobust-4.0", CARDS, pd_seat=4, bank=50_000)
+    assert t.view.prompt.text() == "Place wagers, then deal"
+    t.wager(1, WagerKind.BASE, 2_500)
+    t.wager(1, WagerKind.LUCKY_LUCKY, 500)
+    t.wager(1, WagerKind.BUSTER, 500)
+    t.wager(6, WagerKind.BASE, 1_000)
+    t.wager(6, WagerKind.BUSTER, 100)
+    assert t.view.seats[1].wagers.text() == "$25"
+    assert t.view.seats[1].side.text() == "LL $5\nBuster $5"
+    assert t.view.seats[4].wagers.text() == "BANK"
+    t.deal(6)
+    assert t.view.prompt.text() == "Seat 1 to act on hard 14"
+    assert t.enabled_decisions() == {Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER}
+    assert t.view.seats[1].marker.isVisible() and t.view.seats[1].marker.text() == "BTN"
+    t.decide(Action.STAND)
+    assert t.view.prompt.text() == "Seat 6 to act on hard 16"
+    assert t.enabled_decisions() == {Action.STAND, Action.DOUBLE, Action.SURRENDER}
+    t.deal()  # 2S: hard 18 with three cards is a forced stand
+    assert t.view.prompt.text() == "The player-dealer hits hard 15"
+    assert t.enabled_decisions() == set()
+    t.deal()  # KC: 25, over
+    assert t.view.prompt.text() == "The player-dealer stands — settle in order; shoe locked"
+    assert t.view.stack.currentWidget() is t.view.settlement
+    result = ledger(t.tracker)
+    cells = t.settlement_cells()
+    names = {"lucky_lucky": "Lucky Lucky", "base": "Base", "buster": "Buster"}
+    assert [(row[1], row[2]) for row in cells] == [(f"Seat {s['seat']}", names[s["wager"]]) for s in result["settlements"]]
+    assert [row[5] for row in cells] == ["COLLECT $5", "PAY $25", "PAY $10", "PAY $10", "PAY $2"]
+    assert result["seats"] == {"1": {"net": 30}, "6": {"net": 12}}
+    nets = t.view.settlement.nets
+    assert [nets.itemAt(i).widget().text() for i in range(nets.count())] == [
+        "Seat 1", "+$30", "Seat 6", "+$12", "PD seat 4", "-$42"]
+    t.tap(t.view.settlement.confirm)
+    assert t.view.prompt.text() == "Place wagers, then deal"
+    assert t.bridge.rounds == 2
