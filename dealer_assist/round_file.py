@@ -112,9 +112,11 @@ def parse_round(data: object) -> RoundSpec:
         if not isinstance(raw, list):
             raise _error("bad_field", f"actions.{key}: expected a list of actions")
         actions[_seat(key, "actions")] = tuple(_token(t, f"actions.{key}[{i}]") for i, t in enumerate(raw))
-    insurance = {
-        _seat(key, "insurance"): parse_amount(amount, f"insurance.{key}")
-        for key, amount in _object(doc.get("insurance", {}), "insurance").items()
+    insurance = {  # an insurance of 0 is no insurance (RULES.md §8.20)
+        seat: amount for seat, amount in (
+            (_seat(key, "insurance"), parse_amount(amount, f"insurance.{key}"))
+            for key, amount in _object(doc.get("insurance", {}), "insurance").items()
+        ) if amount
     }
     return RoundSpec(profile, seats, pd, wagers, cards, actions, insurance)
 
