@@ -105,7 +105,6 @@ class DealerView(QWidget):
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         if settled:
             self.settlement.show_table(snap)
-            return
         for view in snap.seats:
             self.seats[view.seat].show_seat(view, view.seat == self.selected)
         self.dealer.show_table(snap)

@@ -1,0 +1,121 @@
+"""Refusals, misdeals, a failed peek and device status: what the banner and the top bar tell."""
+from __future__ import annotations
+
+import threading
+
+from dealer_assist.inputs import Action, CardDrawn, WagerKind
+from dealer_assist.cards import parse_card
+from dealer_assist.snapshot import Attention, AttentionKind
+from dealer_assist.tracker import Need
+from ui.wager_pad import INSURANCE
+
+
+def test_a_wager_under_the_table_minimum_is_refused_with_its_rule(table):
+    t = table("nobust-4.0")
+    t.tap_seat(2)
+    t.tap(t.view.wagers.chip_buttons[100])
+    assert t.view.banner.isVisible()
+    assert t.view.banner.message.text() == "Refused (rule 7): seat 2 base $1.00 is outside the limits $5.00-$500.00"
+    assert t.view.seats[2].wagers.text() == "no wager"
+    t.tap(t.view.wagers.chip_buttons[500])
+    assert not t.view.banner.isVisible()
+    assert t.view.seats[2].wagers.text() == "$5"
+
+
+def test_the_player_dealers_seat_takes_no_wager(table):
+    t = table("nobust-4.0", pd_seat=4)
+    t.tap_seat(4)
+    assert not any(button.isEnabled() for button in t.view.wagers.chip_buttons.values())
+
+
+def test_a_card_after_the_dealer_stands_is_a_misdeal_with_its_rule(table):
+    t = table("nobust-4.0", ["TS", "9H", "KD", "8C"], pd_seat=4)
+    t.wager(1, WagerKind.BASE, 1_000)
+    t.deal(4)  # 20 against 17: both stand
+    t.decide(Action.STAND)
+    assert t.snap.need is Need.NOTHING
+    t.deal()
+    assert t.view.banner.isVisible()
+    text = t.view.banner.message.text()
+    assert text.startswith("MISDEAL (rule 2.8): misdeal: ")
+    assert "the dealer stands on hard 17" in text
+    assert t.view.stack.currentWidget() is t.view.settlement, "the refused card changes nothing"
+    t.tap(t.view.banner.resolve)
+    assert not t.view.banner.isVisible()
+
+
+def test_a_hit_on_a_hard_17_is_a_misdeal_naming_the_must_stand_rule(table):
+    t = table("nobust-4.0", ["TS", "9H", "7D", "5C"], pd_seat=4)
+    t.wager(1, WagerKind.BASE, 1_000)
+    t.deal(4)
+    assert t.view.prompt.text() == "Seat 1 must stand on hard 17 (or split / surrender)"
+    assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}
+    t.deal()
+    assert t.view.banner.message.text().startswith("MISDEAL (rule 2.10): misdeal: seat 1 hand 0: a player must stand on hard 17")
+
+
+def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
+    # c21-8.0: the dealer's second card is up; seat 1 gets 9S 7D, the dealer KH (hole) and AS (up)
+    t = table("c21-8.0", ["9S", "KH", "7D", "AS"], pd_seat=4)
+    t.wager(1, WagerKind.BASE, 2_500)
+    t.deal(4)
+    assert t.view.prompt.text() == "Ace up: take insurance, then peek"
+    assert t.view.dealer.cards.cards == (None, parse_card("AS"))
+    assert t.view.dealer.total.text() == "soft 11 + ?"
+    assert t.view.wagers.kind_buttons[INSURANCE].isChecked()
+    t.tap_seat(1)
+    t.tap(t.view.wagers.chip_buttons[500])
+    assert t.view.seats[1].side.text() == "Ins $5"
+    t.tap(t.view.wagers.close_insurance)
+    assert t.view.prompt.text() == "Peek for a Natural"
+    assert all(button.isEnabled() for button in t.bench.peek_buttons.values())
+    t.tap(t.bench.peek_buttons["noread"])
+    assert t.view.banner.message.text() == "PEEK FAILED (rule 6.2): the peek device answered noread"
+    assert t.view.banner.natural.isVisible() and not t.view.banner.resolve.isVisible()
+    assert t.view.dealer.cards.cards == (None, parse_card("AS"))
+    t.tap(t.view.banner.natural)
+    assert t.snap.need is Need.NOTHING
+    assert [row[2] + " " + row[5] for row in t.settlement_cells()] == ["Insurance PAY $10", "Base COLLECT $25"]
+    assert t.snap.dealer.cards == (parse_card("KH"), parse_card("AS"))
+
+
+def test_a_check_by_hand_that_disagrees_with_the_shoe_is_refused(table):
+    t = table("c21-8.0", ["9S", "5H", "7D", "KS"], pd_seat=4)
+    t.wager(1, WagerKind.BASE, 2_500)
+    t.deal(4)
+    assert t.view.prompt.text() == "Peek for a Natural"
+    t.tap(t.bench.peek_buttons["timeout"])
+    t.tap(t.view.banner.natural)
+    assert t.view.banner.message.text().startswith("Refused (rule 6.2): the check by hand does not match")
+    assert t.snap.need is Need.CHECK_BY_HAND
+
+
+def test_inputs_from_a_reader_thread_reach_the_screen(table, qtbot):
+    t = table("nobust-4.0", pd_seat=4)
+    t.wager(1, WagerKind.BASE, 1_000)
+    rendered_on: list[threading.Thread] = []
+    t.bridge.snapshot_changed.connect(lambda _: rendered_on.append(threading.current_thread()))
+    reader = threading.Thread(target=t.bridge.submit, args=(CardDrawn(parse_card("QS")),))
+    reader.start()
+    reader.join()
+    qtbot.waitUntil(lambda: bool(t.view.seats[1].hands) and t.view.seats[1].hands[0].cards.cards == (parse_card("QS"),))
+    assert rendered_on == [threading.main_thread()]
+    assert t.view.prompt.text() == "Deal to the player-dealer"
+
+
+def test_a_device_fault_reported_from_a_thread_shows_in_the_banner(table, qtbot):
+    t = table("nobust-4.0")
+    reader = threading.Thread(target=t.bridge.report, args=(Attention(AttentionKind.MISREAD, "the shoe could not read a card", "6.1"),))
+    reader.start()
+    reader.join()
+    qtbot.waitUntil(t.view.banner.isVisible)
+    assert t.view.banner.message.text() == "MISREAD (rule 6.1): the shoe could not read a card"
+
+
+def test_the_top_bar_shows_each_links_state_and_last_read(table, qtbot):
+    t = table("nobust-4.0", ["7S"])
+    t.wager(1, WagerKind.BASE, 1_000)
+    t.deal()
+    assert "Shoe up · last 7S" in t.view.devices.labels["Shoe"].text()
+    t.devices.link("Peek", False)
+    qtbot.waitUntil(lambda: "Peek DOWN" in t.view.devices.labels["Peek"].text())

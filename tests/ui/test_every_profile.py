@@ -1,0 +1,85 @@
+"""Whole rounds of every profile through the screens: what the dealer sees at every step."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dealer_assist.inputs import Action, Decide, WagerKind
+from dealer_assist.ledger import ledger
+from dealer_assist.profile import profile_names
+from dealer_assist.tracker import Need
+from ui.text import money, settlement_action
+
+ROUNDS = 4
+
+
+def _check_screen(t) -> None:
+    """The prompt, the buttons and the dealer's cards are the tracker's, and the hole card is hidden."""
+    tracker = t.tracker
+    assert t.view.prompt.text() == tracker.prompt()
+    wait = tracker.awaiting()
+    expected = set()
+    if wait.need is Need.DECISION:
+        expected = {a for a in Action if tracker.can(Decide(wait.seat, wait.hand, a))}
+    assert t.enabled_decisions() == expected
+    if wait.need is not Need.NOTHING:
+        shown = t.view.dealer.cards.cards
+        assert shown == tuple(tracker.visible_dealer_cards())
+        if tracker.profile.dealer_hole_card and tracker.phase.value not in ("dealer", "settled") and len(tracker.dealer) == 2:
+            assert None in shown, "the hole card is face down until the reveal"
+
+
+def _play_round(t, rng: random.Random) -> None:
+    seats = [s for s in range(1, t.tracker.seats + 1) if s != t.tracker.pd_seat]
+    for seat in rng.sample(seats, 3):
+        t.wager(seat, WagerKind.BASE, rng.choice([500, 1_000, 2_500, 10_000]))
+        if t.profile.lucky_lucky and rng.random() < 0.5:
+            t.wager(seat, WagerKind.LUCKY_LUCKY, 500)
+        if rng.random() < 0.6:
+            t.wager(seat, WagerKind.BUSTER, rng.choice([100, 500]))
+    _check_screen(t)
+    while (need := t.tracker.awaiting().need) is not Need.NOTHING:
+        if need in (Need.WAGERS, Need.CARD):
+            t.deal()
+        elif need is Need.DECISION:
+            enabled = sorted(t.enabled_decisions())
+            if t.tracker.takes_card() and (not enabled or rng.random() < 0.5):
+                t.deal()
+            else:
+                t.decide(rng.choice(enabled))
+        elif need is Need.INSURANCE:
+            t.tap(t.view.wagers.close_insurance)
+        elif need is Need.PEEK:
+            t.tap(t.bench.peek_buttons["answer"])
+        else:
+            raise AssertionError(f"unexpected need {need}")
+        _check_screen(t)
+
+
+def _check_settlement(t) -> None:
+    result = ledger(t.tracker)
+    cells = t.settlement_cells()
+    assert len(cells) == len(result["settlements"])
+    for row, (cell, line) in enumerate(zip(cells, result["settlements"]), start=1):
+        assert cell[0] == str(row)
+        assert cell[1] == f"Seat {line['seat']}"
+        assert cell[3] == money(round(line["stake"] * 100))
+        assert cell[5] == settlement_action(round(line["amount"] * 100), line["result"], round(line["stake"] * 100),
+                                            round(line["in_action"] * 100))
+    nets = t.view.settlement.nets
+    texts = [nets.itemAt(i).widget().text() for i in range(nets.count())]
+    for seat, entry in result["seats"].items():
+        assert texts[texts.index(f"Seat {seat}") + 1] == ("+" if entry["net"] > 0 else "") + money(round(entry["net"] * 100))
+
+
+@pytest.mark.parametrize("name", profile_names())
+def test_rounds_of_every_profile_read_as_the_tracker_and_the_ledger(table, name):
+    rng = random.Random(name)
+    t = table(name, seed=len(name))
+    for round_number in range(1, ROUNDS + 1):
+        assert t.bridge.rounds == round_number
+        _play_round(t, rng)
+        assert t.view.stack.currentWidget() is t.view.settlement
+        _check_settlement(t)
+        t.tap(t.view.settlement.confirm)
