@@ -31,6 +31,25 @@ PRINT = (150, 200, 210)
 
 
 @dataclass(frozen=True, slots=True)
+class Condition:
+    """A way the table can look: the camera's mount and what each frame suffers."""
+
+    oblique: bool
+    perturbations: frozenset[Perturbation]
+
+
+# The conditions that tests and benchmarks report figures by, one kind of trouble each.
+CONDITIONS: dict[str, Condition] = {
+    "clean": Condition(False, frozenset()),
+    "perspective": Condition(True, frozenset()),
+    "blur": Condition(False, frozenset({Perturbation.BLUR})),
+    "noise": Condition(False, frozenset({Perturbation.NOISE})),
+    "glare": Condition(False, frozenset({Perturbation.GLARE})),
+    "occlusion": Condition(False, frozenset({Perturbation.OCCLUSION})),
+}
+
+
+@dataclass(frozen=True, slots=True)
 class CardPose:
     """One card on the table: the text of its code, its zone and where it lies."""
 

@@ -74,11 +74,11 @@ def test_a_layout_that_does_not_fit_is_refused_and_nothing_is_saved(
 ) -> None:
     data = Path(__file__).parents[2].joinpath("calibration", "default_layout.toml").read_text()
     (tmp_path / "wrong.toml").write_text(data.replace("size_mm = 70", "size_mm = 90"))
-    code, out = run(capsys, "--source", video, "--layout", tmp_path / "wrong.toml", "--out", tmp_path / "cal.json")
+    code, out = run(capsys, "--source", video, "--layout", tmp_path / "wrong.toml", "--out", tmp_path / "cal.json", "--frames", 2)
     assert code == 2 and out["error"]["code"] == "error_too_high"
     assert not (tmp_path / "cal.json").exists()
     code, out = run(capsys, "--source", video, "--layout", tmp_path / "wrong.toml", "--out", tmp_path / "cal.json",
-                    "--max-error-mm", 100)
+                    "--frames", 2, "--max-error-mm", 100)
     assert code == 0
 
 

@@ -10,21 +10,10 @@ from calibration.layout import Layout
 from devices.camera import watch
 from devices.camera_placements import PlacementTracker
 from devices.camera_reader import CardReader
-from hw_sims.synthetic_camera import SyntheticCamera
-from hw_sims.synthetic_camera_effects import Perturbation
+from hw_sims.synthetic_camera import CONDITIONS, SyntheticCamera
 
 SCENES_PER_KIND = 9
 FRAMES_PER_SCENE = 10
-KINDS: dict[str, tuple[bool, frozenset[Perturbation]]] = {
-    "clean": (False, frozenset()),
-    "perspective": (True, frozenset()),
-    "blur": (False, frozenset({Perturbation.BLUR})),
-    "noise": (False, frozenset({Perturbation.NOISE})),
-    "glare": (False, frozenset({Perturbation.GLARE})),
-    "occlusion": (False, frozenset({Perturbation.OCCLUSION})),
-}
-
-
 @dataclass
 class Tally:
     cards: int = 0
@@ -40,14 +29,14 @@ class Tally:
 
 
 def _run(kind: str, seed: int, layout: Layout, calibrated: Callable[..., Calibration]) -> Tally:
-    oblique, perturbations = KINDS[kind]
-    camera = SyntheticCamera(layout, seed=seed, oblique=oblique)
+    condition = CONDITIONS[kind]
+    camera = SyntheticCamera(layout, seed=seed, oblique=condition.oblique)
     reader = CardReader(calibrated(camera))
     tally = Tally()
     for _ in range(SCENES_PER_KIND):
         scene = camera.deal(camera.random_hands())
         tracker = PlacementTracker()
-        frames = (camera.render(scene, perturbations).image for _ in range(FRAMES_PER_SCENE))
+        frames = (camera.render(scene, condition.perturbations).image for _ in range(FRAMES_PER_SCENE))
         tally.frames += sum(1 for _ in watch(frames, reader, tracker))
         truth = Counter((card.zone, card.code) for card in scene.cards)
         placed = Counter((p.zone, str(p.code)) for p in tracker.placements())
@@ -67,7 +56,7 @@ def _run(kind: str, seed: int, layout: Layout, calibrated: Callable[..., Calibra
 def test_placements_are_right_for_99_percent_of_cards_under_each_perturbation(
     layout: Layout, calibrated: Callable[..., Calibration]
 ) -> None:
-    tallies = {kind: _run(kind, seed, layout, calibrated) for seed, kind in enumerate(KINDS, start=100)}
+    tallies = {kind: _run(kind, seed, layout, calibrated) for seed, kind in enumerate(CONDITIONS, start=100)}
     total = Tally(**{f: sum(getattr(t, f) for t in tallies.values()) for f in Tally.__dataclass_fields__})
     print(f"\n{'kind':<12}{'frames':>7}{'cards':>7}{'right':>7}{'missed':>7}{'wrong':>7}{'extra':>7}{'accuracy':>10}")
     for kind, t in [*tallies.items(), ("all", total)]:
