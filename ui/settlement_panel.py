@@ -1,7 +1,7 @@
 """What to pay and collect, wager by wager in settlement order (RULES.md §5.2), then each seat's net."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget,
 )
@@ -36,14 +36,13 @@ class SettlementPanel(QFrame):
         rows_box.addWidget(self.dealer_line)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.rows_widget = QWidget()
         self.rows = QGridLayout(self.rows_widget)
         self.rows.setHorizontalSpacing(18)
         self.rows.setVerticalSpacing(6)
         self.scroll.setWidget(self.rows_widget)
         rows_box.addWidget(self.scroll, 1)
-        layout.addLayout(rows_box, 5)
+        layout.addLayout(rows_box, 3)
         side = QVBoxLayout()
         side.addWidget(_cell("Nets", "title"))
         self.nets = QGridLayout()
@@ -53,12 +52,12 @@ class SettlementPanel(QFrame):
         self.fees = _cell("", "muted")
         self.fees.setWordWrap(True)
         side.addWidget(self.fees)
-        self.confirm = QPushButton("Settled · next round")
+        self.confirm = QPushButton("Done · next round")
         self.confirm.setObjectName("primary")
         self.confirm.setMinimumHeight(80)
         self.confirm.clicked.connect(self.confirmed)
         side.addWidget(self.confirm)
-        layout.addLayout(side, 2)
+        layout.addLayout(side, 1)
         self.lines: tuple[SettlementLine, ...] = ()
 
     @staticmethod
@@ -96,7 +95,7 @@ class SettlementPanel(QFrame):
     def _add_row(self, line: SettlementLine) -> None:
         row = line.order
         wager = WAGER_NAMES[line.wager] + (f" H{line.hand + 1}" if line.hand else "")
-        cells = (str(row), f"Seat {line.seat}", wager, money(line.stake), RESULTS[line.result])
+        cells = (str(row), str(line.seat), wager, money(line.stake), RESULTS[line.result])
         for column, text in enumerate(cells):
-            self.rows.addWidget(_cell(text, "amount" if column else "muted"), row, column)
+            self.rows.addWidget(_cell(text, "row" if column else "muted"), row, column)
         self.rows.addWidget(_cell(settlement_action(line.amount, line.result, line.stake, line.in_action), _role(line.amount)), row, 5)

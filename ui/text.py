@@ -62,7 +62,7 @@ def total_text(total: int | None, soft: bool) -> str:
 def settlement_action(amount: Cents, result: Result, stake: Cents, in_action: Cents) -> str:
     """What the dealer does with the chips of one row; a stake the bank did not reach goes back."""
     unreached = stake - in_action if 0 < in_action < stake else 0
-    back = f" · RETURN {money(unreached)}" if unreached else ""
+    back = f"\nRETURN {money(unreached)}" if unreached else ""
     if amount > 0:
         return f"PAY {money(amount)}{back}"
     if amount < 0:

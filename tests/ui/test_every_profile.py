@@ -63,7 +63,7 @@ def _check_settlement(t) -> None:
     assert len(cells) == len(result["settlements"])
     for row, (cell, line) in enumerate(zip(cells, result["settlements"]), start=1):
         assert cell[0] == str(row)
-        assert cell[1] == f"Seat {line['seat']}"
+        assert cell[1] == str(line["seat"])
         assert cell[3] == money(round(line["stake"] * 100))
         assert cell[5] == settlement_action(round(line["amount"] * 100), line["result"], round(line["stake"] * 100),
                                             round(line["in_action"] * 100))

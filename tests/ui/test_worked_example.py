@@ -34,7 +34,7 @@ def test_the_worked_example_reads_as_the_ledger(table):
     result = ledger(t.tracker)
     cells = t.settlement_cells()
     names = {"lucky_lucky": "Lucky Lucky", "base": "Base", "buster": "Buster"}
-    assert [(row[1], row[2]) for row in cells] == [(f"Seat {s['seat']}", names[s["wager"]]) for s in result["settlements"]]
+    assert [(row[1], row[2]) for row in cells] == [(str(s["seat"]), names[s["wager"]]) for s in result["settlements"]]
     assert [row[5] for row in cells] == ["COLLECT $5", "PAY $25", "PAY $10", "PAY $10", "PAY $2"]
     assert result["seats"] == {"1": {"net": 30}, "6": {"net": 12}}
     nets = t.view.settlement.nets

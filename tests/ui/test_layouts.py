@@ -1,0 +1,54 @@
+"""The screens at 1280x800 and 1920x1080: touch targets, nothing clipped, screenshots saved."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton
+
+from dealer_assist.inputs import WagerKind
+from dealer_assist.tracker import Need
+
+SIZES = [(1280, 800), (1920, 1080)]
+
+
+def _check_fit(window) -> None:
+    QApplication.processEvents()  # let the layouts settle after the last change
+    for button in window.findChildren(QPushButton):
+        if button.isVisible():
+            assert button.height() >= 48, f"{button.text()!r} is {button.height()} px tall"
+            assert button.width() >= button.sizeHint().width(), f"{button.text()!r} is clipped"
+    for label in window.findChildren(QLabel):
+        if label.isVisible() and label.text() and not label.wordWrap():
+            assert label.width() >= label.minimumSizeHint().width(), f"{label.text()!r} is clipped"
+
+
+def _midround(t) -> None:
+    for seat in (1, 2, 3, 5, 6, 7, 8):
+        t.wager(seat, WagerKind.BASE, 10_000 + 2_500 * seat)
+        t.wager(seat, WagerKind.LUCKY_LUCKY, 500)
+        t.wager(seat, WagerKind.BUSTER, 10_000)
+    while t.snap.need is not Need.DECISION:
+        t.deal()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mid_round_and_settlement_fit_the_screen(table, size, tmp_path):
+    t = table("nobust-4.0", seed=11, size=size)
+    assert t.window.size().width() == size[0] and t.window.size().height() == size[1]
+    _midround(t)
+    _check_fit(t.window)
+    assert t.window.grab().save(str(tmp_path / "midround.png"))
+    while t.snap.need is not Need.NOTHING:
+        enabled = t.enabled_decisions()
+        if enabled and not t.tracker.takes_card():
+            t.decide(sorted(enabled)[0])
+        else:
+            t.deal()
+    _check_fit(t.window)
+    assert t.window.grab().save(str(tmp_path / "settlement.png"))
+
+
+def test_wager_entry_fits_at_1280x800(table):
+    t = table("nobust-4.0", size=(1280, 800))
+    t.tap_seat(3)
+    assert t.view.wagers.isVisible()
+    _check_fit(t.window)

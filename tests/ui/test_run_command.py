@@ -1,0 +1,22 @@
+"""`dealer-assist run --autoplay N --screenshots DIR --exit` plays through the screens and quits."""
+from __future__ import annotations
+
+from ui.cli import COMMANDS
+from ui.run_command import main
+
+
+def test_run_is_a_dealer_assist_command():
+    assert COMMANDS["run"][0] == "ui.run_command"
+
+
+def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path):
+    shots = tmp_path / "shots"
+    assert main(["--profile", "c21-8.0", "--autoplay", "3", "--screenshots", str(shots), "--exit", "--seed", "5"]) == 0
+    names = sorted(p.name for p in shots.iterdir())
+    assert [n for n in names if n.endswith("settlement.png")] == [f"round-0{i}-settlement.png" for i in (1, 2, 3)]
+    assert all((shots / n).stat().st_size > 10_000 for n in names)
+
+
+def test_an_unknown_profile_is_refused(qapp, capsys):
+    assert main(["--profile", "nope", "--exit"]) == 2
+    assert "unknown profile 'nope'" in capsys.readouterr().err
