@@ -1,11 +1,17 @@
-"""RULES.md §5: the player-dealer's bank, the settlement order, coverage, fees; §7 and §8.9 rounding
-and the table payout cap. The PD sits in seat 4 unless a test says otherwise."""
+"""RULES.md §5: the player-dealer's bank, the settlement order, coverage, fees, rotation; §7 and §8.9
+rounding and the table payout cap. The PD sits in seat 4 unless a test says otherwise."""
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
 
+from dealer_assist.cards import parse_card
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import CardDrawn, PlaceWager, WagerKind
+from dealer_assist.session_inputs import BankAccepted, BankRefused, SettlementConfirmed, ShoeLoaded
+from dealer_assist.session_operations import BankDeclined, BankOffered, BankTaken, RoundClosed, RoundOpened
+from dealer_assist.table_session import TableConfig, TableSession
 from rulebook import heads_up, make_round, rows, settle, stack
 
 NB, C21 = "nobust-4.0", "c21-8.0"
@@ -179,3 +185,26 @@ def test_8_9_losses_are_not_capped():
     hands = {1: ["AS", "KH"], 2: ["TS", "7S"]}
     ledger = table(C21, hands, ["8C", "TD"], settings={"max_table_payout": 12})
     assert rows(ledger) == [(1, 0, "base", "win", 10, 12), (2, 0, "base", "lose", 10, -10)]
+
+
+def test_5_6_rotation_two_rounds_at_most_then_the_bank_moves_clockwise():
+    """Seat 1 refuses, seat 2 banks round 1 (first turn) and round 2 (second turn); the bank is then
+    offered to seat 3, and seat 2 is passed over when every other seat refuses."""
+    session = TableSession(TableConfig("T1", NB))
+    session.apply(ShoeLoaded("S1", 6), 0)
+    assert session.between_rounds()["offer_seat"] == 1
+    assert session.apply(BankRefused(1), 1) == (BankDeclined(1), BankOffered(2, 1))
+    for turn in (1, 2):
+        opened = session.apply(BankAccepted(2, 50_000), 2)
+        assert opened == (BankTaken(2, 50_000, turn, False), RoundOpened(turn, 2, 50_000, turn, "S1"))
+        session.apply(PlaceWager(3, WagerKind.BASE, 1_000), 3)
+        for code in ["AS", "9D", "KH", "8C"]:  # seat 3's Natural against the PD's 17
+            session.apply(CardDrawn(parse_card(code)), 4)
+        closed = session.apply(SettlementConfirmed(), 5)
+        assert closed == (RoundClosed(turn, -1_500, False), BankOffered(2 if turn == 1 else 3, 2 if turn == 1 else 1))
+    with pytest.raises(RuleError) as caught:
+        session.apply(BankAccepted(2, 50_000), 6)
+    assert caught.value.rule == "5.6"
+    offered = [op for seat in (3, 4, 5, 6, 7, 8, 1) for op in session.apply(BankRefused(seat), 7)
+               if isinstance(op, BankOffered)]
+    assert offered[-1] == BankOffered(3, 1)
