@@ -9,7 +9,7 @@ import numpy as np
 
 from calibration.homography import Matrix, apply, fit_homography
 from calibration.layout import Layout, MarkerCorner
-from calibration.markers import Pixel, Quad, find_markers, quad_centre
+from calibration.markers import MarkerDecoder, Pixel, Quad, find_markers, quad_centre
 from calibration.zones import Point
 from dealer_assist.errors import RuleError
 
@@ -47,7 +47,7 @@ def calibrate(frames: Iterable[np.ndarray], layout: Layout) -> Calibration:
 
     Averaging several frames of a still camera takes the pixel jitter out of the corners.
     """
-    seen: dict[MarkerCorner, dict[str, list[Quad]]] = {corner: {} for corner in MarkerCorner}
+    seen: dict[MarkerCorner, dict[MarkerDecoder, list[Quad]]] = {corner: {} for corner in MarkerCorner}
     size: tuple[int, int] | None = None
     count = 0
     for frame in frames:
@@ -69,7 +69,7 @@ def calibrate(frames: Iterable[np.ndarray], layout: Layout) -> Calibration:
         )
     quads: dict[MarkerCorner, Quad] = {}
     for corner, readings in seen.items():
-        best = readings.get("pyzbar") or readings["zxing"]
+        best = next(readings[decoder] for decoder in MarkerDecoder if decoder in readings)
         quads[corner] = tuple(tuple(v) for v in np.mean(np.array(best), axis=0).tolist())  # type: ignore[misc]
     fit = fit_homography(layout, quads)
     centres = {corner: quad_centre(quad) for corner, quad in quads.items()}

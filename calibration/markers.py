@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 import zxingcpp
@@ -20,13 +21,20 @@ Quad = tuple[Pixel, Pixel, Pixel, Pixel]
 _BY_TEXT = {corner.text: corner for corner in MarkerCorner}
 
 
+class MarkerDecoder(StrEnum):
+    """The decoders that read markers, in order of preference."""
+
+    PYZBAR = "pyzbar"
+    ZXING = "zxing"
+
+
 @dataclass(frozen=True, slots=True)
 class MarkerSighting:
     """A marker's outline in the image, corners in canonical order (see `canonical_quad`)."""
 
     corner: MarkerCorner
     quad: Quad
-    decoder: str
+    decoder: MarkerDecoder
 
 
 def canonical_quad(points: Sequence[Sequence[float]]) -> Quad:
@@ -56,12 +64,12 @@ def find_markers(gray: np.ndarray) -> dict[MarkerCorner, MarkerSighting]:
     for item in pyzbar.decode(gray, symbols=[pyzbar.ZBarSymbol.QRCODE]):
         corner = _BY_TEXT.get(item.data.decode("latin-1"))
         if corner is not None and len(item.polygon) == 4:
-            found[corner] = MarkerSighting(corner, canonical_quad(item.polygon), "pyzbar")
+            found[corner] = MarkerSighting(corner, canonical_quad(item.polygon), MarkerDecoder.PYZBAR)
     if len(found) < len(MarkerCorner):
         for result in zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCode):
             corner = _BY_TEXT.get(result.text)
             if corner is not None and corner not in found:
                 p = result.position
                 points = [(q.x, q.y) for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]
-                found[corner] = MarkerSighting(corner, canonical_quad(points), "zxing")
+                found[corner] = MarkerSighting(corner, canonical_quad(points), MarkerDecoder.ZXING)
     return found

@@ -93,14 +93,13 @@ class SyntheticCamera:
         *,
         size: tuple[int, int] = (1280, 720),
         oblique: bool = False,
-        view_mm: tuple[float, float, float, float] | None = None,
         px_per_mm: float = 2.0,
     ) -> None:
         self.layout = layout
         self.size = size
         self.rng = np.random.default_rng(seed)
         self.scale = px_per_mm
-        self.table_to_image = self._pose(view_mm or (0.0, 0.0, layout.width_mm, layout.height_mm), oblique)
+        self.table_to_image = self._pose(oblique)
         self.image_to_table = np.linalg.inv(self.table_to_image)
         self._canvas_to_image = self.table_to_image @ np.diag([1 / px_per_mm, 1 / px_per_mm, 1.0])
         self._felt = self._draw_felt()
@@ -147,19 +146,17 @@ class SyntheticCamera:
         image = perturb(image, kinds, table_px, self.rng)
         return SyntheticFrame(image, scene.cards, self.image_to_table.copy(), kinds)
 
-    def _pose(self, view: tuple[float, float, float, float], oblique: bool) -> np.ndarray:
-        x0, y0, x1, y1 = view
+    def _pose(self, oblique: bool) -> np.ndarray:
+        """Table millimetres -> image pixels: the table fills 90% of the frame, each corner a little off."""
         width, height = self.size
-        fit = 0.9 * min(width / (x1 - x0), height / (y1 - y0))
-        half_w, half_h = fit * (x1 - x0) / 2, fit * (y1 - y0) / 2
-        target = np.array(
-            [[-half_w, -half_h], [half_w, -half_h], [half_w, half_h], [-half_w, half_h]]
-        ) + (width / 2, height / 2)
+        fit = 0.9 * min(width / self.layout.width_mm, height / self.layout.height_mm)
+        half_w, half_h = fit * self.layout.width_mm / 2, fit * self.layout.height_mm / 2
+        target = np.array([[-half_w, -half_h], [half_w, -half_h], [half_w, half_h], [-half_w, half_h]])
+        target += (width / 2, height / 2)
         if oblique:
             target[:2, 0] += np.array([1, -1]) * half_w * self.rng.uniform(0.12, 0.18)
         target += self.rng.uniform(-0.02, 0.02, (4, 2)) * (width, height)
-        source = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
-        return cv2.getPerspectiveTransform(source, target.astype(np.float32))
+        return cv2.getPerspectiveTransform(_corners(self.layout)[0].astype(np.float32), target.astype(np.float32))
 
     def _draw_felt(self) -> np.ndarray:
         s = self.scale
