@@ -124,11 +124,12 @@ def buster_rows(profile: str, cards: int, **extra: Any) -> dict[str, Any]:
     return ledger
 
 
-def button_round(profile: str, players: list[int], dealer: list[str], *draws: str) -> dict[str, Any]:
-    """Every seat in `players` stands on 18 against the PD in seat 4; returns the ledger."""
+def button_round(profile: str, players: list[int], dealer: list[str], *draws: str,
+                 pd: Mapping[str, float] = PD_SEAT4, **extra: Any) -> dict[str, Any]:
+    """Every seat in `players` stands on 18 against the PD (seat 4 unless `pd` says otherwise)."""
     hands = {s: ["T" + "SHDC"[i % 4], "8" + "SHDC"[i % 4]] for i, s in enumerate(players)}
     return settle_round(make_round(profile, stack(hands, dealer, *draws), {s: {"base": 10} for s in players},
-                                   actions={s: ["stand"] for s in players}, pd=PD_SEAT4))
+                                   actions={s: ["stand"] for s in players}, pd=pd, **extra))
 
 
 def rotated(seats: list[int], first: int) -> list[int]:

@@ -45,6 +45,11 @@ def test_the_good_round_settles(tmp_path):
                                    "in_action": 10, "amount": -10}]
 
 
+def test_round_file_card_code_10_is_a_ten(tmp_path):
+    status, out, _ = run_cli(tmp_path, "settle", document=doc(cards=["10S", "10D", "5H", "7C"]))
+    assert status == 0 and out["hands"][0]["cards"] == ["TS", "5H"] and out["dealer"]["cards"] == ["TD", "7C"]
+
+
 @pytest.mark.parametrize("text, code, words", [
     pytest.param('{"format": "round-v1", ', "malformed_json", ["line 1"], id="truncated"),
     pytest.param("[1, 2]", "bad_field", ["round", "object"], id="not-an-object"),
@@ -102,6 +107,8 @@ def test_bad_input_profile_and_settings(tmp_path, data, code, rule, words):
                  "wager_limit", "3.10", ["insurance", "minimum"], id="insurance-below-5"),
     pytest.param(seat1("c21-8.0", ["TS", "8H"], ["9H", "AS"], ["stand"], insurance={"1": 6}),
                  "wager_limit", "3.10", ["insurance", "half"], id="insurance-above-half"),
+    pytest.param(seat1("c21-8.0", ["TS", "8H"], ["9H", "AS"], ["stand"], insurance={"3": 5}),
+                 "side_bet_without_base", "3.10", ["seat 3", "base"], id="insurance-without-base"),
 ])
 def test_bad_input_seats_and_wagers(tmp_path, data, code, rule, words):
     assert_refused(tmp_path, data, code, rule, *words)

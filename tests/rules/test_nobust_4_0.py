@@ -73,6 +73,13 @@ def test_4_0_rule_3_lucky_lucky_uses_the_pds_first_card():
     assert rows(ledger, "lucky_lucky") == [(1, 0, "lucky_lucky", "win", 5, 250)]
 
 
+def test_4_0_rule_3_lucky_lucky_follows_the_up_card_setting():
+    """With a hole card and `dealer_up_card = 2` the second card (7D) is up: 7-7-7 again."""
+    ledger = heads_up(NB, ["7S", "7H"], ["KC", "7D"], ["stand"], wagers={"base": 10, "lucky_lucky": 5},
+                      settings={"dealer_hole_card": True, "dealer_up_card": 2})
+    assert rows(ledger, "lucky_lucky") == [(1, 0, "lucky_lucky", "win", 5, 250)]
+
+
 # --- hand ranking and outcomes -------------------------------------------------------------------
 
 def test_4_0_rule_4_natural_pays_3_to_2_and_totals_22():
@@ -333,6 +340,15 @@ def test_4_0_rule_16_action_button_counts_the_pds_second_card(card, seat):
     ledger = button_round(NB, PLAYERS, ["9C", card], "9D", "9H")
     assert ledger["action_seat"] == seat
     assert [r[0] for r in rows(ledger, "base")] == rotated(PLAYERS, seat)
+
+
+@pytest.mark.parametrize("card, seat", [("KC", 3), ("6C", 1), ("JC", 1), ("4C", 4)])
+def test_4_0_rule_16_button_wraps_over_a_smaller_table(card, seat):
+    """Six seats, the PD in seat 6: positions 1..5 are seats 1..5; ((value - 1) mod 5) + 1."""
+    players = [1, 2, 3, 4, 5]
+    ledger = button_round(NB, players, ["9C", card], "9D", "9H", pd={"seat": 6, "bank": 500}, seats=6)
+    assert ledger["action_seat"] == seat
+    assert [r[0] for r in rows(ledger, "base")] == rotated(players, seat)
 
 
 def test_4_0_rule_16_button_on_an_empty_seat_moves_to_the_next_wager():
