@@ -29,8 +29,22 @@ class Mismatch:
     expected_zone: str | None
     seen_zone: str | None
 
+    @property
+    def message(self) -> str:
+        """What the dealer is shown."""
+        if self.kind is MismatchKind.MISSING_ON_TABLE:
+            return f"{self.card}: the shoe dealt it to {self.expected_zone}, the camera does not see it there"
+        if self.kind is MismatchKind.EXTRA_ON_TABLE:
+            return f"{self.card}: the camera sees it at {self.seen_zone}, the shoe did not deal it there"
+        return f"{self.card}: the shoe dealt it to {self.expected_zone}, the camera sees it at {self.seen_zone}"
+
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind.value, "card": str(self.card), "expected_zone": self.expected_zone, "seen_zone": self.seen_zone}
+        return {
+            "kind": self.kind.value,
+            "card": str(self.card),
+            "expected_zone": self.expected_zone,
+            "seen_zone": self.seen_zone,
+        }
 
 
 def compare_placements(
@@ -54,5 +68,6 @@ def compare_placements(
                 extra[seen_zone][card] -= 1
                 found.append(Mismatch(MismatchKind.WRONG_ZONE, card, expected_zone, seen_zone))
     for seen_zone in zones:
-        found += [Mismatch(MismatchKind.EXTRA_ON_TABLE, card, None, seen_zone) for card in sorted(extra[seen_zone].elements(), key=str)]
+        extras = sorted(extra[seen_zone].elements(), key=str)
+        found += [Mismatch(MismatchKind.EXTRA_ON_TABLE, card, None, seen_zone) for card in extras]
     return tuple(found)

@@ -2,11 +2,19 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 
+from calibration.camera_calibration import Calibration
+from calibration.layout import Layout
 from dealer_assist.cards import parse_card
+from devices.camera import watch
 from devices.camera_mismatch import Mismatch, MismatchKind, compare_placements
+from devices.camera_placements import PlacementTracker
+from devices.camera_reader import CardReader
+from hw_sims.synthetic_camera import SyntheticCamera
+from hw_sims.synthetic_camera_effects import Perturbation
 
 
 def cards(*codes: str) -> list:
@@ -41,8 +49,26 @@ def test_an_empty_table_misses_every_reported_card() -> None:
     assert [(m.kind, str(m.card)) for m in found] == [(MismatchKind.MISSING_ON_TABLE, "2C"), (MismatchKind.MISSING_ON_TABLE, "3C")]
 
 
-def test_mismatch_records_are_frozen_and_print_as_json() -> None:
+def test_mismatch_records_are_frozen_and_say_what_is_wrong() -> None:
     mismatch = compare_placements({}, {"discard": cards("7S")})[0]
     with pytest.raises(dataclasses.FrozenInstanceError):
         mismatch.card = parse_card("8S")  # type: ignore[misc]
     assert mismatch.to_json() == {"kind": "extra_on_table", "card": "7S", "expected_zone": None, "seen_zone": "discard"}
+    assert mismatch.message == "7S: the camera sees it at discard, the shoe did not deal it there"
+
+
+def test_a_card_dealt_to_the_wrong_seat_on_camera_is_reported(
+    layout: Layout, calibrated: Callable[..., Calibration]
+) -> None:
+    """The shoe's order says seat 2 got the 6D; the dealer put it at seat 3."""
+    camera = SyntheticCamera(layout, seed=41)
+    reader, tracker = CardReader(calibrated(camera, frames=1)), PlacementTracker()
+    scene = camera.deal({"seat_2": ["KC.0001"], "seat_3": ["6D.0001", "TH.0001"], "dealer": ["5S.0001"]})
+    for _ in watch((camera.render(scene, {Perturbation.NOISE}).image for _ in range(4)), reader, tracker):
+        pass
+    reported = {"seat_2": cards("KC", "6D"), "seat_3": cards("TH"), "dealer": cards("5S", "9C")}
+    found = compare_placements(reported, tracker.cards_by_zone())
+    assert [m.message for m in found] == [
+        "6D: the shoe dealt it to seat_2, the camera sees it at seat_3",
+        "9C: the shoe dealt it to dealer, the camera does not see it there",
+    ]
