@@ -6,12 +6,12 @@ from dataclasses import dataclass
 
 from dealer_assist.cards import RANKS, SUITS, Card, parse_card
 
-_CODE = re.compile(rf"([{RANKS}][{SUITS}])(?:\.([0-9A-Z]{{1,16}}))?")
+_CODE = re.compile(rf"([{RANKS}][{SUITS}])(?:\.([0-9A-Za-z]+))?")
 
 
 @dataclass(frozen=True, slots=True)
 class CardCode:
-    """A card and, when printed, the serial of the deck it belongs to."""
+    """A card and, when printed, the serial of the deck it belongs to (letters and digits)."""
 
     card: Card
     deck: str | None = None

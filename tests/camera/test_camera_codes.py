@@ -20,7 +20,7 @@ from hw_sims.synthetic_camera_codes import Symbology
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("TS", CardCode(Card("T", "S"))), ("QH.0417", CardCode(Card("Q", "H"), "0417")), ("2C.A7", CardCode(Card("2", "C"), "A7"))],
+    [("TS", CardCode(Card("T", "S"))), ("QH.0417", CardCode(Card("Q", "H"), "0417")), ("2C.a7", CardCode(Card("2", "C"), "a7"))],
 )
 def test_card_codes_name_a_card_and_maybe_its_deck(text: str, code: CardCode) -> None:
     assert parse_card_code(text) == code
