@@ -96,6 +96,8 @@ def test_5_3_running_coverage_a_later_win_opens_room_for_losses():
 
 
 def test_5_3_running_coverage_a_push_stays_a_push_after_the_bank_is_gone():
+    """Bank 10: seat 1's win takes it all; seat 2's 18 ties the PD's 18. Reading of "a push stays a
+    push": a push moves no money, so it is never `no_action`; its whole stake is shown in action."""
     ledger = table(NB, {1: ["TS", "9S"], 2: ["TH", "8H"]}, ["TD", "8C"], bank=10)
     assert rows(ledger) == [(1, 0, "base", "win", 10, 10), (2, 0, "base", "push", 10, 0)]
 
@@ -167,8 +169,9 @@ def test_8_9_half_of_an_odd_cent_surrender_rounds_down():
 
 
 def test_8_9_max_table_payout_caps_gross_payments_in_order():
-    """c21-8.0 with the cap at 15: seat 1's Natural takes 12 (6:5), seat 2's win gets the last 3 (in
-    action 3), seat 3's win finds nothing left: no_action. The PD's up T counts 4 seats on: seat 1."""
+    """c21-8.0 with the cap at 15: seat 1's Natural takes 12 (6:5), seat 2's win gets the last 3, seat 3's
+    win finds nothing left: no_action. The PD's up T counts 4 seats on: seat 1. Reading: a win the cap
+    cuts short keeps action on its stake in proportion, as under §5.3 (10 x 3 / 10 = 3)."""
     ledger = table(C21, NATURAL_AND_TWO_19S, ["8C", "TD"], settings={"max_table_payout": 15})
     assert rows(ledger) == [(1, 0, "base", "win", 10, 12), (2, 0, "base", "win", 3, 3),
                             (3, 0, "base", "no_action", 0, 0)]
