@@ -257,6 +257,15 @@ def test_8_16_pd_draws_only_while_a_base_wager_is_unresolved(player, settings, d
     assert rows(ledger) == [(1, 0, "base", result, 10, {"push": 0, "lose": -10}[result])]
 
 
+def test_8_16_over_tie_push_keeps_every_over_hand_unresolved():
+    """Reading of §8.16's parenthesis: with `over_tie = push` any over hand counts as one that could
+    still push, even 28, which no dealer hand can tie (the dealer never passes 26). In 8.0 (no
+    must-stand) 18 hits a K; the PD still completes 16 with the 5."""
+    ledger = heads_up(C21, ["TS", "8H", "KD"], ["TD", "6C", "5D"], ["hit"])
+    assert ledger["dealer"]["cards"] == ["TD", "6C", "5D"]
+    assert rows(ledger) == [(1, 0, "base", "lose", 10, -10)]
+
+
 # --- §8.17 the action button -----------------------------------------------------------------------------
 
 def test_8_17_button_set_by_the_second_card_even_when_it_is_the_hole_card():
