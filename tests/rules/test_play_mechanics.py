@@ -64,6 +64,15 @@ def test_8_4_a_decision_due_but_missing_is_an_error():
     assert error.code == "missing_decision" and error.rule == "8.4" and "seat 1" in error.message
 
 
+def test_8_4_a_must_hit_still_takes_a_hit_token():
+    """Reading: ROUND-FILE.md lists the moves made without a token (a forced stand, one card on split
+    Aces, the end of a double); a must-hit is not among them, so 2-3-4 (9) waits for its `hit`."""
+    cards = stack({1: ["2S", "3H"]}, ["TD", "7C"], "4D", "KD")
+    error = refused(one_seat(NB, cards, ["hit"]))
+    assert error.code == "missing_decision" and "must hit" in error.message
+    assert rows(settle(one_seat(NB, cards, ["hit", "hit"]))) == [(1, 0, "base", "win", 10, 10)]
+
+
 def test_8_4_a_decision_left_over_is_an_error():
     error = refused(one_seat(NB, stack({1: ["TS", "5H"]}, ["TD", "7C"]), ["stand", "hit"]))
     assert error.code == "leftover_decision" and error.rule == "8.4" and "'hit'" in error.message
