@@ -134,4 +134,8 @@ def layout_from_dict(data: object, source: str) -> Layout:
     needed = {"dealer", "discard"} | {f"seat_{n}" for n in range(1, seats + 1)}
     if seats == 0 or needed - names:
         raise fail(f"zones must include dealer, discard and seat_1..seat_N; missing {sorted(needed - names) or ['seat_1']}")
+    for index, zone in enumerate(zones):
+        for other in zones[index + 1:]:
+            if zone.overlaps(other):
+                raise fail(f"zones {zone.name} and {other.name} overlap; a card's zone must be unambiguous")
     return Layout(str(name), width, height, marker_size, markers, tuple(zones))

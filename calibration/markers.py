@@ -15,6 +15,7 @@ import zxingcpp
 from pyzbar import pyzbar
 
 from calibration.layout import MarkerCorner
+from dealer_assist.errors import RuleError
 
 Pixel = tuple[float, float]
 Quad = tuple[Pixel, Pixel, Pixel, Pixel]
@@ -63,6 +64,8 @@ def find_markers(gray: np.ndarray) -> dict[MarkerCorner, MarkerSighting]:
     found: dict[MarkerCorner, MarkerSighting] = {}
     for item in pyzbar.decode(gray, symbols=[pyzbar.ZBarSymbol.QRCODE]):
         corner = _BY_TEXT.get(item.data.decode("latin-1"))
+        if corner in found:
+            raise RuleError("bad_markers", f"marker {corner.text} appears twice in one frame; the table has one of each")
         if corner is not None and len(item.polygon) == 4:
             found[corner] = MarkerSighting(corner, canonical_quad(item.polygon), MarkerDecoder.PYZBAR)
     if len(found) < len(MarkerCorner):

@@ -73,6 +73,17 @@ def test_a_covered_marker_is_named(layout: Layout) -> None:
     assert refused.value.code == "marker_missing"
 
 
+def test_a_marker_seen_twice_is_refused(layout: Layout) -> None:
+    camera = SyntheticCamera(layout, seed=5)
+    image = camera.render(camera.deal({})).image
+    tl = np.round(cv2.perspectiveTransform(np.array([[layout.markers[MarkerCorner.TL]]]), camera.table_to_image)[0, 0])
+    x, y = int(tl[0]), int(tl[1])
+    image[300:400, 560:660] = image[y - 50:y + 50, x - 50:x + 50]
+    with pytest.raises(RuleError, match="DA:CAL:TL appears twice") as refused:
+        calibrate([image], layout)
+    assert refused.value.code == "bad_markers"
+
+
 def test_a_calibration_file_round_trips(layout: Layout, tmp_path: Path, calibrated: Callable[..., Calibration]) -> None:
     calibration = calibrated(SyntheticCamera(layout, seed=6))
     save_calibration(calibration, tmp_path / "cal.json")

@@ -47,6 +47,8 @@ def test_a_layout_file_is_read_from_disk(layout: Layout, tmp_path: Path) -> None
         (lambda d: d["zones"].update(bar=[[1, 1], [2, 2], [3, 1]]), "'bar'"),
         (lambda d: d["zones"].pop("dealer"), "dealer"),
         (lambda d: d["zones"].pop("seat_4"), "seat_4"),
+        (lambda d: d["zones"].update(discard=[[380, 100], [500, 100], [500, 160], [380, 160]]), "dealer and discard overlap"),
+        (lambda d: d["zones"].update(discard=[[450, 150], [460, 150], [460, 160]]), "dealer and discard overlap"),
     ],
 )
 def test_a_wrong_layout_is_refused_naming_what_is_wrong(layout: Layout, change, named: str) -> None:
