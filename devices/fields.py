@@ -23,6 +23,7 @@ class FieldKind:
     parse: Callable[[str], Any]
     format: Callable[[Any], str] = str
     rest: bool = False  # takes every remaining token, joined by single spaces
+    choices: tuple[str, ...] = ()  # the only values a named-value field may take
 
 
 def _hex(digits: int) -> Callable[[str], str]:
@@ -67,7 +68,7 @@ def enum_kind(enum: type[StrEnum]) -> FieldKind:
         except ValueError:
             raise ValueError(f"{text!r} is not one of {names}") from None
 
-    return FieldKind(enum.__name__, parse)
+    return FieldKind(enum.__name__, parse, choices=tuple(member.value for member in enum))
 
 
 SEQ_REF = FieldKind("seq", lambda text: int(_hex(4)(text), 16), lambda value: f"{value:04X}")

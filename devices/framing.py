@@ -71,6 +71,12 @@ def readable_seq(body: bytes) -> int | None:
     return None
 
 
+def _next_marker(data: bytes, at: int) -> int:
+    """Index of the next STX or ETX at or after `at`, or the end of the data."""
+    found = [index for index in (data.find(STX, at), data.find(ETX, at)) if index >= 0]
+    return min(found) if found else len(data)
+
+
 class _State(Enum):
     HUNT = auto()  # outside a frame: everything but STX is noise
     BODY = auto()
@@ -90,10 +96,20 @@ class Framer:
         self._trailer = bytearray()
 
     def feed(self, data: bytes) -> Iterator[Frame | Rejection]:
-        for byte in data:
-            result = self._step(byte)
-            if result is not None:
-                yield result
+        """Frames and rejections completed by these bytes; bodies are scanned in bulk, not byte by byte."""
+        at, end = 0, len(data)
+        while at < end:
+            if self._state is _State.HUNT:
+                at = data.find(STX, at)
+                if at < 0:
+                    return
+                at += 1
+                self._start()
+            else:
+                scan = self._scan_body if self._state is _State.BODY else self._scan_trailer
+                at, result = scan(data, at)
+                if result is not None:
+                    yield result
 
     def reset(self) -> Rejection | None:
         """Forget a partial frame when the port closes; an unfinished frame counts as truncated."""
@@ -103,31 +119,36 @@ class Framer:
             return Rejection(RejectReason.TRUNCATED, "the port closed inside a frame")
         return None
 
-    def _step(self, byte: int) -> Frame | Rejection | None:
-        if byte == STX:
-            unfinished = self._state is not _State.HUNT
-            self._state = _State.BODY
-            self._body.clear()
-            self._trailer.clear()
-            if unfinished:
-                return Rejection(RejectReason.TRUNCATED, "a new STX arrived before the frame ended")
-            return None
-        if self._state is _State.HUNT:
-            return None
-        if self._state is _State.BODY:
-            if byte == ETX:
-                self._state = _State.TRAILER
-            elif len(self._body) == MAX_BODY:
-                self._state = _State.HUNT
-                return Rejection(RejectReason.TOO_LONG, f"body longer than {MAX_BODY} bytes")
-            else:
-                self._body.append(byte)
-            return None
-        self._trailer.append(byte)
+    def _start(self) -> None:
+        self._state = _State.BODY
+        self._body.clear()
+        self._trailer.clear()
+
+    def _scan_body(self, data: bytes, at: int) -> tuple[int, Frame | Rejection | None]:
+        stop = _next_marker(data, at)
+        room = MAX_BODY - len(self._body)
+        if stop - at > room:
+            self._state = _State.HUNT  # the rest, up to the next STX, is noise
+            return at + room, Rejection(RejectReason.TOO_LONG, f"body longer than {MAX_BODY} bytes")
+        self._body += data[at:stop]
+        if stop == len(data):
+            return stop, None
+        if data[stop] == ETX:
+            self._state = _State.TRAILER
+            return stop + 1, None
+        self._start()
+        return stop + 1, Rejection(RejectReason.TRUNCATED, "a new STX arrived before the frame ended")
+
+    def _scan_trailer(self, data: bytes, at: int) -> tuple[int, Frame | Rejection | None]:
+        chunk = data[at : at + 4 - len(self._trailer)]
+        if STX in chunk:
+            self._start()
+            return at + chunk.index(STX) + 1, Rejection(RejectReason.TRUNCATED, "a new STX arrived before the frame ended")
+        self._trailer += chunk
         if len(self._trailer) < 4:
-            return None
+            return at + len(chunk), None
         self._state = _State.HUNT
-        return self._check(bytes(self._body), bytes(self._trailer))
+        return at + len(chunk), self._check(bytes(self._body), bytes(self._trailer))
 
     @staticmethod
     def _check(body: bytes, trailer: bytes) -> Frame | Rejection:

@@ -28,6 +28,21 @@ def open_port(url: str) -> serial.SerialBase:
     )
 
 
+def _read_available(port: serial.SerialBase) -> tuple[bytes, bool]:
+    """What has arrived (waiting up to READ_WAIT for the first byte), and whether the port was lost after it.
+
+    A socket port says only that more is waiting, not how much, so it is read until it says no;
+    bytes read before the connection dropped are still handed on.
+    """
+    data = port.read(port.in_waiting or 1)
+    try:
+        while data and port.in_waiting:
+            data += port.read(port.in_waiting)
+    except (serial.SerialException, OSError):
+        return data, True
+    return data, False
+
+
 class PortRunner:
     def __init__(self, url: str, link: HostLink, name: str) -> None:
         self.url = url
@@ -81,10 +96,12 @@ class PortRunner:
         try:
             self._link.opened(port.write, time.monotonic())
             while not self._stop.is_set():
-                data = port.read(port.in_waiting or 1)
+                data, lost = _read_available(port)
                 now = time.monotonic()
                 if data:
                     self._link.received(data, now)
+                if lost:
+                    break
                 while not self._work.empty():
                     self._work.get()(now)
                 came_up = came_up or self._link.up

@@ -85,10 +85,10 @@ class EmulatedDevice:
             now = time.monotonic()
             if attached and not self.endpoint.connected:
                 self._host_lost()
+            while not self._work.empty():  # controls first: they were asked for before these bytes came
+                self._work.get()(now)
             for item in self._decoder.feed(data):
                 self._received(item, now)
-            while not self._work.empty():
-                self._work.get()(now)
             self.tick(now)
             if now - self._last_heartbeat >= HEARTBEAT_EVERY:
                 self._last_heartbeat = now

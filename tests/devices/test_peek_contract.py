@@ -1,0 +1,98 @@
+"""The Natural-peek contract (DEVICES.md §3), run against every link: in-process, pty, TCP."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from dealer_assist.cards import Card, parse_card
+from devices.events import DeviceEvent
+from devices.messages import PeekResult
+from devices.peek import PeekOutcome, PeekReader
+from hw_sims.endpoints import Endpoint
+from hw_sims.faults import FaultKind
+from hw_sims.peek import PeekEmulator
+from tests.devices.conftest import EventLog
+
+UP_WAIT = 10.0
+
+
+@contextmanager
+def peek_device(endpoint: Endpoint, **options: Any) -> Iterator[tuple[PeekEmulator, PeekReader, EventLog]]:
+    emulator = PeekEmulator(endpoint, **options)
+    log = EventLog()
+    reader = PeekReader(endpoint.url, log)
+    emulator.start()
+    reader.start()
+    try:
+        assert reader.wait_up(UP_WAIT)
+        yield emulator, reader, log
+    finally:
+        reader.stop()
+        emulator.stop()
+
+
+@pytest.mark.parametrize(
+    ("up", "hole", "outcome"),
+    [
+        ("A", "KS", PeekOutcome.NATURAL),
+        ("A", "TD", PeekOutcome.NATURAL),
+        ("K", "AH", PeekOutcome.NATURAL),
+        ("T", "AC", PeekOutcome.NATURAL),
+        ("A", "9H", PeekOutcome.NONE),
+        ("Q", "KD", PeekOutcome.NONE),
+        ("A", None, PeekOutcome.NOCARD),
+    ],
+)
+def test_icd_3_each_answer_maps_to_its_outcome(endpoint: Endpoint, up: str, hole: str | None, outcome: PeekOutcome) -> None:
+    with peek_device(endpoint, hole_card=parse_card(hole) if hole else None) as (_, reader, _log):
+        assert reader.peek(up) is outcome
+
+
+def test_icd_3_noread_is_an_outcome_never_a_guess(endpoint: Endpoint) -> None:
+    with peek_device(endpoint, hole_card=Card("K", "S"), faults={FaultKind.NOREAD: 1.0}) as (_, reader, _log):
+        assert reader.peek("A") is PeekOutcome.NOREAD
+
+
+def test_icd_3_an_answer_after_1500_ms_is_a_timeout_and_then_stale(endpoint: Endpoint) -> None:
+    with peek_device(endpoint, hole_card=Card("K", "S"), delay=2.0) as (emulator, reader, log):
+        assert reader.peek("A") is PeekOutcome.TIMEOUT
+        log.wait_for(lambda log: reader.stale == 1 and emulator.answered == 1)
+        emulator.sim_set_delay(0.0)
+        assert reader.peek("A") is PeekOutcome.NATURAL
+
+
+def test_icd_3_peeks_in_a_row_each_get_their_own_answer(endpoint: Endpoint) -> None:
+    with peek_device(endpoint, hole_card=Card("A", "S")) as (emulator, reader, _log):
+        outcomes = [reader.peek(up) for up in "ATJ"]
+        emulator.sim_set_hole_card(Card("7", "D"))
+        outcomes.append(reader.peek("Q"))
+    assert outcomes == [PeekOutcome.NONE, PeekOutcome.NATURAL, PeekOutcome.NATURAL, PeekOutcome.NONE]
+
+
+def test_icd_3_a_result_repeated_for_a_lost_ack_is_dropped_as_duplicate(endpoint: Endpoint) -> None:
+    with peek_device(endpoint, hole_card=Card("Q", "H"), faults={FaultKind.WITHHELD_ACK: 1.0}) as (emulator, reader, log):
+        assert reader.peek("A") is PeekOutcome.NATURAL
+        log.wait_for(lambda log: emulator.stats.duplicates == reader.stats().duplicates == 1)
+        assert reader.stale == 0
+
+
+def test_icd_3_no_event_or_emulator_text_carries_the_hole_card(endpoint: Endpoint) -> None:
+    hole = Card("Q", "H")
+    with peek_device(endpoint, hole_card=hole) as (emulator, reader, log):
+        reader.peek("A")
+        text = repr(emulator) + repr(log.events)
+    assert "QH" not in text and "'Q'" not in text
+    assert all(not isinstance(getattr(e, f.name), Card) for e in log.events for f in dataclasses.fields(e))
+    assert {f.name for f in dataclasses.fields(PeekResult)} == {"seq", "request", "answer"}
+
+
+def test_icd_3_an_up_card_that_cannot_make_a_natural_is_refused() -> None:
+    reader = PeekReader("socket://127.0.0.1:9")
+    with pytest.raises(ValueError, match="'7'"):
+        reader.peek("7")
+
+
