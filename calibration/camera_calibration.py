@@ -18,6 +18,8 @@ DEFAULT_MAX_ERROR_MM = 2.0
 
 @dataclass(frozen=True, slots=True)
 class Calibration:
+    """The fitted homography with the layout it maps onto; it is the camera adapter's zone locator."""
+
     layout: Layout
     image_to_table: Matrix
     image_size: tuple[int, int]

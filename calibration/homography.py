@@ -29,9 +29,11 @@ class HomographyFit:
 
 
 def apply(matrix: Matrix, x: float, y: float) -> tuple[float, float]:
-    """One point through a homography, without building arrays for it."""
+    """One point through a homography, without building arrays for it; the horizon maps to infinity."""
     (a, b, c), (d, e, f), (g, h, i) = matrix
     w = g * x + h * y + i
+    if w == 0:
+        return math.inf, math.inf
     return (a * x + b * y + c) / w, (d * x + e * y + f) / w
 
 

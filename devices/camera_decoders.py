@@ -1,12 +1,13 @@
 """Card-code decoders, pyzbar and zxing-cpp, behind one interface.
 
-Both read QR and Code 128 from a grayscale image and say where each code sits. They were measured
-side by side on the same synthetic frames (benchmarks/camera_decoders.py); DEFAULT_DECODER names the
-better one, and the other stays selectable by name for cameras or card stock where it does better.
+Both read QR and Code 128 from a grayscale image and say where each code sits. Measured side by side
+on the same synthetic 1280x720 frames (benchmarks/camera_decoders.py), zxing-cpp read 98% of the dealt
+codes against pyzbar's 87% (under blur 99% against 70%), in about a tenth of the time (near 10 ms a
+frame against 100 ms on one core), and neither misread a code. So zxing-cpp is the default; pyzbar,
+the decoder the device document names, stays selectable by name.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -41,11 +42,6 @@ class Decoder(Protocol):
         ...
 
 
-def _centre(points: Sequence[tuple[float, float]]) -> Pixel:
-    xs, ys = zip(*points)
-    return sum(xs) / len(xs), sum(ys) / len(ys)
-
-
 class PyzbarDecoder:
     name = DecoderName.PYZBAR
     _symbols = [pyzbar.ZBarSymbol.QRCODE, pyzbar.ZBarSymbol.CODE128]
@@ -66,11 +62,12 @@ class ZxingDecoder:
 
     def decode(self, gray: np.ndarray) -> list[Symbol]:
         found = zxingcpp.read_barcodes(gray, formats=self._formats, try_invert=False, try_downscale=False)
-        return [Symbol(item.text, _centre(_corners(item.position))) for item in found if item.valid]
+        return [Symbol(item.text, _middle(item.position)) for item in found if item.valid]
 
 
-def _corners(position: zxingcpp.Position) -> list[Pixel]:
-    return [(p.x, p.y) for p in (position.top_left, position.top_right, position.bottom_right, position.bottom_left)]
+def _middle(position: zxingcpp.Position) -> Pixel:
+    corners = (position.top_left, position.top_right, position.bottom_right, position.bottom_left)
+    return sum(p.x for p in corners) / 4, sum(p.y for p in corners) / 4
 
 
 DECODERS: dict[DecoderName, type[PyzbarDecoder] | type[ZxingDecoder]] = {
