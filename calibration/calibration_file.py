@@ -30,14 +30,16 @@ def save_calibration(calibration: Calibration, path: str | Path, max_error_mm: f
             "and that the markers lie flat and the lens is not bending the picture",
         )
     document = {"format": FORMAT, "version": VERSION, "max_error_mm": max_error_mm} | calibration.report()
-    document |= {"image_to_table": [list(row) for row in calibration.image_to_table], "layout": calibration.layout.to_dict()}
+    document["image_to_table"] = [list(row) for row in calibration.image_to_table]
+    document["layout"] = calibration.layout.to_dict()
     target = Path(path)
     partial = target.with_name(target.name + ".partial")
     try:
         partial.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
         os.replace(partial, target)
     except OSError as error:
-        raise RuleError("calibration_unwritable", f"calibration file {str(path)!r} cannot be written: {error}") from None
+        message = f"calibration file {str(path)!r} cannot be written: {error}"
+        raise RuleError("calibration_unwritable", message) from None
 
 
 def load_calibration(path: str | Path) -> Calibration:

@@ -20,5 +20,6 @@ def read_frames(source: str, count: int) -> list[np.ndarray]:
     finally:
         capture.release()
     if not frames:
-        raise RuleError("source_unreadable", f"camera source {source!r} gave no frame: not a camera, video, image or stream")
+        message = f"camera source {source!r} gave no frame: not a camera, video, image or stream"
+        raise RuleError("source_unreadable", message)
     return frames

@@ -133,7 +133,8 @@ def layout_from_dict(data: object, source: str) -> Layout:
     seats = sum(name.startswith("seat_") for name in names)
     needed = {"dealer", "discard"} | {f"seat_{n}" for n in range(1, seats + 1)}
     if seats == 0 or needed - names:
-        raise fail(f"zones must include dealer, discard and seat_1..seat_N; missing {sorted(needed - names) or ['seat_1']}")
+        lacking = sorted(needed - names) or ["seat_1"]
+        raise fail(f"zones must include dealer, discard and seat_1..seat_N; missing {lacking}")
     for index, zone in enumerate(zones):
         for other in zones[index + 1:]:
             if zone.overlaps(other):

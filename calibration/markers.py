@@ -65,7 +65,8 @@ def find_markers(gray: np.ndarray) -> dict[MarkerCorner, MarkerSighting]:
     for item in pyzbar.decode(gray, symbols=[pyzbar.ZBarSymbol.QRCODE]):
         corner = _BY_TEXT.get(item.data.decode("latin-1"))
         if corner in found:
-            raise RuleError("bad_markers", f"marker {corner.text} appears twice in one frame; the table has one of each")
+            message = f"marker {corner.text} appears twice in one frame; the table has one of each"
+            raise RuleError("bad_markers", message)
         if corner is not None and len(item.polygon) == 4:
             found[corner] = MarkerSighting(corner, canonical_quad(item.polygon), MarkerDecoder.PYZBAR)
     if len(found) < len(MarkerCorner):

@@ -50,10 +50,7 @@ class PyzbarDecoder:
         found = pyzbar.decode(gray, symbols=self._symbols)
         # the middle of the outline's extent: for a linear code zbar's outline is the scan lines' crossings,
         # bunched where the reading succeeded, so their mean would drift
-        return [
-            Symbol(item.data.decode("latin-1"), (item.rect.left + item.rect.width / 2, item.rect.top + item.rect.height / 2))
-            for item in found
-        ]
+        return [Symbol(item.data.decode("latin-1"), _rect_middle(item.rect)) for item in found]
 
 
 class ZxingDecoder:
@@ -63,6 +60,10 @@ class ZxingDecoder:
     def decode(self, gray: np.ndarray) -> list[Symbol]:
         found = zxingcpp.read_barcodes(gray, formats=self._formats, try_invert=False, try_downscale=False)
         return [Symbol(item.text, _middle(item.position)) for item in found if item.valid]
+
+
+def _rect_middle(rect: pyzbar.Rect) -> Pixel:
+    return rect.left + rect.width / 2, rect.top + rect.height / 2
 
 
 def _middle(position: zxingcpp.Position) -> Pixel:

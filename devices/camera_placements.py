@@ -41,7 +41,8 @@ class _Track:
 class PlacementTracker:
     def __init__(self, stable_frames: int = DEFAULT_STABLE_FRAMES, gone_frames: int = DEFAULT_GONE_FRAMES) -> None:
         if stable_frames < 1 or gone_frames < 1:
-            raise RuleError("bad_setting", f"stable_frames {stable_frames} and gone_frames {gone_frames} must be at least 1")
+            message = f"stable_frames {stable_frames} and gone_frames {gone_frames} must be at least 1"
+            raise RuleError("bad_setting", message)
         self.stable_frames = stable_frames
         self.gone_frames = gone_frames
         self._tracks: dict[tuple[str, CardCode, int], _Track] = {}

@@ -17,7 +17,9 @@ class Perturbation(StrEnum):
     OCCLUSION = "occlusion"
 
 
-def perturb(image: np.ndarray, kinds: frozenset[Perturbation], table_px: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def perturb(
+    image: np.ndarray, kinds: frozenset[Perturbation], table_px: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
     """Apply the kinds in the order light meets them: hand, glare on the felt, lens, then sensor."""
     for kind in (Perturbation.OCCLUSION, Perturbation.GLARE, Perturbation.BLUR, Perturbation.NOISE):
         if kind in kinds:
