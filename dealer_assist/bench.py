@@ -63,8 +63,8 @@ class BenchPlayer:
             return ShoeLoaded(f"S{self.seed}-{number}", session.profile.decks)
         if state is TableState.OFFERING_BANK:
             assert s.offer_seat is not None
-            rng = random.Random(f"{self.seed}:bank:{s.round_id}:{s.offer_seat}")
-            if rng.random() < 0.6:
+            rng = random.Random(f"{self.seed}:bank:{s.round_id}:{len(s.declined)}")
+            if rng.random() < 0.6 or len(s.declined) >= session.seats - 2:
                 return BankAccepted(s.offer_seat, rng.choice(BANKS))
             return BankRefused(s.offer_seat)
         tracker = session.tracker

@@ -13,7 +13,9 @@ from typing import Any
 
 from dealer_assist.codec import decode, encode
 from dealer_assist.errors import RuleError
-from dealer_assist.journal import Journal, JournalCorrupt, Record, RecordKind, Verdict, read_records, verify
+from dealer_assist.journal import (
+    Journal, JournalCorrupt, Record, RecordKind, Verdict, count_closed, read_records, record_at, security_events, verify,
+)
 from dealer_assist.ledger import ledger
 from dealer_assist.pins import PinGuard, new_pin
 from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, RekeyCard, SettlementConfirmed, VoidRound
@@ -43,11 +45,13 @@ class Table:
              clock: Callable[[], float] = time.time) -> Table:
         """Open or create the table's journal; raises JournalCorrupt on any damage."""
         path = Path(path)
-        if not path.exists():
+        verdict = verify(path) if path.exists() else Verdict(True, 0, "new journal")
+        if not verdict.ok:
+            raise JournalCorrupt(verdict)
+        if verdict.records == 0:  # new, or created by a start that stopped before its first record
             if config is None:
                 raise RuleError("no_journal", f"{path}: no journal here, and no table configuration to start one")
             session = TableSession(config)
-            verdict = Verdict(True, 0, "new journal")
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, {
                 "config": config.to_json(), "profile": {"id": session.profile.id, "hash": session.profile.content_hash,
@@ -55,9 +59,6 @@ class Table:
                 "devices": devices or {}, "software": SOFTWARE})
             verdict = Verdict(True, journal.seq, "", None, 1, journal.head)
             return cls(path, journal, session, PinGuard(), verdict, clock, 0)
-        verdict = verify(path)
-        if not verdict.ok:
-            raise JournalCorrupt(verdict)
         session, pins, closed = _recover(path, verdict)
         journal = Journal(path, verdict)
         table = cls(path, journal, session, pins, verdict, clock, closed)
@@ -169,16 +170,11 @@ def replay(path: Path, config: TableConfig, checkpoint: Record | None, until: in
 def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard, int]:
     """The session at the last closed round, then every input since, replayed and compared."""
     pins = PinGuard()
-    closed = 0
-    checkpoint: Record | None = None
-    for record in read_records(path):
-        if record.kind is RecordKind.SECURITY:
-            pins.replay(record.body)
-        elif record.kind is RecordKind.CLOSE:
-            closed += 1
-            checkpoint = record
+    for body in security_events(path):
+        pins.replay(body)
+    checkpoint = record_at(path, verdict.checkpoint)
     try:
-        session = replay(path, table_config(path), checkpoint)
+        session = replay(path, table_config(path), checkpoint if checkpoint.kind is RecordKind.CLOSE else None)
     except RuleError as error:
         raise JournalCorrupt(Verdict(False, verdict.records, error.message)) from None
-    return session, pins, closed
+    return session, pins, count_closed(path)

@@ -68,6 +68,7 @@ class _Between:
     pd_ready: bool = False
     offer_seat: int | None = None
     offer_turn: int = 1
+    declined: list[int] = field(default_factory=list)  # seats that refused the bank since it was last taken
     shoe_id: str | None = None
     shoe_decks: int = 0
     shoe_cards: int = 0
@@ -84,7 +85,8 @@ class TableSession:
         self.config = config
         self.profile: Profile = load_profile(config.profile, config.settings)
         self.seats = config.seats or self.profile.seats
-        self.s = _Between(**state) if state else _Between(offer_seat=1 if self.profile.player_dealer else None)
+        carried = {k: list(v) if isinstance(v, list) else v for k, v in (state or {}).items()}
+        self.s = _Between(**carried) if state else _Between(offer_seat=1 if self.profile.player_dealer else None)
         self.tracker: RoundTracker | None = None
         self.round_inputs: list[Input] = []
         self.misdeal: Card | None = None
@@ -110,7 +112,8 @@ class TableSession:
     def between_rounds(self) -> dict[str, Any]:
         """The carried state as plain data, as it stands between two rounds."""
         state = dict(vars(self.s))
-        state["window_pds"], state["warned"] = list(self.s.window_pds), list(self.s.warned)
+        for key in ("window_pds", "warned", "declined"):
+            state[key] = list(state[key])
         return state
 
     def rotation_deadline(self) -> float | None:
@@ -185,7 +188,7 @@ class TableSession:
             self._check_rotation(event, now)
         turn = s.offer_turn
         s.pd_seat, s.pd_bank, s.pd_turn, s.pd_proposition, s.pd_ready = event.seat, event.bank, turn, event.proposition, True
-        s.offer_seat = None
+        s.offer_seat, s.declined = None, []
         if self.config.rotation_rules:
             self._count_rotation(event, now)
         ops.append(BankTaken(event.seat, event.bank, turn, event.proposition))
@@ -194,6 +197,7 @@ class TableSession:
     def _bank_refused(self, event: BankRefused, now: float, ops: list[Any]) -> None:
         self._check_offer(event.seat)
         ops.append(BankDeclined(event.seat))
+        self.s.declined.append(event.seat)
         self._offer_next(event.seat, ops)
 
     def _offer_next(self, after: int, ops: list[Any]) -> None:

@@ -1,0 +1,65 @@
+"""Recall and export: the supervisor's proof is the same ledger the table recorded."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from dealer_assist.journal import RecordKind, read_records
+from dealer_assist.recall import HIDDEN, export_round, recall
+from dealer_assist.round_file import settle_round
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableConfig
+
+from journal_helpers import bench_journal, play
+
+
+def test_1000_bench_rounds_export_to_round_files_that_settle_to_the_recorded_ledgers(journal_dir):
+    path = bench_journal(journal_dir / "thousand.db", 1000, profile="nobust-4.0", seed=5)
+    rounds = recall(path)
+    assert len(rounds) == 1000
+    for entry in rounds:
+        assert entry["closed"] and entry["ledger"] is not None
+        assert settle_round(export_round(path, entry["round_id"])) == entry["ledger"], entry["round_id"]
+
+
+def test_exports_of_every_profile_settle_to_the_recorded_ledgers(journal_dir):
+    for profile in ("c21-8.0", "sd-buster-f"):
+        path = bench_journal(journal_dir / f"{profile}.db", 60, profile=profile, seed=9)
+        for entry in recall(path):
+            assert settle_round(export_round(path, entry["round_id"])) == entry["ledger"]
+
+
+def test_recall_shows_at_least_the_last_10_rounds_with_inputs_operations_and_ledger(journal_dir):
+    path = bench_journal(journal_dir / "recall.db", 14)
+    out = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "recall", str(path), "--json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout
+    shown = json.loads(out.stdout)
+    assert [entry["round_id"] for entry in shown] == list(range(5, 15))
+    for entry in shown:
+        assert entry["inputs"] and entry["operations"] and entry["ledger"]["format"] == "ledger-v1"
+    one = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "recall", str(path), "--round", "3"], capture_output=True, text=True)
+    assert one.returncode == 0 and one.stdout.startswith("Round 3") and "ledger:" in one.stdout
+    exported = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "export", str(path), "7"], capture_output=True, text=True)
+    assert exported.returncode == 0
+    assert settle_round(json.loads(exported.stdout)) == recall(path, round_id=7)[0]["ledger"]
+    nothing = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "export", str(path), "99"], capture_output=True, text=True)
+    assert nothing.returncode == 2 and json.loads(nothing.stdout)["error"]["code"] == "no_such_round"
+
+
+def test_recall_of_an_open_round_masks_the_hole_card_until_it_is_revealed(journal_dir):
+    table = Table.open(journal_dir / "open.db", TableConfig("T-2", "c21-8.0"))
+    play(table, 3, seed=2)
+    from dealer_assist.bench import BenchPlayer
+    player = BenchPlayer(2)
+    while table.session.tracker is None or table.session.tracker.phase.value in ("betting", "dealing"):
+        table.submit(player.next_input(table.session))
+    hole = [op for r in read_records(table.path) if r.kind is RecordKind.INPUT and r.round_id == table.session.round_id
+            for op in r.body["ops"] if op["type"] == "CardAssigned" and op.get("hidden")]
+    assert hole, "the c21 dealer got a hole card"
+    entry = recall(table.path, round_id=table.session.round_id)[0]
+    assert not entry["closed"]
+    shown = json.dumps(entry)
+    assert hole[0]["card"] not in [op.get("card") for op in entry["operations"] if op.get("hidden")]
+    assert any(op.get("card") == HIDDEN for op in entry["operations"]) and HIDDEN in shown
+    table.close()

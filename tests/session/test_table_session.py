@@ -1,0 +1,115 @@
+"""The table session around the rounds: the bank's rotation (RULES.md §5.6), the shoe, misdeals."""
+from __future__ import annotations
+
+import pytest
+
+from dealer_assist.cards import parse_card
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.session_inputs import (
+    BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded,
+)
+from dealer_assist.table_session import TableConfig, TableSession, TableState
+
+T0 = 1_800_000_000.0
+
+
+def _names(ops) -> list[str]:
+    return [type(op).__name__ for op in ops]
+
+
+def _quick_round(session: TableSession, now: float = T0) -> list:
+    """Seat 2 bets and stands on 20 against a PD 19: a complete round with a known ending."""
+    ops = []
+    player = 2 if session.s.pd_seat != 2 else 3
+    for event in (PlaceWager(player, WagerKind.BASE, 1_000), *(CardDrawn(parse_card(c)) for c in ("TH", "KD", "QH", "9D")),
+                  Decide(player, 0, Action.STAND), SettlementConfirmed()):
+        ops += session.apply(event, now)
+    return ops
+
+
+def _session(**config) -> TableSession:
+    session = TableSession(TableConfig("T-1", "nobust-4.0", **config))
+    session.apply(ShoeLoaded("S-1", 6), T0)
+    return session
+
+
+def test_5_6_the_same_player_banks_at_most_two_rounds_then_the_bank_goes_clockwise():
+    session = _session()
+    assert session.state is TableState.OFFERING_BANK and session.s.offer_seat == 1
+    assert _names(session.apply(BankRefused(1), T0)) == ["BankDeclined", "BankOffered"]
+    ops = session.apply(BankAccepted(2, 50_000), T0)
+    assert _names(ops) == ["BankTaken", "RoundOpened"] and ops[0].turn == 1
+    closing = _quick_round(session)
+    offered = [op for op in closing if type(op).__name__ == "BankOffered"][0]
+    assert (offered.seat, offered.turn) == (2, 2), "the PD is offered its second turn"
+    second = session.apply(BankAccepted(2, 50_000), T0)
+    assert second[0].turn == 2
+    closing = _quick_round(session)
+    offered = [op for op in closing if type(op).__name__ == "BankOffered"][0]
+    assert (offered.seat, offered.turn) == (3, 1), "after two rounds the bank moves clockwise"
+    with pytest.raises(RuleError) as not_yours:
+        session.apply(BankAccepted(2, 50_000), T0)
+    assert not_yours.value.code == "not_offered" and not_yours.value.rule == "5.6"
+
+
+def test_5_6_a_refused_offer_passes_over_the_player_who_banked_twice():
+    session = _session(seats=3)
+    session.apply(BankAccepted(1, 50_000), T0)
+    _quick_round(session)
+    session.apply(BankAccepted(1, 50_000), T0)
+    _quick_round(session)
+    assert session.s.offer_seat == 2
+    session.apply(BankRefused(2), T0)
+    session.apply(BankRefused(3), T0)
+    assert session.s.offer_seat == 2, "seat 1 banked twice in a row and is passed over"
+    assert session.s.declined == [2, 3]
+
+
+def test_the_cut_card_makes_the_round_the_shoes_last():
+    session = _session()
+    session.apply(BankAccepted(1, 50_000), T0)
+    session.apply(CutCardReached(200), T0)
+    _quick_round(session)
+    session.apply(BankAccepted(1, 50_000), T0)
+    assert session.state is TableState.NEEDS_SHOE and session.tracker is None
+    ops = session.apply(ShoeLoaded("S-2", 6), T0)
+    assert _names(ops) == ["ShoeChanged", "RoundOpened"] and ops[1].shoe_id == "S-2"
+
+
+def test_burn_cards_go_to_the_discard_tray_after_a_new_shoe():
+    session = _session(burn_cards=1)
+    session.apply(BankAccepted(1, 50_000), T0)
+    session.apply(PlaceWager(2, WagerKind.BASE, 1_000), T0)
+    assert _names(session.apply(CardDrawn(parse_card("5S")), T0)) == ["CardBurned"]
+    assert session.tracker.cards_seen == 0
+
+
+def test_california_rotation_proposition_player_limits_and_warnings():
+    session = _session(rotation_rules=True)
+    session.apply(BankAccepted(1, 50_000, proposition=True), T0)
+    closing = _quick_round(session)
+    assert [op.seat for op in closing if type(op).__name__ == "BankOffered"] == [2], "a proposition player never banks twice in a row"
+    with pytest.raises(RuleError) as second:
+        session.apply(BankAccepted(2, 50_000, proposition=True), T0)
+    assert "one per table" in second.value.message
+    session.apply(BankAccepted(2, 50_000), T0)
+    warnings = _quick_round(session, T0 + 36 * 60)
+    assert [op.minutes_left for op in warnings if type(op).__name__ == "RotationWarning"] == [5]
+    late = session.apply(BankRefused(2), T0 + 39.5 * 60)
+    assert [op.minutes_left for op in late if type(op).__name__ == "RotationWarning"] == [1]
+    while session.s.offer_seat != 1:
+        session.apply(BankRefused(session.s.offer_seat), T0 + 41 * 60)
+    with pytest.raises(RuleError) as overdue:
+        session.apply(BankAccepted(1, 50_000, proposition=True), T0 + 41 * 60)
+    assert "two other player-dealers" in overdue.value.message
+
+
+def test_a_refused_input_changes_nothing_in_the_session():
+    session = _session()
+    before = session.between_rounds()
+    with pytest.raises(RuleError):
+        session.apply(BankAccepted(5, 50_000), T0)
+    with pytest.raises(RuleError):
+        session.apply(Decide(2, 0, Action.STAND), T0)
+    assert session.between_rounds() == before
