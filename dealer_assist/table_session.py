@@ -279,6 +279,8 @@ class TableSession:
         self._to_round(event, ops)
 
     def _confirm_peek(self, event: ConfirmPeek, now: float, ops: list[Any]) -> None:
+        if not event.reason.strip():
+            raise RuleError("reason_required", "a correction needs a reason")
         self._to_round(CheckedByHand(event.natural), ops)
         ops.append(PeekConfirmed(event.natural, event.supervisor, event.reason))
 
