@@ -70,6 +70,22 @@ def _mask_hole_card(entry: dict[str, Any]) -> None:
             event["card"] = HIDDEN
 
 
+def round_cards(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The cards a round took, numbered as a re-key counts them (`RekeyCard.index`), as recall
+    shows them: a re-keyed card shows its new value, a masked hole card stays masked."""
+    placed: dict[int, dict[str, Any]] = {}
+    for op in entry["operations"]:
+        if op["type"] == "CardAssigned":
+            placed.setdefault(op["seq"], op)
+    cards = [{"index": index, "card": op["card"], "seat": op["seat"], "hand": op["hand"], "hidden": op["hidden"]}
+             for index, op in enumerate(placed[event["seq"]] for event in entry["inputs"]
+                                        if event["type"] == "CardDrawn" and event["seq"] in placed)]
+    for op in entry["operations"]:
+        if op["type"] == "CardRekeyed" and cards[op["index"]]["card"] != HIDDEN:
+            cards[op["index"]]["card"] = op["now"]
+    return cards
+
+
 def recall(path: Path, last: int | None = None, round_id: int | None = None) -> list[dict[str, Any]]:
     found = rounds(path)
     if round_id is not None:
