@@ -101,7 +101,9 @@ class DealerView(QWidget):
         self.banner.show_table(snap)
         self.prompt.setText(snap.prompt)
         settled = snap.need is Need.NOTHING
-        self.stack.setCurrentWidget(self.settlement if settled else self.stack.widget(0))
+        page = self.settlement if settled else self.stack.widget(0)
+        if self.stack.currentWidget() is not page:
+            self.stack.setCurrentWidget(page)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         if settled:
             self.settlement.show_table(snap)

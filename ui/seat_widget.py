@@ -108,6 +108,7 @@ class SeatPanel(QFrame):
         card_lines = 3.0 if len(hands) <= 1 else 2.0
         if len(self.hands) != len(hands) or (self.hands and self.hands[0].cards.lines != card_lines):
             for box in self.hands:
+                box.hide()
                 box.deleteLater()
             self.hands = [HandBox(card_lines) for _ in hands]
             for i, box in enumerate(self.hands):

@@ -65,6 +65,7 @@ class SettlementPanel(QFrame):
         while grid.count():
             item = grid.takeAt(0)
             if item.widget() is not None:
+                item.widget().hide()
                 item.widget().deleteLater()
 
     def show_table(self, snap: TableSnapshot) -> None:

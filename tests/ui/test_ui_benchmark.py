@@ -1,0 +1,15 @@
+"""The touchscreen benchmark runs in its short form and prints its figures."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARK = Path(__file__).parents[2] / "benchmarks" / "ui.py"
+
+
+def test_the_short_benchmark_prints_startup_and_card_latency():
+    done = subprocess.run([sys.executable, str(BENCHMARK), "--short"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "startup to first painted frame:" in done.stdout
+    assert "card to painted frame over 150 cards: p50" in done.stdout
