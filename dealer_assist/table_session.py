@@ -86,7 +86,7 @@ class TableSession:
         self.profile: Profile = load_profile(config.profile, config.settings)
         self.seats = config.seats or self.profile.seats
         carried = {k: list(v) if isinstance(v, list) else v for k, v in (state or {}).items()}
-        self.s = _Between(**carried) if state else _Between(offer_seat=1 if self.profile.player_dealer else None)
+        self.s = _Between(**carried)
         self.tracker: RoundTracker | None = None
         self.round_inputs: list[Input] = []
         self.misdeal: Card | None = None
@@ -252,8 +252,8 @@ class TableSession:
         pd = None
         if self.profile.player_dealer:
             if not s.pd_ready or s.pd_seat is None:
-                if s.offer_seat is None:
-                    self._offer_next(s.pd_seat or self.seats, ops)
+                if s.offer_seat is None:  # the table's first offer, once a shoe is in
+                    self._offer_next(self.seats, ops)
                 return
             pd = PlayerDealer(s.pd_seat, s.pd_bank)
         s.round_id += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dealer_assist.cards import RANKS, Card
+from dealer_assist.cards import RANKS, TEN_VALUES, Card
 
 TARGET = 21
 
@@ -39,6 +39,7 @@ def hand_total(cards: Sequence[Card]) -> Total:
 
 def is_natural_pair(cards: Sequence[Card]) -> bool:
     """An Ace and a ten-value card as a hand's first two cards."""
-    return len(cards) == 2 and {cards[0].is_ace, cards[1].is_ace} == {True, False} and (
-        cards[0].is_ten_value or cards[1].is_ten_value
-    )
+    if len(cards) != 2:
+        return False
+    first, second = cards[0].rank, cards[1].rank
+    return (first == "A" and second in TEN_VALUES) or (second == "A" and first in TEN_VALUES)

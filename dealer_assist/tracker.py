@@ -207,11 +207,17 @@ class RoundTracker:
     # --- the one way in -----------------------------------------------------------------------
 
     def apply(self, event: Input) -> tuple[Operation, ...]:
-        error = self.verify(event)
-        if error is not None:
-            raise error
         ops: list[Operation] = []
-        self._DO[type(event)](self, event, ops)
+        if type(event) is CardDrawn:  # the commonest input: find its hand once, not twice
+            error, target, index, use = self._card_target()
+            if error is not None:
+                raise error
+            self._deal(event.card, target, index, use, ops)
+        else:
+            error = self.verify(event)
+            if error is not None:
+                raise error
+            self._DO[type(event)](self, event, ops)
         self._advance(ops)
         return tuple(ops)
 
@@ -233,7 +239,7 @@ class RoundTracker:
                 return None
             return _limits(event, p.table_min, p.table_max, "7")
         if event.amount and not current.get(WagerKind.BASE):
-            rule = "2.17" if event.kind is WagerKind.LUCKY_LUCKY else "2.19"
+            rule = "2.17" if event.kind is WagerKind.LUCKY_LUCKY else self.profile.rules["buster"]
             return RuleError("side_bet_without_base", f"seat {event.seat}: a {event.kind} wager needs a base wager", rule)
         if event.kind is WagerKind.LUCKY_LUCKY:
             if event.amount and not p.lucky_lucky:
@@ -319,11 +325,10 @@ class RoundTracker:
     def _check_card(self, event: CardDrawn) -> RuleError | None:
         return self._card_target()[0]
 
-    def _do_card(self, event: CardDrawn, ops: list[Operation]) -> None:
+    def _deal(self, card: Card, target: int, index: int, use: CardUse, ops: list[Operation]) -> None:
         if self.phase is Phase.BETTING:
             self._close_betting(ops)
-        _, target, index, use = self._card_target()
-        card = event.card
+            _, target, index, use = self._card_target()
         if target == DEALER:
             hidden = not self._hole_shown and len(self.dealer) + 1 != self.profile.dealer_up_card
             self.dealer.append(card)
@@ -692,7 +697,6 @@ class RoundTracker:
     }
     _DO: dict[type, Callable[[RoundTracker, Input, list[Operation]], None]] = {
         PlaceWager: _do_wager,
-        CardDrawn: _do_card,
         Decide: _do_decide,
         Insure: _do_insure,
         CloseInsurance: _do_close_insurance,

@@ -138,7 +138,7 @@ NB, C21, SD = "nobust-4.0", "c21-8.0", "sd-buster-a"
 @pytest.mark.parametrize("data, code, rule, words", [
     pytest.param(seat1(NB, ["5S", "6H"], ["TD", "7C"], ["stand"]), "must_hit", "2.10", ["11"], id="4.0-stand-on-11"),
     pytest.param(seat1(C21, ["5S", "6H"], ["TD", "7C"], ["stand"]), "must_hit", "3.6", ["11"], id="8.0-stand-on-11"),
-    pytest.param(seat1(NB, ["TS", "7H"], ["TD", "8C"], ["hit"], "2D"), "card_not_allowed", "2.10",
+    pytest.param(seat1(NB, ["TS", "7H"], ["TD", "8C"], ["hit"], "2D"), "illegal_action", "2.10",
                  ["must stand", "17"], id="4.0-hit-hard-17"),
     pytest.param(seat1(NB, ["TS", "8H"], ["TD", "8C"], ["double"], "2D"), "illegal_action", "2.10",
                  ["must stand", "18"], id="4.0-double-hard-18"),
