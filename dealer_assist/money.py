@@ -11,6 +11,8 @@ Cents = int
 
 def parse_amount(value: object, field: str) -> Cents:
     """Currency units with at most two decimals -> cents; anything else names the field."""
+    if type(value) is int and value >= 0:
+        return value * 100
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise RuleError("bad_amount", f"{field}: {value!r} is not an amount", None)
     try:

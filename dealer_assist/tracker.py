@@ -636,10 +636,10 @@ class RoundTracker:
         """The dealer's drawing rule (RULES.md §2.8-§2.9, §3.5, §4.1-§4.3)."""
         if self.dealer_natural or is_natural_pair(self.dealer):
             return False
-        if not (any(w.get(WagerKind.BUSTER) for w in self.wagers.values()) or self._unresolved()):
-            return False
         total = hand_total(self.dealer)
-        return total.value < 17 or (total.value == 17 and total.soft and self.profile.dealer_hits_soft_17)
+        if total.value > 17 or (total.value == 17 and not (total.soft and self.profile.dealer_hits_soft_17)):
+            return False
+        return any(w.get(WagerKind.BUSTER) for w in self.wagers.values()) or self._unresolved()
 
     def _dealer_stands_reason(self) -> str:
         total = hand_total(self.dealer)
