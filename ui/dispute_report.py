@@ -1,0 +1,77 @@
+"""The one-round dispute report as a PDF: the table, the round and its times, every input with
+the operations it caused, the evidence, the corrections, the ledger and the journal's verification,
+on paper the floor supervisor can hand over. Drawn by Qt's own PDF writer, no other dependency."""
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF
+from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+
+from dealer_assist.journal import verify
+from dealer_assist.recall import recall
+from dealer_assist.table import table_config
+from ui.round_story import Evidence, RoundStory, story
+
+CSS = """
+body { font-family: 'DejaVu Sans'; font-size: 8pt; color: #000; }
+h1 { font-size: 16pt; margin: 0; } h2 { font-size: 11pt; margin-top: 12pt; }
+table { border-collapse: collapse; } td, th { padding: 2pt 5pt; border: 0.5pt solid #888; vertical-align: top; }
+th { background: #e4e8ee; text-align: left; } .op { color: #333; } .bad { color: #b00000; font-weight: bold; }
+.ok { color: #006020; font-weight: bold; }
+"""
+NARROW = (10, 16, 74)  # record and time columns stay narrow, the text takes the rest
+LEDGER_HEAD = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
+
+
+def _table(head: tuple[str, ...], rows: list[tuple[str, ...]], widths: tuple[int, ...] = ()) -> str:
+    cells = "".join(f"<th width='{width}%'>{escape(h)}</th>" if width else f"<th>{escape(h)}</th>"
+                    for h, width in zip(head, widths or (0,) * len(head)))
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table width='100%' cellspacing='0'><tr>{cells}</tr>{body}</table>"
+
+
+def _evidence(title: str, rows: tuple[Evidence, ...], empty: str) -> str:
+    if not rows:
+        return f"<h2>{title}</h2><p>{empty}</p>"
+    return f"<h2>{title}</h2>" + _table(("Record", "Time", "What"), [(f"#{r.seq}", r.time, escape(r.text)) for r in rows], NARROW)
+
+
+def report_html(journal: Path, round_id: int) -> str:
+    """The report's text: what the journal says about one round, and whether the journal is intact."""
+    config = table_config(journal)
+    told: RoundStory = story(recall(journal, round_id=round_id)[0])
+    verdict = verify(journal)
+    check = (f"<span class='ok'>INTACT</span> — {escape(verdict.message)}" if verdict.ok
+             else f"<span class='bad'>DAMAGED</span> — {escape(verdict.message)}")
+    steps = [(f"#{step.seq}", step.time, escape(step.text) + "".join(f"<br/><span class='op'>→ {escape(op)}</span>" for op in step.operations))
+             for step in told.steps]
+    ledger = _table(LEDGER_HEAD, [(r.seat, r.hand, r.wager, r.stake, r.result, r.in_action, f"<b>{r.amount}</b>") for r in told.ledger])
+    nets = " &nbsp; ".join(f"{seat}: <b>{net}</b>" for seat, net in told.seat_nets)
+    pd = f"<p>Player-dealer net: <b>{told.player_dealer_net}</b></p>" if told.player_dealer_net else ""
+    settled = (f"{ledger}<p>Seat nets: {nets}</p>{pd}" if told.ledger
+               else "<p>No ledger: the round was voided.</p>" if told.state == "voided" else "<p>No ledger yet: the round is open.</p>")
+    return f"""<html><head><style>{CSS}</style></head><body>
+<h1>Dispute report · table {escape(config.table_id)} · round {told.round_id}</h1>
+<p>Profile {escape(config.profile)} · round {escape(told.state)} · started {told.started} · ended {told.ended} ·
+journal records {told.records}<br/>Journal {escape(str(journal))}<br/>Journal verification: {check}</p>
+<h2>Inputs and the operations they caused</h2>{_table(("Record", "Time", "Input → operations"), steps, NARROW)}
+{_evidence("Corrections", told.corrections, "No corrections.")}
+{_evidence("Refused inputs", told.refused, "No refused inputs.")}
+{_evidence("Device records", told.devices, "No device records during the round.")}
+<h2>Ledger</h2>{settled}
+</body></html>"""
+
+
+def write_report(journal: Path, round_id: int, pdf: Path) -> Path:
+    """Write the report of round `round_id` to `pdf` (US Letter, printable margins)."""
+    pdf.parent.mkdir(parents=True, exist_ok=True)
+    writer = QPdfWriter(str(pdf))
+    writer.setTitle(f"Dispute report, round {round_id}")
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.Letter), QPageLayout.Orientation.Portrait,
+                                     QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
+    document = QTextDocument()
+    document.setHtml(report_html(journal, round_id))
+    document.print_(writer)
+    return pdf

@@ -1,0 +1,70 @@
+"""How journal records read for a supervisor: plain words for inputs and operations, amounts in
+dollars, cards with suit symbols, hands and cards counted from 1 as people count them (the journal
+counts from 0), times to the millisecond. Used by the screens and the report."""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from dealer_assist.cards import parse_card
+from dealer_assist.money import Cents
+from dealer_assist.recall import HIDDEN
+from ui.text import card_text, money
+
+CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net"})
+CARD_FIELDS = frozenset({"card", "was", "now"})
+QUIET_FIELDS = frozenset({"type", "seq", "wall"})
+COUNTED_FIELDS = {"hand": "hand", "index": "card no."}
+FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "amount")
+LAST_FIELDS = ("supervisor", "reason")
+
+
+def words(type_name: str) -> str:
+    """'PlaceWager' -> 'Place wager'."""
+    parts = re.findall(r"[A-Z][a-z]*", type_name) or [type_name]
+    return " ".join([parts[0], *(part.lower() for part in parts[1:])])
+
+
+def card_code(code: str) -> str:
+    """A journal card code on screen; the masked hole card stays masked."""
+    return code if code == HIDDEN else card_text(parse_card(code))
+
+
+def _value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if key in CENTS_FIELDS and isinstance(value, int):
+        return money(value)
+    if key in CARD_FIELDS and isinstance(value, str):
+        return card_code(value)
+    if key in COUNTED_FIELDS and isinstance(value, int):
+        return str(value + 1)
+    return str(value)
+
+
+def describe(data: dict[str, Any]) -> str:
+    """An input or an operation in one line: its kind, then each field that has a value."""
+    order = [*FIRST_FIELDS, *(key for key in data if key not in FIRST_FIELDS + LAST_FIELDS), *LAST_FIELDS]
+    fields = [f"{COUNTED_FIELDS.get(key, key.replace('_', ' '))} {_value(key, data[key])}" for key in order
+              if key in data and key not in QUIET_FIELDS and data[key] is not None]
+    return words(str(data.get("type", "?"))) + ("  ·  " + " · ".join(fields) if fields else "")
+
+
+def clock(wall: str | None) -> str:
+    """The time of day of a record, to the millisecond."""
+    return "—" if wall is None else datetime.fromisoformat(wall).strftime("%H:%M:%S.%f")[:-3]
+
+
+def stamp(wall: str | None) -> str:
+    """Date and time of a record, in UTC as the journal keeps it."""
+    return "—" if wall is None else datetime.fromisoformat(wall).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def units(amount: float) -> str:
+    """A ledger amount (currency units) as dollars."""
+    return money(Cents(round(amount * 100)))
+
+
+def signed_units(amount: float) -> str:
+    return ("+" if amount > 0 else "") + units(amount)

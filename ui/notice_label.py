@@ -1,0 +1,29 @@
+"""A line that tells the supervisor what just happened: the rules' refusal in red, a success in
+green, nothing at all while there is nothing to say."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QWidget
+
+from ui.theme import set_role
+
+
+class NoticeLabel(QLabel):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.hide()
+
+    def refuse(self, message: str) -> None:
+        self._show("refusal", message)
+
+    def done(self, message: str) -> None:
+        self._show("done", message)
+
+    def clear(self) -> None:
+        self.setText("")
+        self.hide()
+
+    def _show(self, role: str, message: str) -> None:
+        set_role(self, role)
+        self.setText(message)
+        self.show()

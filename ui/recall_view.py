@@ -1,0 +1,160 @@
+"""Recall of past rounds: the last rounds in a list, and for the chosen one a stepper over its
+inputs (each with the operations it caused), its device evidence, corrections and ledger.
+Layout only: it renders `RoundStory` rows and keeps nothing but which round and step is shown."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget, QPushButton, QTableWidget,
+    QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from ui.round_story import Evidence, RoundStory
+from ui.theme import COLLECT, PAY
+
+LEDGER_COLUMNS = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
+
+
+def _label(text: str, role: str, wrap: bool = False) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName(role)
+    label.setWordWrap(wrap)
+    return label
+
+
+def _evidence_list(rows: tuple[Evidence, ...], empty: str) -> list[str]:
+    return [f"#{row.seq}  {row.time}   {row.text}" for row in rows] or [empty]
+
+
+class RecallView(QWidget):
+    """Emits `report_requested` with the shown round's id when the supervisor asks for the PDF."""
+
+    report_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.stories: tuple[RoundStory, ...] = ()
+        self.story: RoundStory | None = None
+        self.step = 0
+        root = QHBoxLayout(self)
+        root.setContentsMargins(0, 0, 0, 0)
+        self.rounds = QListWidget()
+        self.rounds.currentRowChanged.connect(self._choose)
+        root.addWidget(self.rounds, 1)
+        right = QVBoxLayout()
+        root.addLayout(right, 4)
+        self.heading = _label("", "title", wrap=True)
+        right.addWidget(self.heading)
+        stepper = QHBoxLayout()
+        self.previous = QPushButton("◀ Previous")
+        self.previous.clicked.connect(lambda: self._go(self.step - 1))
+        self.position = _label("", "step")
+        self.next = QPushButton("Next ▶")
+        self.next.clicked.connect(lambda: self._go(self.step + 1))
+        self.report = QPushButton("Dispute report (PDF)")
+        self.report.setObjectName("primary")
+        self.report.clicked.connect(self._ask_report)
+        stepper.addWidget(self.previous)
+        stepper.addWidget(self.position)
+        stepper.addWidget(self.next)
+        stepper.addStretch(1)
+        stepper.addWidget(self.report)
+        right.addLayout(stepper)
+        panel = QFrame()
+        panel.setObjectName("panel")
+        shown = QVBoxLayout(panel)
+        self.record = _label("", "muted")
+        self.input = _label("", "amount", wrap=True)
+        self.operations = _label("", "op", wrap=True)
+        for widget in (self.record, self.input, self.operations):
+            shown.addWidget(widget)
+        shown.addStretch(1)
+        right.addWidget(panel, 2)
+        self.tabs = QTabWidget()
+        ledger = QWidget()
+        ledger_box = QVBoxLayout(ledger)
+        ledger_box.setContentsMargins(0, 6, 0, 0)
+        self.ledger = QTableWidget(0, len(LEDGER_COLUMNS))
+        self.ledger.setHorizontalHeaderLabels(LEDGER_COLUMNS)
+        self.ledger.verticalHeader().hide()
+        self.ledger.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.ledger.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.ledger.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        ledger_box.addWidget(self.ledger, 1)
+        self.nets = _label("", "row", wrap=True)
+        ledger_box.addWidget(self.nets)
+        self.tabs.addTab(ledger, "Ledger")
+        self.evidence = QListWidget()
+        self.tabs.addTab(self.evidence, "Devices")
+        self.corrections = QListWidget()
+        self.tabs.addTab(self.corrections, "Corrections")
+        right.addWidget(self.tabs, 3)
+
+    def show_rounds(self, stories: tuple[RoundStory, ...]) -> None:
+        """The rounds newest first; the newest is shown, or the one shown before if still listed."""
+        shown = self.story.round_id if self.story is not None else None
+        self.stories = tuple(reversed(stories))
+        self.rounds.blockSignals(True)
+        self.rounds.clear()
+        for story in self.stories:
+            self.rounds.addItem(f"{story.title}\n{story.started[11:19]} · {len(story.steps)} inputs")
+        self.rounds.blockSignals(False)
+        ids = [story.round_id for story in self.stories]
+        self.rounds.setCurrentRow(ids.index(shown) if shown in ids else 0 if ids else -1)
+        if shown in ids:
+            self._choose(ids.index(shown), keep_step=True)
+
+    def _choose(self, row: int, keep_step: bool = False) -> None:
+        if not 0 <= row < len(self.stories):
+            return
+        story = self.stories[row]
+        self.story = story
+        self.heading.setText(f"{story.title}   ·   {story.started} → {story.ended[11:]}   ·   records {story.records}")
+        self._fill_ledger(story)
+        self._fill(self.evidence, [*_evidence_list(story.refused, "No refused inputs"),
+                                   *_evidence_list(story.devices, "No device records")])
+        self._fill(self.corrections, _evidence_list(story.corrections, "No corrections"))
+        self.tabs.setTabText(1, f"Devices · refused ({len(story.devices) + len(story.refused)})")
+        self.tabs.setTabText(2, f"Corrections ({len(story.corrections)})")
+        self._go(min(self.step, len(story.steps) - 1) if keep_step else 0)
+
+    def _go(self, step: int) -> None:
+        story = self.story
+        if story is None or not story.steps:
+            return
+        self.step = max(0, min(step, len(story.steps) - 1))
+        current = story.steps[self.step]
+        self.position.setText(f"Input {self.step + 1} of {len(story.steps)}")
+        self.record.setText(f"Record #{current.seq}   ·   {current.time}")
+        self.input.setText(current.text)
+        self.operations.setText("\n".join(f"→ {op}" for op in current.operations) or "→ no operation")
+        self.previous.setEnabled(self.step > 0)
+        self.next.setEnabled(self.step < len(story.steps) - 1)
+
+    @staticmethod
+    def _fill(widget: QListWidget, lines: list[str]) -> None:
+        widget.clear()
+        widget.addItems(lines)
+
+    def _fill_ledger(self, story: RoundStory) -> None:
+        self.ledger.setRowCount(len(story.ledger))
+        for row, line in enumerate(story.ledger):
+            cells = (line.seat, line.hand, line.wager, line.stake, line.result, line.in_action, line.amount)
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if column == len(cells) - 1 and text[0] in "+-":
+                    item.setForeground(QColor(PAY if text[0] == "+" else COLLECT))
+                self.ledger.setItem(row, column, item)
+        self.ledger.resizeRowsToContents()
+        if not story.ledger:
+            self.nets.setText("No ledger: the round was voided." if story.state == "voided" else "No ledger yet: the round is open.")
+            return
+        nets = "   ".join(f"{seat} {net}" for seat, net in story.seat_nets)
+        dealer = f"\nPlayer-dealer {story.player_dealer_net}" if story.player_dealer_net else ""
+        self.nets.setText(f"Nets: {nets}{dealer}")
+
+    def _ask_report(self) -> None:
+        if self.story is not None:
+            self.report_requested.emit(self.story.round_id)

@@ -1,0 +1,111 @@
+"""One recalled round as immutable text rows: what the recall screen steps through and what the
+dispute report prints, built once from `recall` so the screen and the paper never disagree."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ui.journal_text import clock, describe, signed_units, stamp, units
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One input of the round and the operations it caused."""
+
+    seq: int
+    time: str
+    text: str
+    operations: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A record beside the inputs: a refused input, a device record or a correction."""
+
+    seq: int
+    time: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    seat: str
+    hand: str
+    wager: str
+    stake: str
+    result: str
+    in_action: str
+    amount: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStory:
+    round_id: int
+    state: str
+    started: str
+    ended: str
+    records: str
+    steps: tuple[Step, ...]
+    refused: tuple[Evidence, ...]
+    devices: tuple[Evidence, ...]
+    corrections: tuple[Evidence, ...]
+    ledger: tuple[LedgerRow, ...]
+    seat_nets: tuple[tuple[str, str], ...]
+    player_dealer_net: str | None
+
+    @property
+    def title(self) -> str:
+        return f"Round {self.round_id} · {self.state}"
+
+
+def _state(entry: dict[str, Any]) -> str:
+    if entry["voided"]:
+        return "voided"
+    return "closed" if entry["closed"] else "open"
+
+
+def _steps(entry: dict[str, Any]) -> tuple[Step, ...]:
+    caused: dict[int, list[str]] = {}
+    for op in entry["operations"]:
+        caused.setdefault(op["seq"], []).append(describe(op))
+    return tuple(Step(event["seq"], clock(event["wall"]), describe(event), tuple(caused.get(event["seq"], ())))
+                 for event in entry["inputs"])
+
+
+def _correction(fix: dict[str, Any]) -> Evidence:
+    return Evidence(fix["seq"], clock(fix["wall"]), describe(fix))
+
+
+def _device(record: dict[str, Any]) -> Evidence:
+    body = {key: value for key, value in record.items() if key not in ("seq", "wall")}
+    text = " · ".join(f"{key} {value}" for key, value in body.items())
+    return Evidence(record["seq"], clock(record["wall"]), text)
+
+
+def _refused(record: dict[str, Any]) -> Evidence:
+    error = record["error"]
+    rule = f" (rule {error['rule']})" if error.get("rule") else ""
+    return Evidence(record["seq"], clock(record["wall"]), f"{describe(record['input'])}  —  refused{rule}: {error['message']}")
+
+
+def _ledger(ledger: dict[str, Any] | None) -> tuple[tuple[LedgerRow, ...], tuple[tuple[str, str], ...], str | None]:
+    if not ledger:
+        return (), (), None
+    rows = tuple(LedgerRow(str(row["seat"]), str(row["hand"] + 1), row["wager"].replace("_", " "), units(row["stake"]),
+                           row["result"].replace("_", " "), units(row["in_action"]), signed_units(row["amount"]))
+                 for row in ledger["settlements"])
+    nets = tuple((f"Seat {seat}", signed_units(net["net"])) for seat, net in ledger["seats"].items())
+    pd = ledger["player_dealer"]
+    return rows, nets, None if pd is None else f"Seat {pd['seat']} {signed_units(pd['net'])}"
+
+
+def story(entry: dict[str, Any]) -> RoundStory:
+    """The round as recall gives it (an open round's hole card already masked), as text rows."""
+    rows, nets, pd_net = _ledger(entry["ledger"])
+    first, last = entry["records"]
+    return RoundStory(
+        round_id=entry["round_id"], state=_state(entry), started=stamp(entry["started"]), ended=stamp(entry["ended"]),
+        records=f"#{first}–#{last}", steps=_steps(entry),
+        refused=tuple(_refused(r) for r in entry["refused"]), devices=tuple(_device(d) for d in entry["devices"]),
+        corrections=tuple(_correction(fix) for fix in entry["corrections"]),
+        ledger=rows, seat_nets=nets, player_dealer_net=pd_net)

@@ -1,0 +1,129 @@
+"""The floor supervisor's window, behind the PIN: recall with the dispute report, corrections on
+the open round, and the player-dealer rotation. `open_supervisor` is how the dealer's screen opens it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
+
+from dealer_assist.codec import encode
+from dealer_assist.errors import RuleError
+from dealer_assist.recall import recall
+from dealer_assist.table import Table
+from ui.corrections_view import CorrectionsView, OpenRound
+from ui.dispute_report import write_report
+from ui.journal_text import describe
+from ui.notice_label import NoticeLabel
+from ui.pin_dialog import PinPad
+from ui.recall_view import RecallView
+from ui.round_story import story
+from ui.rotation_view import RotationStatus, RotationView
+from ui.supervisor_theme import supervisor_style
+
+RECALL_ROUNDS = 20
+
+
+class SupervisorWindow(QWidget):
+    """Opens on the PIN pad; the screens show only once the table accepted the PIN, which is kept
+    for the corrections until the supervisor locks the window again."""
+
+    def __init__(self, table: Table, reports: Path | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle(f"dealer-assist · supervisor · table {table.session.config.table_id}")
+        self.table = table
+        self.reports = reports or table.path.parent / "reports"
+        self.pin: str | None = None
+        self.scale = 1.0
+        self.setStyleSheet(supervisor_style(self.scale))
+        root = QVBoxLayout(self)
+        root.setContentsMargins(12, 10, 12, 12)
+        self.stack = QStackedWidget()
+        root.addWidget(self.stack)
+        self.pad = PinPad(table)
+        self.pad.unlocked.connect(self._unlock)
+        self.stack.addWidget(self.pad)
+        screens = QWidget()
+        box = QVBoxLayout(screens)
+        box.setContentsMargins(0, 0, 0, 0)
+        top = QHBoxLayout()
+        self.title = QLabel("")
+        self.title.setObjectName("title")
+        top.addWidget(self.title, 1)
+        self.lock = QPushButton("Lock")
+        self.lock.clicked.connect(self.lock_screens)
+        top.addWidget(self.lock)
+        box.addLayout(top)
+        self.notice = NoticeLabel()
+        box.addWidget(self.notice)
+        self.tabs = QTabWidget()
+        self.recall = RecallView()
+        self.recall.report_requested.connect(self._report)
+        self.corrections = CorrectionsView()
+        self.corrections.correction.connect(self._correct)
+        self.rotation = RotationView()
+        self.tabs.addTab(self.recall, "Recall")
+        self.tabs.addTab(self.corrections, "Corrections")
+        self.tabs.addTab(self.rotation, "Rotation")
+        self.tabs.currentChanged.connect(lambda _: self.notice.clear())
+        box.addWidget(self.tabs, 1)
+        self.stack.addWidget(screens)
+        self.ticker = QTimer(self)
+        self.ticker.setInterval(1000)
+        self.ticker.timeout.connect(lambda: self.rotation.show_status(RotationStatus.of(self.table)))
+
+    def refresh(self) -> None:
+        """Read the journal and the table again: after a correction, and whenever the screens open."""
+        table = self.table
+        self.title.setText(f"Supervisor · table {table.session.config.table_id} · {table.rounds_closed} rounds closed")
+        self.recall.show_rounds(tuple(story(entry) for entry in recall(table.path, last=RECALL_ROUNDS)))
+        self.corrections.show_round(OpenRound.of(table))
+        self.rotation.show_status(RotationStatus.of(table))
+
+    def lock_screens(self) -> None:
+        """Forget the PIN and go back to the pad."""
+        self.pin = None
+        self.ticker.stop()
+        self.notice.clear()
+        self.stack.setCurrentWidget(self.pad)
+
+    def _unlock(self, pin: str) -> None:
+        self.pin = pin
+        self.refresh()
+        self.stack.setCurrentIndex(1)
+        self.ticker.start()
+
+    def _correct(self, event: object) -> None:
+        if self.pin is None:
+            return
+        try:
+            ops = self.table.supervise(event, self.pin)  # type: ignore[arg-type]
+        except RuleError as error:
+            self.corrections.notice.refuse(error.message)
+            return
+        self.refresh()
+        self.corrections.accepted("Recorded: " + "; ".join(describe(encode(op)) for op in ops[:1]))
+
+    def _report(self, round_id: int) -> None:
+        pdf = self.reports / f"{self.table.session.config.table_id}-round-{round_id}.pdf"
+        write_report(self.table.path, round_id, pdf)
+        self.notice.done(f"Dispute report saved: {pdf}")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Sizes follow the screen as on the dealer's: 1.0 at 1280x800, in steps of 0.1."""
+        scale = max(1.0, round(min(event.size().width() / 1280, event.size().height() / 800), 1))
+        if scale != self.scale:
+            self.scale = scale
+            self.setStyleSheet(supervisor_style(scale))
+        super().resizeEvent(event)
+
+
+def open_supervisor(parent: QWidget | None, table: Table) -> SupervisorWindow:
+    """Open the supervisor's window over `parent`, at its size, on the PIN pad."""
+    window = SupervisorWindow(table, parent=parent)
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    if parent is not None:
+        window.resize(parent.window().size())
+    window.show()
+    return window
