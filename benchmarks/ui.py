@@ -15,6 +15,8 @@ import os  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
+import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # This file is named like the `ui` package: import the package, not this file.
@@ -34,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from dealer_assist.profile import load_profile
     from dealer_assist.shoe import Shoe
+    from dealer_assist.table import Table
+    from dealer_assist.table_session import TableConfig
     from dealer_assist.tracker import Need
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
@@ -41,7 +45,6 @@ def main(argv: list[str] | None = None) -> int:
     from ui.card_widget import CardRow
     from ui.dealer_window import DealerWindow
     from ui.device_status import DeviceStatus
-    from ui.run_command import round_factory
     from ui.settlement_panel import SettlementPanel
 
     class PaintWatch(QObject):
@@ -60,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(1)
     profile = load_profile("nobust-4.0")
     devices = DeviceStatus()
-    bridge = TableBridge(round_factory(profile, None, 100_000), devices)
+    scratch = tempfile.TemporaryDirectory(prefix="dealer-assist-bench-")
+    table = Table.open(Path(scratch.name) / "bench.db", TableConfig("BENCH-UI", profile.id))
+    bridge = TableBridge(table, devices)
     bench = BenchPanel(Shoe(profile.decks, rng), lambda: bridge.tracker.expected_peek_answer(), devices)
     window = DealerWindow(bridge, bench)
     window.resize(1280, 800)
@@ -72,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     latencies: list[float] = []
     while len(latencies) < cards:
         tracker = bridge.tracker
+        if tracker is None:  # between rounds: the shoe, the bank
+            player.step()
+            _settle(app)
+            continue
         need = tracker.awaiting().need
         card_next = (need is Need.CARD or (need is Need.WAGERS and tracker.wagers)
                      or (need is Need.DECISION and tracker.takes_card() and rng.random() < 0.5))
@@ -90,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
     print(f"startup to first painted frame: {startup:.2f} s (target < 3 s)")
     print(f"card to painted frame over {len(latencies)} cards: p50 {p50:.2f} ms, p99 {p99:.2f} ms (target < 16 ms)")
-    print(f"rounds played: {bridge.rounds}")
+    print(f"rounds played: {bridge.session.round_id}")
     window.close()
+    table.close()
+    scratch.cleanup()
     return 0
 
 

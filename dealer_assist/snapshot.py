@@ -6,16 +6,17 @@ reveals it, so no screen can show it early.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dealer_assist.cards import Card
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, Decide, WagerKind
+from dealer_assist.inputs import Action, CardDrawn, Decide, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason, HoldReason
 from dealer_assist.outcomes import Result, Status, standing
 from dealer_assist.settlement import Wager
+from dealer_assist.table_session import TableSession, TableState
 from dealer_assist.totals import hand_total
 from dealer_assist.tracker import Need, Phase, RoundTracker
 
@@ -29,13 +30,17 @@ class AttentionKind(StrEnum):
     MISMATCH = "mismatch"
     PEEK_FAILED = "peek_failed"
     PEEK_DISAGREES = "peek_disagrees"
+    JOURNAL = "journal"
 
 
 @dataclass(frozen=True, slots=True)
 class Attention:
+    """`held`: the round waits for a floor supervisor; nobody at the table can dismiss it."""
+
     kind: AttentionKind
     message: str
     rule: str | None = None
+    held: bool = False
 
     @classmethod
     def refusal(cls, error: RuleError) -> Attention:
@@ -123,11 +128,29 @@ class SettlementLine:
 
 
 @dataclass(frozen=True, slots=True)
+class TableView:
+    """What lasts longer than a round: the round number, the shoe, who banks and for which turn."""
+
+    table_id: str
+    state: TableState
+    round_id: int
+    shoe_id: str | None
+    shoe_cards: int
+    new_shoe_due: bool
+    pd_turn: int | None  # 1 or 2 while a player-dealer banks the open round (RULES.md §5.6)
+    offer_seat: int | None
+    offer_turn: int
+    misdeal: Card | None
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
+    """`phase` and `need` are None between rounds (a shoe to load, the bank to offer)."""
+
     profile_id: str
     profile_title: str
-    phase: Phase
-    need: Need
+    phase: Phase | None
+    need: Need | None
     prompt: str
     seats: tuple[SeatView, ...]
     dealer: DealerHandView
@@ -136,9 +159,11 @@ class TableSnapshot:
     decisions: Decisions
     takes_card: bool
     lucky_lucky_offered: bool
+    player_dealer_game: bool
     settlement: tuple[SettlementLine, ...]
     fees: tuple[Cents, Cents]
     attention: Attention | None
+    table: TableView | None = None
 
     def seat(self, number: int) -> SeatView:
         return self.seats[number - 1]
@@ -207,7 +232,7 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
     pd = tracker.player_dealer
     bank = None if pd is None else BankView(pd.seat, pd.bank, -sum(nets.values()) if nets else None)
     if attention is None and tracker.hold is not None:
-        attention = Attention(_HOLDS[tracker.hold.reason], tracker.hold.detail, "6.2")
+        attention = Attention(_HOLDS[tracker.hold.reason], f"{tracker.hold.detail}; a floor supervisor checks the hole card by hand", "6.2", held=True)
     return TableSnapshot(
         profile_id=tracker.profile.id,
         profile_title=tracker.profile.title,
@@ -221,10 +246,54 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
         decisions=_decisions(tracker),
         takes_card=tracker.takes_card(),
         lucky_lucky_offered=tracker.profile.lucky_lucky,
+        player_dealer_game=tracker.profile.player_dealer,
         settlement=tuple(
             SettlementLine(order, r.seat, r.hand, r.wager, r.stake, r.result, r.in_action, r.amount)
             for order, r in enumerate(tracker.rows, start=1)
         ),
         fees=tracker.fees,
         attention=attention,
+    )
+
+
+def _table_view(session: TableSession) -> TableView:
+    s = session.s
+    open_round = session.tracker is not None and session.profile.player_dealer
+    return TableView(
+        session.config.table_id, session.state, s.round_id, s.shoe_id, s.shoe_cards, s.new_shoe_due,
+        s.pd_turn if open_round else None, s.offer_seat, s.offer_turn, session.misdeal,
+    )
+
+
+def _between_rounds_prompt(session: TableSession) -> str:
+    s = session.s
+    if session.state is TableState.NEEDS_SHOE:
+        return "Cut card is out: load a new shoe" if s.new_shoe_due else "Load a shoe"
+    turn = "first" if s.offer_turn == 1 else "second"
+    return f"Offer the bank to seat {s.offer_seat} ({turn} turn)"
+
+
+def build_table_snapshot(session: TableSession, attention: Attention | None = None) -> TableSnapshot:
+    """The whole table: the open round as `build_snapshot` sees it, or the table between rounds.
+    A held misdeal is shown with the refusal the round gave the card (RULES.md §6.1)."""
+    table = _table_view(session)
+    tracker = session.tracker
+    if tracker is not None:
+        if session.misdeal is not None:
+            error = tracker.verify(CardDrawn(session.misdeal))
+            message = error.message if error is not None else "the card is held for a supervisor"
+            attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} held for a floor supervisor: {message}",
+                                  error.rule if error is not None else "6.1", held=True)
+        snapshot = build_snapshot(tracker, attention)
+        return replace(snapshot, table=table)
+    profile = session.profile
+    return TableSnapshot(
+        profile_id=profile.id, profile_title=profile.title, phase=None, need=None,
+        prompt=_between_rounds_prompt(session),
+        seats=tuple(SeatView(seat, 0, 0, 0, 0, (), False, False, seat == table.offer_seat, None)
+                    for seat in range(1, session.seats + 1)),
+        dealer=DealerHandView((), None, False, None, False), bank=None, action_seat=None,
+        decisions=Decisions(), takes_card=False, lucky_lucky_offered=profile.lucky_lucky,
+        player_dealer_game=profile.player_dealer,
+        settlement=(), fees=(0, 0), attention=attention, table=table,
     )

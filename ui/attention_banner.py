@@ -4,9 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from dealer_assist.inputs import CheckedByHand
 from dealer_assist.snapshot import AttentionKind, TableSnapshot
-from dealer_assist.tracker import Need
 from ui.theme import set_flag
 
 TITLES = {
@@ -16,14 +14,15 @@ TITLES = {
     AttentionKind.MISMATCH: "MISMATCH",
     AttentionKind.PEEK_FAILED: "PEEK FAILED",
     AttentionKind.PEEK_DISAGREES: "PEEK DISAGREES",
+    AttentionKind.JOURNAL: "JOURNAL",
 }
 
 
 class AttentionBanner(QFrame):
-    """Hidden while all is well; a held round also offers the by-hand check a supervisor confirms."""
+    """Hidden while all is well. What holds the round stays until a supervisor resolves it on
+    the supervisor's screen; anything else the dealer acknowledges."""
 
     dismissed = Signal()
-    entered = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -33,17 +32,10 @@ class AttentionBanner(QFrame):
         self.message = QLabel("")
         self.message.setWordWrap(True)
         layout.addWidget(self.message, 1)
-        self.natural = QPushButton("Hole card: Natural")
-        self.natural.setObjectName("checked_natural")
-        self.natural.clicked.connect(lambda: self.entered.emit(CheckedByHand(True)))
-        self.no_natural = QPushButton("Hole card: no Natural")
-        self.no_natural.setObjectName("checked_no_natural")
-        self.no_natural.clicked.connect(lambda: self.entered.emit(CheckedByHand(False)))
-        self.resolve = QPushButton("Resolved")
+        self.resolve = QPushButton("OK")
         self.resolve.setObjectName("attention_resolved")
         self.resolve.clicked.connect(self.dismissed)
-        for button in (self.natural, self.no_natural, self.resolve):
-            layout.addWidget(button)
+        layout.addWidget(self.resolve)
         self.hide()
 
     def show_table(self, snap: TableSnapshot) -> None:
@@ -54,8 +46,5 @@ class AttentionBanner(QFrame):
         rule = f" (rule {attention.rule})" if attention.rule else ""
         self.message.setText(f"{TITLES[attention.kind]}{rule}: {attention.message}")
         set_flag(self, "kind", attention.kind.value)
-        held = snap.need is Need.CHECK_BY_HAND
-        self.natural.setVisible(held)
-        self.no_natural.setVisible(held)
-        self.resolve.setVisible(not held)
+        self.resolve.setVisible(not attention.held)
         self.show()

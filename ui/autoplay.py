@@ -1,18 +1,20 @@
 """Random legal rounds played through the real screens: the bench, the benchmarks and the docs.
 
-Decisions are taps on the decision buttons, cards come from the bench's Deal button; wagers and
-the rest go out through the same signals the wager pad and the bench use.
+Decisions are taps on the decision buttons, cards come from the bench's Deal button, the shoe
+from its Load button, the bank from the offer panel; wagers and the rest go out through the same
+signals the wager pad and the bench use.
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from pathlib import Path
 
-from dealer_assist.inputs import CardDrawn, CheckedByHand, CloseInsurance, Decide, PeekAnswered
-from dealer_assist.shoe import FULL_DECK
+from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, PeekAnswered
 from dealer_assist.random_play import next_input, random_wagers
+from dealer_assist.shoe import FULL_DECK
+from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
+from ui.bank_offer import BANK_CHIPS
 from ui.dealer_window import DealerWindow
 
 
@@ -39,7 +41,19 @@ class AutoPlayer:
     def step(self) -> None:
         """One input, as the dealer or a device would give it."""
         bridge, view = self.window.bridge, self.window.view
+        state = bridge.session.state
+        if state is TableState.NEEDS_SHOE:
+            self.bench.load.click()
+            return
+        if state is TableState.OFFERING_BANK:
+            if self.rng.random() < 0.3:
+                view.bank_offer.refuse.click()
+                return
+            view.bank_offer.chips[self.rng.choice(BANK_CHIPS)].click()
+            view.bank_offer.accept.click()
+            return
         tracker = bridge.tracker
+        assert tracker is not None, f"autoplay cannot play a table in state {state}"
         need = tracker.awaiting().need
         if need is Need.NOTHING:
             self._shoot("settlement")
@@ -66,17 +80,9 @@ class AutoPlayer:
             self.bench.peek_buttons["answer"].click()
         elif isinstance(event, CloseInsurance):
             view.wagers.close_insurance.click()
-        elif isinstance(event, CheckedByHand):
-            (view.banner.natural if event.natural else view.banner.no_natural).click()
         else:  # an insurance amount or a double for less, as the wager pad would send it
             view.input_entered.emit(event)
 
     def _shoot(self, what: str) -> None:
         if self.shots is not None:
             self.window.grab().save(str(self.shots / f"round-{self.played + 1:02d}-{what}.png"))
-
-    def run(self, pump: Callable[[], None]) -> None:
-        """Step until done, letting the event loop paint between steps."""
-        while not self.done:
-            self.step()
-            pump()

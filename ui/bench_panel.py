@@ -8,8 +8,10 @@ from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from dealer_assist.cards import Card
 from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
+from dealer_assist.session_inputs import CutCardReached, ShoeLoaded
 from dealer_assist.shoe import Shoe
 from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
 from ui.device_status import DeviceStatus
 
@@ -18,7 +20,7 @@ SHOE, PEEK = "Shoe", "Peek"
 
 class BenchPanel(QFrame):
     """Stands in for the shoe scanner and the peek device; the card is sent even when the shoe
-    should be locked, so a misdeal can be staged."""
+    should be locked, so a misdeal can be staged. Each shoe loaded is a fresh shuffle."""
 
     entered = Signal(object)
 
@@ -29,11 +31,16 @@ class BenchPanel(QFrame):
         self.shoe = shoe
         self.honest_peek = honest_peek
         self.devices = devices
+        self._loaded = self._cut_told = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
         title = QLabel("Bench")
         title.setObjectName("title")
         layout.addWidget(title)
+        self.load = QPushButton("Load new shoe")
+        self.load.setObjectName("load_shoe")
+        self.load.clicked.connect(self.load_shoe)
+        layout.addWidget(self.load)
         self.deal = QPushButton("Deal next card")
         self.deal.setObjectName("deal_card")
         self.deal.setMinimumHeight(90)
@@ -55,10 +62,19 @@ class BenchPanel(QFrame):
         devices.link(PEEK, True)
         self._show_count()
 
-    def draw(self) -> Card:
-        """The next card out of the shoe, reported to the device status as the scanner would."""
-        if self.shoe.cut_reached:
+    def load_shoe(self) -> None:
+        if self._loaded:
             self.shoe.shuffle()
+        self._loaded, self._cut_told = True, False
+        self._show_count()
+        self.entered.emit(ShoeLoaded(f"BENCH-{self.shoe.number}", self.shoe.decks))
+
+    def draw(self) -> Card:
+        """The next card out of the shoe, reported to the device status as the scanner would;
+        the cut card is announced once, before the card behind it."""
+        if self.shoe.cut_reached and not self._cut_told:
+            self._cut_told = True
+            self.entered.emit(CutCardReached(self.shoe.dealt))
         card = self.shoe.draw()
         self.devices.read(SHOE, str(card))
         self._show_count()
@@ -76,5 +92,6 @@ class BenchPanel(QFrame):
         self.count.setText(f"Shoe {self.shoe.number}: {self.shoe.dealt} of {len(self.shoe.cards)} cards dealt")
 
     def show_table(self, snap: TableSnapshot) -> None:
+        self.load.setEnabled(snap.table is not None and snap.table.state is TableState.NEEDS_SHOE)
         for button in self.peek_buttons.values():
             button.setEnabled(snap.need is Need.PEEK)

@@ -1,17 +1,18 @@
 """The one Qt bridge: inputs from any thread are applied on the GUI thread, snapshots go out.
 
 Device reader threads and the screens both call `submit`; the signal hop puts every apply on the
-thread that owns the table, so the round tracker is never touched from two threads.
+thread that owns the table, so the journaled table is never touched from two threads. A refused
+input changes nothing and is shown in the attention banner with its rule.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import QObject, Signal, Slot
 
-from dealer_assist.inputs import Input
-from dealer_assist.snapshot import Attention, TableSnapshot, build_snapshot
-from dealer_assist.tracker import Need, RoundTracker
+from dealer_assist.errors import RuleError
+from dealer_assist.journal import JournalCorrupt
+from dealer_assist.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableInput
 from ui.device_status import DeviceStatus
 
 
@@ -22,21 +23,27 @@ class TableBridge(QObject):
     _notices = Signal(object)
     _links = Signal(object)
 
-    def __init__(self, new_round: Callable[[], RoundTracker], devices: DeviceStatus,
-                 parent: QObject | None = None) -> None:
+    def __init__(self, table: Table, devices: DeviceStatus, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._new_round = new_round
+        self.table = table
         self.devices = devices
-        self.tracker = new_round()
-        self.rounds = 1
         self.attention: Attention | None = None
-        self.snapshot = build_snapshot(self.tracker)
+        self.snapshot: TableSnapshot = build_table_snapshot(table.session)
         self._inbox.connect(self._apply)
         self._notices.connect(self._notice)
         self._links.connect(self.devices_changed)
         devices.subscribe(self._links.emit)
 
-    def submit(self, event: Input) -> None:
+    @property
+    def session(self):
+        return self.table.session
+
+    @property
+    def tracker(self):
+        """The open round's tracker, or None between rounds."""
+        return self.table.session.tracker
+
+    def submit(self, event: TableInput) -> None:
         """Any thread: queue one input for the table."""
         self._inbox.emit(event)
 
@@ -44,34 +51,41 @@ class TableBridge(QObject):
         """Any thread: a device fault or mismatch a person must see."""
         self._notices.emit(attention)
 
-    @Slot(object)
-    def _apply(self, event: Input) -> None:
-        error = self.tracker.verify(event)
-        if error is not None:
-            self.attention = Attention.refusal(error)
-        else:
-            self.attention = None
-            self.tracker.apply(event)
-        self._publish()
+    def supervise(self, event: TableInput, pin: str) -> RuleError | None:
+        """GUI thread: a floor supervisor's correction, PIN first; the refusal, if any."""
+        return self._run(lambda: self.table.supervise(event, pin))
 
-    @Slot(object)
-    def _notice(self, attention: Attention) -> None:
-        self.attention = attention
+    def refresh(self) -> None:
+        """GUI thread: publish the table again after a change made beside the bridge."""
         self._publish()
 
     def dismiss(self) -> None:
         self.attention = None
         self._publish()
 
-    def next_round(self) -> None:
-        """The dealer confirmed the settlement: the next round opens for wagers."""
-        if self.tracker.awaiting().need is Need.NOTHING:
-            self.tracker = self._new_round()
-            self.rounds += 1
+    @Slot(object)
+    def _apply(self, event: TableInput) -> None:
+        self._run(lambda: self.table.submit(event))
+
+    def _run(self, change) -> RuleError | None:
+        refused = None
+        try:
+            change()
             self.attention = None
-            self._publish()
+        except RuleError as error:
+            refused = error
+            self.attention = Attention.refusal(error)
+        except JournalCorrupt as error:
+            refused = RuleError("journal_damaged", error.verdict.message)
+            self.attention = Attention(AttentionKind.JOURNAL, f"the journal is damaged: {error.verdict.message}")
+        self._publish()
+        return refused
+
+    @Slot(object)
+    def _notice(self, attention: Attention) -> None:
+        self.attention = attention
+        self._publish()
 
     def _publish(self) -> None:
-        self.snapshot = build_snapshot(self.tracker, self.attention)
+        self.snapshot = build_table_snapshot(self.table.session, self.attention)
         self.snapshot_changed.emit(self.snapshot)
-

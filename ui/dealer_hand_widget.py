@@ -1,7 +1,7 @@
 """The dealer's hand in front of the tray, with the player-dealer's bank and net."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from dealer_assist.snapshot import TableSnapshot
 from ui.card_widget import CardRow
@@ -21,6 +21,7 @@ class DealerHandPanel(QFrame):
         self.title.setObjectName("seatName")
         self.turn = QLabel("")
         self.turn.setObjectName("button")
+        self.turn.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.bank = QLabel("")
         self.bank.setObjectName("amount")
         head.addWidget(self.title)
@@ -51,10 +52,12 @@ class DealerHandPanel(QFrame):
             total += f"  {dealer.status.value.upper()}"
         self.total.setText(total)
         bank = snap.bank
-        self.turn.setVisible(False)
+        turn = snap.table.pd_turn if snap.table is not None else None
+        self.turn.setVisible(turn is not None)
+        self.turn.setText({1: "1st turn", 2: "2nd turn"}.get(turn or 0, ""))
         if bank is None:
-            self.title.setText("Dealer")
-            self.bank.setText("house-banked")
+            self.title.setText("Player-dealer" if snap.player_dealer_game else "Dealer")
+            self.bank.setText("bank not taken yet" if snap.player_dealer_game else "house-banked")
             self.net.setText("")
             return
         self.title.setText(f"Player-dealer · seat {bank.seat}")

@@ -4,9 +4,11 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from dealer_assist.session_inputs import SettlementConfirmed
 from dealer_assist.snapshot import TableSnapshot
 from dealer_assist.tracker import Need
 from ui.attention_banner import AttentionBanner
+from ui.bank_offer import BankOffer
 from ui.dealer_hand_widget import DealerHandPanel
 from ui.decision_bar import DecisionBar
 from ui.device_bar import DeviceBar
@@ -27,7 +29,6 @@ def seat_positions(seats: int) -> dict[int, tuple[int, int]]:
 
 class DealerView(QWidget):
     input_entered = Signal(object)
-    settlement_confirmed = Signal()
     attention_dismissed = Signal()
 
     def __init__(self, seats: int, parent: QWidget | None = None) -> None:
@@ -40,6 +41,8 @@ class DealerView(QWidget):
         top = QHBoxLayout()
         self.title = QLabel("")
         self.title.setObjectName("title")
+        self.round = QLabel("")
+        self.round.setObjectName("muted")
         self.devices = DeviceBar()
         top.addWidget(self.title)
         top.addStretch(1)
@@ -47,12 +50,14 @@ class DealerView(QWidget):
         root.addLayout(top)
         self.banner = AttentionBanner()
         self.banner.dismissed.connect(self.attention_dismissed)
-        self.banner.entered.connect(self.input_entered)
         root.addWidget(self.banner)
         self.prompt = QLabel("")
         self.prompt.setObjectName("prompt")
         self.prompt.setWordWrap(True)
-        root.addWidget(self.prompt)
+        prompt_row = QHBoxLayout()
+        prompt_row.addWidget(self.prompt, 1)
+        prompt_row.addWidget(self.round)
+        root.addLayout(prompt_row)
         self.stack = QStackedWidget()
         root.addWidget(self.stack, 1)
         table = QWidget()
@@ -82,11 +87,14 @@ class DealerView(QWidget):
             grid.setColumnStretch(column, 1)
         self.stack.addWidget(table)
         self.settlement = SettlementPanel()
-        self.settlement.confirmed.connect(self.settlement_confirmed)
+        self.settlement.confirmed.connect(lambda: self.input_entered.emit(SettlementConfirmed()))
         self.stack.addWidget(self.settlement)
         self.wagers = WagerPad()
         self.wagers.entered.connect(self.input_entered)
         root.addWidget(self.wagers)
+        self.bank_offer = BankOffer()
+        self.bank_offer.entered.connect(self.input_entered)
+        root.addWidget(self.bank_offer)
 
     def _select(self, seat: int) -> None:
         self.selected = seat
@@ -98,6 +106,10 @@ class DealerView(QWidget):
             self.selected = None
         self.snapshot = snap
         self.title.setText(snap.profile_title)
+        table = snap.table
+        if table is not None:
+            shoe = f" · shoe {table.shoe_id}, {table.shoe_cards} cards" if table.shoe_id else ""
+            self.round.setText(f"Round {table.round_id}{shoe}" + (" · last round of the shoe" if table.new_shoe_due else ""))
         self.banner.show_table(snap)
         self.prompt.setText(snap.prompt)
         settled = snap.need is Need.NOTHING
@@ -105,6 +117,7 @@ class DealerView(QWidget):
         if self.stack.currentWidget() is not page:
             self.stack.setCurrentWidget(page)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
+        self.bank_offer.show_table(snap)
         if settled:
             self.settlement.show_table(snap)
         for view in snap.seats:

@@ -18,7 +18,7 @@ class DealerWindow(QMainWindow):
         self.scale = 1.0
         self.setStyleSheet(style(self.scale))
         self.bridge = bridge
-        self.view = DealerView(bridge.tracker.seats)
+        self.view = DealerView(bridge.session.seats)
         self.bench = bench
         body = QWidget()
         layout = QHBoxLayout(body)
@@ -31,7 +31,6 @@ class DealerWindow(QMainWindow):
             bench.show_table(bridge.snapshot)
         self.setCentralWidget(body)
         self.view.input_entered.connect(bridge.submit)
-        self.view.settlement_confirmed.connect(bridge.next_round)
         self.view.attention_dismissed.connect(bridge.dismiss)
         bridge.snapshot_changed.connect(self.view.render)
         bridge.devices_changed.connect(self.view.show_devices)

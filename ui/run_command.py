@@ -1,23 +1,25 @@
-"""`dealer-assist run`: open the dealer's touchscreen on a bench table with an emulated shoe."""
+"""`dealer-assist run`: open the dealer's touchscreen on a journaled bench table with an emulated shoe."""
 from __future__ import annotations
 
 import argparse
 import random
 import sys
+import tempfile
 from pathlib import Path
 
 from dealer_assist.errors import RuleError
-from dealer_assist.money import parse_amount
-from dealer_assist.profile import Profile, load_profile
-from dealer_assist.shoe import Shoe
-from dealer_assist.tracker import PlayerDealer, RoundTracker
+from dealer_assist.journal import JournalCorrupt
+from dealer_assist.profile import load_profile
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableConfig
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dealer-assist run", description="Open the dealer's touchscreen.")
-    parser.add_argument("--profile", default="nobust-4.0", help="rule profile (default nobust-4.0)")
-    parser.add_argument("--pd-seat", type=int, help="the player-dealer's seat (default: the middle seat)")
-    parser.add_argument("--bank", default="500", help="the player-dealer's bank in currency units (default 500)")
+    parser.add_argument("--profile", default="nobust-4.0", help="rule profile of a new table (default nobust-4.0)")
+    parser.add_argument("--table-id", default="TABLE-1", help="the table's name in a new journal")
+    parser.add_argument("--journal", type=Path, help="the table's journal; an existing one is resumed "
+                        "(default: a new journal in a temporary folder)")
     parser.add_argument("--seed", type=int, default=None, help="shuffle and random play seed")
     parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT (default 1280x800)")
     parser.add_argument("--autoplay", type=int, default=0, metavar="N", help="play N random rounds through the screens")
@@ -26,27 +28,30 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def round_factory(profile: Profile, pd_seat: int | None, bank: int):
-    """New rounds at one table; the player-dealer keeps the bank until the table session rotates it."""
-    player_dealer = PlayerDealer(pd_seat or (profile.seats + 1) // 2, bank) if profile.player_dealer else None
-
-    def new_round() -> RoundTracker:
-        return RoundTracker(profile, None, player_dealer)
-    return new_round
-
-
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    try:
-        profile = load_profile(args.profile)
-        bank = parse_amount(args.bank, "--bank")
-        width, height = (int(v) for v in args.size.lower().split("x"))
-    except (RuleError, ValueError) as error:
-        print(f"dealer-assist run: {getattr(error, 'message', error)}", file=sys.stderr)
-        return 2
+    with tempfile.TemporaryDirectory(prefix="dealer-assist-") as scratch:
+        try:
+            profile = load_profile(args.profile)
+            width, height = (int(v) for v in args.size.lower().split("x"))
+            journal = args.journal or Path(scratch) / f"{args.table_id}.db"
+            table = Table.open(journal, TableConfig(args.table_id, profile.id),
+                               devices={"shoe": {"model": "bench", "seed": args.seed}})
+        except (RuleError, JournalCorrupt, ValueError) as error:
+            message = error.message if isinstance(error, RuleError) else str(error)
+            print(f"dealer-assist run: {message}", file=sys.stderr)
+            return 2
+        try:
+            return _show(table, args, width, height)
+        finally:
+            table.close()
+
+
+def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
+    from dealer_assist.shoe import Shoe
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
@@ -56,12 +61,8 @@ def main(argv: list[str]) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0]])
     rng = random.Random(args.seed)
     devices = DeviceStatus()
-    try:
-        bridge = TableBridge(round_factory(profile, args.pd_seat, bank), devices)
-    except RuleError as error:
-        print(f"dealer-assist run: {error.message}", file=sys.stderr)
-        return 2
-    bench = BenchPanel(Shoe(profile.decks, rng), lambda: bridge.tracker.expected_peek_answer(), devices)
+    bridge = TableBridge(table, devices)
+    bench = BenchPanel(Shoe(table.session.profile.decks, rng), lambda: bridge.tracker.expected_peek_answer(), devices)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
     window.show()

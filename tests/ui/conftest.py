@@ -1,4 +1,4 @@
-"""A bench table on the real screens: a scripted shoe, taps on the real buttons, the live snapshot."""
+"""A journaled bench table on the real screens: a scripted shoe, taps on the real buttons."""
 from __future__ import annotations
 
 import random
@@ -13,12 +13,16 @@ from dealer_assist.money import Cents
 from dealer_assist.profile import load_profile
 from dealer_assist.shoe import Shoe
 from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.table import Table as JournaledTable
+from dealer_assist.table_session import TableConfig, TableState
+from ui.bank_offer import BANK_CHIPS
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
 from ui.device_status import DeviceStatus
-from ui.run_command import round_factory
 from ui.wager_pad import CHIPS
+
+PIN = "2468"
 
 
 def scripted_shoe(decks: int, cards: Iterable[str], seed: int = 0) -> Shoe:
@@ -30,12 +34,17 @@ def scripted_shoe(decks: int, cards: Iterable[str], seed: int = 0) -> Shoe:
 
 
 class Table:
-    def __init__(self, qtbot, profile: str, cards: Iterable[str] = (), *, pd_seat: int | None = 4,
+    """A new table: the shoe is loaded and, in a player-dealer game, seat `pd_seat` takes the bank."""
+
+    def __init__(self, qtbot, journal, profile: str, cards: Iterable[str] = (), *, pd_seat: int | None = 4,
                  bank: Cents = 50_000, size: tuple[int, int] = (1280, 800), seed: int = 0) -> None:
         self.qtbot = qtbot
         self.profile = load_profile(profile)
         self.devices = DeviceStatus()
-        self.bridge = TableBridge(round_factory(self.profile, pd_seat, bank), self.devices)
+        self.journaled = JournaledTable.open(journal, TableConfig("T1", profile))
+        self.pin = PIN
+        self.journaled.set_pin(PIN)
+        self.bridge = TableBridge(self.journaled, self.devices)
         shoe = scripted_shoe(self.profile.decks, cards, seed)
         self.bench = BenchPanel(shoe, lambda: self.bridge.tracker.expected_peek_answer(), self.devices)
         self.window = DealerWindow(self.bridge, self.bench)
@@ -44,6 +53,22 @@ class Table:
         self.window.resize(*size)
         self.window.show()
         qtbot.waitExposed(self.window)
+        self.tap(self.bench.load)
+        if self.profile.player_dealer:
+            self.take_bank(pd_seat or 1, bank)
+
+    def take_bank(self, seat: int, bank: Cents) -> None:
+        """Seats before `seat` refuse the bank; `seat` takes it with `bank`, keyed in chips."""
+        offer = self.view.bank_offer
+        while self.snap.table.offer_seat != seat:
+            self.tap(offer.refuse)
+        for chip in sorted(BANK_CHIPS, reverse=True):
+            while bank >= chip:
+                self.tap(offer.chips[chip])
+                bank -= chip
+        assert bank == 0, "banks are entered in whole chips"
+        self.tap(offer.accept)
+        assert self.snap.table.state is TableState.ROUND
 
     @property
     def snap(self) -> TableSnapshot:
@@ -94,7 +119,12 @@ class Table:
 
 
 @pytest.fixture
-def table(qtbot):
+def table(qtbot, tmp_path):
+    tables: list[Table] = []
+
     def make(profile: str = "nobust-4.0", cards: Iterable[str] = (), **options) -> Table:
-        return Table(qtbot, profile, cards, **options)
-    return make
+        tables.append(Table(qtbot, tmp_path / f"journal-{len(tables)}.db", profile, cards, **options))
+        return tables[-1]
+    yield make
+    for t in tables:
+        t.journaled.close()

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import threading
 
-from dealer_assist.inputs import Action, CardDrawn, WagerKind
 from dealer_assist.cards import parse_card
+from dealer_assist.inputs import Action, CardDrawn, WagerKind
+from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal
 from dealer_assist.snapshot import Attention, AttentionKind
 from dealer_assist.tracker import Need
 from ui.wager_pad import INSURANCE
+
 
 
 def test_a_wager_under_the_table_minimum_is_refused_with_its_rule(table):
@@ -28,7 +30,7 @@ def test_the_player_dealers_seat_takes_no_wager(table):
     assert not any(button.isEnabled() for button in t.view.wagers.chip_buttons.values())
 
 
-def test_a_card_after_the_dealer_stands_is_a_misdeal_with_its_rule(table):
+def test_a_card_after_the_dealer_stands_holds_the_round_for_a_supervisor(table):
     t = table("nobust-4.0", ["TS", "9H", "KD", "8C"], pd_seat=4)
     t.wager(1, WagerKind.BASE, 1_000)
     t.deal(4)  # 20 against 17: both stand
@@ -37,11 +39,14 @@ def test_a_card_after_the_dealer_stands_is_a_misdeal_with_its_rule(table):
     t.deal()
     assert t.view.banner.isVisible()
     text = t.view.banner.message.text()
-    assert text.startswith("MISDEAL (rule 2.8): misdeal: ")
-    assert "the dealer stands on hard 17" in text
-    assert t.view.stack.currentWidget() is t.view.settlement, "the refused card changes nothing"
-    t.tap(t.view.banner.resolve)
+    assert text.startswith("MISDEAL (rule 2.8): ") and "held for a floor supervisor: misdeal: the dealer stands on hard 17" in text
+    assert not t.view.banner.resolve.isVisible(), "only a supervisor releases a held round"
+    t.tap(t.view.settlement.confirm)
+    assert t.snap.table.misdeal is not None, "nothing goes on while the misdeal is held"
+    assert t.bridge.supervise(DiscardMisdeal("Floor 1", "extra card after the stand"), t.pin) is None
     assert not t.view.banner.isVisible()
+    t.tap(t.view.settlement.confirm)
+    assert t.view.prompt.text() == "Offer the bank to seat 4 (second turn)"
 
 
 def test_a_hit_on_a_hard_17_is_a_misdeal_naming_the_must_stand_rule(table):
@@ -51,7 +56,9 @@ def test_a_hit_on_a_hard_17_is_a_misdeal_naming_the_must_stand_rule(table):
     assert t.view.prompt.text() == "Seat 1 must stand on hard 17 (or split / surrender)"
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}
     t.deal()
-    assert t.view.banner.message.text().startswith("MISDEAL (rule 2.10): misdeal: seat 1 hand 0: a player must stand on hard 17")
+    assert "held for a floor supervisor: misdeal: seat 1 hand 0: a player must stand on hard 17" in t.view.banner.message.text()
+    assert t.view.banner.message.text().startswith("MISDEAL (rule 2.10): ")
+    assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}, "the buttons stay as the round stands"
 
 
 def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
@@ -70,10 +77,11 @@ def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
     assert t.view.prompt.text() == "Peek for a Natural"
     assert all(button.isEnabled() for button in t.bench.peek_buttons.values())
     t.tap(t.bench.peek_buttons["noread"])
-    assert t.view.banner.message.text() == "PEEK FAILED (rule 6.2): the peek device answered noread"
-    assert t.view.banner.natural.isVisible() and not t.view.banner.resolve.isVisible()
+    assert t.view.banner.message.text() == (
+        "PEEK FAILED (rule 6.2): the peek device answered noread; a floor supervisor checks the hole card by hand")
+    assert not t.view.banner.resolve.isVisible()
     assert t.view.dealer.cards.cards == (None, parse_card("AS"))
-    t.tap(t.view.banner.natural)
+    assert t.bridge.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
     assert t.snap.need is Need.NOTHING
     assert [row[2] + " " + row[5] for row in t.settlement_cells()] == ["Insurance PAY $10", "Base COLLECT $25"]
     assert t.snap.dealer.cards == (parse_card("KH"), parse_card("AS"))
@@ -85,8 +93,21 @@ def test_a_check_by_hand_that_disagrees_with_the_shoe_is_refused(table):
     t.deal(4)
     assert t.view.prompt.text() == "Peek for a Natural"
     t.tap(t.bench.peek_buttons["timeout"])
-    t.tap(t.view.banner.natural)
+    refused = t.bridge.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin)
+    assert refused is not None and refused.code == "check_disagrees"
     assert t.view.banner.message.text().startswith("Refused (rule 6.2): the check by hand does not match")
+    assert t.snap.need is Need.CHECK_BY_HAND
+    t.tap(t.view.banner.resolve)
+    assert t.view.banner.message.text().startswith("PEEK FAILED (rule 6.2): the peek device answered timeout")
+
+
+def test_a_wrong_pin_changes_nothing(table):
+    t = table("c21-8.0", ["9S", "5H", "7D", "KS"], pd_seat=4)
+    t.wager(1, WagerKind.BASE, 2_500)
+    t.deal(4)
+    t.tap(t.bench.peek_buttons["timeout"])
+    refused = t.bridge.supervise(ConfirmPeek(False, "Floor 1", "checked by hand"), "0000")
+    assert refused is not None and refused.code == "wrong_pin"
     assert t.snap.need is Need.CHECK_BY_HAND
 
 

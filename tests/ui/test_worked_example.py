@@ -40,6 +40,10 @@ def test_the_worked_example_reads_as_the_ledger(table):
     nets = t.view.settlement.nets
     assert [nets.itemAt(i).widget().text() for i in range(nets.count())] == [
         "Seat 1", "+$30", "Seat 6", "+$12", "PD seat 4", "-$42"]
+    assert t.view.dealer.turn.text() == "1st turn"
     t.tap(t.view.settlement.confirm)
+    assert t.view.prompt.text() == "Offer the bank to seat 4 (second turn)"
+    t.take_bank(4, 50_000)
+    assert t.snap.table.round_id == 2
     assert t.view.prompt.text() == "Place wagers, then deal"
-    assert t.bridge.rounds == 2
+    assert t.view.dealer.turn.text() == "2nd turn"
