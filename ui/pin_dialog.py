@@ -83,8 +83,9 @@ class PinPad(QWidget):
             self.table.check_pin(pin)
         except RuleError as error:
             self.notice.refuse(error.message)
-            self._show_lock()
             return
+        finally:
+            self._show_lock()
         self.notice.clear()
         self.unlocked.emit(pin)
 

@@ -1,0 +1,59 @@
+"""The supervisor's PIN on the keypad: the table checks and journals every try; a wrong PIN and the
+lockout show the table's refusal, and the lock shows the time it has left."""
+from __future__ import annotations
+
+from dealer_assist.journal import RecordKind, read_records
+
+from test_supervisor_helpers import PIN, Clock, journal, key_in, new_table, opened, tap, unlocked  # noqa: F401
+
+
+def _security(table) -> list[str]:
+    return [r.body["event"] for r in read_records(table.path) if r.kind is RecordKind.SECURITY]
+
+
+def test_the_right_pin_opens_the_screens_and_is_journaled(qtbot, journal):
+    table = new_table(journal)
+    window = opened(qtbot, table)
+    assert window.stack.currentWidget() is window.pad
+    for digit in "99":
+        tap(qtbot, window.pad.keys[digit])
+    tap(qtbot, window.pad.keys["⌫"])
+    assert window.pad.shown.text() == "●"
+    tap(qtbot, window.pad.keys["Clear"])
+    assert window.pad.digits == ""
+    key_in(qtbot, window, PIN)
+    assert window.stack.currentIndex() == 1
+    assert window.pin == PIN
+    assert _security(table)[-1] == "pin_ok"
+    tap(qtbot, window.lock)
+    assert window.stack.currentWidget() is window.pad and window.pin is None
+
+
+def test_a_wrong_pin_shows_the_refusal_and_keeps_the_screens_shut(qtbot, journal):
+    table = new_table(journal)
+    window = opened(qtbot, table)
+    key_in(qtbot, window, "1111")
+    assert window.stack.currentWidget() is window.pad
+    assert window.pad.notice.isVisible() and window.pad.notice.text() == "wrong supervisor PIN"
+    assert window.pad.lock.text() == ""
+    assert _security(table)[-1] == "pin_wrong"
+
+
+def test_five_wrong_pins_lock_the_pad_and_it_shows_the_time_left(qtbot, journal):
+    clock = Clock()
+    table = new_table(journal, clock=clock)
+    window = opened(qtbot, table)
+    for _ in range(5):
+        key_in(qtbot, window, "0000")
+    assert "locked for 60 s" in window.pad.notice.text()
+    assert window.pad.lock.text() == "Locked: 1:00 left"
+    clock.now += 30
+    key_in(qtbot, window, PIN)
+    assert window.stack.currentWidget() is window.pad, "even the right PIN waits out the lock"
+    assert "locked for 30 s more" in window.pad.notice.text()
+    assert window.pad.lock.text() == "Locked: 0:30 left"
+    clock.now += 31
+    key_in(qtbot, window, PIN)
+    assert window.stack.currentIndex() == 1
+    assert window.pad.lock.text() == ""
+    assert _security(table).count("pin_locked") == 1 and "pin_refused" in _security(table)

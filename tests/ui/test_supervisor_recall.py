@@ -1,0 +1,97 @@
+"""Recall on the supervisor's screen: the last rounds listed, every input of a round stepped
+through in order with its operations, the ledger row by row, an open round's hole card masked."""
+from __future__ import annotations
+
+import pytest
+
+from dealer_assist.bench import BenchPlayer
+from dealer_assist.journal import RecordKind, read_records
+from dealer_assist.recall import HIDDEN, recall
+from ui.journal_text import card_code, describe
+
+from test_supervisor_helpers import assert_fits, journal, played_table, tap, unlocked  # noqa: F401
+
+SIZES = [(1280, 800), (1920, 1080)]
+
+
+def test_the_list_shows_the_last_rounds_newest_first(qtbot, journal):
+    window = unlocked(qtbot, played_table(journal, 14))
+    rounds = window.recall.rounds
+    assert rounds.count() == 14 >= 10
+    assert [rounds.item(row).text().split(" ·")[0] for row in range(rounds.count())] == [f"Round {n}" for n in range(14, 0, -1)]
+    assert window.recall.story is not None and window.recall.story.round_id == 14
+
+
+def test_stepping_through_a_round_shows_each_input_in_order_with_its_operations(qtbot, journal):
+    table = played_table(journal, 12)
+    window = unlocked(qtbot, table)
+    view = window.recall
+    view.rounds.setCurrentRow(3)  # round 9
+    entry = recall(table.path, round_id=9)[0]
+    assert view.heading.text().startswith("Round 9 · closed")
+    assert not view.previous.isEnabled()
+    shown = []
+    while True:
+        shown.append((view.record.text().split()[1], view.input.text(), view.operations.text()))
+        if not view.next.isEnabled():
+            break
+        tap(qtbot, view.next)
+    assert [record for record, _, _ in shown] == [f"#{event['seq']}" for event in entry["inputs"]]
+    assert [text for _, text, _ in shown] == [describe(event) for event in entry["inputs"]]
+    for (record, _, operations), event in zip(shown, entry["inputs"]):
+        caused = [describe(op) for op in entry["operations"] if op["seq"] == event["seq"]]
+        assert operations.split("\n") == [f"→ {op}" for op in caused] or (not caused and operations == "→ no operation")
+    assert view.position.text() == f"Input {len(entry['inputs'])} of {len(entry['inputs'])}"
+    tap(qtbot, view.previous)
+    assert view.record.text().split()[1] == f"#{entry['inputs'][-2]['seq']}"
+
+
+def test_the_ledger_lists_every_settlement_row_in_order_with_the_nets(qtbot, journal):
+    table = played_table(journal, 10)
+    window = unlocked(qtbot, table)
+    view = window.recall
+    ledger = recall(table.path, round_id=10)[0]["ledger"]
+    rows = [[view.ledger.item(row, column).text() for column in range(view.ledger.columnCount())]
+            for row in range(view.ledger.rowCount())]
+    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), s["wager"], s["result"]) for s in ledger["settlements"]]
+    assert view.tabs.tabText(2) == "Corrections (0)"
+    nets = view.nets.text()
+    for seat in ledger["seats"]:
+        assert f"Seat {seat} " in nets
+    assert f"Player-dealer Seat {ledger['player_dealer']['seat']}" in nets
+
+
+def test_an_open_rounds_hole_card_stays_masked_on_every_screen(qtbot, journal):
+    table = played_table(journal, 3, profile="c21-8.0")
+    player = BenchPlayer(3)
+    while table.session.tracker is None or table.session.tracker.phase.value in ("betting", "dealing"):
+        table.submit(player.next_input(table.session))
+    hole = next(op["card"] for op in _raw_ops(table) if op["type"] == "CardAssigned" and op["hidden"])
+    window = unlocked(qtbot, table)
+    view = window.recall
+    assert view.story.state == "open"
+    texts = [view.input.text()]
+    while view.next.isEnabled():
+        tap(qtbot, view.next)
+        texts.append(view.input.text() + view.operations.text())
+    hidden = [text for text in texts if "hidden yes" in text]
+    assert hidden and all(f"card {HIDDEN}" in text and card_code(hole) not in text for text in hidden)
+    cards = [window.corrections.cards.item(row).text() for row in range(window.corrections.cards.count())]
+    assert any(text.endswith(HIDDEN) for text in cards)
+
+
+def _raw_ops(table) -> list[dict]:
+    return [op for record in read_records(table.path) if record.kind is RecordKind.INPUT
+            and record.round_id == table.session.round_id for op in record.body["ops"]]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_recall_screen_fits_the_screen(qtbot, journal, size, tmp_path):
+    window = unlocked(qtbot, played_table(journal, 12), size)
+    for _ in range(6):
+        tap(qtbot, window.recall.next)
+    assert_fits(window, size)
+    assert window.grab().save(str(tmp_path / f"supervisor-recall-{size[0]}x{size[1]}.png"))
+    for tab in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(tab)
+        assert_fits(window, size)
