@@ -28,6 +28,8 @@ MARKER_MARGIN_MM = 8.0
 FELT = (38, 105, 28)
 RAIL = (30, 45, 70)
 PRINT = (150, 200, 210)
+CHIP_TRAY_DEPTH_MM = 85.0
+CHIPS = ((40, 40, 200), (200, 90, 30), (30, 30, 30), (40, 150, 40), (150, 60, 150))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +170,7 @@ class SyntheticCamera:
             cv2.polylines(canvas, [outline], True, PRINT, max(1, round(2 * s)), cv2.LINE_AA)
         for corner, (x, y) in self.layout.markers.items():
             self._paste(canvas, _marker(corner.text, self.layout.marker_size_mm, s), (x, y), 0.0)
+        _draw_chip_tray(canvas, self.layout.zone("dealer"), s)
         return canvas
 
     def _paste(self, canvas: np.ndarray, face: np.ndarray, centre: Point, angle_deg: float) -> None:
@@ -196,6 +199,20 @@ def _long_axis(zone: Zone) -> tuple[Point, Point, float]:
         longest = -longest
     cx, cy = points.mean(axis=0)
     return (float(cx), float(cy)), (float(longest[0] / length), float(longest[1] / length)), length
+
+
+def _draw_chip_tray(canvas: np.ndarray, dealer: Zone, s: float) -> None:
+    """The house dealer's chip tray, behind the player-dealer's hand area: stacks of 39 mm chips."""
+    xs, ys = zip(*dealer.polygon)
+    top = max(5.0, min(ys) - CHIP_TRAY_DEPTH_MM - 5.0)
+    corners = np.round(np.array([[min(xs), top], [max(xs), min(ys) - 5.0]]) * s).astype(int)
+    cv2.rectangle(canvas, tuple(corners[0]), tuple(corners[1]), (45, 45, 50), -1)
+    columns = int((max(xs) - min(xs)) // 42)
+    for column in range(columns):
+        for row, y in enumerate((top + 22, top + 62)):
+            centre = (round((min(xs) + 21 + column * 42) * s), round(y * s))
+            cv2.circle(canvas, centre, round(19 * s), CHIPS[(column + row) % len(CHIPS)], -1, cv2.LINE_AA)
+            cv2.circle(canvas, centre, round(13 * s), (235, 235, 235), max(1, round(s)), cv2.LINE_AA)
 
 
 def _room(zone: Zone) -> int:
