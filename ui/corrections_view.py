@@ -35,8 +35,10 @@ class OpenRound:
         if session.tracker is None:
             return cls(f"No round is open: the table is at {session.state.value.replace('_', ' ')}", ())
         misdeal = f"   ·   misdeal held: {card_code(str(session.misdeal))}" if session.misdeal is not None else ""
-        entry = recall(table.path, round_id=session.round_id)[0]
-        cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}" for card in round_cards(entry))
+        latest = recall(table.path, last=1)  # a round opened by its first input has no record yet
+        entry = latest[0] if latest and latest[0]["round_id"] == session.round_id else None
+        cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}"
+                      for card in (round_cards(entry) if entry else ()))
         return cls(f"Round {session.round_id} · {session.tracker.phase.value.replace('_', ' ')}{misdeal}", cards)
 
 

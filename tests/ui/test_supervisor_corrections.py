@@ -1,0 +1,96 @@
+"""Corrections from the supervisor's screen: each needs the PIN and a typed reason, goes through
+the table, and the rules' refusal is shown; what was accepted shows in recall afterwards."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from dealer_assist.cards import parse_card
+from dealer_assist.inputs import Action, CardDrawn, Decide
+from dealer_assist.journal import RecordKind, read_records
+from dealer_assist.session_inputs import SettlementConfirmed
+from dealer_assist.table_session import TableState
+
+from test_supervisor_helpers import journal, open_round, tap, unlocked  # noqa: F401
+
+
+def _type(qtbot, window, supervisor: str, reason: str) -> None:
+    view = window.corrections
+    view.supervisor.clear()
+    view.reason.clear()
+    qtbot.keyClicks(view.supervisor, supervisor)
+    qtbot.keyClicks(view.reason, reason)
+
+
+def test_a_correction_without_a_reason_is_refused_and_changes_nothing(qtbot, journal):
+    table = open_round(journal, "9H", "KD", "7H", "5D")
+    window = unlocked(qtbot, table)
+    window.tabs.setCurrentWidget(window.corrections)
+    _type(qtbot, window, "floor-1", "   ")
+    tap(qtbot, window.corrections.void)
+    assert window.corrections.notice.isVisible() and window.corrections.notice.text() == "a correction needs a reason"
+    assert table.session.tracker is not None and table.rounds_closed == 0
+    refused = [r.body for r in read_records(table.path) if r.kind is RecordKind.REFUSED]
+    assert refused[-1]["input"]["type"] == "VoidRound" and refused[-1]["error"]["code"] == "reason_required"
+
+
+def test_a_void_with_pin_and_reason_shows_in_recall_afterwards(qtbot, journal):
+    table = open_round(journal, "9H", "KD")
+    window = unlocked(qtbot, table)
+    window.tabs.setCurrentWidget(window.corrections)
+    assert window.corrections.status.text().startswith("Round 1 ·")
+    _type(qtbot, window, "floor-1", "cards exposed")
+    tap(qtbot, window.corrections.void)
+    assert window.corrections.notice.text().startswith("Recorded: Round voided")
+    assert window.corrections.reason.text() == "", "a reason is spent on one correction"
+    assert table.rounds_closed == 1
+    assert window.corrections.status.text().startswith("No round is open")
+    window.tabs.setCurrentWidget(window.recall)
+    view = window.recall
+    assert view.rounds.item(0).text().startswith("Round 1 · voided")
+    assert view.tabs.tabText(2) == "Corrections (1)"
+    fix = view.corrections.item(0).text()
+    assert "Round voided" in fix and "supervisor floor-1" in fix and "reason cards exposed" in fix
+    assert view.nets.text() == "No ledger: the round was voided."
+    while view.next.isEnabled():
+        tap(qtbot, view.next)
+    assert view.input.text().startswith("Void round") and "reason cards exposed" in view.input.text()
+
+
+def test_re_keying_a_misread_card_picks_the_card_of_the_round_and_the_right_card(qtbot, journal):
+    table = open_round(journal, "9H", "KD", "7H", "5D")  # seat 2: 9H 7H; the player-dealer KD 5D
+    window = unlocked(qtbot, table)
+    view = window.corrections
+    window.tabs.setCurrentWidget(view)
+    assert [view.cards.item(row).text() for row in range(view.cards.count())] == [
+        "Card 1  ·  seat 2  ·  9♥", "Card 2  ·  dealer  ·  K♦", "Card 3  ·  seat 2  ·  7♥", "Card 4  ·  dealer  ·  5♦"]
+    _type(qtbot, window, "floor-1", "shoe misread 8H as 7H")
+    tap(qtbot, view.rekey)
+    assert view.notice.text() == "Pick the card of the round, then the right rank and suit"
+    view.cards.setCurrentRow(2)
+    for button in (*view.ranks.buttons(), *view.suits.buttons()):
+        if button.text() in ("8", "♥"):
+            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    tap(qtbot, view.rekey)
+    assert view.notice.text().startswith("Recorded: Card rekeyed"), view.notice.text()
+    assert [str(card) for card in table.session.tracker.hands[2][0].cards] == ["9H", "8H"]
+    assert view.cards.item(2).text() == "Card 3  ·  seat 2  ·  8♥"
+
+
+def test_a_misdealt_card_is_discarded_and_a_refused_peek_confirmation_is_shown(qtbot, journal):
+    table = open_round(journal, "TH", "KD", "8H", "9D")
+    table.submit(Decide(2, 0, Action.STAND))
+    table.submit(CardDrawn(parse_card("2C")))
+    assert table.session.state is TableState.MISDEAL
+    window = unlocked(qtbot, table)
+    view = window.corrections
+    window.tabs.setCurrentWidget(view)
+    assert "misdeal held: 2♣" in view.status.text()
+    _type(qtbot, window, "floor-1", "no hole card to check")
+    tap(qtbot, view.natural)
+    assert view.notice.text().startswith("the round holds for a supervisor: misdeal of 2C")
+    _type(qtbot, window, "floor-1", "card fell out of the shoe")
+    tap(qtbot, view.discard)
+    assert view.notice.text().startswith("Recorded: Misdeal discarded")
+    assert table.session.state is TableState.ROUND and "misdeal" not in view.status.text()
+    table.submit(SettlementConfirmed())
+    assert table.rounds_closed == 1
