@@ -1,0 +1,54 @@
+"""The one-round dispute report: written as a PDF from the recall screen, and saying everything the
+journal says about the round, including whether the journal is intact."""
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+
+from dealer_assist.recall import recall
+from ui.dispute_report import report_html
+from ui.journal_text import describe
+
+from test_supervisor_helpers import journal, played_table, tap, unlocked  # noqa: F401
+
+
+def test_the_report_button_writes_a_pdf_of_the_shown_round(qtbot, journal):
+    table = played_table(journal, 11)
+    window = unlocked(qtbot, table)
+    window.recall.rounds.setCurrentRow(1)  # round 10
+    tap(qtbot, window.recall.report)
+    pdf = journal.parent / "reports" / "T-5-round-10.pdf"
+    assert window.notice.isVisible() and window.notice.text() == f"Dispute report saved: {pdf}"
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    assert len(data) > 10_000, "a report of a whole round is more than a blank page"
+    assert len(re.findall(rb"/Type\s*/Page\b", data)) >= 1
+
+
+def test_the_report_names_the_table_every_input_the_ledger_and_the_verification(journal):
+    table = played_table(journal, 6)
+    entry = recall(table.path, round_id=5)[0]
+    html = report_html(table.path, 5)
+    assert "table T-5 · round 5" in html and "nobust-4.0" in html and "round closed" in html
+    positions = [html.index(f"<td>#{event['seq']}</td>") for event in entry["inputs"]]
+    assert positions == sorted(positions), "the inputs in journal order"
+    for op in entry["operations"]:
+        assert describe(op).replace("&", "&amp;") in html
+    assert html.count("<tr>") >= len(entry["inputs"]) + len(entry["ledger"]["settlements"])
+    assert "INTACT" in html and "DAMAGED" not in html
+    assert f"Player-dealer net: <b>Seat {entry['ledger']['player_dealer']['seat']}" in html
+
+
+def test_a_damaged_journal_is_reported_as_damaged(journal, tmp_path):
+    table = played_table(journal, 4)
+    table.close()
+    copy = tmp_path / "copy.db"
+    shutil.copy(journal, copy)
+    db = sqlite3.connect(copy)
+    db.execute("UPDATE records SET body = replace(body, '\"seat\":2', '\"seat\":3') WHERE seq = "
+               "(SELECT min(seq) FROM records WHERE round_id = 2 AND body LIKE '%\"seat\":2%')")
+    db.commit()
+    db.close()
+    html = report_html(copy, 2)
+    assert "DAMAGED" in html and "does not match its hash" in html
