@@ -41,8 +41,6 @@ class DealerView(QWidget):
         top = QHBoxLayout()
         self.title = QLabel("")
         self.title.setObjectName("title")
-        self.round = QLabel("")
-        self.round.setObjectName("muted")
         self.devices = DeviceBar()
         top.addWidget(self.title)
         top.addStretch(1)
@@ -54,10 +52,7 @@ class DealerView(QWidget):
         self.prompt = QLabel("")
         self.prompt.setObjectName("prompt")
         self.prompt.setWordWrap(True)
-        prompt_row = QHBoxLayout()
-        prompt_row.addWidget(self.prompt, 1)
-        prompt_row.addWidget(self.round)
-        root.addLayout(prompt_row)
+        root.addWidget(self.prompt)
         self.stack = QStackedWidget()
         root.addWidget(self.stack, 1)
         table = QWidget()
@@ -96,6 +91,17 @@ class DealerView(QWidget):
         self.bank_offer.entered.connect(self.input_entered)
         root.addWidget(self.bank_offer)
 
+    @staticmethod
+    def _title(snap: TableSnapshot) -> str:
+        """The profile, the round and the shoe, in one line above the prompt."""
+        table = snap.table
+        if table is None:
+            return snap.profile_title
+        parts = [snap.profile_id, f"Round {table.round_id}"]
+        if table.shoe_id:
+            parts.append(f"shoe {table.shoe_id}, {table.shoe_cards} cards" + (" (cut card out)" if table.new_shoe_due else ""))
+        return " · ".join(parts)
+
     def _select(self, seat: int) -> None:
         self.selected = seat
         if self.snapshot is not None:
@@ -105,11 +111,8 @@ class DealerView(QWidget):
         if self.snapshot is not None and snap.need is Need.WAGERS and self.snapshot.need is not Need.WAGERS:
             self.selected = None
         self.snapshot = snap
-        self.title.setText(snap.profile_title)
-        table = snap.table
-        if table is not None:
-            shoe = f" · shoe {table.shoe_id}, {table.shoe_cards} cards" if table.shoe_id else ""
-            self.round.setText(f"Round {table.round_id}{shoe}" + (" · last round of the shoe" if table.new_shoe_due else ""))
+        self.title.setText(self._title(snap))
+        self.title.setToolTip(snap.profile_title)
         self.banner.show_table(snap)
         self.prompt.setText(snap.prompt)
         settled = snap.need is Need.NOTHING

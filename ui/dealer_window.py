@@ -14,7 +14,7 @@ from ui.theme import style
 class DealerWindow(QMainWindow):
     def __init__(self, bridge: TableBridge, bench: BenchPanel | None = None) -> None:
         super().__init__()
-        self.setWindowTitle("dealer-assist")
+        self.setWindowTitle(f"dealer-assist · {bridge.session.profile.title}")
         self.scale = 1.0
         self.setStyleSheet(style(self.scale))
         self.bridge = bridge

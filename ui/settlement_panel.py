@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget,
+    QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QPushButton, QScrollArea, QVBoxLayout, QWidget,
 )
 
 from dealer_assist.snapshot import SettlementLine, TableSnapshot
@@ -40,6 +40,7 @@ class SettlementPanel(QFrame):
         self.rows = QGridLayout(self.rows_widget)
         self.rows.setHorizontalSpacing(18)
         self.rows.setVerticalSpacing(6)
+        self.rows.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # scroll rather than squeeze a row
         self.scroll.setWidget(self.rows_widget)
         rows_box.addWidget(self.scroll, 1)
         layout.addLayout(rows_box, 3)

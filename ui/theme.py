@@ -54,6 +54,9 @@ QFrame#banner {{ background: {ALERT}; border-radius: {px(10)}px; }}
 QFrame#banner[kind="refused"] {{ background: #8a5a00; }}
 QFrame#banner QLabel {{ color: white; font-size: {px(22)}px; font-weight: bold; }}
 QScrollArea {{ border: none; }}
+QScrollBar:vertical {{ width: {px(28)}px; background: {PANEL}; border: none; }}
+QScrollBar::handle:vertical {{ background: #3a4f68; min-height: {px(TOUCH)}px; border-radius: {px(8)}px; }}
+QScrollBar::add-line:vertical, QScrollBar::sub-line:vertical {{ height: 0; }}
 QFrame#bench {{ background: {PANEL}; border-radius: {px(10)}px; min-width: {px(210)}px; max-width: {px(210)}px; }}
 QFrame#bench QPushButton {{ font-size: {px(17)}px; padding: 0 {px(6)}px; }}
 """

@@ -19,6 +19,8 @@ def _check_fit(window) -> None:
     for label in window.findChildren(QLabel):
         if label.isVisible() and label.text() and not label.wordWrap():
             assert label.width() >= label.minimumSizeHint().width(), f"{label.text()!r} is clipped"
+        if label.isVisible() and label.text():
+            assert label.height() >= label.minimumSizeHint().height(), f"{label.text()!r} is squeezed"
 
 
 def _midround(t) -> None:
