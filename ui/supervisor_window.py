@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
@@ -27,7 +27,10 @@ RECALL_ROUNDS = 20
 
 class SupervisorWindow(QWidget):
     """Opens on the PIN pad; the screens show only once the table accepted the PIN, which is kept
-    for the corrections until the supervisor locks the window again."""
+    for the corrections until the supervisor locks the window again. `table_changed` tells the
+    dealer's screen to show the table again after a correction."""
+
+    table_changed = Signal()
 
     def __init__(self, table: Table, reports: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -103,6 +106,7 @@ class SupervisorWindow(QWidget):
             self.corrections.notice.refuse(error.message)
             return
         self.refresh()
+        self.table_changed.emit()
         self.corrections.accepted("Recorded: " + "; ".join(describe(encode(op)) for op in ops[:1]))
 
     def _report(self, round_id: int) -> None:
