@@ -75,7 +75,7 @@ class CorrectionsView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         root = QVBoxLayout(self)
-        root.setContentsMargins(0, 0, 0, 0)
+        root.setContentsMargins(0, 10, 0, 0)
         self.status = QLabel("")
         self.status.setObjectName("title")
         root.addWidget(self.status)

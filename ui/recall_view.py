@@ -38,7 +38,7 @@ class RecallView(QWidget):
         self.story: RoundStory | None = None
         self.step = 0
         root = QHBoxLayout(self)
-        root.setContentsMargins(0, 0, 0, 0)
+        root.setContentsMargins(0, 10, 0, 0)
         self.rounds = QListWidget()
         self.rounds.currentRowChanged.connect(self._choose)
         root.addWidget(self.rounds, 1)
