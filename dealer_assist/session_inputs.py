@@ -38,6 +38,25 @@ class CutCardReached:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsUnread:
+    """Cards `first`..`last` of the shoe left it without a readable value (NOREAD, or a gap the
+    shoe's numbering revealed); the round holds until a person names each of them."""
+
+    first: int
+    last: int
+    missed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KeyCard:
+    """A supervisor names the oldest card that left the shoe unread, after looking at it."""
+
+    card: Card
+    supervisor: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class SettlementConfirmed:
     """The dealer has paid and collected every row; the round closes."""
 
@@ -75,5 +94,5 @@ class ConfirmPeek:
     reason: str
 
 
-SessionInput = (BankAccepted | BankRefused | ShoeLoaded | CutCardReached | SettlementConfirmed
-                | VoidRound | RekeyCard | DiscardMisdeal | ConfirmPeek)
+SessionInput = (BankAccepted | BankRefused | ShoeLoaded | CutCardReached | CardsUnread | KeyCard
+                | SettlementConfirmed | VoidRound | RekeyCard | DiscardMisdeal | ConfirmPeek)

@@ -71,6 +71,23 @@ class MisdealHeld:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsHeldUnread:
+    """The round holds: these shoe cards must be named by a person before play goes on."""
+
+    first: int
+    last: int
+    missed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardKeyed:
+    n: int
+    card: Card
+    supervisor: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class MisdealDiscarded:
     card: Card
     supervisor: str

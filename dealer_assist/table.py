@@ -18,13 +18,13 @@ from dealer_assist.journal import (
 )
 from dealer_assist.ledger import ledger
 from dealer_assist.pins import PinGuard, new_pin
-from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, RekeyCard, SettlementConfirmed, VoidRound
+from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, VoidRound
 from dealer_assist.session_operations import RoundClosed
 from dealer_assist.table_session import TableConfig, TableInput, TableSession
 from dealer_assist.tracker import Phase
 
 SOFTWARE = "dealer-assist 0.1.0"
-SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek)
+SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard)
 
 
 class Table:

@@ -20,11 +20,12 @@ from dealer_assist.operations import Operation
 from dealer_assist.profile import Profile, load_profile
 from dealer_assist.seating import next_clockwise
 from dealer_assist.session_inputs import (
-    BankAccepted, BankRefused, ConfirmPeek, CutCardReached, DiscardMisdeal, RekeyCard,
+    BankAccepted, BankRefused, CardsUnread, ConfirmPeek, CutCardReached, DiscardMisdeal, KeyCard, RekeyCard,
     SessionInput, SettlementConfirmed, ShoeLoaded, VoidRound,
 )
 from dealer_assist.session_operations import (
-    BankDeclined, BankOffered, BankTaken, CardBurned, CardRekeyed, MisdealDiscarded, MisdealHeld,
+    BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread,
+    MisdealDiscarded, MisdealHeld,
     NewShoeDue, PeekConfirmed, RotationWarning, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
 )
 from dealer_assist.tracker import Phase, PlayerDealer, RoundTracker
@@ -40,6 +41,7 @@ class TableState(StrEnum):
     OFFERING_BANK = "offering_bank"
     ROUND = "round"
     MISDEAL = "misdeal"
+    UNREAD = "unread"
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ class TableSession:
         self.tracker: RoundTracker | None = None
         self.round_inputs: list[Input] = []
         self.misdeal: Card | None = None
+        self.unread: list[int] = []  # shoe numbers of cards out unread, oldest first
         self.checkpoint: dict[str, Any] = self.between_rounds()
         self._maybe_open([])  # a restored table reopens the round its checkpoint was about to open
 
@@ -97,6 +100,8 @@ class TableSession:
 
     @property
     def state(self) -> TableState:
+        if self.unread:
+            return TableState.UNREAD
         if self.misdeal is not None:
             return TableState.MISDEAL
         if self.tracker is not None:
@@ -152,11 +157,44 @@ class TableSession:
         ops.append(NewShoeDue(event.n))
 
     def _card(self, event: CardDrawn, now: float, ops: list[Any]) -> None:
+        if self.unread:
+            raise RuleError("unread_held", f"the round holds until shoe card {self.unread[0]} is named", "6.1")
+        self._place_card(event, ops)
+
+    def _cards_unread(self, event: CardsUnread, now: float, ops: list[Any]) -> None:
+        if self.s.shoe_id is None:
+            raise RuleError("no_shoe", "a card came out but no shoe is loaded")
+        if event.last < event.first:
+            raise RuleError("bad_input", f"cards {event.first}..{event.last} is not a range")
+        self.unread.extend(range(event.first, event.last + 1))
+        self.s.shoe_cards += event.last - event.first + 1
+        ops.append(CardsHeldUnread(event.first, event.last, event.missed))
+
+    def _key_card(self, event: KeyCard, now: float, ops: list[Any]) -> None:
+        if not self.unread:
+            raise RuleError("nothing_unread", "no card is waiting to be named")
+        if not event.reason.strip():
+            raise RuleError("reason_required", "a correction needs a reason")
+        pending = list(self.unread)
+        self.unread = []
+        try:
+            placed: list[Any] = []
+            self._place_card(CardDrawn(event.card), placed, counted=True)
+        except RuleError:
+            self.unread = pending
+            raise
+        self.unread = pending[1:]
+        ops.append(CardKeyed(pending[0], event.card, event.supervisor, event.reason))
+        ops.extend(placed)
+
+    def _place_card(self, event: CardDrawn, ops: list[Any], counted: bool = False) -> None:
+        """A card out of the shoe goes to the burn, to its hand, or is held as a misdeal."""
         if self.misdeal is not None:
             raise RuleError("misdeal_held", f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
         if self.s.shoe_id is None:
             raise RuleError("no_shoe", "a card came out but no shoe is loaded")
-        self.s.shoe_cards += 1
+        if not counted:
+            self.s.shoe_cards += 1
         if self.s.burn_left:
             self.s.burn_left -= 1
             ops.append(CardBurned(event.card))
@@ -343,6 +381,8 @@ class TableSession:
     _HANDLERS: dict[type, Callable[[TableSession, Any, float, list[Any]], None]] = {
         ShoeLoaded: _shoe_loaded,
         CutCardReached: _cut_card,
+        CardsUnread: _cards_unread,
+        KeyCard: _key_card,
         CardDrawn: _card,
         BankAccepted: _bank_accepted,
         BankRefused: _bank_refused,

@@ -113,3 +113,24 @@ def test_a_refused_input_changes_nothing_in_the_session():
     with pytest.raises(RuleError):
         session.apply(Decide(2, 0, Action.STAND), T0)
     assert session.between_rounds() == before
+
+
+def test_6_1_an_unread_card_holds_the_round_until_a_person_names_it():
+    from dealer_assist.session_inputs import CardsUnread, KeyCard
+    session = _session()
+    session.apply(BankAccepted(1, 50_000), T0)
+    session.apply(PlaceWager(2, WagerKind.BASE, 1_000), T0)
+    session.apply(CardDrawn(parse_card("TH")), T0)
+    ops = session.apply(CardsUnread(2, 3, missed=True), T0)
+    assert _names(ops) == ["CardsHeldUnread"] and session.state is TableState.UNREAD
+    with pytest.raises(RuleError) as held:
+        session.apply(CardDrawn(parse_card("9D")), T0)
+    assert held.value.code == "unread_held" and "card 2" in held.value.message
+    with pytest.raises(RuleError) as no_reason:
+        session.apply(KeyCard(parse_card("KD"), "floor-1", ""), T0)
+    assert no_reason.value.code == "reason_required" and session.unread == [2, 3]
+    keyed = session.apply(KeyCard(parse_card("KD"), "floor-1", "read the card face"), T0)
+    assert _names(keyed)[:2] == ["CardKeyed", "CardAssigned"] and keyed[0].n == 2
+    session.apply(KeyCard(parse_card("QH"), "floor-1", "read the card face"), T0)
+    assert session.state is TableState.ROUND and session.s.shoe_cards == 3
+    assert [str(c) for c in session.tracker.dealer] == ["KD"] and [str(c) for c in session.tracker.hands[2][0].cards] == ["TH", "QH"]
