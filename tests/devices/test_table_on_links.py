@@ -1,0 +1,80 @@
+"""The table on real links (issue: devices point 4): a shoe and a peek device on pseudo-terminals
+feed a journaled table; the card-stop follows the rules; the ledger equals the round file's."""
+from __future__ import annotations
+
+from dealer_assist.cards import parse_card
+from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
+from dealer_assist.journal import RecordKind, read_records
+from dealer_assist.recall import export_round, recall
+from dealer_assist.round_file import settle_round
+from dealer_assist.session_inputs import BankAccepted, SettlementConfirmed
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableConfig
+from dealer_assist.tracker import Phase
+from devices.linked_table import LinkedTable
+from hw_sims.endpoints import PtyEndpoint
+from hw_sims.peek import PeekEmulator
+from hw_sims.shoe import ShoeEmulator
+
+
+def _cards(*codes: str):
+    return [parse_card(code) for code in codes]
+
+
+def _run(tmp_path, profile: str, cards: list[str], hole: str | None = None):
+    shoe = ShoeEmulator(PtyEndpoint(), cards=_cards(*cards), pace=0.02, seed=3)
+    peek = PeekEmulator(PtyEndpoint(), hole_card=parse_card(hole) if hole else None, delay=0.05) if hole else None
+    shoe.start()
+    if peek:
+        peek.start()
+    table = Table.open(tmp_path / "table.db", TableConfig("LINK-1", profile))
+    linked = LinkedTable(table, shoe.endpoint.url, peek.endpoint.url if peek else None)
+    return shoe, peek, table, linked
+
+
+def test_icd_2_card_stop_holds_cards_the_rules_refuse_and_releases_them_when_allowed(tmp_path):
+    # 4.0: seat 2 gets TH 8H = hard 18 (must stand, may still surrender); the PD KD 5D hits 15 with KC.
+    shoe, peek, table, linked = _run(tmp_path, "nobust-4.0", ["TH", "KD", "8H", "5D", "KC", "2S", "3S"])
+    try:
+        linked.start()
+        assert linked.pump_until(lambda: table.session.tracker is not None or table.session.s.shoe_id, 10)
+        linked.submit(BankAccepted(1, 50_000))
+        linked.submit(PlaceWager(2, WagerKind.BASE, 2_500))
+        tracker = table.session.tracker
+        assert linked.pump_until(lambda: tracker.phase is Phase.PLAYING, 10)
+        assert linked.feed.locked is True, "hard 18 may not hit: the shoe holds the next card"
+        linked.pump(0.3)
+        assert tracker.cards_seen == 4, "no card came out while the card-stop was on"
+        linked.submit(Decide(2, 0, Action.STAND))
+        assert linked.pump_until(lambda: tracker.phase is Phase.SETTLED, 10)
+        assert [str(c) for c in tracker.dealer] == ["KD", "5D", "KC"]
+        assert linked.feed.locked is True, "the PD stands on 25: shoe locked again"
+        linked.submit(SettlementConfirmed())
+        entry = recall(table.path, round_id=1)[0]
+        assert settle_round(export_round(table.path, 1)) == entry["ledger"]
+        notes = [r.body["type"] for r in read_records(table.path) if r.kind is RecordKind.DEVICE]
+        assert "DeviceHello" in notes and "LinkChanged" in notes
+    finally:
+        linked.stop()
+        shoe.stop()
+
+
+def test_icd_3_the_peek_device_is_asked_and_a_natural_ends_play(tmp_path):
+    # c21: seat 2 TH 9H, PD hole AS, up KD (second card up): the peek says Natural, the hand loses.
+    shoe, peek, table, linked = _run(tmp_path, "c21-8.0", ["TH", "AS", "9H", "KD", "2C"], hole="AS")
+    try:
+        linked.start()
+        assert linked.pump_until(lambda: table.session.s.shoe_id is not None, 10)
+        linked.submit(BankAccepted(1, 50_000))
+        linked.submit(PlaceWager(2, WagerKind.BASE, 2_500))
+        tracker = table.session.tracker
+        assert linked.pump_until(lambda: tracker.phase is Phase.SETTLED, 10)
+        assert tracker.dealer_natural is True
+        assert [(r.result.value, r.amount) for r in tracker.rows] == [("lose", -2_500)]
+        peeks = [op for r in read_records(table.path) if r.kind is RecordKind.INPUT
+                 for op in r.body["ops"] if op["type"] == "PeekResolved"]
+        assert peeks and peeks[0]["natural"] is True and peeks[0]["result"] == "natural"
+    finally:
+        linked.stop()
+        shoe.stop()
+        peek.stop()
