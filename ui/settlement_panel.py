@@ -1,13 +1,14 @@
 """What to pay and collect, wager by wager in settlement order (RULES.md §5.2), then each seat's net."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QPushButton, QScrollArea, QVBoxLayout, QWidget,
 )
 
 from dealer_assist.snapshot import SettlementLine, TableSnapshot
 from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed
+from ui.theme import set_role
 
 
 def _cell(text: str, role: str = "amount") -> QLabel:
@@ -33,20 +34,22 @@ class SettlementPanel(QFrame):
         layout.setSpacing(16)
         rows_box = QVBoxLayout()
         self.dealer_line = _cell("", "title")
+        self.dealer_line.setWordWrap(True)
         rows_box.addWidget(self.dealer_line)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.rows_widget = QWidget()
-        self.rows = QGridLayout(self.rows_widget)
+        self.rows = LabelGrid(self.rows_widget)
         self.rows.setHorizontalSpacing(18)
         self.rows.setVerticalSpacing(6)
         self.rows.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # scroll rather than squeeze a row
+        self.rows.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.scroll.setWidget(self.rows_widget)
         rows_box.addWidget(self.scroll, 1)
         layout.addLayout(rows_box, 3)
         side = QVBoxLayout()
         side.addWidget(_cell("Nets", "title"))
-        self.nets = QGridLayout()
+        self.nets = LabelGrid()
         self.nets.setVerticalSpacing(4)
         side.addLayout(self.nets)
         side.addStretch(1)
@@ -61,43 +64,57 @@ class SettlementPanel(QFrame):
         layout.addLayout(side, 1)
         self.lines: tuple[SettlementLine, ...] = ()
 
-    @staticmethod
-    def _clear(grid: QGridLayout) -> None:
-        while grid.count():
-            item = grid.takeAt(0)
-            if item.widget() is not None:
-                item.widget().hide()
-                item.widget().deleteLater()
-
     def show_table(self, snap: TableSnapshot) -> None:
-        if snap.settlement == self.lines and self.rows.count():
+        if snap.settlement == self.lines and self.rows.shown:
             return
         self.lines = snap.settlement
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status else ""
         self.dealer_line.setText(f"Dealer {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
-        self._clear(self.rows)
-        for column, head in enumerate(("#", "Seat", "Wager", "Stake", "Result", "Pay / collect")):
-            self.rows.addWidget(_cell(head, "muted"), 0, column)
-        for line in self.lines:
-            self._add_row(line)
-        self.rows.setRowStretch(len(self.lines) + 1, 1)
-        self._clear(self.nets)
-        seats = [s for s in snap.seats if s.net is not None]
-        for row, seat in enumerate(seats):
-            self.nets.addWidget(_cell(f"Seat {seat.seat}"), row, 0)
-            self.nets.addWidget(_cell(signed(seat.net or 0), _role(seat.net or 0)), row, 1)
+        head = [(text, "muted") for text in ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect")]
+        self.rows.show_rows([head, *(_row(line) for line in self.lines)])
+        nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
         if snap.bank is not None and snap.bank.net is not None:
-            self.nets.addWidget(_cell(f"PD seat {snap.bank.seat}"), len(seats), 0)
-            self.nets.addWidget(_cell(signed(snap.bank.net), _role(-snap.bank.net)), len(seats), 1)
+            nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(-snap.bank.net))])
+        self.nets.show_rows(nets)
         players, pd = snap.fees
         self.fees.setText(f"Fees taken before the deal: players {money(players)}, player-dealer {money(pd)}" if players or pd else "")
 
-    def _add_row(self, line: SettlementLine) -> None:
-        row = line.order
-        wager = WAGER_NAMES[line.wager] + (f" H{line.hand + 1}" if line.hand else "")
-        cells = (str(row), str(line.seat), wager, money(line.stake), RESULTS[line.result])
-        for column, text in enumerate(cells):
-            self.rows.addWidget(_cell(text, "row" if column else "muted"), row, column)
-        self.rows.addWidget(_cell(settlement_action(line.amount, line.result, line.stake, line.in_action), _role(line.amount)), row, 5)
+
+def _row(line: SettlementLine) -> list[tuple[str, str]]:
+    wager = WAGER_NAMES[line.wager] + (f" H{line.hand + 1}" if line.hand else "")
+    action = settlement_action(line.amount, line.result, line.stake, line.in_action)
+    return [(str(line.order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
+            (RESULTS[line.result], "row"), (action, _role(line.amount))]
+
+
+class LabelGrid(QGridLayout):
+    """Rows of labels kept from round to round: a new settlement only changes texts and roles,
+    so the last card of a round paints in one frame."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.labels: list[list[QLabel]] = []
+        self.shown = 0
+
+    def show_rows(self, rows: list[list[tuple[str, str]]]) -> None:
+        for index, cells in enumerate(rows):
+            if index == len(self.labels):
+                self.labels.append([])
+            line = self.labels[index]
+            for column, (text, role) in enumerate(cells):
+                if column == len(line):
+                    line.append(_cell(text, role))
+                    self.addWidget(line[column], index, column)
+                line[column].setText(text)
+                set_role(line[column], role)
+                line[column].show()
+        for line in self.labels[len(rows):]:
+            for label in line:
+                label.hide()
+        self.shown = len(rows)
+
+    def texts(self) -> list[list[str]]:
+        """The rows shown, as the dealer reads them."""
+        return [[label.text() for label in line] for line in self.labels[:self.shown]]

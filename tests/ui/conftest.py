@@ -108,14 +108,10 @@ class Table:
 
     def settlement_cells(self) -> list[list[str]]:
         """The settlement panel's rows as the dealer reads them, header excluded."""
-        grid = self.view.settlement.rows
-        rows: dict[int, dict[int, str]] = {}
-        for index in range(grid.count()):
-            row, column, _, _ = grid.getItemPosition(index)
-            widget = grid.itemAt(index).widget()
-            if row > 0 and widget is not None:
-                rows.setdefault(row, {})[column] = widget.text()
-        return [[cells[c] for c in sorted(cells)] for _, cells in sorted(rows.items())]
+        return self.view.settlement.rows.texts()[1:]
+
+    def net_cells(self) -> list[str]:
+        return [text for row in self.view.settlement.nets.texts() for text in row]
 
 
 @pytest.fixture

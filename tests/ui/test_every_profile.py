@@ -68,8 +68,7 @@ def _check_settlement(t) -> None:
         assert cell[3] == money(round(line["stake"] * 100))
         assert cell[5] == settlement_action(round(line["amount"] * 100), line["result"], round(line["stake"] * 100),
                                             round(line["in_action"] * 100))
-    nets = t.view.settlement.nets
-    texts = [nets.itemAt(i).widget().text() for i in range(nets.count())]
+    texts = t.net_cells()
     for seat, entry in result["seats"].items():
         assert texts[texts.index(f"Seat {seat}") + 1] == ("+" if entry["net"] > 0 else "") + money(round(entry["net"] * 100))
 

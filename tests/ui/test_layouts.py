@@ -11,7 +11,8 @@ SIZES = [(1280, 800), (1920, 1080)]
 
 
 def _check_fit(window) -> None:
-    QApplication.processEvents()  # let the layouts settle after the last change
+    for _ in range(3):  # a change can post layout requests up several levels: let them all run
+        QApplication.processEvents()
     for button in window.findChildren(QPushButton):
         if button.isVisible():
             assert button.height() >= 48, f"{button.text()!r} is {button.height()} px tall"

@@ -37,8 +37,7 @@ def test_the_worked_example_reads_as_the_ledger(table):
     assert [(row[1], row[2]) for row in cells] == [(str(s["seat"]), names[s["wager"]]) for s in result["settlements"]]
     assert [row[5] for row in cells] == ["COLLECT $5", "PAY $25", "PAY $10", "PAY $10", "PAY $2"]
     assert result["seats"] == {"1": {"net": 30}, "6": {"net": 12}}
-    nets = t.view.settlement.nets
-    assert [nets.itemAt(i).widget().text() for i in range(nets.count())] == [
+    assert t.net_cells() == [
         "Seat 1", "+$30", "Seat 6", "+$12", "PD seat 4", "-$42"]
     assert t.view.dealer.turn.text() == "1st turn"
     t.tap(t.view.settlement.confirm)
