@@ -43,8 +43,10 @@ class ShoeEmulator(EmulatedDevice):
         seed: int = 0,
         decks: int = 6,
         cards: Sequence[Card] | None = None,
-        pace: float = 0.5,
+        pace: float | None = 0.5,
         cut: int | None = None,
+        shoe_id: str | None = None,
+        start_at: int = 0,
         faults: Mapping[FaultKind, float] | None = None,
         disconnects: int = 0,
         silences: int = 0,
@@ -52,11 +54,12 @@ class ShoeEmulator(EmulatedDevice):
         super().__init__(endpoint, HOST_TO_SHOE, SHOE_IDENTITY, seed=seed, faults=faults or {})
         self.cards: list[Card] = list(cards) if cards is not None else shuffled_shoe(decks, self.rng)
         self.decks = decks
-        self.shoe_id = f"{self.rng.getrandbits(16):04X}"
-        self.pace = pace
+        self.shoe_id = shoe_id or f"{self.rng.getrandbits(16):04X}"
+        self.pace = pace  # seconds between cards; None: a card only when the dealer pulls one (sim_deal_next)
         self.cut = cut if cut is not None else len(self.cards) * 3 // 4
         self.locked = False
-        self.dealt = 0
+        self.dealt = start_at  # a shoe powered up again mid-shoe goes on numbering where it was
+        self._pulls = 0
         self._next_deal = 0.0
         self._link_faults = self._spread([FaultKind.DISCONNECT] * disconnects + [FaultKind.SILENCE] * silences)
 
@@ -70,6 +73,10 @@ class ShoeEmulator(EmulatedDevice):
     def sim_deal_pace(self, pace: float) -> None:
         self.sim_call(lambda now: setattr(self, "pace", pace))
 
+    def sim_deal_next(self) -> None:
+        """The dealer pulls one card; the card-stop holds it back while it is on."""
+        self.sim_call(lambda now: setattr(self, "_pulls", self._pulls + 1))
+
     def sim_lid(self) -> None:
         self.sim_call(self._open_and_close_lid)
 
@@ -77,8 +84,9 @@ class ShoeEmulator(EmulatedDevice):
         self.sim_call(self._jam)
 
     def powered_up(self, now: float) -> None:
-        self.post(NewShoe(0, self.shoe_id, self.decks), now)
-        self._next_deal = now + self.pace
+        if self.dealt == 0:
+            self.post(NewShoe(0, self.shoe_id, self.decks), now)
+        self._next_deal = now + (self.pace or 0.0)
 
     def heartbeat_count(self) -> int:
         return self.dealt
@@ -89,10 +97,16 @@ class ShoeEmulator(EmulatedDevice):
             self.post(Lock(0, message.state), now)
 
     def tick(self, now: float) -> None:
-        if self.locked or self.dealt >= len(self.cards) or now < self._next_deal:
+        if self.locked or self.dealt >= len(self.cards):
             return
-        self._next_deal = now + self.pace
-        self._deal(now)
+        if self.pace is None:
+            if self._pulls:
+                self._pulls -= 1
+                self._deal(now)
+            return
+        if now >= self._next_deal:
+            self._next_deal = now + self.pace
+            self._deal(now)
 
     def _deal(self, now: float) -> None:
         self.dealt += 1

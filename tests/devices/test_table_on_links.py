@@ -21,8 +21,14 @@ def _cards(*codes: str):
     return [parse_card(code) for code in codes]
 
 
+def _pull(shoe: ShoeEmulator, linked: LinkedTable, count: int, until) -> None:
+    for _ in range(count):
+        shoe.sim_deal_next()
+    assert linked.pump_until(until, 10)
+
+
 def _run(tmp_path, profile: str, cards: list[str], hole: str | None = None):
-    shoe = ShoeEmulator(PtyEndpoint(), cards=_cards(*cards), pace=0.02, seed=3)
+    shoe = ShoeEmulator(PtyEndpoint(), cards=_cards(*cards), pace=None, seed=3)  # the dealer pulls each card
     peek = PeekEmulator(PtyEndpoint(), hole_card=parse_card(hole) if hole else None, delay=0.05) if hole else None
     shoe.start()
     if peek:
@@ -37,16 +43,18 @@ def test_icd_2_card_stop_holds_cards_the_rules_refuse_and_releases_them_when_all
     shoe, peek, table, linked = _run(tmp_path, "nobust-4.0", ["TH", "KD", "8H", "5D", "KC", "2S", "3S"])
     try:
         linked.start()
-        assert linked.pump_until(lambda: table.session.tracker is not None or table.session.s.shoe_id, 10)
+        assert linked.pump_until(lambda: table.session.s.shoe_id is not None, 10)
         linked.submit(BankAccepted(1, 50_000))
         linked.submit(PlaceWager(2, WagerKind.BASE, 2_500))
         tracker = table.session.tracker
-        assert linked.pump_until(lambda: tracker.phase is Phase.PLAYING, 10)
+        _pull(shoe, linked, 4, lambda: tracker.phase is Phase.PLAYING)
         assert linked.feed.locked is True, "hard 18 may not hit: the shoe holds the next card"
+        assert linked.pump_until(lambda: shoe.locked, 5), "the shoe confirms its card-stop"
+        shoe.sim_deal_next()
         linked.pump(0.3)
         assert tracker.cards_seen == 4, "no card came out while the card-stop was on"
         linked.submit(Decide(2, 0, Action.STAND))
-        assert linked.pump_until(lambda: tracker.phase is Phase.SETTLED, 10)
+        assert linked.pump_until(lambda: tracker.phase is Phase.SETTLED, 10), "the held card went to the PD"
         assert [str(c) for c in tracker.dealer] == ["KD", "5D", "KC"]
         assert linked.feed.locked is True, "the PD stands on 25: shoe locked again"
         linked.submit(SettlementConfirmed())
@@ -68,7 +76,7 @@ def test_icd_3_the_peek_device_is_asked_and_a_natural_ends_play(tmp_path):
         linked.submit(BankAccepted(1, 50_000))
         linked.submit(PlaceWager(2, WagerKind.BASE, 2_500))
         tracker = table.session.tracker
-        assert linked.pump_until(lambda: tracker.phase is Phase.SETTLED, 10)
+        _pull(shoe, linked, 4, lambda: tracker.phase is Phase.SETTLED)
         assert tracker.dealer_natural is True
         assert [(r.result.value, r.amount) for r in tracker.rows] == [("lose", -2_500)]
         peeks = [op for r in read_records(table.path) if r.kind is RecordKind.INPUT
