@@ -3,11 +3,12 @@ devices; it wires the views to the bridge and nothing else."""
 from __future__ import annotations
 
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QPushButton, QVBoxLayout, QWidget
 
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_view import DealerView
+from ui.supervisor_window import open_supervisor
 from ui.theme import style
 
 
@@ -24,8 +25,15 @@ class DealerWindow(QMainWindow):
         layout = QHBoxLayout(body)
         layout.setContentsMargins(0, 0, 8, 0)
         layout.addWidget(self.view, 1)
+        side = QVBoxLayout()
+        layout.addLayout(side)
+        supervisor = QPushButton("Supervisor")
+        supervisor.setObjectName("supervisor")
+        supervisor.clicked.connect(lambda: open_supervisor(self, bridge.table).table_changed.connect(bridge.refresh))
+        side.addWidget(supervisor)
+        side.addStretch(0 if bench else 1)
         if bench is not None:
-            layout.addWidget(bench)
+            side.addWidget(bench, 1)
             bench.entered.connect(bridge.submit)
             bridge.snapshot_changed.connect(bench.show_table)
             bench.show_table(bridge.snapshot)
