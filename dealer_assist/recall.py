@@ -68,6 +68,15 @@ def _mask_hole_card(entry: dict[str, Any]) -> None:
     for event in entry["inputs"]:
         if event["seq"] in hidden_seqs and event["type"] == "CardDrawn":
             event["card"] = HIDDEN
+    hidden_cards = {card["index"] for card in round_cards(entry) if card["hidden"]}
+    rekeyed = set()  # a re-key of the hole card names it twice: as it was read and as it is
+    for op in (*entry["operations"], *entry["corrections"]):
+        if op["type"] == "CardRekeyed" and op["index"] in hidden_cards:
+            op["was"] = op["now"] = HIDDEN
+            rekeyed.add(op["seq"])
+    for event in entry["inputs"]:
+        if event["seq"] in rekeyed and event["type"] == "RekeyCard":
+            event["card"] = HIDDEN
 
 
 def round_cards(entry: dict[str, Any]) -> list[dict[str, Any]]:
