@@ -8,13 +8,12 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
-from dealer_assist.codec import encode
 from dealer_assist.errors import RuleError
 from dealer_assist.recall import recall
 from dealer_assist.table import Table
 from ui.corrections_view import CorrectionsView, OpenRound
 from ui.dispute_report import write_report
-from ui.journal_text import describe
+from ui.journal_text import words
 from ui.notice_label import NoticeLabel
 from ui.pin_dialog import PinPad
 from ui.recall_view import RecallView
@@ -107,7 +106,8 @@ class SupervisorWindow(QWidget):
             return
         self.refresh()
         self.table_changed.emit()
-        self.corrections.accepted("Recorded: " + "; ".join(describe(encode(op)) for op in ops[:1]))
+        # by its kind only: the operation itself may name an open round's hole card; recall masks it
+        self.corrections.accepted(f"Recorded: {words(type(ops[0]).__name__)}, see the round in Recall")
 
     def _report(self, round_id: int) -> None:
         pdf = self.reports / f"{self.table.session.config.table_id}-round-{round_id}.pdf"

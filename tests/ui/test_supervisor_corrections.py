@@ -5,12 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, Decide
+from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.session_inputs import SettlementConfirmed
+from dealer_assist.session_inputs import BankAccepted, SettlementConfirmed, ShoeLoaded
 from dealer_assist.table_session import TableState
 
-from test_supervisor_helpers import journal, open_round, tap, unlocked  # noqa: F401
+from test_supervisor_helpers import journal, new_table, open_round, tap, unlocked  # noqa: F401
 
 
 def _type(qtbot, window, supervisor: str, reason: str) -> None:
@@ -94,3 +94,34 @@ def test_a_misdealt_card_is_discarded_and_a_refused_peek_confirmation_is_shown(q
     assert table.session.state is TableState.ROUND and "misdeal" not in view.status.text()
     table.submit(SettlementConfirmed())
     assert table.rounds_closed == 1
+
+
+def test_re_keying_the_hole_card_of_an_open_round_never_shows_it(qtbot, tmp_path):
+    table = new_table(tmp_path / "c21.db", profile="c21-8.0")
+    table.submit(ShoeLoaded("S-1", 6))
+    table.submit(BankAccepted(1, 50_000))
+    table.submit(PlaceWager(2, WagerKind.BASE, 1_000))
+    for code in ("9H", "KD", "7H", "5D"):  # the dealer's first card, KD, is the hole card
+        table.submit(CardDrawn(parse_card(code)))
+    window = unlocked(qtbot, table)
+    view = window.corrections
+    window.tabs.setCurrentWidget(view)
+    assert view.cards.item(1).text() == "Card 2  ·  dealer  ·  ??"
+    view.cards.setCurrentRow(1)
+    for button in (*view.ranks.buttons(), *view.suits.buttons()):
+        if button.text() in ("Q", "♠"):
+            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    _type(qtbot, window, "floor-1", "hole card misread")
+    tap(qtbot, view.rekey)
+    assert view.notice.text().startswith("Recorded: Card rekeyed")
+    shown = [view.notice.text(), *(view.cards.item(row).text() for row in range(view.cards.count()))]
+    recall = window.recall
+    window.tabs.setCurrentWidget(recall)
+    shown += [recall.corrections.item(row).text() for row in range(recall.corrections.count())]
+    while True:
+        shown += [recall.input.text(), recall.operations.text()]
+        if not recall.next.isEnabled():
+            break
+        tap(qtbot, recall.next)
+    assert not [text for text in shown if "K♦" in text or "Q♠" in text], "the hole card stays masked"
+    assert [str(card) for card in table.session.tracker.dealer] == ["QS", "5D"]
