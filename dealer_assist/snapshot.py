@@ -141,6 +141,7 @@ class TableView:
     offer_seat: int | None
     offer_turn: int
     misdeal: Card | None
+    unread: tuple[int, ...]  # shoe numbers of cards that left the shoe unread, oldest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +262,7 @@ def _table_view(session: TableSession) -> TableView:
     open_round = session.tracker is not None and session.profile.player_dealer
     return TableView(
         session.config.table_id, session.state, s.round_id, s.shoe_id, s.shoe_cards, s.new_shoe_due,
-        s.pd_turn if open_round else None, s.offer_seat, s.offer_turn, session.misdeal,
+        s.pd_turn if open_round else None, s.offer_seat, s.offer_turn, session.misdeal, tuple(session.unread),
     )
 
 
@@ -275,11 +276,16 @@ def _between_rounds_prompt(session: TableSession) -> str:
 
 def build_table_snapshot(session: TableSession, attention: Attention | None = None) -> TableSnapshot:
     """The whole table: the open round as `build_snapshot` sees it, or the table between rounds.
-    A held misdeal is shown with the refusal the round gave the card (RULES.md §6.1)."""
+    A card out unread, or a held misdeal with the refusal the round gave it, holds the table for a
+    floor supervisor (RULES.md §6.1); a refusal just made is shown first."""
     table = _table_view(session)
     tracker = session.tracker
+    if table.unread and attention is None:
+        more = f" (and {len(table.unread) - 1} more after it)" if len(table.unread) > 1 else ""
+        attention = Attention(AttentionKind.MISREAD, f"shoe card {table.unread[0]} left the shoe unread{more}: "
+                              "a floor supervisor names it", "6.1", held=True)
     if tracker is not None:
-        if session.misdeal is not None:
+        if session.misdeal is not None and attention is None:
             error = tracker.verify(CardDrawn(session.misdeal))
             message = error.message if error is not None else "the card is held for a supervisor"
             attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} held for a floor supervisor: {message}",

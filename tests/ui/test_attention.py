@@ -5,7 +5,7 @@ import threading
 
 from dealer_assist.cards import parse_card
 from dealer_assist.inputs import Action, CardDrawn, WagerKind
-from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal
+from dealer_assist.session_inputs import CardsUnread, ConfirmPeek, DiscardMisdeal, KeyCard
 from dealer_assist.snapshot import Attention, AttentionKind
 from dealer_assist.tracker import Need
 from ui.wager_pad import INSURANCE
@@ -140,3 +140,17 @@ def test_the_top_bar_shows_each_links_state_and_last_read(table, qtbot):
     assert "Shoe up · last 7S" in t.view.devices.labels["Shoe"].text()
     t.devices.link("Peek", False)
     qtbot.waitUntil(lambda: "Peek DOWN" in t.view.devices.labels["Peek"].text())
+
+
+def test_a_card_out_unread_holds_the_table_until_a_supervisor_names_it(table):
+    t = table("nobust-4.0", ["TS"], pd_seat=4)
+    t.wager(1, WagerKind.BASE, 1_000)
+    t.deal()
+    t.bridge.submit(CardsUnread(2, 2))
+    assert t.view.banner.message.text() == "MISREAD (rule 6.1): shoe card 2 left the shoe unread: a floor supervisor names it"
+    assert not t.view.banner.resolve.isVisible()
+    t.deal()
+    assert t.view.banner.message.text().startswith("Refused (rule 6.1): the round holds until shoe card 2 is named")
+    assert t.bridge.supervise(KeyCard(parse_card("9H"), "Floor 1", "read by eye"), t.pin) is None
+    assert not t.view.banner.isVisible()
+    assert t.snap.dealer.cards == (parse_card("9H"),)
