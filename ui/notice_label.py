@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QWidget
 
-from ui.theme import set_role
+from ui.theme import set_flag
 
 
 class NoticeLabel(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setObjectName("notice")  # set before the first polish: the padding is read only then
         self.setWordWrap(True)
         self.hide()
 
@@ -23,7 +24,7 @@ class NoticeLabel(QLabel):
         self.setText("")
         self.hide()
 
-    def _show(self, role: str, message: str) -> None:
-        set_role(self, role)
+    def _show(self, kind: str, message: str) -> None:
+        set_flag(self, "kind", kind)
         self.setText(message)
         self.show()

@@ -34,10 +34,9 @@ QScrollBar:vertical {{ background: {PANEL}; width: {px(16)}px; border: none; }}
 QScrollBar::handle:vertical {{ background: #3a4f68; min-height: {px(40)}px; border-radius: {px(6)}px; }}
 QScrollBar::add-line, QScrollBar::sub-line {{ height: 0; }}
 QLabel#pin {{ font-size: {px(44)}px; font-weight: bold; color: {ACCENT}; }}
-QLabel#refusal {{ background: {ALERT}; color: white; border-radius: {px(10)}px; padding: {px(8)}px {px(14)}px;
-                 font-size: {px(20)}px; font-weight: bold; }}
-QLabel#done {{ background: #1e5e3a; color: white; border-radius: {px(10)}px; padding: {px(8)}px {px(14)}px;
-              font-size: {px(20)}px; font-weight: bold; }}
+QLabel#notice {{ color: white; border-radius: {px(10)}px; padding: {px(8)}px {px(14)}px; font-size: {px(20)}px; font-weight: bold; }}
+QLabel#notice[kind="refusal"] {{ background: {ALERT}; }}
+QLabel#notice[kind="done"] {{ background: #1e5e3a; }}
 QLabel#step {{ font-size: {px(24)}px; font-weight: bold; color: {ACCENT}; }}
 QLabel#op {{ font-size: {px(19)}px; padding-left: {px(24)}px; }}
 """

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, 
 from dealer_assist.errors import RuleError
 from dealer_assist.recall import recall
 from dealer_assist.table import Table
+from dealer_assist.table_session import TableInput
 from ui.corrections_view import CorrectionsView, OpenRound
 from ui.dispute_report import write_report
 from ui.journal_text import words
@@ -96,11 +97,11 @@ class SupervisorWindow(QWidget):
         self.stack.setCurrentIndex(1)
         self.ticker.start()
 
-    def _correct(self, event: object) -> None:
+    def _correct(self, event: TableInput) -> None:
         if self.pin is None:
             return
         try:
-            ops = self.table.supervise(event, self.pin)  # type: ignore[arg-type]
+            ops = self.table.supervise(event, self.pin)
         except RuleError as error:
             self.corrections.notice.refuse(error.message)
             return
