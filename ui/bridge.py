@@ -22,6 +22,7 @@ class TableBridge(QObject):
     _inbox = Signal(object)
     _notices = Signal(object)
     _links = Signal(object)
+    _device_notes = Signal(object)
 
     def __init__(self, table: Table, devices: DeviceStatus, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -31,6 +32,7 @@ class TableBridge(QObject):
         self.snapshot: TableSnapshot = build_table_snapshot(table.session)
         self._inbox.connect(self._apply)
         self._notices.connect(self._notice)
+        self._device_notes.connect(self._note_device)
         self._links.connect(self.devices_changed)
         devices.subscribe(self._links.emit)
 
@@ -50,6 +52,10 @@ class TableBridge(QObject):
     def report(self, attention: Attention) -> None:
         """Any thread: a device fault or mismatch a person must see."""
         self._notices.emit(attention)
+
+    def note_device(self, body: dict) -> None:
+        """Any thread: device evidence (identity, link, faults) for the journal."""
+        self._device_notes.emit(body)
 
     def supervise(self, event: TableInput, pin: str) -> RuleError | None:
         """GUI thread: a floor supervisor's correction, PIN first; the refusal, if any."""
@@ -80,6 +86,10 @@ class TableBridge(QObject):
             self.attention = Attention(AttentionKind.JOURNAL, f"the journal is damaged: {error.verdict.message}")
         self._publish()
         return refused
+
+    @Slot(object)
+    def _note_device(self, body: dict) -> None:
+        self.table.note_device(body)
 
     @Slot(object)
     def _notice(self, attention: Attention) -> None:

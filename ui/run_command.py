@@ -1,4 +1,8 @@
-"""`dealer-assist run`: open the dealer's touchscreen on a journaled bench table with an emulated shoe."""
+"""`dealer-assist run`: open the dealer's touchscreen on a journaled table.
+
+Cards come from the shoe scanner at `--shoe URL` (and the peek device at `--peek URL`), real or
+served by `dealer-assist sim`; without `--shoe`, from a bench shoe with a Deal button.
+"""
 from __future__ import annotations
 
 import argparse
@@ -20,6 +24,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--table-id", default="TABLE-1", help="the table's name in a new journal")
     parser.add_argument("--journal", type=Path, help="the table's journal; an existing one is resumed "
                         "(default: a new journal in a temporary folder)")
+    parser.add_argument("--shoe", metavar="URL", help="the shoe scanner's URL (a device path, socket://HOST:PORT, ...)")
+    parser.add_argument("--peek", metavar="URL", help="the peek device's URL (with --shoe)")
     parser.add_argument("--seed", type=int, default=None, help="shuffle and random play seed")
     parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT (default 1280x800)")
     parser.add_argument("--autoplay", type=int, default=0, metavar="N", help="play N random rounds through the screens")
@@ -29,7 +35,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.shoe and args.autoplay:
+        parser.error("--autoplay deals from the bench shoe: leave out --shoe")
+    if args.peek and not args.shoe:
+        parser.error("--peek needs --shoe")
     with tempfile.TemporaryDirectory(prefix="dealer-assist-") as scratch:
         try:
             profile = load_profile(args.profile)
@@ -56,16 +67,21 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
     from ui.dealer_window import DealerWindow
+    from ui.device_links import DeviceLinks
     from ui.device_status import DeviceStatus
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     rng = random.Random(args.seed)
     devices = DeviceStatus()
     bridge = TableBridge(table, devices)
-    bench = BenchPanel(Shoe(table.session.profile.decks, rng), lambda: bridge.tracker.expected_peek_answer(), devices)
+    links = DeviceLinks(bridge, devices, args.shoe, args.peek) if args.shoe else None
+    bench = None if links else BenchPanel(Shoe(table.session.profile.decks, rng),
+                                          lambda: bridge.tracker.expected_peek_answer(), devices)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
     window.show()
+    if links is not None:
+        links.start()
     if args.autoplay:
         player = AutoPlayer(window, rng, args.autoplay, args.screenshots)
 
@@ -79,4 +95,6 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     elif args.exit:
         QTimer.singleShot(0, app.quit)
     app.exec()
+    if links is not None:
+        links.stop()
     return 0
