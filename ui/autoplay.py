@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from PySide6.QtWidgets import QApplication
+
 from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, PeekAnswered
 from dealer_assist.random_play import next_input, random_wagers
 from dealer_assist.shoe import FULL_DECK
@@ -85,4 +87,6 @@ class AutoPlayer:
 
     def _shoot(self, what: str) -> None:
         if self.shots is not None:
+            for _ in range(3):  # the layouts settle as they would before the next frame
+                QApplication.processEvents()
             self.window.grab().save(str(self.shots / f"round-{self.played + 1:02d}-{what}.png"))
