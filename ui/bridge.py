@@ -6,13 +6,17 @@ input changes nothing and is shown in the attention banner with its rule.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PySide6.QtCore import QObject, Signal, Slot
 
 from dealer_assist.errors import RuleError
 from dealer_assist.journal import JournalCorrupt
 from dealer_assist.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
 from dealer_assist.table import Table
-from dealer_assist.table_session import TableInput
+from dealer_assist.table_session import TableInput, TableSession
+from dealer_assist.tracker import RoundTracker
 from ui.device_status import DeviceStatus
 
 
@@ -37,11 +41,11 @@ class TableBridge(QObject):
         devices.subscribe(self._links.emit)
 
     @property
-    def session(self):
+    def session(self) -> TableSession:
         return self.table.session
 
     @property
-    def tracker(self):
+    def tracker(self) -> RoundTracker | None:
         """The open round's tracker, or None between rounds."""
         return self.table.session.tracker
 
@@ -53,7 +57,7 @@ class TableBridge(QObject):
         """Any thread: a device fault or mismatch a person must see."""
         self._notices.emit(attention)
 
-    def note_device(self, body: dict) -> None:
+    def note_device(self, body: dict[str, Any]) -> None:
         """Any thread: device evidence (identity, link, faults) for the journal."""
         self._device_notes.emit(body)
 
@@ -73,7 +77,7 @@ class TableBridge(QObject):
     def _apply(self, event: TableInput) -> None:
         self._run(lambda: self.table.submit(event))
 
-    def _run(self, change) -> RuleError | None:
+    def _run(self, change: Callable[[], object]) -> RuleError | None:
         refused = None
         try:
             change()
@@ -88,7 +92,7 @@ class TableBridge(QObject):
         return refused
 
     @Slot(object)
-    def _note_device(self, body: dict) -> None:
+    def _note_device(self, body: dict[str, Any]) -> None:
         self.table.note_device(body)
 
     @Slot(object)
