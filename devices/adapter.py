@@ -1,6 +1,7 @@
 """What the shoe and peek adapters share: a link, its reader thread, events out, counts."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from devices.events import DeviceEvent, DeviceHello, FrameRejected, LinkChanged, LinkStats
@@ -10,13 +11,14 @@ from devices.messages import Hello, Message, Vocabulary
 from devices.port import PortRunner
 
 EventSink = Callable[[DeviceEvent], None]
+log = logging.getLogger(__name__)
 
 
 class DeviceAdapter(LinkHandler):
     """Runs one device's link on its own thread and delivers typed events to `on_event` on that thread."""
 
     def __init__(self, url: str, vocabulary: Vocabulary, on_event: EventSink, name: str) -> None:
-        self._on_event = on_event
+        self._sink = on_event
         self._link = HostLink(vocabulary, self)
         self._runner = PortRunner(url, self._link, name)
         self.extra_duplicates = 0
@@ -24,6 +26,13 @@ class DeviceAdapter(LinkHandler):
 
     def start(self) -> None:
         self._runner.start()
+
+    def _on_event(self, event: DeviceEvent) -> None:
+        """Hand an event on; a failing receiver is logged, and must not stop the device's reader."""
+        try:
+            self._sink(event)
+        except Exception:
+            log.exception("the receiver of %s events failed on a %s", self._runner.name, type(event).__name__)
 
     def stop(self) -> None:
         self._stopping = True  # closing the port on purpose is not a link failure to report

@@ -57,6 +57,11 @@ class Delivery:
         self.pump(now)
 
     @property
+    def in_flight(self) -> int | None:
+        """The SEQ of the outstanding ✓ frame, if any."""
+        return None if self._outstanding is None else self._outstanding.message.seq
+
+    @property
     def idle(self) -> bool:
         """Nothing outstanding and nothing queued."""
         return self._outstanding is None and not self._queue
@@ -70,9 +75,9 @@ class Delivery:
             if self._queue:
                 message = self.stamp(self._queue.popleft())
                 self._outstanding = _Outstanding(message, now)
-                self.write_frame(message)
-                if self._on_first_send is not None:
+                if self._on_first_send is not None:  # before the write: an answer may come at once
                     self._on_first_send(message, now)
+                self.write_frame(message)
             return True
         if now - current.last_sent < REPEAT_EVERY:
             return True

@@ -47,6 +47,8 @@ class HostLink:
         self._boot: str | None = None
         self._last_id = 0.0
         self._last_frame = 0.0
+        self.last_acked_frame = 0.0  # when the last ✓ frame came in, duplicates included
+        self._restart = False
 
     def opened(self, write: Write, now: float) -> None:
         """A port is open: SEQ restarts at 0000 and the host asks who is there."""
@@ -77,8 +79,15 @@ class HostLink:
             else:
                 self._dispatch(item, now)
 
+    def restart(self) -> None:
+        """Close and reopen the port at the next tick, so the device gets an `ID` and resends what it holds."""
+        self._restart = True
+
     def tick(self, now: float) -> bool:
         """Run the clocks; False when the link is down and the port must be closed."""
+        if self._restart:
+            self._restart = False
+            return False
         if not self.up:
             if now - self._last_id >= ID_EVERY:
                 self._send_id(now)
@@ -95,8 +104,11 @@ class HostLink:
         elif isinstance(message, Hello):
             self._hello(message, now)
         elif message.ACKED and not self.delivery.accept(message):
+            self.last_acked_frame = now
             self.duplicates += 1
         else:
+            if message.ACKED:
+                self.last_acked_frame = now
             self._handler.message(message)
 
     def _hello(self, hello: Hello, now: float) -> None:

@@ -46,6 +46,7 @@ def _read_available(port: serial.SerialBase) -> tuple[bytes, bool]:
 class PortRunner:
     def __init__(self, url: str, link: HostLink, name: str) -> None:
         self.url = url
+        self.name = name
         self._link = link
         self._work: queue.SimpleQueue[Callable[[float], None]] = queue.SimpleQueue()
         self._stop = threading.Event()

@@ -1,6 +1,8 @@
 """The card shoe scanner (DEVICES.md §2): cards in order and once each, gaps named, card-stop control."""
 from __future__ import annotations
 
+import time
+
 from devices.adapter import DeviceAdapter, EventSink
 from devices.events import (
     CardSeen,
@@ -12,13 +14,32 @@ from devices.events import (
     LockChanged,
     ShoeLoaded,
 )
-from devices.messages import SHOE_TO_HOST, CardOut, CutCard, Fault, Lid, Lock, LockState, Message, NewShoe, NoRead
+from devices.messages import (
+    SHOE_TO_HOST,
+    CardOut,
+    CutCard,
+    Fault,
+    Heartbeat,
+    Lid,
+    Lock,
+    LockState,
+    Message,
+    NewShoe,
+    NoRead,
+)
+from devices.timing import MAX_REPEATS, REPEAT_EVERY
+
+# A shoe that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.
+# Its HB count then runs ahead of the cards delivered while no ✓ frame comes: past this long, the
+# host reopens the port so the ID/HELLO exchange makes the shoe send what it holds.
+STALLED_AFTER = 2 * (MAX_REPEATS + 1) * REPEAT_EVERY
 
 
 class ShoeScanner(DeviceAdapter):
     def __init__(self, url: str, on_event: EventSink) -> None:
         super().__init__(url, SHOE_TO_HOST, on_event, "shoe")
         self._last_n: int | None = None  # None until the first card: a host may start mid-shoe
+        self._restarted_for: int | None = None
 
     def set_lock(self, on: bool) -> None:
         """Card-stop: while on, the shoe holds back the next card. Sent as ✓ `LOCK`, kept across outages."""
@@ -44,6 +65,16 @@ class ShoeScanner(DeviceAdapter):
                 self._on_event(LockChanged(state))
             case Fault(code=code, text=text):
                 self._on_event(DeviceFault(code, text))
+            case Heartbeat(n=dealt):
+                self._check_stalled(dealt)
+
+    def _check_stalled(self, dealt: int) -> None:
+        """Restart the link once per backlog when the shoe has dealt cards it no longer tries to send."""
+        behind = self._last_n is not None and dealt > self._last_n
+        quiet = time.monotonic() - self._link.last_acked_frame > STALLED_AFTER
+        if behind and quiet and self._restarted_for != dealt:
+            self._restarted_for = dealt
+            self._link.restart()
 
     def _numbered(self, n: int) -> bool:
         """The card-number guard: False for a number already delivered; a skip is reported first."""

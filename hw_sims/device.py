@@ -60,7 +60,8 @@ class EmulatedDevice:
         self._host_ready = False
         self._silent_until = 0.0
         self._last_heartbeat = 0.0
-        self._withheld: int | None = None
+        self._acks_to_drop = 0  # ACKs for the outstanding frame to ignore, as if lost on the line
+        self.sim_on_first_send: Callable[[Message], None] | None = None  # sees each ✓ frame as it is written
 
     # running
 
@@ -110,6 +111,10 @@ class EmulatedDevice:
         """Send nothing for 3.5 s from the next quiet moment."""
         self.sim_call(lambda now: self._due.append(FaultKind.SILENCE))
 
+    def sim_drop_acks(self, count: int) -> None:
+        """Ignore the host's next `count` ACKs for the frame in flight; six make the device give up."""
+        self.sim_call(lambda now: setattr(self, "_acks_to_drop", self._acks_to_drop + count))
+
     def sim_set_fault_rate(self, kind: FaultKind, rate: float) -> None:
         self.sim_call(lambda now: self._faults.__setitem__(kind, rate))
 
@@ -148,9 +153,9 @@ class EmulatedDevice:
             if item.seq is not None:
                 self._delivery.send(Nak(0, item.seq))
         elif isinstance(item, Ack):
-            if item.of == self._withheld:
-                self._withheld = None
-                self.stats.duplicates += 1  # the repeat will reach the host a second time
+            if self._acks_to_drop and item.of == self._delivery.in_flight:
+                self._acks_to_drop -= 1
+                self.stats.duplicates += 1  # the host has the frame: the next sending of it is a duplicate
             else:
                 self._delivery.acknowledged(item.of, now)
         elif isinstance(item, Nak):
@@ -171,10 +176,12 @@ class EmulatedDevice:
         self._delivery.paused = True
 
     def _first_send(self, message: Message, now: float) -> None:
+        if self.sim_on_first_send is not None:
+            self.sim_on_first_send(message)
         if not self._host_ready or now < self._silent_until:
             return
         if self.chance(FaultKind.WITHHELD_ACK):
-            self._withheld = message.seq
+            self._acks_to_drop += 1
         elif self.chance(FaultKind.DUPLICATE) and self._write_good_counted(message):
             self.stats.duplicates += 1
 
@@ -211,7 +218,7 @@ class EmulatedDevice:
 
     def _run_due_fault(self, now: float) -> None:
         """Drop the line or fall silent only between exchanges, so the host's counts stay exact."""
-        quiet = self._host_ready and self._delivery.idle and self._withheld is None and now >= self._silent_until
+        quiet = self._host_ready and self._delivery.idle and not self._acks_to_drop and now >= self._silent_until
         if not self._due or not quiet:
             return
         kind = self._due.popleft()

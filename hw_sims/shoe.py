@@ -47,6 +47,7 @@ class ShoeEmulator(EmulatedDevice):
         cut: int | None = None,
         shoe_id: str | None = None,
         start_at: int = 0,
+        announce: bool = True,
         faults: Mapping[FaultKind, float] | None = None,
         disconnects: int = 0,
         silences: int = 0,
@@ -59,6 +60,7 @@ class ShoeEmulator(EmulatedDevice):
         self.cut = cut if cut is not None else len(self.cards) * 3 // 4
         self.locked = False
         self.dealt = start_at  # a shoe powered up again mid-shoe goes on numbering where it was
+        self.announce = announce and start_at == 0
         self._pulls = 0
         self._next_deal = 0.0
         self._link_faults = self._spread([FaultKind.DISCONNECT] * disconnects + [FaultKind.SILENCE] * silences)
@@ -77,6 +79,15 @@ class ShoeEmulator(EmulatedDevice):
         """The dealer pulls one card; the card-stop holds it back while it is on."""
         self.sim_call(lambda now: setattr(self, "_pulls", self._pulls + 1))
 
+    def sim_load_shoe(self, cards: Sequence[Card], shoe_id: str, cut: int) -> None:
+        """A newly shuffled shoe goes in: numbering restarts at 1 and the host is told."""
+
+        def load(now: float) -> None:
+            self.cards, self.shoe_id, self.cut, self.dealt, self._pulls = list(cards), shoe_id, cut, 0, 0
+            self.post(NewShoe(0, shoe_id, self.decks), now)
+
+        self.sim_call(load)
+
     def sim_lid(self) -> None:
         self.sim_call(self._open_and_close_lid)
 
@@ -84,7 +95,7 @@ class ShoeEmulator(EmulatedDevice):
         self.sim_call(self._jam)
 
     def powered_up(self, now: float) -> None:
-        if self.dealt == 0:
+        if self.announce:
             self.post(NewShoe(0, self.shoe_id, self.decks), now)
         self._next_deal = now + (self.pace or 0.0)
 

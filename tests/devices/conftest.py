@@ -5,11 +5,21 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
 
 import pytest
 
+from devices.adapter import DeviceAdapter
+from devices.codec import decode
 from devices.events import DeviceEvent
+from devices.framing import Frame, Framer
+from devices.messages import Message, Vocabulary
+from hw_sims.device import EmulatedDevice
 from hw_sims.endpoints import Endpoint, InProcessEndpoint, PtyEndpoint, TcpEndpoint
+
+Emulator = TypeVar("Emulator", bound=EmulatedDevice)
+Adapter = TypeVar("Adapter", bound=DeviceAdapter)
 
 _names = itertools.count()
 LINKS: dict[str, Callable[[], Endpoint]] = {
@@ -50,3 +60,29 @@ class EventLog:
                 if remaining <= 0:
                     pytest.fail(f"gave up waiting; events so far: {self.events}")
                 self._changed.wait(min(remaining, 0.1))
+
+
+@contextmanager
+def running(emulator: Emulator, adapter: Adapter) -> Iterator[tuple[Emulator, Adapter]]:
+    """Serve the emulator and run the adapter against it; both are stopped however the test ends."""
+    emulator.start()
+    adapter.start()
+    try:
+        yield emulator, adapter
+    finally:
+        adapter.stop()
+        emulator.stop()
+
+
+class Wire:
+    """A write function that decodes what was written, for the pure link and delivery tests."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self._vocabulary = vocabulary
+        self._framer = Framer()
+        self.sent: list[Message] = []
+
+    def __call__(self, data: bytes) -> None:
+        for item in self._framer.feed(data):
+            assert isinstance(item, Frame)
+            self.sent.append(decode(item.body, self._vocabulary))

@@ -2,24 +2,10 @@
 from __future__ import annotations
 
 from dealer_assist.cards import Card
-from devices.codec import decode
 from devices.delivery import Delivery
-from devices.framing import Frame, Framer
-from devices.messages import SHOE_TO_HOST, Ack, CardOut, Heartbeat, Message
+from devices.messages import SHOE_TO_HOST, Ack, CardOut, Heartbeat
 from devices.timing import MAX_REPEATS, REPEAT_EVERY
-
-
-class Wire:
-    """What a Delivery wrote, decoded back."""
-
-    def __init__(self) -> None:
-        self.framer = Framer()
-        self.sent: list[Message] = []
-
-    def __call__(self, data: bytes) -> None:
-        for item in self.framer.feed(data):
-            assert isinstance(item, Frame)
-            self.sent.append(decode(item.body, SHOE_TO_HOST))
+from tests.devices.conftest import Wire
 
 
 def card(n: int) -> CardOut:
@@ -27,7 +13,7 @@ def card(n: int) -> CardOut:
 
 
 def test_icd_1_at_most_one_acknowledged_frame_is_outstanding() -> None:
-    wire = Wire()
+    wire = Wire(SHOE_TO_HOST)
     delivery = Delivery(wire)
     delivery.post(card(1), 0.0)
     delivery.post(card(2), 0.0)
@@ -39,7 +25,7 @@ def test_icd_1_at_most_one_acknowledged_frame_is_outstanding() -> None:
 
 
 def test_icd_1_unacknowledged_frame_repeats_every_200_ms_with_its_seq_at_most_5_times() -> None:
-    wire = Wire()
+    wire = Wire(SHOE_TO_HOST)
     delivery = Delivery(wire)
     delivery.post(card(1), 0.0)
     step = REPEAT_EVERY * 1.01
@@ -53,7 +39,7 @@ def test_icd_1_unacknowledged_frame_repeats_every_200_ms_with_its_seq_at_most_5_
 
 
 def test_icd_1_a_frame_held_through_an_outage_is_sent_again_after_the_link_is_back() -> None:
-    wire = Wire()
+    wire = Wire(SHOE_TO_HOST)
     delivery = Delivery(wire)
     delivery.post(card(1), 0.0)
     for step in range(1, MAX_REPEATS + 2):
@@ -67,7 +53,7 @@ def test_icd_1_a_frame_held_through_an_outage_is_sent_again_after_the_link_is_ba
 
 
 def test_icd_1_a_nak_repeats_at_once() -> None:
-    wire = Wire()
+    wire = Wire(SHOE_TO_HOST)
     delivery = Delivery(wire)
     delivery.post(card(1), 0.0)
     delivery.refused(wire.sent[0].seq + 1, 0.01)  # a NAK for some other frame changes nothing
@@ -76,7 +62,7 @@ def test_icd_1_a_nak_repeats_at_once() -> None:
 
 
 def test_icd_1_a_repeated_seq_is_acknowledged_again_and_reported_duplicate() -> None:
-    wire = Wire()
+    wire = Wire(SHOE_TO_HOST)
     delivery = Delivery(wire)
     assert delivery.accept(CardOut(7, 1, Card("K", "H")))
     assert not delivery.accept(CardOut(7, 1, Card("K", "H")))
@@ -87,6 +73,6 @@ def test_icd_1_a_repeated_seq_is_acknowledged_again_and_reported_duplicate() -> 
 
 
 def test_icd_1_seq_wraps_from_ffff_to_0000() -> None:
-    delivery = Delivery(Wire())
+    delivery = Delivery(Wire(SHOE_TO_HOST))
     seqs = [delivery.stamp(Heartbeat(0, 0)).seq for _ in range(0x10001)]
     assert seqs[0xFFFF] == 0xFFFF and seqs[0x10000] == 0

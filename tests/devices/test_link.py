@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from dealer_assist.cards import Card
-from devices.codec import decode, encode
-from devices.framing import Frame, Framer, Rejection, encode_frame
+from devices.codec import encode
+from devices.framing import Rejection, encode_frame
 from devices.link import HostLink, LinkHandler, LinkState
 from devices.messages import HOST_TO_SHOE, SHOE_TO_HOST, Ack, CardOut, Hello, Ident, Lock, LockState, Message, Nak
 from devices.timing import ID_EVERY, SILENCE_LIMIT
+from tests.devices.conftest import Wire
 
 
 class Recorder(LinkHandler):
@@ -25,17 +26,6 @@ class Recorder(LinkHandler):
         self.rejections.append(rejection)
 
 
-class HostWire:
-    def __init__(self) -> None:
-        self.framer = Framer()
-        self.sent: list[Message] = []
-
-    def __call__(self, data: bytes) -> None:
-        for item in self.framer.feed(data):
-            assert isinstance(item, Frame)
-            self.sent.append(decode(item.body, HOST_TO_SHOE))
-
-
 def hello(boot: str = "0000BEEF") -> bytes:
     return encode_frame(encode(Hello(0, "V", "M", "S", "F", "1.2", boot)))
 
@@ -44,8 +34,8 @@ def frame(message: Message) -> bytes:
     return encode_frame(encode(message))
 
 
-def opened() -> tuple[HostLink, Recorder, HostWire]:
-    handler, wire = Recorder(), HostWire()
+def opened() -> tuple[HostLink, Recorder, Wire]:
+    handler, wire = Recorder(), Wire(HOST_TO_SHOE)
     link = HostLink(SHOE_TO_HOST, handler)
     link.opened(wire, 0.0)
     return link, handler, wire

@@ -15,24 +15,17 @@ from devices.peek import PeekOutcome, PeekReader
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
 from hw_sims.peek import PeekEmulator
-from tests.devices.conftest import EventLog
+from tests.devices.conftest import EventLog, running
 
 UP_WAIT = 10.0
 
 
 @contextmanager
 def peek_device(endpoint: Endpoint, **options: Any) -> Iterator[tuple[PeekEmulator, PeekReader, EventLog]]:
-    emulator = PeekEmulator(endpoint, **options)
     log = EventLog()
-    reader = PeekReader(endpoint.url, log)
-    emulator.start()
-    reader.start()
-    try:
+    with running(PeekEmulator(endpoint, **options), PeekReader(endpoint.url, log)) as (emulator, reader):
         assert reader.wait_up(UP_WAIT)
         yield emulator, reader, log
-    finally:
-        reader.stop()
-        emulator.stop()
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ from devices.shoe import ShoeScanner
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, FaultKind
 from hw_sims.shoe import ShoeEmulator
-from tests.devices.conftest import EventLog
+from tests.devices.conftest import EventLog, running
 
 SCRIPT = [parse_card(text) for text in "AS KD 7H 2C TC 9S 3D QH 5S 8C JD 4H 6C AH KS".split()]
 FAST = 0.005
@@ -37,16 +37,9 @@ FAST = 0.005
 def shoe(endpoint: Endpoint, **options: Any) -> Iterator[tuple[ShoeEmulator, ShoeScanner, EventLog]]:
     options.setdefault("cards", SCRIPT)
     options.setdefault("pace", FAST)
-    emulator = ShoeEmulator(endpoint, **options)
     log = EventLog()
-    scanner = ShoeScanner(endpoint.url, log)
-    emulator.start()
-    scanner.start()
-    try:
+    with running(ShoeEmulator(endpoint, **options), ShoeScanner(endpoint.url, log)) as (emulator, scanner):
         yield emulator, scanner, log
-    finally:
-        scanner.stop()
-        emulator.stop()
 
 
 def numbers(log: EventLog) -> list[int]:
@@ -172,6 +165,17 @@ def test_icd_1_disconnects_reconnect_and_lose_nothing(endpoint: Endpoint) -> Non
         log.wait_for(lambda log: len(log.of(LinkChanged)) == 7)
         links = [event.state for event in log.of(LinkChanged)]
     assert links == [LinkState.UP] + [LinkState.DOWN, LinkState.UP] * 3 and emulator.stats.disconnects == 3
+    assert numbers(log) == list(range(1, len(SCRIPT) + 1))
+
+
+def test_icd_1_a_shoe_that_gave_up_on_a_card_is_reopened_and_the_card_still_arrives(endpoint: Endpoint) -> None:
+    with shoe(endpoint, pace=0.05) as (emulator, scanner, log):
+        log.wait_for(lambda log: len(log.of(CardSeen)) >= 2)
+        emulator.sim_drop_acks(6)  # the card in flight and its 5 repeats all go unacknowledged
+        log.wait_for(dealt_out(emulator))
+        log.wait_for(settled(emulator, scanner))
+        links = [event.state for event in log.of(LinkChanged)]
+    assert links == [LinkState.UP, LinkState.DOWN, LinkState.UP] and emulator.stats.duplicates == 6
     assert numbers(log) == list(range(1, len(SCRIPT) + 1))
 
 

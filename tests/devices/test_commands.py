@@ -1,0 +1,167 @@
+"""DEVICES.md §5 bench commands, run as real processes against the emulators over TCP."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from dealer_assist.cards import RANKS, SUITS
+from hw_sims.faults import BAD_FRAMES, RATED
+
+COMMAND = [sys.executable, "-m", "ui.cli"]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Running:
+    """A command whose stdout lines are collected as they are printed."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [*COMMAND, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, done: object, limit: float) -> None:
+        deadline = time.monotonic() + limit
+        while not done():  # type: ignore[operator]
+            if time.monotonic() > deadline or self.process.poll() is not None and not self._reader.is_alive():
+                pytest.fail(f"gave up waiting; output so far ends: {self.lines[-5:]}")
+            time.sleep(0.05)
+
+    def stop(self) -> list[dict[str, object]]:
+        """SIGTERM, then every line printed, as JSON (the first line of `sim` is its URL, skipped)."""
+        self.process.send_signal(signal.SIGTERM)
+        assert self.process.wait(timeout=15) == 0
+        self._reader.join(timeout=5)
+        return [json.loads(line) for line in self.lines if line.startswith("{")]
+
+
+@contextmanager
+def emulator(*args: str) -> Iterator[tuple[Running, str]]:
+    sim = Running("sim", *args, "--tcp", "0")
+    try:
+        sim.wait_for(lambda: bool(sim.lines), 15)
+        yield sim, sim.lines[0]
+    finally:
+        if sim.process.poll() is None:
+            sim.process.kill()
+
+
+def run(*args: str) -> tuple[int, list[dict[str, object]], str]:
+    done = subprocess.run([*COMMAND, *args], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    return done.returncode, [json.loads(line) for line in done.stdout.splitlines()], done.stderr
+
+
+@pytest.mark.parametrize("up", ["7", "A9", "", "ace"])
+def test_icd_5_peek_with_an_up_card_that_cannot_make_a_natural_is_an_error(up: str) -> None:
+    code, lines, stderr = run("devices", "peek", "--url", "socket://127.0.0.1:9", "--up", up)
+    assert code == 2 and lines[0]["error"]["code"] == "bad_up_card" and repr(up) in lines[0]["error"]["message"]
+    assert "Traceback" not in stderr
+
+
+def test_icd_5_peek_on_a_port_that_cannot_be_opened_is_an_error() -> None:
+    code, lines, stderr = run("devices", "peek", "--url", "/dev/no-such-peek-device", "--up", "A")
+    assert code == 2 and len(lines) == 1 and lines[0]["error"]["code"] == "port_unavailable"
+    assert "/dev/no-such-peek-device" in lines[0]["error"]["message"] and "Traceback" not in stderr
+
+
+def test_icd_5_missing_arguments_are_a_json_error_too() -> None:
+    code, lines, _ = run("devices", "monitor")
+    assert code == 2 and lines[0]["error"]["code"] == "bad_arguments" and "--shoe" in lines[0]["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("options", "up", "result"),
+    [
+        (["--hole-card", "KS"], "A", "natural"),
+        (["--hole-card", "AD"], "10", "natural"),
+        (["--hole-card", "9C"], "Q", "none"),
+        (["--no-card"], "A", "nocard"),
+        (["--hole-card", "KS", "--fault", "noread=1"], "A", "noread"),
+        (["--hole-card", "KS", "--delay", "2.5"], "A", "timeout"),
+    ],
+)
+def test_icd_5_peek_prints_one_line_with_the_outcome(options: list[str], up: str, result: str) -> None:
+    with emulator("peek", *options) as (sim, url):
+        code, lines, _ = run("devices", "peek", "--url", url, "--up", up)
+        sim.stop()
+    assert code == 0 and lines == [{"device": "peek", "result": result}]
+
+
+def test_icd_5_monitor_lines_carry_device_and_type_and_lower_case_states() -> None:
+    rates = ["--fault", "lid=0.3", "--fault", "jam=0.2", "--fault", "noread=0.2", "--fault", "lrc=0.2"]
+    with emulator("shoe", "--decks", "1", "--pace", "0.005", "--seed", "3", *rates) as (sim, url):
+        monitor = Running("devices", "monitor", "--shoe", url)
+        monitor.wait_for(lambda: any('"n": 52' in line for line in monitor.lines), 30)
+        lines = monitor.stop()
+        sim.stop()
+    types = Counter(line["type"] for line in lines)
+    assert {"hello", "link", "shoe", "card", "noread", "cut", "lid", "fault", "rejected", "stats"} <= set(types)
+    assert all({"device", "type"} <= set(line) and line["device"] == "shoe" for line in lines)
+    assert {line["state"] for line in lines if line["type"] == "lid"} == {"open", "closed"}
+    assert {line["reason"] for line in lines if line["type"] == "rejected"} == {"lrc"}
+    assert lines[-1]["type"] == "stats" and types["stats"] == 1
+
+
+def six_deck_shoe(seed: int) -> list[str]:
+    cards = [rank + suit for _ in range(6) for suit in SUITS for rank in RANKS]
+    random.Random(seed).shuffle(cards)
+    return cards
+
+
+def test_icd_5_monitor_prints_every_card_once_in_order_through_100_disconnects_and_every_fault() -> None:
+    cards = six_deck_shoe(11)
+    faults = [option for kind in RATED for option in ("--fault", f"{kind}=0.02")]
+    args = ["--cards", ",".join(cards), "--pace", "0.1", "--seed", "11", "--disconnects", "100", "--silences", "1"]
+    with emulator("shoe", *args, *faults) as (sim, url):
+        monitor = Running("devices", "monitor", "--shoe", url)
+        last = f'"n": {len(cards)}'
+        downs = '"state": "down"'
+        monitor.wait_for(lambda: any(last in line and '"cut"' not in line for line in monitor.lines), 240)
+        monitor.wait_for(lambda: sum(downs in line for line in monitor.lines) >= 101, 120)
+        time.sleep(1.5)  # the last acknowledgements and a heartbeat
+        injected = sim.stop()[-1]
+        time.sleep(0.5)
+        lines = monitor.stop()
+
+    assert injected["type"] == "sim_stats" and injected["disconnects"] == 100 and injected["silences"] == 1
+    seen = [(line["n"], line["card"]) for line in lines if line["type"] == "card"]
+    unread = [line["n"] for line in lines if line["type"] == "noread"]
+    missed = [
+        n for line in lines if line.get("code") == "MISSED_CARD" for n in range(line["first"], line["last"] + 1)
+    ]
+    numbers = [line["n"] for line in lines if line["type"] in ("card", "noread")]
+    assert numbers == sorted(set(numbers)), "every card exactly once and in order"
+    assert all(cards[n - 1] == card for n, card in seen)
+    assert unread == injected["noreads"] and missed == injected["missed"]
+    assert sorted(numbers + missed) == list(range(1, len(cards) + 1))
+    rejected = Counter(line["reason"] for line in lines if line["type"] == "rejected")
+    assert rejected == injected["bad"] and set(rejected) == {kind.value for kind in BAD_FRAMES}
+    stats = lines[-1]
+    assert stats == {
+        "device": "shoe",
+        "type": "stats",
+        "accepted": injected["frames"],
+        "rejected": injected["rejected"],
+        "duplicates": injected["duplicates"],
+    }
+    assert injected["duplicates"] > 0
+    assert {"lid", "fault", "cut", "shoe"} <= {line["type"] for line in lines}
+    assert injected["missed"] and injected["noreads"]
