@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
 from dealer_assist.money import Cents
 from dealer_assist.session_inputs import BankAccepted, BankRefused
@@ -22,29 +22,30 @@ class BankOffer(QWidget):
         super().__init__(parent)
         self.seat: int | None = None
         self.amount: Cents = 0
-        layout = QHBoxLayout(self)
+        layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
         self.label = QLabel("")
         self.label.setObjectName("amount")
-        layout.addWidget(self.label, 1)
-        self.chips: dict[Cents, QPushButton] = {}
-        for chip in BANK_CHIPS:
-            button = QPushButton(f"+{money(chip)}")
-            button.setObjectName(f"bank_chip_{chip}")
-            button.clicked.connect(lambda _=False, c=chip: self._add(c))
-            layout.addWidget(button)
-            self.chips[chip] = button
-        self.clear = QPushButton("Clear")
-        self.clear.clicked.connect(lambda: self._add(-self.amount))
-        layout.addWidget(self.clear)
+        layout.addWidget(self.label, 0, 0, 1, 2)
         self.accept = QPushButton("Takes the bank")
         self.accept.setObjectName("primary")
         self.accept.clicked.connect(self._accept)
-        layout.addWidget(self.accept)
+        layout.addWidget(self.accept, 0, 2, 1, 2)
         self.refuse = QPushButton("Refuses")
         self.refuse.setObjectName("bank_refuse")
         self.refuse.clicked.connect(lambda: self.seat is not None and self.entered.emit(BankRefused(self.seat)))
-        layout.addWidget(self.refuse)
+        layout.addWidget(self.refuse, 0, 4)
+        self.chips: dict[Cents, QPushButton] = {}
+        for column, chip in enumerate(BANK_CHIPS):
+            button = QPushButton(f"+{money(chip)}")
+            button.setObjectName(f"bank_chip_{chip}")
+            button.clicked.connect(lambda _=False, c=chip: self._add(c))
+            layout.addWidget(button, 1, column)
+            self.chips[chip] = button
+        self.clear = QPushButton("Clear")
+        self.clear.clicked.connect(lambda: self._add(-self.amount))
+        layout.addWidget(self.clear, 1, len(BANK_CHIPS))
 
     def show_table(self, snap: TableSnapshot) -> None:
         table = snap.table

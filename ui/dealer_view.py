@@ -108,8 +108,8 @@ class DealerView(QWidget):
             self.render(self.snapshot)
 
     def render(self, snap: TableSnapshot) -> None:
-        if self.snapshot is not None and snap.need is Need.WAGERS and self.snapshot.need is not Need.WAGERS:
-            self.selected = None
+        if snap.need not in (Need.WAGERS, Need.INSURANCE):
+            self.selected = None  # a seat is picked for wager entry only
         self.snapshot = snap
         self.title.setText(self._title(snap))
         self.title.setToolTip(snap.profile_title)

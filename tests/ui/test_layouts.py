@@ -5,6 +5,7 @@ import pytest
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton
 
 from dealer_assist.inputs import WagerKind
+from dealer_assist.session_inputs import ConfirmPeek
 from dealer_assist.tracker import Need
 
 SIZES = [(1280, 800), (1920, 1080)]
@@ -55,3 +56,23 @@ def test_wager_entry_fits_at_1280x800(table):
     t.tap_seat(3)
     assert t.view.wagers.isVisible()
     _check_fit(t.window)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_failed_peek_and_the_bank_offer_fit_the_screen(table, size, tmp_path):
+    # c21-8.0: seats 1 and 2 play; the dealer's hole card TD, up card AS
+    t = table("c21-8.0", ["9S", "KH", "TD", "7D", "8C", "AS", "5C"], pd_seat=4, size=size)
+    t.wager(1, WagerKind.BASE, 2_500)
+    t.wager(2, WagerKind.BASE, 1_000)
+    t.deal(6)
+    t.tap(t.view.wagers.close_insurance)
+    t.tap(t.bench.peek_buttons["noread"])
+    assert t.view.banner.isVisible()
+    _check_fit(t.window)
+    assert t.window.grab().save(str(tmp_path / "peek-failed.png"))
+    assert t.bridge.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
+    t.tap(t.view.settlement.confirm)
+    assert t.view.bank_offer.isVisible()
+    t.tap(t.view.bank_offer.chips[50_000])
+    _check_fit(t.window)
+    assert t.window.grab().save(str(tmp_path / "bank-offer.png"))
