@@ -97,7 +97,13 @@ def test_icd_1_fuzzed_frames_are_each_accepted_or_rejected_and_counted(vocabular
             assert got and isinstance(got[-1], Message) and encode(got[-1]) == body
             accepted += 1
         else:
-            frame = random_frame(rng) if roll < 0.5 else mutate(encode_frame(valid_body(rng.choice(classes), rng)), rng)
+            body_bytes = valid_body(rng.choice(classes), rng).encode()
+            if roll < 0.5:
+                frame = random_frame(rng)
+            elif roll < 0.75:
+                frame = mutate(encode_frame(body_bytes), rng)  # mostly caught by the LRC
+            else:
+                frame = encode_frame(mutate(body_bytes, rng))  # a sound LRC: the codec must catch it
             got = list(decoder.feed(frame))
         stx_fed += frame.count(STX)
         outcomes.extend(got)
