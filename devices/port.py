@@ -24,7 +24,15 @@ BAUD = 115200
 def open_port(url: str) -> serial.SerialBase:
     """Open a device path, a pseudo-terminal or `socket://host:port` at 115200 8N1, no flow control."""
     return serial.serial_for_url(
-        url, baudrate=BAUD, bytesize=8, parity="N", stopbits=1, timeout=READ_WAIT, xonxoff=False, rtscts=False
+        url,
+        baudrate=BAUD,
+        bytesize=8,
+        parity="N",
+        stopbits=1,
+        timeout=READ_WAIT,
+        xonxoff=False,
+        rtscts=False,
+        exclusive=True,  # a second reader on the same device would steal half its frames
     )
 
 
@@ -59,7 +67,8 @@ class PortRunner:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join()
+        if self._thread.ident is not None:
+            self._thread.join()
 
     def call(self, work: Callable[[float], None]) -> None:
         """Run `work(now)` on the reader thread, within one read wait."""

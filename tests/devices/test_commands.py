@@ -54,8 +54,8 @@ class Running:
 
 
 @contextmanager
-def emulator(*args: str) -> Iterator[tuple[Running, str]]:
-    sim = Running("sim", *args, "--tcp", "0")
+def emulator(*args: str, where: tuple[str, ...] = ("--tcp", "0")) -> Iterator[tuple[Running, str]]:
+    sim = Running("sim", *args, *where)
     try:
         sim.wait_for(lambda: bool(sim.lines), 15)
         yield sim, sim.lines[0]
@@ -105,9 +105,10 @@ def test_icd_5_peek_prints_one_line_with_the_outcome(options: list[str], up: str
     assert code == 0 and lines == [{"device": "peek", "result": result}]
 
 
-def test_icd_5_monitor_lines_carry_device_and_type_and_lower_case_states() -> None:
+@pytest.mark.parametrize("where", [("--pty",), ("--tcp", "0")], ids=["pseudo-terminal", "tcp"])
+def test_icd_5_monitor_lines_carry_device_and_type_and_lower_case_states(where: tuple[str, ...]) -> None:
     rates = ["--fault", "lid=0.3", "--fault", "jam=0.2", "--fault", "noread=0.2", "--fault", "lrc=0.2"]
-    with emulator("shoe", "--decks", "1", "--pace", "0.005", "--seed", "3", *rates) as (sim, url):
+    with emulator("shoe", "--decks", "1", "--pace", "0.005", "--seed", "3", *rates, where=where) as (sim, url):
         monitor = Running("devices", "monitor", "--shoe", url)
         monitor.wait_for(lambda: any('"n": 52' in line for line in monitor.lines), 30)
         lines = monitor.stop()
