@@ -72,9 +72,6 @@ class ShoeEmulator(EmulatedDevice):
             at.setdefault(self.rng.randint(1, max(1, len(self.cards) - 1)), []).append(kind)
         return at
 
-    def sim_deal_pace(self, pace: float) -> None:
-        self.sim_call(lambda now: setattr(self, "pace", pace))
-
     def sim_deal_next(self) -> None:
         """The dealer pulls one card; the card-stop holds it back while it is on."""
         self.sim_call(lambda now: setattr(self, "_pulls", self._pulls + 1))

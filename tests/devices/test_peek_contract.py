@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from dealer_assist.cards import Card, parse_card
-from devices.events import DeviceEvent
+from devices.events import LinkChanged
+from devices.link import LinkState
 from devices.messages import PeekResult
 from devices.peek import PeekOutcome, PeekReader
 from hw_sims.endpoints import Endpoint
@@ -71,6 +72,20 @@ def test_icd_3_a_result_repeated_for_a_lost_ack_is_dropped_as_duplicate(endpoint
         assert reader.peek("A") is PeekOutcome.NATURAL
         log.wait_for(lambda log: emulator.stats.duplicates == reader.stats().duplicates == 1)
         assert reader.stale == 0
+
+
+def test_icd_3_a_peek_after_the_line_dropped_is_answered_once_the_link_is_back(endpoint: Endpoint) -> None:
+    with peek_device(endpoint, hole_card=Card("A", "C")) as (emulator, reader, log):
+        emulator.sim_disconnect()
+        log.wait_for(lambda log: [e.state for e in log.of(LinkChanged)] == [LinkState.UP, LinkState.DOWN, LinkState.UP])
+        assert reader.peek("K") is PeekOutcome.NATURAL
+
+
+def test_icd_3_a_silent_device_gives_timeout_never_a_guess(endpoint: Endpoint) -> None:
+    with peek_device(endpoint, hole_card=Card("A", "C")) as (emulator, reader, log):
+        emulator.sim_silence()
+        log.wait_for(lambda log: emulator.stats.silences == 1)
+        assert reader.peek("K") is PeekOutcome.TIMEOUT
 
 
 def test_icd_3_no_event_or_emulator_text_carries_the_hole_card(endpoint: Endpoint) -> None:

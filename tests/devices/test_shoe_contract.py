@@ -146,6 +146,16 @@ def test_icd_2_noread_lid_and_jam_become_events(endpoint: Endpoint) -> None:
     assert jams and all(fault.code == "JAM" for fault in jams)
 
 
+def test_icd_2_lid_and_jam_asked_of_the_emulator_arrive_in_order(endpoint: Endpoint) -> None:
+    with shoe(endpoint) as (emulator, _, log):
+        log.wait_for(dealt_out(emulator))
+        emulator.sim_lid()
+        emulator.sim_jam()
+        log.wait_for(lambda log: bool(log.of(DeviceFault)))
+        tail = log.of(LidChanged, DeviceFault)
+    assert tail == [LidChanged(LidState.OPEN), LidChanged(LidState.CLOSED), DeviceFault("JAM", "card jammed at the exit")]
+
+
 def test_icd_1_every_bad_frame_is_rejected_for_its_reason_and_counted(endpoint: Endpoint) -> None:
     rates = {kind: 0.25 for kind in (*BAD_FRAMES, FaultKind.NOISE, FaultKind.SPLIT)}
     with shoe(endpoint, seed=7, faults=rates) as (emulator, scanner, log):
