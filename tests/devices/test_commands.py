@@ -100,9 +100,13 @@ def test_icd_5_missing_arguments_are_a_json_error_too() -> None:
 )
 def test_icd_5_peek_prints_one_line_with_the_outcome(options: list[str], up: str, result: str) -> None:
     with emulator("peek", *options) as (sim, url):
-        code, lines, _ = run("devices", "peek", "--url", url, "--up", up)
+        code, lines, stderr = run("devices", "peek", "--url", url, "--up", up)
         sim.stop()
+        _, sim_errors = sim.process.communicate()
     assert code == 0 and lines == [{"device": "peek", "result": result}]
+    if "--hole-card" in options:  # the hole card is never printed, by either side
+        hole = options[options.index("--hole-card") + 1]
+        assert all(hole not in text for text in [*sim.lines, stderr, sim_errors])
 
 
 @pytest.mark.parametrize("where", [("--pty",), ("--tcp", "0")], ids=["pseudo-terminal", "tcp"])
