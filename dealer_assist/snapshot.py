@@ -100,7 +100,8 @@ class BankView:
 
 @dataclass(frozen=True, slots=True)
 class Decisions:
-    """The decision buttons, each enabled exactly when the tracker would accept it."""
+    """The decision buttons, each enabled exactly when the tracker would accept it; a double for
+    less is open when the tracker would accept one of `double_min`, up to `double_max`."""
 
     seat: int | None = None
     hand: int | None = None
@@ -108,6 +109,9 @@ class Decisions:
     double: bool = False
     split: bool = False
     surrender: bool = False
+    double_for_less: bool = False
+    double_min: Cents = 0
+    double_max: Cents = 0
 
     def enabled(self, action: Action) -> bool:
         return bool(getattr(self, action.value))
@@ -198,7 +202,10 @@ def _decisions(tracker: RoundTracker) -> Decisions:
     if wait.need is not Need.DECISION or wait.seat is None or wait.hand is None:
         return Decisions()
     seat, hand = wait.seat, wait.hand
-    return Decisions(seat, hand, **{a.value: tracker.can(Decide(seat, hand, a)) for a in Action})
+    low, high = tracker.profile.table_min, tracker.hands[seat][hand].stake
+    less = low < high and tracker.can(Decide(seat, hand, Action.DOUBLE, low))
+    return Decisions(seat, hand, **{a.value: tracker.can(Decide(seat, hand, a)) for a in Action},
+                     double_for_less=less, double_min=low if less else 0, double_max=high if less else 0)
 
 
 def _nets(tracker: RoundTracker) -> dict[int, Cents]:

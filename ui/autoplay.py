@@ -51,8 +51,8 @@ class AutoPlayer:
             if self.rng.random() < 0.3:
                 view.bank_offer.refuse.click()
                 return
-            view.bank_offer.chips[self.rng.choice(BANK_CHIPS)].click()
-            view.bank_offer.accept.click()
+            view.bank_offer.keypad.chips[self.rng.choice(BANK_CHIPS)].click()
+            view.bank_offer.keypad.confirm.click()
             return
         tracker = bridge.tracker
         assert tracker is not None, f"autoplay cannot play a table in state {state}"
@@ -80,9 +80,12 @@ class AutoPlayer:
             button.click()
         elif isinstance(event, PeekAnswered):
             self.bench.peek_buttons["answer"].click()
+        elif isinstance(event, Decide):  # a double for less, keyed on its keypad
+            view.double_less.keypad.set_amount(event.amount)
+            view.double_less.keypad.confirm.click()
         elif isinstance(event, CloseInsurance):
             view.wagers.close_insurance.click()
-        else:  # an insurance amount or a double for less, as the wager pad would send it
+        else:  # an insurance amount, as the wager pad would send it
             view.input_entered.emit(event)
 
     def _shoot(self, what: str) -> None:

@@ -13,6 +13,7 @@ from ui.dealer_hand_widget import DealerHandPanel
 from ui.decision_bar import DecisionBar
 from ui.device_bar import DeviceBar
 from ui.device_status import DeviceLink
+from ui.double_for_less import DoubleForLess
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
 from ui.wager_pad import WagerPad
@@ -87,6 +88,9 @@ class DealerView(QWidget):
         self.wagers = WagerPad()
         self.wagers.entered.connect(self.input_entered)
         root.addWidget(self.wagers)
+        self.double_less = DoubleForLess()
+        self.double_less.entered.connect(self.input_entered)
+        root.addWidget(self.double_less)
         self.bank_offer = BankOffer()
         self.bank_offer.entered.connect(self.input_entered)
         root.addWidget(self.bank_offer)
@@ -121,6 +125,7 @@ class DealerView(QWidget):
             self.stack.setCurrentWidget(page)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         self.bank_offer.show_table(snap)
+        self.double_less.show_table(snap)
         if settled:
             self.settlement.show_table(snap)
         for view in snap.seats:

@@ -42,8 +42,8 @@ class HandBox(QWidget):
         self.total.setText(prefix + total)
         notes = []
         if hand.doubled:
-            notes.append(f"×2 {money(hand.doubled)}")
-        if hand.ended is not None and hand.ended is not EndReason.NATURAL:
+            notes.append(f"double +{money(hand.doubled)}")
+        if hand.ended not in (None, EndReason.NATURAL, EndReason.DOUBLED):
             notes.append(ENDED[hand.ended])
         elif hand.acting:
             notes.append("▶ to act")

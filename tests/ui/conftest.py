@@ -64,10 +64,10 @@ class Table:
             self.tap(offer.refuse)
         for chip in sorted(BANK_CHIPS, reverse=True):
             while bank >= chip:
-                self.tap(offer.chips[chip])
+                self.tap(offer.keypad.chips[chip])
                 bank -= chip
         assert bank == 0, "banks are entered in whole chips"
-        self.tap(offer.accept)
+        self.tap(offer.keypad.confirm)
         assert self.snap.table.state is TableState.ROUND
 
     @property

@@ -24,6 +24,9 @@ def _check_screen(t) -> None:
     if wait.need is Need.DECISION:
         expected = {a for a in Action if tracker.can(Decide(wait.seat, wait.hand, a))}
     assert t.enabled_decisions() == expected
+    less = wait.need is Need.DECISION and tracker.profile.table_min < tracker.hands[wait.seat][wait.hand].stake \
+        and tracker.can(Decide(wait.seat, wait.hand, Action.DOUBLE, tracker.profile.table_min))
+    assert t.view.double_less.keypad.chips[500].isEnabled() == less
     if wait.need is not Need.NOTHING:
         shown = t.view.dealer.cards.cards
         assert shown == tuple(tracker.visible_dealer_cards())

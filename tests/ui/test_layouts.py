@@ -73,6 +73,6 @@ def test_a_failed_peek_and_the_bank_offer_fit_the_screen(table, size, tmp_path):
     assert t.bridge.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
     t.tap(t.view.settlement.confirm)
     assert t.view.bank_offer.isVisible()
-    t.tap(t.view.bank_offer.chips[50_000])
+    t.tap(t.view.bank_offer.keypad.chips[50_000])
     _check_fit(t.window)
     assert t.window.grab().save(str(tmp_path / "bank-offer.png"))

@@ -46,3 +46,23 @@ def test_the_worked_example_reads_as_the_ledger(table):
     assert t.snap.table.round_id == 2
     assert t.view.prompt.text() == "Place wagers, then deal"
     assert t.view.dealer.turn.text() == "2nd turn"
+
+
+def test_a_double_for_less_is_keyed_and_checked_by_the_tracker(table):
+    t = table("nobust-4.0", CARDS, pd_seat=4, bank=50_000)
+    t.wager(1, WagerKind.BASE, 2_500)
+    t.wager(6, WagerKind.BASE, 1_000)
+    t.deal(6)
+    t.decide(Action.STAND)
+    keypad = t.view.double_less.keypad
+    assert keypad.label.text() == "Seat 6: double for $0 ($5–$10)"
+    t.tap(keypad.chips[2_500])
+    t.tap(keypad.confirm)
+    assert t.view.banner.message.text() == (
+        "Refused (rule 8.15): a double of $25.00 must be from the table minimum $5.00 to the wager $10.00")
+    t.tap(keypad.clear)
+    t.tap(keypad.chips[500])
+    t.tap(keypad.confirm)
+    assert t.view.prompt.text() == "Seat 6 takes a card"
+    assert t.view.seats[6].hands[0].status.text() == "double +$5 · ▶ to act"
+    assert not keypad.confirm.isEnabled()

@@ -1,0 +1,50 @@
+"""A double for less (RULES.md §8.15): the dealer keys the extra wager, the tracker checks it."""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from dealer_assist.inputs import Action, Decide
+from dealer_assist.money import Cents
+from dealer_assist.snapshot import Decisions, TableSnapshot
+from dealer_assist.tracker import Phase
+from ui.amount_keypad import AmountKeypad
+from ui.text import money
+from ui.wager_pad import CHIPS
+
+
+class DoubleForLess(QWidget):
+    """Shown all through play so the layout holds still; usable when the hand may double for less."""
+
+    entered = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.decisions = Decisions()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.keypad = AmountKeypad(CHIPS, "Double for less", "double", self._describe)
+        self.keypad.confirmed.connect(self._double)
+        layout.addWidget(self.keypad)
+
+    def show_table(self, snap: TableSnapshot) -> None:
+        self.setVisible(snap.phase is Phase.PLAYING)
+        d = snap.decisions
+        if (d.seat, d.hand) != (self.decisions.seat, self.decisions.hand):
+            self.keypad.amount = 0
+        self.decisions = d
+        for button in (*self.keypad.chips.values(), self.keypad.clear):
+            button.setEnabled(d.double_for_less)
+        self.keypad.set_amount(self.keypad.amount)
+        self.keypad.confirm.setEnabled(d.double_for_less and self.keypad.amount > 0)
+
+    def _describe(self, amount: Cents) -> str:
+        d = self.decisions
+        if not d.double_for_less:
+            return "Double for less: not open"
+        return f"Seat {d.seat}: double for {money(amount)} ({money(d.double_min)}–{money(d.double_max)})"
+
+    def _double(self, amount: Cents) -> None:
+        d = self.decisions
+        if d.seat is not None and d.hand is not None:
+            self.entered.emit(Decide(d.seat, d.hand, Action.DOUBLE, amount))
