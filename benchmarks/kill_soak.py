@@ -1,7 +1,8 @@
 """Kill-and-restart soak: SIGKILL `dealer-assist bench` at random moments, resume it each time.
 
 At the end the journal must verify, and the inputs it recorded (every card and every decision)
-must equal, one for one, those of the same bench run without interruption: no gap, no repeat.
+must equal, one for one, those of the same bench run without interruption (fed in process, so
+the comparison also shows the links change nothing): no gap, no repeat.
 Run: `python benchmarks/kill_soak.py [--kills 200] [--rounds 4000] [--short]`.
 """
 from __future__ import annotations
@@ -31,6 +32,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--profile", default="c21-8.0")
+    parser.add_argument("--links", choices=("pty", "in-process"), default="pty",
+                        help="the killed bench's devices: wire emulators on pseudo-terminals (default) or in process")
     parser.add_argument("--dir", type=Path, default=None, help="where the journals go (default: a temporary folder)")
     parser.add_argument("--short", action="store_true", help="5 kills over 400 rounds, only to check it runs")
     args = parser.parse_args()
@@ -39,7 +42,8 @@ def main() -> int:
     folder.mkdir(parents=True, exist_ok=True)
     reference, soaked = folder / "reference.db", folder / "soaked.db"
     common = ["--rounds", str(rounds), "--seed", str(args.seed), "--profile", args.profile]
-    subprocess.run([*BENCH, *common, "--journal", str(reference)], check=True, capture_output=True)
+    subprocess.run([*BENCH, *common, "--journal", str(reference), "--links", "in-process"], check=True, capture_output=True)
+    common += ["--links", args.links]
     rng = random.Random(args.seed)
     done = 0
     started = time.perf_counter()
@@ -64,7 +68,7 @@ def main() -> int:
     expected, got = recorded_inputs(reference), recorded_inputs(soaked)
     first_difference = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b), None)
     same = expected == got
-    print(f"kills: {done} over {time.perf_counter() - started:.1f} s; rounds: {rounds}; profile {args.profile}")
+    print(f"kills: {done} over {time.perf_counter() - started:.1f} s; rounds: {rounds}; profile {args.profile}; links {args.links}")
     print(f"journal verify: {'OK' if verdict.ok else 'DAMAGED'} ({verdict.message})")
     print(f"recorded inputs: {len(got)} after kills vs {len(expected)} uninterrupted; identical: {same}"
           + ("" if same else f"; first difference at input {first_difference}"))

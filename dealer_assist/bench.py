@@ -44,8 +44,9 @@ class EmulatedShoe:
 class BenchPlayer:
     """Chooses the next input for a table session: the dealer, the players and the shoe at once."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, shoe_reports_cut: bool = False) -> None:
         self.seed = seed
+        self.shoe_reports_cut = shoe_reports_cut  # a real or wire-emulated shoe sends its own CUT
         self._shoe: EmulatedShoe | None = None
 
     def shoe(self, session: TableSession) -> EmulatedShoe:
@@ -61,6 +62,11 @@ class BenchPlayer:
         if state is TableState.NEEDS_SHOE:
             number = int(s.shoe_id.rsplit("-", 1)[1]) + 1 if s.shoe_id else 1
             return ShoeLoaded(f"S{self.seed}-{number}", session.profile.decks)
+        shoe = self.shoe(session)
+        if not self.shoe_reports_cut and shoe.cut_reached(s.shoe_cards) and not s.new_shoe_due:
+            return CutCardReached(s.shoe_cards)  # the shoe reports its cut card as it comes out
+        if state is TableState.ROUND and session.tracker is not None and session.tracker.phase is Phase.SETTLED:
+            return SettlementConfirmed()
         if state is TableState.OFFERING_BANK:
             assert s.offer_seat is not None
             rng = random.Random(f"{self.seed}:bank:{s.round_id}:{len(s.declined)}")
@@ -69,11 +75,6 @@ class BenchPlayer:
             return BankRefused(s.offer_seat)
         tracker = session.tracker
         assert tracker is not None
-        if tracker.phase is Phase.SETTLED:
-            return SettlementConfirmed()
-        shoe = self.shoe(session)
-        if shoe.cut_reached(s.shoe_cards) and not s.new_shoe_due:
-            return CutCardReached(s.shoe_cards)
         wagers = random_wagers(tracker, random.Random(f"{self.seed}:wagers:{s.round_id}"))
         placed = sum(isinstance(e, PlaceWager) for e in session.round_inputs)
         if placed < len(wagers):

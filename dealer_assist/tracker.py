@@ -193,6 +193,11 @@ class RoundTracker:
         """Whether a card from the shoe would be accepted now (the shoe's card-stop is off)."""
         return self._card_target()[0] is None
 
+    def next_card_is_hole_card(self) -> bool:
+        """Whether the next card from the shoe becomes the dealer's hole card."""
+        return (self.profile.dealer_hole_card and self.phase in (Phase.BETTING, Phase.DEALING)
+                and self._card_target()[1] == DEALER and len(self.dealer) + 1 != self.profile.dealer_up_card)
+
     def expected_peek_answer(self) -> PeekResult:
         """What an honest peek device answers for the cards the shoe reported; replay uses it."""
         return PeekResult.NATURAL if is_natural_pair(self.dealer) else PeekResult.NONE

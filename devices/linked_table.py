@@ -45,11 +45,12 @@ class LinkedTable:
         self.feed.sync(self.table.session)
         return ops
 
-    def pump(self, timeout: float) -> list[TableInput]:
-        """Apply what the devices delivered within `timeout`; the device inputs applied, in order."""
+    def pump(self, timeout: float, done: Any = None) -> list[TableInput]:
+        """Apply what the devices deliver within `timeout`, stopping early once `done()` is true;
+        the device inputs applied, in order."""
         applied: list[TableInput] = []
         deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
+        while not (done is not None and done()) and (left := deadline - time.monotonic()) > 0:
             try:
                 item = self.inbox.get(timeout=left)
             except queue.Empty:
@@ -67,9 +68,5 @@ class LinkedTable:
 
     def pump_until(self, done: Any, timeout: float) -> bool:
         """Pump until `done()` is true or the time is up."""
-        deadline = time.monotonic() + timeout
-        while not done():
-            if time.monotonic() > deadline:
-                return False
-            self.pump(0.02)
-        return True
+        self.pump(timeout, done)
+        return bool(done())

@@ -12,7 +12,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "settle": ("dealer_assist.commands.settle", "settle one round file and print its ledger"),
     "profiles": ("dealer_assist.commands.profiles", "list the rule profiles or show one"),
     "journal": ("dealer_assist.commands.journal", "verify, recall and export a table's journal"),
-    "bench": ("dealer_assist.commands.bench", "play N rounds on a headless table into a journal"),
+    "bench": ("hw_sims.bench_command", "play N rounds on a headless table into a journal"),
     "calibrate": ("calibration.commands", "calibrate the overhead camera from its four markers"),
     "devices": ("devices.commands", "watch the shoe scanner or ask the peek device, as JSON lines"),
     "sim": ("hw_sims.commands", "run an emulated shoe or peek device on a pseudo-terminal or TCP port"),

@@ -86,3 +86,22 @@ def test_icd_3_the_peek_device_is_asked_and_a_natural_ends_play(tmp_path):
         linked.stop()
         shoe.stop()
         peek.stop()
+
+
+def test_bench_over_pseudo_terminals_records_the_same_inputs_as_in_process(tmp_path):
+    import subprocess
+    import sys
+
+    from dealer_assist.journal import verify
+
+    def bench(name: str, links: str) -> list[dict]:
+        path = tmp_path / name
+        out = subprocess.run([sys.executable, "-m", "ui.cli", "bench", "--rounds", "12", "--seed", "8", "--profile",
+                              "c21-8.0", "--journal", str(path), "--links", links], capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert verify(path).ok
+        return [r.body["input"] for r in read_records(path) if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)]
+
+    over_links = bench("pty.db", "pty")
+    assert over_links == bench("direct.db", "in-process")
+    assert sum(event["type"] == "CardDrawn" for event in over_links) > 12 * 4

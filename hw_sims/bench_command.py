@@ -1,4 +1,9 @@
-"""`dealer-assist bench --rounds N --seed S --journal DB [--resume]`: a headless table at work."""
+"""`dealer-assist bench --rounds N --seed S --journal DB [--resume]`: a headless table at work.
+
+By default its devices are the wire emulators on pseudo-terminals (`--links pty`); `--links
+in-process` feeds the same inputs straight to the table, for long runs where the links are not
+what is being measured.
+"""
 from __future__ import annotations
 
 import argparse
@@ -11,6 +16,7 @@ from dealer_assist.errors import RuleError
 from dealer_assist.journal import JournalCorrupt
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
+from hw_sims.linked_bench import LinkedBench
 
 
 def main(argv: list[str]) -> int:
@@ -21,6 +27,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--resume", action="store_true", help="continue the table in an existing journal")
     parser.add_argument("--profile", default="nobust-4.0")
     parser.add_argument("--table-id", default="BENCH-1")
+    parser.add_argument("--links", choices=("pty", "in-process"), default="pty",
+                        help="emulated devices on pseudo-terminals (default), or inputs fed in process")
     args = parser.parse_args(argv)
     try:
         if args.journal.exists() and not args.resume:
@@ -33,13 +41,23 @@ def main(argv: list[str]) -> int:
         message = error.verdict.message if isinstance(error, JournalCorrupt) else error.message
         print(json.dumps({"error": {"code": getattr(error, "code", "journal_damaged"), "message": message}}))
         return 2
-    player = BenchPlayer(args.seed)
-    start, inputs = time.perf_counter(), 0
-    while table.rounds_closed < args.rounds:
-        table.submit(player.next_input(table.session))
-        inputs += 1
+    start, steps = time.perf_counter(), 0
+    if args.links == "pty":
+        bench = LinkedBench(table, args.seed)
+        bench.start()
+        try:
+            while table.rounds_closed < args.rounds:
+                bench.step()
+                steps += 1
+        finally:
+            bench.stop()
+    else:
+        player = BenchPlayer(args.seed)
+        while table.rounds_closed < args.rounds:
+            table.submit(player.next_input(table.session))
+            steps += 1
     table.close()
     elapsed = time.perf_counter() - start
-    print(json.dumps({"rounds": table.rounds_closed, "inputs": inputs, "records": table.journal.seq,
+    print(json.dumps({"rounds": table.rounds_closed, "steps": steps, "records": table.journal.seq, "links": args.links,
                       "seconds": round(elapsed, 3)}))
     return 0
