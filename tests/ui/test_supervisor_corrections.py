@@ -5,12 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.inputs import Action, CardDrawn, Decide
 from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.session_inputs import BankAccepted, SettlementConfirmed, ShoeLoaded
+from dealer_assist.session_inputs import SettlementConfirmed
 from dealer_assist.table_session import TableState
 
-from test_supervisor_helpers import journal, new_table, open_round, tap, unlocked  # noqa: F401
+from test_supervisor_helpers import journal, open_round, tap, unlocked  # noqa: F401
 
 
 def _type(qtbot, window, supervisor: str, reason: str) -> None:
@@ -96,13 +96,8 @@ def test_a_misdealt_card_is_discarded_and_a_refused_peek_confirmation_is_shown(q
     assert table.rounds_closed == 1
 
 
-def test_re_keying_the_hole_card_of_an_open_round_never_shows_it(qtbot, tmp_path):
-    table = new_table(tmp_path / "c21.db", profile="c21-8.0")
-    table.submit(ShoeLoaded("S-1", 6))
-    table.submit(BankAccepted(1, 50_000))
-    table.submit(PlaceWager(2, WagerKind.BASE, 1_000))
-    for code in ("9H", "KD", "7H", "5D"):  # the dealer's first card, KD, is the hole card
-        table.submit(CardDrawn(parse_card(code)))
+def test_re_keying_the_hole_card_of_an_open_round_never_shows_it(qtbot, journal):
+    table = open_round(journal, "9H", "KD", "7H", "5D", profile="c21-8.0")  # KD is the dealer's hole card
     window = unlocked(qtbot, table)
     view = window.corrections
     window.tabs.setCurrentWidget(view)

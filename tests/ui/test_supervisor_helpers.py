@@ -35,9 +35,9 @@ def played_table(path: Path, rounds: int = 14, profile: str = "nobust-4.0") -> T
     return table
 
 
-def open_round(path: Path, *cards: str) -> Table:
-    """Round 1 of a nobust table: seat 1 banks, seat 2 bets $10, then `cards` from the shoe."""
-    table = new_table(path)
+def open_round(path: Path, *cards: str, profile: str = "nobust-4.0") -> Table:
+    """Round 1 of a new table: seat 1 banks, seat 2 bets $10, then `cards` from the shoe."""
+    table = new_table(path, profile)
     table.submit(ShoeLoaded("S-1", 6))
     table.submit(BankAccepted(1, 50_000))
     table.submit(PlaceWager(2, WagerKind.BASE, 1_000))

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.bench import BenchPlayer
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import PlaceWager, WagerKind
 from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.recall import HIDDEN, recall
 from ui.journal_text import card_code, describe
 
-from test_supervisor_helpers import assert_fits, journal, played_table, tap, unlocked  # noqa: F401
+from test_supervisor_helpers import assert_fits, journal, open_round, played_table, tap, unlocked  # noqa: F401
 
 SIZES = [(1280, 800), (1920, 1080)]
 
@@ -95,3 +97,18 @@ def test_the_recall_screen_fits_the_screen(qtbot, journal, size, tmp_path):
     for tab in range(window.tabs.count()):
         window.tabs.setCurrentIndex(tab)
         assert_fits(window, size)
+
+
+def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journal):
+    table = open_round(journal, "9H")
+    table.note_device({"device": "shoe", "event": "link_down", "url": "socket://shoe:7000"})
+    with pytest.raises(RuleError):
+        table.submit(PlaceWager(3, WagerKind.BUSTER, 50_000))
+    window = unlocked(qtbot, table)
+    view = window.recall
+    assert view.tabs.tabText(1) == "Devices · refused (2)"
+    lines = [view.evidence.item(row).text() for row in range(view.evidence.count())]
+    assert len(lines) == 2
+    assert lines[0].endswith("Place wager  ·  seat 3 · kind buster · amount $500  —  refused (rule 2.17): "
+                             "wagers are placed before the deal; the round is dealing")
+    assert "device shoe · event link_down · url socket://shoe:7000" in lines[1]

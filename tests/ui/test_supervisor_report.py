@@ -10,7 +10,7 @@ from dealer_assist.recall import recall
 from ui.dispute_report import report_html
 from ui.journal_text import describe
 
-from test_supervisor_helpers import journal, played_table, tap, unlocked  # noqa: F401
+from test_supervisor_helpers import journal, open_round, played_table, tap, unlocked  # noqa: F401
 
 
 def test_the_report_button_writes_a_pdf_of_the_shown_round(qtbot, journal):
@@ -52,3 +52,10 @@ def test_a_damaged_journal_is_reported_as_damaged(journal, tmp_path):
     db.close()
     html = report_html(copy, 2)
     assert "DAMAGED" in html and "does not match its hash" in html
+
+
+def test_the_report_of_an_open_round_keeps_the_hole_card_masked(journal):
+    table = open_round(journal, "9H", "KD", "7H", "5D", profile="c21-8.0")  # KD is the dealer's hole card
+    html = report_html(table.path, 1)
+    assert "round open" in html and "card ??" in html and "K♦" not in html
+    assert "No ledger yet: the round is open." in html
