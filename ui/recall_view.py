@@ -95,17 +95,17 @@ class RecallView(QWidget):
         """The rounds newest first; the newest is shown, or the one shown before if still listed."""
         shown = self.story.round_id if self.story is not None else None
         self.stories = tuple(reversed(stories))
+        ids = [story.round_id for story in self.stories]
+        row = ids.index(shown) if shown in ids else 0
         self.rounds.blockSignals(True)
         self.rounds.clear()
         for story in self.stories:
             self.rounds.addItem(f"{story.title}\n{story.started[11:19]} · {len(story.steps)} inputs")
+        self.rounds.setCurrentRow(row)
         self.rounds.blockSignals(False)
-        ids = [story.round_id for story in self.stories]
-        self.rounds.setCurrentRow(ids.index(shown) if shown in ids else 0 if ids else -1)
-        if shown in ids:
-            self._choose(ids.index(shown), keep_step=True)
+        self._choose(row, self.step if shown in ids else 0)
 
-    def _choose(self, row: int, keep_step: bool = False) -> None:
+    def _choose(self, row: int, step: int = 0) -> None:
         if not 0 <= row < len(self.stories):
             return
         story = self.stories[row]
@@ -117,7 +117,7 @@ class RecallView(QWidget):
         self._fill(self.corrections, _evidence_list(story.corrections, "No corrections"))
         self.tabs.setTabText(1, f"Devices · refused ({len(story.devices) + len(story.refused)})")
         self.tabs.setTabText(2, f"Corrections ({len(story.corrections)})")
-        self._go(min(self.step, len(story.steps) - 1) if keep_step else 0)
+        self._go(step)
 
     def _go(self, step: int) -> None:
         story = self.story

@@ -59,6 +59,8 @@ def test_a_void_with_pin_and_reason_shows_in_recall_afterwards(qtbot, journal):
 def test_re_keying_a_misread_card_picks_the_card_of_the_round_and_the_right_card(qtbot, journal):
     table = open_round(journal, "9H", "KD", "7H", "5D")  # seat 2: 9H 7H; the player-dealer KD 5D
     window = unlocked(qtbot, table)
+    tap(qtbot, window.recall.next)
+    tap(qtbot, window.recall.next)
     view = window.corrections
     window.tabs.setCurrentWidget(view)
     assert [view.cards.item(row).text() for row in range(view.cards.count())] == [
@@ -74,6 +76,7 @@ def test_re_keying_a_misread_card_picks_the_card_of_the_round_and_the_right_card
     assert view.notice.text().startswith("Recorded: Card rekeyed"), view.notice.text()
     assert [str(card) for card in table.session.tracker.hands[2][0].cards] == ["9H", "8H"]
     assert view.cards.item(2).text() == "Card 3  ·  seat 2  ·  8♥"
+    assert window.recall.position.text() == "Input 3 of 6", "recall stays where the supervisor left it"
 
 
 def test_a_misdealt_card_is_discarded_and_a_refused_peek_confirmation_is_shown(qtbot, journal):
