@@ -3,6 +3,7 @@ the operations it caused, the evidence, the corrections, the ledger and the jour
 on paper the floor supervisor can hand over. Drawn by Qt's own PDF writer, no other dependency."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from html import escape
 from pathlib import Path
 
@@ -55,7 +56,8 @@ def report_html(journal: Path, round_id: int) -> str:
     return f"""<html><head><style>{CSS}</style></head><body>
 <h1>Dispute report · table {escape(config.table_id)} · round {told.round_id}</h1>
 <p>Profile {escape(config.profile)} · round {escape(told.state)} · started {told.started} · ended {told.ended} ·
-journal records {told.records}<br/>Journal {escape(str(journal))}<br/>Journal verification: {check}</p>
+journal records {told.records}<br/>Journal {escape(str(journal))}<br/>Journal verification: {check}<br/>
+Report made {datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC</p>
 <h2>Inputs and the operations they caused</h2>{_table(("Record", "Time", "Input → operations"), steps, NARROW)}
 {_evidence("Corrections", told.corrections, "No corrections.")}
 {_evidence("Refused inputs", told.refused, "No refused inputs.")}
