@@ -4,6 +4,7 @@ input, the table checks the PIN and the rules and the refusal comes back to be s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -32,9 +33,9 @@ class OpenRound:
     @classmethod
     def of(cls, table: Table) -> OpenRound:
         session = table.session
-        if session.tracker is None:
-            return cls(f"No round is open: the table is at {session.state.value.replace('_', ' ')}", ())
         misdeal = f"   ·   misdeal held: {card_code(str(session.misdeal))}" if session.misdeal is not None else ""
+        if session.tracker is None:
+            return cls(f"No round is open: the table is at {session.state.value.replace('_', ' ')}{misdeal}", ())
         latest = recall(table.path, last=1)  # a round opened by its first input has no record yet
         entry = latest[0] if latest and latest[0]["round_id"] == session.round_id else None
         cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}"
@@ -42,10 +43,10 @@ class OpenRound:
         return cls(f"Round {session.round_id} · {session.tracker.phase.value.replace('_', ' ')}{misdeal}", cards)
 
 
-def _place(card: dict[str, object]) -> str:
+def _place(card: dict[str, Any]) -> str:
     if card["seat"] is None:
         return "dealer"
-    return f"seat {card['seat']}" + (f" hand {int(card['hand']) + 1}" if card["hand"] else "")  # type: ignore[call-overload]
+    return f"seat {card['seat']}" + (f" hand {card['hand'] + 1}" if card["hand"] else "")
 
 
 def _muted(text: str) -> QLabel:

@@ -7,10 +7,10 @@ from PySide6.QtCore import Qt
 from dealer_assist.cards import parse_card
 from dealer_assist.inputs import Action, CardDrawn, Decide
 from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.session_inputs import SettlementConfirmed
+from dealer_assist.session_inputs import SettlementConfirmed, ShoeLoaded
 from dealer_assist.table_session import TableState
 
-from test_supervisor_helpers import journal, open_round, tap, unlocked  # noqa: F401
+from test_supervisor_helpers import journal, new_table, open_round, tap, unlocked  # noqa: F401
 
 
 def _type(qtbot, window, supervisor: str, reason: str) -> None:
@@ -123,3 +123,18 @@ def test_re_keying_the_hole_card_of_an_open_round_never_shows_it(qtbot, journal)
         tap(qtbot, recall.next)
     assert not [text for text in shown if "K♦" in text or "Q♠" in text], "the hole card stays masked"
     assert [str(card) for card in table.session.tracker.dealer] == ["QS", "5D"]
+
+
+def test_a_card_out_of_the_shoe_between_rounds_is_shown_and_discarded(qtbot, journal):
+    table = new_table(journal)
+    table.submit(ShoeLoaded("S-1", 6))
+    table.submit(CardDrawn(parse_card("2C")))
+    window = unlocked(qtbot, table)
+    view = window.corrections
+    window.tabs.setCurrentWidget(view)
+    assert view.status.text() == "No round is open: the table is at misdeal   ·   misdeal held: 2♣"
+    _type(qtbot, window, "floor-3", "card dropped while the bank was offered")
+    tap(qtbot, view.discard)
+    assert view.notice.text().startswith("Recorded: Misdeal discarded")
+    assert table.session.state is TableState.OFFERING_BANK
+    assert view.status.text() == "No round is open: the table is at offering bank"
