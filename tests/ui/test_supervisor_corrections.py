@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, Decide
+from dealer_assist.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
 from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.session_inputs import SettlementConfirmed, ShoeLoaded
 from dealer_assist.table_session import TableState
@@ -138,3 +138,23 @@ def test_a_card_out_of_the_shoe_between_rounds_is_shown_and_discarded(qtbot, jou
     assert view.notice.text().startswith("Recorded: Misdeal discarded")
     assert table.session.state is TableState.OFFERING_BANK
     assert view.status.text() == "No round is open: the table is at offering bank"
+
+
+def test_a_peek_checked_by_hand_is_confirmed_with_a_reason(qtbot, journal):
+    table = open_round(journal, "9H", "5D", "7H", "AS", profile="c21-8.0")  # Ace up, 5D in the hole
+    table.submit(CloseInsurance())
+    table.submit(PeekAnswered(PeekResult.TIMEOUT))
+    assert table.session.tracker.phase.value == "held"
+    window = unlocked(qtbot, table)
+    view = window.corrections
+    window.tabs.setCurrentWidget(view)
+    _type(qtbot, window, "floor-1", "")
+    tap(qtbot, view.no_natural)
+    assert view.notice.text() == "a correction needs a reason"
+    _type(qtbot, window, "floor-1", "peek timed out; hole card lifted and checked by hand")
+    tap(qtbot, view.no_natural)
+    assert view.notice.text().startswith("Recorded: "), view.notice.text()
+    assert table.session.tracker.phase.value != "held"
+    window.tabs.setCurrentWidget(window.recall)
+    fix = window.recall.corrections.item(0).text()
+    assert "Peek confirmed" in fix and "natural no" in fix and "supervisor floor-1" in fix
