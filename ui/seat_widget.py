@@ -80,12 +80,16 @@ class SeatPanel(QFrame):
         layout.addLayout(self.hand_grid)
         layout.addStretch(1)
         self.hands: list[HandBox] = []
+        self._shown: tuple[SeatView, bool] | None = None
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.tapped.emit(self.seat)
         super().mousePressEvent(event)
 
     def show_seat(self, view: SeatView, selected: bool) -> None:
+        if (view, selected) == self._shown:
+            return  # most changes touch one seat: the others keep their frame
+        self._shown = (view, selected)
         set_flag(self, "acting", view.acting)
         set_flag(self, "selected", selected)
         set_flag(self, "bank", view.player_dealer)
