@@ -16,6 +16,7 @@ from dealer_assist.table import replay, table_config
 from dealer_assist.tracker import RoundTracker
 
 HIDDEN = "??"
+CARD_INPUTS = ("CardDrawn", "KeyCard")  # the inputs that put a card into the round
 
 
 def rounds(path: Path) -> list[dict[str, Any]]:
@@ -49,7 +50,7 @@ def _add(entry: dict[str, Any], record: Record) -> None:
     entry["inputs"].append({"seq": record.seq, "wall": record.wall, **body["input"]})
     for op in body["ops"]:
         entry["operations"].append({"seq": record.seq, **op})
-        if op["type"] in ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed"):
+        if op["type"] in ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed"):
             entry["corrections"].append({"seq": record.seq, "wall": record.wall, **op})
         if op["type"] == "RoundVoided":
             entry["voided"] = {"supervisor": op["supervisor"], "reason": op["reason"]}
@@ -66,8 +67,11 @@ def _mask_hole_card(entry: dict[str, Any]) -> None:
             op["card"] = HIDDEN
             hidden_seqs.add(op["seq"])
     for event in entry["inputs"]:
-        if event["seq"] in hidden_seqs and event["type"] == "CardDrawn":
+        if event["seq"] in hidden_seqs and event["type"] in CARD_INPUTS:
             event["card"] = HIDDEN
+    for op in (*entry["operations"], *entry["corrections"]):
+        if op["seq"] in hidden_seqs and op["type"] == "CardKeyed":  # the hole card named by a supervisor
+            op["card"] = HIDDEN
     hidden_cards = {card["index"] for card in round_cards(entry) if card["hidden"]}
     rekeyed = set()  # a re-key of the hole card names it twice: as it was read and as it is
     for op in (*entry["operations"], *entry["corrections"]):
@@ -88,7 +92,7 @@ def round_cards(entry: dict[str, Any]) -> list[dict[str, Any]]:
             placed.setdefault(op["seq"], op)
     cards = [{"index": index, "card": op["card"], "seat": op["seat"], "hand": op["hand"], "hidden": op["hidden"]}
              for index, op in enumerate(placed[event["seq"]] for event in entry["inputs"]
-                                        if event["type"] == "CardDrawn" and event["seq"] in placed)]
+                                        if event["type"] in CARD_INPUTS and event["seq"] in placed)]
     for op in entry["operations"]:
         if op["type"] == "CardRekeyed" and cards[op["index"]]["card"] != HIDDEN:
             cards[op["index"]]["card"] = op["now"]
