@@ -1,0 +1,56 @@
+"""The table snapshot against the tracker, input by input, over random rounds of every profile (no Qt)."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from dealer_assist.inputs import Action, Decide
+from dealer_assist.profile import load_profile, profile_names
+from dealer_assist.random_play import play_random_round
+from dealer_assist.shoe import Shoe
+from dealer_assist.snapshot import build_snapshot
+from dealer_assist.tracker import Need, Phase, RoundTracker
+
+
+def _check(tracker: RoundTracker) -> None:
+    snap = build_snapshot(tracker)
+    wait = tracker.awaiting()
+    assert snap.prompt == tracker.prompt() and snap.need is wait.need and snap.takes_card == tracker.takes_card()
+    assert snap.dealer.cards == tuple(tracker.visible_dealer_cards())
+    if tracker.profile.dealer_hole_card and len(tracker.dealer) == 2 and tracker.phase not in (Phase.DEALER, Phase.SETTLED):
+        assert None in snap.dealer.cards and snap.dealer.hole_hidden
+        hole = tracker.dealer[2 - tracker.profile.dealer_up_card]
+        assert hole not in snap.dealer.cards or tracker.dealer.count(hole) > 1
+    for action in Action:
+        legal = wait.need is Need.DECISION and tracker.can(Decide(wait.seat, wait.hand, action))
+        assert snap.decisions.enabled(action) == legal
+    for seat in snap.seats:
+        hands = tracker.hands.get(seat.seat, [])
+        assert [h.cards for h in seat.hands] == [tuple(h.cards) for h in hands]
+    assert [(line.seat, line.wager, line.amount) for line in snap.settlement] == [
+        (row.seat, row.wager, row.amount) for row in tracker.rows]
+
+
+@pytest.mark.parametrize("name", profile_names())
+def test_the_snapshot_says_what_the_tracker_says_at_every_input(name):
+    profile = load_profile(name)
+    rng = random.Random(name)
+    shoe = Shoe(profile.decks, rng)
+    for _ in range(25):
+        if shoe.cut_reached:
+            shoe.shuffle()
+        tracker = play_random_round(profile, rng, shoe.draw, on_input=lambda t, e: _check(t))
+        _check(tracker)
+        snap = build_snapshot(tracker)
+        assert sum(seat.net or 0 for seat in snap.seats) == sum(row.amount for row in tracker.rows)
+        if snap.bank is not None:
+            assert snap.bank.net == -sum(row.amount for row in tracker.rows)
+
+
+def test_a_snapshot_cannot_be_changed():
+    tracker = RoundTracker(load_profile("sd-buster-a"))
+    snap = build_snapshot(tracker)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.prompt = "anything"  # type: ignore[misc]
