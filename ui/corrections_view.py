@@ -1,6 +1,7 @@
-"""Corrections on the open round: void it, re-key a misread card, discard a misdealt card, confirm
-a peek checked by hand. Each names the supervisor and a typed reason; the view only builds the
-input, the table checks the PIN and the rules and the refusal comes back to be shown here."""
+"""Corrections on the open round: void it, re-key a misread card, name a card out unread, discard a
+misdealt card, confirm a peek checked by hand. Each names the supervisor and a typed reason; the
+view only builds the input, the table checks the PIN and the rules, and any refusal comes back
+to be shown here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.cards import RANKS, SUITS, Card
 from dealer_assist.recall import recall, round_cards
-from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, RekeyCard, VoidRound
+from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
 from dealer_assist.table import Table
 from ui.journal_text import card_code
 from ui.notice_label import NoticeLabel
@@ -33,14 +34,16 @@ class OpenRound:
     @classmethod
     def of(cls, table: Table) -> OpenRound:
         session = table.session
-        misdeal = f"   ·   misdeal held: {card_code(str(session.misdeal))}" if session.misdeal is not None else ""
+        held = f"   ·   misdeal held: {card_code(str(session.misdeal))}" if session.misdeal is not None else ""
+        if session.unread:
+            held += f"   ·   out unread: shoe card {', '.join(str(n) for n in session.unread)}"
         if session.tracker is None:
-            return cls(f"No round is open: the table is at {session.state.value.replace('_', ' ')}{misdeal}", ())
+            return cls(f"No round is open: the table is at {session.state.value.replace('_', ' ')}{held}", ())
         latest = recall(table.path, last=1)  # a round opened by its first input has no record yet
         entry = latest[0] if latest and latest[0]["round_id"] == session.round_id else None
         cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}"
                       for card in (round_cards(entry) if entry else ()))
-        return cls(f"Round {session.round_id} · {session.tracker.phase.value.replace('_', ' ')}{misdeal}", cards)
+        return cls(f"Round {session.round_id} · {session.tracker.phase.value.replace('_', ' ')}{held}", cards)
 
 
 def _place(card: dict[str, Any]) -> str:
@@ -121,6 +124,9 @@ class CorrectionsView(QWidget):
         self.rekey.setObjectName("primary")
         self.rekey.clicked.connect(self._rekey)
         right.addWidget(self.rekey)
+        self.name_card = QPushButton("Name the card out unread")
+        self.name_card.clicked.connect(self._name_card)
+        right.addWidget(self.name_card)
         right.addStretch(1)
         body.addLayout(right)
         root.addLayout(body, 1)
@@ -143,11 +149,22 @@ class CorrectionsView(QWidget):
     def _who(self) -> tuple[str, str]:
         return self.supervisor.text().strip(), self.reason.text()
 
-    def _rekey(self) -> None:
+    def _picked(self) -> Card | None:
         rank, suit = self.ranks.checkedButton(), self.suits.checkedButton()
-        index = self.cards.currentRow()
-        if rank is None or suit is None or index < 0:
+        if rank is None or suit is None:
+            return None
+        return Card(str(rank.property("code")), str(suit.property("code")))
+
+    def _rekey(self) -> None:
+        card, index = self._picked(), self.cards.currentRow()
+        if card is None or index < 0:
             self.notice.refuse("Pick the card of the round, then the right rank and suit")
             return
-        card = Card(str(rank.property("code")), str(suit.property("code")))
         self.correction.emit(RekeyCard(index, card, *self._who()))
+
+    def _name_card(self) -> None:
+        card = self._picked()
+        if card is None:
+            self.notice.refuse("Pick the rank and suit of the card out unread")
+            return
+        self.correction.emit(KeyCard(card, *self._who()))

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from dealer_assist.cards import parse_card
 from dealer_assist.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
 from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.session_inputs import SettlementConfirmed, ShoeLoaded
+from dealer_assist.session_inputs import CardsUnread, SettlementConfirmed, ShoeLoaded
 from dealer_assist.table_session import TableState
 
 from test_supervisor_helpers import journal, new_table, open_round, tap, unlocked  # noqa: F401
@@ -158,3 +158,27 @@ def test_a_peek_checked_by_hand_is_confirmed_with_a_reason(qtbot, journal):
     window.tabs.setCurrentWidget(window.recall)
     fix = window.recall.corrections.item(0).text()
     assert "Peek confirmed" in fix and "natural no" in fix and "supervisor floor-1" in fix
+
+
+def test_a_card_out_unread_is_named_with_the_picker_and_a_hole_card_stays_masked(qtbot, journal):
+    table = open_round(journal, "9H", profile="c21-8.0")  # the next card is the dealer's hole card
+    shoe_card = table.session.s.shoe_cards + 1
+    table.submit(CardsUnread(shoe_card, shoe_card))
+    window = unlocked(qtbot, table)
+    view = window.corrections
+    window.tabs.setCurrentWidget(view)
+    assert view.status.text().endswith(f"out unread: shoe card {shoe_card}")
+    _type(qtbot, window, "floor-1", "read by eye")
+    tap(qtbot, view.name_card)
+    assert view.notice.text() == "Pick the rank and suit of the card out unread"
+    for button in (*view.ranks.buttons(), *view.suits.buttons()):
+        if button.text() in ("K", "♦"):
+            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    tap(qtbot, view.name_card)
+    assert view.notice.text().startswith("Recorded: Card keyed"), view.notice.text()
+    assert [str(card) for card in table.session.tracker.dealer] == ["KD"]
+    assert "unread" not in view.status.text()
+    assert view.cards.item(1).text() == "Card 2  ·  dealer  ·  ??"
+    window.tabs.setCurrentWidget(window.recall)
+    fix = window.recall.corrections.item(0).text()
+    assert "Card keyed" in fix and "card ??" in fix and "K♦" not in fix
