@@ -15,7 +15,8 @@ from ui.text import card_text, money
 CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net"})
 CARD_FIELDS = frozenset({"card", "was", "now"})
 QUIET_FIELDS = frozenset({"type", "seq", "wall"})
-COUNTED_FIELDS = {"hand": "hand", "index": "card no."}
+COUNTED_FIELDS = frozenset({"hand", "index"})
+FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
 FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "amount")
 LAST_FIELDS = ("supervisor", "reason")
 
@@ -46,7 +47,7 @@ def _value(key: str, value: Any) -> str:
 def describe(data: dict[str, Any]) -> str:
     """An input or an operation in one line: its kind, then each field that has a value."""
     order = [*FIRST_FIELDS, *(key for key in data if key not in FIRST_FIELDS + LAST_FIELDS), *LAST_FIELDS]
-    fields = [f"{COUNTED_FIELDS.get(key, key.replace('_', ' '))} {_value(key, data[key])}" for key in order
+    fields = [f"{FIELD_NAMES.get(key, key.replace('_', ' '))} {_value(key, data[key])}" for key in order
               if key in data and key not in QUIET_FIELDS and data[key] is not None]
     return words(str(data.get("type", "?"))) + ("  ·  " + " · ".join(fields) if fields else "")
 
