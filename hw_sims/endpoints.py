@@ -24,6 +24,7 @@ if "hw_sims.urlhandler" not in serial.protocol_handler_packages:
     serial.protocol_handler_packages.append("hw_sims.urlhandler")
 
 DRAIN_LIMIT = 1.0  # longest a hang-up waits for the host to take what was written
+HANDOVER = 0.01  # a pseudo-terminal passes written bytes to the host's side within this
 
 
 class Endpoint(ABC):
@@ -218,9 +219,12 @@ class PtyEndpoint(Endpoint):
         return True
 
     def hang_up(self) -> None:
+        """Close once the host has read what was written; the terminal moves bytes to the host's side
+        a little after the write, so the count of unread bytes is only trusted after a short pause."""
         deadline = time.monotonic() + DRAIN_LIMIT
+        time.sleep(HANDOVER)
         while time.monotonic() < deadline and self.connected and self._pending_for_host():
-            time.sleep(0.005)
+            time.sleep(HANDOVER)
         os.close(self._master)
         self._open()
 

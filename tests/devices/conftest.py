@@ -1,88 +1,15 @@
-"""Shared fixtures: every contract test runs over each link a device can be reached by."""
+"""Every contract test runs over each link a device can be reached by (see `device_rig.LINKS`)."""
 from __future__ import annotations
 
-import itertools
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import TypeVar
+from collections.abc import Iterator
 
 import pytest
+from device_rig import LINKS
 
-from devices.adapter import DeviceAdapter
-from devices.codec import decode
-from devices.events import DeviceEvent
-from devices.framing import Frame, Framer
-from devices.messages import Message, Vocabulary
-from hw_sims.device import EmulatedDevice
-from hw_sims.endpoints import Endpoint, InProcessEndpoint, PtyEndpoint, TcpEndpoint
-
-Emulator = TypeVar("Emulator", bound=EmulatedDevice)
-Adapter = TypeVar("Adapter", bound=DeviceAdapter)
-
-_names = itertools.count()
-LINKS: dict[str, Callable[[], Endpoint]] = {
-    "in-process": lambda: InProcessEndpoint(f"device-{next(_names)}"),
-    "pseudo-terminal": PtyEndpoint,
-    "tcp": TcpEndpoint,
-}
+from hw_sims.endpoints import Endpoint
 
 
 @pytest.fixture(params=sorted(LINKS))
 def endpoint(request: pytest.FixtureRequest) -> Iterator[Endpoint]:
     """A fresh endpoint per test; the emulator that serves it closes it."""
     yield LINKS[request.param]()
-
-
-class EventLog:
-    """Collects adapter events from the reader thread; tests wait on what they expect to see."""
-
-    def __init__(self) -> None:
-        self.events: list[DeviceEvent] = []
-        self._changed = threading.Condition()
-
-    def __call__(self, event: DeviceEvent) -> None:
-        with self._changed:
-            self.events.append(event)
-            self._changed.notify_all()
-
-    def of(self, *kinds: type[DeviceEvent]) -> list[DeviceEvent]:
-        with self._changed:
-            return [event for event in self.events if isinstance(event, kinds)]
-
-    def wait_for(self, done: Callable[[EventLog], bool], limit: float = 20.0) -> None:
-        """Block until `done(self)` holds; fail with the events seen if it never does."""
-        deadline = time.monotonic() + limit
-        with self._changed:
-            while not done(self):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    pytest.fail(f"gave up waiting; events so far: {self.events}")
-                self._changed.wait(min(remaining, 0.1))
-
-
-@contextmanager
-def running(emulator: Emulator, adapter: Adapter) -> Iterator[tuple[Emulator, Adapter]]:
-    """Serve the emulator and run the adapter against it; both are stopped however the test ends."""
-    emulator.start()
-    adapter.start()
-    try:
-        yield emulator, adapter
-    finally:
-        adapter.stop()
-        emulator.stop()
-
-
-class Wire:
-    """A write function that decodes what was written, for the pure link and delivery tests."""
-
-    def __init__(self, vocabulary: Vocabulary) -> None:
-        self._vocabulary = vocabulary
-        self._framer = Framer()
-        self.sent: list[Message] = []
-
-    def __call__(self, data: bytes) -> None:
-        for item in self._framer.feed(data):
-            assert isinstance(item, Frame)
-            self.sent.append(decode(item.body, self._vocabulary))

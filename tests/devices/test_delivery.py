@@ -5,7 +5,7 @@ from dealer_assist.cards import Card
 from devices.delivery import Delivery
 from devices.messages import SHOE_TO_HOST, Ack, CardOut, Heartbeat
 from devices.timing import MAX_REPEATS, REPEAT_EVERY
-from tests.devices.conftest import Wire
+from device_rig import Wire
 
 
 def card(n: int) -> CardOut:

@@ -7,7 +7,7 @@ from devices.framing import Rejection, encode_frame
 from devices.link import HostLink, LinkHandler, LinkState
 from devices.messages import HOST_TO_SHOE, SHOE_TO_HOST, Ack, CardOut, Hello, Ident, Lock, LockState, Message, Nak
 from devices.timing import ID_EVERY, SILENCE_LIMIT
-from tests.devices.conftest import Wire
+from device_rig import Wire
 
 
 class Recorder(LinkHandler):

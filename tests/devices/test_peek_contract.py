@@ -16,7 +16,7 @@ from devices.peek import PeekOutcome, PeekReader
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
 from hw_sims.peek import PeekEmulator
-from tests.devices.conftest import EventLog, running
+from device_rig import EventLog, running
 
 UP_WAIT = 10.0
 

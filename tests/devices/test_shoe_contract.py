@@ -27,7 +27,7 @@ from devices.shoe import ShoeScanner
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, FaultKind
 from hw_sims.shoe import ShoeEmulator
-from tests.devices.conftest import EventLog, running
+from device_rig import EventLog, running
 
 SCRIPT = [parse_card(text) for text in "AS KD 7H 2C TC 9S 3D QH 5S 8C JD 4H 6C AH KS".split()]
 FAST = 0.005
