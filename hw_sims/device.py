@@ -191,8 +191,12 @@ class EmulatedDevice:
         return self.stats.frames > before
 
     def _write_good(self, frame: bytes) -> None:
-        """Every good frame goes out here, after whatever bad bytes the fault rates call for."""
-        if time.monotonic() < self._silent_until or not self.endpoint.connected:
+        """Every good frame goes out here, after whatever bad bytes the fault rates call for.
+
+        Until the host's first `ID` on this connection nothing is written: a host clears its input
+        when it opens the port, so earlier bytes would be counted here but never seen there.
+        """
+        if time.monotonic() < self._silent_until or not self._host_ready or not self.endpoint.connected:
             return
         if self.chance(FaultKind.NOISE):
             self.endpoint.write(noise(self.rng))
