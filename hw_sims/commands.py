@@ -37,6 +37,8 @@ def _endpoint(args: argparse.Namespace) -> Endpoint:
 
 
 def _rates(args: argparse.Namespace) -> dict[FaultKind, float]:
+    if not 0.0 <= args.faults <= 1.0:
+        raise CommandError("bad_fault", f"--faults {args.faults}: the rate must be between 0 and 1")
     rates = {kind: args.faults for kind in RATED} if args.faults else {}
     try:
         rates.update(parse_rates(args.fault))
@@ -45,28 +47,35 @@ def _rates(args: argparse.Namespace) -> dict[FaultKind, float]:
     return rates
 
 
+def _hole_card(args: argparse.Namespace) -> Card | None:
+    if args.no_card:
+        return None
+    try:
+        return parse_card(args.hole_card)
+    except RuleError:
+        raise CommandError("bad_card", "--hole-card is not a card like KS or 10H") from None
+
+
 def _build(args: argparse.Namespace) -> EmulatedDevice:
+    """Check every argument first, so a refusal never leaves a port or a terminal behind."""
     rates = _rates(args)
-    endpoint = _endpoint(args)
-    if args.device == "shoe":
-        return ShoeEmulator(
-            endpoint,
-            seed=args.seed,
-            decks=args.decks,
-            cards=_cards(args.cards) if args.cards else None,
-            pace=args.pace,
-            cut=args.cut,
-            faults=rates,
-            disconnects=args.disconnects,
-            silences=args.silences,
-        )
-    hole = None
-    if not args.no_card:
-        try:
-            hole = parse_card(args.hole_card)
-        except RuleError:
-            raise CommandError("bad_card", "--hole-card is not a card like KS or 10H") from None
-    return PeekEmulator(endpoint, hole_card=hole, delay=args.delay, seed=args.seed, faults=rates)
+    if args.device == "peek":
+        hole = _hole_card(args)
+        return PeekEmulator(_endpoint(args), hole_card=hole, delay=args.delay, seed=args.seed, faults=rates)
+    if args.decks < 1:
+        raise CommandError("bad_arguments", f"--decks {args.decks}: a shoe holds at least one deck")
+    cards = _cards(args.cards) if args.cards else None
+    return ShoeEmulator(
+        _endpoint(args),
+        seed=args.seed,
+        decks=args.decks,
+        cards=cards,
+        pace=args.pace,
+        cut=args.cut,
+        faults=rates,
+        disconnects=args.disconnects,
+        silences=args.silences,
+    )
 
 
 def _parser() -> JsonArgumentParser:
