@@ -54,14 +54,22 @@ class Running:
 
 
 @contextmanager
-def emulator(*args: str, where: tuple[str, ...] = ("--tcp", "0")) -> Iterator[tuple[Running, str]]:
-    sim = Running("sim", *args, *where)
+def started(*args: str) -> Iterator[Running]:
+    """A command that is killed when the test ends, however it ends."""
+    command = Running(*args)
     try:
+        yield command
+    finally:
+        if command.process.poll() is None:
+            command.process.kill()
+            command.process.wait()
+
+
+@contextmanager
+def emulator(*args: str, where: tuple[str, ...] = ("--tcp", "0")) -> Iterator[tuple[Running, str]]:
+    with started("sim", *args, *where) as sim:
         sim.wait_for(lambda: bool(sim.lines), 15)
         yield sim, sim.lines[0]
-    finally:
-        if sim.process.poll() is None:
-            sim.process.kill()
 
 
 def run(*args: str) -> tuple[int, list[dict[str, object]], str]:
@@ -112,8 +120,8 @@ def test_icd_5_peek_prints_one_line_with_the_outcome(options: list[str], up: str
 @pytest.mark.parametrize("where", [("--pty",), ("--tcp", "0")], ids=["pseudo-terminal", "tcp"])
 def test_icd_5_monitor_lines_carry_device_and_type_and_lower_case_states(where: tuple[str, ...]) -> None:
     rates = ["--fault", "lid=0.3", "--fault", "jam=0.2", "--fault", "noread=0.2", "--fault", "lrc=0.2"]
-    with emulator("shoe", "--decks", "1", "--pace", "0.005", "--seed", "3", *rates, where=where) as (sim, url):
-        monitor = Running("devices", "monitor", "--shoe", url)
+    options = ["--decks", "1", "--pace", "0.005", "--seed", "3", *rates]
+    with emulator("shoe", *options, where=where) as (sim, url), started("devices", "monitor", "--shoe", url) as monitor:
         monitor.wait_for(lambda: any('"n": 52' in line for line in monitor.lines), 30)
         lines = monitor.stop()
         sim.stop()
@@ -135,8 +143,7 @@ def test_icd_5_monitor_prints_every_card_once_in_order_through_100_disconnects_a
     cards = six_deck_shoe(11)
     faults = [option for kind in RATED for option in ("--fault", f"{kind}=0.02")]
     args = ["--cards", ",".join(cards), "--pace", "0.1", "--seed", "11", "--disconnects", "100", "--silences", "1"]
-    with emulator("shoe", *args, *faults) as (sim, url):
-        monitor = Running("devices", "monitor", "--shoe", url)
+    with emulator("shoe", *args, *faults) as (sim, url), started("devices", "monitor", "--shoe", url) as monitor:
         last = f'"n": {len(cards)}'
         downs = '"state": "down"'
         monitor.wait_for(lambda: any(last in line and '"cut"' not in line for line in monitor.lines), 240)
