@@ -74,7 +74,9 @@ class LinkedBench:
             self._wait(lambda: session.s.shoe_id == event.shoe_id, "the new shoe")
         elif isinstance(event, CardDrawn):
             if tracker is not None and tracker.next_card_is_hole_card() and self.peek is not None:
-                self.peek.sim_set_hole_card(event.card)  # the reader sits under the hole card
+                peek = self.peek
+                peek.sim_set_hole_card(event.card)  # the reader sits under the hole card
+                self._wait(lambda: peek.hole_card == event.card, "the peek reader to see the hole card")
             before = session.s.shoe_cards
             self.shoe.sim_deal_next()
             self._wait(lambda: session.s.shoe_cards > before, f"card {before + 1} from the shoe")

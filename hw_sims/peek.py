@@ -43,6 +43,11 @@ class PeekEmulator(EmulatedDevice):
     def __repr__(self) -> str:
         return f"PeekEmulator(url={self.endpoint.url!r}, delay={self.delay})"
 
+    @property
+    def hole_card(self) -> Card | None:
+        """The card under the reader now (set on the emulator's own thread)."""
+        return self._hole
+
     def sim_set_hole_card(self, card: Card | None) -> None:
         self.sim_call(lambda now: setattr(self, "_hole", card))
 
