@@ -29,6 +29,13 @@ class CardRow(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMinimumHeight(self._card_height())
 
+    def set_lines(self, lines: float) -> None:
+        if lines != self.lines:
+            self.lines = lines
+            self.setMinimumHeight(self._card_height())
+            self.updateGeometry()
+            self.update()
+
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self.setMinimumHeight(self._card_height())

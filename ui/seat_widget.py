@@ -109,13 +109,14 @@ class SeatPanel(QFrame):
         self._show_hands(view.hands)
 
     def _show_hands(self, hands: tuple[HandView, ...]) -> None:
+        """Hand boxes are kept from round to round; split hands get smaller cards."""
         card_lines = 3.0 if len(hands) <= 1 else 2.0
-        if len(self.hands) != len(hands) or (self.hands and self.hands[0].cards.lines != card_lines):
-            for box in self.hands:
-                box.hide()
-                box.deleteLater()
-            self.hands = [HandBox(card_lines) for _ in hands]
-            for i, box in enumerate(self.hands):
-                self.hand_grid.addWidget(box, i // 2, i % 2)
-        for box, hand in zip(self.hands, hands):
-            box.show_hand(hand, len(hands) > 1)
+        while len(self.hands) < len(hands):
+            box = HandBox(card_lines)
+            self.hand_grid.addWidget(box, len(self.hands) // 2, len(self.hands) % 2)
+            self.hands.append(box)
+        for index, box in enumerate(self.hands):
+            box.setVisible(index < len(hands))
+            if index < len(hands):
+                box.cards.set_lines(card_lines)
+                box.show_hand(hands[index], len(hands) > 1)

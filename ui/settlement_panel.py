@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QPushButton, QScrollArea, QVBoxLayout, QWidget,
+    QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget,
 )
 
 from dealer_assist.snapshot import SettlementLine, TableSnapshot
+from ui.settlement_table import SettlementTable
 from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed
 from ui.theme import set_role
 
@@ -38,13 +39,9 @@ class SettlementPanel(QFrame):
         rows_box.addWidget(self.dealer_line)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
-        self.rows_widget = QWidget()
-        self.rows = LabelGrid(self.rows_widget)
-        self.rows.setHorizontalSpacing(18)
-        self.rows.setVerticalSpacing(6)
-        self.rows.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # scroll rather than squeeze a row
-        self.rows.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.scroll.setWidget(self.rows_widget)
+        self.rows = SettlementTable()
+        self.scroll.setWidget(self.rows)
+        self.scroll.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         rows_box.addWidget(self.scroll, 1)
         layout.addLayout(rows_box, 3)
         side = QVBoxLayout()
@@ -90,8 +87,7 @@ def _row(line: SettlementLine) -> list[tuple[str, str]]:
 
 
 class LabelGrid(QGridLayout):
-    """Rows of labels kept from round to round: a new settlement only changes texts and roles,
-    so the last card of a round paints in one frame."""
+    """Rows of labels kept from round to round: a new settlement only changes texts and roles."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
