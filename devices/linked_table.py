@@ -18,6 +18,9 @@ from devices.shoe import ShoeScanner
 from devices.table_feed import DeviceFeed, DeviceNote
 
 
+POLL_S = 0.005
+
+
 class LinkedTable:
     def __init__(self, table: Table, shoe_url: str, peek_url: str | None = None) -> None:
         self.table = table
@@ -51,10 +54,12 @@ class LinkedTable:
         applied: list[TableInput] = []
         deadline = time.monotonic() + timeout
         while not (done is not None and done()) and (left := deadline - time.monotonic()) > 0:
-            try:
-                item = self.inbox.get(timeout=left)
+            try:  # short waits: `done` may turn true without any delivery (an emulator's control)
+                item = self.inbox.get(timeout=min(left, POLL_S) if done is not None else left)
             except queue.Empty:
-                break
+                if done is None:
+                    break
+                continue
             if isinstance(item, DeviceNote):
                 self.table.note_device(item.body)
                 continue

@@ -36,8 +36,9 @@ class LinkedBench:
             self.shoe = ShoeEmulator(PtyEndpoint(), cards=[], decks=decks, announce=False, pace=None, seed=seed)
         self.peek = PeekEmulator(PtyEndpoint(), seed=seed) if session.profile.dealer_hole_card else None
         tracker = session.tracker
-        if self.peek is not None and tracker is not None and len(tracker.dealer) >= 2:
-            self.peek.sim_set_hole_card(tracker.dealer[2 - session.profile.dealer_up_card])  # still under the reader
+        hole = 2 - session.profile.dealer_up_card  # the index of the hole card in the dealer's hand
+        if self.peek is not None and tracker is not None and len(tracker.dealer) > hole:
+            self.peek.sim_set_hole_card(tracker.dealer[hole])  # still under the reader after a restart
         self.linked = LinkedTable(table, self.shoe.endpoint.url, self.peek.endpoint.url if self.peek else None)
         if table.pins.digest is None:
             table.set_pin(BENCH_PIN)
