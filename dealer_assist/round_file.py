@@ -165,11 +165,13 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
                 raise _error("missing_decision", f"seat {wait.seat} hand {wait.hand}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
             token = queue.popleft()
             if token.action is None:
-                refusal = tracker.verify(CardDrawn(cards[0])) if cards else None
-                if refusal is not None:
+                try:
+                    next_card()
+                except RuleError as refusal:
+                    if refusal.code != "card_not_allowed":
+                        raise
                     reason = refusal.message.removeprefix("misdeal: ")
-                    raise _error("illegal_action", f"actions.{wait.seat}: hit is refused: {reason}", refusal.rule)
-                next_card()
+                    raise _error("illegal_action", f"actions.{wait.seat}: hit is refused: {reason}", refusal.rule) from None
             else:
                 feed(Decide(wait.seat, wait.hand, token.action, token.amount))
         else:
