@@ -163,6 +163,7 @@ class TableSnapshot:
     action_seat: int | None
     decisions: Decisions
     takes_card: bool
+    next_card_is_hole_card: bool
     lucky_lucky_offered: bool
     player_dealer_game: bool
     settlement: tuple[SettlementLine, ...]
@@ -253,6 +254,7 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
         action_seat=tracker.action_seat,
         decisions=_decisions(tracker),
         takes_card=tracker.takes_card(),
+        next_card_is_hole_card=tracker.next_card_is_hole_card(),
         lucky_lucky_offered=tracker.profile.lucky_lucky,
         player_dealer_game=tracker.profile.player_dealer,
         settlement=tuple(
@@ -306,7 +308,7 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
         seats=tuple(SeatView(seat, 0, 0, 0, 0, (), False, False, seat == table.offer_seat, None)
                     for seat in range(1, session.seats + 1)),
         dealer=DealerHandView((), None, False, None, False), bank=None, action_seat=None,
-        decisions=Decisions(), takes_card=False, lucky_lucky_offered=profile.lucky_lucky,
+        decisions=Decisions(), takes_card=False, next_card_is_hole_card=False, lucky_lucky_offered=profile.lucky_lucky,
         player_dealer_game=profile.player_dealer,
         settlement=(), fees=(0, 0), attention=attention, table=table,
     )

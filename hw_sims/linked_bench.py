@@ -31,7 +31,8 @@ class LinkedBench:
         if session.s.shoe_id is not None:
             current = self.player.shoe(session)
             self.shoe = ShoeEmulator(PtyEndpoint(), cards=current.shoe.cards, shoe_id=current.shoe_id, decks=decks,
-                                     start_at=session.s.shoe_cards, cut=current.shoe.cut_at, pace=None, seed=seed)
+                                     start_at=session.s.shoe_cards, cut=current.shoe.cut_at, pace=None, seed=seed,
+                                     announce=False)  # the journal already has this shoe
         else:
             self.shoe = ShoeEmulator(PtyEndpoint(), cards=[], decks=decks, announce=False, pace=None, seed=seed)
         self.peek = PeekEmulator(PtyEndpoint(), seed=seed) if session.profile.dealer_hole_card else None

@@ -43,6 +43,8 @@ class AutoPlayer:
     def step(self) -> None:
         """One input, as the dealer or a device would give it."""
         bridge, view = self.window.bridge, self.window.view
+        if self.bench.wire is not None and self.bench.busy():
+            return  # a card or a shoe is on its way over the shoe's link
         state = bridge.session.state
         if state is TableState.NEEDS_SHOE:
             self.bench.load.click()
@@ -79,7 +81,8 @@ class AutoPlayer:
             assert button.isEnabled(), f"{event} is legal but its button is disabled"
             button.click()
         elif isinstance(event, PeekAnswered):
-            self.bench.peek_buttons["answer"].click()
+            if self.bench.wire is None:  # on the wire the peek device answers by itself
+                self.bench.peek_buttons["answer"].click()
         elif isinstance(event, Decide):  # a double for less, keyed on its keypad
             view.double_less.keypad.set_amount(event.amount)
             view.double_less.keypad.confirm.click()

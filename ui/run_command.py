@@ -1,15 +1,21 @@
 """`dealer-assist run`: open the dealer's touchscreen on a journaled table.
 
 Cards come from the shoe scanner at `--shoe URL` (and the peek device at `--peek URL`), real or
-served by `dealer-assist sim`; without `--shoe`, from a bench shoe with a Deal button.
+served by `dealer-assist sim`. Without `--shoe`, the shoe and the peek reader are wire emulators
+started on pseudo-terminals for this run, and the bench panel's Deal button pulls their cards;
+`--bench in-process` feeds the bench's cards straight to the table instead (to stage misdeals).
+The journal lives in the user's data folder unless `--journal` or the table file names one.
 """
 from __future__ import annotations
 
 import argparse
 import random
 import sys
-import tempfile
+import tomllib
 from pathlib import Path
+from typing import Any
+
+import platformdirs
 
 from dealer_assist.errors import RuleError
 from dealer_assist.journal import JournalCorrupt
@@ -18,12 +24,19 @@ from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 
 
+TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek"}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dealer-assist run", description="Open the dealer's touchscreen.")
     parser.add_argument("--profile", default="nobust-4.0", help="rule profile of a new table (default nobust-4.0)")
     parser.add_argument("--table-id", default="TABLE-1", help="the table's name in a new journal")
+    parser.add_argument("--config", type=Path, metavar="TABLE.toml",
+                        help="a table file: table_id, profile, settings, seats, burn_cards, rotation_rules, journal, shoe, peek")
     parser.add_argument("--journal", type=Path, help="the table's journal; an existing one is resumed "
-                        "(default: a new journal in a temporary folder)")
+                        "(default: TABLE_ID.db in the user's data folder)")
+    parser.add_argument("--bench", choices=("wire", "in-process"), default="wire",
+                        help="without --shoe: emulated devices on pseudo-terminals (default), or cards fed in process")
     parser.add_argument("--shoe", metavar="URL", help="the shoe scanner's URL (a device path, socket://HOST:PORT, ...)")
     parser.add_argument("--peek", metavar="URL", help="the peek device's URL (with --shoe)")
     parser.add_argument("--seed", type=int, default=None, help="shuffle and random play seed")
@@ -41,21 +54,42 @@ def main(argv: list[str]) -> int:
         parser.error("--autoplay deals from the bench shoe: leave out --shoe")
     if args.peek and not args.shoe:
         parser.error("--peek needs --shoe")
-    with tempfile.TemporaryDirectory(prefix="dealer-assist-") as scratch:
-        try:
-            profile = load_profile(args.profile)
-            width, height = (int(v) for v in args.size.lower().split("x"))
-            journal = args.journal or Path(scratch) / f"{args.table_id}.db"
-            table = Table.open(journal, TableConfig(args.table_id, profile.id),
-                               devices={"shoe": {"model": "bench", "seed": args.seed}})
-        except (RuleError, JournalCorrupt, ValueError) as error:
-            message = error.message if isinstance(error, RuleError) else str(error)
-            print(f"dealer-assist run: {message}", file=sys.stderr)
-            return 2
-        try:
-            return _show(table, args, width, height)
-        finally:
-            table.close()
+    try:
+        config, journal = table_file(args)
+        if config.get("shoe") and not args.shoe:
+            args.shoe, args.peek = config["shoe"], config.get("peek")
+        width, height = (int(v) for v in args.size.lower().split("x"))
+        table_config = TableConfig(config.get("table_id", args.table_id), load_profile(config.get("profile", args.profile)).id,
+                                   config.get("settings", {}), config.get("seats"), config.get("burn_cards", 0),
+                                   config.get("rotation_rules", False))
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        table = Table.open(journal, table_config, devices={"shoe": args.shoe or f"emulated ({args.bench})",
+                                                           "peek": args.peek or f"emulated ({args.bench})"})
+    except JournalCorrupt as error:
+        print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
+        return 2
+    except (RuleError, ValueError, OSError, tomllib.TOMLDecodeError) as error:
+        message = error.message if isinstance(error, RuleError) else str(error)
+        print(f"dealer-assist run: {message}", file=sys.stderr)
+        return 2
+    try:
+        return _show(table, args, width, height)
+    finally:
+        table.close()
+
+
+def table_file(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
+    """The table file's settings (if any) and the journal's path."""
+    config: dict[str, Any] = {}
+    if args.config is not None:
+        config = tomllib.loads(args.config.read_text(encoding="utf-8"))
+        unknown = sorted(set(config) - TABLE_KEYS)
+        if unknown:
+            raise ValueError(f"{args.config}: unknown key {unknown[0]!r}; a table file has {', '.join(sorted(TABLE_KEYS))}")
+    table_id = config.get("table_id", args.table_id)
+    journal = args.journal or (Path(config["journal"]) if "journal" in config
+                               else Path(platformdirs.user_data_dir("dealer-assist")) / f"{table_id}.db")
+    return config, journal
 
 
 def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> int:
@@ -69,14 +103,20 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     from ui.dealer_window import DealerWindow
     from ui.device_links import DeviceLinks
     from ui.device_status import DeviceStatus
+    from ui.wire_devices import WireDevices
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     rng = random.Random(args.seed)
     devices = DeviceStatus()
     bridge = TableBridge(table, devices)
+    profile = table.session.profile
+    wire = WireDevices(profile.decks, profile.dealer_hole_card, args.seed) if not args.shoe and args.bench == "wire" else None
+    if wire is not None:
+        wire.start()
+        args.shoe, args.peek = wire.shoe_url, wire.peek_url
     links = DeviceLinks(bridge, devices, args.shoe, args.peek) if args.shoe else None
-    bench = None if links else BenchPanel(Shoe(table.session.profile.decks, rng),
-                                          lambda: bridge.tracker.expected_peek_answer(), devices)
+    bench = None if links and wire is None else BenchPanel(Shoe(profile.decks, rng),
+                                                           lambda: bridge.tracker.expected_peek_answer(), devices, wire=wire)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
     window.show()
@@ -97,4 +137,6 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     app.exec()
     if links is not None:
         links.stop()
+    if wire is not None:
+        wire.stop()
     return 0

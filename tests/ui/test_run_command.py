@@ -20,3 +20,21 @@ def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path):
 def test_an_unknown_profile_is_refused(qapp, capsys):
     assert main(["--profile", "nope", "--exit"]) == 2
     assert "unknown profile 'nope'" in capsys.readouterr().err
+
+
+def test_a_table_file_sets_the_profile_and_the_journal(qapp, tmp_path):
+    journal = tmp_path / "tables" / "T7.db"
+    config = tmp_path / "table.toml"
+    config.write_text(f'table_id = "T7"\nprofile = "sd-buster-c"\njournal = "{journal}"\n')
+    assert main(["--config", str(config), "--exit"]) == 0
+    from dealer_assist.table import table_config
+    assert table_config(journal).profile == "sd-buster-c" and table_config(journal).table_id == "T7"
+    config.write_text('table_id = "T7"\ncolour = "green"\n')
+    assert main(["--config", str(config), "--exit"]) == 2
+
+
+def test_a_damaged_journal_is_refused_at_startup(qapp, tmp_path, capsys):
+    journal = tmp_path / "bad.db"
+    journal.write_bytes(b"not a journal at all" * 100)
+    assert main(["--journal", str(journal), "--exit"]) == 2
+    assert "damaged" in capsys.readouterr().err
