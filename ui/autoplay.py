@@ -11,7 +11,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
-from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, PeekAnswered
+from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
+from dealer_assist.session_inputs import ConfirmPeek
 from dealer_assist.random_play import next_input, random_wagers
 from dealer_assist.shoe import FULL_DECK
 from dealer_assist.table_session import TableState
@@ -20,12 +21,17 @@ from ui.bank_offer import BANK_CHIPS
 from ui.dealer_window import DealerWindow
 
 
+AUTOPLAY_PIN = "0000"  # set only on a table that has no supervisor PIN yet
+
+
 class AutoPlayer:
     """Plays `rounds` rounds one input per step; screenshots of the first decision and of the
     settlement panel of each round go to `shots`."""
 
     def __init__(self, window: DealerWindow, rng: random.Random, rounds: int, shots: Path | None = None) -> None:
         assert window.bench is not None, "autoplay deals from the bench shoe"
+        if window.bridge.table.pins.digest is None:
+            window.bridge.table.set_pin(AUTOPLAY_PIN)
         self.window = window
         self.bench = window.bench
         self.rng = rng
@@ -59,6 +65,11 @@ class AutoPlayer:
         tracker = bridge.tracker
         assert tracker is not None, f"autoplay cannot play a table in state {state}"
         need = tracker.awaiting().need
+        if need is Need.CHECK_BY_HAND:  # the peek device failed: a floor supervisor checks by hand
+            natural = tracker.expected_peek_answer() is PeekResult.NATURAL
+            refusal = bridge.supervise(ConfirmPeek(natural, "autoplay", "checked by hand"), AUTOPLAY_PIN)
+            assert refusal is None, refusal
+            return
         if need is Need.NOTHING:
             self._shoot("settlement")
             self.played += 1

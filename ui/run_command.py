@@ -126,7 +126,12 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
         player = AutoPlayer(window, rng, args.autoplay, args.screenshots)
 
         def tick() -> None:
-            player.step()
+            try:
+                player.step()
+            except Exception as error:  # an unattended run stops loudly rather than hang
+                print(f"dealer-assist run: autoplay stopped: {error!r}", file=sys.stderr)
+                app.exit(1)
+                return
             if not player.done:
                 QTimer.singleShot(0, tick)
             elif args.exit:
@@ -134,9 +139,9 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
         QTimer.singleShot(0, tick)
     elif args.exit:
         QTimer.singleShot(0, app.quit)
-    app.exec()
+    status = app.exec()
     if links is not None:
         links.stop()
     if wire is not None:
         wire.stop()
-    return 0
+    return status

@@ -6,11 +6,16 @@ plays the dealer's hand on the shoe: it pulls the next card, or puts a new shoe 
 """
 from __future__ import annotations
 
+import time
+
 from dealer_assist.cards import Card
 from dealer_assist.shoe import Shoe
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
 from hw_sims.shoe import ShoeEmulator
+
+
+SEEN_WITHIN_S = 1.0
 
 
 class WireDevices:
@@ -43,4 +48,7 @@ class WireDevices:
         """The dealer pulls `card`; the peek reader sees it first when it is the hole card."""
         if hole_card and self.peek:
             self.peek.sim_set_hole_card(card)
+            deadline = time.monotonic() + SEEN_WITHIN_S
+            while self.peek.hole_card != card and time.monotonic() < deadline:
+                time.sleep(0.001)  # the reader sees the card before the card leaves the shoe
         self.shoe.sim_deal_next()
