@@ -40,6 +40,7 @@ class BenchPanel(QFrame):
         self.honest_peek = honest_peek
         self.devices = devices
         self._loaded = self._cut_told = self._shoe_pending = self.next_is_hole_card = False
+        self._resumed = wire is not None and shoe.dealt > 0  # a resumed table's shoe, already in
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
         title = QLabel("Bench")
@@ -119,6 +120,8 @@ class BenchPanel(QFrame):
     def show_table(self, snap: TableSnapshot) -> None:
         table = snap.table
         self._shoe_pending = table is not None and table.shoe_id != f"BENCH-{self.shoe.number}" and self._loaded
+        if self._resumed:
+            self._loaded, self._shoe_pending, self._resumed = True, False, table is None
         self.pulled_through = table.shoe_cards if table is not None and not self._shoe_pending else 0
         self.next_is_hole_card = snap.next_card_is_hole_card
         self.load.setEnabled(snap.table is not None and snap.table.state is TableState.NEEDS_SHOE)

@@ -110,12 +110,17 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     devices = DeviceStatus()
     bridge = TableBridge(table, devices)
     profile = table.session.profile
+    shoe = Shoe(profile.decks, rng)
     wire = WireDevices(profile.decks, profile.dealer_hole_card, args.seed) if not args.shoe and args.bench == "wire" else None
     if wire is not None:
+        carried = table.session.s
+        if carried.shoe_id is not None:  # a resumed table: a fresh emulated shoe goes on where the journal is
+            shoe.dealt = carried.shoe_cards
+            wire.resume(shoe, carried.shoe_id)
         wire.start()
         args.shoe, args.peek = wire.shoe_url, wire.peek_url
     links = DeviceLinks(bridge, devices, args.shoe, args.peek) if args.shoe else None
-    bench = None if links and wire is None else BenchPanel(Shoe(profile.decks, rng),
+    bench = None if links and wire is None else BenchPanel(shoe,
                                                            lambda: bridge.tracker.expected_peek_answer(), devices, wire=wire)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
@@ -144,4 +149,5 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
         links.stop()
     if wire is not None:
         wire.stop()
+    app.processEvents()  # what the links delivered last reaches the journal before it closes
     return status

@@ -41,6 +41,12 @@ class WireDevices:
         if self.peek:
             self.peek.stop()
 
+    def resume(self, shoe: Shoe, shoe_id: str) -> None:
+        """Before `start`: the shoe in the journal stays in, its next card numbered on."""
+        decks = self.shoe.decks
+        self.shoe = ShoeEmulator(PtyEndpoint(), cards=shoe.cards, decks=decks, shoe_id=shoe_id, start_at=shoe.dealt,
+                                 cut=shoe.cut_at, announce=False, pace=None)
+
     def load(self, shoe: Shoe) -> None:
         self.shoe.sim_load_shoe(shoe.cards, f"BENCH-{shoe.number}", shoe.cut_at)
 

@@ -11,10 +11,14 @@ def test_run_is_a_dealer_assist_command():
 
 def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path):
     shots = tmp_path / "shots"
-    assert main(["--profile", "c21-8.0", "--autoplay", "3", "--screenshots", str(shots), "--exit", "--seed", "5"]) == 0
+    journal = tmp_path / "table.db"
+    args = ["--journal", str(journal), "--profile", "c21-8.0", "--exit", "--seed", "5"]
+    assert main([*args, "--autoplay", "3", "--screenshots", str(shots)]) == 0
     names = sorted(p.name for p in shots.iterdir())
     assert [n for n in names if n.endswith("settlement.png")] == [f"round-0{i}-settlement.png" for i in (1, 2, 3)]
     assert all((shots / n).stat().st_size > 10_000 for n in names)
+    from dealer_assist.journal import verify
+    assert verify(journal).ok
 
 
 def test_an_unknown_profile_is_refused(qapp, capsys):
