@@ -20,7 +20,7 @@ def ledger(tracker: RoundTracker, unused_cards: int = 0) -> dict[str, Any]:
     profile = tracker.profile
     dealer = standing(tracker.dealer, profile)
     hands = []
-    for hand in tracker.final_hands():
+    for hand in tracker.final_hands:
         player = standing(hand.cards, profile, from_split=hand.from_split)
         hands.append({
             "seat": hand.seat, "hand": hand.hand, "cards": _cards(hand.cards), "total": player.total,

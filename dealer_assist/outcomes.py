@@ -36,12 +36,23 @@ class Standing:
     cards: int
 
 
+_STANDINGS: dict[tuple[Status, int, int], Standing] = {}  # shared values, built once each
+
+
+def _standing(status: Status, total: int, cards: int) -> Standing:
+    key = (status, total, cards)
+    known = _STANDINGS.get(key)
+    if known is None:
+        known = _STANDINGS[key] = Standing(status, total, cards)
+    return known
+
+
 def standing(cards: Sequence[Card], profile: Profile, *, from_split: bool = False) -> Standing:
     """A Natural is its own class; a hand made by a split is never one (RULES.md §2.4)."""
     if not from_split and is_natural_pair(cards):
-        return Standing(Status.NATURAL, profile.natural_total, 2)
+        return _standing(Status.NATURAL, profile.natural_total, 2)
     total = hand_total(cards).value
-    return Standing(Status.OVER if total > TARGET else Status.UNDER, total, len(cards))
+    return _standing(Status.OVER if total > TARGET else Status.UNDER, total, len(cards))
 
 
 def base_outcome(player: Standing, dealer: Standing, profile: Profile) -> tuple[Result, Fraction]:

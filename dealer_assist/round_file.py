@@ -24,6 +24,8 @@ from dealer_assist.tracker import Need, PlayerDealer, RoundTracker
 FORMAT = "round-v1"
 _FIELDS = {"format", "profile", "settings", "seats", "player_dealer", "wagers", "cards", "actions", "insurance", "meta"}
 _TOKENS = {"hit", "stand", "double", "split", "surrender"}
+_WAGER_KINDS = tuple(WagerKind)
+_WAGER_BY_NAME = {kind.value: kind for kind in _WAGER_KINDS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,11 @@ def _seat(key: object, field: str) -> int:
     raise _error("bad_field", f"{field}: seat {key!r} is not a seat number")
 
 
-def _token(text: object, field: str) -> Token:
+def _token(text: object, key: str, index: int) -> Token:
+    known = _PLAIN_TOKENS.get(text) if isinstance(text, str) else None
+    if known is not None:
+        return known
+    field = f"actions.{key}[{index}]"
     if not isinstance(text, str):
         raise _error("bad_action", f"{field}: {text!r} is not an action")
     name, _, amount = text.partition(":")
@@ -71,6 +77,9 @@ def _token(text: object, field: str) -> Token:
     if name == "hit":
         return Token(text, None, None)
     return Token(text, Action(name), parse_amount(amount, field) if amount else None)
+
+
+_PLAIN_TOKENS = {text: Token(text, None if text == "hit" else Action(text), None) for text in _TOKENS}
 
 
 def parse_round(data: object) -> RoundSpec:
@@ -99,9 +108,10 @@ def parse_round(data: object) -> RoundSpec:
         entry = _object(raw, f"wagers.{key}")
         wagers[seat] = {}
         for name, amount in entry.items():
-            if name not in WagerKind.__members__.values():
+            kind = _WAGER_BY_NAME.get(name)
+            if kind is None:
                 raise _error("bad_field", f"wagers.{key}.{name}: not a wager (base, lucky_lucky, buster)")
-            wagers[seat][WagerKind(name)] = parse_amount(amount, f"wagers.{key}.{name}")
+            wagers[seat][kind] = parse_amount(amount, f"wagers.{key}.{name}")
     raw_cards = doc.get("cards")
     if not isinstance(raw_cards, list):
         raise _error("bad_field", "cards: expected a list of cards like \"TS\"")
@@ -111,7 +121,7 @@ def parse_round(data: object) -> RoundSpec:
     for key, raw in _object(doc.get("actions", {}), "actions").items():
         if not isinstance(raw, list):
             raise _error("bad_field", f"actions.{key}: expected a list of actions")
-        actions[_seat(key, "actions")] = tuple(_token(t, f"actions.{key}[{i}]") for i, t in enumerate(raw))
+        actions[_seat(key, "actions")] = tuple(_token(t, key, i) for i, t in enumerate(raw))
     insurance = {  # an insurance of 0 is no insurance (RULES.md §8.20)
         seat: amount for seat, amount in (
             (_seat(key, "insurance"), parse_amount(amount, f"insurance.{key}"))
@@ -125,7 +135,7 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
     """Drive a tracker through the round; returns it settled and the count of unused cards."""
     tracker = RoundTracker(spec.profile, spec.seats, spec.player_dealer)
     for seat in sorted(spec.wagers):
-        for kind in WagerKind:
+        for kind in _WAGER_KINDS:
             if amount := spec.wagers[seat].get(kind, 0):
                 tracker.apply(PlaceWager(seat, kind, amount))
     cards = deque(spec.cards)

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import NamedTuple
 
 from dealer_assist.cards import Card
 from dealer_assist.lucky_lucky import LUCKY_PAYS, lucky_line
@@ -72,9 +73,8 @@ class Row:
     amount: Cents
 
 
-@dataclass(frozen=True, slots=True)
-class _Due:
-    """A wager's outcome before the bank and the cap have their say."""
+class _Due(NamedTuple):
+    """A wager's outcome before the bank and the cap have their say (a private, short-lived value)."""
 
     seat: int
     hand: int

@@ -24,17 +24,22 @@ class Total:
 
 
 _VALUE = {rank: min(index + 1, 10) for index, rank in enumerate(RANKS)}
+# Totals are values: one shared instance per (value, soft), so the hot path builds none.
+_HARD = [Total(value, soft=False) for value in range(0, 64)]
+_SOFT = [Total(value, soft=True) for value in range(0, TARGET + 1)]
 
 
 def hand_total(cards: Sequence[Card]) -> Total:
     hard = 0
     ace = False
     for card in cards:
-        hard += _VALUE[card.rank]
-        ace = ace or card.rank == "A"
+        rank = card.rank
+        hard += _VALUE[rank]
+        if rank == "A":
+            ace = True
     if ace and hard + 10 <= TARGET:
-        return Total(hard + 10, soft=True)
-    return Total(hard, soft=False)
+        return _SOFT[hard + 10]
+    return _HARD[hard] if hard < 64 else Total(hard, soft=False)
 
 
 def is_natural_pair(cards: Sequence[Card]) -> bool:

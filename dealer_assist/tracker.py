@@ -78,6 +78,7 @@ _PHASE_NEEDS = {
     Phase.DEALER: Awaiting(Need.CARD),
     Phase.SETTLED: Awaiting(Need.NOTHING),
 }
+_TURN_NEEDS: dict[tuple[Need, int, int], Awaiting] = {}  # shared values: a turn's need is built once
 _PHASE_PROMPTS = {
     Phase.BETTING: "Place wagers, then deal",
     Phase.INSURANCE: "Ace up: take insurance, then peek",
@@ -139,6 +140,7 @@ class RoundTracker:
         self.dealer_natural: bool | None = None
         self.hold: RoundHeld | None = None
         self.rows: tuple[Row, ...] = ()
+        self.final_hands: tuple[FinalHand, ...] = ()  # the hands as settled; empty until then
         self.fees: tuple[Cents, Cents] = (0, 0)
         self._deal_order: list[int] = []
         self._play_order: list[int] = []
@@ -163,7 +165,11 @@ class RoundTracker:
         if phase is Phase.PLAYING:
             seat, index = self._play_order[self._turn], self._hand_index
             need = Need.CARD if self._forced_card(self.hands[seat][index]) else Need.DECISION
-            return Awaiting(need, seat, index)
+            key = (need, seat, index)
+            wait = _TURN_NEEDS.get(key)
+            if wait is None:
+                wait = _TURN_NEEDS[key] = Awaiting(need, seat, index)
+            return wait
         return _PHASE_NEEDS[phase]
 
     def prompt(self) -> str:
@@ -656,6 +662,10 @@ class RoundTracker:
 
     def _settle(self, ops: list[Operation]) -> None:
         p = self.profile
+        self.final_hands = tuple(
+            FinalHand(seat, index, tuple(h.cards), h.stake + h.double, bool(h.double), h.surrendered, h.from_split)
+            for seat in sorted(self.hands) for index, h in enumerate(self.hands[seat])
+        )
         facts = RoundFacts(
             profile=p,
             seats=self.seats,
@@ -668,18 +678,13 @@ class RoundTracker:
             lucky_lucky={s: w[WagerKind.LUCKY_LUCKY] for s, w in self.wagers.items() if w.get(WagerKind.LUCKY_LUCKY)},
             insurance=dict(self.insurance),
             buster={s: w[WagerKind.BUSTER] for s, w in self.wagers.items() if w.get(WagerKind.BUSTER)},
-            hands=self.final_hands(),
+            hands=self.final_hands,
         )
         self.rows = settle(facts)
         self.phase = Phase.SETTLED
         ops.append(DealerStood(hand_total(self.dealer).value, len(self.dealer) > 2))
         ops.append(RoundSettled(-sum(row.amount for row in self.rows)))
 
-    def final_hands(self) -> tuple[FinalHand, ...]:
-        return tuple(
-            FinalHand(seat, index, tuple(h.cards), h.stake + h.double, bool(h.double), h.surrendered, h.from_split)
-            for seat in sorted(self.hands) for index, h in enumerate(self.hands[seat])
-        )
 
     # --- descriptions -------------------------------------------------------------------------
 
