@@ -8,26 +8,19 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from dealer_assist.cards import TEN_VALUES
 from devices.adapter import DeviceAdapter, EventSink
 from devices.link import LinkState
-from devices.messages import PEEK_TO_HOST, Message, PeekAnswer, PeekRequest, PeekResult
+from dealer_assist.inputs import PeekResult
+from devices.messages import PEEK_TO_HOST, Message, PeekAnswer, PeekRequest
+from devices.messages import PeekResult as ResultFrame
 from devices.timing import PEEK_TIMEOUT
 
 PEEK_UP_RANKS = frozenset({"A"} | TEN_VALUES)
 
 
-class PeekOutcome(StrEnum):
-    NATURAL = "natural"
-    NONE = "none"
-    NOREAD = "noread"
-    NOCARD = "nocard"
-    TIMEOUT = "timeout"
-
-
-_OUTCOMES = {answer: PeekOutcome(answer.value.lower()) for answer in PeekAnswer}
+_OUTCOMES = {answer: PeekResult(answer.value.lower()) for answer in PeekAnswer}
 
 
 @dataclass(slots=True)
@@ -36,7 +29,7 @@ class _Request:
     done: threading.Event = field(default_factory=threading.Event)
     seq: int | None = None
     sent_at: float | None = None
-    outcome: PeekOutcome = PeekOutcome.TIMEOUT
+    outcome: PeekResult = PeekResult.TIMEOUT
 
 
 class PeekReader(DeviceAdapter):
@@ -50,7 +43,7 @@ class PeekReader(DeviceAdapter):
     def wait_up(self, timeout: float) -> bool:
         return self._up.wait(timeout)
 
-    def peek(self, up: str) -> PeekOutcome:
+    def peek(self, up: str) -> PeekResult:
         """Ask whether the hole card makes a Natural with up card `up`; blocks at most 1500 ms after sending."""
         if up not in PEEK_UP_RANKS:
             raise ValueError(f"up card {up!r} is not A or a ten-value rank (TJQK)")
@@ -82,7 +75,7 @@ class PeekReader(DeviceAdapter):
                 request.sent_at = now
 
     def handle(self, message: Message) -> None:
-        if not isinstance(message, PeekResult):
+        if not isinstance(message, ResultFrame):
             return
         with self._lock:
             request = self._request

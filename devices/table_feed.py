@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from dealer_assist import session_inputs
-from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
+from dealer_assist.inputs import CardDrawn, PeekAnswered
 from dealer_assist.table_session import TableInput, TableSession, TableState
 from dealer_assist.tracker import Need
 from devices import events
@@ -90,4 +90,4 @@ class DeviceFeed:
         finally:
             self._peeking.release()
         if outcome is not None:
-            self.deliver(PeekAnswered(PeekResult(outcome.value)))
+            self.deliver(PeekAnswered(outcome))

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from dealer_assist.cards import Card, parse_card
+from dealer_assist.inputs import PeekResult
 from devices.events import LinkChanged
 from devices.link import LinkState
-from devices.messages import PeekResult
-from devices.peek import PeekOutcome, PeekReader
+from devices.messages import PeekResult as ResultFrame
+from devices.peek import PeekReader
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
 from hw_sims.peek import PeekEmulator
@@ -32,31 +33,31 @@ def peek_device(endpoint: Endpoint, **options: Any) -> Iterator[tuple[PeekEmulat
 @pytest.mark.parametrize(
     ("up", "hole", "outcome"),
     [
-        ("A", "KS", PeekOutcome.NATURAL),
-        ("A", "TD", PeekOutcome.NATURAL),
-        ("K", "AH", PeekOutcome.NATURAL),
-        ("T", "AC", PeekOutcome.NATURAL),
-        ("A", "9H", PeekOutcome.NONE),
-        ("Q", "KD", PeekOutcome.NONE),
-        ("A", None, PeekOutcome.NOCARD),
+        ("A", "KS", PeekResult.NATURAL),
+        ("A", "TD", PeekResult.NATURAL),
+        ("K", "AH", PeekResult.NATURAL),
+        ("T", "AC", PeekResult.NATURAL),
+        ("A", "9H", PeekResult.NONE),
+        ("Q", "KD", PeekResult.NONE),
+        ("A", None, PeekResult.NOCARD),
     ],
 )
-def test_icd_3_each_answer_maps_to_its_outcome(endpoint: Endpoint, up: str, hole: str | None, outcome: PeekOutcome) -> None:
+def test_icd_3_each_answer_maps_to_its_outcome(endpoint: Endpoint, up: str, hole: str | None, outcome: PeekResult) -> None:
     with peek_device(endpoint, hole_card=parse_card(hole) if hole else None) as (_, reader, _log):
         assert reader.peek(up) is outcome
 
 
 def test_icd_3_noread_is_an_outcome_never_a_guess(endpoint: Endpoint) -> None:
     with peek_device(endpoint, hole_card=Card("K", "S"), faults={FaultKind.NOREAD: 1.0}) as (_, reader, _log):
-        assert reader.peek("A") is PeekOutcome.NOREAD
+        assert reader.peek("A") is PeekResult.NOREAD
 
 
 def test_icd_3_an_answer_after_1500_ms_is_a_timeout_and_then_stale(endpoint: Endpoint) -> None:
     with peek_device(endpoint, hole_card=Card("K", "S"), delay=2.0) as (emulator, reader, log):
-        assert reader.peek("A") is PeekOutcome.TIMEOUT
+        assert reader.peek("A") is PeekResult.TIMEOUT
         log.wait_for(lambda log: reader.stale == 1 and emulator.answered == 1)
         emulator.sim_set_delay(0.0)
-        assert reader.peek("A") is PeekOutcome.NATURAL
+        assert reader.peek("A") is PeekResult.NATURAL
 
 
 def test_icd_3_peeks_in_a_row_each_get_their_own_answer(endpoint: Endpoint) -> None:
@@ -64,12 +65,12 @@ def test_icd_3_peeks_in_a_row_each_get_their_own_answer(endpoint: Endpoint) -> N
         outcomes = [reader.peek(up) for up in "ATJ"]
         emulator.sim_set_hole_card(Card("7", "D"))
         outcomes.append(reader.peek("Q"))
-    assert outcomes == [PeekOutcome.NONE, PeekOutcome.NATURAL, PeekOutcome.NATURAL, PeekOutcome.NONE]
+    assert outcomes == [PeekResult.NONE, PeekResult.NATURAL, PeekResult.NATURAL, PeekResult.NONE]
 
 
 def test_icd_3_a_result_repeated_for_a_lost_ack_is_dropped_as_duplicate(endpoint: Endpoint) -> None:
     with peek_device(endpoint, hole_card=Card("Q", "H"), faults={FaultKind.WITHHELD_ACK: 1.0}) as (emulator, reader, log):
-        assert reader.peek("A") is PeekOutcome.NATURAL
+        assert reader.peek("A") is PeekResult.NATURAL
         log.wait_for(lambda log: emulator.stats.duplicates == reader.stats().duplicates == 1)
         assert reader.stale == 0
 
@@ -78,14 +79,14 @@ def test_icd_3_a_peek_after_the_line_dropped_is_answered_once_the_link_is_back(e
     with peek_device(endpoint, hole_card=Card("A", "C")) as (emulator, reader, log):
         emulator.sim_disconnect()
         log.wait_for(lambda log: [e.state for e in log.of(LinkChanged)] == [LinkState.UP, LinkState.DOWN, LinkState.UP])
-        assert reader.peek("K") is PeekOutcome.NATURAL
+        assert reader.peek("K") is PeekResult.NATURAL
 
 
 def test_icd_3_a_silent_device_gives_timeout_never_a_guess(endpoint: Endpoint) -> None:
     with peek_device(endpoint, hole_card=Card("A", "C")) as (emulator, reader, log):
         emulator.sim_silence()
         log.wait_for(lambda log: emulator.stats.silences == 1)
-        assert reader.peek("K") is PeekOutcome.TIMEOUT
+        assert reader.peek("K") is PeekResult.TIMEOUT
 
 
 def test_icd_3_no_event_or_emulator_text_carries_the_hole_card(endpoint: Endpoint) -> None:
@@ -95,7 +96,7 @@ def test_icd_3_no_event_or_emulator_text_carries_the_hole_card(endpoint: Endpoin
         text = repr(emulator) + repr(log.events)
     assert "QH" not in text and "'Q'" not in text
     assert all(not isinstance(getattr(e, f.name), Card) for e in log.events for f in dataclasses.fields(e))
-    assert {f.name for f in dataclasses.fields(PeekResult)} == {"seq", "request", "answer"}
+    assert {f.name for f in dataclasses.fields(ResultFrame)} == {"seq", "request", "answer"}
 
 
 def test_icd_3_an_up_card_that_cannot_make_a_natural_is_refused() -> None:
