@@ -82,6 +82,14 @@ class _Between:
     warned: list[int] = field(default_factory=list)
 
 
+def _check_signed(event: KeyCard | ConfirmPeek | VoidRound | DiscardMisdeal | RekeyCard) -> None:
+    """A correction is kept forever with who made it and why: neither may be blank."""
+    if not event.supervisor.strip():
+        raise RuleError("supervisor_required", "a correction names the floor supervisor who makes it")
+    if not event.reason.strip():
+        raise RuleError("reason_required", "a correction needs a reason")
+
+
 class TableSession:
     def __init__(self, config: TableConfig, state: Mapping[str, Any] | None = None) -> None:
         self.config = config
@@ -173,8 +181,7 @@ class TableSession:
     def _key_card(self, event: KeyCard, now: float, ops: list[Any]) -> None:
         if not self.unread:
             raise RuleError("nothing_unread", "no card is waiting to be named")
-        if not event.reason.strip():
-            raise RuleError("reason_required", "a correction needs a reason")
+        _check_signed(event)
         pending = list(self.unread)
         self.unread = []
         try:
@@ -317,8 +324,7 @@ class TableSession:
         self._to_round(event, ops)
 
     def _confirm_peek(self, event: ConfirmPeek, now: float, ops: list[Any]) -> None:
-        if not event.reason.strip():
-            raise RuleError("reason_required", "a correction needs a reason")
+        _check_signed(event)
         self._to_round(CheckedByHand(event.natural), ops)
         ops.append(PeekConfirmed(event.natural, event.supervisor, event.reason))
 
@@ -345,23 +351,20 @@ class TableSession:
     def _void(self, event: VoidRound, now: float, ops: list[Any]) -> None:
         if self.tracker is None:
             raise RuleError("no_round", "no round is open to void")
-        if not event.reason.strip():
-            raise RuleError("reason_required", "a correction needs a reason")
+        _check_signed(event)
         ops.append(RoundVoided(self.s.round_id, event.supervisor, event.reason))
         self._close(0, voided=True, ops=ops)
 
     def _discard(self, event: DiscardMisdeal, now: float, ops: list[Any]) -> None:
         if self.misdeal is None:
             raise RuleError("no_misdeal", "no misdeal is held")
-        if not event.reason.strip():
-            raise RuleError("reason_required", "a correction needs a reason")
+        _check_signed(event)
         ops.append(MisdealDiscarded(self.misdeal, event.supervisor, event.reason))
         self.misdeal = None
 
     def _rekey(self, event: RekeyCard, now: float, ops: list[Any]) -> None:
         tracker = self._open_tracker()
-        if not event.reason.strip():
-            raise RuleError("reason_required", "a correction needs a reason")
+        _check_signed(event)
         card_positions = [i for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
         if not 0 <= event.index < len(card_positions):
             raise RuleError("no_such_card", f"the round has {len(card_positions)} cards: there is no card {event.index}")

@@ -129,6 +129,9 @@ def test_6_1_an_unread_card_holds_the_round_until_a_person_names_it():
     with pytest.raises(RuleError) as no_reason:
         session.apply(KeyCard(parse_card("KD"), "floor-1", ""), T0)
     assert no_reason.value.code == "reason_required" and session.unread == [2, 3]
+    with pytest.raises(RuleError) as nobody:
+        session.apply(KeyCard(parse_card("KD"), " ", "read the card face"), T0)
+    assert nobody.value.code == "supervisor_required" and session.unread == [2, 3]
     keyed = session.apply(KeyCard(parse_card("KD"), "floor-1", "read the card face"), T0)
     assert _names(keyed)[:2] == ["CardKeyed", "CardAssigned"] and keyed[0].n == 2
     session.apply(KeyCard(parse_card("QH"), "floor-1", "read the card face"), T0)
