@@ -85,6 +85,11 @@ class ShoeEmulator(EmulatedDevice):
 
         self.sim_call(load)
 
+    def sim_report_cut(self) -> None:
+        """The shoe reports its cut card again, after the cards dealt so far: one powered up past its
+        cut whose report the host may have missed, or one the host should not go on with."""
+        self.sim_call(lambda now: self.post(CutCard(0, self.dealt), now))
+
     def sim_lid(self) -> None:
         self.sim_call(self._open_and_close_lid)
 

@@ -2,11 +2,13 @@
 
 Decisions are taps on the decision buttons, cards come from the bench's Deal button, the shoe
 from its Load button, the bank from the offer panel; wagers and the rest go out through the same
-signals the wager pad and the bench use.
+signals the wager pad and the bench use. Nobody watches an unattended run, so when nothing reaches
+the table's journal for `STALL_S` seconds it stops with an error that says what it waited for.
 """
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
@@ -22,6 +24,11 @@ from ui.dealer_window import DealerWindow
 
 
 AUTOPLAY_PIN = "0000"  # set only on a table that has no supervisor PIN yet
+STALL_S = 30.0  # above the devices' longest own waits: a peek's 1.5 s, a link's 8 s back-off
+
+
+class AutoplayStalled(RuntimeError):
+    """Nothing reached the table for too long: a device or the table stopped answering."""
 
 
 class AutoPlayer:
@@ -39,6 +46,7 @@ class AutoPlayer:
         self.shots = shots
         self.played = 0
         self._shot_mid = False
+        self._journal_seq, self._moved_at = -1, time.monotonic()
         if shots is not None:
             shots.mkdir(parents=True, exist_ok=True)
 
@@ -46,11 +54,34 @@ class AutoPlayer:
     def done(self) -> bool:
         return self.played >= self.rounds
 
-    def step(self) -> None:
-        """One input, as the dealer or a device would give it."""
+    def step(self) -> bool:
+        """One input, as the dealer or a device would give it; False while it waits for a device."""
+        self._check_stalled()
+        if self.bench.busy() or self._awaits_peek_device():
+            return False
+        self._act()
+        return True
+
+    def _check_stalled(self) -> None:
+        bridge = self.window.bridge
+        seq, now = bridge.table.journal.seq, time.monotonic()
+        if seq != self._journal_seq:
+            self._journal_seq, self._moved_at = seq, now
+        elif now - self._moved_at > STALL_S:
+            session = bridge.session
+            need = session.tracker.awaiting().need.value if session.tracker is not None else "nothing"
+            waits = ("; a shoe or card pulled on the bench has not reached it" if self.bench.busy() else "")
+            raise AutoplayStalled(f"nothing reached the table's journal for {STALL_S:.0f} s: round {session.round_id}, "
+                                  f"table {session.state.value}, round needs {need}, shoe {session.s.shoe_id} at card "
+                                  f"{session.s.shoe_cards}{waits}")
+
+    def _awaits_peek_device(self) -> bool:
+        """On the wire the peek device answers by itself."""
+        tracker = self.window.bridge.tracker
+        return self.bench.wire is not None and tracker is not None and tracker.awaiting().need is Need.PEEK
+
+    def _act(self) -> None:
         bridge, view = self.window.bridge, self.window.view
-        if self.bench.wire is not None and self.bench.busy():
-            return  # a card or a shoe is on its way over the shoe's link
         state = bridge.session.state
         if state is TableState.NEEDS_SHOE:
             self.bench.load.click()
@@ -92,8 +123,7 @@ class AutoPlayer:
             assert button.isEnabled(), f"{event} is legal but its button is disabled"
             button.click()
         elif isinstance(event, PeekAnswered):
-            if self.bench.wire is None:  # on the wire the peek device answers by itself
-                self.bench.peek_buttons["answer"].click()
+            self.bench.peek_buttons["answer"].click()
         elif isinstance(event, Decide):  # a double for less, keyed on its keypad
             view.double_less.keypad.set_amount(event.amount)
             view.double_less.keypad.confirm.click()

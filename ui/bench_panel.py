@@ -2,8 +2,9 @@
 
 Without `wire` the panel is the shoe and the peek device itself, in process: it sends the cards
 and the peek answers straight to the table, even when the shoe should be locked, so a misdeal can
-be staged. With `wire` (emulated devices on pseudo-terminals) it only pulls cards and loads shoes;
-the cards, the cut card and the peek answers reach the table over the devices' links."""
+be staged. With `wire` (emulated devices on pseudo-terminals) it only pulls cards and loads shoes,
+the bench's seeded shoes, so a resumed table goes on with its shoe; the cards, the cut card and the
+peek answers reach the table over the devices' links."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -18,29 +19,30 @@ from dealer_assist.shoe import Shoe
 from dealer_assist.snapshot import TableSnapshot
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
+from hw_sims.bench_devices import BenchDevices
 from ui.device_status import DeviceStatus
-from ui.wire_devices import WireDevices
 
 SHOE, PEEK = "Shoe", "Peek"
 
 
 class BenchPanel(QFrame):
     """Stands in for the shoe scanner and the peek device; the card is sent even when the shoe
-    should be locked, so a misdeal can be staged. Each shoe loaded is a fresh shuffle."""
+    should be locked, so a misdeal can be staged. Each shoe loaded is a fresh shuffle of `shoe`.
+    With `wire` the shoes are the emulator's and `shoe` is None."""
 
     entered = Signal(object)
 
-    def __init__(self, shoe: Shoe, honest_peek: Callable[[], PeekResult], devices: DeviceStatus,
-                 parent: QWidget | None = None, wire: WireDevices | None = None) -> None:
+    def __init__(self, shoe: Shoe | None, honest_peek: Callable[[], PeekResult], devices: DeviceStatus,
+                 parent: QWidget | None = None, wire: BenchDevices | None = None) -> None:
         super().__init__(parent)
+        if (shoe is None) == (wire is None):
+            raise ValueError("a bench panel deals from its own shoe or from emulated devices: give exactly one")
         self.wire = wire
-        self.pulled_through = 0  # wire: cards of this shoe the table has been told of
         self.setObjectName("bench")
         self.shoe = shoe
         self.honest_peek = honest_peek
         self.devices = devices
-        self._loaded = self._cut_told = self._shoe_pending = self.next_is_hole_card = False
-        self._resumed = wire is not None and shoe.dealt > 0  # a resumed table's shoe, already in
+        self._loaded = self._cut_told = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
         title = QLabel("Bench")
@@ -75,20 +77,21 @@ class BenchPanel(QFrame):
         self._show_count()
 
     def load_shoe(self) -> None:
-        if self.wire is not None and self.busy():
+        if self.wire is not None:
+            if not self.wire.busy():
+                self.wire.load(self.wire.next_shoe())
             return
+        assert self.shoe is not None
         if self._loaded:
             self.shoe.shuffle()
         self._loaded, self._cut_told = True, False
         self._show_count()
-        if self.wire is not None:
-            self.wire.load(self.shoe)
-        else:
-            self.entered.emit(ShoeLoaded(f"BENCH-{self.shoe.number}", self.shoe.decks))
+        self.entered.emit(ShoeLoaded(f"BENCH-{self.shoe.number}", self.shoe.decks))
 
     def draw(self) -> Card:
         """The next card out of the shoe, reported to the device status as the scanner would;
         the cut card is announced once, before the card behind it."""
+        assert self.shoe is not None, "on the wire the emulated shoe deals"
         if self.shoe.cut_reached and not self._cut_told:
             self._cut_told = True
             self.entered.emit(CutCardReached(self.shoe.dealt))
@@ -100,14 +103,12 @@ class BenchPanel(QFrame):
     def deal_card(self) -> None:
         if self.wire is None:
             self.entered.emit(CardDrawn(self.draw()))
-        elif not self.busy():
-            card = self.shoe.draw()
-            self._show_count()
-            self.wire.pull(card, self.next_is_hole_card)
+        elif not self.wire.busy():
+            self.wire.pull()
 
     def busy(self) -> bool:
-        """Wire: a card pulled or a shoe loaded has not reached the table yet."""
-        return self._loaded and (self.shoe.dealt > self.pulled_through or self._shoe_pending)
+        """Wire: a shoe loaded or a card pulled has not reached the table yet."""
+        return self.wire is not None and self.wire.busy()
 
     def _peek(self, key: str) -> None:
         result = self.honest_peek() if key == "answer" else PeekResult(key)
@@ -115,15 +116,19 @@ class BenchPanel(QFrame):
         self.entered.emit(PeekAnswered(result))
 
     def _show_count(self) -> None:
-        self.count.setText(f"Shoe {self.shoe.number}: {self.shoe.dealt} of {len(self.shoe.cards)} cards dealt")
+        if self.wire is None:
+            assert self.shoe is not None
+            name, dealt, cards = str(self.shoe.number), self.shoe.dealt, len(self.shoe.cards)
+        elif self.wire.current is None:
+            self.count.setText("No shoe in")
+            return
+        else:
+            name, dealt, cards = self.wire.current.shoe_id, self.wire.pulled, len(self.wire.current.shoe.cards)
+        self.count.setText(f"Shoe {name}: {dealt} of {cards} cards dealt")
 
     def show_table(self, snap: TableSnapshot) -> None:
-        table = snap.table
-        self._shoe_pending = table is not None and table.shoe_id != f"BENCH-{self.shoe.number}" and self._loaded
-        if self._resumed:
-            self._loaded, self._shoe_pending, self._resumed = True, False, table is None
-        self.pulled_through = table.shoe_cards if table is not None and not self._shoe_pending else 0
-        self.next_is_hole_card = snap.next_card_is_hole_card
+        if self.wire is not None:
+            self._show_count()
         self.load.setEnabled(snap.table is not None and snap.table.state is TableState.NEEDS_SHOE)
         for button in self.peek_buttons.values():
             button.setEnabled(snap.need is Need.PEEK)

@@ -24,6 +24,7 @@ from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 
 
+WAIT_MS = 2  # autoplay looks again this soon while a device delivers
 TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek"}
 
 
@@ -39,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="without --shoe: emulated devices on pseudo-terminals (default), or cards fed in process")
     parser.add_argument("--shoe", metavar="URL", help="the shoe scanner's URL (a device path, socket://HOST:PORT, ...)")
     parser.add_argument("--peek", metavar="URL", help="the peek device's URL (with --shoe)")
-    parser.add_argument("--seed", type=int, default=None, help="shuffle and random play seed")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="shuffle and random play seed (a resumed table's emulated shoes keep the seed they were shuffled with)")
     parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT (default 1280x800)")
     parser.add_argument("--autoplay", type=int, default=0, metavar="N", help="play N random rounds through the screens")
     parser.add_argument("--screenshots", type=Path, metavar="DIR", help="save screenshots of the autoplayed rounds here")
@@ -96,30 +98,35 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
+    from dealer_assist.bench import BenchPlayer
     from dealer_assist.shoe import Shoe
+    from hw_sims.bench_devices import BenchDevices, bench_seed
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
     from ui.dealer_window import DealerWindow
     from ui.device_links import DeviceLinks
     from ui.device_status import DeviceStatus
-    from ui.wire_devices import WireDevices
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     rng = random.Random(args.seed)
     devices = DeviceStatus()
     bridge = TableBridge(table, devices)
-    profile = table.session.profile
-    shoe = Shoe(profile.decks, rng)
-    wire = WireDevices(profile.decks, profile.dealer_hole_card, args.seed) if not args.shoe and args.bench == "wire" else None
-    if wire is not None:
-        carried = table.session.s
-        if carried.shoe_id is not None:  # a resumed table: a fresh emulated shoe goes on where the journal is
-            shoe.dealt = carried.shoe_cards
-            wire.resume(shoe, carried.shoe_id)
+    session = table.session
+    wire = None
+    if not args.shoe and args.bench == "wire":
+        seed = bench_seed(session.s.shoe_id)  # a resumed table deals on from the shoe it was dealing
+        if seed is None:
+            seed = args.seed if args.seed is not None else rng.randrange(1_000_000)
+        try:
+            wire = BenchDevices(session, BenchPlayer(seed, shoe_reports_cut=True))
+        except RuleError as error:
+            print(f"dealer-assist run: {error.message}", file=sys.stderr)
+            return 2
         wire.start()
         args.shoe, args.peek = wire.shoe_url, wire.peek_url
     links = DeviceLinks(bridge, devices, args.shoe, args.peek) if args.shoe else None
+    shoe = Shoe(session.profile.decks, rng) if wire is None else None
     bench = None if links and wire is None else BenchPanel(shoe,
                                                            lambda: bridge.tracker.expected_peek_answer(), devices, wire=wire)
     window = DealerWindow(bridge, bench)
@@ -132,13 +139,13 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
 
         def tick() -> None:
             try:
-                player.step()
+                acted = player.step()
             except Exception as error:  # an unattended run stops loudly rather than hang
-                print(f"dealer-assist run: autoplay stopped: {error!r}", file=sys.stderr)
+                print(f"dealer-assist run: autoplay stopped: {type(error).__name__}: {error}", file=sys.stderr)
                 app.exit(1)
                 return
             if not player.done:
-                QTimer.singleShot(0, tick)
+                QTimer.singleShot(0 if acted else WAIT_MS, tick)
             elif args.exit:
                 app.quit()
         QTimer.singleShot(0, tick)

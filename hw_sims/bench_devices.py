@@ -1,0 +1,121 @@
+"""The bench's emulated shoe and peek reader on pseudo-terminals, powered up where the table stands.
+
+Shared by the headless bench (`dealer-assist bench`) and the screen's bench (`dealer-assist run`).
+The shoes are the bench's seeded shoes (`dealer_assist.bench`): shoe `S{seed}-{n}` holds the same
+cards at every start, so a table resumed from its journal goes on with the shoe it was dealing:
+the same id, the next card numbered on, the hole card back under the reader. The cards left in any
+other shoe are unknown here, so that shoe is not continued: the emulated shoe reports its cut card
+as it powers up, the round in progress (if any) ends on it, and the table calls for a new shoe as
+after any cut.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+from dealer_assist.bench import BenchPlayer, EmulatedShoe
+from dealer_assist.errors import RuleError
+from dealer_assist.session_inputs import ShoeLoaded
+from dealer_assist.table_session import TableSession
+from hw_sims.endpoints import PtyEndpoint
+from hw_sims.peek import PeekEmulator
+from hw_sims.shoe import ShoeEmulator
+
+SEEN_WITHIN_S = 1.0
+_BENCH_SHOE = re.compile(r"S(\d+)-\d+")  # the ids BenchPlayer gives its shoes: S{seed}-{number}
+_NUMBERED_SHOE = re.compile(r".*-\d+")  # what BenchPlayer can number the next shoe after
+
+
+def bench_seed(shoe_id: str | None) -> int | None:
+    """The seed a bench shoe was shuffled with, read from its id; None for any other shoe."""
+    match = _BENCH_SHOE.fullmatch(shoe_id or "")
+    return int(match.group(1)) if match else None
+
+
+class BenchDevices:
+    """The shoe and the peek reader of `session`'s table; `player` names and shuffles the shoes.
+
+    Used on the thread that owns the table: it reads the session to know what has arrived."""
+
+    def __init__(self, session: TableSession, player: BenchPlayer) -> None:
+        self.session = session
+        self.player = player
+        s = session.s
+        decks = session.profile.decks
+        self.current: EmulatedShoe | None = None  # the shoe in the emulator
+        self.pulled = 0  # cards of the current shoe pulled so far
+        self.cut_reported = False  # the shoe has reported (or will report) its cut card
+        if s.shoe_id is None:
+            self.shoe = ShoeEmulator(PtyEndpoint(), cards=[], decks=decks, announce=False, pace=None, seed=player.seed)
+        else:
+            if not _NUMBERED_SHOE.fullmatch(s.shoe_id):
+                raise RuleError("foreign_shoe", f"the journal's shoe {s.shoe_id!r} is not an emulated one and the "
+                                "bench cannot name a shoe after it: connect that table's shoe (--shoe URL)")
+            self.current, self.pulled = player.shoe(session), s.shoe_cards
+            shoe = self.current.shoe
+            self.shoe = ShoeEmulator(PtyEndpoint(), cards=shoe.cards, shoe_id=s.shoe_id, decks=decks, start_at=s.shoe_cards,
+                                     cut=shoe.cut_at, pace=None, seed=player.seed, announce=False)
+            continued = bench_seed(s.shoe_id) == player.seed
+            if not s.new_shoe_due and (not continued or self.current.cut_reached(s.shoe_cards)):
+                self.shoe.sim_report_cut()  # past the cut, or a shoe the bench cannot go on with
+                self.cut_reported = True
+        self.peek = PeekEmulator(PtyEndpoint(), seed=player.seed) if session.profile.dealer_hole_card else None
+        tracker = session.tracker
+        hole = 2 - session.profile.dealer_up_card  # the index of the hole card in the dealer's hand
+        if self.peek is not None and tracker is not None and len(tracker.dealer) > hole:
+            self.peek.sim_set_hole_card(tracker.dealer[hole])  # still under the reader after a restart
+
+    @property
+    def shoe_url(self) -> str:
+        return self.shoe.endpoint.url
+
+    @property
+    def peek_url(self) -> str | None:
+        return self.peek.endpoint.url if self.peek is not None else None
+
+    def start(self) -> None:
+        self.shoe.start()
+        if self.peek is not None:
+            self.peek.start()
+
+    def stop(self) -> None:
+        self.shoe.stop()
+        if self.peek is not None:
+            self.peek.stop()
+
+    def busy(self) -> bool:
+        """A shoe loaded, a card pulled or the cut card reported has not reached the table yet."""
+        s = self.session.s
+        shoe_id = self.current.shoe_id if self.current is not None else None
+        return s.shoe_id != shoe_id or s.shoe_cards < self.pulled or (self.cut_reported and not s.new_shoe_due)
+
+    def next_shoe(self) -> ShoeLoaded:
+        """The bench's next shoe, for a table that needs one."""
+        event = self.player.next_input(self.session)
+        if not isinstance(event, ShoeLoaded):
+            raise RuleError("shoe_not_due", f"the table needs no new shoe now ({self.session.state})")
+        return event
+
+    def load(self, event: ShoeLoaded) -> None:
+        """The shoe `event` names goes in; the emulator tells the table over the link."""
+        self.current = EmulatedShoe(self.player.seed, event.shoe_id, event.decks)
+        self.pulled, self.cut_reported = 0, False
+        shoe = self.current.shoe
+        self.shoe.sim_load_shoe(shoe.cards, event.shoe_id, shoe.cut_at)
+
+    def pull(self) -> None:
+        """The dealer pulls the next card; when it becomes the hole card the reader sees it first."""
+        if self.current is None or self.busy():
+            raise RuleError("shoe_busy", "no shoe is in, or the last card pulled has not reached the table")
+        card = self.current.card(self.pulled)
+        tracker = self.session.tracker
+        if self.peek is not None and tracker is not None and tracker.next_card_is_hole_card():
+            self.peek.sim_set_hole_card(card)
+            deadline = time.monotonic() + SEEN_WITHIN_S
+            while self.peek.hole_card != card:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the peek reader did not see the hole card within {SEEN_WITHIN_S:.0f} s")
+                time.sleep(0.001)
+        self.pulled += 1
+        self.cut_reported = self.cut_reported or self.current.cut_reached(self.pulled)
+        self.shoe.sim_deal_next()

@@ -1,0 +1,75 @@
+"""The bench's emulated devices powered up on a journaled table: its shoe goes on, or a new one is due."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from dealer_assist.bench import BenchPlayer
+from dealer_assist.errors import RuleError
+from dealer_assist.session_inputs import ShoeLoaded
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableConfig
+from devices.linked_table import LinkedTable
+from hw_sims.bench_devices import BenchDevices, bench_seed
+
+SEED = 4
+
+
+def _table(tmp_path, profile: str = "c21-8.0") -> Table:
+    return Table.open(tmp_path / "table.db", TableConfig("T1", profile))
+
+
+def test_a_bench_shoe_names_its_seed():
+    assert bench_seed("S17-3") == 17
+    assert bench_seed("BENCH-3") is None and bench_seed(None) is None and bench_seed("S1-2x") is None
+
+
+def test_a_table_stopped_after_its_hole_card_gets_its_shoe_and_its_hole_card_back(tmp_path):
+    table = _table(tmp_path)
+    player = BenchPlayer(SEED)
+    session = table.session
+    hole = 2 - session.profile.dealer_up_card
+    while session.tracker is None or len(session.tracker.dealer) <= hole:
+        table.submit(player.next_input(session))
+    devices = BenchDevices(session, BenchPlayer(SEED, shoe_reports_cut=True))
+    devices.start()
+    try:
+        deadline = time.monotonic() + 5
+        while devices.peek.hole_card != session.tracker.dealer[hole]:
+            assert time.monotonic() < deadline, "the hole card is not back under the reader"
+            time.sleep(0.005)
+        assert devices.current.shoe_id == session.s.shoe_id == f"S{SEED}-1"
+        assert devices.shoe.dealt == devices.pulled == session.s.shoe_cards
+        assert not devices.busy()
+    finally:
+        devices.stop()
+        table.close()
+
+
+def test_a_shoe_the_bench_did_not_shuffle_reports_its_cut_and_the_next_is_a_bench_shoe(tmp_path):
+    table = _table(tmp_path)
+    table.submit(ShoeLoaded("BENCH-1", 6))
+    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
+    linked = LinkedTable(table, devices.shoe_url, devices.peek_url)
+    devices.start()
+    linked.start()
+    try:
+        assert devices.busy(), "the cut card is on its way"
+        assert linked.pump_until(lambda: not devices.busy(), 10)
+        assert table.session.s.new_shoe_due
+        assert devices.next_shoe() == ShoeLoaded(f"S{SEED}-2", 6)
+    finally:
+        linked.stop()
+        devices.stop()
+        table.close()
+
+
+def test_a_shoe_with_no_number_to_go_on_from_is_refused(tmp_path):
+    table = _table(tmp_path)
+    table.submit(ShoeLoaded("1A2B", 6))
+    try:
+        with pytest.raises(RuleError, match="'1A2B' is not an emulated one"):
+            BenchDevices(table.session, BenchPlayer(SEED))
+    finally:
+        table.close()
