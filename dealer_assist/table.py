@@ -14,7 +14,7 @@ from typing import Any
 from dealer_assist.codec import decode, encode
 from dealer_assist.errors import RuleError
 from dealer_assist.journal import (
-    Journal, JournalCorrupt, Record, RecordKind, Verdict, count_closed, read_records, record_at, security_events, verify,
+    Journal, JournalCorrupt, Record, RecordKind, Verdict, read_records, record_at, security_events, verify,
 )
 from dealer_assist.ledger import ledger
 from dealer_assist.pins import PinGuard, new_pin
@@ -59,9 +59,9 @@ class Table:
                 "devices": devices or {}, "software": SOFTWARE})
             verdict = Verdict(True, journal.seq, "", None, 1, journal.head)
             return cls(path, journal, session, PinGuard(), verdict, clock, 0)
-        session, pins, closed = _recover(path, verdict)
+        session, pins = _recover(path, verdict)
         journal = Journal(path, verdict)
-        table = cls(path, journal, session, pins, verdict, clock, closed)
+        table = cls(path, journal, session, pins, verdict, clock, verdict.closed)
         journal.append(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
                                             "devices": devices or {}, "software": SOFTWARE})
         return table
@@ -167,7 +167,7 @@ def replay(path: Path, config: TableConfig, checkpoint: Record | None, until: in
     return session
 
 
-def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard, int]:
+def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard]:
     """The session at the last closed round, then every input since, replayed and compared."""
     pins = PinGuard()
     for body in security_events(path):
@@ -177,4 +177,4 @@ def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard, int]
         session = replay(path, table_config(path), checkpoint if checkpoint.kind is RecordKind.CLOSE else None)
     except RuleError as error:
         raise JournalCorrupt(Verdict(False, verdict.records, error.message)) from None
-    return session, pins, count_closed(path)
+    return session, pins
