@@ -1,12 +1,11 @@
-"""The dealer's hand in front of the tray, with the player-dealer's bank and net."""
+"""The dealer's hand in front of the tray, with the player-dealer's bank (the net is on the settlement)."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from dealer_assist.snapshot import TableSnapshot
 from ui.card_widget import CardRow
-from ui.text import money, signed, total_text
-from ui.theme import set_role
+from ui.text import money, total_text
 
 
 class DealerHandPanel(QFrame):
@@ -33,13 +32,8 @@ class DealerHandPanel(QFrame):
         self.cards = CardRow(4.0)
         self.total = QLabel("")
         self.total.setObjectName("big")
-        self.net = QLabel("")
-        self.net.setObjectName("amount")
         body.addWidget(self.cards, 1)
-        side = QVBoxLayout()
-        side.addWidget(self.total)
-        side.addWidget(self.net)
-        body.addLayout(side)
+        body.addWidget(self.total)
         layout.addLayout(body)
 
     def show_table(self, snap: TableSnapshot) -> None:
@@ -58,9 +52,6 @@ class DealerHandPanel(QFrame):
         if bank is None:
             self.title.setText("Player-dealer" if snap.player_dealer_game else "Dealer")
             self.bank.setText("bank not taken yet" if snap.player_dealer_game else "house-banked")
-            self.net.setText("")
             return
         self.title.setText(f"Player-dealer · seat {bank.seat}")
         self.bank.setText(f"Bank {money(bank.bank)}")
-        self.net.setText("" if bank.net is None else f"Net {signed(bank.net)}")
-        set_role(self.net, "pay" if (bank.net or 0) > 0 else "collect" if (bank.net or 0) < 0 else "amount")

@@ -119,18 +119,19 @@ class DealerView(QWidget):
         self.title.setToolTip(snap.profile_title)
         self.banner.show_table(snap)
         self.prompt.setText(snap.prompt)
-        settled = snap.need is Need.NOTHING
-        page = self.settlement if settled else self.stack.widget(0)
-        if self.stack.currentWidget() is not page:
-            self.stack.setCurrentWidget(page)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         self.bank_offer.show_table(snap)
         self.double_less.show_table(snap)
-        if settled:
+        if snap.need is Need.NOTHING:  # the settlement covers the seats until the next round
             self.settlement.show_table(snap)
-        for view in snap.seats:
-            self.seats[view.seat].show_seat(view, view.seat == self.selected)
-        self.dealer.show_table(snap)
+            page = self.settlement
+        else:
+            for view in snap.seats:
+                self.seats[view.seat].show_seat(view, view.seat == self.selected)
+            self.dealer.show_table(snap)
+            page = self.stack.widget(0)
+        if self.stack.currentWidget() is not page:
+            self.stack.setCurrentWidget(page)
         self.wagers.show_table(snap, self.selected)
         self.decisions.show_decisions(snap.decisions)
 

@@ -1,4 +1,4 @@
-"""One betting circle: its wagers, its hands as they are dealt, and its net after settlement."""
+"""One betting circle: its wagers and its hands as they are dealt (its net is on the settlement)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
@@ -9,8 +9,8 @@ from dealer_assist.operations import EndReason
 from dealer_assist.outcomes import Status
 from dealer_assist.snapshot import HandView, SeatView
 from ui.card_widget import CardRow
-from ui.text import ENDED, money, signed, total_text
-from ui.theme import set_flag, set_role
+from ui.text import ENDED, money, total_text
+from ui.theme import set_flag
 
 
 def _label(text: str = "", name: str | None = None) -> QLabel:
@@ -65,11 +65,9 @@ class SeatPanel(QFrame):
         head = QHBoxLayout()
         self.name = _label(f"Seat {seat}", "seatName")
         self.marker = _label("", "button")
-        self.net = _label("", "amount")
         head.addWidget(self.name)
         head.addWidget(self.marker)
         head.addStretch(1)
-        head.addWidget(self.net)
         layout.addLayout(head)
         self.wagers = _label("", "amount")
         self.side = _label("", "muted")
@@ -104,8 +102,6 @@ class SeatPanel(QFrame):
                     f"Buster {money(view.buster)}" if view.buster else "",
                     f"Ins {money(view.insurance)}" if view.insurance else ""]
             self.side.setText("\n".join(s for s in side if s))
-        self.net.setText("" if view.net is None else signed(view.net))
-        set_role(self.net, "pay" if (view.net or 0) > 0 else "collect" if (view.net or 0) < 0 else "amount")
         self._show_hands(view.hands)
 
     def _show_hands(self, hands: tuple[HandView, ...]) -> None:

@@ -2,14 +2,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from dealer_assist.snapshot import SettlementLine, TableSnapshot
 from ui.settlement_table import SettlementTable
 from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed
-from ui.theme import set_role
 
 
 def _cell(text: str, role: str = "amount") -> QLabel:
@@ -23,7 +20,8 @@ def _role(amount: int) -> str:
 
 
 class SettlementPanel(QFrame):
-    """Rebuilt once per settled round; the dealer confirms when every row is done."""
+    """Built once; each settled round only changes its texts. The dealer confirms when every row
+    is done."""
 
     confirmed = Signal()
 
@@ -46,9 +44,8 @@ class SettlementPanel(QFrame):
         layout.addLayout(rows_box, 3)
         side = QVBoxLayout()
         side.addWidget(_cell("Nets", "title"))
-        self.nets = LabelGrid()
-        self.nets.setVerticalSpacing(4)
-        side.addLayout(self.nets)
+        self.nets = SettlementTable(margin=0, row_gap=4)
+        side.addWidget(self.nets)
         side.addStretch(1)
         self.fees = _cell("", "muted")
         self.fees.setWordWrap(True)
@@ -59,18 +56,15 @@ class SettlementPanel(QFrame):
         self.confirm.clicked.connect(self.confirmed)
         side.addWidget(self.confirm)
         layout.addLayout(side, 1)
-        self.lines: tuple[SettlementLine, ...] = ()
 
     def show_table(self, snap: TableSnapshot) -> None:
-        if snap.settlement == self.lines and self.rows.shown:
-            return
-        self.lines = snap.settlement
+        """Only what differs from the round shown before is laid out and painted again."""
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status else ""
         self.dealer_line.setText(f"Dealer {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
         head = [(text, "muted") for text in ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect")]
-        self.rows.show_rows([head, *(_row(line) for line in self.lines)])
+        self.rows.show_rows([head, *(_row(line) for line in snap.settlement)])
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
         if snap.bank is not None and snap.bank.net is not None:
             nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(-snap.bank.net))])
@@ -85,32 +79,3 @@ def _row(line: SettlementLine) -> list[tuple[str, str]]:
     return [(str(line.order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
             (RESULTS[line.result], "row"), (action, _role(line.amount))]
 
-
-class LabelGrid(QGridLayout):
-    """Rows of labels kept from round to round: a new settlement only changes texts and roles."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.labels: list[list[QLabel]] = []
-        self.shown = 0
-
-    def show_rows(self, rows: list[list[tuple[str, str]]]) -> None:
-        for index, cells in enumerate(rows):
-            if index == len(self.labels):
-                self.labels.append([])
-            line = self.labels[index]
-            for column, (text, role) in enumerate(cells):
-                if column == len(line):
-                    line.append(_cell(text, role))
-                    self.addWidget(line[column], index, column)
-                line[column].setText(text)
-                set_role(line[column], role)
-                line[column].show()
-        for line in self.labels[len(rows):]:
-            for label in line:
-                label.hide()
-        self.shown = len(rows)
-
-    def texts(self) -> list[list[str]]:
-        """The rows shown, as the dealer reads them."""
-        return [[label.text() for label in line] for line in self.labels[:self.shown]]

@@ -1,90 +1,129 @@
-"""The settlement rows, painted in one pass: a full table of wagers appears within a frame.
+"""The settlement's tables, painted in one pass: every wager's row, and each seat's net.
 
-A grid of labels costs a style-sheet pass per cell; at the round's last card that was the
-slowest paint of the round. Cells are (text, role); roles pick the size and colour.
+A grid of labels costs a style-sheet pass, a show and a move per cell; at the round's last card
+that was the slowest paint of the round. Cells are (text, role); roles pick the size and colour.
+Each line of text is laid out once and kept: settlements repeat the same words and amounts, so a
+new round lays out few lines, and painting only places them.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
+import math
+
+from PySide6.QtCore import QEvent, QPointF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QStaticText
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ui.theme import COLLECT, MUTED, PAY, TEXT
 
 Cell = tuple[str, str]
-_ROLES: dict[str, tuple[float, str]] = {  # size relative to the base font, colour
-    "muted": (16 / 18, MUTED), "row": (20 / 18, TEXT), "pay": (24 / 18, PAY),
-    "collect": (24 / 18, COLLECT), "return": (22 / 18, MUTED),
+_ROLES: dict[str, tuple[float, str, bool]] = {  # size relative to the base font, colour, bold
+    "muted": (16 / 18, MUTED, False), "row": (20 / 18, TEXT, True), "amount": (22 / 18, TEXT, True),
+    "pay": (24 / 18, PAY, True), "collect": (24 / 18, COLLECT, True), "return": (22 / 18, MUTED, True),
 }
-_COLUMN_GAP, _ROW_GAP, _MARGIN = 18, 8, 8
+_COLUMN_GAP = 18
+_KEPT_LINES = 4096  # laid-out lines kept; past this the store starts again
 
 
 class SettlementTable(QWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    """Rows of cells in columns as wide as their widest cell; a row is as tall as its tallest."""
+
+    def __init__(self, margin: int = 8, row_gap: int = 8, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.rows: list[list[Cell]] = []
-        self._widths: list[int] = []
-        self._heights: list[int] = []
+        self._margin, self._row_gap = margin, row_gap
+        self._fonts: dict[str, tuple[QFont, QColor, int]] = {}  # role: font, colour, line height
+        self._lines: dict[tuple[str, str], QStaticText] = {}
+        self._placed: list[tuple[QPointF, str, QStaticText]] = []
+        self._size = QSize(2 * margin, margin)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self._restyle()
 
     @property
     def shown(self) -> int:
         return len(self.rows)
 
     def show_rows(self, rows: list[list[Cell]]) -> None:
-        self.rows = rows
-        self._measure()
+        if rows != self.rows:
+            self.rows = rows
+            self._place()
 
     def texts(self) -> list[list[str]]:
         """The rows as the dealer reads them."""
         return [[text for text, _ in row] for row in self.rows]
 
-    def _font(self, role: str) -> QFont:
-        font = QFont(self.font())
-        font.setPixelSize(round(self.fontInfo().pixelSize() * _ROLES[role][0]))
-        font.setBold(role != "muted")
-        return font
+    def _restyle(self) -> None:
+        """Fonts follow the style sheet's base size; lines laid out in the old fonts are dropped."""
+        base = self.fontInfo().pixelSize()
+        self._fonts = {}
+        for role, (size, colour, bold) in _ROLES.items():
+            font = QFont(self.font())
+            font.setPixelSize(round(base * size))
+            font.setBold(bold)
+            self._fonts[role] = (font, QColor(colour), QFontMetrics(font).height())
+        self._lines.clear()
 
-    def _measure(self) -> None:
-        metrics = {role: QFontMetrics(self._font(role)) for role in _ROLES}
-        columns = max((len(row) for row in self.rows), default=0)
-        self._widths = [0] * columns
-        self._heights = []
-        for row in self.rows:
+    def _line(self, role: str, text: str) -> QStaticText:
+        line = self._lines.get((role, text))
+        if line is None:
+            if len(self._lines) >= _KEPT_LINES:
+                self._lines.clear()
+            line = QStaticText(text)
+            line.setTextFormat(Qt.TextFormat.PlainText)
+            line.prepare(font=self._fonts[role][0])
+            self._lines[(role, text)] = line
+        return line
+
+    def _place(self) -> None:
+        """Where each line of each cell goes; cells are centred on their row's height."""
+        cells = [[[self._line(role, part) for part in text.split("\n")] for text, role in row] for row in self.rows]
+        widths = [0] * max((len(row) for row in self.rows), default=0)
+        heights = []
+        for row, laid in zip(self.rows, cells):
             height = 0
-            for column, (text, role) in enumerate(row):
-                size = metrics[role].size(0, text)
-                self._widths[column] = max(self._widths[column], size.width())
-                height = max(height, size.height())
-            self._heights.append(height)
+            for column, ((_, role), lines) in enumerate(zip(row, laid)):
+                widths[column] = max(widths[column], *(math.ceil(line.size().width()) for line in lines))
+                height = max(height, self._fonts[role][2] * len(lines))
+            heights.append(height)
+        self._placed = []
+        top = self._margin
+        for row, laid, height in zip(self.rows, cells, heights):
+            left = self._margin
+            for (_, role), lines, width in zip(row, laid, widths):
+                line_height = self._fonts[role][2]
+                y = top + (height - line_height * len(lines)) / 2
+                for line in lines:
+                    self._placed.append((QPointF(left, y), role, line))
+                    y += line_height
+                left += width + _COLUMN_GAP
+            top += height + self._row_gap
+        self._size = QSize(2 * self._margin + sum(widths) + _COLUMN_GAP * max(0, len(widths) - 1),
+                           self._margin + sum(heights) + self._row_gap * len(heights))
         self.updateGeometry()
         self.update()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
-            self._measure()
+            self._restyle()
+            self._place()
         super().changeEvent(event)
 
     def sizeHint(self) -> QSize:
-        width = 2 * _MARGIN + sum(self._widths) + _COLUMN_GAP * max(0, len(self._widths) - 1)
-        return QSize(width, _MARGIN + sum(self._heights) + _ROW_GAP * len(self._heights))
+        return self._size
 
     def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()  # scroll rather than squeeze a row
+        return self._size  # scroll rather than squeeze a row
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        fonts = {role: self._font(role) for role in _ROLES}
-        top = _MARGIN
-        for row, height in zip(self.rows, self._heights):
-            if top > event.rect().bottom():
+        bottom = event.rect().bottom()
+        role = None
+        for point, line_role, line in self._placed:
+            if point.y() > bottom:
                 break
-            left = _MARGIN
-            for (text, role), width in zip(row, self._widths):
-                painter.setFont(fonts[role])
-                painter.setPen(QColor(_ROLES[role][1]))
-                painter.drawText(QRectF(left, top, width + 1, height), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-                left += width + _COLUMN_GAP
-            top += height + _ROW_GAP
+            if line_role != role:
+                role = line_role
+                font, colour, _ = self._fonts[role]
+                painter.setFont(font)
+                painter.setPen(colour)
+            painter.drawStaticText(point, line)
         painter.end()

@@ -62,14 +62,6 @@ QFrame#bench QPushButton {{ font-size: {px(17)}px; padding: 0 {px(6)}px; }}
 """
 
 
-def set_role(widget: QWidget, role: str) -> None:
-    """Give a widget another style role (its object name) and have the style read it again."""
-    if widget.objectName() != role:
-        widget.setObjectName(role)
-        widget.style().unpolish(widget)
-        widget.style().polish(widget)
-
-
 def set_flag(widget: QWidget, name: str, value: bool | str) -> None:
     """Set a dynamic property the style sheet selects on, and have the style read it again."""
     if widget.property(name) != value:
