@@ -16,6 +16,7 @@ from ui.device_status import DeviceLink
 from ui.double_for_less import DoubleForLess
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
+from ui.theme import see_through
 from ui.wager_pad import WagerPad
 
 
@@ -54,9 +55,9 @@ class DealerView(QWidget):
         self.prompt.setObjectName("prompt")
         self.prompt.setWordWrap(True)
         root.addWidget(self.prompt)
-        self.stack = QStackedWidget()
+        self.stack = see_through(QStackedWidget())
         root.addWidget(self.stack, 1)
-        table = QWidget()
+        table = see_through(QWidget())
         grid = QGridLayout(table)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(8)

@@ -9,7 +9,7 @@ from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_view import DealerView
 from ui.supervisor_window import open_supervisor
-from ui.theme import style
+from ui.theme import see_through, style
 
 
 class DealerWindow(QMainWindow):
@@ -21,7 +21,7 @@ class DealerWindow(QMainWindow):
         self.bridge = bridge
         self.view = DealerView(bridge.session.seats)
         self.bench = bench
-        body = QWidget()
+        body = see_through(QWidget())
         layout = QHBoxLayout(body)
         layout.setContentsMargins(0, 0, 8, 0)
         layout.addWidget(self.view, 1)

@@ -32,7 +32,7 @@ class SettlementTable(QWidget):
         self.rows: list[list[Cell]] = []
         self._margin, self._row_gap = margin, row_gap
         self._fonts: dict[str, tuple[QFont, QColor, int]] = {}  # role: font, colour, line height
-        self._lines: dict[tuple[str, str], QStaticText] = {}
+        self._lines: dict[tuple[str, str], tuple[QStaticText, int]] = {}  # (role, text): line, width
         self._placed: list[tuple[QPointF, str, QStaticText]] = []
         self._size = QSize(2 * margin, margin)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
@@ -62,36 +62,37 @@ class SettlementTable(QWidget):
             self._fonts[role] = (font, QColor(colour), QFontMetrics(font).height())
         self._lines.clear()
 
-    def _line(self, role: str, text: str) -> QStaticText:
-        line = self._lines.get((role, text))
-        if line is None:
+    def _line(self, role: str, text: str) -> tuple[QStaticText, int]:
+        kept = self._lines.get((role, text))
+        if kept is None:
             if len(self._lines) >= _KEPT_LINES:
                 self._lines.clear()
             line = QStaticText(text)
             line.setTextFormat(Qt.TextFormat.PlainText)
             line.prepare(font=self._fonts[role][0])
-            self._lines[(role, text)] = line
-        return line
+            kept = self._lines[(role, text)] = (line, math.ceil(line.size().width()))
+        return kept
 
     def _place(self) -> None:
         """Where each line of each cell goes; cells are centred on their row's height."""
-        cells = [[[self._line(role, part) for part in text.split("\n")] for text, role in row] for row in self.rows]
+        cells = [[(role, [self._line(role, part) for part in text.split("\n")]) for text, role in row] for row in self.rows]
         widths = [0] * max((len(row) for row in self.rows), default=0)
         heights = []
-        for row, laid in zip(self.rows, cells):
+        for row in cells:
             height = 0
-            for column, ((_, role), lines) in enumerate(zip(row, laid)):
-                widths[column] = max(widths[column], *(math.ceil(line.size().width()) for line in lines))
+            for column, (role, lines) in enumerate(row):
+                for _, width in lines:
+                    widths[column] = max(widths[column], width)
                 height = max(height, self._fonts[role][2] * len(lines))
             heights.append(height)
         self._placed = []
         top = self._margin
-        for row, laid, height in zip(self.rows, cells, heights):
+        for row, height in zip(cells, heights):
             left = self._margin
-            for (_, role), lines, width in zip(row, laid, widths):
+            for (role, lines), width in zip(row, widths):
                 line_height = self._fonts[role][2]
                 y = top + (height - line_height * len(lines)) / 2
-                for line in lines:
+                for line, _ in lines:
                     self._placed.append((QPointF(left, y), role, line))
                     y += line_height
                 left += width + _COLUMN_GAP

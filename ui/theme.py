@@ -23,7 +23,7 @@ def style(scale: float = 1.0) -> str:
 
     return f"""
 QWidget {{ background: {BACKGROUND}; color: {TEXT}; font-family: "DejaVu Sans"; font-size: {px(18)}px; }}
-QLabel {{ background: transparent; }}
+QLabel, QWidget[layer="true"] {{ background: none; }}
 QFrame#panel {{ background: {PANEL}; border-radius: {px(10)}px; }}
 QFrame#seat {{ background: {FELT}; border: {px(2)}px solid #1f5a42; border-radius: {px(12)}px; }}
 QFrame#seat[acting="true"] {{ border: {px(4)}px solid {ACCENT}; }}
@@ -60,6 +60,14 @@ QScrollBar::add-line:vertical, QScrollBar::sub-line:vertical {{ height: 0; }}
 QFrame#bench {{ background: {PANEL}; border-radius: {px(10)}px; min-width: {px(210)}px; max-width: {px(210)}px; }}
 QFrame#bench QPushButton {{ font-size: {px(17)}px; padding: 0 {px(6)}px; }}
 """
+
+
+def see_through(widget: QWidget) -> QWidget:
+    """A container that only holds other widgets paints no background of its own: the window's
+    shows through. Every background painted under a changed widget is a fill of its whole area,
+    and nested containers each painted theirs at every frame. Call before the widget is shown."""
+    widget.setProperty("layer", True)
+    return widget
 
 
 def set_flag(widget: QWidget, name: str, value: bool | str) -> None:
