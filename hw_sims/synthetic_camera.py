@@ -126,6 +126,10 @@ class SyntheticCamera:
                 cards.append(card)
         return Scene(tuple(cards), cv2.GaussianBlur(canvas, (0, 0), 0.5 * self.scale))
 
+    def room(self, zone_name: str) -> int:
+        """How many cards `deal` lays side by side in the zone."""
+        return _room(self.layout.zone(zone_name))
+
     def random_hands(self, serial_share: float = 0.5) -> dict[str, list[str]]:
         """A deal as a round might leave it: up to each zone's room, some codes with a deck serial."""
         hands = {}

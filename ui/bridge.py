@@ -2,11 +2,14 @@
 
 Device reader threads and the screens both call `submit`; the signal hop puts every apply on the
 thread that owns the table, so the journaled table is never touched from two threads. A refused
-input changes nothing and is shown in the attention banner with its rule.
+input changes nothing and is shown in the attention banner with its rule until the next input is
+accepted; a device's report (a camera mismatch) stays until the dealer acknowledges it, behind any
+refusal or hold that must be seen first.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -32,7 +35,8 @@ class TableBridge(QObject):
         super().__init__(parent)
         self.table = table
         self.devices = devices
-        self.attention: Attention | None = None
+        self.attention: Attention | None = None  # the last refusal, until an input is accepted
+        self.reported: Attention | None = None  # a device's report, until the dealer acknowledges it
         self.snapshot: TableSnapshot = build_table_snapshot(table.session)
         self._inbox.connect(self._apply)
         self._notices.connect(self._notice)
@@ -70,7 +74,11 @@ class TableBridge(QObject):
         self._publish()
 
     def dismiss(self) -> None:
-        self.attention = None
+        """The dealer acknowledges what the banner shows."""
+        if self.attention is not None:
+            self.attention = None
+        else:
+            self.reported = None
         self._publish()
 
     @Slot(object)
@@ -97,9 +105,12 @@ class TableBridge(QObject):
 
     @Slot(object)
     def _notice(self, attention: Attention) -> None:
-        self.attention = attention
+        self.reported = attention
         self._publish()
 
     def _publish(self) -> None:
-        self.snapshot = build_table_snapshot(self.table.session, self.attention)
+        snapshot = build_table_snapshot(self.table.session, self.attention)
+        if snapshot.attention is None and self.reported is not None:
+            snapshot = replace(snapshot, attention=self.reported)
+        self.snapshot = snapshot
         self.snapshot_changed.emit(self.snapshot)

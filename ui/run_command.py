@@ -4,7 +4,10 @@ Cards come from the shoe scanner at `--shoe URL` (and the peek device at `--peek
 served by `dealer-assist sim`. Without `--shoe`, the shoe and the peek reader are wire emulators
 started on pseudo-terminals for this run, and the bench panel's Deal button pulls their cards;
 `--bench in-process` feeds the bench's cards straight to the table instead (to stage misdeals).
-The journal lives in the user's data folder unless `--journal` or the table file names one.
+The overhead camera is optional: `--camera SOURCE --calibration FILE` (or `camera` and
+`calibration` in the table file) for a real one, `--camera emulated` for the synthetic camera
+filming the felt as the shoe reported it. The journal lives in the user's data folder unless
+`--journal` or the table file names one.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import random
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
@@ -23,9 +26,16 @@ from dealer_assist.profile import load_profile
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 
+if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen opens
+    from hw_sims.bench_devices import BenchDevices
+    from ui.bridge import TableBridge
+    from ui.camera_link import CameraLink
+    from ui.device_status import DeviceStatus
 
 WAIT_MS = 2  # autoplay looks again this soon while a device delivers
-TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek"}
+EMULATED_CAMERA = "emulated"
+TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek",
+              "camera", "calibration"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,13 +43,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--profile", default="nobust-4.0", help="rule profile of a new table (default nobust-4.0)")
     parser.add_argument("--table-id", default="TABLE-1", help="the table's name in a new journal")
     parser.add_argument("--config", type=Path, metavar="TABLE.toml",
-                        help="a table file: table_id, profile, settings, seats, burn_cards, rotation_rules, journal, shoe, peek")
+                        help="a table file: table_id, profile, settings, seats, burn_cards, rotation_rules, journal, shoe, peek, "
+                        "camera, calibration")
     parser.add_argument("--journal", type=Path, help="the table's journal; an existing one is resumed "
                         "(default: TABLE_ID.db in the user's data folder)")
     parser.add_argument("--bench", choices=("wire", "in-process"), default="wire",
                         help="without --shoe: emulated devices on pseudo-terminals (default), or cards fed in process")
     parser.add_argument("--shoe", metavar="URL", help="the shoe scanner's URL (a device path, socket://HOST:PORT, ...)")
     parser.add_argument("--peek", metavar="URL", help="the peek device's URL (with --shoe)")
+    parser.add_argument("--camera", metavar="SOURCE", help="the overhead camera: a device index, video file or stream URL "
+                        f"(with --calibration), or {EMULATED_CAMERA!r} for the synthetic camera over the felt")
+    parser.add_argument("--calibration", metavar="FILE", help="the camera's calibration file (from dealer-assist calibrate)")
     parser.add_argument("--seed", type=int, default=None,
                         help="shuffle and random play seed (a resumed table's emulated shoes keep the seed they were shuffled with)")
     parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT (default 1280x800)")
@@ -56,17 +70,23 @@ def main(argv: list[str]) -> int:
         parser.error("--autoplay deals from the bench shoe: leave out --shoe")
     if args.peek and not args.shoe:
         parser.error("--peek needs --shoe")
+    if args.calibration and not args.camera:
+        parser.error("--calibration needs --camera")
     try:
         config, journal = table_file(args)
         if config.get("shoe") and not args.shoe:
             args.shoe, args.peek = config["shoe"], config.get("peek")
+        if config.get("camera") and not args.camera:
+            args.camera, args.calibration = str(config["camera"]), config.get("calibration")
+        if args.camera not in (None, EMULATED_CAMERA) and not args.calibration:
+            raise ValueError(f"camera {args.camera!r} needs its calibration file (dealer-assist calibrate makes one)")
         width, height = (int(v) for v in args.size.lower().split("x"))
         table_config = TableConfig(config.get("table_id", args.table_id), load_profile(config.get("profile", args.profile)).id,
                                    config.get("settings", {}), config.get("seats"), config.get("burn_cards", 0),
                                    config.get("rotation_rules", False))
         journal.parent.mkdir(parents=True, exist_ok=True)
-        table = Table.open(journal, table_config, devices={"shoe": args.shoe or f"emulated ({args.bench})",
-                                                           "peek": args.peek or f"emulated ({args.bench})"})
+        named = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
+        table = Table.open(journal, table_config, devices=named | ({"camera": args.camera} if args.camera else {}))
     except JournalCorrupt as error:
         print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
         return 2
@@ -98,9 +118,7 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from dealer_assist.bench import BenchPlayer
     from dealer_assist.shoe import Shoe
-    from hw_sims.bench_devices import BenchDevices, bench_seed
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
@@ -113,16 +131,13 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     devices = DeviceStatus()
     bridge = TableBridge(table, devices)
     session = table.session
-    wire = None
-    if not args.shoe and args.bench == "wire":
-        seed = bench_seed(session.s.shoe_id)  # a resumed table deals on from the shoe it was dealing
-        if seed is None:
-            seed = args.seed if args.seed is not None else rng.randrange(1_000_000)
-        try:
-            wire = BenchDevices(session, BenchPlayer(seed, shoe_reports_cut=True))
-        except RuleError as error:
-            print(f"dealer-assist run: {error.message}", file=sys.stderr)
-            return 2
+    try:
+        wire = _bench_devices(table, args.seed, rng) if not args.shoe and args.bench == "wire" else None
+        camera = _camera(args.camera, args.calibration, bridge, devices) if args.camera else None
+    except RuleError as error:
+        print(f"dealer-assist run: {error.message}", file=sys.stderr)
+        return 2
+    if wire is not None:
         wire.start()
         args.shoe, args.peek = wire.shoe_url, wire.peek_url
     links = DeviceLinks(bridge, devices, args.shoe, args.peek) if args.shoe else None
@@ -134,6 +149,8 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     window.show()
     if links is not None:
         links.start()
+    if camera is not None:
+        camera.start()
     if args.autoplay:
         player = AutoPlayer(window, rng, args.autoplay, args.screenshots)
 
@@ -152,9 +169,37 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     elif args.exit:
         QTimer.singleShot(0, app.quit)
     status = app.exec()
-    if links is not None:
-        links.stop()
-    if wire is not None:
-        wire.stop()
-    app.processEvents()  # what the links delivered last reaches the journal before it closes
+    for device in (camera, links, wire):
+        if device is not None:
+            device.stop()
+    app.processEvents()  # what the devices delivered last reaches the journal before it closes
     return status
+
+
+def _bench_devices(table: Table, seed: int | None, rng: random.Random) -> BenchDevices:
+    """The emulated shoe and peek reader; a resumed table deals on from the shoe it was dealing."""
+    from dealer_assist.bench import BenchPlayer
+    from hw_sims.bench_devices import BenchDevices, bench_seed
+
+    session = table.session
+    shoes = bench_seed(session.s.shoe_id)
+    if shoes is None:
+        shoes = seed if seed is not None else rng.randrange(1_000_000)
+    return BenchDevices(session, BenchPlayer(shoes, shoe_reports_cut=True))
+
+
+def _camera(source: str, calibration: str | None, bridge: TableBridge, devices: DeviceStatus) -> CameraLink:
+    """The camera at `source`, or the synthetic camera filming the felt as the shoe reported it."""
+    from calibration.calibration_file import load_calibration
+    from devices.camera_check import reported_by_zone
+    from devices.camera_reader import CardReader
+    from devices.camera_source import CameraSource
+    from hw_sims.table_camera import TableCamera
+    from ui.camera_link import CameraLink
+
+    if source == EMULATED_CAMERA:
+        felt = TableCamera(lambda: reported_by_zone(bridge.snapshot))
+        return CameraLink(bridge, devices, felt, CardReader(felt.calibrate()))
+    assert calibration is not None, "main refuses a camera without its calibration"
+    locator = load_calibration(calibration)  # a bad file is refused before the camera is opened
+    return CameraLink(bridge, devices, CameraSource(source), CardReader(locator))

@@ -1,0 +1,75 @@
+"""An emulated overhead camera over a live table: the synthetic camera filming what lies on the felt.
+
+What lies on the felt comes from `felt()` (zone -> cards, for the bench the cards the shoe reported);
+the `sim_*` controls make the felt differ from it, as a card the shoe misread or a card pushed to
+the wrong seat would. A zone shows the cards that fit in it side by side, the latest ones, as the
+last cards of a fanned hand cover the first. Frames come at `fps` to whichever thread iterates.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from calibration.camera_calibration import Calibration, calibrate
+from calibration.layout import Layout, default_layout
+from dealer_assist.cards import Card
+from hw_sims.synthetic_camera import SyntheticCamera
+
+Felt = Mapping[str, Sequence[Card]]
+CALIBRATION_FRAMES = 3
+
+
+class TableCamera:
+    def __init__(self, felt: Callable[[], Felt], *, layout: Layout | None = None, seed: int = 0, fps: float = 10.0) -> None:
+        self.felt = felt
+        self.camera = SyntheticCamera(layout or default_layout(), seed)
+        self.fps = fps
+        self._lock = threading.Lock()
+        self._read_as: dict[Card, Card] = {}
+        self._moved: dict[Card, str] = {}
+        self._stop = threading.Event()
+
+    def calibrate(self) -> Calibration:
+        """The camera's calibration, from frames of the empty table, as a technician takes it."""
+        empty = self.camera.deal({})
+        return calibrate([self.camera.render(empty).image for _ in range(CALIBRATION_FRAMES)], self.camera.layout)
+
+    def sim_read_as(self, reported: Card, actual: Card) -> None:
+        """The card the shoe reported as `reported` is `actual` on the felt: the shoe misread it."""
+        with self._lock:
+            self._read_as[reported] = actual
+
+    def sim_move(self, card: Card, zone: str) -> None:
+        """`card` lies in `zone`, not where it was dealt."""
+        self.camera.layout.zone(zone)  # a zone the layout has, or the error names it now
+        with self._lock:
+            self._moved[card] = zone
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        """Frames until `stop()`; the cards are laid out again only when the felt changes."""
+        laid: dict[str, list[str]] | None = None
+        image = None
+        while not self._stop.is_set():
+            started = time.monotonic()
+            hands = self._hands()
+            if hands != laid or image is None:
+                laid, image = hands, self.camera.render(self.camera.deal(hands)).image
+            yield image
+            self._stop.wait(max(0.0, 1 / self.fps - (time.monotonic() - started)))
+
+    def _hands(self) -> dict[str, list[str]]:
+        """Zone -> the codes lying face up there, the latest that fit; zones off the layout are out of view."""
+        with self._lock:
+            read_as, moved = dict(self._read_as), dict(self._moved)
+        in_view = {zone.name for zone in self.camera.layout.zones}
+        zones: dict[str, list[str]] = {}
+        for zone, cards in self.felt().items():
+            for card in cards:
+                zones.setdefault(moved.get(card, zone), []).append(str(read_as.get(card, card)))
+        return {zone: codes[max(0, len(codes) - self.camera.room(zone)):] for zone, codes in zones.items() if zone in in_view}
