@@ -122,15 +122,22 @@ def test_a_table_killed_mid_round_resumes_in_that_round(tmp_path):
     assert_table_went_on(journal)
 
 
-def test_an_unattended_run_that_stalls_stops_with_an_error(qapp, tmp_path, monkeypatch, capsys):
-    from hw_sims.shoe import ShoeEmulator
-    from ui.run_command import main
+STALLING = """
+import sys
+import ui.autoplay
+from hw_sims.shoe import ShoeEmulator
+from ui.run_command import main
+ui.autoplay.STALL_S = 1.0
+ShoeEmulator.sim_deal_next = lambda self: None  # the shoe lets no card out
+sys.exit(main(sys.argv[1:]))
+"""
 
-    monkeypatch.setattr("ui.autoplay.STALL_S", 1.0)
-    monkeypatch.setattr(ShoeEmulator, "sim_deal_next", lambda self: None)  # the shoe lets no card out
+
+def test_an_unattended_run_that_stalls_stops_with_an_error(tmp_path):
     journal = tmp_path / "table.db"
-    assert main(["--journal", str(journal), "--profile", "c21-8.0", "--autoplay", "2", "--seed", "1", "--exit"]) == 1
-    error = capsys.readouterr().err
-    assert "autoplay stopped: AutoplayStalled: nothing reached the table's journal for 1 s" in error
-    assert "a shoe or card pulled on the bench has not reached it" in error
+    done = subprocess.run([sys.executable, "-c", STALLING, "--journal", str(journal), "--profile", "c21-8.0",
+                           "--autoplay", "2", "--seed", "1", "--exit"], capture_output=True, text=True, timeout=TIMEOUT_S)
+    assert done.returncode == 1
+    assert "autoplay stopped: AutoplayStalled: nothing reached the table's journal for 1 s" in done.stderr
+    assert "a shoe or card pulled on the bench has not reached it" in done.stderr
     assert verify(journal).ok
