@@ -151,9 +151,47 @@ def record_at(path: Path, seq: int) -> Record:
 
 def closing_record(path: Path, round_id: int) -> Record | None:
     """The record that closed round `round_id`, found without reading the whole journal."""
-    rows = _query(path, "SELECT * FROM records WHERE kind = ? AND round_id = ? ORDER BY seq DESC LIMIT 1",
-                  RecordKind.CLOSE.value, round_id)
-    return _record(rows[0]) if rows else None
+    closing = None
+    for record in round_records(path, round_id, round_id):
+        if record.kind is RecordKind.CLOSE and record.round_id == round_id:
+            closing = record
+    return closing
+
+
+def last_round_id(path: Path) -> int | None:
+    rows = _query(path, "SELECT round_id FROM records WHERE round_id IS NOT NULL ORDER BY seq DESC LIMIT 1")
+    return rows[0][0] if rows else None
+
+
+def round_records(path: Path, first: int, last: int | None = None) -> Iterator[Record]:
+    """The records of rounds `first` to `last` (to the end when None), in order, read from where
+    round `first` starts rather than from the journal's beginning. Records outside any round
+    that fall between them come too."""
+    db = _open_read_only(Path(path))
+    try:
+        start = _round_start(db, first)
+        for row in db.execute("SELECT * FROM records WHERE seq >= ? ORDER BY seq", (start,)):
+            if last is not None and row[3] is not None and row[3] > last:
+                break
+            yield _record(row)
+    finally:
+        db.close()
+
+
+def _round_start(db: sqlite3.Connection, round_id: int) -> int:
+    """The first seq from which the journal's rounds reach `round_id`. A table numbers its rounds
+    in journal order and never goes back, so a binary search over seq finds it in a few lookups."""
+    (high,) = db.execute("SELECT ifnull(max(seq), 0) + 1 FROM records").fetchone()
+    low = 1
+    while low < high:
+        middle = (low + high) // 2
+        row = db.execute("SELECT round_id FROM records WHERE seq >= ? AND round_id IS NOT NULL ORDER BY seq LIMIT 1",
+                         (middle,)).fetchone()
+        if row is None or row[0] >= round_id:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def security_events(path: Path) -> list[dict[str, Any]]:

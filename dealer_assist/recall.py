@@ -6,11 +6,12 @@ stays masked until the round reveals it.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import RuleError
-from dealer_assist.journal import Record, RecordKind, closing_record, read_records
+from dealer_assist.journal import Record, RecordKind, closing_record, last_round_id, read_records, round_records
 from dealer_assist.round_record import RoundRecorder
 from dealer_assist.table import replay, table_config
 from dealer_assist.tracker import RoundTracker
@@ -19,10 +20,10 @@ HIDDEN = "??"
 CARD_INPUTS = ("CardDrawn", "KeyCard")  # the inputs that put a card into the round
 
 
-def rounds(path: Path) -> list[dict[str, Any]]:
-    """Every round in the journal, oldest first."""
+def _rounds(records: Iterable[Record]) -> list[dict[str, Any]]:
+    """The rounds these records belong to, oldest first."""
     by_round: dict[int, dict[str, Any]] = {}
-    for record in read_records(path):
+    for record in records:
         if record.round_id is None or record.kind not in (RecordKind.INPUT, RecordKind.CLOSE, RecordKind.REFUSED, RecordKind.DEVICE):
             continue
         entry = by_round.setdefault(record.round_id, {
@@ -100,13 +101,17 @@ def round_cards(entry: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def recall(path: Path, last: int | None = None, round_id: int | None = None) -> list[dict[str, Any]]:
-    found = rounds(path)
+    """One round, the last `last` rounds, or every round; only the records asked for are read,
+    so recall stays quick on a journal of months."""
     if round_id is not None:
-        found = [entry for entry in found if entry["round_id"] == round_id]
+        found = [entry for entry in _rounds(round_records(path, round_id, round_id)) if entry["round_id"] == round_id]
         if not found:
             raise RuleError("no_such_round", f"the journal has no round {round_id}")
         return found
-    return found[-last:] if last else found
+    if not last:
+        return _rounds(read_records(path))
+    newest = last_round_id(path)
+    return [] if newest is None else _rounds(round_records(path, max(1, newest - last + 1)))
 
 
 def _checkpoint_before(path: Path, round_id: int) -> Record | None:

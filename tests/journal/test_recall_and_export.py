@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-from dealer_assist.journal import RecordKind, read_records
+from dealer_assist.journal import RecordKind, closing_record, last_round_id, read_records, round_records
 from dealer_assist.recall import HIDDEN, export_round, recall
 from dealer_assist.round_file import settle_round
 from dealer_assist.table import Table
@@ -45,6 +45,22 @@ def test_recall_shows_at_least_the_last_10_rounds_with_inputs_operations_and_led
     assert settle_round(json.loads(exported.stdout)) == recall(path, round_id=7)[0]["ledger"]
     nothing = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "export", str(path), "99"], capture_output=True, text=True)
     assert nothing.returncode == 2 and json.loads(nothing.stdout)["error"]["code"] == "no_such_round"
+
+
+def test_recall_of_some_rounds_reads_from_where_they_start_and_matches_a_full_reading(journal_dir):
+    path = bench_journal(journal_dir / "some.db", 40, seed=4)
+    everything = recall(path)
+    assert recall(path, last=10) == everything[-10:]
+    assert recall(path, last=100) == everything
+    for round_id in (1, 2, 17, 40):
+        assert recall(path, round_id=round_id) == [everything[round_id - 1]]
+        assert closing_record(path, round_id).seq == everything[round_id - 1]["records"][1]
+    read = list(round_records(path, 31, 31))
+    first = next(r for r in read if r.round_id is not None)
+    assert first.seq == everything[30]["records"][0] and first.round_id == 31, "reading starts where round 31 does"
+    assert all(r.round_id is None for r in read if r.seq < first.seq)
+    assert {r.round_id for r in read} == {None, 31}
+    assert last_round_id(path) == 40
 
 
 def test_recall_of_an_open_round_masks_the_hole_card_until_it_is_revealed(journal_dir):
