@@ -5,6 +5,7 @@ import itertools
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 
 from dealer_assist.cards import parse_card
 from dealer_assist.inputs import Action
@@ -40,6 +41,7 @@ def linked(qtbot, tmp_path):
     yield emulator, links, window
     links.stop()
     emulator.stop()
+    QApplication.processEvents()  # the last device notes reach the journal before it closes
     table.close()
 
 
