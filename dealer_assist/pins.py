@@ -16,16 +16,25 @@ from dealer_assist.errors import RuleError
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 MAX_TRIES = 5
 LOCK_SECONDS = 60.0
+MIN_DIGITS, MAX_DIGITS = 4, 12
 
 
 def _hash(pin: str, salt: bytes) -> bytes:
     return hashlib.scrypt(pin.encode(), salt=salt, dklen=32, **SCRYPT)
 
 
+def check_new_pin(pin: str) -> None:
+    """Raises, saying what is wrong, unless `pin` can be a supervisor PIN; a screen asks before
+    the PIN is entered the second time."""
+    if pin and not pin.isdigit():
+        raise RuleError("bad_pin", f"a PIN is digits only ({MIN_DIGITS} to {MAX_DIGITS})")
+    if not MIN_DIGITS <= len(pin) <= MAX_DIGITS:
+        raise RuleError("bad_pin", f"a PIN is {MIN_DIGITS} to {MAX_DIGITS} digits, this one has {len(pin)}")
+
+
 def new_pin(pin: str) -> dict[str, Any]:
     """The record of a new PIN: salt and hash, never the PIN itself."""
-    if not (pin.isdigit() and 4 <= len(pin) <= 12):
-        raise RuleError("bad_pin", "a PIN is 4 to 12 digits")
+    check_new_pin(pin)
     salt = os.urandom(16)
     return {"event": "pin_set", "salt": salt.hex(), "hash": _hash(pin, salt).hex(), "kdf": "scrypt", **SCRYPT}
 

@@ -1,18 +1,32 @@
 """The supervisor's PIN on a large keypad. The table checks it and journals every try; the pad
-only collects digits, shows the table's refusal and, while locked, the time the lock has left."""
+only collects digits, shows the table's refusal and, while locked, the time the lock has left.
+
+A table without a supervisor PIN opens the pad on choosing one: the new PIN twice, then it is
+recorded and opens the screens. Behind the current PIN the same steps change it.
+"""
 from __future__ import annotations
 
 import math
+from enum import StrEnum
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from dealer_assist.errors import RuleError
+from dealer_assist.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
 from dealer_assist.table import Table
 from ui.notice_label import NoticeLabel
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "⌫")
-MAX_DIGITS = 12
+
+
+class Step(StrEnum):
+    """What the pad asks for next; the value is what it says while no digit is keyed."""
+
+    UNLOCK = "Enter the PIN"
+    CURRENT = "Enter the current PIN"
+    NEW = f"Enter a new PIN: {MIN_DIGITS} to {MAX_DIGITS} digits"
+    AGAIN = "Enter the new PIN again"
 
 
 def lock_left(table: Table) -> float:
@@ -21,14 +35,21 @@ def lock_left(table: Table) -> float:
 
 
 class PinPad(QWidget):
-    """Emits `unlocked` with the PIN once the table accepted it."""
+    """Emits `unlocked` with the PIN once the table accepted it, `pin_set` with a new PIN once the
+    table recorded it, and `cancelled` when a change is given up."""
 
     unlocked = Signal(str)
+    pin_set = Signal(str)
+    cancelled = Signal()
 
     def __init__(self, table: Table, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.table = table
         self.digits = ""
+        self.step = Step.UNLOCK
+        self._changing = False
+        self._current: str | None = None  # while changing: the current PIN, accepted by the table
+        self._first: str | None = None  # the new PIN as first entered
         outer = QHBoxLayout(self)
         outer.addStretch(1)
         root = QVBoxLayout()
@@ -38,7 +59,10 @@ class PinPad(QWidget):
         heading = QLabel(f"Floor supervisor · table {table.session.config.table_id}")
         heading.setObjectName("big")
         root.addWidget(heading)
-        self.shown = QLabel("Enter the PIN")
+        self.flow = QLabel("")
+        self.flow.setObjectName("step")
+        root.addWidget(self.flow)
+        self.shown = QLabel("")
         self.shown.setObjectName("pin")
         root.addWidget(self.shown)
         self.notice = NoticeLabel()
@@ -55,16 +79,46 @@ class PinPad(QWidget):
             button.clicked.connect(lambda _=False, k=key: self._press(k))
             grid.addWidget(button, number // 3, number % 3)
             self.keys[key] = button
+        root.addLayout(grid)
+        bottom = QHBoxLayout()
+        bottom.setSpacing(10)
+        self.cancel = QPushButton("Cancel")
+        self.cancel.setMinimumHeight(80)
+        self.cancel.clicked.connect(self._cancel)
+        bottom.addWidget(self.cancel, 1)
         self.enter = QPushButton("Enter")
         self.enter.setObjectName("primary")
         self.enter.setMinimumHeight(80)
         self.enter.clicked.connect(self._enter)
-        grid.addWidget(self.enter, 4, 0, 1, 3)
-        root.addLayout(grid)
+        bottom.addWidget(self.enter, 2)
+        root.addLayout(bottom)
         root.addStretch(1)
         self.ticker = QTimer(self)
         self.ticker.setInterval(1000)
         self.ticker.timeout.connect(self._show_lock)
+        self.reset()
+
+    def reset(self) -> None:
+        """Ask for the PIN; on a table without one, for the first PIN."""
+        self._changing, self._current, self._first = False, None, None
+        self._begin(Step.UNLOCK if self.table.pins.digest is not None else Step.NEW)
+        self.notice.clear()
+
+    def change(self) -> None:
+        """Change the PIN: the current one first, then the new one twice."""
+        self._changing, self._current, self._first = True, None, None
+        self._begin(Step.CURRENT)
+        self.notice.clear()
+
+    def _begin(self, step: Step) -> None:
+        self.step = step
+        self.digits = ""
+        flow = ("Change the supervisor PIN" if self._changing
+                else "No supervisor PIN yet: choose the table's PIN" if step in (Step.NEW, Step.AGAIN) else "")
+        self.flow.setText(flow)
+        self.flow.setVisible(bool(flow))
+        self.cancel.setVisible(self._changing)
+        self._show_digits()
         self._show_lock()
 
     def _press(self, key: str) -> None:
@@ -74,20 +128,55 @@ class PinPad(QWidget):
             self.digits = self.digits[:-1]
         elif len(self.digits) < MAX_DIGITS:
             self.digits += key
-        self.shown.setText(" ".join("●" * len(self.digits)) if self.digits else "Enter the PIN")
+        self._show_digits()
+
+    def _show_digits(self) -> None:
+        self.shown.setText(" ".join("●" * len(self.digits)) if self.digits else self.step.value)
 
     def _enter(self) -> None:
-        pin, self.digits = self.digits, ""
-        self._press("Clear")
+        pin = self.digits
+        self.digits = ""
+        self._show_digits()
         try:
-            self.table.check_pin(pin)
+            self._take(pin)
         except RuleError as error:
             self.notice.refuse(error.message)
-            return
         finally:
             self._show_lock()
-        self.notice.clear()
-        self.unlocked.emit(pin)
+
+    def _take(self, pin: str) -> None:
+        """One entry for the step the pad is on; a refusal raises and the pad asks again."""
+        match self.step:
+            case Step.UNLOCK:
+                self.table.check_pin(pin)
+                self.notice.clear()
+                self.unlocked.emit(pin)
+            case Step.CURRENT:
+                self.table.check_pin(pin)
+                self.notice.clear()
+                self._current = pin
+                self._begin(Step.NEW)
+            case Step.NEW:
+                check_new_pin(pin)
+                self.notice.clear()
+                self._first = pin
+                self._begin(Step.AGAIN)
+            case Step.AGAIN:
+                if pin != self._first:
+                    self._first = None
+                    self._begin(Step.NEW)
+                    raise RuleError("pin_mismatch", "the second entry differs from the first: enter the new PIN again")
+                try:
+                    self.table.set_pin(pin, self._current)
+                except RuleError:
+                    self.reset()  # set or changed meanwhile: start again from the PIN the table has
+                    raise
+                self.reset()
+                self.pin_set.emit(pin)
+
+    def _cancel(self) -> None:
+        self.reset()
+        self.cancelled.emit()
 
     def _show_lock(self) -> None:
         left = lock_left(self.table)

@@ -1,5 +1,6 @@
 """The floor supervisor's window, behind the PIN: recall with the dispute report, corrections on
-the open round, and the player-dealer rotation. `open_supervisor` is how the dealer's screen opens it."""
+the open round, the player-dealer rotation, and changing the PIN. On a table without a PIN it opens
+on choosing one. `open_supervisor` is how the dealer's screen opens it."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,9 +27,9 @@ RECALL_ROUNDS = 20
 
 
 class SupervisorWindow(QWidget):
-    """Opens on the PIN pad; the screens show only once the table accepted the PIN, which is kept
-    for the corrections until the supervisor locks the window again. `table_changed` tells the
-    dealer's screen to show the table again after a correction."""
+    """Opens on the PIN pad; the screens show only once the table accepted the PIN (or recorded
+    the table's first one), which is kept for the corrections until the supervisor locks the window
+    again. `table_changed` tells the dealer's screen to show the table again after a correction."""
 
     table_changed = Signal()
 
@@ -46,6 +47,8 @@ class SupervisorWindow(QWidget):
         root.addWidget(self.stack)
         self.pad = PinPad(table)
         self.pad.unlocked.connect(self._unlock)
+        self.pad.pin_set.connect(self._pin_set)
+        self.pad.cancelled.connect(lambda: self.stack.setCurrentIndex(1))
         self.stack.addWidget(self.pad)
         screens = QWidget()
         box = QVBoxLayout(screens)
@@ -54,6 +57,9 @@ class SupervisorWindow(QWidget):
         self.title = QLabel("")
         self.title.setObjectName("title")
         top.addWidget(self.title, 1)
+        self.change_pin = QPushButton("Change PIN")
+        self.change_pin.clicked.connect(self._change_pin)
+        top.addWidget(self.change_pin)
         self.lock = QPushButton("Lock")
         self.lock.clicked.connect(self.lock_screens)
         top.addWidget(self.lock)
@@ -89,6 +95,7 @@ class SupervisorWindow(QWidget):
         self.pin = None
         self.ticker.stop()
         self.notice.clear()
+        self.pad.reset()
         self.stack.setCurrentWidget(self.pad)
 
     def _unlock(self, pin: str) -> None:
@@ -96,6 +103,17 @@ class SupervisorWindow(QWidget):
         self.refresh()
         self.stack.setCurrentIndex(1)
         self.ticker.start()
+
+    def _change_pin(self) -> None:
+        """The pad asks for the current PIN again: a screen left unlocked does not give the PIN away."""
+        self.notice.clear()
+        self.pad.change()
+        self.stack.setCurrentWidget(self.pad)
+
+    def _pin_set(self, pin: str) -> None:
+        changed = self.pin is not None
+        self._unlock(pin)
+        self.notice.done("Supervisor PIN changed" if changed else "Supervisor PIN set: it opens these screens now")
 
     def _correct(self, event: TableInput) -> None:
         if self.pin is None:
