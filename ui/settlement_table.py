@@ -75,7 +75,8 @@ class SettlementTable(QWidget):
 
     def _place(self) -> None:
         """Where each line of each cell goes; cells are centred on their row's height."""
-        cells = [[(role, [self._line(role, part) for part in text.split("\n")]) for text, role in row] for row in self.rows]
+        cells = [[(role, [self._line(role, part) for part in text.split("\n")]) for text, role in row]
+                 for row in self.rows]
         widths = [0] * max((len(row) for row in self.rows), default=0)
         heights = []
         for row in cells:
