@@ -184,7 +184,10 @@ class RoundTracker:
             if self._why_not_stand(hand) is not None:
                 return f"{label} must hit ({hand_total(hand.cards).value})"
             if self._must_stand(hand) is not None:
-                return f"{label} must stand on {self._describe(hand)} (or split / surrender)"
+                others = [name for name, why in (("split", self._why_not_split(None, hand, wait.seat)),
+                                                 ("surrender", self._why_not_surrender(None, hand, wait.seat)))
+                          if why is None]
+                return f"{label} must stand on {self._describe(hand)} (or {' / '.join(others)})"
             return f"{label} to act on {self._describe(hand)}"
         if self.phase is Phase.DEALING:
             target = self._deal_order[self.cards_seen]

@@ -207,6 +207,18 @@ def test_4_0_rule_10_hard_17_after_a_hit_stands_by_itself():
         assert base_row(ledger) == (1, 0, "base", "lose", 10, -10)
 
 
+@pytest.mark.parametrize("first, second, prompt", [
+    ("KS", "QH", "Seat 1 must stand on hard 20 (or surrender)"),
+    ("9S", "9H", "Seat 1 must stand on hard 18 (or split / surrender)"),
+])
+def test_4_0_rule_10_a_must_stand_prompt_names_only_the_moves_still_allowed(first, second, prompt):
+    tracker = RoundTracker(load_profile(NB), None, PlayerDealer(4, 50_000))
+    tracker.apply(PlaceWager(1, WagerKind.BASE, 1_000))
+    for code in (first, "TD", second, "7C"):
+        tracker.apply(CardDrawn(parse_card(code)))
+    assert tracker.prompt() == prompt
+
+
 def test_4_0_rule_10_soft_17_may_hit_and_12_may_stand():
     soft = heads_up(NB, ["AS", "6H", "TD"], ["TC", "8C"], ["hit"])
     assert hand(soft, 1)["total"] == 17 and base_row(soft)[3] == "lose"

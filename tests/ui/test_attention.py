@@ -53,7 +53,7 @@ def test_a_hit_on_a_hard_17_is_a_misdeal_naming_the_must_stand_rule(table):
     t = table("nobust-4.0", ["TS", "9H", "7D", "5C"], pd_seat=4)
     t.wager(1, WagerKind.BASE, 1_000)
     t.deal(4)
-    assert t.view.prompt.text() == "Seat 1 must stand on hard 17 (or split / surrender)"
+    assert t.view.prompt.text() == "Seat 1 must stand on hard 17 (or surrender)"
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}
     t.deal()
     assert "held for a floor supervisor: misdeal: seat 1 hand 0: a player must stand on hard 17" in t.view.banner.message.text()
