@@ -11,7 +11,7 @@ import random
 import time
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
 from dealer_assist.session_inputs import ConfirmPeek
@@ -21,6 +21,7 @@ from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
 from ui.bank_offer import BANK_CHIPS
 from ui.dealer_window import DealerWindow
+from ui.supervisor_window import open_supervisor
 
 
 AUTOPLAY_PIN = "0000"  # set only on a table that has no supervisor PIN yet
@@ -33,11 +34,13 @@ class AutoplayStalled(RuntimeError):
 
 class AutoPlayer:
     """Plays `rounds` rounds one input per step; screenshots of the first decision and of the
-    settlement panel of each round go to `shots`."""
+    settlement panel of each round go to `shots`, and at the end one of the supervisor's recall of
+    the last round (when the PIN is the one autoplay set)."""
 
     def __init__(self, window: DealerWindow, rng: random.Random, rounds: int, shots: Path | None = None) -> None:
         assert window.bench is not None, "autoplay deals from the bench shoe"
-        if window.bridge.table.pins.digest is None:
+        self._knows_pin = window.bridge.table.pins.digest is None
+        if self._knows_pin:
             window.bridge.table.set_pin(AUTOPLAY_PIN)
         self.window = window
         self.bench = window.bench
@@ -105,8 +108,9 @@ class AutoPlayer:
             self._shoot("settlement")
             self.played += 1
             self._shot_mid = False
-            if not self.done:
-                view.settlement.confirm.click()
+            view.settlement.confirm.click()
+            if self.done:
+                self._shoot_recall()
             return
         if need is Need.WAGERS and not tracker.wagers:
             for wager in random_wagers(tracker, self.rng):
@@ -134,6 +138,24 @@ class AutoPlayer:
 
     def _shoot(self, what: str) -> None:
         if self.shots is not None:
-            for _ in range(3):  # the layouts settle as they would before the next frame
-                QApplication.processEvents()
-            self.window.grab().save(str(self.shots / f"round-{self.played + 1:02d}-{what}.png"))
+            self._grab(self.window, f"round-{self.played + 1:02d}-{what}.png")
+
+    def _shoot_recall(self) -> None:
+        """The supervisor's recall of the last round, opened through the PIN pad, a few steps in."""
+        if self.shots is None or not self._knows_pin:
+            return
+        supervisor = open_supervisor(self.window, self.window.bridge.table)
+        for key in AUTOPLAY_PIN:
+            supervisor.pad.keys[key].click()
+        supervisor.pad.enter.click()
+        recall = supervisor.recall
+        for _ in range(6):
+            if recall.next.isEnabled():
+                recall.next.click()
+        self._grab(supervisor, "supervisor-recall.png")
+        supervisor.close()
+
+    def _grab(self, widget: QWidget, name: str) -> None:
+        for _ in range(3):  # the layouts settle as they would before the next frame
+            QApplication.processEvents()
+        widget.grab().save(str(self.shots / name))

@@ -16,6 +16,7 @@ def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path):
     assert main([*args, "--autoplay", "3", "--screenshots", str(shots)]) == 0
     names = sorted(p.name for p in shots.iterdir())
     assert [n for n in names if n.endswith("settlement.png")] == [f"round-0{i}-settlement.png" for i in (1, 2, 3)]
+    assert "supervisor-recall.png" in names, "the supervisor's recall of the last round"
     assert all((shots / n).stat().st_size > 10_000 for n in names)
     from dealer_assist.journal import verify
     assert verify(journal).ok
