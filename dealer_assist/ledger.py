@@ -24,15 +24,15 @@ def ledger(tracker: RoundTracker, unused_cards: int = 0) -> dict[str, Any]:
         player = standing(hand.cards, profile, from_split=hand.from_split)
         hands.append({
             "seat": hand.seat, "hand": hand.hand, "cards": _cards(hand.cards), "total": player.total,
-            "status": player.status.value, "doubled": hand.doubled, "surrendered": hand.surrendered,
+            "status": str(player.status), "doubled": hand.doubled, "surrendered": hand.surrendered,
         })
     nets: dict[int, int] = {seat: 0 for seat in sorted(tracker.wagers)}
     settlements = []
     for row in tracker.rows:
         nets[row.seat] = nets.get(row.seat, 0) + row.amount
         settlements.append({
-            "seat": row.seat, "hand": row.hand, "wager": row.wager.value, "stake": to_units(row.stake),
-            "result": row.result.value, "in_action": to_units(row.in_action), "amount": to_units(row.amount),
+            "seat": row.seat, "hand": row.hand, "wager": str(row.wager), "stake": to_units(row.stake),
+            "result": str(row.result), "in_action": to_units(row.in_action), "amount": to_units(row.amount),
         })
     pd = tracker.player_dealer
     player_fees, pd_fee = tracker.fees
@@ -40,7 +40,7 @@ def ledger(tracker: RoundTracker, unused_cards: int = 0) -> dict[str, Any]:
         "format": "ledger-v1",
         "profile": profile.id,
         "action_seat": tracker.action_seat,
-        "dealer": {"cards": _cards(tracker.dealer), "total": dealer.total, "status": dealer.status.value},
+        "dealer": {"cards": _cards(tracker.dealer), "total": dealer.total, "status": str(dealer.status)},
         "hands": hands,
         "settlements": settlements,
         "seats": {str(seat): {"net": to_units(net)} for seat, net in sorted(nets.items())},

@@ -79,6 +79,7 @@ def _token(text: object, key: str, index: int) -> Token:
     return Token(text, Action(name), parse_amount(amount, field) if amount else None)
 
 
+_DRAWN: dict[Card, CardDrawn] = {}  # a drawn card is a value: one shared input per card
 _PLAIN_TOKENS = {text: Token(text, None if text == "hit" else Action(text), None) for text in _TOKENS}
 
 
@@ -144,7 +145,7 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
 
     def feed(event: object) -> None:
         for op in tracker.apply(event):  # type: ignore[arg-type]
-            if isinstance(op, HandEnded) and op.forced:
+            if type(op) is HandEnded and op.forced:
                 queue = tokens.get(op.seat)
                 if queue and queue[0].action is Action.STAND:
                     queue.popleft()
@@ -153,7 +154,11 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
     def next_card() -> None:
         if not cards:
             raise _error("too_few_cards", f"the cards ran out where the round needs another card ({tracker.prompt()})", "6.1")
-        feed(CardDrawn(cards.popleft()))
+        card = cards.popleft()
+        event = _DRAWN.get(card)
+        if event is None:
+            event = _DRAWN[card] = CardDrawn(card)
+        feed(event)
 
     while True:
         wait = tracker.awaiting()

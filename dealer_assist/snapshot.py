@@ -178,7 +178,7 @@ class TableSnapshot:
 def _hand_views(tracker: RoundTracker, seat: int, acting: tuple[int | None, int | None]) -> tuple[HandView, ...]:
     views = []
     for index, hand in enumerate(tracker.hands.get(seat, [])):
-        total = hand_total(hand.cards)
+        total = hand.total
         status = standing(hand.cards, tracker.profile, from_split=hand.from_split).status if len(hand.cards) >= 2 else None
         views.append(HandView(
             index, tuple(hand.cards), total.value, total.soft, status, hand.stake, hand.double,

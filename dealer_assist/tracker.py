@@ -90,11 +90,12 @@ _PHASE_PROMPTS = {
 class _Hand:
     """One player hand in play; mutable inside the tracker only."""
 
-    __slots__ = ("cards", "stake", "double", "from_split", "split_aces", "surrendered", "ended",
+    __slots__ = ("cards", "total", "stake", "double", "from_split", "split_aces", "surrendered", "ended",
                  "forced", "confirmed")
 
     def __init__(self, cards: list[Card], stake: Cents, from_split: bool = False, split_aces: bool = False):
         self.cards = cards
+        self.total = hand_total(cards)  # counted when the cards change, read by every rule check
         self.stake = stake
         self.double: Cents = 0
         self.from_split = from_split
@@ -107,6 +108,16 @@ class _Hand:
     @property
     def natural(self) -> bool:
         return not self.from_split and is_natural_pair(self.cards)
+
+    def add(self, card: Card) -> None:
+        self.cards.append(card)
+        self.total = hand_total(self.cards)
+
+    def split_off(self) -> Card:
+        """The second card leaves for the new hand of a split."""
+        card = self.cards.pop()
+        self.total = hand_total(self.cards)
+        return card
 
 
 DEALER = 0  # deal target of the dealer's hand; seats are 1..N
@@ -182,7 +193,7 @@ class RoundTracker:
             if wait.need is Need.CARD:
                 return f"{label} takes a card"
             if self._why_not_stand(hand) is not None:
-                return f"{label} must hit ({hand_total(hand.cards).value})"
+                return f"{label} must hit ({hand.total.value})"
             if self._must_stand(hand) is not None:
                 others = [name for name, why in (("split", self._why_not_split(None, hand, wait.seat)),
                                                  ("surrender", self._why_not_surrender(None, hand, wait.seat)))
@@ -348,7 +359,7 @@ class RoundTracker:
             self.dealer.append(card)
             ops.append(CardAssigned(card, None, 0, use, hidden))
         else:
-            self.hands[target][index].cards.append(card)
+            self.hands[target][index].add(card)
             ops.append(CardAssigned(card, target, index, use))
         self.cards_seen += 1
         if self.phase is Phase.DEALING and self.cards_seen == len(self._deal_order):
@@ -484,14 +495,14 @@ class RoundTracker:
 
     def _why_not_stand(self, hand: _Hand, event: Decide | None = None) -> RuleError | None:
         limit = self.profile.player_must_hit_to
-        total = hand_total(hand.cards).value
+        total = hand.total.value
         if total <= limit:
             return RuleError("must_hit", f"a player must hit {total}: stand is refused at {limit} or less", self.profile.rules["must_hit"])
         return None
 
     def _must_stand(self, hand: _Hand) -> RuleError | None:
         limit = self.profile.player_must_stand_from
-        total = hand_total(hand.cards)
+        total = hand.total
         if limit and total.hard and total.value >= limit:
             return RuleError("must_stand", f"a player must stand on hard {total.value}: hit and double are refused at hard {limit} or more", self.profile.rules["must_stand"])
         return None
@@ -541,7 +552,7 @@ class RoundTracker:
         if len(hand.cards) != 2 or hand.double:
             return RuleError("illegal_action", "surrender is allowed on the first two cards only", rule)
         if p.surrender is Surrender.NO_ACE_12_PLUS:
-            if any(card.is_ace for card in hand.cards) or hand_total(hand.cards).value < 12:
+            if any(card.is_ace for card in hand.cards) or hand.total.value < 12:
                 return RuleError("illegal_action", "surrender needs a total of 12 or more without an Ace", rule)
         return None
 
@@ -564,7 +575,7 @@ class RoundTracker:
             hand.double = hand.stake if event.amount is None else event.amount
             ops.append(DecisionTaken(seat, index, action, hand.double))
         elif action is Action.SPLIT:
-            moved = hand.cards.pop()
+            moved = hand.split_off()
             aces = moved.is_ace
             hand.from_split = True
             hand.split_aces = aces
@@ -582,7 +593,7 @@ class RoundTracker:
         """A hand the rules end without a decision (RULES.md §8.3-§8.5)."""
         if hand.natural:
             return EndReason.NATURAL
-        total = hand_total(hand.cards).value
+        total = hand.total.value
         if total > TARGET:
             return EndReason.OVER
         if total == TARGET:
