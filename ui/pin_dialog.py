@@ -50,10 +50,10 @@ class PinPad(QWidget):
         self._changing = False
         self._current: str | None = None  # while changing: the current PIN, accepted by the table
         self._first: str | None = None  # the new PIN as first entered
-        outer = QHBoxLayout(self)
+        outer = QHBoxLayout(self)  # the pad keeps its width from step to step, whatever the texts say
         outer.addStretch(1)
         root = QVBoxLayout()
-        outer.addLayout(root)
+        outer.addLayout(root, 4)
         outer.addStretch(1)
         root.addStretch(1)
         heading = QLabel(f"Floor supervisor · table {table.session.config.table_id}")
@@ -64,6 +64,7 @@ class PinPad(QWidget):
         root.addWidget(self.flow)
         self.shown = QLabel("")
         self.shown.setObjectName("pin")
+        self.shown.setWordWrap(True)
         root.addWidget(self.shown)
         self.notice = NoticeLabel()
         root.addWidget(self.notice)
