@@ -115,7 +115,7 @@ def table_file(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
 
 
 def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> int:
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.shoe import Shoe
@@ -127,6 +127,11 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     from ui.device_status import DeviceStatus
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    # A loop of its own, not app.exec(): once app.exec() has returned, Qt treats the application as
+    # closing and no longer delivers signals queued from device threads, so the screen could not be
+    # opened a second time in the same process.
+    loop = QEventLoop()
+    app.lastWindowClosed.connect(loop.quit)
     rng = random.Random(args.seed)
     devices = DeviceStatus()
     bridge = TableBridge(table, devices)
@@ -159,16 +164,16 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
                 acted = player.step()
             except Exception as error:  # an unattended run stops loudly rather than hang
                 print(f"dealer-assist run: autoplay stopped: {type(error).__name__}: {error}", file=sys.stderr)
-                app.exit(1)
+                loop.exit(1)
                 return
             if not player.done:
                 QTimer.singleShot(0 if acted else WAIT_MS, tick)
             elif args.exit:
-                app.quit()
+                loop.quit()
         QTimer.singleShot(0, tick)
     elif args.exit:
-        QTimer.singleShot(0, app.quit)
-    status = app.exec()
+        QTimer.singleShot(0, loop.quit)
+    status = loop.exec()
     for device in (camera, links, wire):
         if device is not None:
             device.stop()

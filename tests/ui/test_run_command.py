@@ -1,6 +1,10 @@
 """`dealer-assist run --autoplay N --screenshots DIR --exit` plays through the screens and quits."""
 from __future__ import annotations
 
+import threading
+
+from PySide6.QtCore import QObject, Signal
+
 from ui.cli import COMMANDS
 from ui.run_command import main
 
@@ -20,6 +24,23 @@ def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path):
     assert all((shots / n).stat().st_size > 10_000 for n in names)
     from dealer_assist.journal import verify
     assert verify(journal).ok
+
+
+class _Receiver(QObject):
+    sent = Signal(object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.got: list[object] = []
+        self.sent.connect(self.got.append)
+
+
+def test_after_the_screen_closes_signals_from_device_threads_still_arrive(qapp, qtbot, tmp_path):
+    """The screen runs a loop of its own: once app.exec() returns, Qt drops what threads queue."""
+    assert main(["--journal", str(tmp_path / "t.db"), "--exit", "--seed", "5", "--autoplay", "1"]) == 0
+    receiver = _Receiver()
+    threading.Thread(target=lambda: receiver.sent.emit("card")).start()
+    qtbot.waitUntil(lambda: receiver.got == ["card"], timeout=3000)
 
 
 def test_an_unknown_profile_is_refused(qapp, capsys):
