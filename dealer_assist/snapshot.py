@@ -14,8 +14,8 @@ from dealer_assist.errors import RuleError
 from dealer_assist.inputs import Action, CardDrawn, Decide, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason, HoldReason
-from dealer_assist.outcomes import Result, Status, standing
-from dealer_assist.settlement import Wager
+from dealer_assist.outcomes import Status, standing
+from dealer_assist.settlement import Row
 from dealer_assist.table_session import TableSession, TableState
 from dealer_assist.totals import hand_total
 from dealer_assist.tracker import Need, Phase, RoundTracker
@@ -118,20 +118,6 @@ class Decisions:
 
 
 @dataclass(frozen=True, slots=True)
-class SettlementLine:
-    """One wager to pay (amount > 0), collect (amount < 0) or return (0), in settlement order."""
-
-    order: int
-    seat: int
-    hand: int
-    wager: Wager
-    stake: Cents
-    result: Result
-    in_action: Cents
-    amount: Cents
-
-
-@dataclass(frozen=True, slots=True)
 class TableView:
     """What lasts longer than a round: the round number, the shoe, who banks and for which turn."""
 
@@ -166,7 +152,7 @@ class TableSnapshot:
     next_card_is_hole_card: bool
     lucky_lucky_offered: bool
     player_dealer_game: bool
-    settlement: tuple[SettlementLine, ...]
+    settlement: tuple[Row, ...]  # each wager to pay (amount > 0), collect (< 0) or return (0), in order
     fees: tuple[Cents, Cents]
     attention: Attention | None
     table: TableView | None = None
@@ -257,10 +243,7 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
         next_card_is_hole_card=tracker.next_card_is_hole_card(),
         lucky_lucky_offered=tracker.profile.lucky_lucky,
         player_dealer_game=tracker.profile.player_dealer,
-        settlement=tuple(
-            SettlementLine(order, r.seat, r.hand, r.wager, r.stake, r.result, r.in_action, r.amount)
-            for order, r in enumerate(tracker.rows, start=1)
-        ),
+        settlement=tracker.rows,
         fees=tracker.fees,
         attention=attention,
     )

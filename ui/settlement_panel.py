@@ -4,7 +4,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from dealer_assist.snapshot import SettlementLine, TableSnapshot
+from dealer_assist.settlement import Row
+from dealer_assist.snapshot import TableSnapshot
 from ui.settlement_table import SettlementTable
 from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed
 
@@ -64,7 +65,7 @@ class SettlementPanel(QFrame):
         status = dealer.status.value.upper() if dealer.status else ""
         self.dealer_line.setText(f"Dealer {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
         head = [(text, "muted") for text in ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect")]
-        self.rows.show_rows([head, *(_row(line) for line in snap.settlement)])
+        self.rows.show_rows([head, *(_row(order, line) for order, line in enumerate(snap.settlement, start=1))])
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
         if snap.bank is not None and snap.bank.net is not None:
             nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(-snap.bank.net))])
@@ -73,9 +74,9 @@ class SettlementPanel(QFrame):
         self.fees.setText(f"Fees taken before the deal: players {money(players)}, player-dealer {money(pd)}" if players or pd else "")
 
 
-def _row(line: SettlementLine) -> list[tuple[str, str]]:
+def _row(order: int, line: Row) -> list[tuple[str, str]]:
     wager = WAGER_NAMES[line.wager] + (f" H{line.hand + 1}" if line.hand else "")
     action = settlement_action(line.amount, line.result, line.stake, line.in_action)
-    return [(str(line.order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
+    return [(str(order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
             (RESULTS[line.result], "row"), (action, _role(line.amount))]
 
