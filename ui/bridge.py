@@ -74,10 +74,13 @@ class TableBridge(QObject):
         self._publish()
 
     def dismiss(self) -> None:
-        """The dealer acknowledges what the banner shows."""
+        """The dealer acknowledges what the banner shows; a device's report is acknowledged in the
+        journal too, beside the report itself, so a dispute shows who saw what when."""
         if self.attention is not None:
             self.attention = None
-        else:
+        elif self.reported is not None:
+            self.table.note_device({"device": "dealer", "type": "Acknowledged", "kind": self.reported.kind.value,
+                                    "message": self.reported.message})
             self.reported = None
         self._publish()
 

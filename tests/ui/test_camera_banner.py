@@ -82,6 +82,9 @@ def test_a_card_the_shoe_misread_shows_the_seat_and_both_cards(filmed, qtbot):
     assert t.view.banner.isVisible(), "an accepted input does not hide what the camera saw"
     t.tap(t.view.banner.resolve)
     assert not t.view.banner.isVisible()
+    seen = [r for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "dealer"]
+    assert [r.body["type"] for r in seen] == ["Acknowledged"] and seen[0].round_id == 1
+    assert seen[0].body["message"] == "Seat 1: the shoe read TS, the camera sees TC", "the dealer's tap is journaled too"
 
 
 def test_a_card_on_the_wrong_seat_and_a_misread_dealer_card_are_both_named(filmed, qtbot):
