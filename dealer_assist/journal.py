@@ -84,6 +84,10 @@ def seal_path(path: Path) -> Path:
     return path.with_name(path.name + ".seal")
 
 
+class JournalClosed(RuntimeError):
+    """A record came after the journal was closed: it was not written, and says what it was."""
+
+
 class Journal:
     """An open journal for appending. Open it only after `verify` said it is intact."""
 
@@ -96,9 +100,12 @@ class Journal:
         self.db.execute(SCHEMA)
         self.seq = verdict.records
         self.head = verdict.head
+        self.closed = False
 
     def append(self, kind: RecordKind, body: dict[str, Any], round_id: int | None = None) -> Record:
         """Write one record durably: when this returns, the record survives a power cut."""
+        if self.closed:
+            raise JournalClosed(f"{self.path}: the journal is closed; a {kind.value} record was not written: {_canonical(body)}")
         seq = self.seq + 1
         wall = datetime.now(timezone.utc).isoformat(timespec="microseconds")
         mono = time.monotonic_ns()
@@ -117,6 +124,7 @@ class Journal:
         """Checkpoint the WAL into the file and seal every page of it."""
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
+        self.closed = True
         write_seal(self.path, self.seq, self.head)
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.journal import JournalCorrupt, verify
-from dealer_assist.table import Table
+from dealer_assist.journal import JournalClosed, JournalCorrupt, verify
+from dealer_assist.table import Table, table_config
 
 from journal_helpers import bench_journal
 
@@ -105,3 +105,13 @@ def test_journal_verify_command_reports_damage_with_exit_1(sealed, tmp_path):
     assert report["ok"] is False and report["message"]
     missing = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "verify", str(tmp_path / "none.db")], capture_output=True, text=True)
     assert missing.returncode == 2 and json.loads(missing.stdout)["error"]["code"] == "no_journal"
+
+
+def test_a_record_after_the_close_is_refused_by_name_and_the_journal_stays_sealed(journal_dir):
+    path = bench_journal(journal_dir / "closed.db", 2)
+    table = Table.open(path, table_config(path))
+    table.close()
+    with pytest.raises(JournalClosed) as late:
+        table.note_device({"device": "shoe", "type": "LinkChanged", "state": "down"})
+    assert "journal is closed" in str(late.value) and "LinkChanged" in str(late.value)
+    assert verify(path).ok
