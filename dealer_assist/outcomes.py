@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from fractions import Fraction
 
 from dealer_assist.cards import Card
@@ -36,15 +37,7 @@ class Standing:
     cards: int
 
 
-_STANDINGS: dict[tuple[Status, int, int], Standing] = {}  # shared values, built once each
-
-
-def _standing(status: Status, total: int, cards: int) -> Standing:
-    key = (status, total, cards)
-    known = _STANDINGS.get(key)
-    if known is None:
-        known = _STANDINGS[key] = Standing(status, total, cards)
-    return known
+_standing = cache(Standing)  # shared values, built once each
 
 
 def standing(cards: Sequence[Card], profile: Profile, *, from_split: bool = False) -> Standing:

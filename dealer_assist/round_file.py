@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from dealer_assist.cards import Card, check_copies, parse_card
@@ -79,7 +80,7 @@ def _token(text: object, key: str, index: int) -> Token:
     return Token(text, Action(name), parse_amount(amount, field) if amount else None)
 
 
-_DRAWN: dict[Card, CardDrawn] = {}  # a drawn card is a value: one shared input per card
+_drawn = cache(CardDrawn)  # a drawn card is a value: one shared input per card
 _PLAIN_TOKENS = {text: Token(text, None if text == "hit" else Action(text), None) for text in _TOKENS}
 
 
@@ -154,11 +155,7 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
     def next_card() -> None:
         if not cards:
             raise _error("too_few_cards", f"the cards ran out where the round needs another card ({tracker.prompt()})", "6.1")
-        card = cards.popleft()
-        event = _DRAWN.get(card)
-        if event is None:
-            event = _DRAWN[card] = CardDrawn(card)
-        feed(event)
+        feed(_drawn(cards.popleft()))
 
     while True:
         wait = tracker.awaiting()

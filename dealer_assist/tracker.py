@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from enum import StrEnum
 
 from dealer_assist.cards import Card
@@ -78,7 +79,7 @@ _PHASE_NEEDS = {
     Phase.DEALER: Awaiting(Need.CARD),
     Phase.SETTLED: Awaiting(Need.NOTHING),
 }
-_TURN_NEEDS: dict[tuple[Need, int, int], Awaiting] = {}  # shared values: a turn's need is built once
+_turn_need = cache(Awaiting)  # shared values: each turn's need is built once
 _PHASE_PROMPTS = {
     Phase.BETTING: "Place wagers, then deal",
     Phase.INSURANCE: "Ace up: take insurance, then peek",
@@ -176,11 +177,7 @@ class RoundTracker:
         if phase is Phase.PLAYING:
             seat, index = self._play_order[self._turn], self._hand_index
             need = Need.CARD if self._forced_card(self.hands[seat][index]) else Need.DECISION
-            key = (need, seat, index)
-            wait = _TURN_NEEDS.get(key)
-            if wait is None:
-                wait = _TURN_NEEDS[key] = Awaiting(need, seat, index)
-            return wait
+            return _turn_need(need, seat, index)
         return _PHASE_NEEDS[phase]
 
     def prompt(self) -> str:
@@ -698,7 +695,6 @@ class RoundTracker:
         self.phase = Phase.SETTLED
         ops.append(DealerStood(hand_total(self.dealer).value, len(self.dealer) > 2))
         ops.append(RoundSettled(-sum(row.amount for row in self.rows)))
-
 
     # --- descriptions -------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from dealer_assist.round_file import settle_round
 from dealer_assist.session_inputs import BankAccepted, SettlementConfirmed
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
-from dealer_assist.tracker import Phase
+from dealer_assist.tracker import Phase, RoundTracker
 from devices.linked_table import LinkedTable
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
@@ -38,15 +38,20 @@ def _run(tmp_path, profile: str, cards: list[str], hole: str | None = None):
     return shoe, peek, table, linked
 
 
+def _open_round(table: Table, linked: LinkedTable) -> RoundTracker:
+    """The links up, the shoe in, seat 1 banks and seat 2 bets $25: the round's tracker."""
+    linked.start()
+    assert linked.pump_until(lambda: table.session.s.shoe_id is not None, 10)
+    linked.submit(BankAccepted(1, 50_000))
+    linked.submit(PlaceWager(2, WagerKind.BASE, 2_500))
+    return table.session.tracker
+
+
 def test_icd_2_card_stop_holds_cards_the_rules_refuse_and_releases_them_when_allowed(tmp_path):
     # 4.0: seat 2 gets TH 8H = hard 18 (must stand, may still surrender); the PD KD 5D hits 15 with KC.
     shoe, peek, table, linked = _run(tmp_path, "nobust-4.0", ["TH", "KD", "8H", "5D", "KC", "2S", "3S"])
     try:
-        linked.start()
-        assert linked.pump_until(lambda: table.session.s.shoe_id is not None, 10)
-        linked.submit(BankAccepted(1, 50_000))
-        linked.submit(PlaceWager(2, WagerKind.BASE, 2_500))
-        tracker = table.session.tracker
+        tracker = _open_round(table, linked)
         _pull(shoe, linked, 4, lambda: tracker.phase is Phase.PLAYING)
         assert linked.feed.locked is True, "hard 18 may not hit: the shoe holds the next card"
         assert linked.pump_until(lambda: shoe.locked, 5), "the shoe confirms its card-stop"
@@ -71,11 +76,7 @@ def test_icd_3_the_peek_device_is_asked_and_a_natural_ends_play(tmp_path):
     # c21: seat 2 TH 9H, PD hole AS, up KD (second card up): the peek says Natural, the hand loses.
     shoe, peek, table, linked = _run(tmp_path, "c21-8.0", ["TH", "AS", "9H", "KD", "2C"], hole="AS")
     try:
-        linked.start()
-        assert linked.pump_until(lambda: table.session.s.shoe_id is not None, 10)
-        linked.submit(BankAccepted(1, 50_000))
-        linked.submit(PlaceWager(2, WagerKind.BASE, 2_500))
-        tracker = table.session.tracker
+        tracker = _open_round(table, linked)
         _pull(shoe, linked, 4, lambda: tracker.phase is Phase.SETTLED)
         assert tracker.dealer_natural is True
         assert [(r.result.value, r.amount) for r in tracker.rows] == [("lose", -2_500)]
