@@ -73,3 +73,23 @@ def test_a_shoe_with_no_number_to_go_on_from_is_refused(tmp_path):
             BenchDevices(table.session, BenchPlayer(SEED))
     finally:
         table.close()
+
+
+def test_a_card_pulled_before_the_last_one_arrived_and_a_shoe_nobody_needs_are_refused(tmp_path):
+    table = _table(tmp_path)
+    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
+    try:
+        with pytest.raises(RuleError) as no_shoe:
+            devices.pull()
+        assert no_shoe.value.code == "shoe_busy"
+        devices.load(devices.next_shoe())
+        assert devices.busy(), "the shoe has not reached the table: nothing is linked"
+        with pytest.raises(RuleError) as busy:
+            devices.pull()
+        assert busy.value.code == "shoe_busy" and devices.pulled == 0
+        table.submit(ShoeLoaded(f"S{SEED}-1", 6))
+        with pytest.raises(RuleError) as not_due:
+            devices.next_shoe()
+        assert not_due.value.code == "shoe_not_due" and "needs no new shoe" in not_due.value.message
+    finally:
+        table.close()

@@ -117,3 +117,14 @@ def test_a_refused_input_is_recorded_with_its_reason(journal_dir):
         table.submit(PlaceWager(2, WagerKind.BUSTER, 50_000))
     refused = [r.body for r in read_records(table.path) if r.kind is RecordKind.REFUSED]
     assert refused[-1]["error"]["code"] == "wager_limit"
+
+
+@pytest.mark.parametrize("pin, said", [("12a4", "digits only"), ("123", "this one has 3"),
+                                       ("1234567890123", "this one has 13"), ("", "this one has 0")])
+def test_a_new_pin_outside_4_to_12_digits_is_refused_saying_why(journal_dir, pin, said):
+    table = Table.open(journal_dir / "pin.db", TableConfig("T-1", "nobust-4.0"))
+    with pytest.raises(RuleError) as bad:
+        table.set_pin(pin)
+    assert bad.value.code == "bad_pin" and said in bad.value.message
+    assert table.pins.digest is None, "no PIN was recorded"
+    table.close()
