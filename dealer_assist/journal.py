@@ -52,6 +52,12 @@ class Record:
     round_id: int | None
     kind: RecordKind
     body: dict[str, Any]
+    hash: bytes  # record_hash(previous record's hash, this record's fields)
+
+    @property
+    def body_text(self) -> str:
+        """The body exactly as hashed."""
+        return canonical_json(self.body)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +77,19 @@ class JournalCorrupt(Exception):
         self.verdict = verdict
 
 
-def _digest(prev: bytes, seq: int, wall: str, mono_ns: int, round_id: int | None, kind: str, body: str) -> bytes:
+def record_hash(prev: bytes, seq: int, wall: str, mono_ns: int, round_id: int | None, kind: str, body: str) -> bytes:
+    """A record's hash, which anyone holding the record can recompute:
+
+        SHA-256( prev || f"{seq}\\x1f{wall}\\x1f{mono_ns}\\x1f{round_id or ''}\\x1f{kind}\\x1f" || body )
+
+    `prev` is the previous record's 32-byte hash (32 zero bytes before the first record), `body` the
+    record's canonical JSON text (`canonical_json`), all text UTF-8. A round id of None is empty."""
     head = f"{seq}\x1f{wall}\x1f{mono_ns}\x1f{'' if round_id is None else round_id}\x1f{kind}\x1f".encode()
     return hashlib.sha256(prev + head + body.encode()).digest()
 
 
-def _canonical(body: dict[str, Any]) -> str:
+def canonical_json(body: dict[str, Any]) -> str:
+    """The one JSON text of a body that is hashed: sorted keys, no spaces, UTF-8 as is."""
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -105,12 +118,12 @@ class Journal:
     def append(self, kind: RecordKind, body: dict[str, Any], round_id: int | None = None) -> Record:
         """Write one record durably: when this returns, the record survives a power cut."""
         if self.closed:
-            raise JournalClosed(f"{self.path}: the journal is closed; a {kind.value} record was not written: {_canonical(body)}")
+            raise JournalClosed(f"{self.path}: the journal is closed; a {kind.value} record was not written: {canonical_json(body)}")
         seq = self.seq + 1
         wall = datetime.now(timezone.utc).isoformat(timespec="microseconds")
         mono = time.monotonic_ns()
-        text = _canonical(body)
-        digest = _digest(self.head, seq, wall, mono, round_id, kind.value, text)
+        text = canonical_json(body)
+        digest = record_hash(self.head, seq, wall, mono, round_id, kind.value, text)
         self.db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", (seq, wall, mono, round_id, kind.value, text, digest))
         self.seq, self.head = seq, digest
         if kind is RecordKind.CLOSE:
@@ -118,7 +131,7 @@ class Journal:
             # start: each commit's fsync then rewrites blocks the WAL already has (no metadata to
             # flush), and no checkpoint falls in the middle of a round to delay a card.
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        return Record(seq, wall, mono, round_id, kind, body)
+        return Record(seq, wall, mono, round_id, kind, body, digest)
 
     def close(self) -> None:
         """Checkpoint the WAL into the file and seal every page of it."""
@@ -146,8 +159,8 @@ def _query(path: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
 
 
 def _record(row: tuple[Any, ...]) -> Record:
-    seq, wall, mono, round_id, kind, body, _ = row
-    return Record(seq, wall, mono, round_id, RecordKind(kind), json.loads(body))
+    seq, wall, mono, round_id, kind, body, digest = row
+    return Record(seq, wall, mono, round_id, RecordKind(kind), json.loads(body), bytes(digest))
 
 
 def record_at(path: Path, seq: int) -> Record:
@@ -225,7 +238,7 @@ def verify(path: Path, since: int = 0, head: bytes = GENESIS) -> Verdict:
         if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").fetchone():
             empty = path.stat().st_size == 0 or not db.execute("SELECT 1 FROM sqlite_master").fetchone()
             return Verdict(True, 0, "an empty journal") if empty else _bad(path, 0, None, "not a dealer-assist journal")
-        # SQLite lays out each record's hashed bytes (see _digest) and hands them over undecoded,
+        # SQLite lays out each record's hashed bytes (see record_hash) and hands them over undecoded,
         # so the loop only hashes.
         db.text_factory = bytes
         rows = db.execute(

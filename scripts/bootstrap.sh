@@ -7,7 +7,12 @@ cd "$here"
 mode="${1:-run}"; shift || true
 
 apt_packages=(python3 python3-venv libzbar0 libegl1 libgl1 libfontconfig1 libxkbcommon0
-              libglib2.0-0 libdbus-1-3)
+              libglib2.0-0 libdbus-1-3
+              # a desktop (X11 / xcb) and the tests of a real window
+              libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-render-util0
+              libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0 xvfb
+              # the card room: broker, store, and the browser its tests drive
+              nats-server postgresql chromium chromium-driver)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
