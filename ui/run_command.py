@@ -168,7 +168,6 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int, lifet
     # closing and no longer delivers signals queued from device threads, so the screen could not be
     # opened a second time in the same process.
     loop = QEventLoop()
-    app.lastWindowClosed.connect(loop.quit)
     rng = random.Random(args.seed)
     devices = DeviceStatus()
     bridge = TableBridge(table, devices)
