@@ -187,8 +187,8 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int, lifet
                                                            lambda: bridge.tracker.expected_peek_answer(), devices, wire=wire)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
-    present(window, args.kiosk)
     lifetime.watch(loop, window)
+    present(window, args.kiosk)
     if links is not None:
         links.start()
     if camera is not None:
@@ -211,6 +211,7 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int, lifet
     elif args.exit:
         QTimer.singleShot(0, loop.quit)
     status = loop.exec()
+    window.close()
     for device in (camera, links, wire):
         if device is not None:
             device.stop()

@@ -28,9 +28,10 @@ def _sealed_and_intact(journal: Path) -> bool:
 
 def test_closing_the_window_ends_run_and_seals_the_journal(qapp, tmp_path, capsys):
     journal = tmp_path / "t.db"
+    earlier = set(QApplication.topLevelWidgets())
 
     def close_the_window() -> None:
-        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow) and w.isVisible()]
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow) and w not in earlier]
         if not windows:
             QTimer.singleShot(50, close_the_window)
             return
