@@ -5,18 +5,11 @@ from dealer_assist.cards import Card
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason
 from dealer_assist.outcomes import Result
-from dealer_assist.settlement import Wager
+from dealer_assist.record_words import WAGER_NAMES, money_text
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RED_SUITS = frozenset("HD")
 
-WAGER_NAMES = {
-    Wager.LUCKY_LUCKY: "Lucky Lucky",
-    Wager.INSURANCE: "Insurance",
-    Wager.BASE: "Base",
-    Wager.BUSTER: "Buster",
-    Wager.FREE_BONUS: "Free bonus",
-}
 ENDED = {
     EndReason.NATURAL: "Natural",
     EndReason.TWENTY_ONE: "21",
@@ -39,9 +32,7 @@ RESULTS = {
 
 def money(cents: Cents) -> str:
     """$25 or $2.50: cents only when there are some."""
-    sign = "-" if cents < 0 else ""
-    units, rest = divmod(abs(cents), 100)
-    return f"{sign}${units:,}" + (f".{rest:02d}" if rest else "")
+    return money_text(cents)
 
 
 def signed(cents: Cents) -> str:
