@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from devices.cli_support import CommandError, JsonArgumentParser, emit, report, stop_on_signals
+from devices.cli_support import CommandError, JsonArgumentParser, emit, emit_last, report, stop_on_signals
 from devices.events import (
     CardSeen,
     CardsMissed,
@@ -66,7 +66,7 @@ def monitor(url: str) -> int:
         pass
     scanner.stop()
     stats = scanner.stats()
-    emit(
+    emit_last(
         {
             "device": "shoe",
             "type": "stats",
