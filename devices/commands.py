@@ -55,7 +55,9 @@ def event_line(event: DeviceEvent) -> dict[str, object]:
 
 
 def monitor(url: str) -> int:
-    scanner = ShoeScanner(url, lambda event: emit({"device": "shoe"} | event_line(event)))
+    def show(event: DeviceEvent) -> None:
+        emit({"device": "shoe"} | event_line(event))  # once the reader has gone, events are dropped
+    scanner = ShoeScanner(url, show)
     stop = stop_on_signals()
     scanner.start()
     error = scanner.wait_opened(OPEN_WAIT)
