@@ -174,7 +174,7 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
             assert wait.seat is not None and wait.hand is not None
             queue = tokens.get(wait.seat)
             if not queue:
-                raise _error("missing_decision", f"seat {wait.seat} hand {wait.hand}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
+                raise _error("missing_decision", f"seat {wait.seat} hand {wait.hand + 1}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
             token = queue.popleft()
             if token.action is None:
                 try:

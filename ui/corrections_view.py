@@ -18,7 +18,7 @@ from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, R
 from dealer_assist.table import Table
 from ui.journal_text import card_code
 from ui.notice_label import NoticeLabel
-from ui.text import SUIT_SYMBOLS
+from ui.text import SUIT_SYMBOLS, TABLE_STATES
 
 
 PICKS_PER_ROW = 7
@@ -38,7 +38,7 @@ class OpenRound:
         if session.unread:
             held += f"   ·   out unread: shoe card {', '.join(str(n) for n in session.unread)}"
         if session.tracker is None:
-            return cls(f"No round is open: the table is at {session.state.value.replace('_', ' ')}{held}", ())
+            return cls(f"No round is open: the table is {TABLE_STATES[session.state]}{held}", ())
         latest = recall(table.path, last=1)  # a round opened by its first input has no record yet
         entry = latest[0] if latest and latest[0]["round_id"] == session.round_id else None
         cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}"

@@ -5,6 +5,7 @@ from dealer_assist.cards import Card
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason
 from dealer_assist.outcomes import Result
+from dealer_assist.table_session import TableState
 from dealer_assist.record_words import WAGER_NAMES, money_text
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -59,3 +60,17 @@ def settlement_action(amount: Cents, result: Result, stake: Cents, in_action: Ce
     if amount < 0:
         return f"COLLECT {money(-amount)}{back}"
     return f"RETURN {money(stake)}" if stake and result in (Result.PUSH, Result.NO_ACTION) else "—"
+
+
+TABLE_STATES = {
+    TableState.NEEDS_SHOE: "waiting for a new shoe",
+    TableState.OFFERING_BANK: "offering the bank",
+    TableState.ROUND: "in a round",
+    TableState.MISDEAL: "holding a misdeal",
+    TableState.UNREAD: "holding a card the shoe could not read",
+}
+
+
+def count(n: int, thing: str) -> str:
+    """'1 card', '2 cards'."""
+    return f"{n} {thing}" + ("" if n == 1 else "s")

@@ -47,7 +47,7 @@ def test_round_file_settle_command_prints_ledger_and_table(tmp_path):
     assert json.loads(out.stdout)["player_dealer"]["net"] == -42
     table = subprocess.run([sys.executable, "-m", "ui.cli", "settle", str(path), "--table"], capture_output=True, text=True)
     assert table.returncode == 0
-    assert "lucky_lucky" in table.stdout and "net -42" in table.stdout
+    assert "Lucky Lucky" in table.stdout and "net -$42" in table.stdout and "lucky_lucky" not in table.stdout
 
 
 def test_round_file_malformed_json_exits_2_with_one_error_object(tmp_path):
