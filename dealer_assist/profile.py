@@ -90,6 +90,16 @@ class Profile:
     content_hash: str
     rules: Mapping[str, str]
 
+    @property
+    def up_index(self) -> int:
+        """Where the up card lies in the dealer's two cards: dealt first or second (RULES.md §7)."""
+        return self.dealer_up_card - 1
+
+    @property
+    def hole_index(self) -> int:
+        """Where the hole card lies in the dealer's two cards: the one of them that is not up."""
+        return 1 - self.up_index
+
     def buster_odds(self, dealer_cards: int) -> int:
         """To-1 odds for a dealer bust of this many cards (3..8+)."""
         return self.buster_pays[min(dealer_cards, 8) - 3]

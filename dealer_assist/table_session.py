@@ -28,6 +28,7 @@ from dealer_assist.session_operations import (
     MisdealDiscarded, MisdealHeld,
     NewShoeDue, PeekConfirmed, RotationWarning, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
 )
+from dealer_assist.settlement import banker_net
 from dealer_assist.tracker import Phase, PlayerDealer, RoundTracker
 
 ROTATION_WINDOW_S = 40 * 60
@@ -332,7 +333,7 @@ class TableSession:
         tracker = self._open_tracker()
         if tracker.phase is not Phase.SETTLED:
             raise RuleError("not_settled", f"the round is not settled yet ({tracker.phase})")
-        self._close(-sum(row.amount for row in tracker.rows), voided=False, ops=ops)
+        self._close(banker_net(tracker.rows), voided=False, ops=ops)
 
     def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:
         s = self.s

@@ -30,8 +30,8 @@ from dealer_assist.operations import (
 from dealer_assist.outcomes import Status, can_still_push, standing
 from dealer_assist.profile import PlayStart, Profile, Surrender
 from dealer_assist.seating import action_seat, clockwise_from
-from dealer_assist.settlement import FinalHand, RoundFacts, Row, settle
-from dealer_assist.totals import TARGET, hand_total, is_natural_pair
+from dealer_assist.settlement import FinalHand, RoundFacts, Row, banker_net, settle
+from dealer_assist.totals import TARGET, dealer_draws_on, hand_total, is_natural_pair
 
 
 class Phase(StrEnum):
@@ -213,7 +213,7 @@ class RoundTracker:
     def next_card_is_hole_card(self) -> bool:
         """Whether the next card from the shoe becomes the dealer's hole card."""
         return (self.profile.dealer_hole_card and self.phase in (Phase.BETTING, Phase.DEALING)
-                and self._card_target()[1] == DEALER and len(self.dealer) + 1 != self.profile.dealer_up_card)
+                and self._card_target()[1] == DEALER and len(self.dealer) != self.profile.up_index)
 
     def expected_peek_answer(self) -> PeekResult:
         """What an honest peek device answers for the cards the shoe reported; replay uses it."""
@@ -223,8 +223,18 @@ class RoundTracker:
         """The dealer's cards as the table shows them: the hole card is None until revealed."""
         if self._hole_shown:
             return list(self.dealer)
-        up = self.profile.dealer_up_card - 1
+        up = self.profile.up_index
         return [card if i == up else None for i, card in enumerate(self.dealer)]
+
+    def double_range(self, seat: int, hand: int) -> tuple[Cents, Cents]:
+        """The least and the most a double of this hand may add (RULES.md §8.15): the table minimum
+        up to the hand's wager; a double for less is anything below the wager."""
+        return self.profile.table_min, self.hands[seat][hand].stake
+
+    @property
+    def up_card(self) -> Card:
+        """The dealer's up card; only once the deal has reached it."""
+        return self.dealer[self.profile.up_index]
 
     # --- the one way in -----------------------------------------------------------------------
 
@@ -352,7 +362,7 @@ class RoundTracker:
             self._close_betting(ops)
             _, target, index, use = self._card_target()
         if target == DEALER:
-            hidden = not self._hole_shown and len(self.dealer) + 1 != self.profile.dealer_up_card
+            hidden = not self._hole_shown and len(self.dealer) != self.profile.up_index
             self.dealer.append(card)
             ops.append(CardAssigned(card, None, 0, use, hidden))
         else:
@@ -373,7 +383,7 @@ class RoundTracker:
 
     def _after_deal(self, ops: list[Operation]) -> None:
         p = self.profile
-        up = self.dealer[p.dealer_up_card - 1]
+        up = self.up_card
         self.first_cards = {seat: (hands[0].cards[0], hands[0].cards[1]) for seat, hands in self.hands.items()}
         for seat in clockwise_from(self.pd_seat % self.seats + 1 if self.pd_seat else 1, self.seats, skip=self.pd_seat):
             if self.wagers.get(seat, {}).get(WagerKind.LUCKY_LUCKY):
@@ -439,7 +449,7 @@ class RoundTracker:
 
     def _do_close_insurance(self, event: CloseInsurance, ops: list[Operation]) -> None:
         self.phase = Phase.PEEK
-        ops.append(PeekRequested(self.dealer[self.profile.dealer_up_card - 1].rank))
+        ops.append(PeekRequested(self.up_card.rank))
 
     def _check_peek(self, event: PeekAnswered) -> RuleError | None:
         if self.phase is not Phase.PEEK:
@@ -518,9 +528,10 @@ class RoundTracker:
             return RuleError("illegal_action", "split Aces get one card each and cannot double", "8.15")
         if (error := self._must_stand(hand)) is not None:
             return RuleError("illegal_action", error.message, error.rule)
-        amount = hand.stake if event.amount is None else event.amount
-        if not self.profile.table_min <= amount <= hand.stake:
-            return RuleError("wager_limit", f"a double of {format_money(amount)} must be from the table minimum {format_money(self.profile.table_min)} to the wager {format_money(hand.stake)}", "8.15")
+        low, high = self.double_range(event.seat, event.hand)
+        amount = high if event.amount is None else event.amount
+        if not low <= amount <= high:
+            return RuleError("wager_limit", f"a double of {format_money(amount)} must be from the table minimum {format_money(low)} to the wager {format_money(high)}", "8.15")
         return None
 
     def _why_not_split(self, event: Decide | None, hand: _Hand, seat: int | None = None) -> RuleError | None:
@@ -620,7 +631,7 @@ class RoundTracker:
         if self.phase is Phase.DEALER:
             if not self._hole_shown:
                 self._hole_shown = True
-                ops.append(HoleCardRevealed(self.dealer[2 - self.profile.dealer_up_card]))
+                ops.append(HoleCardRevealed(self.dealer[self.profile.hole_index]))
             if not self._dealer_draws():
                 self._settle(ops)
 
@@ -658,8 +669,7 @@ class RoundTracker:
         """The dealer's drawing rule (RULES.md §2.8-§2.9, §3.5, §4.1-§4.3)."""
         if self.dealer_natural or is_natural_pair(self.dealer):
             return False
-        total = hand_total(self.dealer)
-        if total.value > 17 or (total.value == 17 and not (total.soft and self.profile.dealer_hits_soft_17)):
+        if not dealer_draws_on(hand_total(self.dealer), self.profile.dealer_hits_soft_17):
             return False
         return any(w.get(WagerKind.BUSTER) for w in self.wagers.values()) or self._unresolved()
 
@@ -667,7 +677,7 @@ class RoundTracker:
         total = hand_total(self.dealer)
         if is_natural_pair(self.dealer):
             return "the dealer has a Natural and does not draw"
-        if total.value >= 17:
+        if not dealer_draws_on(total, self.profile.dealer_hits_soft_17):
             return f"the dealer stands on {'soft' if total.soft else 'hard'} {total.value}"
         return "no wager depends on the dealer's hand: the dealer does not draw"
 
@@ -684,7 +694,7 @@ class RoundTracker:
             bank=self.player_dealer.bank if self.player_dealer else None,
             action_seat=self.action_seat,
             first_cards=self.first_cards,
-            dealer_up=self.dealer[p.dealer_up_card - 1],
+            dealer_up=self.up_card,
             dealer_cards=tuple(self.dealer),
             lucky_lucky={s: w[WagerKind.LUCKY_LUCKY] for s, w in self.wagers.items() if w.get(WagerKind.LUCKY_LUCKY)},
             insurance=dict(self.insurance),
@@ -694,7 +704,7 @@ class RoundTracker:
         self.rows = settle(facts)
         self.phase = Phase.SETTLED
         ops.append(DealerStood(hand_total(self.dealer).value, len(self.dealer) > 2))
-        ops.append(RoundSettled(-sum(row.amount for row in self.rows)))
+        ops.append(RoundSettled(banker_net(self.rows)))
 
     # --- descriptions -------------------------------------------------------------------------
 

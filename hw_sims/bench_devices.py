@@ -61,7 +61,7 @@ class BenchDevices:
                 self.cut_reported = True
         self.peek = PeekEmulator(PtyEndpoint(), seed=player.seed) if session.profile.dealer_hole_card else None
         tracker = session.tracker
-        hole = 2 - session.profile.dealer_up_card  # the index of the hole card in the dealer's hand
+        hole = session.profile.hole_index
         if self.peek is not None and tracker is not None and len(tracker.dealer) > hole:
             self.peek.sim_set_hole_card(tracker.dealer[hole])  # still under the reader after a restart
 

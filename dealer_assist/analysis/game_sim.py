@@ -130,7 +130,7 @@ class _Strategy(RoundPolicy):
 
     def decide(self, tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
         """The first preferred move the table accepts; None is the hit."""
-        moves = preferred_moves(tracker.hands[seat][hand].cards, tracker.dealer[tracker.profile.dealer_up_card - 1])
+        moves = preferred_moves(tracker.hands[seat][hand].cards, tracker.up_card)
         for move in moves:
             if move is Move.HIT:
                 if tracker.takes_card():
