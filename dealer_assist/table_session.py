@@ -1,8 +1,8 @@
 """The table session: rounds in sequence at one table, around the round tracker.
 
 It owns what lasts longer than a round: who banks and for which turn (RULES.md §5.6), the shoe
-and its cut card, misdeals that hold a round for a supervisor, corrections, and the optional
-California rotation limits for proposition players. Pure: time comes in with each input, and the
+and its cut card, misdeals that hold a round for a supervisor, corrections, and the counts of the
+rotation policy its settings choose (`rotation.py`). Pure: time comes in with each input, and the
 state between rounds is plain data, so the journal can restart a table from its last round.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dealer_assist.inputs import CardDrawn, CheckedByHand, Input
 from dealer_assist.money import Cents
 from dealer_assist.operations import Operation
 from dealer_assist.profile import Profile, load_profile
+from dealer_assist.rotation import rotation_policy
 from dealer_assist.seating import next_clockwise
 from dealer_assist.session_inputs import (
     BankAccepted, BankRefused, CardsUnread, ConfirmPeek, CutCardReached, DiscardMisdeal, KeyCard, RekeyCard,
@@ -26,13 +27,10 @@ from dealer_assist.session_inputs import (
 from dealer_assist.session_operations import (
     BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread,
     MisdealDiscarded, MisdealHeld,
-    NewShoeDue, PeekConfirmed, RotationWarning, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
+    NewShoeDue, PeekConfirmed, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
 )
 from dealer_assist.settlement import banker_net
 from dealer_assist.tracker import Phase, PlayerDealer, RoundTracker
-
-ROTATION_WINDOW_S = 40 * 60
-ROTATION_WARNINGS_MIN = (5, 1)
 
 TableInput = Input | SessionInput
 
@@ -96,6 +94,7 @@ class TableSession:
         self.config = config
         self.profile: Profile = load_profile(config.profile, config.settings)
         self.seats = config.seats or self.profile.seats
+        self.rotation = rotation_policy(config.rotation_rules)
         carried = {k: list(v) if isinstance(v, list) else v for k, v in (state or {}).items()}
         self.s = _Between(**carried)
         self.tracker: RoundTracker | None = None
@@ -132,9 +131,7 @@ class TableSession:
 
     def rotation_deadline(self) -> float | None:
         """When two other player-dealers must have banked, if the rotation limits apply."""
-        if not self.config.rotation_rules or self.s.prop_seat is None or self.s.window_start is None:
-            return None
-        return self.s.window_start + ROTATION_WINDOW_S
+        return self.rotation.deadline(self.s)
 
     # --- the one way in -----------------------------------------------------------------------
 
@@ -143,7 +140,7 @@ class TableSession:
         handler = self._HANDLERS.get(type(event), TableSession._round_input)
         ops: list[Any] = []
         handler(self, event, now, ops)
-        self._warn(now, ops)
+        ops.extend(self.rotation.warnings(self.s, now))
         return tuple(ops)
 
     # --- the shoe -------------------------------------------------------------------------------
@@ -230,13 +227,11 @@ class TableSession:
         if event.bank <= 0:
             raise RuleError("bad_bank", "the bank must be more than zero", "5.1")
         s = self.s
-        if self.config.rotation_rules:
-            self._check_rotation(event, now)
+        self.rotation.check(s, event, now)
         turn = s.offer_turn
         s.pd_seat, s.pd_bank, s.pd_turn, s.pd_proposition, s.pd_ready = event.seat, event.bank, turn, event.proposition, True
         s.offer_seat, s.declined = None, []
-        if self.config.rotation_rules:
-            self._count_rotation(event, now)
+        self.rotation.count(s, event, now)
         ops.append(BankTaken(event.seat, event.bank, turn, event.proposition))
         self._maybe_open(ops)
 
@@ -255,39 +250,6 @@ class TableSession:
         s.offer_seat = seat
         s.offer_turn = 2 if seat == s.pd_seat and s.pd_turn == 1 and not s.pd_proposition else 1
         ops.append(BankOffered(seat, s.offer_turn))
-
-    def _check_rotation(self, event: BankAccepted, now: float) -> None:
-        s = self.s
-        if not event.proposition:
-            return
-        if s.prop_seat is not None and event.seat != s.prop_seat:
-            raise RuleError("rotation", f"seat {s.prop_seat} is this table's proposition player: one per table", "5.6")
-        if s.pd_proposition and s.pd_seat == event.seat:
-            raise RuleError("rotation", "a proposition player never banks two rounds in a row", "5.6")
-        deadline = self.rotation_deadline()
-        if deadline is not None and now >= deadline and len(s.window_pds) < 2:
-            raise RuleError("rotation", "two other player-dealers must bank before the proposition player banks again", "5.6")
-
-    def _count_rotation(self, event: BankAccepted, now: float) -> None:
-        s = self.s
-        if event.proposition:
-            s.prop_seat = event.seat
-            if s.window_start is None:
-                s.window_start = now
-            return
-        if event.seat not in s.window_pds:
-            s.window_pds.append(event.seat)
-        if len(s.window_pds) >= 2 and s.window_start is not None:
-            s.window_start, s.window_pds, s.warned = now, [], []
-
-    def _warn(self, now: float, ops: list[Any]) -> None:
-        deadline = self.rotation_deadline()
-        if deadline is None or len(self.s.window_pds) >= 2:
-            return
-        for minutes in ROTATION_WARNINGS_MIN:
-            if now >= deadline - minutes * 60 and minutes not in self.s.warned:
-                self.s.warned.append(minutes)
-                ops.append(RotationWarning(minutes))
 
     # --- rounds ---------------------------------------------------------------------------------
 
