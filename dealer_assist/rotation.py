@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Refusal, RuleError
 from dealer_assist.session_inputs import BankAccepted
 from dealer_assist.session_operations import RotationWarning
 
@@ -66,12 +66,12 @@ class CaliforniaRotation:
         if not event.proposition:
             return
         if s.prop_seat is not None and event.seat != s.prop_seat:
-            raise RuleError("rotation", f"seat {s.prop_seat} is this table's proposition player: one per table", "5.6")
+            raise RuleError(Refusal.ROTATION, f"seat {s.prop_seat} is this table's proposition player: one per table", "5.6")
         if s.pd_proposition and s.pd_seat == event.seat:
-            raise RuleError("rotation", "a proposition player never banks two rounds in a row", "5.6")
+            raise RuleError(Refusal.ROTATION, "a proposition player never banks two rounds in a row", "5.6")
         deadline = self.deadline(s)
         if deadline is not None and now >= deadline and len(s.window_pds) < 2:
-            raise RuleError("rotation", "two other player-dealers must bank before the proposition player banks again", "5.6")
+            raise RuleError(Refusal.ROTATION, "two other player-dealers must bank before the proposition player banks again", "5.6")
 
     def count(self, s: RotationState, event: BankAccepted, now: float) -> None:
         if event.proposition:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dealer_assist.cards import Card, check_copies, parse_card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.inputs import Action, Decide, Insure, PlaceWager, WagerKind
 from dealer_assist.ledger import ledger
 from dealer_assist.money import Cents, parse_amount
@@ -46,20 +46,16 @@ class RoundSpec:
     insurance: Mapping[int, Cents]
 
 
-def _error(code: str, message: str, rule: str | None = None) -> RuleError:
-    return RuleError(code, message, rule)
-
-
 def _object(value: object, field: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise _error("bad_field", f"{field}: expected an object, got {type(value).__name__}")
+        raise InputError(Refusal.BAD_FIELD, f"{field}: expected an object, got {type(value).__name__}")
     return value
 
 
 def _seat(key: object, field: str) -> int:
     if isinstance(key, str) and key.isdigit():
         return int(key)
-    raise _error("bad_field", f"{field}: seat {key!r} is not a seat number")
+    raise InputError(Refusal.BAD_FIELD, f"{field}: seat {key!r} is not a seat number")
 
 
 def _token(text: object, key: str, index: int) -> Token:
@@ -68,10 +64,10 @@ def _token(text: object, key: str, index: int) -> Token:
         return known
     field = f"actions.{key}[{index}]"
     if not isinstance(text, str):
-        raise _error("bad_action", f"{field}: {text!r} is not an action")
+        raise InputError(Refusal.BAD_ACTION, f"{field}: {text!r} is not an action")
     name, _, amount = text.partition(":")
     if name not in _TOKENS or (amount and name != "double"):
-        raise _error("bad_action", f"{field}: {text!r} is not one of hit, stand, double, double:AMOUNT, split, surrender")
+        raise InputError(Refusal.BAD_ACTION, f"{field}: {text!r} is not one of hit, stand, double, double:AMOUNT, split, surrender")
     if name == "hit":
         return Token(text, None, None)
     return Token(text, Action(name), parse_amount(amount, field) if amount else None)
@@ -85,20 +81,20 @@ def parse_round(data: object) -> RoundSpec:
     doc = _object(data, "round")
     unknown = sorted(set(doc) - _FIELDS)
     if unknown:
-        raise _error("unknown_field", f"unknown field {unknown[0]!r}; a round-v1 file has {', '.join(sorted(_FIELDS))}")
+        raise InputError(Refusal.UNKNOWN_FIELD, f"unknown field {unknown[0]!r}; a round-v1 file has {', '.join(sorted(_FIELDS))}")
     if doc.get("format") != FORMAT:
-        raise _error("bad_format", f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
+        raise InputError(Refusal.BAD_FORMAT, f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
     if not isinstance(doc.get("profile"), str):
-        raise _error("bad_field", "profile: a profile name is required")
+        raise InputError(Refusal.BAD_FIELD, "profile: a profile name is required")
     profile = load_profile(doc["profile"], _object(doc.get("settings", {}), "settings"))
     seats = doc.get("seats", profile.seats)
     if isinstance(seats, bool) or not isinstance(seats, int):
-        raise _error("bad_field", f"seats: {seats!r} is not a whole number")
+        raise InputError(Refusal.BAD_FIELD, f"seats: {seats!r} is not a whole number")
     pd = None
     if doc.get("player_dealer") is not None:
         raw = _object(doc["player_dealer"], "player_dealer")
         if set(raw) != {"seat", "bank"} or isinstance(raw["seat"], bool) or not isinstance(raw["seat"], int):
-            raise _error("bad_field", "player_dealer: expected {\"seat\": N, \"bank\": AMOUNT}")
+            raise InputError(Refusal.BAD_FIELD, "player_dealer: expected {\"seat\": N, \"bank\": AMOUNT}")
         pd = PlayerDealer(raw["seat"], parse_amount(raw["bank"], "player_dealer.bank"))
     wagers: dict[int, dict[WagerKind, Cents]] = {}
     for key, raw in _object(doc.get("wagers", {}), "wagers").items():
@@ -108,17 +104,17 @@ def parse_round(data: object) -> RoundSpec:
         for name, amount in entry.items():
             kind = _WAGER_BY_NAME.get(name)
             if kind is None:
-                raise _error("bad_field", f"wagers.{key}.{name}: not a wager (base, lucky_lucky, buster)")
+                raise InputError(Refusal.BAD_FIELD, f"wagers.{key}.{name}: not a wager (base, lucky_lucky, buster)")
             wagers[seat][kind] = parse_amount(amount, f"wagers.{key}.{name}")
     raw_cards = doc.get("cards")
     if not isinstance(raw_cards, list):
-        raise _error("bad_field", "cards: expected a list of cards like \"TS\"")
+        raise InputError(Refusal.BAD_FIELD, "cards: expected a list of cards like \"TS\"")
     cards = tuple(parse_card(card) for card in raw_cards)
     check_copies(cards, profile.decks)
     actions = {}
     for key, raw in _object(doc.get("actions", {}), "actions").items():
         if not isinstance(raw, list):
-            raise _error("bad_field", f"actions.{key}: expected a list of actions")
+            raise InputError(Refusal.BAD_FIELD, f"actions.{key}: expected a list of actions")
         actions[_seat(key, "actions")] = tuple(_token(t, key, i) for i, t in enumerate(raw))
     insurance = {  # an insurance of 0 is no insurance (RULES.md §8.20)
         seat: amount for seat, amount in (
@@ -145,13 +141,13 @@ class _FilePolicy(RoundPolicy):
 
     def card(self, tracker: RoundTracker) -> Card:
         if not self.cards:
-            raise _error("too_few_cards", f"the cards ran out where the round needs another card ({tracker.prompt()})", "6.1")
+            raise RuleError(Refusal.TOO_FEW_CARDS, f"the cards ran out where the round needs another card ({tracker.prompt()})", "6.1")
         return self.cards.popleft()
 
     def decide(self, tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
         queue = self.tokens.get(seat)
         if not queue:
-            raise _error("missing_decision", f"seat {seat} hand {hand}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
+            raise RuleError(Refusal.MISSING_DECISION, f"seat {seat} hand {hand}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
         token = queue.popleft()
         return None if token.action is None else Decide(seat, hand, token.action, token.amount)
 
@@ -160,7 +156,7 @@ class _FilePolicy(RoundPolicy):
         return self.insurance.popleft() if self.insurance else None
 
     def check_by_hand(self, tracker: RoundTracker) -> bool:
-        raise _error("held", f"the round cannot go on by itself: {tracker.prompt()}", "6.2")
+        raise RuleError(Refusal.HELD, f"the round cannot go on by itself: {tracker.prompt()}", "6.2")
 
     def confirms_stand(self, seat: int, hand: int) -> bool:
         queue = self.tokens.get(seat)
@@ -177,18 +173,18 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
     try:
         play(tracker, policy)
     except RuleError as refusal:
-        if refusal.code != "card_not_allowed":
+        if refusal.code != Refusal.CARD_NOT_ALLOWED:
             raise
         # The driver asks for a card only where the round takes one, or for a hit: this is the file's hit.
         reason = refusal.message.removeprefix("misdeal: ")
-        raise _error("illegal_action", f"actions.{tracker.awaiting().seat}: hit is refused: {reason}", refusal.rule) from None
+        raise RuleError(Refusal.ILLEGAL_ACTION, f"actions.{tracker.awaiting().seat}: hit is refused: {reason}", refusal.rule) from None
     if spec.insurance and not policy.insurance_offered:
         seat = min(spec.insurance)
-        error = RuleError("insurance_not_offered", "insurance is offered only with an Ace up in a hole-card game (no insurance was offered in this round)", "8.8")
-        raise _error(error.code, f"insurance.{seat}: {error.message}", error.rule)
+        error = RuleError(Refusal.INSURANCE_NOT_OFFERED, "insurance is offered only with an Ace up in a hole-card game (no insurance was offered in this round)", "8.8")
+        raise RuleError(error.code, f"insurance.{seat}: {error.message}", error.rule)
     for seat, queue in sorted(policy.tokens.items()):
         if queue:
-            raise _error("leftover_decision", f"actions.{seat}: {queue[0].text!r} is left over after seat {seat}'s hands ended", "8.4")
+            raise RuleError(Refusal.LEFTOVER_DECISION, f"actions.{seat}: {queue[0].text!r} is left over after seat {seat}'s hands ended", "8.4")
     return tracker, len(policy.cards)
 
 

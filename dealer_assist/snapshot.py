@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dealer_assist.cards import Card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Refusal, RuleError
 from dealer_assist.inputs import Action, CardDrawn, Decide, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason, HoldReason
@@ -45,7 +45,7 @@ class Attention:
     @classmethod
     def refusal(cls, error: RuleError) -> Attention:
         """A refused card is a misdeal (RULES.md §6.1); any other refusal is just refused."""
-        kind = AttentionKind.MISDEAL if error.code == "card_not_allowed" else AttentionKind.REFUSED
+        kind = AttentionKind.MISDEAL if error.code == Refusal.CARD_NOT_ALLOWED else AttentionKind.REFUSED
         return cls(kind, error.message, error.rule)
 
 

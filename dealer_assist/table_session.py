@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.cards import Card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.inputs import CardDrawn, CheckedByHand, Input
 from dealer_assist.money import Cents
 from dealer_assist.operations import Operation
@@ -84,9 +84,9 @@ class _Between:
 def _check_signed(event: KeyCard | ConfirmPeek | VoidRound | DiscardMisdeal | RekeyCard) -> None:
     """A correction is kept forever with who made it and why: neither may be blank."""
     if not event.supervisor.strip():
-        raise RuleError("supervisor_required", "a correction names the floor supervisor who makes it")
+        raise RuleError(Refusal.SUPERVISOR_REQUIRED, "a correction names the floor supervisor who makes it")
     if not event.reason.strip():
-        raise RuleError("reason_required", "a correction needs a reason")
+        raise RuleError(Refusal.REASON_REQUIRED, "a correction needs a reason")
 
 
 class TableSession:
@@ -147,9 +147,9 @@ class TableSession:
 
     def _shoe_loaded(self, event: ShoeLoaded, now: float, ops: list[Any]) -> None:
         if self.tracker is not None and self.tracker.cards_seen:
-            raise RuleError("round_open", "a new shoe is loaded between rounds, not while cards are out", "5.6")
+            raise RuleError(Refusal.ROUND_OPEN, "a new shoe is loaded between rounds, not while cards are out", "5.6")
         if not 1 <= event.decks <= 8:
-            raise RuleError("bad_shoe", f"shoe {event.shoe_id}: {event.decks} decks is not from 1 to 8")
+            raise RuleError(Refusal.BAD_SHOE, f"shoe {event.shoe_id}: {event.decks} decks is not from 1 to 8")
         s = self.s
         s.shoe_id, s.shoe_decks, s.shoe_cards = event.shoe_id, event.decks, 0
         s.new_shoe_due, s.burn_left = False, self.config.burn_cards
@@ -158,27 +158,27 @@ class TableSession:
 
     def _cut_card(self, event: CutCardReached, now: float, ops: list[Any]) -> None:
         if self.s.shoe_id is None:
-            raise RuleError("no_shoe", "no shoe is loaded")
+            raise RuleError(Refusal.NO_SHOE, "no shoe is loaded")
         self.s.new_shoe_due = True
         ops.append(NewShoeDue(event.n))
 
     def _card(self, event: CardDrawn, now: float, ops: list[Any]) -> None:
         if self.unread:
-            raise RuleError("unread_held", f"the round holds until shoe card {self.unread[0]} is named", "6.1")
+            raise RuleError(Refusal.UNREAD_HELD, f"the round holds until shoe card {self.unread[0]} is named", "6.1")
         self._place_card(event, ops)
 
     def _cards_unread(self, event: CardsUnread, now: float, ops: list[Any]) -> None:
         if self.s.shoe_id is None:
-            raise RuleError("no_shoe", "a card came out but no shoe is loaded")
+            raise RuleError(Refusal.NO_SHOE, "a card came out but no shoe is loaded")
         if event.last < event.first:
-            raise RuleError("bad_input", f"cards {event.first}..{event.last} is not a range")
+            raise InputError(Refusal.BAD_INPUT, f"cards {event.first}..{event.last} is not a range")
         self.unread.extend(range(event.first, event.last + 1))
         self.s.shoe_cards += event.last - event.first + 1
         ops.append(CardsHeldUnread(event.first, event.last, event.missed))
 
     def _key_card(self, event: KeyCard, now: float, ops: list[Any]) -> None:
         if not self.unread:
-            raise RuleError("nothing_unread", "no card is waiting to be named")
+            raise RuleError(Refusal.NOTHING_UNREAD, "no card is waiting to be named")
         _check_signed(event)
         pending = list(self.unread)
         self.unread = []
@@ -195,9 +195,9 @@ class TableSession:
     def _place_card(self, event: CardDrawn, ops: list[Any], counted: bool = False) -> None:
         """A card out of the shoe goes to the burn, to its hand, or is held as a misdeal."""
         if self.misdeal is not None:
-            raise RuleError("misdeal_held", f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
+            raise RuleError(Refusal.MISDEAL_HELD, f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
         if self.s.shoe_id is None:
-            raise RuleError("no_shoe", "a card came out but no shoe is loaded")
+            raise RuleError(Refusal.NO_SHOE, "a card came out but no shoe is loaded")
         if not counted:
             self.s.shoe_cards += 1
         if self.s.burn_left:
@@ -205,7 +205,7 @@ class TableSession:
             ops.append(CardBurned(event.card))
             return
         error = self.tracker.verify(event) if self.tracker is not None else RuleError(
-            "card_not_allowed", "misdeal: no round is open for this card", "6.1")
+            Refusal.CARD_NOT_ALLOWED, "misdeal: no round is open for this card", "6.1")
         if error is not None:
             self.misdeal = event.card
             ops.append(MisdealHeld(event.card, error.code, error.message, error.rule))
@@ -216,16 +216,16 @@ class TableSession:
 
     def _check_offer(self, seat: int) -> None:
         if not self.profile.player_dealer:
-            raise RuleError("house_banked", f"{self.profile.id} is house-banked: nobody is offered the bank", "8.10")
+            raise RuleError(Refusal.HOUSE_BANKED, f"{self.profile.id} is house-banked: nobody is offered the bank", "8.10")
         if self.tracker is not None or self.s.pd_ready:
-            raise RuleError("bank_taken", "the bank is offered between rounds only", "5.6")
+            raise RuleError(Refusal.BANK_TAKEN, "the bank is offered between rounds only", "5.6")
         if seat != self.s.offer_seat:
-            raise RuleError("not_offered", f"the bank is offered to seat {self.s.offer_seat}, not seat {seat}", "5.6")
+            raise RuleError(Refusal.OFFERED_ELSEWHERE, f"the bank is offered to seat {self.s.offer_seat}, not seat {seat}", "5.6")
 
     def _bank_accepted(self, event: BankAccepted, now: float, ops: list[Any]) -> None:
         self._check_offer(event.seat)
         if event.bank <= 0:
-            raise RuleError("bad_bank", "the bank must be more than zero", "5.1")
+            raise RuleError(Refusal.BAD_BANK, "the bank must be more than zero", "5.1")
         s = self.s
         self.rotation.check(s, event, now)
         turn = s.offer_turn
@@ -272,9 +272,9 @@ class TableSession:
 
     def _open_tracker(self) -> RoundTracker:
         if self.misdeal is not None:
-            raise RuleError("misdeal_held", f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
+            raise RuleError(Refusal.MISDEAL_HELD, f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
         if self.tracker is None:
-            raise RuleError("no_round", f"no round is open ({self.state})")
+            raise RuleError(Refusal.NO_ROUND, f"no round is open ({self.state})")
         return self.tracker
 
     def _to_round(self, event: Input, ops: list[Any]) -> None:
@@ -283,7 +283,7 @@ class TableSession:
 
     def _round_input(self, event: Input, now: float, ops: list[Any]) -> None:
         if isinstance(event, CheckedByHand):
-            raise RuleError("supervisor_only", "a check by hand is confirmed by a floor supervisor", "6.2")
+            raise RuleError(Refusal.SUPERVISOR_ONLY, "a check by hand is confirmed by a floor supervisor", "6.2")
         self._to_round(event, ops)
 
     def _confirm_peek(self, event: ConfirmPeek, now: float, ops: list[Any]) -> None:
@@ -294,7 +294,7 @@ class TableSession:
     def _settlement_confirmed(self, event: SettlementConfirmed, now: float, ops: list[Any]) -> None:
         tracker = self._open_tracker()
         if tracker.phase is not Phase.SETTLED:
-            raise RuleError("not_settled", f"the round is not settled yet ({tracker.phase})")
+            raise RuleError(Refusal.NOT_SETTLED, f"the round is not settled yet ({tracker.phase})")
         self._close(banker_net(tracker.rows), voided=False, ops=ops)
 
     def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:
@@ -313,14 +313,14 @@ class TableSession:
 
     def _void(self, event: VoidRound, now: float, ops: list[Any]) -> None:
         if self.tracker is None:
-            raise RuleError("no_round", "no round is open to void")
+            raise RuleError(Refusal.NO_ROUND, "no round is open to void")
         _check_signed(event)
         ops.append(RoundVoided(self.s.round_id, event.supervisor, event.reason))
         self._close(0, voided=True, ops=ops)
 
     def _discard(self, event: DiscardMisdeal, now: float, ops: list[Any]) -> None:
         if self.misdeal is None:
-            raise RuleError("no_misdeal", "no misdeal is held")
+            raise RuleError(Refusal.NO_MISDEAL, "no misdeal is held")
         _check_signed(event)
         ops.append(MisdealDiscarded(self.misdeal, event.supervisor, event.reason))
         self.misdeal = None
@@ -330,7 +330,7 @@ class TableSession:
         _check_signed(event)
         card_positions = [i for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
         if not 0 <= event.index < len(card_positions):
-            raise RuleError("no_such_card", f"the round has {len(card_positions)} cards: there is no card {event.index}")
+            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(card_positions)} cards: there is no card {event.index}")
         position = card_positions[event.index]
         was = self.round_inputs[position].card  # type: ignore[union-attr]
         replayed = list(self.round_inputs)
@@ -339,7 +339,7 @@ class TableSession:
         for number, step in enumerate(replayed):
             error = rebuilt.verify(step)
             if error is not None:
-                raise RuleError("rekey_conflict", f"with card {event.index} as {event.card}, input {number} is refused: {error.message}", error.rule)
+                raise RuleError(Refusal.REKEY_CONFLICT, f"with card {event.index} as {event.card}, input {number} is refused: {error.message}", error.rule)
             rebuilt.apply(step)
         self.tracker, self.round_inputs = rebuilt, replayed
         ops.append(CardRekeyed(event.index, was, event.card, event.supervisor, event.reason))

@@ -14,7 +14,7 @@ from functools import cache
 from enum import StrEnum
 
 from dealer_assist.cards import Card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.inputs import (
     Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered,
     PeekResult, PlaceWager, WagerKind,
@@ -129,16 +129,16 @@ class RoundTracker:
         self.profile = profile
         self.seats = seats if seats is not None else profile.seats
         if not 2 <= self.seats <= 12:
-            raise RuleError("bad_seats", f"seats: {self.seats} is not from 2 to 12", "1")
+            raise InputError(Refusal.BAD_SEATS, f"seats: {self.seats} is not from 2 to 12", "1")
         if profile.player_dealer:
             if player_dealer is None:
-                raise RuleError("missing_player_dealer", f"{profile.id} is banked by a player-dealer: give its seat and bank", "5.1")
+                raise RuleError(Refusal.MISSING_PLAYER_DEALER, f"{profile.id} is banked by a player-dealer: give its seat and bank", "5.1")
             if not 1 <= player_dealer.seat <= self.seats:
-                raise RuleError("bad_seat", f"player_dealer.seat: {player_dealer.seat} is not a seat from 1 to {self.seats}", "1")
+                raise RuleError(Refusal.BAD_SEAT, f"player_dealer.seat: {player_dealer.seat} is not a seat from 1 to {self.seats}", "1")
             if player_dealer.bank <= 0:
-                raise RuleError("bad_bank", "player_dealer.bank: the bank must be more than zero", "5.1")
+                raise RuleError(Refusal.BAD_BANK, "player_dealer.bank: the bank must be more than zero", "5.1")
         elif player_dealer is not None:
-            raise RuleError("unexpected_player_dealer", f"{profile.id} is house-banked: it has no player-dealer", "8.10")
+            raise RuleError(Refusal.UNEXPECTED_PLAYER_DEALER, f"{profile.id} is house-banked: it has no player-dealer", "8.10")
         self.player_dealer = player_dealer
         self.pd_seat = player_dealer.seat if player_dealer else None
         self.phase = Phase.BETTING
@@ -166,7 +166,7 @@ class RoundTracker:
     def verify(self, event: Input) -> RuleError | None:
         """Why `event` would be refused now, or None when `apply` would accept it."""
         check = self._CHECKS.get(type(event))
-        return check(self, event) if check else RuleError("unknown_input", f"{event!r} is not a round input")
+        return check(self, event) if check else InputError(Refusal.UNKNOWN_INPUT, f"{event!r} is not a round input")
 
     def can(self, event: Input) -> bool:
         return self.verify(event) is None
@@ -257,25 +257,25 @@ class RoundTracker:
 
     def _check_wager(self, event: PlaceWager) -> RuleError | None:
         if self.phase is not Phase.BETTING:
-            return RuleError("betting_closed", f"wagers are placed before the deal; the round is {self.phase}", "2.17")
+            return RuleError(Refusal.BETTING_CLOSED, f"wagers are placed before the deal; the round is {self.phase}", "2.17")
         if (error := self._check_seat(event.seat)) is not None:
             return error
         if event.amount < 0:
-            return RuleError("bad_amount", f"seat {event.seat} {event.kind}: a wager cannot be negative")
+            return InputError(Refusal.BAD_AMOUNT, f"seat {event.seat} {event.kind}: a wager cannot be negative")
         p = self.profile
         current = self.wagers.get(event.seat, {})
         if event.kind is WagerKind.BASE:
             if event.amount == 0:
                 if any(current.get(k) for k in (WagerKind.LUCKY_LUCKY, WagerKind.BUSTER)):
-                    return RuleError("side_bet_without_base", f"seat {event.seat}: take back the side bets before the base wager", "2.17")
+                    return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: take back the side bets before the base wager", "2.17")
                 return None
             return _limits(event, p.table_min, p.table_max, "7")
         if event.amount and not current.get(WagerKind.BASE):
             rule = "2.17" if event.kind is WagerKind.LUCKY_LUCKY else self.profile.rules["buster"]
-            return RuleError("side_bet_without_base", f"seat {event.seat}: a {event.kind} wager needs a base wager", rule)
+            return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: a {event.kind} wager needs a base wager", rule)
         if event.kind is WagerKind.LUCKY_LUCKY:
             if event.amount and not p.lucky_lucky:
-                return RuleError("not_offered", f"{p.id} has no Lucky Lucky bet", "8.19")
+                return RuleError(Refusal.NOT_OFFERED, f"{p.id} has no Lucky Lucky bet", "8.19")
             return None
         if event.amount == 0:
             return None
@@ -293,9 +293,9 @@ class RoundTracker:
 
     def _check_seat(self, seat: int) -> RuleError | None:
         if not 1 <= seat <= self.seats:
-            return RuleError("bad_seat", f"seat {seat} is not a seat from 1 to {self.seats}", "1")
+            return RuleError(Refusal.BAD_SEAT, f"seat {seat} is not a seat from 1 to {self.seats}", "1")
         if seat == self.pd_seat:
-            return RuleError("player_dealer_seat", f"seat {seat} is the player-dealer's: it holds the bank", "5.1")
+            return RuleError(Refusal.PLAYER_DEALER_SEAT, f"seat {seat} is the player-dealer's: it holds the bank", "5.1")
         return None
 
     def _close_betting(self, ops: list[Operation]) -> None:
@@ -331,7 +331,7 @@ class RoundTracker:
         phase = self.phase
         if phase is Phase.BETTING:
             if not any(w.get(WagerKind.BASE) for w in self.wagers.values()):
-                return RuleError("no_wagers", "no seat has a base wager: there is nobody to deal to", "8.1"), 0, 0, CardUse.DEAL
+                return RuleError(Refusal.NO_WAGERS, "no seat has a base wager: there is nobody to deal to", "8.1"), 0, 0, CardUse.DEAL
             return None, min(s for s, w in self.wagers.items() if w.get(WagerKind.BASE)), 0, CardUse.DEAL
         if phase is Phase.DEALING:
             return None, self._deal_order[self.cards_seen], 0, CardUse.DEAL
@@ -352,7 +352,7 @@ class RoundTracker:
             Phase.SETTLED: self._dealer_stands_reason(),
         }[phase]
         rule = self.profile.rules["dealer_draw"] if phase is Phase.SETTLED else self.profile.rules["insurance"]
-        return RuleError("card_not_allowed", f"misdeal: {why}", rule), 0, 0, CardUse.DEAL
+        return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: {why}", rule), 0, 0, CardUse.DEAL
 
     def _check_card(self, event: CardDrawn) -> RuleError | None:
         return self._card_target()[0]
@@ -423,16 +423,16 @@ class RoundTracker:
     def _check_insure(self, event: Insure) -> RuleError | None:
         rule = self.profile.rules["insurance"]
         if self.phase is not Phase.INSURANCE:
-            return RuleError("insurance_not_offered", "insurance is offered only with an Ace up in a hole-card game, before the peek", "8.8")
+            return RuleError(Refusal.INSURANCE_NOT_OFFERED, "insurance is offered only with an Ace up in a hole-card game, before the peek", "8.8")
         if (error := self._check_seat(event.seat)) is not None:
             return error
         base = self.wagers.get(event.seat, {}).get(WagerKind.BASE, 0)
         if not base:
-            return RuleError("side_bet_without_base", f"seat {event.seat} has no base wager to insure", rule)
+            return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat} has no base wager to insure", rule)
         if event.amount and event.amount < self.profile.insurance_min:
-            return RuleError("wager_limit", f"seat {event.seat} insurance {format_money(event.amount)} is below the minimum {format_money(self.profile.insurance_min)}", rule)
+            return RuleError(Refusal.WAGER_LIMIT, f"seat {event.seat} insurance {format_money(event.amount)} is below the minimum {format_money(self.profile.insurance_min)}", rule)
         if event.amount * 2 > base:
-            return RuleError("wager_limit", f"seat {event.seat} insurance {format_money(event.amount)} is more than half the wager {format_money(base)}", rule)
+            return RuleError(Refusal.WAGER_LIMIT, f"seat {event.seat} insurance {format_money(event.amount)} is more than half the wager {format_money(base)}", rule)
         return None
 
     def _do_insure(self, event: Insure, ops: list[Operation]) -> None:
@@ -444,7 +444,7 @@ class RoundTracker:
 
     def _check_close_insurance(self, event: CloseInsurance) -> RuleError | None:
         if self.phase is not Phase.INSURANCE:
-            return RuleError("insurance_not_offered", f"insurance is not open; the round is {self.phase}", "8.8")
+            return RuleError(Refusal.INSURANCE_NOT_OFFERED, f"insurance is not open; the round is {self.phase}", "8.8")
         return None
 
     def _do_close_insurance(self, event: CloseInsurance, ops: list[Operation]) -> None:
@@ -453,7 +453,7 @@ class RoundTracker:
 
     def _check_peek(self, event: PeekAnswered) -> RuleError | None:
         if self.phase is not Phase.PEEK:
-            return RuleError("no_peek_pending", f"no peek is pending; the round is {self.phase}", "6.2")
+            return RuleError(Refusal.NO_PEEK_PENDING, f"no peek is pending; the round is {self.phase}", "6.2")
         return None
 
     def _do_peek(self, event: PeekAnswered, ops: list[Operation]) -> None:
@@ -471,9 +471,9 @@ class RoundTracker:
 
     def _check_by_hand(self, event: CheckedByHand) -> RuleError | None:
         if self.phase is not Phase.HELD:
-            return RuleError("no_check_pending", f"no check by hand is pending; the round is {self.phase}", "6.2")
+            return RuleError(Refusal.NO_CHECK_PENDING, f"no check by hand is pending; the round is {self.phase}", "6.2")
         if event.natural != is_natural_pair(self.dealer):
-            return RuleError("check_disagrees", "the check by hand does not match the shoe's read of the hole card: a floor supervisor must re-key the card", "6.2")
+            return RuleError(Refusal.CHECK_DISAGREES, "the check by hand does not match the shoe's read of the hole card: a floor supervisor must re-key the card", "6.2")
         return None
 
     def _do_by_hand(self, event: CheckedByHand, ops: list[Operation]) -> None:
@@ -488,65 +488,65 @@ class RoundTracker:
             return error
         hands = self.hands.get(event.seat, [])
         if not 0 <= event.hand < len(hands):
-            return RuleError("no_such_hand", f"seat {event.seat} has no hand {event.hand}", "8.4")
+            return RuleError(Refusal.NO_SUCH_HAND, f"seat {event.seat} has no hand {event.hand}", "8.4")
         hand = hands[event.hand]
         if hand.ended is not None:
             if event.action is Action.STAND and hand.forced and not hand.confirmed and self._last_forced.get(event.seat) == event.hand:
                 return None
-            return RuleError("no_decision_due", f"seat {event.seat} hand {event.hand} has ended ({hand.ended}): no decision is due", "8.4")
+            return RuleError(Refusal.NO_DECISION_DUE, f"seat {event.seat} hand {event.hand} has ended ({hand.ended}): no decision is due", "8.4")
         if self.phase is not Phase.PLAYING or (self._play_order[self._turn], self._hand_index) != (event.seat, event.hand):
-            return RuleError("not_your_turn", f"no decision is due from seat {event.seat} hand {event.hand} now", "8.4")
+            return RuleError(Refusal.NOT_YOUR_TURN, f"no decision is due from seat {event.seat} hand {event.hand} now", "8.4")
         if self._forced_card(hand):
-            return RuleError("card_due", f"seat {event.seat} hand {event.hand} takes a card before any decision", "8.6")
+            return RuleError(Refusal.CARD_DUE, f"seat {event.seat} hand {event.hand} takes a card before any decision", "8.6")
         return self._WHY_NOT[event.action](self, event, hand)
 
     def _why_not_stand(self, hand: _Hand, event: Decide | None = None) -> RuleError | None:
         limit = self.profile.player_must_hit_to
         total = hand.total.value
         if total <= limit:
-            return RuleError("must_hit", f"a player must hit {total}: stand is refused at {limit} or less", self.profile.rules["must_hit"])
+            return RuleError(Refusal.MUST_HIT, f"a player must hit {total}: stand is refused at {limit} or less", self.profile.rules["must_hit"])
         return None
 
     def _must_stand(self, hand: _Hand) -> RuleError | None:
         limit = self.profile.player_must_stand_from
         total = hand.total
         if limit and total.hard and total.value >= limit:
-            return RuleError("must_stand", f"a player must stand on hard {total.value}: hit and double are refused at hard {limit} or more", self.profile.rules["must_stand"])
+            return RuleError(Refusal.MUST_STAND, f"a player must stand on hard {total.value}: hit and double are refused at hard {limit} or more", self.profile.rules["must_stand"])
         return None
 
     def _why_not_hit(self, seat: int, index: int, hand: _Hand) -> RuleError | None:
         error = self._must_stand(hand)
         if error is not None:
-            return RuleError("card_not_allowed", f"misdeal: seat {seat} hand {index}: {error.message}", error.rule)
+            return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: seat {seat} hand {index}: {error.message}", error.rule)
         return None
 
     def _why_not_double(self, event: Decide, hand: _Hand) -> RuleError | None:
         rule = self.profile.rules["double"]
         if len(hand.cards) != 2:
-            return RuleError("illegal_action", "double is allowed on two cards only", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, "double is allowed on two cards only", rule)
         if hand.split_aces:
-            return RuleError("illegal_action", "split Aces get one card each and cannot double", "8.15")
+            return RuleError(Refusal.ILLEGAL_ACTION, "split Aces get one card each and cannot double", "8.15")
         if (error := self._must_stand(hand)) is not None:
-            return RuleError("illegal_action", error.message, error.rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, error.message, error.rule)
         low, high = self.double_range(event.seat, event.hand)
         amount = high if event.amount is None else event.amount
         if not low <= amount <= high:
-            return RuleError("wager_limit", f"a double of {format_money(amount)} must be from the table minimum {format_money(low)} to the wager {format_money(high)}", "8.15")
+            return RuleError(Refusal.WAGER_LIMIT, f"a double of {format_money(amount)} must be from the table minimum {format_money(low)} to the wager {format_money(high)}", "8.15")
         return None
 
     def _why_not_split(self, event: Decide | None, hand: _Hand, seat: int | None = None) -> RuleError | None:
         rule = self.profile.rules["split"]
         seat = event.seat if event is not None else seat
         if len(hand.cards) != 2:
-            return RuleError("illegal_action", "split is allowed on two cards only", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, "split is allowed on two cards only", rule)
         first, second = hand.cards
         pair = first.value == second.value if self.profile.split_same_value else first.rank == second.rank
         if not pair:
-            return RuleError("illegal_action", f"{first} and {second} are not a pair", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, f"{first} and {second} are not a pair", rule)
         if hand.split_aces:
-            return RuleError("illegal_action", "Aces are split once", "8.15")
+            return RuleError(Refusal.ILLEGAL_ACTION, "Aces are split once", "8.15")
         if len(self.hands[seat]) >= self.profile.max_hands:
-            return RuleError("illegal_action", f"a seat plays at most {self.profile.max_hands} hands", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, f"a seat plays at most {self.profile.max_hands} hands", rule)
         return None
 
     def _why_not_surrender(self, event: Decide | None, hand: _Hand, seat: int | None = None) -> RuleError | None:
@@ -554,14 +554,14 @@ class RoundTracker:
         rule = p.rules["surrender"]
         seat = event.seat if event is not None else seat
         if p.surrender is Surrender.NONE:
-            return RuleError("illegal_action", f"{p.id} has no surrender", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, f"{p.id} has no surrender", rule)
         if len(self.hands[seat]) > 1 or hand.from_split:
-            return RuleError("illegal_action", "surrender is never allowed after a split", "8.8")
+            return RuleError(Refusal.ILLEGAL_ACTION, "surrender is never allowed after a split", "8.8")
         if len(hand.cards) != 2 or hand.double:
-            return RuleError("illegal_action", "surrender is allowed on the first two cards only", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, "surrender is allowed on the first two cards only", rule)
         if p.surrender is Surrender.NO_ACE_12_PLUS:
             if any(card.is_ace for card in hand.cards) or hand.total.value < 12:
-                return RuleError("illegal_action", "surrender needs a total of 12 or more without an Ace", rule)
+                return RuleError(Refusal.ILLEGAL_ACTION, "surrender needs a total of 12 or more without an Ace", rule)
         return None
 
     _WHY_NOT: dict[Action, Callable[[RoundTracker, Decide, _Hand], RuleError | None]] = {
@@ -737,5 +737,5 @@ class RoundTracker:
 
 def _limits(event: PlaceWager, low: Cents, high: Cents, rule: str) -> RuleError | None:
     if not low <= event.amount <= high:
-        return RuleError("wager_limit", f"seat {event.seat} {event.kind} {format_money(event.amount)} is outside the limits {format_money(low)}-{format_money(high)}", rule)
+        return RuleError(Refusal.WAGER_LIMIT, f"seat {event.seat} {event.kind} {format_money(event.amount)} is outside the limits {format_money(low)}-{format_money(high)}", rule)
     return None

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from dealer_assist.analysis.player_strategy import Move, preferred_moves
 from dealer_assist.cards import Card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal
 from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.profile import Profile
@@ -71,7 +71,7 @@ class Table:
         pd_seat = profile.seats if profile.player_dealer else None
         most = profile.seats - (pd_seat is not None)
         if not 1 <= players <= most:
-            raise RuleError("bad_players", f"players: {players} is not from 1 to {most} for {profile.id}", "1")
+            raise InputError(Refusal.BAD_PLAYERS, f"players: {players} is not from 1 to {most} for {profile.id}", "1")
         wagers = []
         for seat in range(1, players + 1):
             wagers.append(PlaceWager(seat, WagerKind.BASE, profile.table_min))
@@ -88,7 +88,7 @@ class Table:
 def simulate(profile: Profile, rounds: int, seed: int, players: int) -> GameEstimate:
     """Play `rounds` rounds from one seeded shoe and estimate the banker's edge on each wager."""
     if rounds < 2:
-        raise RuleError("bad_rounds", f"rounds: {rounds} is too few for an interval: give at least 2", None)
+        raise InputError(Refusal.BAD_ROUNDS, f"rounds: {rounds} is too few for an interval: give at least 2", None)
     table = Table.seated(profile, players)
     shoe = Shoe(profile.decks, random.Random(seed))
     totals: dict[Wager, int] = {}
