@@ -1,0 +1,48 @@
+"""Real bench journals for the pit's tests, and a few lines that ship them as a table would."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from dealer_assist.journal import Record, read_records, record_hash
+from hw_sims.bench_command import main as bench
+from pit.wire import RecordMessage, journal_identity
+
+
+def bench_journal(path: Path, rounds: int, seed: int, table_id: str, resume: bool = False) -> Path:
+    args = ["--rounds", str(rounds), "--seed", str(seed), "--journal", str(path), "--table-id", table_id,
+            "--links", "in-process"]
+    assert bench(args + (["--resume"] if resume else [])) == 0
+    return path
+
+
+def messages(path: Path, table_id: str, since: int = 0) -> list[RecordMessage]:
+    records = list(read_records(path))
+    journal = journal_identity(records[0])
+    return [RecordMessage.of(table_id, journal, record) for record in records if record.seq > since]
+
+
+async def publish(js: object, found: list[RecordMessage]) -> None:
+    for message in found:
+        await js.publish(message.subject, message.encode(), headers={"Nats-Msg-Id": message.msg_id})  # type: ignore[attr-defined]
+
+
+def rewrite(path: Path, seq: int, change: dict[str, object]) -> None:
+    """Change one record's body and recompute the chain from it, as a forger with sqlite3 would."""
+    records = list(read_records(path))
+    db = sqlite3.connect(path)
+    prev = records[seq - 2].hash
+    for record in records[seq - 1:]:
+        body = dict(record.body, **change) if record.seq == seq else record.body
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        digest = record_hash(prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value, text)
+        db.execute("UPDATE records SET body = ?, hash = ? WHERE seq = ?", (text, digest, record.seq))
+        prev = digest
+    db.commit()
+    db.close()
+    Path(str(path) + ".seal").unlink(missing_ok=True)
+
+
+def head(path: Path) -> Record:
+    return list(read_records(path))[-1]
