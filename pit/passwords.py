@@ -33,8 +33,8 @@ def check_new_password(password: str) -> str:
 
 
 def locked_until(tries: Iterable[tuple[float, str]]) -> float | None:
-    """When the name's lock ends, from its tries in order ((epoch seconds, "ok"/"wrong"/"locked")),
-    or None when it is not locked by its last five wrong tries."""
+    """When the name's last lock ends (it may be over), from its tries in order ((epoch seconds,
+    "ok"/"wrong"/"locked")); None when no five wrong tries since its last good one locked it."""
     wrong, until = 0, None
     for at, outcome in tries:
         if until is not None and at < until:

@@ -259,21 +259,24 @@ class PitStore:
         with self.pool.connection() as conn:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"login:{name}",))
-                tries = conn.execute("SELECT extract(epoch FROM at), outcome FROM logins WHERE name = %s"
-                                     " AND at > now() - interval '1 day' ORDER BY id", (name,)).fetchall()
+                tries = [(float(at), outcome) for at, outcome in conn.execute(
+                    "SELECT extract(epoch FROM at), outcome FROM logins WHERE name = %s"
+                    " AND at > now() - interval '1 day' ORDER BY id", (name,)).fetchall()]
                 now = time.time()
-                until = passwords.locked_until((float(at), outcome) for at, outcome in tries)
+                until = passwords.locked_until(tries)
+                row = None
                 if until is not None and until > now:
-                    conn.execute("INSERT INTO logins (name, source, outcome) VALUES (%s, %s, 'locked')", (name, source))
-                    raise LoginRefused(f"{name}: locked after five wrong tries; try again in {until - now:.0f} s",
-                                       until - now)
-                row = conn.execute("SELECT role, salt, hash FROM users WHERE name = %s", (name,)).fetchone()
-                salt, digest = (bytes(row[1]), bytes(row[2])) if row is not None else (_DUMMY_SALT, _DUMMY_HASH)
-                matches = passwords.password_matches(password, salt, digest) and row is not None
-                conn.execute("INSERT INTO logins (name, source, outcome) VALUES (%s, %s, %s)",
-                             (name, source, "ok" if matches else "wrong"))
-        if row is None or not matches:
-            until = passwords.locked_until([*((float(at), o) for at, o in tries), (now, "wrong")])
+                    outcome = "locked"
+                else:
+                    row = conn.execute("SELECT role, salt, hash FROM users WHERE name = %s", (name,)).fetchone()
+                    salt, digest = (bytes(row[1]), bytes(row[2])) if row is not None else (_DUMMY_SALT, _DUMMY_HASH)
+                    outcome = "ok" if passwords.password_matches(password, salt, digest) and row is not None else "wrong"
+                conn.execute("INSERT INTO logins (name, source, outcome) VALUES (%s, %s, %s)", (name, source, outcome))
+        # every try is committed above, before a refusal is raised
+        if outcome == "locked" and until is not None:
+            raise LoginRefused(f"{name}: locked after five wrong tries; try again in {until - now:.0f} s", until - now)
+        if outcome == "wrong" or row is None:
+            until = passwords.locked_until([*tries, (now, "wrong")])
             locked_for = until - now if until is not None and until > now else 0.0
             raise LoginRefused("wrong name or password" + (": locked for 60 s" if locked_for else ""), locked_for)
         return User(name, Role(row[0]))

@@ -10,9 +10,10 @@ from hw_sims.bench_command import main as bench
 from pit.wire import RecordMessage, journal_identity
 
 
-def bench_journal(path: Path, rounds: int, seed: int, table_id: str, resume: bool = False) -> Path:
+def bench_journal(path: Path, rounds: int, seed: int, table_id: str, resume: bool = False,
+                  profile: str = "nobust-4.0") -> Path:
     args = ["--rounds", str(rounds), "--seed", str(seed), "--journal", str(path), "--table-id", table_id,
-            "--links", "in-process"]
+            "--links", "in-process", "--profile", profile]
     assert bench(args + (["--resume"] if resume else [])) == 0
     return path
 
