@@ -44,7 +44,7 @@ def wait_for(check: Callable[[], Any], timeout: float = 20.0, what: str = "the c
     while time.monotonic() < deadline:
         try:
             value = check()
-        except psycopg.OperationalError:
+        except (psycopg.OperationalError, LookupError):  # the store restarting, a journal not there yet
             value = None
         if value:
             return value

@@ -3,14 +3,17 @@ the witness refusing a rewritten journal."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import time
 from pathlib import Path
 
 import nats
 import pytest
 
-from pit.broker import Identity, ensure_stream
+from pit.broker import ensure_stream
 from pit.local_services import NatsServer, PostgresCluster
 from pit.store import PitStore
+from pit.wire import StatusMessage
 from tests.pit.journals import bench_journal, head, messages, publish, rewrite
 from tests.pit.pit_service import fresh_database, running_ingest, stored_counts, wait_for
 
@@ -43,4 +46,66 @@ def test_every_record_of_several_tables_is_stored_once_and_the_head_is_the_journ
         assert witnessed == {"table_id": table, "journal": shipped[table][0].journal,
                              "records": head(path).seq, "head": head(path).hash.hex()}
     assert [r["round_id"] for r in store.rounds("T2", 3)] == [8, 7, 6]
+    store.close()
+
+
+def test_a_rewritten_journal_dealt_on_raises_one_divergence_and_the_head_stays(
+        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
+    dsn = fresh_database(postgres)
+    store = PitStore.open(dsn)
+    path = bench_journal(tmp_path / "t.db", 5, 11, "RW")
+    original = messages(path, "RW")
+    _ship(nats_server.url, original)
+    journal = original[0].journal
+    with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
+        wait_for(lambda: store.witness(journal)["records"] == len(original), what="the journal witnessed")
+        rewrite(path, 40, {"now": 2.5})
+        bench_journal(path, 8, 11, "RW", resume=True)  # the table deals on
+        dealt_on = messages(path, "RW", since=len(original))
+        _ship(nats_server.url, dealt_on)
+        _ship(nats_server.url, dealt_on[:3])  # and ships some again
+        alerts = wait_for(lambda: store.alerts(table_id="RW"), what="the divergence alert")
+        time.sleep(1.0)  # whatever else was coming has come
+        alerts = [a for a in store.alerts(table_id="RW") if a["kind"] == "divergence"]
+    assert len(alerts) == 1
+    assert (f"table RW journal {journal} record {len(original) + 1} does not chain onto the witnessed record"
+            f" {len(original)}: pit holds {original[-1].hash}, table sent {dealt_on[0].hash}") == alerts[0]["text"]
+    assert store.witness(journal) == {"table_id": "RW", "journal": journal, "records": len(original),
+                                      "head": original[-1].hash}
+    assert stored_counts(store)[journal] == (len(original),) * 3
+    store.close()
+
+
+def _say(url: str, statuses: list[StatusMessage]) -> None:
+    async def go() -> None:
+        nc = await nats.connect(url)
+        for status in statuses:
+            await nc.publish(status.subject, status.encode())
+        await nc.flush()
+        await nc.close()
+    asyncio.run(go())
+
+
+def test_status_messages_make_the_live_tile_and_silence_and_a_link_down_raise_alerts(
+        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
+    dsn = fresh_database(postgres)
+    store = PitStore.open(dsn)
+    found = messages(bench_journal(tmp_path / "s.db", 2, 1, "ST"), "ST")
+    _ship(nats_server.url, found)
+    status = StatusMessage("ST", found[0].journal, "nobust-4.0", 3, "play", {"seat": 1, "bank": 500, "turn": 2},
+                           {"shoe": "down", "peek": "up"}, len(found), 0)
+    with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
+        wait_for(lambda: store.witness(found[0].journal)["records"] == len(found), what="the journal")
+        _say(nats_server.url, [status, dataclasses.replace(status, last_seq=len(found) - 5)])
+        tile = wait_for(lambda: [t for t in store.tables() if t["link"] == "live"], what="a live tile")[0]
+        assert {k: tile[k] for k in ("table_id", "profile", "round_id", "phase", "player_dealer", "behind", "devices")} \
+            == {"table_id": "ST", "profile": "nobust-4.0", "round_id": 3, "phase": "play",
+                "player_dealer": {"seat": 1, "bank": 500, "turn": 2}, "behind": 0,
+                "devices": {"shoe": "down", "peek": "up"}}
+        kinds = wait_for(lambda: {a["kind"] for a in store.alerts(table_id="ST")} >= {"link_down", "table_silent"}
+                         and [a["kind"] for a in store.alerts(table_id="ST")], timeout=25, what="silence")
+    assert sorted(kinds) == ["divergence", "link_down", "table_silent"]
+    assert "its last record is %d, the pit witnessed %d" % (len(found) - 5, len(found)) in \
+        next(a["text"] for a in store.alerts(table_id="ST") if a["kind"] == "divergence")
+    assert store.tables()[0]["link"] == "silent"
     store.close()
