@@ -215,7 +215,8 @@ class Ingest:
         self.statuses: asyncio.Queue[tuple[str, bytes, float]] = asyncio.Queue()
 
     async def run(self, stop: asyncio.Event) -> None:
-        async with AsyncConnectionPool(self.dsn, min_size=1, max_size=3, open=False, reconnect_timeout=0) as pool:
+        async with AsyncConnectionPool(self.dsn, min_size=1, max_size=3, open=False, timeout=2.0,
+                                       check=AsyncConnectionPool.check_connection) as pool:
             nc = await self._connect(stop)
             if nc is None:
                 return

@@ -54,7 +54,8 @@ class PitStore:
     def open(cls, dsn: str, max_size: int = 4) -> PitStore:
         with psycopg.connect(dsn) as conn:
             migrate(conn)
-        pool: ConnectionPool[Any] = ConnectionPool(dsn, min_size=1, max_size=max_size, open=True)
+        pool: ConnectionPool[Any] = ConnectionPool(dsn, min_size=1, max_size=max_size, open=True, timeout=5.0,
+                                                   check=ConnectionPool.check_connection)
         return cls(dsn, pool)
 
     def close(self) -> None:
