@@ -175,8 +175,15 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
     else:
         tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop)))
     print(json.dumps({"serving": f"{'https' if cert else 'http'}://{host}:{port}", "nats": nats_url}), flush=True)
-    await stop.wait()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    stop.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    failed = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+    if failed:
+        print(json.dumps({"error": {"code": "pit_failed", "message": f"{type(failed[0]).__name__}: {failed[0]}"}}),
+              file=sys.stderr)
+        return 1
     return 0
 
 
@@ -186,7 +193,7 @@ async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str
     from pit import web  # type: ignore[attr-defined]
 
     config = uvicorn.Config(web.create_app(store), host=host, port=port, ssl_certfile=cert, ssl_keyfile=key,
-                            log_level="warning", lifespan="on")
+                            log_level="warning", lifespan="auto")
     server = uvicorn.Server(config)
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]  # our stop event rules
     task = asyncio.create_task(server.serve())

@@ -226,10 +226,14 @@ class Ingest:
                 tasks = [asyncio.create_task(self._records(nc, pool, stop)),
                          asyncio.create_task(self._status_loop(pool, stop)),
                          asyncio.create_task(self._clock(pool, stop))]
-                await stop.wait()
-                for task in tasks:
+                stopping = asyncio.create_task(stop.wait())
+                await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
+                for task in [stopping, *tasks]:
                     task.cancel()
-                await asyncio.gather(*tasks, return_exceptions=True)
+                failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
+                          if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError)]
+                if failed and not stop.is_set():
+                    raise failed[0]  # a part of ingest stopped: the service stops with it, loudly
             finally:
                 await nc.close()
 
@@ -265,11 +269,15 @@ class Ingest:
                 log.warning("records consumer: %s; subscribing again", error or type(error).__name__)
                 await _pause(stop, 0.5)
 
-    async def _ingest(self, pool: AsyncConnectionPool[Any], messages: list[Msg], stop: asyncio.Event) -> None:
+    async def _ingest(self, pool: AsyncConnectionPool[Any], messages: list[Msg], stop: asyncio.Event,
+                      store_refused: str | None = None) -> None:
+        """One batch; `store_refused` is why the store refused this message, alone, as it is."""
         parsed: list[RecordMessage | None] = []
         refused: list[tuple[str, str, bytes]] = []
         for msg in messages:
             try:
+                if store_refused is not None:
+                    raise WireError(f"record message: the store refused it: {store_refused}")
                 message = parse_record_message(msg.data)
                 if message.subject != msg.subject:
                     raise WireError(f"record message: subject {msg.subject} is not the record's {message.subject}")
@@ -291,6 +299,16 @@ class Ingest:
                 if stop.is_set():
                     return
                 await _pause(stop, 0.5)
+            except psycopg.Error as error:  # something in the data the store will not take
+                if store_refused is not None:
+                    raise
+                if len(messages) > 1:  # find which, one message at a time, in order
+                    for msg in messages:
+                        await self._ingest(pool, [msg], stop)
+                    return
+                log.error("the store refused %s: %s; kept in refused_messages", messages[0].subject, error)
+                await self._ingest(pool, messages, stop, store_refused=str(error).strip())
+                return
         self.stored += outcome.stored
         for msg, verdict in zip(messages, outcome.verdicts):
             if verdict is Verdict.EARLY:

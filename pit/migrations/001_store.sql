@@ -48,7 +48,7 @@ CREATE TABLE records (
     received timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (journal, seq)
 );
-CREATE INDEX records_round ON records (journal, round_id);
+CREATE INDEX records_round ON records (journal, round_id, seq);
 CREATE INDEX records_kind ON records (journal, kind);
 
 -- Derived from the records: rebuilt from them at any time.

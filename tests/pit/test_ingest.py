@@ -10,6 +10,7 @@ from pathlib import Path
 import nats
 import pytest
 
+from dealer_assist.journal import RecordKind, record_hash
 from pit.broker import ensure_stream
 from pit.local_services import NatsServer, PostgresCluster
 from pit.store import PitStore
@@ -108,4 +109,22 @@ def test_status_messages_make_the_live_tile_and_silence_and_a_link_down_raise_al
     assert "its last record is %d, the pit witnessed %d" % (len(found) - 5, len(found)) in \
         next(a["text"] for a in store.alerts(table_id="ST") if a["kind"] == "divergence")
     assert store.tables()[0]["link"] == "silent"
+    store.close()
+
+
+def test_a_record_the_store_will_not_take_is_kept_aside_and_ingest_goes_on(
+        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
+    dsn = fresh_database(postgres)
+    store = PitStore.open(dsn)
+    good = messages(bench_journal(tmp_path / "g.db", 2, 3, "GD"), "GD")
+    header = messages(bench_journal(tmp_path / "p.db", 1, 4, "PZ"), "PZ")[0]
+    wall = "2026-12-01T20:00:00\x00"  # text PostgreSQL cannot hold, hashed into a chain like any other
+    poison = dataclasses.replace(header, seq=2, wall=wall, mono_ns=1, kind=RecordKind.DEVICE, body='{"type":"x"}',
+                                 hash=record_hash(bytes.fromhex(header.hash), 2, wall, 1, None, "device", '{"type":"x"}').hex())
+    _ship(nats_server.url, [header, poison, *good])
+    with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
+        wait_for(lambda: store.witness(good[0].journal)["records"] == len(good), what="the good table")
+        refused = wait_for(lambda: store._all("SELECT subject, error FROM refused_messages"), what="the refusal")
+    assert store.witness(header.journal)["records"] == 1
+    assert refused[0][0] == poison.subject and "the store refused it" in refused[0][1]
     store.close()
