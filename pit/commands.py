@@ -1,4 +1,4 @@
-"""`dealer-assist pit init|table add|nats-config|user add|token add|serve`: the card room's pit service.
+"""`dealer-assist pit init|table add|nats-config|user add|token add|serve|rebuild`: the card room's pit service.
 
 Errors are printed as `{"error": {"code", "message"}}` on stderr, with exit 2 for a wrong command
 line and 1 for everything else.
@@ -20,7 +20,7 @@ import psycopg
 
 from pit.broker import nats_config
 from pit.data import Conflict, Role
-from pit.ingest import Ingest
+from pit.ingest import Ingest, rebuild
 from pit.migrate import migrate
 from pit.store import PitStore
 from pit.wire import WireError
@@ -48,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     table.add_argument("action", choices=["add"])
     table.add_argument("table_id")
     table.add_argument("--db", required=True, metavar="DSN")
+    rebuild = commands.add_parser("rebuild", help="rebuild rounds, corrections and missing alerts from the records")
+    rebuild.add_argument("--db", required=True, metavar="DSN")
     config = commands.add_parser("nats-config", help="print the nats-server configuration of the room")
     config.add_argument("--db", required=True, metavar="DSN")
     config.add_argument("--port", required=True, type=int)
@@ -103,6 +105,8 @@ def main(argv: list[str]) -> int:
             return _init(args.db)
         if args.command == "serve":
             return _serve(args)
+        if args.command == "rebuild":
+            return _rebuild(args.db)
         store = _store(args.db)
         try:
             return _change(store, args)
@@ -133,6 +137,17 @@ def _init(dsn: str) -> int:
     finally:
         store.close()
     print(json.dumps({"migrations": [f"{m.version:03d}_{m.name}" for m in applied], "pit_key": identity.public_key}))
+    return 0
+
+
+def _rebuild(dsn: str) -> int:
+    _store(dsn).close()  # migrated
+
+    async def run() -> int:
+        async with await psycopg.AsyncConnection.connect(dsn) as conn:
+            async with conn.transaction():
+                return await rebuild(conn)
+    print(json.dumps({"records": asyncio.run(run())}))
     return 0
 
 

@@ -36,7 +36,7 @@ from dealer_assist.journal import RecordKind
 from pit import alerts as rules
 from pit.alerts import AlertCause
 from pit.broker import ensure_stream
-from pit.round_facts import Correction, Header, RoundClose, RoundOpen, facts
+from pit.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
 from pit.wire import STREAM, STREAM_SUBJECTS, RecordMessage, StatusMessage, WireError, parse_record_message, \
     parse_status_message
 from pit.witness import Head, Judgement, Verdict, judge, moved
@@ -144,7 +144,6 @@ async def _stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[
 async def _store(conn: psycopg.AsyncConnection[Any], stored: Sequence[RecordMessage], known: set[str],
                  heads: dict[str, Head]) -> None:
     """The stored records, their journals' heads, and what they tell the derived tables."""
-    closed: dict[str, int] = {}
     told = [(message, facts(message)) for message in stored]
     for message, found in told:
         for fact in found:
@@ -159,6 +158,21 @@ async def _store(conn: psycopg.AsyncConnection[Any], stored: Sequence[RecordMess
                                   " FROM STDIN") as copy:
         for m in stored:
             await copy.write_row((m.journal, m.seq, m.wall, m.mono_ns, m.round_id, m.kind.value, m.body, m.hash))
+    closed = await write_derived(conn, told)
+    for journal in sorted(known):
+        head = heads.get(journal)
+        if head is None:
+            continue
+        await conn.execute("UPDATE journals SET head_seq = %s, head_hash = %s, diverged_at = %s,"
+                           " rounds_closed = rounds_closed + %s,"
+                           " last_record = CASE WHEN head_seq <> %s THEN now() ELSE last_record END WHERE journal = %s",
+                           (head.seq, head.hash, head.diverged_at, closed.get(journal, 0), head.seq, journal))
+
+
+async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]]
+                        ) -> dict[str, int]:
+    """Rounds and corrections from stored records' facts; returns the rounds closed per journal."""
+    closed: dict[str, int] = {}
     for message, found in told:
         for fact in found:
             if isinstance(fact, RoundOpen):
@@ -184,14 +198,33 @@ async def _store(conn: psycopg.AsyncConnection[Any], stored: Sequence[RecordMess
                     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                     (message.journal, message.seq, fact.position, message.table_id, fact.round_id,
                      rules.wall_time(fact.wall), fact.type, fact.supervisor, fact.reason))
-    for journal in sorted(known):
-        head = heads.get(journal)
-        if head is None:
-            continue
-        await conn.execute("UPDATE journals SET head_seq = %s, head_hash = %s, diverged_at = %s,"
-                           " rounds_closed = rounds_closed + %s,"
-                           " last_record = CASE WHEN head_seq <> %s THEN now() ELSE last_record END WHERE journal = %s",
-                           (head.seq, head.hash, head.diverged_at, closed.get(journal, 0), head.seq, journal))
+    return closed
+
+
+async def rebuild(conn: psycopg.AsyncConnection[Any], chunk: int = 5000) -> int:
+    """The derived tables again from the stored records alone (rounds, corrections, rounds closed),
+    and any alert a record raises that is missing; inside the caller's transaction. Returns the
+    records read. Alerts already raised stay as they are, with their acknowledgements."""
+    await conn.execute("DELETE FROM corrections")
+    await conn.execute("DELETE FROM rounds")
+    threshold = await payout_threshold(conn)
+    journals = await (await conn.execute("SELECT journal, table_id FROM journals ORDER BY journal")).fetchall()
+    read = 0
+    for journal, table_id in journals:
+        closed, since = 0, 0
+        while True:
+            rows = await (await conn.execute(
+                "SELECT seq, wall, mono_ns, round_id, kind, body, hash FROM records WHERE journal = %s AND seq > %s"
+                " ORDER BY seq LIMIT %s", (journal, since, chunk))).fetchall()
+            if not rows:
+                break
+            found = [RecordMessage(table_id, journal, seq, wall, mono_ns, round_id, RecordKind(kind), body, digest)
+                     for seq, wall, mono_ns, round_id, kind, body, digest in rows]
+            closed += sum((await write_derived(conn, [(m, facts(m)) for m in found])).values())
+            await raise_alerts(conn, [cause for m in found for cause in rules.record_alerts(m, threshold)])
+            since, read = found[-1].seq, read + len(found)
+        await conn.execute("UPDATE journals SET rounds_closed = %s WHERE journal = %s", (closed, journal))
+    return read
 
 
 @dataclass(slots=True)

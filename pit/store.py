@@ -72,9 +72,9 @@ class PitStore:
     # --- the floor ------------------------------------------------------------------------------
 
     def tables(self) -> list[dict[str, Any]]:
-        return self._tables(None)
+        return [tile for tile, _ in self._tables(None)]
 
-    def _tables(self, table_id: str | None) -> list[dict[str, Any]]:
+    def _tables(self, table_id: str | None) -> list[tuple[dict[str, Any], str | None]]:
         rows = self._all(
             "WITH ids AS (SELECT table_id FROM table_identities UNION SELECT table_id FROM journals"
             "             UNION SELECT table_id FROM table_status),"
@@ -93,7 +93,8 @@ class PitStore:
     @staticmethod
     def _tile(table_id: str, journal: str | None, profile_id: str | None, status: dict[str, Any] | None,
               received: datetime | None, age: Decimal | None, per_hour: int, open_alerts: int,
-              last_round: int | None) -> dict[str, Any]:
+              last_round: int | None) -> tuple[dict[str, Any], str | None]:
+        """The floor's tile of a table (PIT.md §6), and the journal it is dealing on."""
         status = status or {}
         behind = int(status.get("to_ship", 0))
         silent = age is None or float(age) > SILENT_AFTER_S
@@ -111,22 +112,20 @@ class PitStore:
             "devices": status.get("devices", {}),
             "open_alerts": int(open_alerts),
             "last_seen": _iso(received),
-            "journal": status.get("journal") or journal,
-        }
+        }, status.get("journal") or journal
 
-    def _tile_of(self, table_id: str) -> dict[str, Any]:
+    def _tile_of(self, table_id: str) -> tuple[dict[str, Any], str | None]:
         found = self._tables(table_id)
         if not found:
             raise NotFound(f"no table {table_id!r}")
         return found[0]
 
     def table_live(self, table_id: str) -> dict[str, Any]:
-        tile = self._tile_of(table_id)
-        journal = tile["journal"]
+        tile, journal = self._tile_of(table_id)
         row = self._one("SELECT journal FROM journals WHERE journal = %s", (journal,)) if journal else None
         current = None
         if row is not None:
-            source = PitRecords(self.pool, table_id, journal)
+            source = PitRecords(self.pool, table_id, row[0])
             last = source.last_round_id()
             if last is not None:
                 current = recall_round(source, last)
@@ -137,13 +136,12 @@ class PitStore:
     def rounds(self, table_id: str, last: int) -> list[dict[str, Any]]:
         self._tile_of(table_id)
         rows = self._all(
-            "SELECT round_id, journal, opened, closed, player_dealer_net, fees_players, fees_player_dealer, voided"
+            "SELECT round_id, journal, opened, closed, player_dealer_net, fees_players, fees_player_dealer"
             " FROM rounds WHERE table_id = %s AND closed IS NOT NULL ORDER BY closed_at DESC, close_seq DESC LIMIT %s",
             (table_id, max(0, last)))
         return [{"round_id": round_id, "journal": journal, "opened": opened, "closed": closed,
-                 "player_dealer_net": units(net), "fees": {"players": units(players), "player_dealer": units(pd)},
-                 "voided": voided}
-                for round_id, journal, opened, closed, net, players, pd, voided in rows]
+                 "player_dealer_net": units(net), "fees": {"players": units(players), "player_dealer": units(pd)}}
+                for round_id, journal, opened, closed, net, players, pd in rows]
 
     def _round_source(self, table_id: str, round_id: int) -> PitRecords:
         row = self._one("SELECT journal FROM rounds WHERE table_id = %s AND round_id = %s ORDER BY opened DESC LIMIT 1",

@@ -16,7 +16,7 @@ from dealer_assist.journal import RecordKind
 from dealer_assist.recall import export_round, recall
 from dealer_assist.round_file import settle_round
 from pit.data import Change, Conflict, LoginRefused, NotFound, Role, User
-from pit.ingest import write_records
+from pit.ingest import rebuild, write_records
 from pit.local_services import PostgresCluster
 from pit.migrate import migrate, migrations
 from pit.store import PitStore
@@ -193,3 +193,22 @@ def test_a_token_stands_for_its_user_and_only_its_hash_is_kept(store: PitStore) 
     with psycopg.connect(store.dsn) as conn:
         kept = json.dumps(conn.execute("SELECT * FROM tokens").fetchall(), default=str)
     assert token not in kept
+
+
+def test_the_derived_tables_are_rebuilt_from_the_records_alone(store: PitStore, journal: Path, tmp_path: Path) -> None:
+    _write(store.dsn, messages(journal, "T1"))
+    _write(store.dsn, _alerting_journal(tmp_path))
+    derived = ("SELECT * FROM rounds ORDER BY journal, round_id", "SELECT * FROM corrections ORDER BY journal, seq",
+               "SELECT journal, rounds_closed FROM journals ORDER BY journal", "SELECT * FROM alerts ORDER BY id")
+    before = [store._all(sql) for sql in derived]
+    assert before[0] and before[1] and before[3]
+    with psycopg.connect(store.dsn) as conn:
+        conn.execute("DELETE FROM rounds WHERE round_id > 2")
+        conn.execute("UPDATE journals SET rounds_closed = 0")
+
+    async def go() -> int:
+        async with await psycopg.AsyncConnection.connect(store.dsn) as conn:
+            async with conn.transaction():
+                return await rebuild(conn)
+    assert asyncio.run(go()) == len(messages(journal, "T1")) + 4
+    assert [store._all(sql) for sql in derived] == before
