@@ -1,4 +1,4 @@
-"""`dealer-assist pit init|table add|nats-config|user add|token add|serve|rebuild`: the card room's pit service.
+"""`dealer-assist pit init|table add|nats-config|user add|token add|payout-threshold|serve|rebuild`: the card room's pit service.
 
 Errors are printed as `{"error": {"code", "message"}}` on stderr, with exit 2 for a wrong command
 line and 1 for everything else.
@@ -14,6 +14,7 @@ import json
 import logging
 import signal
 import sys
+from decimal import Decimal
 from typing import Any
 
 import psycopg
@@ -22,7 +23,7 @@ from pit.broker import nats_config
 from pit.data import Conflict, Role
 from pit.ingest import Ingest, rebuild
 from pit.migrate import migrate
-from pit.store import PitStore
+from pit.store import PitStore, units
 from pit.wire import WireError
 
 
@@ -48,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     table.add_argument("action", choices=["add"])
     table.add_argument("table_id")
     table.add_argument("--db", required=True, metavar="DSN")
+    threshold = commands.add_parser("payout-threshold", help="the room's large-payout alert threshold, in currency units")
+    threshold.add_argument("amount", type=Decimal)
+    threshold.add_argument("--db", required=True, metavar="DSN")
     rebuild = commands.add_parser("rebuild", help="rebuild rounds, corrections and missing alerts from the records")
     rebuild.add_argument("--db", required=True, metavar="DSN")
     config = commands.add_parser("nats-config", help="print the nats-server configuration of the room")
@@ -161,6 +165,9 @@ def _change(store: PitStore, args: Any) -> int:
         print(json.dumps({"user": user.name, "role": user.role.value}))
     elif args.command == "token":
         print(store.add_token(args.name, Role(args.role)))
+    elif args.command == "payout-threshold":
+        store.set_payout_threshold(args.amount)
+        print(json.dumps({"payout_threshold": units(args.amount)}))
     return 0
 
 

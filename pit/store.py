@@ -332,6 +332,9 @@ class PitStore:
         return {table_id: key for table_id, key in self._all("SELECT table_id, public_key FROM table_identities")}
 
     def set_payout_threshold(self, amount: Decimal) -> None:
+        """A payout at or above `amount` (currency units) raises an alert, from the next record on."""
+        if not amount.is_finite() or amount <= 0:
+            raise ValueError(f"payout threshold {amount}: use an amount above 0")
         with self.pool.connection() as conn:
             conn.execute("UPDATE settings SET value = %s WHERE name = 'payout_threshold'", (json.dumps(units(amount)),))
 

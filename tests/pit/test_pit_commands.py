@@ -74,3 +74,15 @@ def test_a_store_that_cannot_be_reached_is_named() -> None:
     assert done.returncode == 1
     assert _error(done)["code"] == "store_unreachable" and "127.0.0.1:1" in _error(done)["message"]
     assert _error(_pit("serve", "--nats", "nats://x", "--db", "x", "--http", "nowhere"))["code"] == "bad_arguments"
+
+
+def test_the_payout_threshold_is_a_room_setting(postgres: PostgresCluster) -> None:
+    dsn = fresh_database(postgres)
+    done = _pit("payout-threshold", "2500", "--db", dsn)
+    assert done.returncode == 0 and json.loads(done.stdout) == {"payout_threshold": 2500}
+    assert _error(_pit("payout-threshold", "0", "--db", dsn))["code"] == "bad_value"
+    store = PitStore.open(dsn)
+    try:
+        assert store._all("SELECT value FROM settings WHERE name = 'payout_threshold'") == [(2500,)]
+    finally:
+        store.close()
