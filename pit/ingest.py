@@ -58,7 +58,7 @@ def alert_change(table_id: str) -> str:
 
 @dataclass(slots=True)
 class Outcome:
-    """What a batch did: a verdict per message, the alerts it raised, the tables it touched."""
+    """What a batch did: a verdict per message, the records stored, the alerts raised now."""
 
     verdicts: list[Verdict | None] = field(default_factory=list)  # None: a refused message
     stored: int = 0
@@ -299,7 +299,7 @@ class Ingest:
                         continue
                     await self._ingest(pool, messages, stop)
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as error:
-                log.warning("records consumer: %s; subscribing again", error or type(error).__name__)
+                log.warning("records consumer: %s; subscribing again", str(error) or type(error).__name__)
                 await _pause(stop, 0.5)
 
     async def _ingest(self, pool: AsyncConnectionPool[Any], messages: list[Msg], stop: asyncio.Event,
@@ -447,7 +447,7 @@ async def _pause(stop: asyncio.Event, seconds: float) -> None:
 
 
 async def _log_error(error: Exception) -> None:
-    log.warning("broker: %s", error or type(error).__name__)
+    log.warning("broker: %s", str(error) or type(error).__name__)
 
 
 async def _disconnected() -> None:
