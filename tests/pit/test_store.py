@@ -57,6 +57,18 @@ def test_migrations_are_applied_once_each(postgres: PostgresCluster) -> None:
     assert rows == [(m.version, m.name) for m in migrations()]
 
 
+def test_two_services_starting_at_once_apply_each_migration_once(postgres: PostgresCluster) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    dsn = fresh_database(postgres)
+
+    def start() -> list[int]:
+        with psycopg.connect(dsn) as conn:
+            return [m.version for m in migrate(conn)]
+    with ThreadPoolExecutor(2) as pool:
+        applied = sorted(pool.map(lambda _: start(), range(2)))
+    assert applied == [[], [m.version for m in migrations()]]
+
+
 def test_the_pits_round_and_round_file_are_the_tables(store: PitStore, journal: Path) -> None:
     found = messages(journal, "T1")
     assert _write(store.dsn, found).stored == len(found)
