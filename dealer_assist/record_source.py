@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from dealer_assist import journal
-from dealer_assist.journal import Record, RecordKind
+from dealer_assist.journal import GENESIS, Record, RecordKind, Verdict, record_hash
 
 
 class RecordSource(Protocol):
@@ -74,3 +74,32 @@ def closing_record(source: RecordSource, round_id: int) -> Record | None:
         if record.kind is RecordKind.CLOSE and record.round_id == round_id:
             closing = record
     return closing
+
+
+def as_source(where: RecordSource | Path | str) -> RecordSource:
+    """A journal named by its file path, or any record source as it is."""
+    return SqliteRecords(where) if isinstance(where, (Path, str)) else where
+
+
+def verify_source(source: RecordSource) -> Verdict:
+    """Every record's hash against the chain; for a table's own file also the seal (`journal.verify`).
+    The report names the first bad record."""
+    if isinstance(source, SqliteRecords):
+        return journal.verify(source.path)
+    count, prev, checkpoint, closed = 0, GENESIS, 0, 0
+    try:
+        for record in source.records():
+            if record.seq != count + 1:
+                return Verdict(False, count, f"{source.name}: record {count + 1} is missing (next is {record.seq})", count + 1)
+            if record_hash(prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value,
+                           record.body_text) != record.hash:
+                return Verdict(False, count, f"{source.name}: record {record.seq} does not match its hash: it was altered",
+                               record.seq)
+            if record.kind is RecordKind.CLOSE:
+                checkpoint, closed = record.seq, closed + 1
+            elif record.kind is RecordKind.TABLE:
+                checkpoint = record.seq
+            count, prev = record.seq, record.hash
+    except (OSError, ValueError, KeyError) as error:
+        return Verdict(False, count, f"{source.name}: record {count + 1} is unreadable: {error}", count + 1)
+    return Verdict(True, count, f"{count} records intact", None, checkpoint, prev, closed)
