@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     from ui.card_widget import CardRow
     from ui.dealer_window import DealerWindow
     from ui.device_links import DeviceLinks
-    from ui.device_status import DeviceStatus
+    from devices.device_status import DeviceStatus
     from ui.settlement_table import SettlementTable
 
     class TimedTable(Table):

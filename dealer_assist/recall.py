@@ -14,7 +14,8 @@ from dealer_assist.errors import RuleError
 from dealer_assist.journal import Record, RecordKind
 from dealer_assist.record_source import RecordSource, as_source, closing_record
 from dealer_assist.round_record import RoundRecorder
-from dealer_assist.table import replay, table_config
+from dealer_assist.record_source import table_config
+from dealer_assist.table import replay
 from dealer_assist.tracker import RoundTracker
 
 HIDDEN = "??"

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from dealer_assist import journal
+from dealer_assist.errors import RuleError
 from dealer_assist.journal import GENESIS, Record, RecordKind, Verdict, record_hash
+from dealer_assist.table_session import TableConfig
 
 
 class RecordSource(Protocol):
@@ -79,6 +81,16 @@ def closing_record(source: RecordSource, round_id: int) -> Record | None:
 def as_source(where: RecordSource | Path | str) -> RecordSource:
     """A journal named by its file path, or any record source as it is."""
     return SqliteRecords(where) if isinstance(where, (Path, str)) else where
+
+
+def table_config(where: RecordSource | Path | str) -> TableConfig:
+    """The table's configuration, from its journal's header record."""
+    source = as_source(where)
+    header = next(source.records(), None)
+    if header is None or header.kind is not RecordKind.TABLE:
+        raise RuleError("bad_journal", f"{source.name}: record 1 is not a table header")
+    raw = header.body["config"]
+    return TableConfig(raw["table_id"], raw["profile"], raw["settings"], raw["seats"], raw["burn_cards"], raw["rotation_rules"])
 
 
 def verify_source(source: RecordSource) -> Verdict:

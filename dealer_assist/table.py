@@ -20,7 +20,7 @@ from dealer_assist.journal import (
 )
 from dealer_assist.ledger import ledger
 from dealer_assist.pins import PinGuard, new_pin
-from dealer_assist.record_source import RecordSource, as_source
+from dealer_assist.record_source import RecordSource, as_source, table_config
 from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, VoidRound
 from dealer_assist.session_operations import RoundClosed
 from dealer_assist.table_session import TableConfig, TableInput, TableSession
@@ -176,16 +176,6 @@ class Table:
 
     def close(self) -> None:
         self.journal.close()
-
-
-def table_config(where: RecordSource | Path | str) -> TableConfig:
-    """The table's configuration, from its journal's header record."""
-    source = as_source(where)
-    header = next(source.records(), None)
-    if header is None or header.kind is not RecordKind.TABLE:
-        raise RuleError("bad_journal", f"{source.name}: record 1 is not a table header")
-    raw = header.body["config"]
-    return TableConfig(raw["table_id"], raw["profile"], raw["settings"], raw["seats"], raw["burn_cards"], raw["rotation_rules"])
 
 
 def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None,

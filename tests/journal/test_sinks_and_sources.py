@@ -11,7 +11,8 @@ from dealer_assist.bench import BenchPlayer
 from dealer_assist.journal import Record, RecordKind, read_records
 from dealer_assist.recall import export_round, recall
 from dealer_assist.record_source import SqliteRecords, verify_source
-from dealer_assist.table import Table, replay, table_config
+from dealer_assist.record_source import table_config
+from dealer_assist.table import Table, replay
 from dealer_assist.table_session import TableConfig
 from journal_helpers import bench_journal
 
