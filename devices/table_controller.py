@@ -163,6 +163,10 @@ class TableController:
 
     def deliver(self, item: TableInput | DeviceNote) -> None:
         """A device's input or evidence, from its reader thread; the status line hears it at once."""
+        self._show_on_status_line(item)
+        self._post(lambda: self._take(item))
+
+    def _show_on_status_line(self, item: TableInput | DeviceNote) -> None:
         if isinstance(item, DeviceNote):
             if item.body.get("type") == "LinkChanged":
                 self.devices.link(NAMES[item.body["device"]], item.body["state"] == "up")
@@ -172,7 +176,6 @@ class TableController:
             self.devices.read(NAMES["shoe"], "unread")
         elif isinstance(item, PeekAnswered):
             self.devices.read(NAMES["peek"], item.result.value)
-        self._post(lambda: self._take(item))
 
     def report(self, attention: Attention) -> None:
         """A device fault or mismatch a person must see."""

@@ -7,7 +7,7 @@ import pytest
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import RuleError
 from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
-from dealer_assist.journal import RecordKind, read_records, verify
+from dealer_assist.journal import Record, RecordKind, read_records, verify
 from dealer_assist.recall import export_round, recall
 from dealer_assist.round_file import settle_round
 from dealer_assist.session_inputs import RekeyCard, SettlementConfirmed
@@ -16,6 +16,7 @@ from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 from dealer_assist.tracker import Need, Phase
 from devices.table_controller import TableController
+from hw_sims.linked_bench import LinkedBench
 
 from camera_round import MISMATCH, ON_THE_FELT, PIN, PROFILE, FilmedShoe
 
@@ -120,3 +121,22 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
     assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, "resumed at the last durable input"
     assert again.snapshot.attention is None
     again.close()
+
+
+def test_a_sink_records_every_append_of_a_bench_run_over_the_wire_in_order(tmp_path):
+    path = tmp_path / "bench.db"
+    table = Table.open(path, TableConfig("BENCH-1", "c21-8.0"))
+    seen: list[Record] = []
+    table.journal.add_sink(seen.append)
+    bench = LinkedBench(table, seed=4)
+    bench.start()
+    try:
+        while table.rounds_closed < 4:
+            bench.step()
+    finally:
+        bench.stop()
+        bench.controller.pump(0.2)
+    table.close()
+    written = list(read_records(path))
+    assert seen == written[1:], "every record after the header, in order, as the journal holds it"
+    assert {r.kind for r in seen} >= {RecordKind.INPUT, RecordKind.CLOSE, RecordKind.DEVICE, RecordKind.SECURITY}
