@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal, Slot
 
 from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.table_session import TableInput
 from devices.device_status import DeviceStatus
 from devices.table_controller import Call, TableController
 
@@ -37,9 +38,9 @@ class TableBridge(QObject):
     def devices(self) -> DeviceStatus:
         return self.controller.devices
 
-    def submit(self, event: object) -> None:
+    def submit(self, event: TableInput) -> None:
         """Any thread: one input for the table, applied on the GUI thread."""
-        self._calls.emit(lambda: self.controller.submit(event))  # type: ignore[arg-type]
+        self._calls.emit(lambda: self.controller.submit(event))
 
     def dismiss(self) -> None:
         self.controller.dismiss()
