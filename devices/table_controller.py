@@ -50,19 +50,9 @@ POLL_S = 0.005
 
 
 class TableController:
-    @classmethod
-    def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None) -> TableController:
-        """The table at `path` (opened, or created with `config`), owned by a new controller; raises
-        JournalCorrupt on a damaged journal and RuleError without a journal or a configuration."""
-        return cls(Table.open(path, config, devices=devices))
-
-    def close(self) -> None:
-        """Close the journal (sealing it); `stop` the devices first."""
-        self.table.close()
-
-    def __init__(self, table: Table, devices: DeviceStatus | None = None) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
-        self.devices = devices or DeviceStatus()
+        self.devices = DeviceStatus()
         self.attention: Attention | None = None  # the last refusal, until an input is accepted
         self.reported: Attention | None = None  # a device's report, until the dealer acknowledges it
         self.halted: Attention | None = None  # a stopped or damaged journal: stays until the table is reopened
@@ -73,6 +63,16 @@ class TableController:
         self._post: Post = self._inbox.put
         self._listeners: list[Listener] = []
         self.snapshot: TableSnapshot = self._build()
+
+    @classmethod
+    def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None) -> TableController:
+        """The table at `path` (opened, or created with `config`), owned by a new controller; raises
+        JournalCorrupt on a damaged journal and RuleError without a journal or a configuration."""
+        return cls(Table.open(path, config, devices=devices))
+
+    def close(self) -> None:
+        """Close the journal (sealing it); `stop` the devices first."""
+        self.table.close()
 
     # --- what others read ------------------------------------------------------------------------
 
