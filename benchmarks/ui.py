@@ -25,9 +25,10 @@ from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# This file is named like the `ui` package: import the package, not this file.
+# This file is named like the `ui` package: import the package, not this file, and the package of
+# this checkout rather than whichever one is installed.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+sys.path[:] = [os.path.dirname(_HERE)] + [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 WAIT_S = 5.0  # a card not painted by then stops the benchmark with an error
 
