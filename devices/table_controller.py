@@ -17,9 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dealer_assist.errors import RuleError
 from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
@@ -32,13 +30,17 @@ from dealer_assist.supervisor_snapshot import SupervisorSnapshot, build_supervis
 from dealer_assist.table import Table, TableStopped
 from dealer_assist.table_session import TableConfig, TableInput
 from dealer_assist.tracker import RoundTracker
-from devices.camera_check import CameraCheck, CameraVerdict
-from devices.camera_reader import CardReader
-from devices.camera_watch import CameraWatch
 from devices.device_status import DeviceStatus
 from devices.peek import PeekReader
 from devices.shoe import ShoeScanner
 from devices.table_feed import DeviceFeed, DeviceNote
+
+if TYPE_CHECKING:  # OpenCV and the decoders load only for a table with a camera
+    import numpy as np
+
+    from devices.camera_check import CameraCheck, CameraVerdict
+    from devices.camera_reader import CardReader
+    from devices.camera_watch import CameraWatch
 
 Call = Callable[[], None]
 Post = Callable[[Call], None]
@@ -138,6 +140,9 @@ class TableController:
 
     def watch_camera(self, frames: Iterable[np.ndarray], reader: CardReader, check: CameraCheck | None = None) -> CameraWatch:
         """The overhead camera's frames, checked against the round on a thread of their own."""
+        from devices.camera_check import CameraCheck
+        from devices.camera_watch import CameraWatch
+
         self.camera = CameraWatch(frames, reader, check or CameraCheck(), lambda: self.snapshot,
                                   lambda verdict: self._post(lambda: self._camera_told(verdict)), self.devices)
         return self.camera
