@@ -37,6 +37,11 @@ def hand_total(cards: Sequence[Card]) -> Total:
         hard += _VALUE[rank]
         if rank == "A":
             ace = True
+    return total_of(hard, ace)
+
+
+def total_of(hard: int, ace: bool) -> Total:
+    """The total of cards whose values (each Ace as 1) sum to `hard`, `ace` if one is an Ace."""
     if ace and hard + 10 <= TARGET:
         return _SOFT[hard + 10]
     return _HARD[hard] if hard < 64 else Total(hard, soft=False)
