@@ -19,7 +19,7 @@ from fractions import Fraction
 from dealer_assist.analysis.player_strategy import Move, preferred_moves
 from dealer_assist.cards import Card
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PlaceWager, WagerKind
+from dealer_assist.inputs import Action, CardDrawn, CloseInsurance, Decide, Input, PeekAnswered, PlaceWager, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.profile import Profile
 from dealer_assist.settlement import Wager
@@ -84,19 +84,24 @@ class Table:
         return sum(w.amount for w in self.wagers if w.kind is kind)
 
 
-def simulate(profile: Profile, rounds: int, seed: int, players: int) -> GameEstimate:
-    """Play `rounds` rounds from one seeded shoe and estimate the banker's edge on each wager."""
+Decider = Callable[[RoundTracker, int, int, Callable[[], Card]], Input]
+
+
+def simulate(profile: Profile, rounds: int, seed: int, players: int, decide: Decider | None = None) -> GameEstimate:
+    """Play `rounds` rounds from one seeded shoe and estimate the banker's edge on each wager;
+    `decide` plays each decision (default: the short strategy)."""
     if rounds < 2:
         raise RuleError("bad_rounds", f"rounds: {rounds} is too few for an interval: give at least 2", None)
     table = Table.seated(profile, players)
     shoe = Shoe(profile.decks, random.Random(seed))
+    decide = short_strategy if decide is None else decide
     totals: dict[Wager, int] = {}
     squares: dict[Wager, int] = {}
     for _ in range(rounds):
         if shoe.cut_reached:
             shoe.shuffle()
         banker: dict[Wager, int] = {}
-        for row in play_round(table, shoe.draw).rows:
+        for row in play_round(table, shoe.draw, decide).rows:
             banker[row.wager] = banker.get(row.wager, 0) - row.amount
         for wager, result in banker.items():
             totals[wager] = totals.get(wager, 0) + result
@@ -114,18 +119,16 @@ def _estimate(wager: Wager, stake: Cents, rounds: int, total: int, squares: int)
     return EdgeEstimate(wager, stake, edge, edge - half, edge + half)
 
 
-def play_round(table: Table, draw: Callable[[], Card]) -> RoundTracker:
+def play_round(table: Table, draw: Callable[[], Card], decide: Decider) -> RoundTracker:
     """One round from the wagers to the settlement, every input checked by the tracker."""
     tracker = RoundTracker(table.profile, None, table.bank)
     for wager in table.wagers:
         tracker.apply(wager)
-    up = table.profile.dealer_up_card - 1
     while tracker.phase is not Phase.SETTLED:
         if tracker.phase is Phase.PLAYING and (wait := tracker.awaiting()).need is Need.DECISION:
             seat, index = wait.seat, wait.hand
             assert seat is not None and index is not None, "a decision is always due from one hand"
-            moves = preferred_moves(tracker.hands[seat][index].cards, tracker.dealer[up])
-            tracker.apply(_decision(tracker, seat, index, moves, draw))
+            tracker.apply(decide(tracker, seat, index, draw))
         elif tracker.phase is Phase.INSURANCE:
             tracker.apply(CloseInsurance())
         elif tracker.phase is Phase.PEEK:
@@ -135,9 +138,9 @@ def play_round(table: Table, draw: Callable[[], Card]) -> RoundTracker:
     return tracker
 
 
-def _decision(tracker: RoundTracker, seat: int, hand: int, moves: tuple[Move, ...],
-              draw: Callable[[], Card]) -> CardDrawn | Decide:
-    """The strategy's first move the table accepts; a hit is the next card from the shoe."""
+def short_strategy(tracker: RoundTracker, seat: int, hand: int, draw: Callable[[], Card]) -> Input:
+    """The short strategy's first move the table accepts; a hit is the next card from the shoe."""
+    moves = preferred_moves(tracker.hands[seat][hand].cards, tracker.dealer[tracker.profile.dealer_up_card - 1])
     for move in moves:
         if move is Move.HIT:
             if tracker.takes_card():

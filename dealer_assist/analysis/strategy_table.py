@@ -80,18 +80,15 @@ def start_moves(values: HandValues, first: int, second: int, pair: bool) -> dict
 
 
 def play_on_tables(column: Column, values: HandValues) -> None:
-    """The decisions after the first: split hands' two cards, re-splits, hands of 3 or more cards."""
+    """The decisions after the first: split hands' two cards, re-splits, hands of 3 or more cards;
+    forced moves included, so every state a hand can be asked about has its cell."""
     for hard in range(ACE + 2, TARGET):  # A-A-A is the smallest hand that decides
         for ace in (False, True):
             if (ace and hard + 10 >= TARGET) or (not ace and hard < LOWEST_TWO_CARD):
                 continue
-            moves = values.two_card_moves(hard, ace, after_split=True)
-            if len(moves) > 1:
-                column.after_split[total_label(hard, ace)] = moves
+            column.after_split[total_label(hard, ace)] = values.two_card_moves(hard, ace, after_split=True)
             for cards in (3, MANY_CARDS):
-                later = values.later_moves(hard, ace, cards)
-                if len(later) > 1:
-                    column.later[later_label(hard, ace, cards)] = later
+                column.later[later_label(hard, ace, cards)] = values.later_moves(hard, ace, cards)
     for value in range(ACE + 1, TEN + 1):
         split = SplitValue(values, value)
         split.ev()

@@ -1,7 +1,7 @@
 """`dealer-assist analyze`: what the bets are worth under a rule profile.
 
-`buster` and `lucky-lucky` give exact odds from the full shoe; `game` plays whole rounds through
-the round tracker. Each prints a table, or `--json`, and draws a chart with `--plot FILE.png`.
+`buster` and `lucky-lucky` give exact odds from the full shoe; `strategy` the optimal strategy of
+the base game and its EV; `game` plays whole rounds through the round tracker. Each prints a table, or `--json`, and draws a chart with `--plot FILE.png`.
 A bad argument is reported as `{"error": {...}}` on stdout with exit status 2, like every other
 refusal.
 """
@@ -15,12 +15,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import NoReturn
 
+from dealer_assist.analysis.base_game import BaseGame, analyze
 from dealer_assist.analysis.buster_odds import BUST_KEYS, FreeBonusShare, buster_odds, free_bonus_share
 from dealer_assist.analysis.chart import bar_chart_png, interval_chart_png
 from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
 from dealer_assist.analysis.odds import BetOdds
 from dealer_assist.analysis.player_strategy import STRATEGY
+from dealer_assist.analysis.strategy_chart import LETTER, strategy_chart_png, strategy_rows
+from dealer_assist.analysis.strategy_table import best
 from dealer_assist.errors import RuleError
 from dealer_assist.money import format_money, parse_amount, to_units
 from dealer_assist.profile import FreeBonus, Profile, load_profile
@@ -72,8 +75,16 @@ def _parser() -> _Parser:
     game.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
                       help=f"seats with wagers, from seat 1 (default {DEFAULT_PLAYERS})")
     for command in (buster, lucky, game):
-        command.add_argument("--json", action="store_true", help="print JSON instead of a table")
         command.add_argument("--plot", metavar="FILE.png", type=Path, help="also draw a chart as a PNG")
+    strategy = kinds.add_parser("strategy", help="exact: the optimal strategy of the base game and its EV")
+    strategy.add_argument("--profile", required=True, help="rule profile")
+    shoe = strategy.add_mutually_exclusive_group()
+    shoe.add_argument("--infinite", action="store_true", help="an infinite deck (exact)")
+    shoe.add_argument("--decks", type=int, help="decks in the shoe (default: the profile's)")
+    strategy.add_argument("--chart", dest="plot", metavar="FILE.png", type=Path,
+                          help="also draw the strategy card as a PNG")
+    for command in (buster, lucky, game, strategy):
+        command.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return parser
 
 
@@ -239,8 +250,39 @@ def _game(args: argparse.Namespace) -> _Report:
     return _Report("\n".join([*rows, "", f"strategy: {STRATEGY}"]), data, lambda: interval_chart_png(title, points))
 
 
+# --- strategy -------------------------------------------------------------------------------------
+
+def _strategy(args: argparse.Namespace) -> _Report:
+    profile = load_profile(args.profile, _overrides(args))
+    game = analyze(profile, None if args.infinite else profile.decks)
+    by = "by_up_card" if profile.dealer_hole_card else "by_player_dealer_hand"
+    data: dict[str, object] = {
+        "profile": profile.id, "decks": game.decks_label, "ev": game.ev, by: game.by_column,
+        "strategy": {label: column.to_json() for label, column in game.columns.items()},
+        "insurance": game.insurance, "model": game.model(),
+    }
+    decks = "infinite deck" if game.decks is None else f"{game.decks} decks"
+    rows = [f"Optimal strategy: {profile.id}, {decks}", "", f"player EV per unit of initial wager: {game.ev:+.4%}", ""]
+    label = "dealer up card" if profile.dealer_hole_card else "player-dealer's hand"
+    rows.append(f"{label:<16}{'EV':>10}")
+    rows.extend(f"{column:<16}{ev:>+10.4%}" for column, ev in game.by_column.items())
+    rows.extend(["", _strategy_grid(game), "", "H hit, S stand, D double, P split, R surrender", "", game.model()])
+    return _Report("\n".join(rows), data, lambda: strategy_chart_png(game))
+
+
+def _strategy_grid(game: BaseGame) -> str:
+    columns = [label for label, column in game.columns.items() if column.start]
+    short = [c.replace("hard ", "h").replace("soft ", "s") for c in columns]
+    lines = [f"{'':<9}" + "".join(f"{c:>4}" for c in short)]
+    for _, keys in strategy_rows(game):
+        for key in keys:
+            cells = [game.columns[c].start.get(key) for c in columns]
+            lines.append(f"{key:<9}" + "".join(f"{LETTER[best(m)] if m else '-':>4}" for m in cells))
+    return "\n".join(lines)
+
+
 _ANALYSES: dict[str, Callable[[argparse.Namespace], _Report]] = {
-    "buster": _buster, "lucky-lucky": _lucky_lucky, "game": _game,
+    "buster": _buster, "lucky-lucky": _lucky_lucky, "game": _game, "strategy": _strategy,
 }
 
 
