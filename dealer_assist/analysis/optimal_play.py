@@ -40,23 +40,30 @@ class OptimalPlayer:
         """The table's move for hand `index` of `seat`, which awaits a decision."""
         column = self.column(tracker)
         hands = tracker.hands[seat]
-        hand = hands[index]
-        cards = hand.cards
-        hard = sum(card.value for card in cards)
-        ace = any(card.is_ace for card in cards)
-        if len(cards) > 2:
-            return best(_cell(column.later, later_label(hard, ace, len(cards)), column))
-        if not hand.from_split:
-            pair = self._is_pair(cards)
-            return best(_cell(column.start, situation(cards[0].value, cards[1].value, pair), column))
-        if self._is_pair(cards) and tracker.can(Decide(seat, index, Action.SPLIT)):
+        cards = hands[index].cards
+        if (len(cards) == 2 and hands[index].from_split and self._is_pair(cards)
+                and tracker.can(Decide(seat, index, Action.SPLIT))):
             choices = column.resplit.get(f"pair {VALUE_LABEL[cards[0].value]}", {})
             key = (len(hands), len(hands) - index)
             if key not in choices:
                 raise KeyError(f"column {column.label}: no re-split choice for pair {cards[0].rank} at {key}")
             if choices[key]:
                 return Move.SPLIT
-        return best(_cell(column.after_split, total_label(hard, ace), column))
+        return best(self.cell(tracker, seat, index))
+
+    def cell(self, tracker: RoundTracker, seat: int, index: int) -> dict[Move, float]:
+        """The cell the table reads for the hand: its allowed moves and their EVs (a split hand's
+        pair asks the re-split choice first, in `move`)."""
+        column = self.column(tracker)
+        hand = tracker.hands[seat][index]
+        cards = hand.cards
+        hard = sum(card.value for card in cards)
+        ace = any(card.is_ace for card in cards)
+        if len(cards) > 2:
+            return _cell(column.later, later_label(hard, ace, len(cards)), column)
+        if not hand.from_split:
+            return _cell(column.start, situation(cards[0].value, cards[1].value, self._is_pair(cards)), column)
+        return _cell(column.after_split, total_label(hard, ace), column)
 
     def decide(self, tracker: RoundTracker, seat: int, index: int, draw: Callable[[], Card]) -> CardDrawn | Decide:
         """The input for the move: a hit is the shoe's next card."""
