@@ -22,14 +22,19 @@ from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
 from dealer_assist.analysis.odds import BetOdds
 from dealer_assist.analysis.player_strategy import STRATEGY
+from dealer_assist.analysis.optimal_play import OptimalPlayer
+from dealer_assist.analysis.seat_result import SeatResult, seat_result
 from dealer_assist.analysis.strategy_chart import LETTER, strategy_chart_png, strategy_rows
 from dealer_assist.analysis.strategy_table import best
 from dealer_assist.errors import RuleError
-from dealer_assist.money import format_money, parse_amount, to_units
+from dealer_assist.money import Cents, format_money, parse_amount, to_units
 from dealer_assist.profile import FreeBonus, Profile, load_profile
 from dealer_assist.settlement import FREE_BONUS, Wager
 
 BAD_ARGUMENTS = 2
+OPTIMAL = "optimal"
+SHORT = "short"
+OPTIMAL_STRATEGY = "the optimal strategy of `analyze strategy` for the profile's decks; never insure"
 DEFAULT_PLAYERS = 3
 LUCKY_LABELS = {
     "suited_777": "suited 7-7-7", "suited_678": "suited 6-7-8", "777": "7-7-7", "678": "6-7-8",
@@ -74,6 +79,9 @@ def _parser() -> _Parser:
     game.add_argument("--seed", type=int, required=True, help="seed of the shuffles: the same seed, the same result")
     game.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
                       help=f"seats with wagers, from seat 1 (default {DEFAULT_PLAYERS})")
+    game.add_argument("--strategy", choices=[OPTIMAL, SHORT], default=OPTIMAL,
+                      help="the players' play: the optimal table (default) or the short fixed strategy")
+    game.add_argument("--wager", help="each player's base wager for the seat's price (default: the table minimum)")
     for command in (buster, lucky, game):
         command.add_argument("--plot", metavar="FILE.png", type=Path, help="also draw a chart as a PNG")
     strategy = kinds.add_parser("strategy", help="exact: the optimal strategy of the base game and its EV")
@@ -224,10 +232,16 @@ def _odds_report(title: str, odds: BetOdds, labels: dict[str, str], loss_label: 
 
 def _game(args: argparse.Namespace) -> _Report:
     profile = load_profile(args.profile)
-    estimate = simulate(profile, args.rounds, args.seed, args.players)
+    wager = _base_wager(args.wager, profile)
+    optimal = args.strategy == OPTIMAL
+    game = analyze(profile, profile.decks) if optimal else None
+    decide = None if game is None else OptimalPlayer(game).decide
+    estimate = simulate(profile, args.rounds, args.seed, args.players, decide)
     exact = {Wager.BUSTER: buster_odds(profile.decks, profile.dealer_hits_soft_17, profile.buster_pays).house_edge}
     if profile.lucky_lucky:
         exact[Wager.LUCKY_LUCKY] = lucky_odds(profile.decks).house_edge
+    if game is not None:
+        exact[Wager.BASE] = Fraction(-game.ev)
     banker = "player-dealer" if profile.player_dealer else "house"
     title = (f"Game: {profile.id}, {profile.decks} decks, {estimate.players} players, "
              f"{estimate.rounds:,} rounds, seed {estimate.seed}")
@@ -241,13 +255,58 @@ def _game(args: argparse.Namespace) -> _Report:
         edges[edge.wager.value] = {"edge": edge.edge, "ci95": [edge.low, edge.high],
                                    "stake_per_round": to_units(edge.stake_per_round),
                                    "exact_full_shoe": None if known is None else float(known)}
+    strategy = STRATEGY if game is None else OPTIMAL_STRATEGY
     data: dict[str, object] = {
         "analysis": "game", "profile": profile.id, "decks": profile.decks, "rounds": estimate.rounds,
-        "seed": estimate.seed, "players": estimate.players, "banker": banker, "strategy": STRATEGY, "edges": edges,
+        "seed": estimate.seed, "players": estimate.players, "banker": banker, "strategy": strategy, "edges": edges,
+        "seat": None,
     }
+    notes = [f"strategy: {strategy}"]
+    if game is not None:
+        seat = seat_result(profile, game.ev, estimate.players, wager)
+        data["seat"] = _seat_json(seat, banker)
+        notes.extend(["", *_seat_lines(seat, banker), "", f"base edge computed by `analyze strategy`: {game.model()}"])
     points = [(edge.wager.value, edge.edge, edge.low, edge.high, None if edge.wager not in exact else float(exact[edge.wager]))
               for edge in estimate.edges]
-    return _Report("\n".join([*rows, "", f"strategy: {STRATEGY}"]), data, lambda: interval_chart_png(title, points))
+    return _Report("\n".join([*rows, "", *notes]), data, lambda: interval_chart_png(title, points))
+
+
+def _base_wager(text: str | None, profile: Profile) -> Cents:
+    if text is None:
+        return profile.table_min
+    wager = parse_amount(text, "--wager")
+    if not profile.table_min <= wager <= profile.table_max:
+        raise RuleError("bad_wager", f"--wager: {format_money(wager)} is outside the base limits "
+                        f"{format_money(profile.table_min)} to {format_money(profile.table_max)} of {profile.id}", "7")
+    return wager
+
+
+def _seat_json(seat: SeatResult, banker: str) -> dict[str, object]:
+    return {
+        "banker": banker, "players": seat.players, "wager": to_units(seat.wager), "player_ev": seat.player_ev,
+        "banker_before_fees": seat.banker_before_fees / 100,
+        "fees": {"player": to_units(seat.player_fee), "player_dealer": to_units(seat.banker_fee)},
+        "banker_after_fees": seat.banker_after_fees / 100, "break_even_fee": seat.break_even_fee / 100,
+        "player_after_fees": seat.player_after_fees / 100,
+    }
+
+
+def _seat_lines(seat: SeatResult, banker: str) -> list[str]:
+    lines = [f"the {banker}'s seat, {seat.players} players betting {format_money(seat.wager)} each, a round "
+             f"(the bank covering every wager, optimal play):",
+             f"  before fees {_money(Fraction(seat.banker_before_fees))}; the player's EV {seat.player_ev:+.4%}"]
+    if banker == "house":
+        return [*lines, "  no collection fees (RULES.md §8.10)"]
+    lines.append(f"  collection fees (RULES.md §5.5): {format_money(seat.player_fee)} a player circle, "
+                 f"{format_money(seat.banker_fee)} from the player-dealer")
+    lines.append(f"  after its fee {_money(Fraction(seat.banker_after_fees))}; each player after fee "
+                 f"{_money(Fraction(seat.player_after_fees))}")
+    if seat.break_even_fee >= 0:
+        lines.append(f"  the seat breaks even at a player-dealer fee of {_money(Fraction(seat.break_even_fee))}")
+    else:
+        lines.append(f"  no fee lets the seat break even: it loses {_money(Fraction(-seat.break_even_fee))} "
+                     "a round before any fee")
+    return lines
 
 
 # --- strategy -------------------------------------------------------------------------------------
