@@ -26,17 +26,28 @@ def strategy_rows(game: BaseGame) -> list[tuple[str, list[str]]]:
     return [("Hard", hard), ("Soft", soft), ("Pairs", pairs)]
 
 
+def chart_columns(game: BaseGame) -> list[str]:
+    """The dealer columns a card prints, in its order: up cards 2 to T then A; the player-dealer's
+    hands hard 4 to 20 then soft 12 to 20 (a player-dealer Natural ends play: no column)."""
+    if game.profile.dealer_hole_card:
+        order = [VALUE_LABEL[v] for v in (*range(2, 11), 1)]
+    else:
+        order = [f"hard {t}" for t in range(4, 21)] + [f"soft {t}" for t in range(12, 21)]
+    return [label for label in order if label in game.columns and game.columns[label].start]
+
+
 def strategy_chart_png(game: BaseGame) -> bytes:
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
 
-    columns = [label for label, column in game.columns.items() if column.start]
+    columns = chart_columns(game)
     sections = strategy_rows(game)
     rows = sum(len(keys) + 1 for _, keys in sections)
     width = max(7.0, 1.6 + 0.42 * len(columns))
     figure = Figure(figsize=(width, 1.6 + 0.27 * rows), dpi=110, layout="constrained")
     axes: Any = figure.subplots()
     y = 0
+    shown: set[Move] = set()
     for title, keys in sections:
         axes.text(-0.5, y, title, fontsize=9, fontweight="bold", va="center", ha="left")
         for x, label in enumerate(columns):
@@ -51,6 +62,7 @@ def strategy_chart_png(game: BaseGame) -> bytes:
                 if moves is None:
                     continue
                 move = best(moves)
+                shown.add(move)
                 axes.add_patch(_cell(x + 1, y, COLOUR[move]))
                 axes.text(x + 1, y, LETTER[move], fontsize=8, ha="center", va="center")
             y += 1
@@ -62,8 +74,8 @@ def strategy_chart_png(game: BaseGame) -> bytes:
     axes.set_title(f"{game.profile.title}: optimal strategy, {decks}, against the {seen}", fontsize=10)
     axes.text(len(columns) + 0.5, -1.2, f"player EV {game.ev:+.3%}", fontsize=9, ha="right", va="center",
               fontweight="bold", color="#2f6f4f" if game.ev >= 0 else "#a03030")
-    figure.legend(handles=[Patch(facecolor=COLOUR[m], edgecolor="grey", label=LEGEND[m]) for m in LETTER],
-                  loc="outside lower center", ncols=5, fontsize=8, frameon=False)
+    figure.legend(handles=[Patch(facecolor=COLOUR[m], edgecolor="grey", label=LEGEND[m]) for m in LETTER if m in shown],
+                  loc="outside lower center", ncols=len(shown), fontsize=8, frameon=False)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
     return buffer.getvalue()

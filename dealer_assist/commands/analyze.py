@@ -24,7 +24,7 @@ from dealer_assist.analysis.odds import BetOdds
 from dealer_assist.analysis.player_strategy import STRATEGY
 from dealer_assist.analysis.optimal_play import OptimalPlayer
 from dealer_assist.analysis.seat_result import SeatResult, seat_result
-from dealer_assist.analysis.strategy_chart import LETTER, strategy_chart_png, strategy_rows
+from dealer_assist.analysis.strategy_chart import LETTER, chart_columns, strategy_chart_png, strategy_rows
 from dealer_assist.analysis.strategy_table import best
 from dealer_assist.errors import RuleError
 from dealer_assist.money import Cents, format_money, parse_amount, to_units
@@ -323,14 +323,20 @@ def _strategy(args: argparse.Namespace) -> _Report:
     decks = "infinite deck" if game.decks is None else f"{game.decks} decks"
     rows = [f"Optimal strategy: {profile.id}, {decks}", "", f"player EV per unit of initial wager: {game.ev:+.4%}", ""]
     label = "dealer up card" if profile.dealer_hole_card else "player-dealer's hand"
-    rows.append(f"{label:<16}{'EV':>10}")
-    rows.extend(f"{column:<16}{ev:>+10.4%}" for column, ev in game.by_column.items())
+    rows.append(f"{label:<22}{'EV':>10}")
+    rows.extend(f"{column:<22}{game.by_column[column]:>+10.4%}" for column in _column_order(game))
     rows.extend(["", _strategy_grid(game), "", "H hit, S stand, D double, P split, R surrender", "", game.model()])
     return _Report("\n".join(rows), data, lambda: strategy_chart_png(game))
 
 
+def _column_order(game: BaseGame) -> list[str]:
+    """The printed card's order, then the columns without decisions (a player-dealer Natural)."""
+    shown = chart_columns(game)
+    return shown + [label for label in game.by_column if label not in shown]
+
+
 def _strategy_grid(game: BaseGame) -> str:
-    columns = [label for label, column in game.columns.items() if column.start]
+    columns = chart_columns(game)
     short = [c.replace("hard ", "h").replace("soft ", "s") for c in columns]
     lines = [f"{'':<9}" + "".join(f"{c:>4}" for c in short)]
     for _, keys in strategy_rows(game):
