@@ -52,7 +52,7 @@ class BaseGame:
     ev: float
     by_column: dict[str, float]
     columns: dict[str, Column]
-    insurance: float
+    insurance: float | None  # EV per unit of an insurance wager; None where it is not offered
 
     @property
     def decks_label(self) -> str | int:
@@ -67,11 +67,12 @@ class BaseGame:
                 "the player's two cards) has its exact chance from the full shoe and is played against "
                 "the cards left after it, drawn with replacement for the rest of the round; a table "
                 "cell takes the move best on average over its deals; later decisions are taken against "
-                "the shoe less the dealer's visible cards")
+                "the shoe less the dealer's visible cards (for a player-dealer hand, its likeliest two cards)")
+        insurance = ("no insurance (not offered with both cards face up, RULES.md §2.14)" if self.insurance is None
+                     else f"insurance never taken (worth {self.insurance:+.4%} of the insurance wager)")
         return (f"Base game of {self.profile.id}: expected value per unit of initial wager for a player who "
-                f"plays each hand optimally against {seen}; {shoe}. No side bets, insurance never taken "
-                f"(worth {self.insurance:+.4%} of the insurance wager), no fees, no payout cap, no rounding; "
-                "a doubled hand stakes 2 units, each split hand 1, a surrender loses 1/2.")
+                f"plays each hand optimally against {seen}; {shoe}. No side bets, {insurance}, no fees, no "
+                "payout cap, no rounding; a doubled hand stakes 2 units, each split hand 1, a surrender loses 1/2.")
 
 
 def analyze(profile: Profile, decks: int | None) -> BaseGame:
@@ -111,7 +112,7 @@ def analyze(profile: Profile, decks: int | None) -> BaseGame:
         columns[label] = column
         by_column[label] = summed / sum(chance for _, chance in members)
         total += summed
-    insurance = 3 * _odds(profile, shoe, (ACE,)).value[TEN - 1] - 1
+    insurance = 3 * _odds(profile, shoe, (ACE,)).value[TEN - 1] - 1 if profile.dealer_hole_card else None
     return BaseGame(profile, decks, total, by_column, columns, insurance)
 
 

@@ -47,6 +47,7 @@ def test_standard_blackjack_infinite_deck_house_edge_is_the_published_0_51_perce
     assert f"{-data['ev']:.2%}" == "0.51%"
     assert list(data["by_up_card"]) == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
     assert "infinite deck" in data["model"]
+    assert data["insurance"] == pytest.approx(-1 / 13), "insurance: 2 to 1 on a 4/13 chance"
 
 
 @pytest.mark.parametrize(("decks", "published"), [(2, -0.003797), (5, -0.005918)])
@@ -77,6 +78,7 @@ def test_nobust_is_decided_against_the_player_dealers_two_cards(capsys: pytest.C
     # the player-dealer's hard 16 must draw and is the player's best column; soft 20 the worst drawn-to
     assert hands["hard 16"] == max(hands.values())
     assert data["ev"] > 0.05, "seeing both of the player-dealer's cards is a large edge"
+    assert data["insurance"] is None and "not offered" in data["model"]
     assert data["strategy"]["hard 20"]["start"]["hard 11"]["ev"].keys() >= {"hit", "double", "surrender"}
     assert "stand" not in data["strategy"]["hard 20"]["start"]["hard 11"]["ev"], "hard 11 must hit (RULES.md §2.10)"
 
