@@ -15,7 +15,7 @@ from dealer_assist.analysis.base_game import BaseGame, analyze
 from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.optimal_play import OptimalPlayer
 from dealer_assist.analysis.strategy_check import play_table
-from dealer_assist.analysis.strategy_table import best
+from dealer_assist.analysis.strategy_table import VALUE_LABEL
 from dealer_assist.cards import RANKS, SUITS, Card
 from dealer_assist.inputs import Action, CardDrawn, Decide
 from dealer_assist.tracker import Need, Phase
@@ -104,17 +104,17 @@ def test_decks_the_profile_does_not_allow_are_refused_by_name(capsys: pytest.Cap
 
 # --- properties ------------------------------------------------------------------------------------
 
-def _cells(g: BaseGame) -> list[tuple[str, str, str, dict[Move, float]]]:
-    return [(label, table, key, moves) for label, column in g.columns.items()
-            for table, cells in (("start", column.start), ("after_split", column.after_split), ("later", column.later))
-            for key, moves in cells.items()]
-
-
 @pytest.mark.parametrize("name", GAMES)
-def test_the_chosen_move_has_the_largest_ev_of_the_allowed_moves(name: str) -> None:
-    for label, table, key, moves in _cells(game(name)):
-        assert moves, f"{name} {label} {table} {key}: no move"
-        assert moves[best(moves)] == max(moves.values())
+def test_the_printed_best_move_has_the_largest_ev_of_the_allowed_moves(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _json(capsys, "--profile", name, "--infinite")
+    cells = 0
+    for label, column in data["strategy"].items():
+        for table in ("start", "after_split", "later"):
+            for key, cell in column[table].items():
+                assert cell["ev"], f"{name} {label} {table} {key}: no move"
+                assert cell["ev"][cell["best"]] == max(cell["ev"].values()), f"{name} {label} {table} {key}"
+                cells += 1
+    assert cells > 500
 
 
 cards = st.sampled_from([Card(rank, suit) for rank in RANKS for suit in SUITS])
@@ -125,8 +125,8 @@ cards = st.sampled_from([Card(rank, suit) for rank in RANKS for suit in SUITS])
        dealer=st.lists(cards, min_size=2, max_size=2), shoe=st.lists(cards, min_size=12, max_size=12))
 def test_the_table_only_names_moves_the_tracker_accepts_and_has_a_cell_for_every_decision(
         name: str, player: list[Card], dealer: list[Card], shoe: list[Card]) -> None:
-    """Seat 1 plays the table from the deal to its last hand; at every decision each move of the
-    cell read (and a re-split chosen) is one the tracker accepts, and the cell exists."""
+    """Seat 1 plays the table from the deal to its last hand; at every decision the cell read exists
+    and holds exactly the moves the tracker accepts (a split hand's re-split is its own choice)."""
     tracker = to_decision(load_profile(name), [str(c) for c in player], [str(c) for c in dealer])
     if tracker is None:
         return
@@ -136,24 +136,27 @@ def test_the_table_only_names_moves_the_tracker_accepts_and_has_a_cell_for_every
         wait = tracker.awaiting()
         if wait.need is Need.DECISION:
             assert wait.seat == 1 and wait.hand is not None
-            for move in _moves_now(optimal, tracker):
-                if move is Move.HIT:
-                    assert tracker.takes_card(), f"{name}: the table hits where the tracker takes no card"
-                else:
-                    decision = Decide(1, wait.hand, _ACTION[move])
-                    assert tracker.can(decision), f"{name}: {move} refused: {tracker.verify(decision)}"
+            accepted = {move for move, action in _ACTION.items() if tracker.can(Decide(1, wait.hand, action))}
+            if tracker.takes_card():
+                accepted.add(Move.HIT)
+            assert set(_moves_now(optimal, tracker)) == accepted, f"{name}: {tracker.hands[1][wait.hand].cards}"
             tracker.apply(optimal.decide(tracker, 1, wait.hand, cards_left.pop))
         else:
             tracker.apply(CardDrawn(cards_left.pop()))
 
 
-def _moves_now(optimal: OptimalPlayer, tracker: Any) -> dict[Move, float]:
-    """The cell the table reads for the hand awaiting a decision, with a re-split it chooses."""
+def _moves_now(optimal: OptimalPlayer, tracker: Any) -> set[Move]:
+    """The moves the table weighs for the hand awaiting a decision: its cell, and a re-split
+    where the column has the choice for this split hand."""
     wait = tracker.awaiting()
-    cell = dict(optimal.cell(tracker, wait.seat, wait.hand))
-    if optimal.move(tracker, wait.seat, wait.hand) is Move.SPLIT:
-        cell[Move.SPLIT] = 0.0
-    return cell
+    moves = set(optimal.cell(tracker, wait.seat, wait.hand))
+    hands = tracker.hands[wait.seat]
+    hand = hands[wait.hand]
+    pair = f"pair {VALUE_LABEL[hand.cards[0].value]}"
+    if hand.from_split and len(hand.cards) == 2 and (len(hands), len(hands) - wait.hand) in optimal.column(tracker).resplit.get(pair, {}):
+        if optimal._is_pair(hand.cards):
+            moves.add(Move.SPLIT)
+    return moves
 
 
 @pytest.mark.parametrize("name", GAMES)
