@@ -100,6 +100,8 @@ def test_decks_the_profile_does_not_allow_are_refused_by_name(capsys: pytest.Cap
     assert main(["analyze", "strategy", "--profile", "c21-8.0", "--decks", "4"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert "decks" in error["message"]
+    assert main(["analyze", "strategy", "--profile", "c21-8.0", "--infinite", "--decks", "6"]) == 2
+    assert "not allowed with argument" in json.loads(capsys.readouterr().out)["error"]["message"]
 
 
 # --- properties ------------------------------------------------------------------------------------
