@@ -18,18 +18,21 @@ from dealer_assist.profile import load_profile, profile_names
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="strategy_agreement", description=__doc__)
     parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per run (default 1,000,000)")
-    parser.add_argument("--seed", type=int, default=13, help="seed of the cards (default 13)")
+    parser.add_argument("--seed", type=int, default=13, help="seed of the cards, plus the profile's place in the list (default 13)")
     parser.add_argument("--profile", action="append", help="only this profile (repeatable)")
     parser.add_argument("--short", action="store_true", help="1,000 rounds of sd-buster-a, for the tests")
     args = parser.parse_args(argv)
     names = ["sd-buster-a"] if args.short else args.profile or profile_names()
     rounds = 1_000 if args.short else args.rounds
-    for name in names:
+    for number, name in enumerate(profile_names()):
+        if name not in names:
+            continue
         profile = load_profile(name)
         for decks in (None, profile.decks):
             game = analyze(profile, decks)
             start = time.perf_counter()
-            sample = play_table(game, rounds, args.seed)
+            # each profile its own cards: the Deadwood tables share one base game
+            sample = play_table(game, rounds, args.seed + number)
             took = time.perf_counter() - start
             shoe = "infinite deck" if decks is None else f"{decks}-deck shoe"
             print(f"{name:<12} {shoe:<14} EV {game.ev:+.4%}  mean {sample.mean:+.4%}  SE {sample.standard_error:.4%}  "

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dealer_assist.analysis.card_odds import ACE, TEN, VALUES
-from dealer_assist.analysis.dealer_draws import dealer_draws
-from dealer_assist.totals import total_of
+from dealer_assist.totals import dealer_draws_on, total_of
 
 LOWEST_FINAL = 17
 HIGHEST_FINAL = 26
@@ -35,8 +34,9 @@ def dealer_finals(odds: Sequence[float], hard: int, ace: bool, hits_soft_17: boo
         known = memo.get((hard, ace))
         if known is not None:
             return known
-        if not dealer_draws(hard, ace, hits_soft_17):
-            result = tuple(1.0 if final == total_of(hard, ace).value else 0.0 for final in FINALS)
+        total = total_of(hard, ace)
+        if not dealer_draws_on(total, hits_soft_17):
+            result = tuple(1.0 if final == total.value else 0.0 for final in FINALS)
         else:
             summed = [0.0] * len(FINALS)
             for value, chance in zip(VALUES, odds):

@@ -8,13 +8,11 @@ A missing cell is an error that names it: the table is complete, and a test hold
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from dealer_assist.analysis.base_game import BaseGame
 from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.strategy_table import VALUE_LABEL, Column, best, later_label, situation, total_label
 from dealer_assist.cards import Card
-from dealer_assist.inputs import Action, CardDrawn, Decide
+from dealer_assist.inputs import Action, Decide
 from dealer_assist.tracker import RoundTracker
 
 _DECISIONS = {Move.STAND: Action.STAND, Move.DOUBLE: Action.DOUBLE, Move.SPLIT: Action.SPLIT,
@@ -22,7 +20,7 @@ _DECISIONS = {Move.STAND: Action.STAND, Move.DOUBLE: Action.DOUBLE, Move.SPLIT: 
 
 
 class OptimalPlayer:
-    """Plays `game`'s table; `draw` is the shoe, whose next card is a hit."""
+    """Plays `game`'s table."""
 
     def __init__(self, game: BaseGame) -> None:
         self.game = game
@@ -65,12 +63,10 @@ class OptimalPlayer:
             return _cell(column.start, situation(cards[0].value, cards[1].value, self._is_pair(cards)), column)
         return _cell(column.after_split, total_label(hard, ace), column)
 
-    def decide(self, tracker: RoundTracker, seat: int, index: int, draw: Callable[[], Card]) -> CardDrawn | Decide:
-        """The input for the move: a hit is the shoe's next card."""
+    def decide(self, tracker: RoundTracker, seat: int, index: int) -> Decide | None:
+        """The decision for the move, as the round driver asks it: None is the hit."""
         move = self.move(tracker, seat, index)
-        if move is Move.HIT:
-            return CardDrawn(draw())
-        return Decide(seat, index, _DECISIONS[move])
+        return None if move is Move.HIT else Decide(seat, index, _DECISIONS[move])
 
     def _is_pair(self, cards: list[Card]) -> bool:
         first, second = cards

@@ -142,7 +142,8 @@ def test_the_table_only_names_moves_the_tracker_accepts_and_has_a_cell_for_every
             if tracker.takes_card():
                 accepted.add(Move.HIT)
             assert set(_moves_now(optimal, tracker)) == accepted, f"{name}: {tracker.hands[1][wait.hand].cards}"
-            tracker.apply(optimal.decide(tracker, 1, wait.hand, cards_left.pop))
+            decision = optimal.decide(tracker, 1, wait.hand)
+            tracker.apply(CardDrawn(cards_left.pop()) if decision is None else decision)
         else:
             tracker.apply(CardDrawn(cards_left.pop()))
 
@@ -197,7 +198,8 @@ def test_eights_against_a_six_are_split_and_split_again_to_four_hands() -> None:
         wait = tracker.awaiting()
         if wait.need is Need.DECISION:
             assert wait.hand is not None
-            tracker.apply(optimal.decide(tracker, 1, wait.hand, shoe.pop))
+            decision = optimal.decide(tracker, 1, wait.hand)
+            tracker.apply(CardDrawn(shoe.pop()) if decision is None else decision)
         else:
             tracker.apply(CardDrawn(shoe.pop()))
     assert [len(hand.cards) for hand in tracker.hands[1]] == [2, 2, 2, 2]
