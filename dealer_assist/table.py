@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.codec import decode, encode
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.journal import (
     Journal, JournalCorrupt, JournalWriteFailed, Record, RecordKind, Verdict, record_at, security_events, verify,
 )
@@ -64,7 +64,7 @@ class Table:
             raise JournalCorrupt(verdict)
         if verdict.records == 0:  # new, or created by a start that stopped before its first record
             if config is None:
-                raise RuleError("no_journal", f"{path}: no journal here, and no table configuration to start one")
+                raise JournalError(Refusal.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one")
             session = TableSession(config)
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, {
@@ -87,7 +87,7 @@ class Table:
         """Apply one input and record it; a refusal is recorded too, then raised."""
         self._check_running()
         if isinstance(event, SUPERVISOR_INPUTS):
-            raise RuleError("supervisor_only", f"{type(event).__name__} needs the floor supervisor's PIN")
+            raise RuleError(Refusal.SUPERVISOR_ONLY, f"{type(event).__name__} needs the floor supervisor's PIN")
         return self._apply(event)
 
     def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
@@ -107,16 +107,16 @@ class Table:
             self._write(RecordKind.SECURITY, body)
             self.pins.replay(body)
         if events[-1]["event"] == "pin_locked":
-            raise RuleError("pin_locked", "wrong supervisor PIN: five wrong tries, locked for 60 s")
+            raise RuleError(Refusal.PIN_LOCKED, "wrong supervisor PIN: five wrong tries, locked for 60 s")
         if events[-1]["event"] != "pin_ok":
-            raise RuleError("wrong_pin", "wrong supervisor PIN")
+            raise RuleError(Refusal.WRONG_PIN, "wrong supervisor PIN")
 
     def set_pin(self, new: str, current: str | None = None) -> None:
         """Set the supervisor PIN; changing it needs the current one."""
         self._check_running()
         if self.pins.digest is not None:
             if current is None:
-                raise RuleError("wrong_pin", "changing the PIN needs the current PIN")
+                raise RuleError(Refusal.WRONG_PIN, "changing the PIN needs the current PIN")
             self.check_pin(current)
         body = new_pin(new)
         self._write(RecordKind.SECURITY, body)
@@ -198,7 +198,7 @@ def _replayed(source: RecordSource, config: TableConfig, checkpoint: Record | No
         event, now = decode(record.body["input"]), record.body["now"]
         ops = session.apply(event, now)
         if [encode(op) for op in ops] != record.body["ops"]:
-            raise RuleError("bad_journal", f"{source.name}: record {record.seq} replays to other operations than it recorded")
+            raise JournalError(Refusal.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
         applied.append((event, now))
     return session, applied
 

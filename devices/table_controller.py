@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
 from dealer_assist.journal import Journal, JournalCorrupt
 from dealer_assist.profile import Profile
@@ -109,7 +109,7 @@ class TableController:
         """What an honest peek device answers for the open round's hole card (the bench's peek button)."""
         tracker = self.tracker
         if tracker is None:
-            raise RuleError("no_round", "no round is open: there is no hole card to peek at")
+            raise RuleError(Refusal.NO_ROUND, "no round is open: there is no hole card to peek at")
         return tracker.expected_peek_answer()
 
     def supervisor_snapshot(self, recent: int = 20) -> SupervisorSnapshot:
@@ -295,16 +295,16 @@ class TableController:
     def _guarded(self, change: Callable[[], T]) -> T:
         """Run a change of the table; a journal that fails or is damaged halts the table, visibly."""
         if self.halted is not None:
-            raise RuleError("table_stopped", self.halted.message)
+            raise JournalError(Refusal.TABLE_STOPPED, self.halted.message)
         try:
             return change()
         except TableStopped as error:
             self.halted = Attention(AttentionKind.JOURNAL, str(error), held=True)
-            raise RuleError("table_stopped", str(error)) from error
+            raise JournalError(Refusal.TABLE_STOPPED, str(error)) from error
         except JournalCorrupt as error:
             message = f"the journal is damaged, the table has stopped: {error.verdict.message}"
             self.halted = Attention(AttentionKind.JOURNAL, message, held=True)
-            raise RuleError("journal_damaged", message) from error
+            raise JournalError(Refusal.JOURNAL_DAMAGED, message) from error
 
     def _build(self) -> TableSnapshot:
         snapshot = build_table_snapshot(self.table.session, self.halted or self.attention)

@@ -12,7 +12,7 @@ from enum import StrEnum
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Refusal, RuleError
 from dealer_assist.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
 from devices.table_controller import TableController
 from ui.notice_label import NoticeLabel
@@ -161,7 +161,7 @@ class PinPad(QWidget):
                 if pin != self._first:
                     self._first = None
                     self._begin(Step.NEW)
-                    raise RuleError("pin_mismatch", "the second entry differs from the first: enter the new PIN again")
+                    raise RuleError(Refusal.PIN_MISMATCH, "the second entry differs from the first: enter the new PIN again")
                 try:
                     self.controller.set_pin(pin, self._current)
                 except RuleError:
