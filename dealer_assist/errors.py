@@ -96,7 +96,7 @@ class Refusal(StrEnum):
     JOURNAL_EXISTS = "journal_exists"
     BAD_JOURNAL = "bad_journal"
     JOURNAL_DAMAGED = "journal_damaged"
-    TABLE_STOPPED = "table_stopped"  # the journal could not take a record: the table takes no more inputs
+    TABLE_STOPPED = "table_stopped"  # the journal could not write: the table takes nothing more
     BAD_RECORD = "bad_record"
     NO_SUCH_ROUND = "no_such_round"
     ROUND_VOIDED = "round_voided"

@@ -85,19 +85,24 @@ class Table:
         return sum(w.amount for w in self.wagers if w.kind is kind)
 
 
-def simulate(profile: Profile, rounds: int, seed: int, players: int) -> GameEstimate:
-    """Play `rounds` rounds from one seeded shoe and estimate the banker's edge on each wager."""
+Chooser = Callable[[RoundTracker, int, int], Decide | None]  # a hand's decision; None is the hit
+
+
+def simulate(profile: Profile, rounds: int, seed: int, players: int, choose: Chooser | None = None) -> GameEstimate:
+    """Play `rounds` rounds from one seeded shoe and estimate the banker's edge on each wager;
+    `choose` takes the players' decisions (default: the short strategy)."""
     if rounds < 2:
         raise InputError(Refusal.BAD_ROUNDS, f"rounds: {rounds} is too few for an interval: give at least 2", None)
     table = Table.seated(profile, players)
     shoe = Shoe(profile.decks, random.Random(seed))
+    choose = short_strategy if choose is None else choose
     totals: dict[Wager, int] = {}
     squares: dict[Wager, int] = {}
     for _ in range(rounds):
         if shoe.cut_reached:
             shoe.shuffle()
         banker: dict[Wager, int] = {}
-        for row in play_round(table, shoe.draw).rows:
+        for row in play_round(table, shoe.draw, choose).rows:
             banker[row.wager] = banker.get(row.wager, 0) - row.amount
         for wager, result in banker.items():
             totals[wager] = totals.get(wager, 0) + result
@@ -115,12 +120,13 @@ def _estimate(wager: Wager, stake: Cents, rounds: int, total: int, squares: int)
     return EdgeEstimate(wager, stake, edge, edge - half, edge + half)
 
 
-class _Strategy(RoundPolicy):
-    """The table's fixed wagers, no insurance, and `player_strategy`'s first move the table accepts."""
+class _Players(RoundPolicy):
+    """The table's fixed wagers, no insurance, cards from `draw`, and `choose`'s decisions."""
 
-    def __init__(self, table: Table, draw: Callable[[], Card]) -> None:
+    def __init__(self, table: Table, draw: Callable[[], Card], choose: Chooser) -> None:
         self.wagers = iter(table.wagers)
         self.draw = draw
+        self.choose = choose
 
     def wager(self, tracker: RoundTracker) -> PlaceWager | None:
         return next(self.wagers, None)
@@ -129,19 +135,24 @@ class _Strategy(RoundPolicy):
         return self.draw()
 
     def decide(self, tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
-        """The first preferred move the table accepts; None is the hit."""
-        moves = preferred_moves(tracker.hands[seat][hand].cards, tracker.up_card)
-        for move in moves:
-            if move is Move.HIT:
-                if tracker.takes_card():
-                    return None
-                continue
-            decision = Decide(seat, hand, _ACTIONS[move])
-            if tracker.can(decision):
-                return decision
-        raise AssertionError(f"seat {seat} hand {hand}: the table refuses every move of {moves}")
+        return self.choose(tracker, seat, hand)
 
 
-def play_round(table: Table, draw: Callable[[], Card]) -> RoundTracker:
-    """One round from the wagers to the settlement, every input checked by the tracker."""
-    return play(RoundTracker(table.profile, None, table.bank), _Strategy(table, draw))
+def short_strategy(tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
+    """`player_strategy`'s first move the table accepts; None is the hit."""
+    moves = preferred_moves(tracker.hands[seat][hand].cards, tracker.up_card)
+    for move in moves:
+        if move is Move.HIT:
+            if tracker.takes_card():
+                return None
+            continue
+        decision = Decide(seat, hand, _ACTIONS[move])
+        if tracker.can(decision):
+            return decision
+    raise AssertionError(f"seat {seat} hand {hand}: the table refuses every move of {moves}")
+
+
+def play_round(table: Table, draw: Callable[[], Card], choose: Chooser = short_strategy) -> RoundTracker:
+    """One round from the wagers to the settlement through the one round driver, every input
+    checked by the tracker."""
+    return play(RoundTracker(table.profile, None, table.bank), _Players(table, draw, choose))
