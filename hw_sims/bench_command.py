@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from dealer_assist.bench import BenchPlayer
-from dealer_assist.errors import RuleError, Refusal
+from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.journal import JournalCorrupt
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
@@ -34,9 +34,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     try:
         if args.journal.exists() and not args.resume:
-            raise RuleError(Refusal.JOURNAL_EXISTS, f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
+            raise JournalError(Refusal.JOURNAL_EXISTS, f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
         if args.resume and not args.journal.exists():
-            raise RuleError(Refusal.NO_JOURNAL, f"{args.journal}: nothing to resume")
+            raise JournalError(Refusal.NO_JOURNAL, f"{args.journal}: nothing to resume")
         table = Table.open(args.journal, TableConfig(args.table_id, args.profile),
                            devices={"shoe": {"model": "emulated", "seed": args.seed}})
     except (RuleError, JournalCorrupt) as error:
