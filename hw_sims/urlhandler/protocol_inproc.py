@@ -12,6 +12,8 @@ from hw_sims.endpoints import InProcessEndpoint
 
 
 class Serial(protocol_socket.Serial):
+    is_open: bool
+
     def open(self) -> None:
         if self.is_open:
             raise SerialException("Port is already open.")
