@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from device_rig import LINKS
+from device_rig import LINKS, JumpingClock, SleepingClock, RigClock
 
 from hw_sims.endpoints import Endpoint
 
@@ -13,3 +13,9 @@ from hw_sims.endpoints import Endpoint
 def endpoint(request: pytest.FixtureRequest) -> Iterator[Endpoint]:
     """A fresh endpoint per test; the emulator that serves it closes it."""
     yield LINKS[request.param]()
+
+
+@pytest.fixture(params=["jumping", pytest.param("real", marks=pytest.mark.slow)])
+def clock(request: pytest.FixtureRequest) -> RigClock:
+    """The clock both ends run on: jumped over a timeout in the quick lane, slept through in real time."""
+    return JumpingClock() if request.param == "jumping" else SleepingClock()
