@@ -9,7 +9,9 @@ from device_rig import LINKS, JumpingClock, SleepingClock, RigClock
 from hw_sims.endpoints import Endpoint
 
 
-@pytest.fixture(params=sorted(LINKS))
+# pyserial's socket port pauses 0.3 s at every close, so TCP runs in the slow lane; the quick lane's
+# in-process link runs that same socket port code over a socket pair.
+@pytest.fixture(params=[pytest.param(name, marks=pytest.mark.slow) if name == "tcp" else name for name in sorted(LINKS)])
 def endpoint(request: pytest.FixtureRequest) -> Iterator[Endpoint]:
     """A fresh endpoint per test; the emulator that serves it closes it."""
     yield LINKS[request.param]()
