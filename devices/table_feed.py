@@ -81,7 +81,7 @@ class DeviceFeed:
             self.locked = stop
         if tracker is not None and tracker.awaiting().need is Need.PEEK and self.peek is not None:
             if self._peeking.acquire(blocking=False):
-                up = tracker.dealer[tracker.profile.dealer_up_card - 1].rank
+                up = tracker.up_card.rank
                 threading.Thread(target=self._ask, args=(up,), name="peek-request", daemon=True).start()
 
     def _ask(self, up: str) -> None:

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
 from dealer_assist.session_inputs import ConfirmPeek
-from dealer_assist.random_play import next_input, random_wagers
+from dealer_assist.random_play import RandomPolicy, random_wagers
+from dealer_assist.round_driver import next_input
 from dealer_assist.shoe import FULL_DECK
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
@@ -45,6 +46,7 @@ class AutoPlayer:
         self.window = window
         self.bench = window.bench
         self.rng = rng
+        self._policy = RandomPolicy(rng, lambda: FULL_DECK[0])  # the real card comes from the bench
         self.rounds = rounds
         self.shots = shots
         self.played = 0
@@ -119,7 +121,7 @@ class AutoPlayer:
         if need is Need.DECISION and not self._shot_mid:
             self._shoot("midround")
             self._shot_mid = True
-        event = next_input(tracker, self.rng, lambda: FULL_DECK[0])  # the real card comes from the bench
+        event = next_input(tracker, self._policy)
         if isinstance(event, CardDrawn):
             self.bench.deal.click()
         elif isinstance(event, Decide) and event.amount is None:

@@ -21,7 +21,7 @@ from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
 from dealer_assist.analysis.odds import BetOdds
 from dealer_assist.analysis.player_strategy import STRATEGY
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.money import format_money, parse_amount, to_units
 from dealer_assist.profile import FreeBonus, Profile, load_profile
 from dealer_assist.settlement import FREE_BONUS, Wager
@@ -38,7 +38,7 @@ class _Parser(argparse.ArgumentParser):
     """Argument mistakes become a RuleError, so they are reported as JSON like any refusal."""
 
     def error(self, message: str) -> NoReturn:
-        raise RuleError("bad_argument", f"{self.prog}: {message}", None)
+        raise InputError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +85,7 @@ def main(argv: list[str]) -> int:
         except SystemExit as done:  # --help has printed its text
             return int(done.code or 0)
         if args.plot is not None and not args.plot.parent.is_dir():
-            raise RuleError("bad_argument", f"--plot: folder {str(args.plot.parent)!r} does not exist", None)
+            raise InputError(Refusal.BAD_ARGUMENTS, f"--plot: folder {str(args.plot.parent)!r} does not exist", None)
         report = _ANALYSES[args.analysis](args)
         if args.plot is not None:
             _write_plot(report, args.plot)
@@ -142,7 +142,7 @@ def _wager(text: str | None, profile: Profile) -> int | None:
         return None
     wager = parse_amount(text, "--wager")
     if not profile.buster_min <= wager <= profile.buster_max:
-        raise RuleError("bad_wager", f"--wager: {format_money(wager)} is outside the Buster limits "
+        raise InputError(Refusal.BAD_WAGER, f"--wager: {format_money(wager)} is outside the Buster limits "
                         f"{format_money(profile.buster_min)} to {format_money(profile.buster_max)} of {profile.id}", "7")
     return wager
 
@@ -172,7 +172,7 @@ def _free_bonus_json(kind: FreeBonus, bonus: FreeBonusShare | None, odds: BetOdd
 def _lucky_lucky(args: argparse.Namespace) -> _Report:
     profile = load_profile(args.profile, _overrides(args))
     if not profile.lucky_lucky:
-        raise RuleError("no_lucky_lucky", f"profile {profile.id} does not offer the Lucky Lucky bet", "8.19")
+        raise RuleError(Refusal.NOT_OFFERED, f"profile {profile.id} does not offer the Lucky Lucky bet", "8.19")
     odds = lucky_odds(profile.decks)
     probabilities, exact = _lines_json(odds, "lines", "loses")
     data: dict[str, object] = {"analysis": "lucky-lucky", "profile": profile.id, "decks": profile.decks,
@@ -246,7 +246,7 @@ def _write_plot(report: _Report, path: Path) -> None:
     try:
         path.write_bytes(png)
     except OSError as error:
-        raise RuleError("cannot_write", f"--plot: cannot write {str(path)!r}: {error.strerror}", None) from None
+        raise InputError(Refusal.CANNOT_WRITE, f"--plot: cannot write {str(path)!r}: {error.strerror}", None) from None
 
 
 def _percent(value: Fraction) -> str:

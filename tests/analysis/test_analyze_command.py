@@ -110,20 +110,20 @@ def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 
 @pytest.mark.parametrize(("argv", "code"), [
-    (["buster"], "bad_argument"),
-    (["buster", "--profile", "nobust-4.0", "--decks", "six"], "bad_argument"),
-    (["buster", "--profile", "nobust-4.0", "--h17", "--s17"], "bad_argument"),
-    (["poker"], "bad_argument"),
+    (["buster"], "bad_arguments"),
+    (["buster", "--profile", "nobust-4.0", "--decks", "six"], "bad_arguments"),
+    (["buster", "--profile", "nobust-4.0", "--h17", "--s17"], "bad_arguments"),
+    (["poker"], "bad_arguments"),
     (["buster", "--profile", "no-such-game"], "unknown_profile"),
     (["buster", "--profile", "nobust-4.0", "--decks", "1"], "bad_setting"),
     (["buster", "--profile", "nobust-4.0", "--free-bonus", "B1"], "bad_setting"),
-    (["buster", "--profile", "sd-buster-a", "--free-bonus", "B2"], "bad_argument"),
+    (["buster", "--profile", "sd-buster-a", "--free-bonus", "B2"], "bad_arguments"),
     (["buster", "--profile", "sd-buster-a", "--wager", "500"], "bad_wager"),
     (["buster", "--profile", "sd-buster-a", "--wager", "2.505"], "bad_amount"),
-    (["lucky-lucky", "--profile", "sd-buster-a"], "no_lucky_lucky"),
+    (["lucky-lucky", "--profile", "sd-buster-a"], "not_offered"),
     (["lucky-lucky", "--decks", "9"], "bad_setting"),
-    (["lucky-lucky", "--plot", "/no/such/folder/chart.png"], "bad_argument"),
-    (["game", "--profile", "nobust-4.0", "--rounds", "100"], "bad_argument"),
+    (["lucky-lucky", "--plot", "/no/such/folder/chart.png"], "bad_arguments"),
+    (["game", "--profile", "nobust-4.0", "--rounds", "100"], "bad_arguments"),
     (["game", "--profile", "nobust-4.0", "--rounds", "100", "--seed", "1", "--players", "8"], "bad_players"),
     (["game", "--profile", "sd-buster-a", "--rounds", "0", "--seed", "1"], "bad_rounds"),
 ])

@@ -29,7 +29,7 @@ def test_a_table_stopped_after_its_hole_card_gets_its_shoe_and_its_hole_card_bac
     table = _table(tmp_path)
     player = BenchPlayer(SEED)
     session = table.session
-    hole = 2 - session.profile.dealer_up_card
+    hole = session.profile.hole_index
     while session.tracker is None or len(session.tracker.dealer) <= hole:
         table.submit(player.next_input(session))
     devices = BenchDevices(session, BenchPlayer(SEED, shoe_reports_cut=True))
