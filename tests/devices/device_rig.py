@@ -21,6 +21,7 @@ from hw_sims.endpoints import Endpoint, InProcessEndpoint, PtyEndpoint, TcpEndpo
 
 Emulator = TypeVar("Emulator", bound=EmulatedDevice)
 Adapter = TypeVar("Adapter", bound=DeviceAdapter)
+Event = TypeVar("Event", bound=DeviceEvent)
 
 _names = itertools.count()
 LINKS: dict[str, Callable[[], Endpoint]] = {
@@ -42,7 +43,7 @@ class EventLog:
             self.events.append(event)
             self._changed.notify_all()
 
-    def of(self, *kinds: type[DeviceEvent]) -> list[DeviceEvent]:
+    def of(self, *kinds: type[Event]) -> list[Event]:
         with self._changed:
             return [event for event in self.events if isinstance(event, kinds)]
 

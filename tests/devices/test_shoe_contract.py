@@ -185,7 +185,7 @@ def test_icd_1_every_bad_frame_is_rejected_for_its_reason_and_counted(endpoint: 
 def test_icd_1_disconnects_reconnect_and_lose_nothing(endpoint: Endpoint, clock: RigClock) -> None:
     with shoe(endpoint, clock, seed=1, pace=0.02, disconnects=3) as (emulator, scanner, log):
         for drops in range(1, 4):  # the host reopens the port after its back-off
-            log.wait_for(lambda log, drops=drops: log.of(LinkChanged).count(LinkChanged(LinkState.DOWN)) >= drops)
+            log.wait_for(lambda log: log.of(LinkChanged).count(LinkChanged(LinkState.DOWN)) >= drops)
             clock.advance(BACKOFF_FIRST)
         log.wait_for(dealt_out(emulator))
         log.wait_for(lambda log: len(log.of(LinkChanged)) == 7)
@@ -201,7 +201,7 @@ def test_icd_1_a_shoe_that_gave_up_on_a_card_is_reopened_and_the_card_still_arri
         log.wait_for(lambda log: len(log.of(CardSeen)) >= 2)
         emulator.sim_drop_acks(6)  # the card in flight and its 5 repeats all go unacknowledged
         for dropped in range(1, 7):  # each sending 200 ms after the one before; after the sixth, none
-            log.wait_for(lambda log, dropped=dropped: emulator.stats.duplicates >= dropped)
+            log.wait_for(lambda log: emulator.stats.duplicates >= dropped)
             clock.advance(REPEAT_EVERY)
         clock.advance(STALLED_AFTER)  # heartbeats run ahead of the cards this long: the host reopens
         log.wait_for(lambda log: LinkChanged(LinkState.DOWN) in log.events)
