@@ -60,12 +60,14 @@ class PitLink:
                       disconnected_cb: Callable[[], Awaitable[None]], attempt: int = 0) -> Client:
         """One connection, without the client's own reconnecting: after a loss the caller opens a new
         one and asks the broker where its journal stands, so nothing buffered in a dead connection
-        can reach the stream after the records it should follow. Attempt n tries the n-th URL first."""
+        can reach the stream after the records it should follow. Each URL is tried at most twice
+        (attempt n starts from the n-th); the caller's back-off paces the next try."""
         first = attempt % len(self.urls)
         client = Client()
         options: dict[str, Any] = {
             "servers": list(self.urls[first:] + self.urls[:first]), "dont_randomize": True, "nkeys_seed_str": self.seed, "inbox_prefix": inbox_prefix(check_table_id(table_id)),
-            "allow_reconnect": False, "connect_timeout": CONNECT_TIMEOUT_S, "error_cb": error_cb,
+            "allow_reconnect": False, "max_reconnect_attempts": 1, "reconnect_time_wait": 0.1,
+            "connect_timeout": CONNECT_TIMEOUT_S, "error_cb": error_cb,
             "disconnected_cb": disconnected_cb, "closed_cb": disconnected_cb, "name": f"dealer-assist table {table_id}",
         }
         try:
