@@ -5,6 +5,7 @@ than dealing on while it silently ships nowhere.
 """
 from __future__ import annotations
 
+import argparse
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,3 +85,23 @@ async def quietly_close(client: Client) -> None:
         await client.close()
     except Exception:  # the connection is being dropped either way
         pass
+
+
+def add_pit_options(parser: argparse.ArgumentParser) -> None:
+    """`--pit URL` and `--pit-creds FILE`, the same on `run` and `bench` (PIT.md §2)."""
+    parser.add_argument("--pit", metavar="URL", help="ship the journal to the card room's broker: nats://HOST:PORT "
+                        "or tls://HOST:PORT, several comma-separated")
+    parser.add_argument("--pit-creds", metavar="FILE", help="the table's credentials (dealer-assist pit table add)")
+
+
+def pit_link(url: str | None, creds: str | None, table_file: dict[str, Any] | None = None) -> PitLink | None:
+    """The link the options (or the table file's `[pit]` url and creds) name, None for no pit."""
+    section = (table_file or {}).get("pit", {})
+    if not isinstance(section, dict) or set(section) - {"url", "creds"}:
+        raise PitLinkError("the table file's [pit] has two keys: url and creds")
+    url, creds = url or section.get("url"), creds or section.get("creds")
+    if url is None:
+        if creds is not None:
+            raise PitLinkError("--pit-creds needs --pit URL")
+        return None
+    return PitLink.of(str(url), creds)
