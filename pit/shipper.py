@@ -195,8 +195,9 @@ class Shipper:
             reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
             if errors:
                 reason += f" ({errors[-1]})"
+            if reason != self._state.error:  # once per cause, not once per retry
+                log.warning("%s: pit link down: %s", self.path, reason)
             self._set(up=False, error=reason)
-            log.warning("%s: pit link down: %s", self.path, reason)
         finally:
             if client is not None:
                 await quietly_close(client)
