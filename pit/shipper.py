@@ -93,6 +93,8 @@ class Shipper:
 
     def stop(self, drain_s: float = 0.0) -> None:
         """Stop shipping; first wait up to `drain_s` for the stream to hold every record."""
+        if not self._thread.is_alive():
+            return
         deadline = time.monotonic() + drain_s
         while time.monotonic() < deadline and self._thread.is_alive():
             state = self.state
@@ -150,7 +152,8 @@ class Shipper:
             backoff, attempt = min(backoff * 2, BACKOFF_MAX_S), attempt + 1
 
     async def _session(self, attempt: int) -> bool:
-        """One connection, from the broker's answer to its loss; True when it reached the broker."""
+        """One connection, from the broker's answer to its loss; True when the broker answered where
+        the journal stands (the back-off starts again from its shortest)."""
         assert self._stopping is not None and self._wake is not None
         lost = asyncio.Event()
         errors: list[str] = []
@@ -166,7 +169,6 @@ class Shipper:
         reached = False
         try:
             client = await self.link.connect(self.table_id, on_error, on_lost, attempt)
-            reached = True
             js = client.jetstream(timeout=API_TIMEOUT_S)
             journal = await self._journal()
             if journal is None:
@@ -178,6 +180,7 @@ class Shipper:
                 except Divergence as divergence:
                     log.error("%s: %s", self.path, divergence)
                     self._set(divergence=str(divergence))
+            reached = True
             self._set(up=True, error=None, shipped=shipped)
             last_status: tuple[float, StatusMessage | None] = (0.0, None)
             while not self._stopping.is_set() and not lost.is_set():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,7 +10,10 @@ from pathlib import Path
 import nats
 from nats.js.errors import NotFoundError
 
+import sqlite3
+
 from dealer_assist.bench import BenchPlayer
+from dealer_assist.journal import canonical_json, read_records, record_hash, seal_path
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 from pit.broker import Identity, ensure_stream, nats_config
@@ -80,3 +84,20 @@ def play(table: Table, player: BenchPlayer, rounds: int) -> None:
     target = table.rounds_closed + rounds
     while table.rounds_closed < target:
         table.submit(player.next_input(table.session))
+
+
+def rewrite_chain(path: Path, first_input_after: int) -> int:
+    """Change one input's record (its time) and recompute every hash from it on, as a careful forger would;
+    returns the seq changed."""
+    seal_path(path).unlink(missing_ok=True)
+    records = list(read_records(path))
+    target = next(r for r in records if r.seq > first_input_after and r.kind.value == "input")
+    with sqlite3.connect(path) as db:
+        prev = records[target.seq - 2].hash
+        for record in records[target.seq - 1:]:
+            body = dict(record.body, now=record.body.get("now", 0) + 1) if record.seq == target.seq else record.body
+            text = canonical_json(body)
+            digest = record_hash(prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value, text)
+            db.execute("UPDATE records SET body = ?, hash = ? WHERE seq = ?", (text, digest, record.seq))
+            prev = digest
+    return target.seq

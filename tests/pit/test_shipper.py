@@ -14,7 +14,7 @@ from dealer_assist.journal import last_seq, read_records, seal_path
 from pit.shipper import Shipper, attach_shipper
 from pit.table_view import session_view
 from pit.wire import StatusMessage, journal_identity, parse_status_message
-from tests.pit.room_rig import Room, once_each, open_bench_table, play, start_room
+from tests.pit.room_rig import Room, once_each, open_bench_table, play, rewrite_chain, start_room
 
 pytestmark = pytest.mark.slow
 SHIPPED_S = 20.0
@@ -139,6 +139,28 @@ def test_a_journal_cut_short_is_behind_the_stream_and_is_not_shipped(room: Room,
     finally:
         again.stop()
     assert max(once_each(room.stream(), _journal(path))) == head  # nothing sent from the cut journal
+
+
+def test_a_rewritten_journal_dealt_on_differs_from_the_stream_and_is_not_shipped(room: Room, tmp_path: Path) -> None:
+    path = tmp_path / "t1.db"
+    table = open_bench_table(path)
+    shipper = attach_shipper(table.journal, "T1", room.link("T1"))
+    play(table, BenchPlayer(2), 5)
+    assert shipper.wait_shipped(table.journal.seq, SHIPPED_S)
+    shipper.stop()
+    table.close()
+    head = last_seq(path)
+    rewrite_chain(path, 30)  # a careful forger: the chain recomputed, the file verifies on its own
+    table = open_bench_table(path)  # resumed on it, as `bench --resume` would
+    again = attach_shipper(table.journal, "T1", room.link("T1"))
+    try:
+        play(table, BenchPlayer(2), 2)
+        assert _until(lambda: again.state.divergence is not None), again.state
+        assert f"record {head} differs from the pit's stream" in (again.state.divergence or "")
+    finally:
+        again.stop()
+        table.close()
+    assert max(once_each(room.stream(), _journal(path))) == head  # nothing after the witnessed head
 
 
 def test_another_tables_credentials_are_refused_on_this_tables_subjects(room: Room, tmp_path: Path) -> None:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.bench import BenchPlayer
-from dealer_assist.journal import canonical_json, read_records, record_hash, seal_path
+from dealer_assist.journal import read_records, seal_path
 from pit.wire import journal_identity
 from tests.pit.pit_http_double import TOKEN, WitnessDouble
-from tests.pit.room_rig import open_bench_table, play
+from tests.pit.room_rig import open_bench_table, play, rewrite_chain
 from ui.cli import main as cli
 
 pytestmark = pytest.mark.slow  # an HTTP server on a thread
@@ -76,7 +76,7 @@ def test_a_journal_cut_short_passes_alone_and_fails_against_the_pit(
 def test_a_rewritten_journal_with_a_recomputed_chain_names_the_first_record_that_differs(
         journal: Path, token: Path, capsys: pytest.CaptureFixture[str]) -> None:
     identity, witnessed = _witnessed(journal)
-    rewritten = _rewrite_chain(journal, 40)
+    rewritten = rewrite_chain(journal, 40)
     assert cli(["journal", "verify", str(journal)]) == 0  # the chain agrees with itself
     capsys.readouterr()
     with WitnessDouble(identity, witnessed) as pit:
@@ -97,20 +97,3 @@ def test_a_pit_that_refuses_the_call_is_named_and_not_taken_for_damage(
     assert code == 2 and "the pit answered 401 (give an API token: --token FILE)" in text
     code, text = _verify(journal, "ftp://pit", None, capsys)
     assert code == 2 and "http://HOST:PORT" in text
-
-
-def _rewrite_chain(path: Path, first_input_after: int) -> int:
-    """Change one wager's record and recompute every hash from it on, as a careful forger would;
-    returns the seq changed."""
-    seal_path(path).unlink(missing_ok=True)
-    records = list(read_records(path))
-    target = next(r for r in records if r.seq > first_input_after and r.kind.value == "input")
-    with sqlite3.connect(path) as db:
-        prev = records[target.seq - 2].hash
-        for record in records[target.seq - 1:]:
-            body = dict(record.body, now=record.body.get("now", 0) + 1) if record.seq == target.seq else record.body
-            text = canonical_json(body)
-            digest = record_hash(prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value, text)
-            db.execute("UPDATE records SET body = ?, hash = ? WHERE seq = ?", (text, digest, record.seq))
-            prev = digest
-    return target.seq
