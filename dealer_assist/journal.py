@@ -103,6 +103,11 @@ class JournalClosed(RuntimeError):
     """A record came after the journal was closed: it was not written, and says what it was."""
 
 
+class JournalWriteFailed(RuntimeError):
+    """A record could not be made durable (disk full, file gone, I/O error): it was not written,
+    and the journal ends at the record before it."""
+
+
 Sink = Callable[[Record], None]
 
 
@@ -136,13 +141,20 @@ class Journal:
         mono = time.monotonic_ns()
         text = canonical_json(body)
         digest = record_hash(self.head, seq, wall, mono, round_id, kind.value, text)
-        self.db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", (seq, wall, mono, round_id, kind.value, text, digest))
+        try:
+            self.db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", (seq, wall, mono, round_id, kind.value, text, digest))
+        except (sqlite3.Error, OSError) as error:
+            raise JournalWriteFailed(f"{self.path}: record {seq} ({kind.value}) could not be written: {error}; "
+                                     f"the journal ends at record {self.seq}") from error
         self.seq, self.head = seq, digest
         if kind is RecordKind.CLOSE:
             # Moving the round into the file here lets the next round rewrite the WAL from its
             # start: each commit's fsync then rewrites blocks the WAL already has (no metadata to
             # flush), and no checkpoint falls in the middle of a round to delay a card.
-            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            try:
+                self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error as error:  # the record is durable in the WAL; the next checkpoint moves it
+                log.warning("%s: checkpoint after record %d failed: %s", self.path, seq, error)
         record = Record(seq, wall, mono, round_id, kind, body, digest)
         for sink in self._sinks:
             try:
@@ -152,8 +164,15 @@ class Journal:
         return record
 
     def close(self) -> None:
-        """Checkpoint the WAL into the file and seal every page of it."""
-        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        """Checkpoint the WAL into the file and seal every page of it. On a disk that fails the
+        journal is left unsealed: its records stay durable and the chain still checks them."""
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as error:
+            log.warning("%s: closed without its seal, the checkpoint failed: %s", self.path, error)
+            self.db.close()
+            self.closed = True
+            return
         self.db.close()
         self.closed = True
         write_seal(self.path, self.seq, self.head)
@@ -186,15 +205,6 @@ def record_at(path: Path, seq: int) -> Record:
     if not rows:
         raise KeyError(f"{path}: no record {seq}")
     return _record(rows[0])
-
-
-def closing_record(path: Path, round_id: int) -> Record | None:
-    """The record that closed round `round_id`, found without reading the whole journal."""
-    closing = None
-    for record in round_records(path, round_id, round_id):
-        if record.kind is RecordKind.CLOSE and record.round_id == round_id:
-            closing = record
-    return closing
 
 
 def last_round_id(path: Path) -> int | None:
