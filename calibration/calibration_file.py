@@ -9,12 +9,14 @@ import json
 import math
 import os
 from pathlib import Path
+from typing import TypeGuard
 
 import numpy as np
 
 from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, Calibration
+from calibration.homography import as_matrix
 from calibration.layout import MarkerCorner, layout_from_dict
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 
 FORMAT = "dealer-assist-calibration"
 VERSION = 1
@@ -23,8 +25,8 @@ VERSION = 1
 def save_calibration(calibration: Calibration, path: str | Path, max_error_mm: float = DEFAULT_MAX_ERROR_MM) -> None:
     """Write the file, or refuse when the reprojection error is above the limit."""
     if not calibration.error_mm <= max_error_mm:
-        raise RuleError(
-            "error_too_high",
+        raise InputError(
+            Refusal.ERROR_TOO_HIGH,
             f"reprojection error {calibration.error_mm:.2f} mm is above the {max_error_mm:g} mm limit "
             f"(worst corner {calibration.worst_mm:.2f} mm); check the layout's marker positions and size, "
             "and that the markers lie flat and the lens is not bending the picture",
@@ -39,17 +41,17 @@ def save_calibration(calibration: Calibration, path: str | Path, max_error_mm: f
         os.replace(partial, target)
     except OSError as error:
         message = f"calibration file {str(path)!r} cannot be written: {error}"
-        raise RuleError("calibration_unwritable", message) from None
+        raise InputError(Refusal.CALIBRATION_UNWRITABLE, message) from None
 
 
 def load_calibration(path: str | Path) -> Calibration:
     def fail(message: str) -> RuleError:
-        return RuleError("bad_calibration", f"calibration file {str(path)!r}: {message}")
+        return InputError(Refusal.BAD_CALIBRATION, f"calibration file {str(path)!r}: {message}")
 
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
-        raise RuleError("calibration_unreadable", f"calibration file {str(path)!r} cannot be read: {error}") from None
+        raise InputError(Refusal.CALIBRATION_UNREADABLE, f"calibration file {str(path)!r} cannot be read: {error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise fail(f"not JSON ({error})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -66,7 +68,7 @@ def load_calibration(path: str | Path) -> Calibration:
     if not _numbers(size, 2) or min(size) <= 0:
         raise fail("image_size is not [width, height] in pixels")
     error_mm, worst_mm = document.get("error_mm"), document.get("worst_mm")
-    if not _numbers([error_mm, worst_mm], 2):
+    if not (_number(error_mm) and _number(worst_mm)):
         raise fail("error_mm and worst_mm must be numbers")
     markers = document.get("markers_px")
     if not isinstance(markers, dict) or set(markers) != {c.value for c in MarkerCorner} or not all(
@@ -75,7 +77,7 @@ def load_calibration(path: str | Path) -> Calibration:
         raise fail("markers_px must give an [x, y] for each of TL, TR, BR and BL")
     return Calibration(
         layout_from_dict(document.get("layout"), f"{path} (embedded)"),
-        tuple(tuple(float(v) for v in row) for row in matrix),  # type: ignore[arg-type]
+        as_matrix(matrix),
         (int(size[0]), int(size[1])),
         float(error_mm),
         float(worst_mm),
@@ -83,8 +85,11 @@ def load_calibration(path: str | Path) -> Calibration:
     )
 
 
-def _numbers(value: object, count: int) -> bool:
-    """A list of `count` finite numbers (booleans are not numbers here)."""
-    return isinstance(value, list) and len(value) == count and all(
-        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value
-    )
+def _numbers(value: object, count: int) -> TypeGuard[list[float]]:
+    """A list of `count` finite numbers."""
+    return isinstance(value, list) and len(value) == count and all(_number(v) for v in value)
+
+
+def _number(value: object) -> TypeGuard[float]:
+    """A finite number (booleans are not numbers here)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

@@ -9,9 +9,9 @@ import numpy as np
 
 from calibration.homography import Matrix, apply, fit_homography
 from calibration.layout import Layout, MarkerCorner
-from calibration.markers import MarkerDecoder, Pixel, Quad, find_markers, quad_centre
+from calibration.markers import MarkerDecoder, Pixel, Quad, as_quad, find_markers, quad_centre
 from calibration.zones import Point
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import DeviceError, Refusal
 
 DEFAULT_MAX_ERROR_MM = 2.0
 
@@ -56,23 +56,23 @@ def calibrate(frames: Iterable[np.ndarray], layout: Layout) -> Calibration:
         count += 1
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         if size is not None and size != (gray.shape[1], gray.shape[0]):
-            raise RuleError("bad_source", f"frame {count} is {gray.shape[1]}x{gray.shape[0]}, not {size[0]}x{size[1]}")
+            raise DeviceError(Refusal.BAD_SOURCE, f"frame {count} is {gray.shape[1]}x{gray.shape[0]}, not {size[0]}x{size[1]}")
         size = (gray.shape[1], gray.shape[0])
         for corner, sighting in find_markers(gray).items():
             seen[corner].setdefault(sighting.decoder, []).append(sighting.quad)
     if size is None:
-        raise RuleError("bad_source", "the source gave no frames")
+        raise DeviceError(Refusal.BAD_SOURCE, "the source gave no frames")
     missing = [corner.text for corner, readings in seen.items() if not readings]
     if missing:
-        raise RuleError(
-            "marker_missing",
+        raise DeviceError(
+            Refusal.MARKER_MISSING,
             f"marker{'s' if len(missing) > 1 else ''} {', '.join(missing)} not found in {count} frame(s); "
             "check that all four markers are in view, lit and not covered",
         )
     quads: dict[MarkerCorner, Quad] = {}
     for corner, readings in seen.items():
         best = next(readings[decoder] for decoder in MarkerDecoder if decoder in readings)
-        quads[corner] = tuple(tuple(v) for v in np.mean(np.array(best), axis=0).tolist())  # type: ignore[misc]
+        quads[corner] = as_quad(np.mean(np.array(best), axis=0).tolist())
     fit = fit_homography(layout, quads)
     centres = {corner: quad_centre(quad) for corner, quad in quads.items()}
     return Calibration(layout, fit.image_to_table, size, fit.error_mm, fit.worst_mm, centres)

@@ -16,14 +16,14 @@ from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, calibrate
 from calibration.frames import read_frames
 from calibration.layout import Layout, default_layout, default_layout_text, load_layout
 from calibration.marker_sheet import write_marker_sheet
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of printing usage and exiting, so errors stay JSON."""
 
     def error(self, message: str) -> NoReturn:
-        raise RuleError("bad_arguments", f"calibrate: {message}")
+        raise InputError(Refusal.BAD_ARGUMENTS, f"calibrate: {message}")
 
 
 def _positive(text: str) -> float:
@@ -54,7 +54,7 @@ def _print_markers(layout: Layout, pdf: Path, layout_file: Path | None) -> int:
     """The marker sheet, and the layout it was drawn for as the file to measure the felt against."""
     start = pdf.with_suffix(".toml")
     if start.exists():
-        raise RuleError("file_exists", f"{start} exists: the starting layout is not written over (move it first)")
+        raise InputError(Refusal.FILE_EXISTS, f"{start} exists: the starting layout is not written over (move it first)")
     write_marker_sheet(layout, pdf)
     text = layout_file.read_text(encoding="utf-8") if layout_file else default_layout_text()
     start.write_text(text, encoding="utf-8")
@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
         if args.print_markers:
             return _print_markers(layout, args.print_markers, Path(args.layout) if args.layout else None)
         if not args.source or not args.out:
-            raise RuleError("bad_arguments", "dealer-assist calibrate: give --source and --out (or --print-markers FILE.pdf)")
+            raise InputError(Refusal.BAD_ARGUMENTS, "dealer-assist calibrate: give --source and --out (or --print-markers FILE.pdf)")
         calibration = calibrate(read_frames(args.source, args.frames), layout)
         save_calibration(calibration, args.out, args.max_error_mm)
     except RuleError as error:

@@ -4,14 +4,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import DeviceError, Refusal
 
 
 def read_frames(source: str, count: int) -> list[np.ndarray]:
     """Up to `count` frames; a still image gives one. A source that gives none is an error."""
     capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
     try:
-        frames = []
+        frames: list[np.ndarray] = []
         while capture.isOpened() and len(frames) < count:
             ok, frame = capture.read()
             if not ok or frame is None:
@@ -21,5 +21,5 @@ def read_frames(source: str, count: int) -> list[np.ndarray]:
         capture.release()
     if not frames:
         message = f"camera source {source!r} gave no frame: not a camera, video, image or stream"
-        raise RuleError("source_unreadable", message)
+        raise DeviceError(Refusal.SOURCE_UNREADABLE, message)
     return frames

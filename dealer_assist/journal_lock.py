@@ -15,14 +15,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import JournalError, Refusal
 
 
 def lock_path(journal: Path) -> Path:
     return journal.with_name(journal.name + ".lock")
 
 
-class JournalInUse(RuleError):
+class JournalInUse(JournalError):
     """Another live process holds the journal."""
 
 
@@ -55,7 +55,7 @@ class JournalLock:
                 holder = _holder(fd)
                 os.close(fd)
                 named = str(holder) if holder else "another process"
-                raise JournalInUse("journal_in_use", f"{self.journal} is in use by {named}; "
+                raise JournalInUse(Refusal.JOURNAL_IN_USE, f"{self.journal} is in use by {named}; "
                                    "stop that table first (one process per journal)") from None
             if _same_file(fd, self.path):
                 break

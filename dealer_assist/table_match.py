@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.table import table_config
 from dealer_assist.table_session import TableConfig
 
@@ -27,7 +27,7 @@ def refuse_other_table(journal: Path, wanted: TableConfig, named: Mapping[str, s
         return
     said = "; ".join(f"{where} says {field} {_value(wanted, field)!r}, the journal's table has {_value(existing, field)!r}"
                      for field, where in differ)
-    raise RuleError("other_table", f"{journal} is the journal of table {existing.table_id} ({existing.profile}): {said}. "
+    raise InputError(Refusal.OTHER_TABLE, f"{journal} is the journal of table {existing.table_id} ({existing.profile}): {said}. "
                     "Give a new table its own --journal, or leave out what disagrees to resume this one")
 
 

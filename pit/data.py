@@ -45,6 +45,11 @@ class NotFound(LookupError):
     """No such table, round, journal or alert; the text names which."""
 
 
+class Conflict(Exception):
+    """A change that cannot be made as asked (409): an alert acknowledged already, a user or a table
+    that exists, a voided round's round file; the text says which."""
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """Something the floor shows changed: a table's status or records, or an alert."""
@@ -98,7 +103,8 @@ class PitData(Protocol):
 
     # --- changing -------------------------------------------------------------------------------
     def acknowledge(self, alert_id: int, user: User, note: str) -> dict[str, Any]:
-        """POST /api/alerts/<id>/ack: kept forever, never edited; a second ack is refused (409)."""
+        """POST /api/alerts/<id>/ack: kept forever, never edited. Raises NotFound (404), Conflict for a
+        second ack (409), PermissionError for a surveillance user (403), ValueError for no note (400)."""
         ...
 
     # --- access ---------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ started on pseudo-terminals for this run, and the bench panel's Deal button pull
 The overhead camera is optional: `--camera SOURCE --calibration FILE` (or `camera` and
 `calibration` in the table file) for a real one, `--camera emulated` for the synthetic camera
 filming the felt as the shoe reported it. The journal lives in the user's data folder unless
-`--journal` or the table file names one.
+`--journal` or the table file names one. `--pit URL --pit-creds FILE` (or `[pit]` in the table
+file) ships the journal to the card room beside the table, which never waits for it.
 """
 from __future__ import annotations
 
@@ -26,23 +27,22 @@ from dealer_assist.errors import RuleError
 from dealer_assist.journal import JournalCorrupt
 from dealer_assist.journal_lock import JournalLock
 from dealer_assist.profile import load_profile
-from dealer_assist.table import Table
 from dealer_assist.table_match import refuse_other_table
 from dealer_assist.table_session import TableConfig
+from devices.table_controller import TableController
+from pit.link import PitLinkError, add_pit_options, pit_link
+from pit.wire import WireError, check_table_id
 from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
 
 if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen opens
-    from hw_sims.bench_devices import BenchDevices
-    from ui.bridge import TableBridge
-    from ui.camera_link import CameraLink
-    from ui.device_status import DeviceStatus
+    from devices.camera_watch import CameraWatch
     from ui.run_lifetime import Lifetime
 
 WAIT_MS = 2  # autoplay looks again this soon while a device delivers
 EMULATED_CAMERA = "emulated"
 DEFAULT_PROFILE, DEFAULT_TABLE_ID = "nobust-4.0", "TABLE-1"
 TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek",
-              "camera", "calibration"}
+              "camera", "calibration", "pit"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -67,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--autoplay", type=int, default=0, metavar="N", help="play N random rounds through the screens")
     parser.add_argument("--screenshots", type=Path, metavar="DIR", help="save screenshots of the autoplayed rounds here")
     parser.add_argument("--exit", action="store_true", help="quit when the autoplay is done (or after the first frame)")
+    add_pit_options(parser)
     add_screen_arguments(parser)
     return parser
 
@@ -106,6 +107,8 @@ def _open_and_show(args: argparse.Namespace, held: ExitStack, lifetime: Lifetime
                                    load_profile(config.get("profile", args.profile or DEFAULT_PROFILE)).id,
                                    config.get("settings", {}), config.get("seats"), config.get("burn_cards", 0),
                                    config.get("rotation_rules", False))
+        check_table_id(table_config.table_id)
+        link = pit_link(args.pit, args.pit_creds, config)
         journal.parent.mkdir(parents=True, exist_ok=True)
         lock = held.enter_context(JournalLock(journal))
         if lock.took_over is not None:
@@ -113,19 +116,27 @@ def _open_and_show(args: argparse.Namespace, held: ExitStack, lifetime: Lifetime
                   "taken over", file=sys.stderr)
         refuse_other_table(journal, table_config, named_fields(args, config))
         named = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
-        table = Table.open(journal, table_config, devices=named | ({"camera": args.camera} if args.camera else {}))
+        controller = TableController.open(journal, table_config, devices=named | ({"camera": args.camera} if args.camera else {}))
     except JournalCorrupt as error:
         print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
         return 2
-    except (RuleError, ValueError, OSError, tomllib.TOMLDecodeError) as error:
+    except (RuleError, ValueError, OSError, tomllib.TOMLDecodeError, WireError, PitLinkError) as error:
         message = error.message if isinstance(error, RuleError) else str(error)
         print(f"dealer-assist run: {message}", file=sys.stderr)
         return 2
     print(f"dealer-assist run: journal {journal} (table {table_config.table_id}, {table_config.profile})", file=sys.stderr)
+    shipper = None
+    if link is not None:
+        from pit.shipper import attach_shipper
+        from pit.table_view import session_view
+
+        shipper = attach_shipper(controller.journal, controller.table_id, link, session_view(controller.table.session))
     try:
-        return _show(table, args, width, height, lifetime)
+        return _show(controller, args, width, height, lifetime)
     finally:
-        table.close()
+        controller.close()
+        if shipper is not None:
+            shipper.stop(drain_s=2.0)
         print(f"dealer-assist run: {lifetime.reason or 'stopped'}; the journal is closed and sealed: {journal}", file=sys.stderr)
 
 
@@ -150,49 +161,46 @@ def table_file(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
     return config, journal
 
 
-def _show(table: Table, args: argparse.Namespace, width: int, height: int, lifetime: Lifetime) -> int:
+def _show(controller: TableController, args: argparse.Namespace, width: int, height: int, lifetime: Lifetime) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.shoe import Shoe
+    from hw_sims.linked_bench import screen_bench
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
     from ui.dealer_window import DealerWindow
-    from ui.device_links import DeviceLinks
-    from ui.device_status import DeviceStatus
     from ui.kiosk import present
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0]])
     # A loop of its own, not app.exec(): once app.exec() has returned, Qt treats the application as
     # closing and no longer delivers signals queued from device threads, so the screen could not be
     # opened a second time in the same process.
     loop = QEventLoop()
     rng = random.Random(args.seed)
-    devices = DeviceStatus()
-    bridge = TableBridge(table, devices)
-    session = table.session
+    bridge = TableBridge(controller)
     try:
-        wire = _bench_devices(table, args.seed, rng) if not args.shoe and args.bench == "wire" else None
-        camera = _camera(args.camera, args.calibration, bridge, devices) if args.camera else None
+        wire = screen_bench(controller, args.seed, rng) if not args.shoe and args.bench == "wire" else None
+        if args.camera:
+            _camera(args.camera, args.calibration, controller)
     except RuleError as error:
         print(f"dealer-assist run: {error.message}", file=sys.stderr)
         return 2
     if wire is not None:
         wire.start()
         args.shoe, args.peek = wire.shoe_url, wire.peek_url
-    links = DeviceLinks(bridge, devices, args.shoe, args.peek) if args.shoe else None
-    shoe = Shoe(session.profile.decks, rng) if wire is None else None
-    bench = None if links and wire is None else BenchPanel(shoe,
-                                                           lambda: bridge.tracker.expected_peek_answer(), devices, wire=wire)
+    if args.shoe:
+        controller.connect_devices(args.shoe, args.peek)
+    shoe = Shoe(controller.profile.decks, rng) if wire is None else None
+    bench = None if args.shoe and wire is None else BenchPanel(shoe, controller.expected_peek_answer, controller.devices,
+                                                                wire=wire)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
     lifetime.watch(loop, window)
     present(window, args.kiosk)
-    if links is not None:
-        links.start()
-    if camera is not None:
-        camera.start()
+    controller.start()
     if args.autoplay:
         player = AutoPlayer(window, rng, args.autoplay, args.screenshots)
 
@@ -212,37 +220,24 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int, lifet
         QTimer.singleShot(0, loop.quit)
     status = loop.exec()
     window.close()
-    for device in (camera, links, wire):
-        if device is not None:
-            device.stop()
+    controller.stop()
+    if wire is not None:
+        wire.stop()
     app.processEvents()  # what the devices delivered last reaches the journal before it closes
     return status
 
 
-def _bench_devices(table: Table, seed: int | None, rng: random.Random) -> BenchDevices:
-    """The emulated shoe and peek reader; a resumed table deals on from the shoe it was dealing."""
-    from dealer_assist.bench import BenchPlayer
-    from hw_sims.bench_devices import BenchDevices, bench_seed
-
-    session = table.session
-    shoes = bench_seed(session.s.shoe_id)
-    if shoes is None:
-        shoes = seed if seed is not None else rng.randrange(1_000_000)
-    return BenchDevices(session, BenchPlayer(shoes, shoe_reports_cut=True))
-
-
-def _camera(source: str, calibration: str | None, bridge: TableBridge, devices: DeviceStatus) -> CameraLink:
+def _camera(source: str, calibration: str | None, controller: TableController) -> CameraWatch:
     """The camera at `source`, or the synthetic camera filming the felt as the shoe reported it."""
     from calibration.calibration_file import load_calibration
     from devices.camera_check import reported_by_zone
     from devices.camera_reader import CardReader
     from devices.camera_source import CameraSource
     from hw_sims.table_camera import TableCamera
-    from ui.camera_link import CameraLink
 
     if source == EMULATED_CAMERA:
-        felt = TableCamera(lambda: reported_by_zone(bridge.snapshot))
-        return CameraLink(bridge, devices, felt, CardReader(felt.calibrate()))
+        felt = TableCamera(lambda: reported_by_zone(controller.snapshot))
+        return controller.watch_camera(felt, CardReader(felt.calibrate()))
     assert calibration is not None, "main refuses a camera without its calibration"
     locator = load_calibration(calibration)  # a bad file is refused before the camera is opened
-    return CameraLink(bridge, devices, CameraSource(source), CardReader(locator))
+    return controller.watch_camera(CameraSource(source), CardReader(locator))

@@ -7,16 +7,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import RuleError
-from dealer_assist.journal import verify
+from dealer_assist.errors import InputError, JournalError, Refusal, RuleError
 from dealer_assist.recall import export_round, recall
+from dealer_assist.record_source import SqliteRecords, verify_source
 from dealer_assist.record_words import amount_text, describe_fields, wager_name
 from dealer_assist.trusted_journal import JournalDamaged, intact_journal
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise RuleError("bad_arguments", f"{self.prog}: {message}")
+        raise InputError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,9 +41,10 @@ def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
         if not Path(args.db).is_file():
-            raise RuleError("no_journal", f"{args.db}: no such journal file")
+            raise JournalError(Refusal.NO_JOURNAL, f"{args.db}: no such journal file")
+        source = SqliteRecords(args.db)
         if args.command == "verify":
-            verdict = verify(Path(args.db))
+            verdict = verify_source(source)
             if args.json:
                 print(json.dumps({"ok": verdict.ok, "records": verdict.records, "first_bad": verdict.first_bad,
                                   "message": verdict.message}))
@@ -53,11 +54,11 @@ def main(argv: list[str]) -> int:
         intact_journal(Path(args.db))  # recall and export print evidence: a damaged journal is refused
         if args.command == "recall":
             if args.last is not None and args.last < 1:
-                raise RuleError("bad_arguments", f"--last {args.last}: ask for one round or more")
-            found = recall(Path(args.db), last=None if args.round_id else args.last, round_id=args.round_id)
+                raise InputError(Refusal.BAD_ARGUMENTS, f"--last {args.last}: ask for one round or more")
+            found = recall(source, last=None if args.round_id else args.last, round_id=args.round_id)
             print(json.dumps(found, indent=1) if args.json else "\n\n".join(render_round(r) for r in found))
             return 0
-        print(json.dumps(export_round(Path(args.db), args.round_id), indent=2))
+        print(json.dumps(export_round(source, args.round_id), indent=2))
         return 0
     except JournalDamaged as error:
         print(json.dumps(error.to_json() | {"first_bad": error.verdict.first_bad}))

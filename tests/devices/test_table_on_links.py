@@ -2,6 +2,8 @@
 feed a journaled table; the card-stop follows the rules; the ledger equals the round file's."""
 from __future__ import annotations
 
+import pytest
+
 from dealer_assist.cards import parse_card
 from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
 from dealer_assist.journal import RecordKind, read_records
@@ -11,7 +13,7 @@ from dealer_assist.session_inputs import BankAccepted, SettlementConfirmed
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 from dealer_assist.tracker import Phase, RoundTracker
-from devices.linked_table import LinkedTable
+from devices.table_controller import TableController
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
 from hw_sims.shoe import ShoeEmulator
@@ -21,7 +23,7 @@ def _cards(*codes: str):
     return [parse_card(code) for code in codes]
 
 
-def _pull(shoe: ShoeEmulator, linked: LinkedTable, count: int, until) -> None:
+def _pull(shoe: ShoeEmulator, linked: TableController, count: int, until) -> None:
     for _ in range(count):
         shoe.sim_deal_next()
     assert linked.pump_until(until, 10)
@@ -34,11 +36,12 @@ def _run(tmp_path, profile: str, cards: list[str], hole: str | None = None):
     if peek:
         peek.start()
     table = Table.open(tmp_path / "table.db", TableConfig("LINK-1", profile))
-    linked = LinkedTable(table, shoe.endpoint.url, peek.endpoint.url if peek else None)
+    linked = TableController(table)
+    linked.connect_devices(shoe.endpoint.url, peek.endpoint.url if peek else None)
     return shoe, peek, table, linked
 
 
-def _open_round(table: Table, linked: LinkedTable) -> RoundTracker:
+def _open_round(table: Table, linked: TableController) -> RoundTracker:
     """The links up, the shoe in, seat 1 banks and seat 2 bets $25: the round's tracker."""
     linked.start()
     assert linked.pump_until(lambda: table.session.s.shoe_id is not None, 10)
@@ -89,6 +92,7 @@ def test_icd_3_the_peek_device_is_asked_and_a_natural_ends_play(tmp_path):
         peek.stop()
 
 
+@pytest.mark.slow
 def test_bench_over_pseudo_terminals_records_the_same_inputs_as_in_process(tmp_path):
     import subprocess
     import sys

@@ -5,7 +5,10 @@ import json
 import subprocess
 import sys
 
-from dealer_assist.journal import RecordKind, closing_record, last_round_id, read_records, round_records
+import pytest
+
+from dealer_assist.journal import RecordKind, last_round_id, read_records, round_records
+from dealer_assist.record_source import SqliteRecords, closing_record
 from dealer_assist.recall import HIDDEN, export_round, recall
 from dealer_assist.round_file import settle_round
 from dealer_assist.table import Table
@@ -14,6 +17,7 @@ from dealer_assist.table_session import TableConfig
 from journal_helpers import bench_journal, play
 
 
+@pytest.mark.slow
 def test_1000_bench_rounds_export_to_round_files_that_settle_to_the_recorded_ledgers(journal_dir):
     path = bench_journal(journal_dir / "thousand.db", 1000, profile="nobust-4.0", seed=5)
     rounds = recall(path)
@@ -30,6 +34,7 @@ def test_exports_of_every_profile_settle_to_the_recorded_ledgers(journal_dir):
             assert settle_round(export_round(path, entry["round_id"])) == entry["ledger"]
 
 
+@pytest.mark.slow
 def test_recall_shows_at_least_the_last_10_rounds_with_inputs_operations_and_ledger(journal_dir):
     path = bench_journal(journal_dir / "recall.db", 14)
     out = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "recall", str(path), "--json"], capture_output=True, text=True)
@@ -54,7 +59,7 @@ def test_recall_of_some_rounds_reads_from_where_they_start_and_matches_a_full_re
     assert recall(path, last=100) == everything
     for round_id in (1, 2, 17, 40):
         assert recall(path, round_id=round_id) == [everything[round_id - 1]]
-        assert closing_record(path, round_id).seq == everything[round_id - 1]["records"][1]
+        assert closing_record(SqliteRecords(path), round_id).seq == everything[round_id - 1]["records"][1]
     read = list(round_records(path, 31, 31))
     first = next(r for r in read if r.round_id is not None)
     assert first.seq == everything[30]["records"][0] and first.round_id == 31, "reading starts where round 31 does"
