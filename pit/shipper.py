@@ -13,6 +13,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -56,14 +57,21 @@ def link_text(state: LinkState) -> str:
     return f"pit: {'up' if state.up else 'down'}{backlog}"
 
 
+LinkListener = Callable[[str, bool], None]  # the link's words for the dealer's status line, and whether it is up
+
+
 class Shipper:
-    def __init__(self, path: Path | str, table_id: str, link: PitLink, status: StatusSource | None = None) -> None:
+    def __init__(self, path: Path | str, table_id: str, link: PitLink, status: StatusSource | None = None,
+                 on_link: LinkListener | None = None) -> None:
         self.path = Path(path)
         self.table_id = check_table_id(table_id)
         self.link = link
         self.status_source = status
         self._state = LinkState()
         self._head = 0
+        self._on_link = on_link
+        self._told: str | None = None
+        self._telling = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._stopping: asyncio.Event | None = None
@@ -75,6 +83,7 @@ class Shipper:
     def offer(self, record: Record) -> None:
         """The record sink: a durable record is on the file; ship it when the link allows."""
         self._head = max(self._head, record.seq)
+        self._tell()
         self._poke()
 
     @property
@@ -129,6 +138,19 @@ class Shipper:
 
     def _set(self, **changes: object) -> None:
         self._state = replace(self._state, **changes)  # type: ignore[arg-type]
+        self._tell()
+
+    def _tell(self) -> None:
+        """The status line hears the link's words when they change (from either thread)."""
+        if self._on_link is None:
+            return
+        with self._telling:
+            state = self.state
+            text = link_text(state)
+            if text == self._told:
+                return
+            self._told = text
+        self._on_link(text, state.up and state.divergence is None)
 
     # --- the shipper's thread --------------------------------------------------------------------
 
@@ -265,8 +287,9 @@ class Shipper:
             pass
 
 
-def attach_shipper(journal: Journal, table_id: str, link: PitLink, status: StatusSource | None = None) -> Shipper:
+def attach_shipper(journal: Journal, table_id: str, link: PitLink, status: StatusSource | None = None,
+                   on_link: LinkListener | None = None) -> Shipper:
     """Ship `journal` from now on: the table's owner calls this once after opening its table."""
-    shipper = Shipper(journal.path, table_id, link, status).start()
+    shipper = Shipper(journal.path, table_id, link, status, on_link).start()
     journal.add_sink(shipper.offer)
     return shipper

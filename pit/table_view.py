@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dealer_assist.money import to_units
+from dealer_assist.snapshot import TableSnapshot
 from dealer_assist.table_session import TableSession
 
 
@@ -35,5 +36,21 @@ def session_view(session: TableSession, devices: Callable[[], dict[str, str]] | 
         player_dealer = None if s.pd_seat is None else {"seat": s.pd_seat, "bank": to_units(s.pd_bank), "turn": s.pd_turn}
         return TableView(session.profile.id, session.round_id, tracker.phase.value if tracker is not None else session.state.value,
                          player_dealer, dict(devices()) if devices is not None else {})
+
+    return view
+
+
+def snapshot_view(snapshot: Callable[[], TableSnapshot], devices: Callable[[], dict[str, str]]) -> StatusSource:
+    """A status source over what a table controller last published: read whole, never torn."""
+
+    def view() -> TableView:
+        snap = snapshot()
+        table = snap.table
+        bank = snap.bank
+        player_dealer = None if bank is None else {
+            "seat": bank.seat, "bank": to_units(bank.bank), "turn": table.pd_turn if table is not None else None}
+        phase = snap.phase.value if snap.phase is not None else (table.state.value if table is not None else "")
+        return TableView(snap.profile_id, table.round_id if table is not None else None, phase, player_dealer,
+                         dict(devices()))
 
     return view

@@ -128,9 +128,14 @@ def _open_and_show(args: argparse.Namespace, held: ExitStack, lifetime: Lifetime
     shipper = None
     if link is not None:
         from pit.shipper import attach_shipper
-        from pit.table_view import session_view
+        from pit.table_view import snapshot_view
 
-        shipper = attach_shipper(controller.journal, controller.table_id, link, session_view(controller.table.session))
+        def devices() -> dict[str, str]:
+            return {device.name: "up" if device.up else "down" for device in controller.devices.links() if device.text is None}
+
+        status = snapshot_view(lambda: controller.snapshot, devices)
+        shipper = attach_shipper(controller.journal, controller.table_id, link, status,
+                                 lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up))
     try:
         return _show(controller, args, width, height, lifetime)
     finally:
