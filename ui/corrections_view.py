@@ -16,7 +16,7 @@ from dealer_assist.cards import RANKS, SUITS, Card
 from dealer_assist.recall import recall, round_cards
 from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
 from dealer_assist.table import Table
-from ui.journal_text import card_code
+from dealer_assist.journal_text import card_code
 from ui.notice_label import NoticeLabel
 from ui.text import SUIT_SYMBOLS
 

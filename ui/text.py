@@ -1,14 +1,11 @@
 """How amounts, cards and outcomes read on the felt: short words, whole dollars without cents."""
 from __future__ import annotations
 
-from dealer_assist.cards import Card
+from dealer_assist.journal_text import RED_SUITS, SUIT_SYMBOLS, card_text, money
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason
 from dealer_assist.outcomes import Result
 from dealer_assist.settlement import Wager
-
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-RED_SUITS = frozenset("HD")
 
 WAGER_NAMES = {
     Wager.LUCKY_LUCKY: "Lucky Lucky",
@@ -37,20 +34,11 @@ RESULTS = {
 }
 
 
-def money(cents: Cents) -> str:
-    """$25 or $2.50: cents only when there are some."""
-    sign = "-" if cents < 0 else ""
-    units, rest = divmod(abs(cents), 100)
-    return f"{sign}${units:,}" + (f".{rest:02d}" if rest else "")
-
-
 def signed(cents: Cents) -> str:
     return ("+" if cents > 0 else "") + money(cents)
 
 
-def card_text(card: Card) -> str:
-    rank = "10" if card.rank == "T" else card.rank
-    return rank + SUIT_SYMBOLS[card.suit]
+__all__ = ["RED_SUITS", "SUIT_SYMBOLS", "card_text", "money"]  # the felt and the journal's text share them
 
 
 def total_text(total: int | None, soft: bool) -> str:

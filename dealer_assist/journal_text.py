@@ -1,17 +1,18 @@
 """How journal records read for a supervisor: plain words for inputs and operations, amounts in
 dollars, cards with suit symbols, hands and cards counted from 1 as people count them (the journal
-counts from 0), times to the millisecond. Used by the screens and the report."""
+counts from 0), times to the millisecond. Used by the table's screens, its report and the pit's pages."""
 from __future__ import annotations
 
 import re
 from datetime import datetime
 from typing import Any
 
-from dealer_assist.cards import parse_card
+from dealer_assist.cards import Card, parse_card
 from dealer_assist.money import Cents
 from dealer_assist.recall import HIDDEN
-from ui.text import card_text, money
 
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RED_SUITS = frozenset("HD")
 CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net"})
 CARD_FIELDS = frozenset({"card", "was", "now"})
 QUIET_FIELDS = frozenset({"type", "seq", "wall"})
@@ -19,6 +20,18 @@ COUNTED_FIELDS = frozenset({"hand", "index"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
 FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "amount")
 LAST_FIELDS = ("supervisor", "reason")
+
+
+def money(cents: Cents) -> str:
+    """$25 or $2.50: cents only when there are some."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    return f"{sign}${whole:,}" + (f".{rest:02d}" if rest else "")
+
+
+def card_text(card: Card) -> str:
+    rank = "10" if card.rank == "T" else card.rank
+    return rank + SUIT_SYMBOLS[card.suit]
 
 
 def words(type_name: str) -> str:
