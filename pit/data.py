@@ -45,6 +45,10 @@ class NotFound(LookupError):
     """No such table, round, journal or alert; the text names which."""
 
 
+class AlreadyAcknowledged(Exception):
+    """An alert acknowledged before (409): the first acknowledgement stands; the text says by whom."""
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """Something the floor shows changed: a table's status or records, or an alert."""
@@ -60,7 +64,8 @@ class PitData(Protocol):
         ...
 
     def table_live(self, table_id: str) -> dict[str, Any]:
-        """The table's current round as the dealer sees it (hole card hidden until revealed)."""
+        """The table's current round as the dealer sees it: its `tables()` row, plus "round": the
+        newest round as `dealer_assist.recall` gives it (an open round's hole card masked), or None."""
         ...
 
     def rounds(self, table_id: str, last: int) -> list[dict[str, Any]]:
@@ -68,8 +73,9 @@ class PitData(Protocol):
         ...
 
     def round(self, table_id: str, round_id: int) -> dict[str, Any]:
-        """GET /api/tables/<id>/rounds/<round_id>: inputs, operations, device records, corrections,
-        and the ledger under "ledger"; plus "steps" for the recall step-through."""
+        """GET /api/tables/<id>/rounds/<round_id>: the round as `dealer_assist.recall` gives it
+        (round_id, started, ended, records, inputs, operations, refused, devices, corrections, ledger,
+        voided, closed), plus "table_id" and "journal"; the pages step through it as the table does."""
         ...
 
     def round_file(self, table_id: str, round_id: int) -> dict[str, Any]:
@@ -89,16 +95,19 @@ class PitData(Protocol):
         ...
 
     def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> dict[str, Any]:
-        """GET /api/reports/shift: rounds, fees, player_dealer_net, largest_payouts, corrections."""
+        """GET /api/reports/shift: {"rounds", "fees": {"players", "player_dealer"}, "player_dealer_net",
+        "largest_payouts": [{"table_id", "round_id", "seat", "hand", "wager", "amount"}, ...] (largest
+        first), "corrections": [{"table_id", "round_id", "seq", "wall", "type", "supervisor", "reason"}]}."""
         ...
 
     def changes(self) -> AsyncIterator[Change]:
-        """Every change as it is stored, for server-sent events (never ends)."""
+        """Every change as it is stored, for server-sent events (never ends); each call is a
+        subscription of its own, so every open page gets every change."""
         ...
 
     # --- changing -------------------------------------------------------------------------------
     def acknowledge(self, alert_id: int, user: User, note: str) -> dict[str, Any]:
-        """POST /api/alerts/<id>/ack: kept forever, never edited; a second ack is refused (409)."""
+        """POST /api/alerts/<id>/ack: kept forever, never edited; a second ack raises AlreadyAcknowledged."""
         ...
 
     # --- access ---------------------------------------------------------------------------------
