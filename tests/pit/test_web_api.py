@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -12,7 +12,7 @@ from dealer_assist.journal import read_records
 from dealer_assist.round_file import settle_round
 from memory_pit import MemoryPitData
 from pit.web import create_app
-from web_bench import SUPERVISOR_TOKEN, TOKEN, bench_floor
+from web_bench import SUPERVISOR_TOKEN, TOKEN, bench_journals, floor_data
 from web_client import log_in, session_csrf
 
 TABLE_KEYS = {"table_id", "profile", "round_id", "phase", "player_dealer", "rounds_per_hour", "link", "behind",
@@ -21,12 +21,14 @@ ALERT_KEYS = {"id", "table_id", "kind", "round_id", "seq", "raised", "text", "ac
 WIDE = {"from": "2000-01-01T00:00:00+00:00", "to": "2100-01-01T00:00:00+00:00"}
 
 
+@pytest.fixture(scope="module")
+def journals(tmp_path_factory) -> Path:
+    return bench_journals(tmp_path_factory.mktemp("floor"))
+
+
 @pytest.fixture
-def floor(tmp_path) -> Iterator[MemoryPitData]:
-    data, tables = bench_floor(tmp_path)
-    yield data
-    for table in tables.values():
-        table.close()
+def floor(journals) -> MemoryPitData:
+    return floor_data(journals)
 
 
 @pytest.fixture
@@ -105,9 +107,9 @@ def test_the_round_file_settles_to_the_ledger_the_table_recorded(client):
     assert settle_round(round_file) == recorded
 
 
-def test_the_witness_names_the_head_and_lists_hashes_after_since(client, floor, tmp_path):
+def test_the_witness_names_the_head_and_lists_hashes_after_since(client, floor, journals):
     journal = journal_of(floor, "T-2")
-    records = list(read_records(tmp_path / "T-2.db"))
+    records = list(read_records(journals / "T-2.db"))
     witness = client.get(f"/api/witness/{journal}", headers=bearer()).json()
     assert witness == {"table_id": "T-2", "journal": journal, "records": records[-1].seq, "head": records[-1].hash.hex()}
     hashes = client.get(f"/api/witness/{journal}/hashes?since=10", headers=bearer()).json()["hashes"]

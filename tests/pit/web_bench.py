@@ -31,21 +31,25 @@ def deal_until_hole_card(table: Table, seed: int) -> None:
         table.submit(player.next_input(table.session))
 
 
-def bench_floor(folder: Path) -> tuple[MemoryPitData, dict[str, Table]]:
-    """T-1 and T-2 closed rounds; T-3 mid-round with the hole card hidden. The tables stay open so
-    a test can deal on; the caller closes them."""
-    data = MemoryPitData()
+def bench_tables(folder: Path) -> dict[str, Table]:
+    """T-1 and T-2 with closed rounds; T-3 mid-round with the hole card hidden. The tables stay
+    open so a test can deal on; the caller closes them."""
     tables = {}
     for table_id, profile, rounds, seed in (("T-1", "c21-8.0", 6, 11), ("T-2", "nobust-4.0", 4, 12), ("T-3", "c21-8.0", 3, 13)):
         table = Table.open(folder / f"{table_id}.db", TableConfig(table_id, profile))
         play(table, rounds, seed)
         tables[table_id] = table
     deal_until_hole_card(tables["T-3"], 13)
-    data.add_table("T-1", tables["T-1"].path, devices={"shoe": "up", "peek": "up", "camera": "up"})
-    data.add_table("T-2", tables["T-2"].path, devices={"shoe": "up", "peek": "down"}, link="behind", behind=1312)
-    dealer = tables["T-3"].session.tracker.player_dealer if tables["T-3"].session.tracker else None
-    data.add_table("T-3", tables["T-3"].path, devices={"shoe": "up", "peek": "up"}, link="silent", phase="dealing",
-                   player_dealer=None if dealer is None else {"seat": dealer.seat, "bank": dealer.bank / 100, "turn": 2})
+    return tables
+
+
+def floor_data(folder: Path) -> MemoryPitData:
+    """The store's view of the three tables' journals in `folder`, with users, tokens and alerts."""
+    data = MemoryPitData()
+    data.add_table("T-1", folder / "T-1.db", devices={"shoe": "up", "peek": "up", "camera": "up"})
+    data.add_table("T-2", folder / "T-2.db", devices={"shoe": "up", "peek": "down"}, link="behind", behind=1312)
+    data.add_table("T-3", folder / "T-3.db", devices={"shoe": "up", "peek": "up"}, link="silent", phase="dealing",
+                   player_dealer={"seat": 2, "bank": 500, "turn": 2})
     data.add_user("sue", PASSWORDS["sue"], Role.SUPERVISOR)
     data.add_user("sam", PASSWORDS["sam"], Role.SURVEILLANCE)
     data.add_user("meg", PASSWORDS["meg"], Role.MANAGER)
@@ -54,4 +58,11 @@ def bench_floor(folder: Path) -> tuple[MemoryPitData, dict[str, Table]]:
     data.raise_alert("T-2", "device_link_down", "peek: link down for 14 s", round_id=4)
     data.raise_alert("T-1", "large_payout", "Seat 1 paid $1,010 on base", round_id=5, seq=120)
     data.raise_alert("T-3", "table_silent", "no status for 15 s")
-    return data, tables
+    return data
+
+
+def bench_journals(folder: Path) -> Path:
+    """The three tables' journals, written and closed, for tests that only read them."""
+    for table in bench_tables(folder).values():
+        table.close()
+    return folder
