@@ -6,7 +6,7 @@ fragments the pages fetch again when the event stream says their table or alert 
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -162,7 +162,8 @@ def reports(request: Request, who: Caller, ctx: Context) -> Response:
     if not who.user.may_see_reports:
         raise forbidden(f"{who.user.name} is {who.user.role.value}: reports are for managers")
     query = request.query_params
-    start, end = params.shift(query.get("from"), query.get("to"), datetime.now(UTC).replace(second=0, microsecond=0))
+    next_minute = (datetime.now(UTC) + timedelta(minutes=1)).replace(second=0, microsecond=0)  # up to now, inclusive
+    start, end = params.shift(query.get("from"), query.get("to"), next_minute)
     table_id = query.get("table") or None
     table_ids = [row["table_id"] for row in ctx.data.tables()]
     if table_id is not None and table_id not in table_ids:

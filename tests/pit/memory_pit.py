@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import RuleError
-from dealer_assist.journal import read_records
+from dealer_assist.journal import closing_record, read_records
 from dealer_assist.recall import export_round, recall
-from dealer_assist.table import table_config
+from dealer_assist.table import replay, table_config
+from dealer_assist.table_session import TableConfig
 from pit.data import AlreadyAcknowledged, Change, LoginRefused, NotFound, Role, User
 from pit.wire import journal_identity
 
@@ -216,15 +217,22 @@ class MemoryPitData:
         hour_ago = self.clock() - 3600
         closed_last_hour = sum(1 for record in read_records(table.path)
                                if record.kind.value == "close" and datetime.fromisoformat(record.wall).timestamp() >= hour_ago)
-        ledger = entry["ledger"] if entry else None
-        pd = ledger["player_dealer"] if ledger else None
         row = {"table_id": table.table_id, "profile": config.profile, "round_id": entry["round_id"] if entry else None,
                "phase": "closed" if entry and entry["closed"] else "open" if entry else "idle",
-               "player_dealer": None if pd is None else {"seat": pd["seat"], "bank": pd["bank"], "turn": 1},
+               "player_dealer": _banker(table.path, config, entry["round_id"] if entry else None),
                "rounds_per_hour": closed_last_hour, "link": "live", "behind": 0, "devices": {},
                "open_alerts": sum(1 for alert in self._alerts if alert["table_id"] == table.table_id and not alert["acked"]),
                "last_seen": self._now().isoformat()}
         return {**row, **table.status}
+
+
+def _banker(path: Path, config: TableConfig, round_id: int | None) -> dict[str, Any] | None:
+    """Who banks the newest round, replayed from the journal as the table would recover it."""
+    if round_id is None:
+        return None
+    before = closing_record(path, round_id - 1) if round_id > 1 else None
+    s = replay(path, config, before).s
+    return None if s.pd_seat is None else {"seat": s.pd_seat, "bank": s.pd_bank / 100, "turn": s.pd_turn}
 
 
 def _pd_net(entry: dict[str, Any]) -> float | None:

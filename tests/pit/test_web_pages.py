@@ -48,7 +48,7 @@ def test_the_floor_has_a_tile_per_table_with_its_state(client):
     assert tiles == [("live", "T-1"), ("behind", "T-2"), ("silent", "T-3")]
     t2 = page[page.index('id="tile-T-2"'):page.index('id="tile-T-3"')]
     assert "nobust-4.0" in t2 and "behind · 1312" in t2 and "light light-down" in t2 and "1 open alert<" in t2
-    assert "rounds/h" in t2 and "Player-dealer seat" in t2
+    assert "rounds/h" in t2 and "PD seat <b>8</b>" in t2
 
 
 def test_the_live_round_hides_the_hole_card_until_it_is_revealed(client, journals):
@@ -111,6 +111,14 @@ def test_a_shift_report_has_a_row_per_table_a_chart_and_a_csv_link(floor):
     one = client.get("/reports?table=T-2&from=2026-01-01T00:00&to=2026-01-01T08:00").text
     assert one.count("<rect") == 16 and "Drop of T-2 by hour" in one
     assert client.get("/reports?table=T-9").status_code == 404
+
+
+def test_the_report_of_the_last_eight_hours_holds_the_rounds_just_closed(floor):
+    client = TestClient(create_app(floor))
+    log_in(client, "meg")
+    page = client.get("/reports").text
+    first_row = re.search(r'table=T-1[^>]*>T-1</a></td><td>(\d+)</td>', page)
+    assert first_row and int(first_row.group(1)) == 6
 
 
 def test_the_event_stream_sends_a_changed_tables_tile(client, floor):

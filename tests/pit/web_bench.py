@@ -48,8 +48,7 @@ def floor_data(folder: Path) -> MemoryPitData:
     data = MemoryPitData()
     data.add_table("T-1", folder / "T-1.db", devices={"shoe": "up", "peek": "up", "camera": "up"})
     data.add_table("T-2", folder / "T-2.db", devices={"shoe": "up", "peek": "down"}, link="behind", behind=1312)
-    data.add_table("T-3", folder / "T-3.db", devices={"shoe": "up", "peek": "up"}, link="silent", phase="dealing",
-                   player_dealer={"seat": 2, "bank": 500, "turn": 2})
+    data.add_table("T-3", folder / "T-3.db", devices={"shoe": "up", "peek": "up"}, link="silent", phase="dealing")
     data.add_user("sue", PASSWORDS["sue"], Role.SUPERVISOR)
     data.add_user("sam", PASSWORDS["sam"], Role.SURVEILLANCE)
     data.add_user("meg", PASSWORDS["meg"], Role.MANAGER)
