@@ -22,16 +22,23 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 def served(app: Starlette) -> Iterator[str]:
     """The app on http://127.0.0.1:PORT until the block ends."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    with running(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")):
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def running(config: uvicorn.Config) -> Iterator[None]:
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="dashboard")
     thread.start()
     deadline = time.monotonic() + 15
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError(f"the dashboard did not start on port {port}")
+            server.should_exit = True
+            raise RuntimeError(f"the dashboard did not start on port {config.port}")
         time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield
     finally:
         server.should_exit = True
         thread.join(10)
