@@ -83,7 +83,7 @@ def create_app(data: PitData, settings: WebSettings | None = None) -> Starlette:
         Route("/api/alerts", guarded(api.alerts, page=False)),
         Route("/api/alerts/{alert_id:int}/ack", guarded(api.acknowledge, page=False), methods=["POST"]),
         Route("/api/reports/shift", guarded(api.shift_report, page=False)),
-        Route("/api/events", events.endpoint(ctx)),
+        Route("/api/events", events.endpoint(ctx, events.Broadcast(ctx))),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _unknown_path, 405: _wrong_method})
