@@ -45,8 +45,9 @@ class NotFound(LookupError):
     """No such table, round, journal or alert; the text names which."""
 
 
-class AlreadyAcknowledged(Exception):
-    """An alert acknowledged before (409): the first acknowledgement stands; the text says by whom."""
+class Conflict(Exception):
+    """A change that cannot be made as asked (409): an alert acknowledged already, a user or a table
+    that exists, a voided round's round file; the text says which."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +65,7 @@ class PitData(Protocol):
         ...
 
     def table_live(self, table_id: str) -> dict[str, Any]:
-        """The table's current round as the dealer sees it: its `tables()` row, plus "round": the
-        newest round as `dealer_assist.recall` gives it (an open round's hole card masked), or None."""
+        """The table's current round as the dealer sees it (hole card hidden until revealed)."""
         ...
 
     def rounds(self, table_id: str, last: int) -> list[dict[str, Any]]:
@@ -73,9 +73,8 @@ class PitData(Protocol):
         ...
 
     def round(self, table_id: str, round_id: int) -> dict[str, Any]:
-        """GET /api/tables/<id>/rounds/<round_id>: the round as `dealer_assist.recall` gives it
-        (round_id, started, ended, records, inputs, operations, refused, devices, corrections, ledger,
-        voided, closed), plus "table_id" and "journal"; the pages step through it as the table does."""
+        """GET /api/tables/<id>/rounds/<round_id>: inputs, operations, device records, corrections,
+        and the ledger under "ledger"; plus "steps" for the recall step-through."""
         ...
 
     def round_file(self, table_id: str, round_id: int) -> dict[str, Any]:
@@ -95,19 +94,17 @@ class PitData(Protocol):
         ...
 
     def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> dict[str, Any]:
-        """GET /api/reports/shift: {"rounds", "fees": {"players", "player_dealer"}, "player_dealer_net",
-        "largest_payouts": [{"table_id", "round_id", "seat", "hand", "wager", "amount"}, ...] (largest
-        first), "corrections": [{"table_id", "round_id", "seq", "wall", "type", "supervisor", "reason"}]}."""
+        """GET /api/reports/shift: rounds, fees, player_dealer_net, largest_payouts, corrections."""
         ...
 
     def changes(self) -> AsyncIterator[Change]:
-        """Every change as it is stored, for server-sent events (never ends); each call is a
-        subscription of its own, so every open page gets every change."""
+        """Every change as it is stored, for server-sent events (never ends)."""
         ...
 
     # --- changing -------------------------------------------------------------------------------
     def acknowledge(self, alert_id: int, user: User, note: str) -> dict[str, Any]:
-        """POST /api/alerts/<id>/ack: kept forever, never edited; a second ack raises AlreadyAcknowledged."""
+        """POST /api/alerts/<id>/ack: kept forever, never edited. Raises NotFound (404), Conflict for a
+        second ack (409), PermissionError for a surveillance user (403), ValueError for no note (400)."""
         ...
 
     # --- access ---------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pit.data import AlreadyAcknowledged, NotFound, PitData
+from pit.data import Conflict, NotFound, PitData
 from pit.web import api, events, pages
 from pit.web.access import Caller, Sessions, caller
 from pit.web.context import Context, WebSettings
@@ -48,8 +48,12 @@ def create_app(data: PitData, settings: WebSettings | None = None) -> Starlette:
                 return await run_in_threadpool(handler, request, who, ctx)
             except NotFound as error:
                 return _refusal(ctx, request, who, WebError(404, "not_found", str(error)), page)
-            except AlreadyAcknowledged as error:
-                return _refusal(ctx, request, who, WebError(409, "already_acknowledged", str(error)), page)
+            except Conflict as error:
+                return _refusal(ctx, request, who, WebError(409, "conflict", str(error)), page)
+            except PermissionError as error:
+                return _refusal(ctx, request, who, WebError(403, "forbidden", str(error)), page)
+            except ValueError as error:  # the store's refusal of a value it was given
+                return _refusal(ctx, request, who, WebError(400, "bad_request", str(error)), page)
             except WebError as error:
                 return _refusal(ctx, request, who, error, page)
         return endpoint

@@ -106,7 +106,7 @@ def floor(request: Request, who: Caller, ctx: Context) -> Response:
 
 def _live(ctx: Context, table_id: str) -> dict[str, Any]:
     live = ctx.data.table_live(table_id)
-    return {"t": live, "live": live_round(live.get("round"))}
+    return {"t": live["status"], "live": live_round(live["round"])}
 
 
 def table(request: Request, who: Caller, ctx: Context) -> Response:

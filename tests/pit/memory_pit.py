@@ -20,7 +20,7 @@ from dealer_assist.journal import closing_record, read_records
 from dealer_assist.recall import export_round, recall
 from dealer_assist.table import replay, table_config
 from dealer_assist.table_session import TableConfig
-from pit.data import AlreadyAcknowledged, Change, LoginRefused, NotFound, Role, User
+from pit.data import Change, Conflict, LoginRefused, NotFound, Role, User
 from pit.wire import journal_identity
 
 TRIES = 5
@@ -85,7 +85,7 @@ class MemoryPitData:
     def table_live(self, table_id: str) -> dict[str, Any]:
         table = self._table(table_id)
         newest = recall(table.path, last=1)
-        return {**self._row(table), "round": newest[-1] if newest else None}
+        return {"table_id": table_id, "status": self._row(table), "round": newest[-1] if newest else None}
 
     def rounds(self, table_id: str, last: int) -> list[dict[str, Any]]:
         table = self._table(table_id)
@@ -108,7 +108,9 @@ class MemoryPitData:
         try:
             return export_round(table.path, round_id)
         except RuleError as error:
-            raise NotFound(f"table {table_id}: {error}") from None
+            if error.code == "round_voided":
+                raise Conflict(error.message) from None
+            raise NotFound(f"table {table_id}: {error.message}") from None
 
     def witness(self, journal: str) -> dict[str, Any]:
         table = self._by_journal(journal)
@@ -134,8 +136,8 @@ class MemoryPitData:
                 if not entry["closed"] or not start <= datetime.fromisoformat(entry["ended"]) < end:
                     continue
                 report["rounds"] += 1
-                report["corrections"] += [{"table_id": table.table_id, "round_id": entry["round_id"], "seq": fix["seq"],
-                                           "wall": fix["wall"], "type": fix["type"], "supervisor": fix.get("supervisor"),
+                report["corrections"] += [{"table_id": table.table_id, "round_id": entry["round_id"], "at": fix["wall"],
+                                           "type": fix["type"], "supervisor": fix.get("supervisor"),
                                            "reason": fix.get("reason")} for fix in entry["corrections"]]
                 ledger = entry["ledger"]
                 if ledger is None:
@@ -143,8 +145,8 @@ class MemoryPitData:
                 report["fees"]["players"] += ledger["fees"]["players"]
                 report["fees"]["player_dealer"] += ledger["fees"]["player_dealer"]
                 report["player_dealer_net"] += _pd_net(entry) or 0
-                payouts += [{"table_id": table.table_id, "round_id": entry["round_id"], "seat": row["seat"],
-                             "hand": row["hand"], "wager": row["wager"], "amount": row["amount"]}
+                payouts += [{"table_id": table.table_id, "round_id": entry["round_id"], "closed": entry["ended"],
+                             "seat": row["seat"], "wager": row["wager"], "result": row["result"], "amount": row["amount"]}
                             for row in ledger["settlements"] if row["amount"] > 0]
         report["largest_payouts"] = sorted(payouts, key=lambda row: -row["amount"])[:10]
         report["fees"] = {key: round(value, 2) for key, value in report["fees"].items()}
@@ -168,7 +170,7 @@ class MemoryPitData:
         if alert is None:
             raise NotFound(f"no alert {alert_id}")
         if alert["acked"] is not None:
-            raise AlreadyAcknowledged(f"alert {alert_id} was acknowledged by {alert['acked']['by']} "
+            raise Conflict(f"alert {alert_id} was acknowledged by {alert['acked']['by']} "
                                       f"at {alert['acked']['at']}")
         alert["acked"] = {"by": user.name, "at": self._now().isoformat(), "note": note}
         self.announce(Change("alert", alert["table_id"]))
