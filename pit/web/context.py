@@ -11,7 +11,7 @@ from pit.web.access import Sessions
 
 @dataclass(frozen=True, slots=True)
 class WebSettings:
-    secure_cookies: bool = False  # True when served over TLS: cookies then go only over HTTPS
+    secure_cookies: bool = False  # True behind a proxy that ends TLS; served over HTTPS they are Secure anyway
     session_hours: float = 12.0  # a pit shift and some
 
 

@@ -45,6 +45,11 @@ def _render(ctx: Context, request: Request, who: Caller | None, template: str, s
                                           status_code=status)
 
 
+def _secure(request: Request, ctx: Context) -> bool:
+    """Secure cookies when served over TLS, or when told so (TLS ended by a proxy in front)."""
+    return ctx.settings.secure_cookies or request.url.scheme == "https"
+
+
 def _check_csrf(request: Request, who: Caller) -> dict[str, Any]:
     form: dict[str, Any] = request.state.payload
     if not who.csrf_ok(form.get(CSRF_FIELD)):
@@ -59,7 +64,7 @@ def login_form(request: Request, ctx: Context, message: str = "", locked: bool =
     response = _render(ctx, request, None, "login.html", status, login_csrf=token, message=message, locked=locked,
                        next=_safe_next(request.query_params.get("next") or request.state.payload.get("next")),
                        name=request.state.payload.get("name", ""))
-    set_cookie(response, LOGIN_CSRF_COOKIE, token, ctx.settings.secure_cookies, LOGIN_FORM_S)
+    set_cookie(response, LOGIN_CSRF_COOKIE, token, _secure(request, ctx), LOGIN_FORM_S)
     return response
 
 
@@ -82,7 +87,7 @@ def login(request: Request, ctx: Context) -> Response:
         return login_form(request, ctx, refused.message, status=401)
     key, _ = ctx.sessions.open(user)
     response = RedirectResponse(_safe_next(form.get("next")), status_code=303)
-    set_cookie(response, SESSION_COOKIE, key, ctx.settings.secure_cookies, round(ctx.settings.session_hours * 3600))
+    set_cookie(response, SESSION_COOKIE, key, _secure(request, ctx), round(ctx.settings.session_hours * 3600))
     response.delete_cookie(LOGIN_CSRF_COOKIE, path="/")
     return response
 

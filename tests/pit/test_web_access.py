@@ -53,8 +53,9 @@ def test_the_session_cookie_is_httponly_samesite_strict_and_not_secure_over_plai
     assert "secure" not in flags
 
 
-def test_over_tls_the_cookies_are_secure(floor):
-    client = TestClient(create_app(floor, WebSettings(secure_cookies=True)), base_url="https://pit.test")
+@pytest.mark.parametrize("settings", [WebSettings(), WebSettings(secure_cookies=True)])
+def test_over_tls_the_cookies_are_secure(floor, settings):
+    client = TestClient(create_app(floor, settings), base_url="https://pit.test")
     form = client.get("/login")
     assert "secure" in form.headers["set-cookie"].lower()
     answer = log_in(client, "sue", follow=False)
