@@ -10,17 +10,18 @@ import io
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
-from memory_pit import MemoryPitData
-from pit.data import Change
+from pit.data import Change, PitData
 from pit.web import create_app
 from web_bench import PASSWORDS, bench_tables, floor_data, play
 from web_browser import chromium, served
@@ -39,7 +40,17 @@ def log_in(driver: WebDriver, base: str, name: str) -> None:
     WebDriverWait(driver, 5).until(lambda d: d.find_elements(By.ID, "floor"))
 
 
-def shoot(driver: WebDriver, folder: Path, name: str) -> None:
+def element_text(driver: WebDriver, element_id: str) -> str:
+    """Read in one script call: the pages swap their live parts in as they change."""
+    return str(driver.execute_script("var e = document.getElementById(arguments[0]); return e ? e.innerText : '';",
+                                     element_id))
+
+
+def tile_text(driver: WebDriver, table_id: str) -> str:
+    return element_text(driver, f"tile-{table_id}")
+
+
+def screenshot(driver: WebDriver, folder: Path, name: str) -> None:
     """The whole page, up to 2,400 pixels tall."""
     size = driver.get_window_size()
     height = driver.execute_script("return document.documentElement.scrollHeight")
@@ -51,19 +62,22 @@ def shoot(driver: WebDriver, folder: Path, name: str) -> None:
         shutil.copy(path, Path(os.environ["PIT_SCREENSHOTS"]) / path.name)
 
 
-def walk(data: MemoryPitData, close_a_round: callable, folder: Path) -> None:  # type: ignore[valid-type]
-    """The walk of the issue over any store: `close_a_round()` makes T-1 close its next round."""
+def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screens: bool = True) -> None:
+    """The walk of the issue over any store: `close_a_round()` makes T-1 close its seventh round and
+    answers the moment it closed (time.monotonic); some alert is open."""
+    def shoot(driver: WebDriver, folder: Path, name: str) -> None:
+        if screens:
+            screenshot(driver, folder, name)
+
     with served(create_app(data)) as base, chromium(folder) as driver:
         log_in(driver, base, "sue")
-        tile = driver.find_element(By.ID, "tile-T-1")
-        before = tile.text
+        before = tile_text(driver, "T-1")
         shoot(driver, folder, "floor")
         closed_at = close_a_round()
-        WebDriverWait(driver, 5, poll_frequency=0.02).until(
-            lambda d: d.find_element(By.ID, "tile-T-1").text != before)
+        WebDriverWait(driver, 5, poll_frequency=0.02).until(lambda d: tile_text(d, "T-1") != before)
         seen_after = time.monotonic() - closed_at
         assert seen_after < 1.0, f"the tile changed {seen_after:.2f} s after the round closed"
-        assert "Round 7" in driver.find_element(By.ID, "tile-T-1").text
+        assert "Round 7" in tile_text(driver, "T-1")
 
         driver.find_element(By.ID, "tile-T-3").click()
         WebDriverWait(driver, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".dealer .card.hole"))
@@ -77,14 +91,14 @@ def walk(data: MemoryPitData, close_a_round: callable, folder: Path) -> None:  #
         assert len(visible) == 1 and "record #" in visible[0].text
         shoot(driver, folder, "table")
 
-        driver.get(base + "/alerts")
-        alert = driver.find_element(By.ID, "alert-2")
-        alert.find_element(By.NAME, "note").send_keys("Paid as shown; checked on camera 4")
-        alert.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        WebDriverWait(driver, 5).until(lambda d: "/alerts" in d.current_url)
         driver.get(base + "/alerts?state=all")
-        acked = driver.find_element(By.ID, "alert-2").text
-        assert "Acknowledged by sue" in acked and "checked on camera 4" in acked
+        alert = driver.find_element(By.CSS_SELECTOR, ".alert.open")
+        alert_id = alert.get_attribute("id")
+        alert.find_element(By.NAME, "note").send_keys("Called the table; checked on camera 4")
+        alert.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        WebDriverWait(driver, 5).until(staleness_of(alert))
+        WebDriverWait(driver, 5).until(lambda d: "Acknowledged by sue" in element_text(d, alert_id))
+        assert "checked on camera 4" in element_text(driver, alert_id)
         shoot(driver, folder, "alerts")
 
         driver.find_element(By.CSS_SELECTOR, ".me button").click()
