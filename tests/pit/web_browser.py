@@ -141,7 +141,7 @@ def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screen
 
         driver.get(base + "/alerts?state=all")
         alert = driver.find_element(By.CSS_SELECTOR, ".alert.open")
-        alert_id = alert.get_attribute("id")
+        alert_id = str(alert.get_attribute("id"))
         alert.find_element(By.NAME, "note").send_keys("Called the table; checked on camera 4")
         alert.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         WebDriverWait(driver, 5).until(staleness_of(alert))
