@@ -199,3 +199,23 @@ def test_a_bad_report_range_or_format_is_400(client, query):
 def test_an_unknown_api_path_is_a_json_404(client):
     answer = client.get("/api/nothing", headers=bearer())
     assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
+
+
+class RefusingStore(MemoryPitData):
+    """The store refuses as PostgreSQL's does: a value it will not take, a user it will not let."""
+
+    def alerts(self, state=None, table_id=None):  # type: ignore[no-untyped-def]
+        raise ValueError(f"state {state!r}: use open or acked")
+
+    def acknowledge(self, alert_id, user, note):  # type: ignore[no-untyped-def]
+        raise PermissionError(f"{user.name} may not acknowledge")
+
+
+def test_the_stores_own_refusals_answer_400_and_403(journals):
+    data = RefusingStore()
+    data.add_token(SUPERVISOR_TOKEN, "sue", floor_data(journals).token_user(SUPERVISOR_TOKEN).role)
+    client = TestClient(create_app(data))
+    answer = client.get("/api/alerts", headers=bearer(SUPERVISOR_TOKEN))
+    assert answer.status_code == 400 and answer.json()["error"]["message"] == "state None: use open or acked"
+    answer = client.post("/api/alerts/1/ack", headers=bearer(SUPERVISOR_TOKEN), json={"note": "seen"})
+    assert answer.status_code == 403 and answer.json()["error"]["message"] == "sue may not acknowledge"
