@@ -7,7 +7,10 @@
     if (!element || (element.dataset.table && element.dataset.table !== change.table_id)) return;
     if (element.contains(document.activeElement) && document.activeElement.value) return; // a note being typed
     fetch(element.dataset.src, { credentials: "same-origin" })
-      .then(function (answer) { return answer.ok ? answer.text() : null; })
+      .then(function (answer) {
+        if (answer.redirected) { window.location.reload(); return null; } // the session ended: to the login
+        return answer.ok ? answer.text() : null;
+      })
       .then(function (html) { if (html !== null) element.innerHTML = html; });
   }
 
