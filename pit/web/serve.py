@@ -10,6 +10,8 @@ from pit.data import PitData
 from pit.web.app import create_app
 from pit.web.context import WebSettings
 
+STOP_S = 2  # open event streams never end by themselves: at a stop, they are cut after this
+
 
 def parse_http(http: str) -> tuple[str, int]:
     """'0.0.0.0:8080' -> ('0.0.0.0', 8080); '[::1]:8080' for IPv6."""
@@ -29,5 +31,5 @@ def web_config(data: PitData, http: str, tls_cert: Path | None = None, tls_key: 
             raise ValueError(f"{path}: no such file")
     host, port = parse_http(http)
     app = create_app(data, WebSettings(secure_cookies=tls_cert is not None))
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off",
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off", timeout_graceful_shutdown=STOP_S,
                           ssl_certfile=str(tls_cert) if tls_cert else None, ssl_keyfile=str(tls_key) if tls_key else None)

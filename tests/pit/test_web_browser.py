@@ -5,12 +5,17 @@ from __future__ import annotations
 import time
 
 import pytest
+import uvicorn
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 from pit.data import Change
-from web_bench import bench_tables, floor_data, play
-from web_browser import walk
+from pit.local_services import free_port
+from pit.web import create_app
+from web_bench import bench_journals, bench_tables, floor_data, play
+from web_browser import chromium, log_in, running, walk
 
 pytestmark = pytest.mark.slow
 MORE_TABLES = (("T-4", "nobust-4.0"), ("T-5", "c21-8.0"), ("T-6", "nobust-4.0"), ("T-7", "c21-8.0"),
@@ -37,3 +42,21 @@ def test_the_dashboard_in_a_browser_over_the_test_double(tmp_path):
     finally:
         for table in tables.values():
             table.close()
+
+
+def test_a_page_says_when_its_live_updates_stop_and_resumes_them(tmp_path):
+    data = floor_data(bench_journals(tmp_path))
+    port = free_port()
+    config = uvicorn.Config(create_app(data), host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=1)
+    with chromium(tmp_path) as driver:
+        with running(config) as server:
+            log_in(driver, f"http://127.0.0.1:{port}", "sue")
+            banner = driver.find_element(By.ID, "offline")
+            assert not banner.is_displayed()
+            server.should_exit = True
+            WebDriverWait(driver, 10).until(lambda d: banner.is_displayed())
+        with running(uvicorn.Config(create_app(data), host="127.0.0.1", port=port, log_level="warning",
+                                    timeout_graceful_shutdown=1)):
+            # a new app has no sessions: the page goes to the login, as after a restart
+            WebDriverWait(driver, 15).until(lambda d: "/login" in d.current_url)

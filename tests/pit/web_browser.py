@@ -36,12 +36,12 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 def served(app: Starlette) -> Iterator[str]:
     """The app on http://127.0.0.1:PORT until the block ends."""
     port = free_port()
-    with running(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")):
+    with running(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)):
         yield f"http://127.0.0.1:{port}"
 
 
 @contextmanager
-def running(config: uvicorn.Config) -> Iterator[None]:
+def running(config: uvicorn.Config) -> Iterator[uvicorn.Server]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="dashboard")
     thread.start()
@@ -52,7 +52,7 @@ def running(config: uvicorn.Config) -> Iterator[None]:
             raise RuntimeError(f"the dashboard did not start on port {config.port}")
         time.sleep(0.05)
     try:
-        yield
+        yield server
     finally:
         server.should_exit = True
         thread.join(10)

@@ -33,15 +33,37 @@
     countLinks(floor);
   }
 
-  if (window.EventSource) {
+  function onChange(message) {
+    var change = JSON.parse(message.data);
+    swapTile(document.getElementById("floor"), change);
+    refresh(document.getElementById("live"), change);
+    if (change.kind === "alert") refresh(document.getElementById("alert-list"), change);
+  }
+
+  function lost(shown) {
+    var banner = document.getElementById("offline");
+    if (banner) banner.hidden = !shown;
+  }
+
+  // A stream the server ended (restart, network, session over) is not retried by the browser:
+  // say so on the page, and try again every 5 s; a session that ended goes to the login page.
+  function listen() {
     var events = new EventSource("/api/events");
-    events.addEventListener("change", function (message) {
-      var change = JSON.parse(message.data);
-      swapTile(document.getElementById("floor"), change);
-      refresh(document.getElementById("live"), change);
-      if (change.kind === "alert") refresh(document.getElementById("alert-list"), change);
+    events.addEventListener("change", onChange);
+    events.addEventListener("open", function () { lost(false); });
+    events.addEventListener("error", function () {
+      lost(true);
+      if (events.readyState !== EventSource.CLOSED) return;
+      setTimeout(function () {
+        fetch("/api/tables", { credentials: "same-origin" }).then(function (answer) {
+          if (answer.status === 401) window.location.href = "/login?next=" + encodeURIComponent(window.location.pathname + window.location.search);
+          else listen();
+        }, function () { listen(); });
+      }, 5000);
     });
   }
+
+  if (window.EventSource) listen();
 
   document.querySelectorAll(".stepper").forEach(function (stepper) {
     var steps = Array.prototype.slice.call(stepper.querySelectorAll(".step"));
