@@ -3,7 +3,8 @@
 Exact odds: 8-deck Buster under both soft-17 rules plus Lucky Lucky, as exact fractions, within
 0.2 s for all three. Monte Carlo: whole rounds through the round tracker at the default three
 players, at least 2,000 rounds a second for each kind of game (and, for reference, a full table).
-`--short` runs everything once on a few rounds and only checks that the figures come out whole
+Optimal strategy: `analyze strategy --infinite` under 0.5 s for each profile, `--decks 6` under
+10 s. `--short` runs everything once on a few rounds and only checks that the figures come out whole
 (every distribution sums to 1, every wager has an interval), for the test suite.
 """
 from __future__ import annotations
@@ -13,16 +14,18 @@ import statistics
 import sys
 import time
 
+from dealer_assist.analysis.base_game import analyze
 from dealer_assist.analysis.buster_odds import buster_odds
 from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
 from dealer_assist.analysis.odds import BetOdds
-from dealer_assist.profile import load_profile
+from dealer_assist.profile import load_profile, profile_names
 
 DECKS = 8
 EXACT_BUDGET_SECONDS = 0.2
 ROUNDS_PER_SECOND = 2_000
 GAMES = ("nobust-4.0", "c21-8.0", "sd-buster-a")
+STRATEGY_BUDGET_SECONDS = {None: 0.5, 6: 10.0}
 
 
 def exact_odds() -> dict[str, BetOdds]:
@@ -66,6 +69,23 @@ def bench_game(rounds: int, short: bool) -> bool:
     return whole
 
 
+def bench_strategy(short: bool) -> bool:
+    """Each profile's strategy, infinite and 6 decks, timed once each (the command's own work)."""
+    whole = True
+    for name in profile_names() if not short else ("sd-buster-a",):
+        for decks in STRATEGY_BUDGET_SECONDS:
+            profile = load_profile(name, None if decks is None else {"decks": decks})
+            start = time.perf_counter()
+            game = analyze(profile, decks)
+            took = time.perf_counter() - start
+            budget = STRATEGY_BUDGET_SECONDS[decks]
+            label = "infinite" if decks is None else f"{decks} decks"
+            print(f"strategy {name}, {label}: EV {game.ev:+.4%}"
+                  + ("" if short else f"; {took:.3f} s ({'within' if took < budget else 'OVER'} {budget} s)"))
+            whole = whole and all(column.start or column.label == "natural" for column in game.columns.values())
+    return whole
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="analysis_speed", description=__doc__)
     parser.add_argument("--short", action="store_true", help="one quick run, no timing")
@@ -74,7 +94,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     exact_whole = bench_exact(1 if args.short else args.runs, args.short)
     game_whole = bench_game(20 if args.short else args.rounds, args.short)
-    if not (exact_whole and game_whole):
+    strategy_whole = bench_strategy(args.short)
+    if not (exact_whole and game_whole and strategy_whole):
         print("a distribution does not sum to 1, or an estimate lies outside its interval", file=sys.stderr)
         return 1
     return 0

@@ -21,7 +21,8 @@ import time
 from dealer_assist.cards import Card
 from dealer_assist.inputs import CardDrawn
 from dealer_assist.profile import load_profile
-from dealer_assist.random_play import next_input, random_player_dealer, random_wagers
+from dealer_assist.random_play import RandomPolicy, random_player_dealer, random_wagers
+from dealer_assist.round_driver import next_input
 from dealer_assist.tracker import Need, RoundTracker
 from devices.events import CardSeen, DeviceEvent
 from devices.messages import CardOut, Message
@@ -39,6 +40,7 @@ class Table:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
         self._profile = load_profile("nobust-4.0")
+        self._policy = RandomPolicy(self._rng, self._no_draw)
         self._tracker = self._new_round()
 
     def _new_round(self) -> RoundTracker:
@@ -58,7 +60,9 @@ class Table:
                 self._tracker = self._new_round()
             if self._tracker.takes_card():
                 return
-            self._tracker.apply(next_input(self._tracker, self._rng, self._no_draw))
+            event = next_input(self._tracker, self._policy)
+            assert event is not None, "a settled round is replaced above"
+            self._tracker.apply(event)
 
     @staticmethod
     def _no_draw() -> Card:

@@ -25,9 +25,10 @@ from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# This file is named like the `ui` package: import the package, not this file.
+# This file is named like the `ui` package: import the package, not this file, and the package of
+# this checkout rather than whichever one is installed.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+sys.path[:] = [os.path.dirname(_HERE)] + [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 WAIT_S = 5.0  # a card not painted by then stops the benchmark with an error
 
@@ -59,14 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     from dealer_assist.table import Table
     from dealer_assist.table_session import TableConfig, TableInput
     from dealer_assist.tracker import Need
+    from devices.table_controller import TableController
+    from devices.table_feed import DeviceNote
     from hw_sims.bench_devices import BenchDevices
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
     from ui.card_widget import CardRow
     from ui.dealer_window import DealerWindow
-    from ui.device_links import DeviceLinks
-    from ui.device_status import DeviceStatus
     from ui.settlement_table import SettlementTable
 
     class TimedTable(Table):
@@ -81,21 +82,21 @@ def main(argv: list[str] | None = None) -> int:
                 if isinstance(event, CardDrawn):
                     self.recorded = time.perf_counter()
 
-    class TimedBridge(TableBridge):
+    class TimedController(TableController):
         """Stamps a card from the shoe as its link hands it over, and as the GUI thread takes it."""
 
         arrived: float | None = None
         picked: float | None = None
 
-        def submit(self, event: TableInput) -> None:
-            if isinstance(event, CardDrawn):
-                self.arrived = time.perf_counter()  # on the shoe link's reader thread
-            super().submit(event)
+        def _show_on_status_line(self, item: TableInput | DeviceNote) -> None:
+            super()._show_on_status_line(item)
+            if isinstance(item, CardDrawn):
+                self.arrived = time.perf_counter()  # on the shoe link's reader thread, as it hands the card over
 
-        def _apply(self, event: TableInput) -> None:
-            if isinstance(event, CardDrawn):
+        def _take(self, item: TableInput | DeviceNote) -> None:
+            if isinstance(item, CardDrawn):
                 self.picked = time.perf_counter()
-            super()._apply(event)
+            super()._take(item)
 
     class PaintWatch(QObject):
         """Notes the window's first paint, and the first paint of a hand's cards or of the
@@ -104,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
 
         window_painted = card_painted = False
 
-        def __init__(self, bridge: TimedBridge) -> None:
+        def __init__(self, bridge: TimedController) -> None:
             super().__init__()
             self.bridge = bridge
             self.watched: set[int] = set()
@@ -129,26 +130,26 @@ def main(argv: list[str] | None = None) -> int:
     scratch = tempfile.TemporaryDirectory(prefix="dealer-assist-bench-")
     profile = load_profile("nobust-4.0")
     table = TimedTable.open(Path(scratch.name) / "bench.db", TableConfig("BENCH-UI", profile.id))
-    devices = DeviceStatus()
-    bridge = TimedBridge(table, devices)
-    watch = PaintWatch(bridge)
+    controller = TimedController(table)
+    bridge = TableBridge(controller)
+    watch = PaintWatch(controller)
     wire = BenchDevices(table.session, BenchPlayer(1, shoe_reports_cut=True))
     wire.start()
-    links = DeviceLinks(bridge, devices, wire.shoe_url, wire.peek_url)
-    bench = BenchPanel(None, lambda: bridge.tracker.expected_peek_answer(), devices, wire=wire)
+    controller.connect_devices(wire.shoe_url, wire.peek_url)
+    bench = BenchPanel(None, controller.expected_peek_answer, controller.devices, wire=wire)
     window = DealerWindow(bridge, bench)
     times: list[CardTime] = []
     try:
         window.resize(1280, 800)
         watch.watch(window)
         window.show()
-        links.start()
+        controller.start()
         _wait(app, lambda: watch.window_painted)
         startup = time.perf_counter() - START
         rng = random.Random(1)
         player = AutoPlayer(window, rng, rounds=10**9)
         while len(times) < cards:
-            tracker = bridge.tracker
+            tracker = controller.tracker
             need = tracker.awaiting().need if tracker is not None else None
             card_next = not bench.busy() and (
                 need is Need.CARD or (need is Need.WAGERS and bool(tracker.wagers))
@@ -160,21 +161,21 @@ def main(argv: list[str] | None = None) -> int:
                 QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # as between two taps
                 continue
             watch.watch(window)
-            bridge.arrived = bridge.picked = None
+            controller.arrived = controller.picked = None
             watch.card_painted = False
             bench.deal.click()
             _wait(app, lambda: watch.card_painted)
             painted = time.perf_counter()
-            assert bridge.arrived is not None and bridge.picked is not None
-            times.append(CardTime(bridge.picked - bridge.arrived, table.recorded - bridge.arrived,
-                                  painted - bridge.arrived, bridge.snapshot.need is Need.NOTHING))
+            assert controller.arrived is not None and controller.picked is not None
+            times.append(CardTime(controller.picked - controller.arrived, table.recorded - controller.arrived,
+                                  painted - controller.arrived, controller.snapshot.need is Need.NOTHING))
     finally:
-        links.stop()
+        controller.stop()
         wire.stop()
         window.close()
         table.close()
         scratch.cleanup()
-    _report(startup, times, bridge.session.round_id)
+    _report(startup, times, table.session.round_id)
     return 0
 
 

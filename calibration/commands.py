@@ -14,14 +14,14 @@ from calibration.calibration_file import save_calibration
 from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, calibrate
 from calibration.frames import read_frames
 from calibration.layout import default_layout, load_layout
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of printing usage and exiting, so errors stay JSON."""
 
     def error(self, message: str) -> NoReturn:
-        raise RuleError("bad_arguments", f"calibrate: {message}")
+        raise InputError(Refusal.BAD_ARGUMENTS, f"calibrate: {message}")
 
 
 def _positive(text: str) -> float:

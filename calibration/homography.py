@@ -16,7 +16,7 @@ import numpy as np
 
 from calibration.layout import Layout, MarkerCorner
 from calibration.markers import Quad, canonical_quad, quad_centre
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import DeviceError, Refusal
 
 Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
 
@@ -43,7 +43,7 @@ def fit_homography(layout: Layout, quads: Mapping[MarkerCorner, Quad]) -> Homogr
     table = np.array([layout.markers[c] for c in corners], dtype=np.float64)
     matrix = cv2.getPerspectiveTransform(image.astype(np.float32), table.astype(np.float32))
     if not np.all(np.isfinite(matrix)) or abs(np.linalg.det(matrix)) < 1e-12:
-        raise RuleError("bad_markers", "the four markers lie on a line in the image; no table plane can be fitted")
+        raise DeviceError(Refusal.BAD_MARKERS, "the four markers lie on a line in the image; no table plane can be fitted")
     fitted: Matrix = tuple(tuple(float(v) for v in row) for row in matrix)  # type: ignore[assignment]
     half = layout.marker_size_mm / 2
     misses = []

@@ -15,7 +15,7 @@ import zxingcpp
 from pyzbar import pyzbar
 
 from calibration.layout import MarkerCorner
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import DeviceError, Refusal
 
 Pixel = tuple[float, float]
 Quad = tuple[Pixel, Pixel, Pixel, Pixel]
@@ -66,7 +66,7 @@ def find_markers(gray: np.ndarray) -> dict[MarkerCorner, MarkerSighting]:
         corner = _BY_TEXT.get(item.data.decode("latin-1"))
         if corner in found:
             message = f"marker {corner.text} appears twice in one frame; the table has one of each"
-            raise RuleError("bad_markers", message)
+            raise DeviceError(Refusal.BAD_MARKERS, message)
         if corner is not None and len(item.polygon) == 4:
             found[corner] = MarkerSighting(corner, canonical_quad(item.polygon), MarkerDecoder.PYZBAR)
     if len(found) < len(MarkerCorner):

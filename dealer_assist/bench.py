@@ -7,12 +7,12 @@ its journal produces exactly the inputs an uninterrupted run would have.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from dealer_assist.cards import Card
 from dealer_assist.inputs import PlaceWager
-from dealer_assist.random_play import next_input, random_wagers
+from dealer_assist.random_play import RandomPolicy, random_wagers
+from dealer_assist.round_driver import next_input
 from dealer_assist.session_inputs import (
     BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded,
 )
@@ -77,8 +77,7 @@ class BenchPlayer:
         assert tracker is not None
         wagers = random_wagers(tracker, random.Random(f"{self.seed}:wagers:{s.round_id}"))
         placed = sum(isinstance(e, PlaceWager) for e in session.round_inputs)
-        if placed < len(wagers):
-            return wagers[placed]
         rng = random.Random(f"{self.seed}:{s.round_id}:{len(session.round_inputs)}")
-        draw: Callable[[], Card] = lambda: shoe.card(s.shoe_cards)
-        return next_input(tracker, rng, draw)
+        event = next_input(tracker, RandomPolicy(rng, lambda: shoe.card(s.shoe_cards), wagers[placed:]))
+        assert event is not None, "a settled round is confirmed above"
+        return event

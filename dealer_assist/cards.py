@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -60,12 +60,12 @@ def parse_card(text: object) -> Card:
     if known is not None:
         return known
     if not isinstance(text, str):
-        raise RuleError("bad_card", f"card {text!r} is not a string like 'TS'", None)
+        raise InputError(Refusal.BAD_CARD, f"card {text!r} is not a string like 'TS'", None)
     code = text.strip().upper()
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2 or code[0] not in RANKS or code[1] not in SUITS:
-        raise RuleError("bad_card", f"card {text!r} is not a rank of {RANKS} (or 10) and a suit of {SUITS}", None)
+        raise InputError(Refusal.BAD_CARD, f"card {text!r} is not a rank of {RANKS} (or 10) and a suit of {SUITS}", None)
     return Card(code[0], code[1])
 
 
@@ -73,8 +73,8 @@ def check_copies(cards: Iterable[Card], decks: int) -> None:
     """No card may appear more often than the shoe's decks hold (RULES.md §8.12)."""
     for card, count in Counter(cards).items():
         if count > decks:
-            raise RuleError(
-                "impossible_card",
+            raise InputError(
+                Refusal.IMPOSSIBLE_CARD,
                 f"card {card} appears {count} times but a {decks}-deck shoe holds {decks}",
                 "8.12",
             )

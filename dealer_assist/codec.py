@@ -15,7 +15,7 @@ from typing import Any
 
 from dealer_assist import inputs, operations, session_inputs, session_operations
 from dealer_assist.cards import Card, parse_card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import JournalError, Refusal
 
 _MODULES = (inputs, operations, session_inputs, session_operations)
 TYPES: dict[str, type] = {
@@ -53,13 +53,13 @@ def decode(data: dict[str, Any]) -> Any:
     name = data.get("type")
     kind = TYPES.get(name)  # type: ignore[arg-type]
     if kind is None:
-        raise RuleError("bad_record", f"unknown record type {name!r}")
+        raise JournalError(Refusal.BAD_RECORD, f"unknown record type {name!r}")
     hints = _hints(kind)
     values = {}
     for field in dataclasses.fields(kind):
         if field.name not in data:
             if field.default is dataclasses.MISSING:
-                raise RuleError("bad_record", f"{name}: field {field.name!r} is missing")
+                raise JournalError(Refusal.BAD_RECORD, f"{name}: field {field.name!r} is missing")
             continue
         values[field.name] = _decode_value(hints[field.name], data[field.name])
     return kind(**values)

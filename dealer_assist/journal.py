@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import struct
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from enum import StrEnum
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 GENESIS = b"\x00" * 32
+log = logging.getLogger(__name__)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     seq INTEGER PRIMARY KEY,
@@ -101,6 +103,14 @@ class JournalClosed(RuntimeError):
     """A record came after the journal was closed: it was not written, and says what it was."""
 
 
+class JournalWriteFailed(RuntimeError):
+    """A record could not be made durable (disk full, file gone, I/O error): it was not written,
+    and the journal ends at the record before it."""
+
+
+Sink = Callable[[Record], None]
+
+
 class Journal:
     """An open journal for appending. Open it only after `verify` said it is intact."""
 
@@ -114,6 +124,13 @@ class Journal:
         self.seq = verdict.records
         self.head = verdict.head
         self.closed = False
+        self._sinks: list[Sink] = []
+
+    def add_sink(self, sink: Sink) -> None:
+        """Offer every durable record to `sink`, in order, on the appending thread right after its
+        commit. A sink must not block (hand the record to a queue of its own); one that raises is
+        logged and never stops the table."""
+        self._sinks.append(sink)
 
     def append(self, kind: RecordKind, body: dict[str, Any], round_id: int | None = None) -> Record:
         """Write one record durably: when this returns, the record survives a power cut."""
@@ -124,18 +141,38 @@ class Journal:
         mono = time.monotonic_ns()
         text = canonical_json(body)
         digest = record_hash(self.head, seq, wall, mono, round_id, kind.value, text)
-        self.db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", (seq, wall, mono, round_id, kind.value, text, digest))
+        try:
+            self.db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", (seq, wall, mono, round_id, kind.value, text, digest))
+        except (sqlite3.Error, OSError) as error:
+            raise JournalWriteFailed(f"{self.path}: record {seq} ({kind.value}) could not be written: {error}; "
+                                     f"the journal ends at record {self.seq}") from error
         self.seq, self.head = seq, digest
         if kind is RecordKind.CLOSE:
             # Moving the round into the file here lets the next round rewrite the WAL from its
             # start: each commit's fsync then rewrites blocks the WAL already has (no metadata to
             # flush), and no checkpoint falls in the middle of a round to delay a card.
-            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        return Record(seq, wall, mono, round_id, kind, body, digest)
+            try:
+                self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error as error:  # the record is durable in the WAL; the next checkpoint moves it
+                log.warning("%s: checkpoint after record %d failed: %s", self.path, seq, error)
+        record = Record(seq, wall, mono, round_id, kind, body, digest)
+        for sink in self._sinks:
+            try:
+                sink(record)
+            except Exception:  # a sink's fault is its own: the record is durable, the table goes on
+                log.exception("%s: a record sink failed on record %d", self.path, seq)
+        return record
 
     def close(self) -> None:
-        """Checkpoint the WAL into the file and seal every page of it."""
-        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        """Checkpoint the WAL into the file and seal every page of it. On a disk that fails the
+        journal is left unsealed: its records stay durable and the chain still checks them."""
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as error:
+            log.warning("%s: closed without its seal, the checkpoint failed: %s", self.path, error)
+            self.db.close()
+            self.closed = True
+            return
         self.db.close()
         self.closed = True
         write_seal(self.path, self.seq, self.head)
@@ -168,15 +205,6 @@ def record_at(path: Path, seq: int) -> Record:
     if not rows:
         raise KeyError(f"{path}: no record {seq}")
     return _record(rows[0])
-
-
-def closing_record(path: Path, round_id: int) -> Record | None:
-    """The record that closed round `round_id`, found without reading the whole journal."""
-    closing = None
-    for record in round_records(path, round_id, round_id):
-        if record.kind is RecordKind.CLOSE and record.round_id == round_id:
-            closing = record
-    return closing
 
 
 def last_round_id(path: Path) -> int | None:

@@ -6,6 +6,7 @@ from typing import Any
 from dealer_assist.cards import Card
 from dealer_assist.money import to_units
 from dealer_assist.outcomes import standing
+from dealer_assist.settlement import banker_net
 from dealer_assist.tracker import Phase, RoundTracker
 
 
@@ -45,7 +46,7 @@ def ledger(tracker: RoundTracker, unused_cards: int = 0) -> dict[str, Any]:
         "settlements": settlements,
         "seats": {str(seat): {"net": to_units(net)} for seat, net in sorted(nets.items())},
         "player_dealer": None if pd is None else {
-            "seat": pd.seat, "bank": to_units(pd.bank), "net": to_units(-sum(r.amount for r in tracker.rows)),
+            "seat": pd.seat, "bank": to_units(pd.bank), "net": to_units(banker_net(tracker.rows)),
         },
         "fees": {"players": player_fees / 100, "player_dealer": pd_fee / 100},
         "unused_cards": unused_cards,

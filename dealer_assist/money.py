@@ -4,7 +4,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal
 
 Cents = int
 
@@ -14,18 +14,18 @@ def parse_amount(value: object, field: str) -> Cents:
     if type(value) is int and value >= 0:
         return value * 100
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise RuleError("bad_amount", f"{field}: {value!r} is not an amount", None)
+        raise InputError(Refusal.BAD_AMOUNT, f"{field}: {value!r} is not an amount", None)
     try:
         units = Decimal(str(value))
     except InvalidOperation:
-        raise RuleError("bad_amount", f"{field}: {value!r} is not an amount", None) from None
+        raise InputError(Refusal.BAD_AMOUNT, f"{field}: {value!r} is not an amount", None) from None
     if not units.is_finite():
-        raise RuleError("bad_amount", f"{field}: {value!r} is not an amount", None)
+        raise InputError(Refusal.BAD_AMOUNT, f"{field}: {value!r} is not an amount", None)
     cents = units * 100
     if cents != cents.to_integral_value():
-        raise RuleError("bad_amount", f"{field}: {value!r} has more than two decimals", None)
+        raise InputError(Refusal.BAD_AMOUNT, f"{field}: {value!r} has more than two decimals", None)
     if cents < 0:
-        raise RuleError("bad_amount", f"{field}: {value!r} is negative", None)
+        raise InputError(Refusal.BAD_AMOUNT, f"{field}: {value!r} is negative", None)
     return int(cents)
 
 
@@ -48,5 +48,5 @@ def parse_odds(text: str, field: str) -> Fraction:
     """'3:2' -> Fraction(3, 2)."""
     parts = text.split(":")
     if len(parts) != 2 or not all(p.isdigit() for p in parts) or int(parts[1]) == 0:
-        raise RuleError("bad_setting", f"{field}: {text!r} is not odds like '3:2'", None)
+        raise InputError(Refusal.BAD_SETTING, f"{field}: {text!r} is not odds like '3:2'", None)
     return Fraction(int(parts[0]), int(parts[1]))

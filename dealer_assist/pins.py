@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Refusal, RuleError
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 MAX_TRIES = 5
@@ -27,9 +27,9 @@ def check_new_pin(pin: str) -> None:
     """Raises, saying what is wrong, unless `pin` can be a supervisor PIN; a screen asks before
     the PIN is entered the second time."""
     if pin and not pin.isdigit():
-        raise RuleError("bad_pin", f"a PIN is digits only ({MIN_DIGITS} to {MAX_DIGITS})")
+        raise RuleError(Refusal.BAD_PIN, f"a PIN is digits only ({MIN_DIGITS} to {MAX_DIGITS})")
     if not MIN_DIGITS <= len(pin) <= MAX_DIGITS:
-        raise RuleError("bad_pin", f"a PIN is {MIN_DIGITS} to {MAX_DIGITS} digits, this one has {len(pin)}")
+        raise RuleError(Refusal.BAD_PIN, f"a PIN is {MIN_DIGITS} to {MAX_DIGITS} digits, this one has {len(pin)}")
 
 
 def new_pin(pin: str) -> dict[str, Any]:
@@ -64,9 +64,9 @@ class PinGuard:
     def check(self, pin: str, now: float) -> list[dict[str, Any]]:
         """The events to record for this try; raises after they are known if the PIN is refused."""
         if self.digest is None or self.salt is None:
-            raise RuleError("no_pin", "no supervisor PIN is set for this table")
+            raise RuleError(Refusal.NO_PIN, "no supervisor PIN is set for this table")
         if now < self.locked_until:
-            raise RuleError("pin_locked", f"the supervisor PIN is locked for {self.locked_until - now:.0f} s more after {MAX_TRIES} wrong tries")
+            raise RuleError(Refusal.PIN_LOCKED, f"the supervisor PIN is locked for {self.locked_until - now:.0f} s more after {MAX_TRIES} wrong tries")
         if hmac.compare_digest(_hash(pin, self.salt), self.digest):
             return [{"event": "pin_ok"}]
         events: list[dict[str, Any]] = [{"event": "pin_wrong", "try": (self.wrong % MAX_TRIES) + 1}]

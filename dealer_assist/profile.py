@@ -18,7 +18,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.money import Cents, parse_amount, parse_odds
 
 
@@ -90,6 +90,16 @@ class Profile:
     content_hash: str
     rules: Mapping[str, str]
 
+    @property
+    def up_index(self) -> int:
+        """Where the up card lies in the dealer's two cards: dealt first or second (RULES.md §7)."""
+        return self.dealer_up_card - 1
+
+    @property
+    def hole_index(self) -> int:
+        """Where the hole card lies in the dealer's two cards: the one of them that is not up."""
+        return 1 - self.up_index
+
     def buster_odds(self, dealer_cards: int) -> int:
         """To-1 odds for a dealer bust of this many cards (3..8+)."""
         return self.buster_pays[min(dealer_cards, 8) - 3]
@@ -104,14 +114,14 @@ class Profile:
 def _int_in(low: int, high: int) -> Callable[[str, object], int]:
     def parse(name: str, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise RuleError("bad_setting", f"setting {name}: {value!r} is not a whole number from {low} to {high}", "7")
+            raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not a whole number from {low} to {high}", "7")
         return value
     return parse
 
 
 def _bool(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise RuleError("bad_setting", f"setting {name}: {value!r} is not true or false", "7")
+        raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not true or false", "7")
     return value
 
 
@@ -121,7 +131,7 @@ def _enum(kind: type[StrEnum]) -> Callable[[str, object], StrEnum]:
             return kind(value)
         except ValueError:
             choices = ", ".join(member.value for member in kind)
-            raise RuleError("bad_setting", f"setting {name}: {value!r} is not one of {choices}", "7") from None
+            raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not one of {choices}", "7") from None
     return parse
 
 
@@ -129,7 +139,7 @@ def _money(name: str, value: object) -> Cents:
     try:
         return parse_amount(value, f"setting {name}")
     except RuleError as error:
-        raise RuleError("bad_setting", error.message, "7") from None
+        raise InputError(Refusal.BAD_SETTING, error.message, "7") from None
 
 
 def _optional_money(name: str, value: object) -> Cents | None:
@@ -138,18 +148,18 @@ def _optional_money(name: str, value: object) -> Cents | None:
 
 def _odds(name: str, value: object) -> Fraction:
     if not isinstance(value, str):
-        raise RuleError("bad_setting", f"setting {name}: {value!r} is not odds like '3:2'", "7")
+        raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not odds like '3:2'", "7")
     try:
         return parse_odds(value, f"setting {name}")
     except RuleError as error:
-        raise RuleError("bad_setting", error.message, "7") from None
+        raise InputError(Refusal.BAD_SETTING, error.message, "7") from None
 
 
 def _totals(name: str, value: object) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(
         isinstance(v, int) and not isinstance(v, bool) and 22 <= v <= 30 for v in value
     ):
-        raise RuleError("bad_setting", f"setting {name}: {value!r} is not a list of totals from 22 to 30", "7")
+        raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not a list of totals from 22 to 30", "7")
     return tuple(sorted(set(value)))
 
 
@@ -157,20 +167,20 @@ def _pays(name: str, value: object) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != 6 or not all(
         isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 10_000 for v in value
     ):
-        raise RuleError("bad_setting", f"setting {name}: {value!r} is not six to-1 odds for 3,4,5,6,7,8+ cards", "7")
+        raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not six to-1 odds for 3,4,5,6,7,8+ cards", "7")
     return tuple(value)
 
 
 def _fees(name: str, value: object) -> tuple[FeeTier, ...]:
     if not isinstance(value, list):
-        raise RuleError("bad_setting", f"setting {name}: {value!r} is not a list of fee tiers", "7")
+        raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not a list of fee tiers", "7")
     tiers = []
     for index, tier in enumerate(value):
         if not isinstance(tier, Mapping) or set(tier) != {"upto", "player", "pd"}:
-            raise RuleError("bad_setting", f"setting {name}[{index}]: a tier has exactly upto, player and pd", "7")
+            raise InputError(Refusal.BAD_SETTING, f"setting {name}[{index}]: a tier has exactly upto, player and pd", "7")
         tiers.append(FeeTier(*(_money(f"{name}[{index}].{key}", tier[key]) for key in ("upto", "player", "pd"))))
     if any(a.upto >= b.upto for a, b in zip(tiers, tiers[1:])):
-        raise RuleError("bad_setting", f"setting {name}: tiers must rise by upto", "7")
+        raise InputError(Refusal.BAD_SETTING, f"setting {name}: tiers must rise by upto", "7")
     return tuple(tiers)
 
 
@@ -239,7 +249,7 @@ def profile_names() -> list[str]:
 @functools.cache
 def _read(name: str) -> dict[str, Any]:
     if name not in profile_names():
-        raise RuleError("unknown_profile", f"unknown profile {name!r}; known: {', '.join(profile_names())}", None)
+        raise InputError(Refusal.UNKNOWN_PROFILE, f"unknown profile {name!r}; known: {', '.join(profile_names())}", None)
     text = (resources.files("dealer_assist") / "profiles" / f"{name}.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
@@ -252,7 +262,7 @@ def profile_sources(name: str) -> dict[str, str]:
 def load_profile(name: str, overrides: Mapping[str, object] | None = None) -> Profile:
     """The named profile with `overrides` applied, validated as a whole."""
     if not isinstance(name, str):
-        raise RuleError("unknown_profile", f"profile {name!r} is not a profile name", None)
+        raise InputError(Refusal.UNKNOWN_PROFILE, f"profile {name!r} is not a profile name", None)
     return _load(name, json.dumps(overrides or {}, sort_keys=True, default=str))
 
 
@@ -264,7 +274,7 @@ def _load(name: str, overrides_json: str) -> Profile:
     raw: dict[str, object] = {**_DEFAULTS, **data["settings"]}
     for key, value in overrides.items():
         if key not in _SETTINGS:
-            raise RuleError("unknown_setting", f"unknown setting {key!r}; known: {', '.join(SETTING_NAMES)}", "7")
+            raise InputError(Refusal.UNKNOWN_SETTING, f"unknown setting {key!r}; known: {', '.join(SETTING_NAMES)}", "7")
         raw[key] = value
     values = {key: _SETTINGS[key].parse(key, value) for key, value in raw.items()}
     _check_fit(name, values, data.get("allowed", {}))
@@ -284,17 +294,17 @@ def _check_fit(name: str, values: dict[str, Any], allowed: Mapping[str, list[obj
     """Settings that cannot go together are refused when loaded (RULES.md §8.19)."""
     for key, choices in allowed.items():
         if values[key] not in choices:
-            raise RuleError("bad_setting", f"setting {key}: {values[key]!r} is not allowed in {name} (allowed: {choices})", "7")
+            raise InputError(Refusal.BAD_SETTING, f"setting {key}: {values[key]!r} is not allowed in {name} (allowed: {choices})", "7")
     for low, high in (("table_min", "table_max"), ("buster_min", "buster_max")):
         if values[low] > values[high] or values[low] == 0:
-            raise RuleError("bad_setting", f"settings {low}/{high}: need 0 < {low} <= {high}", "7")
+            raise InputError(Refusal.BAD_SETTING, f"settings {low}/{high}: need 0 < {low} <= {high}", "7")
     if values["player_dealer"]:
         if values["free_bonus"] != FreeBonus.NONE:
-            raise RuleError("bad_setting", "setting free_bonus: a free bonus does not fit a player-dealer game", "8.19")
+            raise InputError(Refusal.BAD_SETTING, "setting free_bonus: a free bonus does not fit a player-dealer game", "8.19")
         if values["coverage"] is None:
-            raise RuleError("bad_setting", "setting coverage: a player-dealer game needs running or stake coverage", "5.3")
+            raise InputError(Refusal.BAD_SETTING, "setting coverage: a player-dealer game needs running or stake coverage", "5.3")
     else:
         if values["play_starts"] == PlayStart.AFTER_PLAYER_DEALER:
-            raise RuleError("bad_setting", "setting play_starts: after_player_dealer does not fit a house-banked game", "8.19")
+            raise InputError(Refusal.BAD_SETTING, "setting play_starts: after_player_dealer does not fit a house-banked game", "8.19")
         if values["lucky_lucky"]:
-            raise RuleError("bad_setting", "setting lucky_lucky: Lucky Lucky is a player-dealer bet (RULES.md §2.17)", "8.19")
+            raise InputError(Refusal.BAD_SETTING, "setting lucky_lucky: Lucky Lucky is a player-dealer bet (RULES.md §2.17)", "8.19")

@@ -5,16 +5,14 @@ Every choice is drawn from what the tracker says it would accept, so random play
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from dealer_assist.cards import Card
-from dealer_assist.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered, PeekResult,
-    PlaceWager, WagerKind,
-)
+from dealer_assist.inputs import Action, Decide, Input, Insure, PlaceWager, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.profile import Profile
-from dealer_assist.tracker import Need, PlayerDealer, RoundTracker
+from dealer_assist.round_driver import RoundPolicy, play
+from dealer_assist.tracker import PlayerDealer, RoundTracker
 
 
 def _amount(rng: random.Random, low: Cents, high: Cents) -> Cents:
@@ -43,40 +41,37 @@ def random_wagers(tracker: RoundTracker, rng: random.Random, *, full_table: bool
     return wagers
 
 
-def random_decision(tracker: RoundTracker, rng: random.Random, draw: Callable[[], Card]) -> Input:
-    """One legal input for the hand awaiting a decision: a card from the shoe is the hit."""
-    wait = tracker.awaiting()
-    assert wait.need is Need.DECISION and wait.seat is not None and wait.hand is not None
-    options: list[Input] = [
-        Decide(wait.seat, wait.hand, action)
-        for action in (Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER)
-    ]
-    options.append(Decide(wait.seat, wait.hand, Action.DOUBLE, tracker.profile.table_min))
-    legal = [o for o in options if tracker.can(o)]
-    if tracker.takes_card() and (not legal or rng.random() < 0.55):
-        return CardDrawn(draw())
-    return rng.choice(legal)
+class RandomPolicy(RoundPolicy):
+    """Random legal choices from what the tracker says it would accept; `pending` are the wagers
+    still to place, `draw` the shoe."""
 
+    def __init__(self, rng: random.Random, draw: Callable[[], Card], pending: Sequence[PlaceWager] = ()) -> None:
+        self.rng = rng
+        self.draw = draw
+        self.pending = list(pending)
 
-def next_input(tracker: RoundTracker, rng: random.Random, draw: Callable[[], Card]) -> Input:
-    """The next input of a random but legal round after the wagers are placed."""
-    wait = tracker.awaiting()
-    if wait.need in (Need.WAGERS, Need.CARD):
-        return CardDrawn(draw())
-    if wait.need is Need.DECISION:
-        return random_decision(tracker, rng, draw)
-    if wait.need is Need.INSURANCE:
+    def wager(self, tracker: RoundTracker) -> PlaceWager | None:
+        return self.pending.pop(0) if self.pending else None
+
+    def card(self, tracker: RoundTracker) -> Card:
+        return self.draw()
+
+    def decide(self, tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
+        """A legal decision, or a hit (None) more than half the time a card would be taken."""
+        options = [Decide(seat, hand, action) for action in (Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER)]
+        options.append(Decide(seat, hand, Action.DOUBLE, tracker.profile.table_min))
+        legal = [o for o in options if tracker.can(o)]
+        if tracker.takes_card() and (not legal or self.rng.random() < 0.55):
+            return None
+        return self.rng.choice(legal)
+
+    def insure(self, tracker: RoundTracker) -> Insure | None:
         for seat in sorted(tracker.hands):
-            if seat not in tracker.insurance and rng.random() < 0.3:
+            if seat not in tracker.insurance and self.rng.random() < 0.3:
                 insure = Insure(seat, tracker.wagers[seat][WagerKind.BASE] // 2 // 100 * 100)
                 if tracker.can(insure):
                     return insure
-        return CloseInsurance()
-    if wait.need is Need.PEEK:
-        return PeekAnswered(tracker.expected_peek_answer())
-    if wait.need is Need.CHECK_BY_HAND:
-        return CheckedByHand(tracker.expected_peek_answer() is PeekResult.NATURAL)
-    raise RuntimeError(f"random play cannot answer {wait.need}")
+        return None
 
 
 def play_random_round(
@@ -85,10 +80,4 @@ def play_random_round(
 ) -> RoundTracker:
     """A complete random round; `on_input` sees every input just before it is applied."""
     tracker = RoundTracker(profile, seats, random_player_dealer(profile, rng, seats or profile.seats))
-    wagers = random_wagers(tracker, rng, full_table=full_table)
-    while tracker.awaiting().need is not Need.NOTHING:
-        event = wagers.pop(0) if wagers else next_input(tracker, rng, draw)
-        if on_input:
-            on_input(tracker, event)
-        tracker.apply(event)
-    return tracker
+    return play(tracker, RandomPolicy(rng, draw, random_wagers(tracker, rng, full_table=full_table)), on_input)

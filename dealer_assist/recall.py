@@ -10,10 +10,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import RuleError
-from dealer_assist.journal import Record, RecordKind, closing_record, last_round_id, read_records, round_records
+from dealer_assist.errors import RuleError, Refusal
+from dealer_assist.journal import Record, RecordKind
+from dealer_assist.record_source import RecordSource, as_source, closing_record
 from dealer_assist.round_record import RoundRecorder
-from dealer_assist.table import replay, table_config
+from dealer_assist.record_source import table_config
+from dealer_assist.table import replay
 from dealer_assist.tracker import RoundTracker
 
 HIDDEN = "??"
@@ -100,43 +102,45 @@ def round_cards(entry: dict[str, Any]) -> list[dict[str, Any]]:
     return cards
 
 
-def recall(path: Path, last: int | None = None, round_id: int | None = None) -> list[dict[str, Any]]:
+def recall(where: RecordSource | Path | str, last: int | None = None, round_id: int | None = None) -> list[dict[str, Any]]:
     """One round, the last `last` rounds, or every round; only the records asked for are read,
     so recall stays quick on a journal of months."""
+    source = as_source(where)
     if round_id is not None:
-        found = [entry for entry in _rounds(round_records(path, round_id, round_id)) if entry["round_id"] == round_id]
+        found = [entry for entry in _rounds(source.round_records(round_id, round_id)) if entry["round_id"] == round_id]
         if not found:
-            raise RuleError("no_such_round", f"the journal has no round {round_id}")
+            raise RuleError(Refusal.NO_SUCH_ROUND, f"{source.name} has no round {round_id}")
         return found
     if not last:
-        return _rounds(read_records(path))
-    newest = last_round_id(path)
-    return [] if newest is None else _rounds(round_records(path, max(1, newest - last + 1)))
+        return _rounds(source.records())
+    newest = source.last_round_id()
+    return [] if newest is None else _rounds(source.round_records(max(1, newest - last + 1)))
 
 
-def _checkpoint_before(path: Path, round_id: int) -> Record | None:
+def _checkpoint_before(source: RecordSource, round_id: int) -> Record | None:
     """The closing record of the last round before `round_id`; None when it is the first."""
     for earlier in range(round_id - 1, 0, -1):
-        record = closing_record(path, earlier)
+        record = closing_record(source, earlier)
         if record is not None:
             return record
     return None
 
 
-def export_round(path: Path, round_id: int) -> dict[str, Any]:
+def export_round(where: RecordSource | Path | str, round_id: int) -> dict[str, Any]:
     """Round `round_id` as a `round-v1` file: replayed from the journal up to its close."""
-    config = table_config(path)
-    closing = closing_record(path, round_id)
-    before = _checkpoint_before(path, round_id)
+    source = as_source(where)
+    config = table_config(source)
+    closing = closing_record(source, round_id)
+    before = _checkpoint_before(source, round_id)
     if closing is None:
-        raise RuleError("no_such_round", f"round {round_id} is not a closed round of this journal")
+        raise RuleError(Refusal.NO_SUCH_ROUND, f"round {round_id} is not a closed round of this journal")
     if any(op["type"] == "RoundVoided" for op in closing.body["ops"]):
-        raise RuleError("round_voided", f"round {round_id} was voided: it has no ledger to replay")
-    session = replay(path, config, before, until=closing.seq)
+        raise RuleError(Refusal.ROUND_VOIDED, f"round {round_id} was voided: it has no ledger to replay")
+    session = replay(source, config, before, until=closing.seq)
     tracker = session.tracker
     assert tracker is not None
     recorder = RoundRecorder(config.profile, config.settings, tracker.seats, tracker.player_dealer)
     fresh = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer)
     for event in session.round_inputs:
         recorder.record(event, fresh.apply(event))
-    return recorder.round_file({"table_id": config.table_id, "round_id": round_id, "journal": str(path)})
+    return recorder.round_file({"table_id": config.table_id, "round_id": round_id, "journal": source.name})

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from dealer_assist import journal
-from dealer_assist.journal import Record, RecordKind
+from dealer_assist.errors import RuleError, Refusal
+from dealer_assist.journal import GENESIS, Record, RecordKind, Verdict, record_hash
+from dealer_assist.table_session import TableConfig
 
 
 class RecordSource(Protocol):
@@ -74,3 +76,42 @@ def closing_record(source: RecordSource, round_id: int) -> Record | None:
         if record.kind is RecordKind.CLOSE and record.round_id == round_id:
             closing = record
     return closing
+
+
+def as_source(where: RecordSource | Path | str) -> RecordSource:
+    """A journal named by its file path, or any record source as it is."""
+    return SqliteRecords(where) if isinstance(where, (Path, str)) else where
+
+
+def table_config(where: RecordSource | Path | str) -> TableConfig:
+    """The table's configuration, from its journal's header record."""
+    source = as_source(where)
+    header = next(source.records(), None)
+    if header is None or header.kind is not RecordKind.TABLE:
+        raise RuleError(Refusal.BAD_JOURNAL, f"{source.name}: record 1 is not a table header")
+    raw = header.body["config"]
+    return TableConfig(raw["table_id"], raw["profile"], raw["settings"], raw["seats"], raw["burn_cards"], raw["rotation_rules"])
+
+
+def verify_source(source: RecordSource) -> Verdict:
+    """Every record's hash against the chain; for a table's own file also the seal (`journal.verify`).
+    The report names the first bad record."""
+    if isinstance(source, SqliteRecords):
+        return journal.verify(source.path)
+    count, prev, checkpoint, closed = 0, GENESIS, 0, 0
+    try:
+        for record in source.records():
+            if record.seq != count + 1:
+                return Verdict(False, count, f"{source.name}: record {count + 1} is missing (next is {record.seq})", count + 1)
+            if record_hash(prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value,
+                           record.body_text) != record.hash:
+                return Verdict(False, count, f"{source.name}: record {record.seq} does not match its hash: it was altered",
+                               record.seq)
+            if record.kind is RecordKind.CLOSE:
+                checkpoint, closed = record.seq, closed + 1
+            elif record.kind is RecordKind.TABLE:
+                checkpoint = record.seq
+            count, prev = record.seq, record.hash
+    except (OSError, ValueError, KeyError) as error:
+        return Verdict(False, count, f"{source.name}: record {count + 1} is unreadable: {error}", count + 1)
+    return Verdict(True, count, f"{count} records intact", None, checkpoint, prev, closed)

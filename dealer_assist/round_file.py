@@ -1,6 +1,6 @@
 """Round files (`round-v1`, ROUND-FILE.md): the facts of one round, replayed through the tracker.
 
-The driver feeds the file's wagers, cards and decision tokens to the same RoundTracker the live
+The round driver feeds the file's wagers, cards and decision tokens to the same RoundTracker the live
 table uses, in table order, so a replay and the live round cannot differ.
 """
 from __future__ import annotations
@@ -8,19 +8,16 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from dealer_assist.cards import Card, check_copies, parse_card
-from dealer_assist.errors import RuleError
-from dealer_assist.inputs import (
-    Action, CardDrawn, CloseInsurance, Decide, Insure, PeekAnswered, PlaceWager, WagerKind,
-)
+from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.inputs import Action, Decide, Insure, PlaceWager, WagerKind
 from dealer_assist.ledger import ledger
 from dealer_assist.money import Cents, parse_amount
-from dealer_assist.operations import HandEnded
 from dealer_assist.profile import Profile, load_profile
-from dealer_assist.tracker import Need, PlayerDealer, RoundTracker
+from dealer_assist.round_driver import RoundPolicy, play
+from dealer_assist.tracker import PlayerDealer, RoundTracker
 
 FORMAT = "round-v1"
 _FIELDS = {"format", "profile", "settings", "seats", "player_dealer", "wagers", "cards", "actions", "insurance", "meta"}
@@ -49,20 +46,16 @@ class RoundSpec:
     insurance: Mapping[int, Cents]
 
 
-def _error(code: str, message: str, rule: str | None = None) -> RuleError:
-    return RuleError(code, message, rule)
-
-
 def _object(value: object, field: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise _error("bad_field", f"{field}: expected an object, got {type(value).__name__}")
+        raise InputError(Refusal.BAD_FIELD, f"{field}: expected an object, got {type(value).__name__}")
     return value
 
 
 def _seat(key: object, field: str) -> int:
     if isinstance(key, str) and key.isdigit():
         return int(key)
-    raise _error("bad_field", f"{field}: seat {key!r} is not a seat number")
+    raise InputError(Refusal.BAD_FIELD, f"{field}: seat {key!r} is not a seat number")
 
 
 def _token(text: object, key: str, index: int) -> Token:
@@ -71,16 +64,15 @@ def _token(text: object, key: str, index: int) -> Token:
         return known
     field = f"actions.{key}[{index}]"
     if not isinstance(text, str):
-        raise _error("bad_action", f"{field}: {text!r} is not an action")
+        raise InputError(Refusal.BAD_ACTION, f"{field}: {text!r} is not an action")
     name, _, amount = text.partition(":")
     if name not in _TOKENS or (amount and name != "double"):
-        raise _error("bad_action", f"{field}: {text!r} is not one of hit, stand, double, double:AMOUNT, split, surrender")
+        raise InputError(Refusal.BAD_ACTION, f"{field}: {text!r} is not one of hit, stand, double, double:AMOUNT, split, surrender")
     if name == "hit":
         return Token(text, None, None)
     return Token(text, Action(name), parse_amount(amount, field) if amount else None)
 
 
-_drawn = cache(CardDrawn)  # a drawn card is a value: one shared input per card
 _PLAIN_TOKENS = {text: Token(text, None if text == "hit" else Action(text), None) for text in _TOKENS}
 
 
@@ -89,20 +81,20 @@ def parse_round(data: object) -> RoundSpec:
     doc = _object(data, "round")
     unknown = sorted(set(doc) - _FIELDS)
     if unknown:
-        raise _error("unknown_field", f"unknown field {unknown[0]!r}; a round-v1 file has {', '.join(sorted(_FIELDS))}")
+        raise InputError(Refusal.UNKNOWN_FIELD, f"unknown field {unknown[0]!r}; a round-v1 file has {', '.join(sorted(_FIELDS))}")
     if doc.get("format") != FORMAT:
-        raise _error("bad_format", f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
+        raise InputError(Refusal.BAD_FORMAT, f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
     if not isinstance(doc.get("profile"), str):
-        raise _error("bad_field", "profile: a profile name is required")
+        raise InputError(Refusal.BAD_FIELD, "profile: a profile name is required")
     profile = load_profile(doc["profile"], _object(doc.get("settings", {}), "settings"))
     seats = doc.get("seats", profile.seats)
     if isinstance(seats, bool) or not isinstance(seats, int):
-        raise _error("bad_field", f"seats: {seats!r} is not a whole number")
+        raise InputError(Refusal.BAD_FIELD, f"seats: {seats!r} is not a whole number")
     pd = None
     if doc.get("player_dealer") is not None:
         raw = _object(doc["player_dealer"], "player_dealer")
         if set(raw) != {"seat", "bank"} or isinstance(raw["seat"], bool) or not isinstance(raw["seat"], int):
-            raise _error("bad_field", "player_dealer: expected {\"seat\": N, \"bank\": AMOUNT}")
+            raise InputError(Refusal.BAD_FIELD, "player_dealer: expected {\"seat\": N, \"bank\": AMOUNT}")
         pd = PlayerDealer(raw["seat"], parse_amount(raw["bank"], "player_dealer.bank"))
     wagers: dict[int, dict[WagerKind, Cents]] = {}
     for key, raw in _object(doc.get("wagers", {}), "wagers").items():
@@ -112,17 +104,17 @@ def parse_round(data: object) -> RoundSpec:
         for name, amount in entry.items():
             kind = _WAGER_BY_NAME.get(name)
             if kind is None:
-                raise _error("bad_field", f"wagers.{key}.{name}: not a wager (base, lucky_lucky, buster)")
+                raise InputError(Refusal.BAD_FIELD, f"wagers.{key}.{name}: not a wager (base, lucky_lucky, buster)")
             wagers[seat][kind] = parse_amount(amount, f"wagers.{key}.{name}")
     raw_cards = doc.get("cards")
     if not isinstance(raw_cards, list):
-        raise _error("bad_field", "cards: expected a list of cards like \"TS\"")
+        raise InputError(Refusal.BAD_FIELD, "cards: expected a list of cards like \"TS\"")
     cards = tuple(parse_card(card) for card in raw_cards)
     check_copies(cards, profile.decks)
     actions = {}
     for key, raw in _object(doc.get("actions", {}), "actions").items():
         if not isinstance(raw, list):
-            raise _error("bad_field", f"actions.{key}: expected a list of actions")
+            raise InputError(Refusal.BAD_FIELD, f"actions.{key}: expected a list of actions")
         actions[_seat(key, "actions")] = tuple(_token(t, key, i) for i, t in enumerate(raw))
     insurance = {  # an insurance of 0 is no insurance (RULES.md §8.20)
         seat: amount for seat, amount in (
@@ -133,69 +125,67 @@ def parse_round(data: object) -> RoundSpec:
     return RoundSpec(profile, seats, pd, wagers, cards, actions, insurance)
 
 
+class _FilePolicy(RoundPolicy):
+    """The round file's own facts, in table order; what the file lacks or leaves over is refused."""
+
+    def __init__(self, spec: RoundSpec) -> None:
+        self.wagers = deque(PlaceWager(seat, kind, amount) for seat in sorted(spec.wagers)
+                            for kind in _WAGER_KINDS if (amount := spec.wagers[seat].get(kind, 0)))
+        self.cards = deque(spec.cards)
+        self.tokens = {seat: deque(seat_tokens) for seat, seat_tokens in spec.actions.items()}
+        self.insurance = deque(Insure(seat, spec.insurance[seat]) for seat in sorted(spec.insurance))
+        self.insurance_offered = False
+
+    def wager(self, tracker: RoundTracker) -> PlaceWager | None:
+        return self.wagers.popleft() if self.wagers else None
+
+    def card(self, tracker: RoundTracker) -> Card:
+        if not self.cards:
+            raise RuleError(Refusal.TOO_FEW_CARDS, f"the cards ran out where the round needs another card ({tracker.prompt()})", "6.1")
+        return self.cards.popleft()
+
+    def decide(self, tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
+        queue = self.tokens.get(seat)
+        if not queue:
+            raise RuleError(Refusal.MISSING_DECISION, f"seat {seat} hand {hand}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
+        token = queue.popleft()
+        return None if token.action is None else Decide(seat, hand, token.action, token.amount)
+
+    def insure(self, tracker: RoundTracker) -> Insure | None:
+        self.insurance_offered = True
+        return self.insurance.popleft() if self.insurance else None
+
+    def check_by_hand(self, tracker: RoundTracker) -> bool:
+        raise RuleError(Refusal.HELD, f"the round cannot go on by itself: {tracker.prompt()}", "6.2")
+
+    def confirms_stand(self, seat: int, hand: int) -> bool:
+        queue = self.tokens.get(seat)
+        if queue and queue[0].action is Action.STAND:
+            queue.popleft()
+            return True
+        return False
+
+
 def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
     """Drive a tracker through the round; returns it settled and the count of unused cards."""
+    policy = _FilePolicy(spec)
     tracker = RoundTracker(spec.profile, spec.seats, spec.player_dealer)
-    for seat in sorted(spec.wagers):
-        for kind in _WAGER_KINDS:
-            if amount := spec.wagers[seat].get(kind, 0):
-                tracker.apply(PlaceWager(seat, kind, amount))
-    cards = deque(spec.cards)
-    tokens = {seat: deque(seat_tokens) for seat, seat_tokens in spec.actions.items()}
-    insurance_offered = False
-
-    def feed(event: object) -> None:
-        for op in tracker.apply(event):  # type: ignore[arg-type]
-            if type(op) is HandEnded and op.forced:
-                queue = tokens.get(op.seat)
-                if queue and queue[0].action is Action.STAND:
-                    queue.popleft()
-                    tracker.apply(Decide(op.seat, op.hand, Action.STAND))
-
-    def next_card() -> None:
-        if not cards:
-            raise _error("too_few_cards", f"the cards ran out where the round needs another card ({tracker.prompt()})", "6.1")
-        feed(_drawn(cards.popleft()))
-
-    while True:
-        wait = tracker.awaiting()
-        if wait.need is Need.NOTHING:
-            break
-        if wait.need in (Need.WAGERS, Need.CARD):
-            next_card()
-        elif wait.need is Need.INSURANCE:
-            insurance_offered = True
-            for seat in sorted(spec.insurance):
-                feed(Insure(seat, spec.insurance[seat]))
-            feed(CloseInsurance())
-        elif wait.need is Need.PEEK:
-            feed(PeekAnswered(tracker.expected_peek_answer()))
-        elif wait.need is Need.DECISION:
-            assert wait.seat is not None and wait.hand is not None
-            queue = tokens.get(wait.seat)
-            if not queue:
-                raise _error("missing_decision", f"seat {wait.seat} hand {wait.hand}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
-            token = queue.popleft()
-            if token.action is None:
-                try:
-                    next_card()
-                except RuleError as refusal:
-                    if refusal.code != "card_not_allowed":
-                        raise
-                    reason = refusal.message.removeprefix("misdeal: ")
-                    raise _error("illegal_action", f"actions.{wait.seat}: hit is refused: {reason}", refusal.rule) from None
-            else:
-                feed(Decide(wait.seat, wait.hand, token.action, token.amount))
-        else:
-            raise _error("held", f"the round cannot go on by itself: {tracker.prompt()}", "6.2")
-    if spec.insurance and not insurance_offered:
+    try:
+        play(tracker, policy)
+    except RuleError as refusal:
+        if refusal.code != Refusal.CARD_NOT_ALLOWED:
+            raise
+        # The driver asks for a card only where the round takes one, or for a hit: this is the file's hit.
+        reason = refusal.message.removeprefix("misdeal: ")
+        raise RuleError(Refusal.ILLEGAL_ACTION, f"actions.{tracker.awaiting().seat}: hit is refused: {reason}", refusal.rule) from None
+    if spec.insurance and not policy.insurance_offered:
         seat = min(spec.insurance)
-        error = RuleError("insurance_not_offered", "insurance is offered only with an Ace up in a hole-card game (no insurance was offered in this round)", "8.8")
-        raise _error(error.code, f"insurance.{seat}: {error.message}", error.rule)
-    for seat, queue in sorted(tokens.items()):
+        error = RuleError(Refusal.INSURANCE_NOT_OFFERED, "insurance is offered only with an Ace up in a hole-card game (no insurance was offered in this round)", "8.8")
+        raise RuleError(error.code, f"insurance.{seat}: {error.message}", error.rule)
+    for seat, queue in sorted(policy.tokens.items()):
         if queue:
-            raise _error("leftover_decision", f"actions.{seat}: {queue[0].text!r} is left over after seat {seat}'s hands ended", "8.4")
-    return tracker, len(cards)
+            raise RuleError(Refusal.LEFTOVER_DECISION, f"actions.{seat}: {queue[0].text!r} is left over after seat {seat}'s hands ended", "8.4")
+    return tracker, len(policy.cards)
 
 
 def settle_round(data: object) -> dict[str, Any]:

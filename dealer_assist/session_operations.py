@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dealer_assist.cards import Card
+from dealer_assist.errors import Refusal
 from dealer_assist.money import Cents
 
 
@@ -65,7 +66,7 @@ class MisdealHeld:
     """A card no hand may take left the shoe; the round holds for a supervisor (RULES.md §6.1)."""
 
     card: Card
-    code: str
+    code: Refusal
     message: str
     rule: str | None
 

@@ -5,7 +5,7 @@ order the dealer pays and collects them. Pure arithmetic in cents, rounding down
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -71,6 +71,11 @@ class Row:
     result: Result
     in_action: Cents
     amount: Cents
+
+
+def banker_net(rows: Iterable[Row]) -> Cents:
+    """The banker's (the player-dealer's or the house's) result: every row's amount, the other way."""
+    return -sum(row.amount for row in rows)
 
 
 class _Due(NamedTuple):

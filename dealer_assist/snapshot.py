@@ -10,12 +10,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dealer_assist.cards import Card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Refusal, RuleError
 from dealer_assist.inputs import Action, CardDrawn, Decide, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason, HoldReason
 from dealer_assist.outcomes import Status, standing
-from dealer_assist.settlement import Row
+from dealer_assist.settlement import Row, banker_net
 from dealer_assist.table_session import TableSession, TableState
 from dealer_assist.totals import hand_total
 from dealer_assist.tracker import Need, Phase, RoundTracker
@@ -45,7 +45,7 @@ class Attention:
     @classmethod
     def refusal(cls, error: RuleError) -> Attention:
         """A refused card is a misdeal (RULES.md §6.1); any other refusal is just refused."""
-        kind = AttentionKind.MISDEAL if error.code == "card_not_allowed" else AttentionKind.REFUSED
+        kind = AttentionKind.MISDEAL if error.code == Refusal.CARD_NOT_ALLOWED else AttentionKind.REFUSED
         return cls(kind, error.message, error.rule)
 
 
@@ -189,7 +189,7 @@ def _decisions(tracker: RoundTracker) -> Decisions:
     if wait.need is not Need.DECISION or wait.seat is None or wait.hand is None:
         return Decisions()
     seat, hand = wait.seat, wait.hand
-    low, high = tracker.profile.table_min, tracker.hands[seat][hand].stake
+    low, high = tracker.double_range(seat, hand)
     less = low < high and tracker.can(Decide(seat, hand, Action.DOUBLE, low))
     return Decisions(seat, hand, **{a.value: tracker.can(Decide(seat, hand, a)) for a in Action},
                      double_for_less=less, double_min=low if less else 0, double_max=high if less else 0)
@@ -225,7 +225,7 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
         for seat in range(1, tracker.seats + 1)
     )
     pd = tracker.player_dealer
-    bank = None if pd is None else BankView(pd.seat, pd.bank, -sum(nets.values()) if nets else None)
+    bank = None if pd is None else BankView(pd.seat, pd.bank, banker_net(tracker.rows) if nets else None)
     if attention is None and tracker.hold is not None:
         attention = Attention(_HOLDS[tracker.hold.reason], f"{tracker.hold.detail}; a floor supervisor checks the hole card by hand", "6.2", held=True)
     return TableSnapshot(

@@ -2,7 +2,9 @@
 
 Opening a table verifies its journal first; a damaged journal is left untouched and the table
 refuses to deal. A table killed at any moment reopens into the same round at the same point by
-replaying, from the journal alone, the inputs since the last closed round.
+replaying, from the journal alone, the inputs since the last closed round. A record that cannot be
+written stops the table: the input it carried is undone in memory, so the table stands exactly
+where its journal ends, and every later input is refused until the table is opened again.
 """
 from __future__ import annotations
 
@@ -12,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.codec import decode, encode
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import RuleError, Refusal
 from dealer_assist.journal import (
-    Journal, JournalCorrupt, Record, RecordKind, Verdict, read_records, record_at, security_events, verify,
+    Journal, JournalCorrupt, JournalWriteFailed, Record, RecordKind, Verdict, record_at, security_events, verify,
 )
 from dealer_assist.ledger import ledger
 from dealer_assist.pins import PinGuard, new_pin
+from dealer_assist.record_source import RecordSource, as_source, table_config
 from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, VoidRound
 from dealer_assist.session_operations import RoundClosed
 from dealer_assist.table_session import TableConfig, TableInput, TableSession
@@ -25,6 +28,12 @@ from dealer_assist.tracker import Phase
 
 SOFTWARE = "dealer-assist 0.1.0"
 SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard)
+Applied = list[tuple[TableInput, float]]  # durable inputs with their wall times, in order
+
+
+class TableStopped(RuntimeError):
+    """The journal could not take a record, so the table takes no more inputs until it is opened
+    again; the message says which record failed and where the journal ends."""
 
 
 class Table:
@@ -36,7 +45,12 @@ class Table:
         self.pins = pins
         self.clock = clock
         self.rounds_closed = rounds_closed
+        self.stopped: str | None = None  # why the table stopped taking inputs, once it has
         self._verified = (verdict.records, verdict.head)
+        # What the session is rebuilt from when a record fails: the state carried by the last
+        # closed round (None: the table's start) and the durable inputs since.
+        self._checkpoint: dict[str, Any] | None = None
+        self._since: Applied = []
 
     # --- opening --------------------------------------------------------------------------------
 
@@ -50,7 +64,7 @@ class Table:
             raise JournalCorrupt(verdict)
         if verdict.records == 0:  # new, or created by a start that stopped before its first record
             if config is None:
-                raise RuleError("no_journal", f"{path}: no journal here, and no table configuration to start one")
+                raise RuleError(Refusal.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one")
             session = TableSession(config)
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, {
@@ -59,10 +73,11 @@ class Table:
                 "devices": devices or {}, "software": SOFTWARE})
             verdict = Verdict(True, journal.seq, "", None, 1, journal.head)
             return cls(path, journal, session, PinGuard(), verdict, clock, 0)
-        session, pins = _recover(path, verdict)
+        session, pins, checkpoint, since = _recover(path, verdict)
         journal = Journal(path, verdict)
         table = cls(path, journal, session, pins, verdict, clock, verdict.closed)
-        journal.append(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
+        table._checkpoint, table._since = checkpoint, since
+        table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
                                             "devices": devices or {}, "software": SOFTWARE})
         return table
 
@@ -70,8 +85,9 @@ class Table:
 
     def submit(self, event: TableInput) -> tuple[Any, ...]:
         """Apply one input and record it; a refusal is recorded too, then raised."""
+        self._check_running()
         if isinstance(event, SUPERVISOR_INPUTS):
-            raise RuleError("supervisor_only", f"{type(event).__name__} needs the floor supervisor's PIN")
+            raise RuleError(Refusal.SUPERVISOR_ONLY, f"{type(event).__name__} needs the floor supervisor's PIN")
         return self._apply(event)
 
     def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
@@ -81,55 +97,73 @@ class Table:
 
     def check_pin(self, pin: str) -> None:
         """The supervisor's PIN check, every try recorded; five wrong tries lock it for 60 s."""
+        self._check_running()
         try:
             events = self.pins.check(pin, self.clock())
         except RuleError as error:
-            self.journal.append(RecordKind.SECURITY, {"event": "pin_refused", "reason": error.code})
+            self._write(RecordKind.SECURITY, {"event": "pin_refused", "reason": error.code})
             raise
         for body in events:
-            self.journal.append(RecordKind.SECURITY, body)
+            self._write(RecordKind.SECURITY, body)
             self.pins.replay(body)
         if events[-1]["event"] == "pin_locked":
-            raise RuleError("pin_locked", "wrong supervisor PIN: five wrong tries, locked for 60 s")
+            raise RuleError(Refusal.PIN_LOCKED, "wrong supervisor PIN: five wrong tries, locked for 60 s")
         if events[-1]["event"] != "pin_ok":
-            raise RuleError("wrong_pin", "wrong supervisor PIN")
+            raise RuleError(Refusal.WRONG_PIN, "wrong supervisor PIN")
 
     def set_pin(self, new: str, current: str | None = None) -> None:
         """Set the supervisor PIN; changing it needs the current one."""
+        self._check_running()
         if self.pins.digest is not None:
             if current is None:
-                raise RuleError("wrong_pin", "changing the PIN needs the current PIN")
+                raise RuleError(Refusal.WRONG_PIN, "changing the PIN needs the current PIN")
             self.check_pin(current)
         body = new_pin(new)
-        self.journal.append(RecordKind.SECURITY, body)
+        self._write(RecordKind.SECURITY, body)
         self.pins.replay(body)
 
     def note_device(self, body: dict[str, Any]) -> None:
         """Device identities and link changes go into the journal as evidence."""
-        self.journal.append(RecordKind.DEVICE, body, self.session.round_id if self.session.tracker else None)
+        self._check_running()
+        self._write(RecordKind.DEVICE, body, self.session.round_id if self.session.tracker else None)
+
+    def _check_running(self) -> None:
+        if self.stopped is not None:
+            raise TableStopped(self.stopped)
+
+    def _write(self, kind: RecordKind, body: dict[str, Any], round_id: int | None = None) -> Record:
+        """Append one record; one that cannot be written stops the table, its session put back
+        to where the journal ends."""
+        try:
+            return self.journal.append(kind, body, round_id)
+        except JournalWriteFailed as error:
+            self.stopped = f"the table stopped: {error}. Nothing recorded is lost: open the table again once the disk is fixed"
+            self.session = _rebuilt(self.session.config, self._checkpoint, self._since)
+            raise TableStopped(self.stopped) from error
 
     def _apply(self, event: TableInput) -> tuple[Any, ...]:
         session = self.session
         now = self.clock()
         tracker = session.tracker
         round_id = session.round_id if tracker is not None else None
-        settled = tracker is not None and tracker.phase is Phase.SETTLED
-        settled_ledger = ledger(tracker) if settled and isinstance(event, SettlementConfirmed) else None
+        settled = tracker is not None and tracker.phase is Phase.SETTLED and isinstance(event, SettlementConfirmed)
+        settled_ledger = ledger(tracker) if tracker is not None and settled else None
         try:
             ops = session.apply(event, now)
         except RuleError as error:
-            self.journal.append(RecordKind.REFUSED, {"input": encode(event), "now": now,
-                                                     "error": error.to_json()["error"]}, round_id)
+            self._write(RecordKind.REFUSED, {"input": encode(event), "now": now, "error": error.to_json()["error"]}, round_id)
             raise
         body: dict[str, Any] = {"input": encode(event), "ops": [encode(op) for op in ops], "now": now}
         if any(isinstance(op, RoundClosed) for op in ops):
             body["state"] = session.checkpoint
             body["ledger"] = settled_ledger
-            self.journal.append(RecordKind.CLOSE, body, round_id)
+            self._write(RecordKind.CLOSE, body, round_id)
+            self._checkpoint, self._since = session.checkpoint, []
             self.rounds_closed += 1
             self._verify_since_last()
         else:
-            self.journal.append(RecordKind.INPUT, body, round_id)
+            self._write(RecordKind.INPUT, body, round_id)
+            self._since.append((event, now))
         return ops
 
     def _verify_since_last(self) -> None:
@@ -144,37 +178,50 @@ class Table:
         self.journal.close()
 
 
-def table_config(path: Path) -> TableConfig:
-    header = next(read_records(path))
-    if header.kind is not RecordKind.TABLE:
-        raise RuleError("bad_journal", f"{path}: record 1 is not a table header")
-    raw = header.body["config"]
-    return TableConfig(raw["table_id"], raw["profile"], raw["settings"], raw["seats"], raw["burn_cards"], raw["rotation_rules"])
-
-
-def replay(path: Path, config: TableConfig, checkpoint: Record | None, until: int | None = None) -> TableSession:
+def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None,
+           until: int | None = None) -> TableSession:
     """The session restored at `checkpoint` (a closing record, or None for the table's start),
     with every later input up to record `until` applied again and checked against the journal."""
+    return _replayed(as_source(where), config, checkpoint, until)[0]
+
+
+def _replayed(source: RecordSource, config: TableConfig, checkpoint: Record | None,
+              until: int | None = None) -> tuple[TableSession, Applied]:
+    """`replay`, with the inputs it applied."""
     session = TableSession(config, checkpoint.body["state"] if checkpoint is not None else None)
-    for record in read_records(path, since=checkpoint.seq if checkpoint is not None else 0):
+    applied: Applied = []
+    for record in source.records(since=checkpoint.seq if checkpoint is not None else 0):
         if until is not None and record.seq >= until:
             break
         if record.kind not in (RecordKind.INPUT, RecordKind.CLOSE):
             continue
-        ops = session.apply(decode(record.body["input"]), record.body["now"])
+        event, now = decode(record.body["input"]), record.body["now"]
+        ops = session.apply(event, now)
         if [encode(op) for op in ops] != record.body["ops"]:
-            raise RuleError("bad_journal", f"{path}: record {record.seq} replays to other operations than it recorded")
+            raise RuleError(Refusal.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
+        applied.append((event, now))
+    return session, applied
+
+
+def _rebuilt(config: TableConfig, checkpoint: dict[str, Any] | None, since: Applied) -> TableSession:
+    """The session from the state carried by the last closed round and the durable inputs since,
+    without reading the journal (which may be what failed)."""
+    session = TableSession(config, checkpoint)
+    for event, now in since:
+        session.apply(event, now)
     return session
 
 
-def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard]:
-    """The session at the last closed round, then every input since, replayed and compared."""
+def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard, dict[str, Any] | None, Applied]:
+    """The session at the last closed round, then every input since, replayed and compared; with
+    the carried state it started from and the inputs replayed."""
     pins = PinGuard()
     for body in security_events(path):
         pins.replay(body)
     checkpoint = record_at(path, verdict.checkpoint)
+    closed = checkpoint if checkpoint.kind is RecordKind.CLOSE else None
     try:
-        session = replay(path, table_config(path), checkpoint if checkpoint.kind is RecordKind.CLOSE else None)
+        session, since = _replayed(as_source(path), table_config(path), closed)
     except RuleError as error:
         raise JournalCorrupt(Verdict(False, verdict.records, error.message)) from None
-    return session, pins
+    return session, pins, closed.body["state"] if closed is not None else None, since

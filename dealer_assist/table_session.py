@@ -1,8 +1,8 @@
 """The table session: rounds in sequence at one table, around the round tracker.
 
 It owns what lasts longer than a round: who banks and for which turn (RULES.md §5.6), the shoe
-and its cut card, misdeals that hold a round for a supervisor, corrections, and the optional
-California rotation limits for proposition players. Pure: time comes in with each input, and the
+and its cut card, misdeals that hold a round for a supervisor, corrections, and the counts of the
+rotation policy its settings choose (`rotation.py`). Pure: time comes in with each input, and the
 state between rounds is plain data, so the journal can restart a table from its last round.
 """
 from __future__ import annotations
@@ -13,11 +13,12 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.cards import Card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.inputs import CardDrawn, CheckedByHand, Input
 from dealer_assist.money import Cents
 from dealer_assist.operations import Operation
 from dealer_assist.profile import Profile, load_profile
+from dealer_assist.rotation import rotation_policy
 from dealer_assist.seating import next_clockwise
 from dealer_assist.session_inputs import (
     BankAccepted, BankRefused, CardsUnread, ConfirmPeek, CutCardReached, DiscardMisdeal, KeyCard, RekeyCard,
@@ -26,12 +27,10 @@ from dealer_assist.session_inputs import (
 from dealer_assist.session_operations import (
     BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread,
     MisdealDiscarded, MisdealHeld,
-    NewShoeDue, PeekConfirmed, RotationWarning, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
+    NewShoeDue, PeekConfirmed, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
 )
+from dealer_assist.settlement import banker_net
 from dealer_assist.tracker import Phase, PlayerDealer, RoundTracker
-
-ROTATION_WINDOW_S = 40 * 60
-ROTATION_WARNINGS_MIN = (5, 1)
 
 TableInput = Input | SessionInput
 
@@ -85,9 +84,9 @@ class _Between:
 def _check_signed(event: KeyCard | ConfirmPeek | VoidRound | DiscardMisdeal | RekeyCard) -> None:
     """A correction is kept forever with who made it and why: neither may be blank."""
     if not event.supervisor.strip():
-        raise RuleError("supervisor_required", "a correction names the floor supervisor who makes it")
+        raise RuleError(Refusal.SUPERVISOR_REQUIRED, "a correction names the floor supervisor who makes it")
     if not event.reason.strip():
-        raise RuleError("reason_required", "a correction needs a reason")
+        raise RuleError(Refusal.REASON_REQUIRED, "a correction needs a reason")
 
 
 class TableSession:
@@ -95,6 +94,7 @@ class TableSession:
         self.config = config
         self.profile: Profile = load_profile(config.profile, config.settings)
         self.seats = config.seats or self.profile.seats
+        self.rotation = rotation_policy(config.rotation_rules)
         carried = {k: list(v) if isinstance(v, list) else v for k, v in (state or {}).items()}
         self.s = _Between(**carried)
         self.tracker: RoundTracker | None = None
@@ -131,9 +131,7 @@ class TableSession:
 
     def rotation_deadline(self) -> float | None:
         """When two other player-dealers must have banked, if the rotation limits apply."""
-        if not self.config.rotation_rules or self.s.prop_seat is None or self.s.window_start is None:
-            return None
-        return self.s.window_start + ROTATION_WINDOW_S
+        return self.rotation.deadline(self.s)
 
     # --- the one way in -----------------------------------------------------------------------
 
@@ -142,16 +140,16 @@ class TableSession:
         handler = self._HANDLERS.get(type(event), TableSession._round_input)
         ops: list[Any] = []
         handler(self, event, now, ops)
-        self._warn(now, ops)
+        ops.extend(self.rotation.warnings(self.s, now))
         return tuple(ops)
 
     # --- the shoe -------------------------------------------------------------------------------
 
     def _shoe_loaded(self, event: ShoeLoaded, now: float, ops: list[Any]) -> None:
         if self.tracker is not None and self.tracker.cards_seen:
-            raise RuleError("round_open", "a new shoe is loaded between rounds, not while cards are out", "5.6")
+            raise RuleError(Refusal.ROUND_OPEN, "a new shoe is loaded between rounds, not while cards are out", "5.6")
         if not 1 <= event.decks <= 8:
-            raise RuleError("bad_shoe", f"shoe {event.shoe_id}: {event.decks} decks is not from 1 to 8")
+            raise RuleError(Refusal.BAD_SHOE, f"shoe {event.shoe_id}: {event.decks} decks is not from 1 to 8")
         s = self.s
         s.shoe_id, s.shoe_decks, s.shoe_cards = event.shoe_id, event.decks, 0
         s.new_shoe_due, s.burn_left = False, self.config.burn_cards
@@ -160,27 +158,27 @@ class TableSession:
 
     def _cut_card(self, event: CutCardReached, now: float, ops: list[Any]) -> None:
         if self.s.shoe_id is None:
-            raise RuleError("no_shoe", "no shoe is loaded")
+            raise RuleError(Refusal.NO_SHOE, "no shoe is loaded")
         self.s.new_shoe_due = True
         ops.append(NewShoeDue(event.n))
 
     def _card(self, event: CardDrawn, now: float, ops: list[Any]) -> None:
         if self.unread:
-            raise RuleError("unread_held", f"the round holds until shoe card {self.unread[0]} is named", "6.1")
+            raise RuleError(Refusal.UNREAD_HELD, f"the round holds until shoe card {self.unread[0]} is named", "6.1")
         self._place_card(event, ops)
 
     def _cards_unread(self, event: CardsUnread, now: float, ops: list[Any]) -> None:
         if self.s.shoe_id is None:
-            raise RuleError("no_shoe", "a card came out but no shoe is loaded")
+            raise RuleError(Refusal.NO_SHOE, "a card came out but no shoe is loaded")
         if event.last < event.first:
-            raise RuleError("bad_input", f"cards {event.first}..{event.last} is not a range")
+            raise InputError(Refusal.BAD_INPUT, f"cards {event.first}..{event.last} is not a range")
         self.unread.extend(range(event.first, event.last + 1))
         self.s.shoe_cards += event.last - event.first + 1
         ops.append(CardsHeldUnread(event.first, event.last, event.missed))
 
     def _key_card(self, event: KeyCard, now: float, ops: list[Any]) -> None:
         if not self.unread:
-            raise RuleError("nothing_unread", "no card is waiting to be named")
+            raise RuleError(Refusal.NOTHING_UNREAD, "no card is waiting to be named")
         _check_signed(event)
         pending = list(self.unread)
         self.unread = []
@@ -197,9 +195,9 @@ class TableSession:
     def _place_card(self, event: CardDrawn, ops: list[Any], counted: bool = False) -> None:
         """A card out of the shoe goes to the burn, to its hand, or is held as a misdeal."""
         if self.misdeal is not None:
-            raise RuleError("misdeal_held", f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
+            raise RuleError(Refusal.MISDEAL_HELD, f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
         if self.s.shoe_id is None:
-            raise RuleError("no_shoe", "a card came out but no shoe is loaded")
+            raise RuleError(Refusal.NO_SHOE, "a card came out but no shoe is loaded")
         if not counted:
             self.s.shoe_cards += 1
         if self.s.burn_left:
@@ -207,7 +205,7 @@ class TableSession:
             ops.append(CardBurned(event.card))
             return
         error = self.tracker.verify(event) if self.tracker is not None else RuleError(
-            "card_not_allowed", "misdeal: no round is open for this card", "6.1")
+            Refusal.CARD_NOT_ALLOWED, "misdeal: no round is open for this card", "6.1")
         if error is not None:
             self.misdeal = event.card
             ops.append(MisdealHeld(event.card, error.code, error.message, error.rule))
@@ -218,24 +216,22 @@ class TableSession:
 
     def _check_offer(self, seat: int) -> None:
         if not self.profile.player_dealer:
-            raise RuleError("house_banked", f"{self.profile.id} is house-banked: nobody is offered the bank", "8.10")
+            raise RuleError(Refusal.HOUSE_BANKED, f"{self.profile.id} is house-banked: nobody is offered the bank", "8.10")
         if self.tracker is not None or self.s.pd_ready:
-            raise RuleError("bank_taken", "the bank is offered between rounds only", "5.6")
+            raise RuleError(Refusal.BANK_TAKEN, "the bank is offered between rounds only", "5.6")
         if seat != self.s.offer_seat:
-            raise RuleError("not_offered", f"the bank is offered to seat {self.s.offer_seat}, not seat {seat}", "5.6")
+            raise RuleError(Refusal.OFFERED_ELSEWHERE, f"the bank is offered to seat {self.s.offer_seat}, not seat {seat}", "5.6")
 
     def _bank_accepted(self, event: BankAccepted, now: float, ops: list[Any]) -> None:
         self._check_offer(event.seat)
         if event.bank <= 0:
-            raise RuleError("bad_bank", "the bank must be more than zero", "5.1")
+            raise RuleError(Refusal.BAD_BANK, "the bank must be more than zero", "5.1")
         s = self.s
-        if self.config.rotation_rules:
-            self._check_rotation(event, now)
+        self.rotation.check(s, event, now)
         turn = s.offer_turn
         s.pd_seat, s.pd_bank, s.pd_turn, s.pd_proposition, s.pd_ready = event.seat, event.bank, turn, event.proposition, True
         s.offer_seat, s.declined = None, []
-        if self.config.rotation_rules:
-            self._count_rotation(event, now)
+        self.rotation.count(s, event, now)
         ops.append(BankTaken(event.seat, event.bank, turn, event.proposition))
         self._maybe_open(ops)
 
@@ -254,39 +250,6 @@ class TableSession:
         s.offer_seat = seat
         s.offer_turn = 2 if seat == s.pd_seat and s.pd_turn == 1 and not s.pd_proposition else 1
         ops.append(BankOffered(seat, s.offer_turn))
-
-    def _check_rotation(self, event: BankAccepted, now: float) -> None:
-        s = self.s
-        if not event.proposition:
-            return
-        if s.prop_seat is not None and event.seat != s.prop_seat:
-            raise RuleError("rotation", f"seat {s.prop_seat} is this table's proposition player: one per table", "5.6")
-        if s.pd_proposition and s.pd_seat == event.seat:
-            raise RuleError("rotation", "a proposition player never banks two rounds in a row", "5.6")
-        deadline = self.rotation_deadline()
-        if deadline is not None and now >= deadline and len(s.window_pds) < 2:
-            raise RuleError("rotation", "two other player-dealers must bank before the proposition player banks again", "5.6")
-
-    def _count_rotation(self, event: BankAccepted, now: float) -> None:
-        s = self.s
-        if event.proposition:
-            s.prop_seat = event.seat
-            if s.window_start is None:
-                s.window_start = now
-            return
-        if event.seat not in s.window_pds:
-            s.window_pds.append(event.seat)
-        if len(s.window_pds) >= 2 and s.window_start is not None:
-            s.window_start, s.window_pds, s.warned = now, [], []
-
-    def _warn(self, now: float, ops: list[Any]) -> None:
-        deadline = self.rotation_deadline()
-        if deadline is None or len(self.s.window_pds) >= 2:
-            return
-        for minutes in ROTATION_WARNINGS_MIN:
-            if now >= deadline - minutes * 60 and minutes not in self.s.warned:
-                self.s.warned.append(minutes)
-                ops.append(RotationWarning(minutes))
 
     # --- rounds ---------------------------------------------------------------------------------
 
@@ -309,9 +272,9 @@ class TableSession:
 
     def _open_tracker(self) -> RoundTracker:
         if self.misdeal is not None:
-            raise RuleError("misdeal_held", f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
+            raise RuleError(Refusal.MISDEAL_HELD, f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
         if self.tracker is None:
-            raise RuleError("no_round", f"no round is open ({self.state})")
+            raise RuleError(Refusal.NO_ROUND, f"no round is open ({self.state})")
         return self.tracker
 
     def _to_round(self, event: Input, ops: list[Any]) -> None:
@@ -320,7 +283,7 @@ class TableSession:
 
     def _round_input(self, event: Input, now: float, ops: list[Any]) -> None:
         if isinstance(event, CheckedByHand):
-            raise RuleError("supervisor_only", "a check by hand is confirmed by a floor supervisor", "6.2")
+            raise RuleError(Refusal.SUPERVISOR_ONLY, "a check by hand is confirmed by a floor supervisor", "6.2")
         self._to_round(event, ops)
 
     def _confirm_peek(self, event: ConfirmPeek, now: float, ops: list[Any]) -> None:
@@ -331,8 +294,8 @@ class TableSession:
     def _settlement_confirmed(self, event: SettlementConfirmed, now: float, ops: list[Any]) -> None:
         tracker = self._open_tracker()
         if tracker.phase is not Phase.SETTLED:
-            raise RuleError("not_settled", f"the round is not settled yet ({tracker.phase})")
-        self._close(-sum(row.amount for row in tracker.rows), voided=False, ops=ops)
+            raise RuleError(Refusal.NOT_SETTLED, f"the round is not settled yet ({tracker.phase})")
+        self._close(banker_net(tracker.rows), voided=False, ops=ops)
 
     def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:
         s = self.s
@@ -350,14 +313,14 @@ class TableSession:
 
     def _void(self, event: VoidRound, now: float, ops: list[Any]) -> None:
         if self.tracker is None:
-            raise RuleError("no_round", "no round is open to void")
+            raise RuleError(Refusal.NO_ROUND, "no round is open to void")
         _check_signed(event)
         ops.append(RoundVoided(self.s.round_id, event.supervisor, event.reason))
         self._close(0, voided=True, ops=ops)
 
     def _discard(self, event: DiscardMisdeal, now: float, ops: list[Any]) -> None:
         if self.misdeal is None:
-            raise RuleError("no_misdeal", "no misdeal is held")
+            raise RuleError(Refusal.NO_MISDEAL, "no misdeal is held")
         _check_signed(event)
         ops.append(MisdealDiscarded(self.misdeal, event.supervisor, event.reason))
         self.misdeal = None
@@ -367,7 +330,7 @@ class TableSession:
         _check_signed(event)
         card_positions = [i for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
         if not 0 <= event.index < len(card_positions):
-            raise RuleError("no_such_card", f"the round has {len(card_positions)} cards: there is no card {event.index}")
+            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(card_positions)} cards: there is no card {event.index}")
         position = card_positions[event.index]
         was = self.round_inputs[position].card  # type: ignore[union-attr]
         replayed = list(self.round_inputs)
@@ -376,7 +339,7 @@ class TableSession:
         for number, step in enumerate(replayed):
             error = rebuilt.verify(step)
             if error is not None:
-                raise RuleError("rekey_conflict", f"with card {event.index} as {event.card}, input {number} is refused: {error.message}", error.rule)
+                raise RuleError(Refusal.REKEY_CONFLICT, f"with card {event.index} as {event.card}, input {number} is refused: {error.message}", error.rule)
             rebuilt.apply(step)
         self.tracker, self.round_inputs = rebuilt, replayed
         ops.append(CardRekeyed(event.index, was, event.card, event.supervisor, event.reason))

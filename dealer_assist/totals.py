@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from dealer_assist.cards import RANKS, TEN_VALUES, Card
 
 TARGET = 21
+DEALER_STANDS_FROM = 17
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +38,21 @@ def hand_total(cards: Sequence[Card]) -> Total:
         hard += _VALUE[rank]
         if rank == "A":
             ace = True
+    return total_of(hard, ace)
+
+
+def total_of(hard: int, ace: bool) -> Total:
+    """The total of cards worth `hard` with every Ace as 1: one Ace counts 11 where that fits."""
     if ace and hard + 10 <= TARGET:
         return _SOFT[hard + 10]
     return _HARD[hard] if hard < 64 else Total(hard, soft=False)
+
+
+def dealer_draws_on(total: Total, hits_soft_17: bool) -> bool:
+    """The dealer's drawing rule (RULES.md §2.8-§2.9, §4.1): draw to 16, and on soft 17 where the
+    profile says so; stand on everything else."""
+    value = total.value
+    return value < DEALER_STANDS_FROM or (value == DEALER_STANDS_FROM and total.soft and hits_soft_17)
 
 
 def is_natural_pair(cards: Sequence[Card]) -> bool:

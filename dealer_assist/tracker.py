@@ -14,7 +14,7 @@ from functools import cache
 from enum import StrEnum
 
 from dealer_assist.cards import Card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.inputs import (
     Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered,
     PeekResult, PlaceWager, WagerKind,
@@ -30,8 +30,8 @@ from dealer_assist.operations import (
 from dealer_assist.outcomes import Status, can_still_push, standing
 from dealer_assist.profile import PlayStart, Profile, Surrender
 from dealer_assist.seating import action_seat, clockwise_from
-from dealer_assist.settlement import FinalHand, RoundFacts, Row, settle
-from dealer_assist.totals import TARGET, hand_total, is_natural_pair
+from dealer_assist.settlement import FinalHand, RoundFacts, Row, banker_net, settle
+from dealer_assist.totals import TARGET, dealer_draws_on, hand_total, is_natural_pair
 
 
 class Phase(StrEnum):
@@ -129,16 +129,16 @@ class RoundTracker:
         self.profile = profile
         self.seats = seats if seats is not None else profile.seats
         if not 2 <= self.seats <= 12:
-            raise RuleError("bad_seats", f"seats: {self.seats} is not from 2 to 12", "1")
+            raise InputError(Refusal.BAD_SEATS, f"seats: {self.seats} is not from 2 to 12", "1")
         if profile.player_dealer:
             if player_dealer is None:
-                raise RuleError("missing_player_dealer", f"{profile.id} is banked by a player-dealer: give its seat and bank", "5.1")
+                raise RuleError(Refusal.MISSING_PLAYER_DEALER, f"{profile.id} is banked by a player-dealer: give its seat and bank", "5.1")
             if not 1 <= player_dealer.seat <= self.seats:
-                raise RuleError("bad_seat", f"player_dealer.seat: {player_dealer.seat} is not a seat from 1 to {self.seats}", "1")
+                raise RuleError(Refusal.BAD_SEAT, f"player_dealer.seat: {player_dealer.seat} is not a seat from 1 to {self.seats}", "1")
             if player_dealer.bank <= 0:
-                raise RuleError("bad_bank", "player_dealer.bank: the bank must be more than zero", "5.1")
+                raise RuleError(Refusal.BAD_BANK, "player_dealer.bank: the bank must be more than zero", "5.1")
         elif player_dealer is not None:
-            raise RuleError("unexpected_player_dealer", f"{profile.id} is house-banked: it has no player-dealer", "8.10")
+            raise RuleError(Refusal.UNEXPECTED_PLAYER_DEALER, f"{profile.id} is house-banked: it has no player-dealer", "8.10")
         self.player_dealer = player_dealer
         self.pd_seat = player_dealer.seat if player_dealer else None
         self.phase = Phase.BETTING
@@ -166,7 +166,7 @@ class RoundTracker:
     def verify(self, event: Input) -> RuleError | None:
         """Why `event` would be refused now, or None when `apply` would accept it."""
         check = self._CHECKS.get(type(event))
-        return check(self, event) if check else RuleError("unknown_input", f"{event!r} is not a round input")
+        return check(self, event) if check else InputError(Refusal.UNKNOWN_INPUT, f"{event!r} is not a round input")
 
     def can(self, event: Input) -> bool:
         return self.verify(event) is None
@@ -213,7 +213,7 @@ class RoundTracker:
     def next_card_is_hole_card(self) -> bool:
         """Whether the next card from the shoe becomes the dealer's hole card."""
         return (self.profile.dealer_hole_card and self.phase in (Phase.BETTING, Phase.DEALING)
-                and self._card_target()[1] == DEALER and len(self.dealer) + 1 != self.profile.dealer_up_card)
+                and self._card_target()[1] == DEALER and len(self.dealer) != self.profile.up_index)
 
     def expected_peek_answer(self) -> PeekResult:
         """What an honest peek device answers for the cards the shoe reported; replay uses it."""
@@ -223,8 +223,18 @@ class RoundTracker:
         """The dealer's cards as the table shows them: the hole card is None until revealed."""
         if self._hole_shown:
             return list(self.dealer)
-        up = self.profile.dealer_up_card - 1
+        up = self.profile.up_index
         return [card if i == up else None for i, card in enumerate(self.dealer)]
+
+    def double_range(self, seat: int, hand: int) -> tuple[Cents, Cents]:
+        """The least and the most a double of this hand may add (RULES.md §8.15): the table minimum
+        up to the hand's wager; a double for less is anything below the wager."""
+        return self.profile.table_min, self.hands[seat][hand].stake
+
+    @property
+    def up_card(self) -> Card:
+        """The dealer's up card; only once the deal has reached it."""
+        return self.dealer[self.profile.up_index]
 
     # --- the one way in -----------------------------------------------------------------------
 
@@ -247,25 +257,25 @@ class RoundTracker:
 
     def _check_wager(self, event: PlaceWager) -> RuleError | None:
         if self.phase is not Phase.BETTING:
-            return RuleError("betting_closed", f"wagers are placed before the deal; the round is {self.phase}", "2.17")
+            return RuleError(Refusal.BETTING_CLOSED, f"wagers are placed before the deal; the round is {self.phase}", "2.17")
         if (error := self._check_seat(event.seat)) is not None:
             return error
         if event.amount < 0:
-            return RuleError("bad_amount", f"seat {event.seat} {event.kind}: a wager cannot be negative")
+            return InputError(Refusal.BAD_AMOUNT, f"seat {event.seat} {event.kind}: a wager cannot be negative")
         p = self.profile
         current = self.wagers.get(event.seat, {})
         if event.kind is WagerKind.BASE:
             if event.amount == 0:
                 if any(current.get(k) for k in (WagerKind.LUCKY_LUCKY, WagerKind.BUSTER)):
-                    return RuleError("side_bet_without_base", f"seat {event.seat}: take back the side bets before the base wager", "2.17")
+                    return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: take back the side bets before the base wager", "2.17")
                 return None
             return _limits(event, p.table_min, p.table_max, "7")
         if event.amount and not current.get(WagerKind.BASE):
             rule = "2.17" if event.kind is WagerKind.LUCKY_LUCKY else self.profile.rules["buster"]
-            return RuleError("side_bet_without_base", f"seat {event.seat}: a {event.kind} wager needs a base wager", rule)
+            return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: a {event.kind} wager needs a base wager", rule)
         if event.kind is WagerKind.LUCKY_LUCKY:
             if event.amount and not p.lucky_lucky:
-                return RuleError("not_offered", f"{p.id} has no Lucky Lucky bet", "8.19")
+                return RuleError(Refusal.NOT_OFFERED, f"{p.id} has no Lucky Lucky bet", "8.19")
             return None
         if event.amount == 0:
             return None
@@ -283,9 +293,9 @@ class RoundTracker:
 
     def _check_seat(self, seat: int) -> RuleError | None:
         if not 1 <= seat <= self.seats:
-            return RuleError("bad_seat", f"seat {seat} is not a seat from 1 to {self.seats}", "1")
+            return RuleError(Refusal.BAD_SEAT, f"seat {seat} is not a seat from 1 to {self.seats}", "1")
         if seat == self.pd_seat:
-            return RuleError("player_dealer_seat", f"seat {seat} is the player-dealer's: it holds the bank", "5.1")
+            return RuleError(Refusal.PLAYER_DEALER_SEAT, f"seat {seat} is the player-dealer's: it holds the bank", "5.1")
         return None
 
     def _close_betting(self, ops: list[Operation]) -> None:
@@ -321,7 +331,7 @@ class RoundTracker:
         phase = self.phase
         if phase is Phase.BETTING:
             if not any(w.get(WagerKind.BASE) for w in self.wagers.values()):
-                return RuleError("no_wagers", "no seat has a base wager: there is nobody to deal to", "8.1"), 0, 0, CardUse.DEAL
+                return RuleError(Refusal.NO_WAGERS, "no seat has a base wager: there is nobody to deal to", "8.1"), 0, 0, CardUse.DEAL
             return None, min(s for s, w in self.wagers.items() if w.get(WagerKind.BASE)), 0, CardUse.DEAL
         if phase is Phase.DEALING:
             return None, self._deal_order[self.cards_seen], 0, CardUse.DEAL
@@ -342,7 +352,7 @@ class RoundTracker:
             Phase.SETTLED: self._dealer_stands_reason(),
         }[phase]
         rule = self.profile.rules["dealer_draw"] if phase is Phase.SETTLED else self.profile.rules["insurance"]
-        return RuleError("card_not_allowed", f"misdeal: {why}", rule), 0, 0, CardUse.DEAL
+        return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: {why}", rule), 0, 0, CardUse.DEAL
 
     def _check_card(self, event: CardDrawn) -> RuleError | None:
         return self._card_target()[0]
@@ -352,7 +362,7 @@ class RoundTracker:
             self._close_betting(ops)
             _, target, index, use = self._card_target()
         if target == DEALER:
-            hidden = not self._hole_shown and len(self.dealer) + 1 != self.profile.dealer_up_card
+            hidden = not self._hole_shown and len(self.dealer) != self.profile.up_index
             self.dealer.append(card)
             ops.append(CardAssigned(card, None, 0, use, hidden))
         else:
@@ -373,7 +383,7 @@ class RoundTracker:
 
     def _after_deal(self, ops: list[Operation]) -> None:
         p = self.profile
-        up = self.dealer[p.dealer_up_card - 1]
+        up = self.up_card
         self.first_cards = {seat: (hands[0].cards[0], hands[0].cards[1]) for seat, hands in self.hands.items()}
         for seat in clockwise_from(self.pd_seat % self.seats + 1 if self.pd_seat else 1, self.seats, skip=self.pd_seat):
             if self.wagers.get(seat, {}).get(WagerKind.LUCKY_LUCKY):
@@ -413,16 +423,16 @@ class RoundTracker:
     def _check_insure(self, event: Insure) -> RuleError | None:
         rule = self.profile.rules["insurance"]
         if self.phase is not Phase.INSURANCE:
-            return RuleError("insurance_not_offered", "insurance is offered only with an Ace up in a hole-card game, before the peek", "8.8")
+            return RuleError(Refusal.INSURANCE_NOT_OFFERED, "insurance is offered only with an Ace up in a hole-card game, before the peek", "8.8")
         if (error := self._check_seat(event.seat)) is not None:
             return error
         base = self.wagers.get(event.seat, {}).get(WagerKind.BASE, 0)
         if not base:
-            return RuleError("side_bet_without_base", f"seat {event.seat} has no base wager to insure", rule)
+            return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat} has no base wager to insure", rule)
         if event.amount and event.amount < self.profile.insurance_min:
-            return RuleError("wager_limit", f"seat {event.seat} insurance {format_money(event.amount)} is below the minimum {format_money(self.profile.insurance_min)}", rule)
+            return RuleError(Refusal.WAGER_LIMIT, f"seat {event.seat} insurance {format_money(event.amount)} is below the minimum {format_money(self.profile.insurance_min)}", rule)
         if event.amount * 2 > base:
-            return RuleError("wager_limit", f"seat {event.seat} insurance {format_money(event.amount)} is more than half the wager {format_money(base)}", rule)
+            return RuleError(Refusal.WAGER_LIMIT, f"seat {event.seat} insurance {format_money(event.amount)} is more than half the wager {format_money(base)}", rule)
         return None
 
     def _do_insure(self, event: Insure, ops: list[Operation]) -> None:
@@ -434,16 +444,16 @@ class RoundTracker:
 
     def _check_close_insurance(self, event: CloseInsurance) -> RuleError | None:
         if self.phase is not Phase.INSURANCE:
-            return RuleError("insurance_not_offered", f"insurance is not open; the round is {self.phase}", "8.8")
+            return RuleError(Refusal.INSURANCE_NOT_OFFERED, f"insurance is not open; the round is {self.phase}", "8.8")
         return None
 
     def _do_close_insurance(self, event: CloseInsurance, ops: list[Operation]) -> None:
         self.phase = Phase.PEEK
-        ops.append(PeekRequested(self.dealer[self.profile.dealer_up_card - 1].rank))
+        ops.append(PeekRequested(self.up_card.rank))
 
     def _check_peek(self, event: PeekAnswered) -> RuleError | None:
         if self.phase is not Phase.PEEK:
-            return RuleError("no_peek_pending", f"no peek is pending; the round is {self.phase}", "6.2")
+            return RuleError(Refusal.NO_PEEK_PENDING, f"no peek is pending; the round is {self.phase}", "6.2")
         return None
 
     def _do_peek(self, event: PeekAnswered, ops: list[Operation]) -> None:
@@ -461,9 +471,9 @@ class RoundTracker:
 
     def _check_by_hand(self, event: CheckedByHand) -> RuleError | None:
         if self.phase is not Phase.HELD:
-            return RuleError("no_check_pending", f"no check by hand is pending; the round is {self.phase}", "6.2")
+            return RuleError(Refusal.NO_CHECK_PENDING, f"no check by hand is pending; the round is {self.phase}", "6.2")
         if event.natural != is_natural_pair(self.dealer):
-            return RuleError("check_disagrees", "the check by hand does not match the shoe's read of the hole card: a floor supervisor must re-key the card", "6.2")
+            return RuleError(Refusal.CHECK_DISAGREES, "the check by hand does not match the shoe's read of the hole card: a floor supervisor must re-key the card", "6.2")
         return None
 
     def _do_by_hand(self, event: CheckedByHand, ops: list[Operation]) -> None:
@@ -478,64 +488,65 @@ class RoundTracker:
             return error
         hands = self.hands.get(event.seat, [])
         if not 0 <= event.hand < len(hands):
-            return RuleError("no_such_hand", f"seat {event.seat} has no hand {event.hand}", "8.4")
+            return RuleError(Refusal.NO_SUCH_HAND, f"seat {event.seat} has no hand {event.hand}", "8.4")
         hand = hands[event.hand]
         if hand.ended is not None:
             if event.action is Action.STAND and hand.forced and not hand.confirmed and self._last_forced.get(event.seat) == event.hand:
                 return None
-            return RuleError("no_decision_due", f"seat {event.seat} hand {event.hand} has ended ({hand.ended}): no decision is due", "8.4")
+            return RuleError(Refusal.NO_DECISION_DUE, f"seat {event.seat} hand {event.hand} has ended ({hand.ended}): no decision is due", "8.4")
         if self.phase is not Phase.PLAYING or (self._play_order[self._turn], self._hand_index) != (event.seat, event.hand):
-            return RuleError("not_your_turn", f"no decision is due from seat {event.seat} hand {event.hand} now", "8.4")
+            return RuleError(Refusal.NOT_YOUR_TURN, f"no decision is due from seat {event.seat} hand {event.hand} now", "8.4")
         if self._forced_card(hand):
-            return RuleError("card_due", f"seat {event.seat} hand {event.hand} takes a card before any decision", "8.6")
+            return RuleError(Refusal.CARD_DUE, f"seat {event.seat} hand {event.hand} takes a card before any decision", "8.6")
         return self._WHY_NOT[event.action](self, event, hand)
 
     def _why_not_stand(self, hand: _Hand, event: Decide | None = None) -> RuleError | None:
         limit = self.profile.player_must_hit_to
         total = hand.total.value
         if total <= limit:
-            return RuleError("must_hit", f"a player must hit {total}: stand is refused at {limit} or less", self.profile.rules["must_hit"])
+            return RuleError(Refusal.MUST_HIT, f"a player must hit {total}: stand is refused at {limit} or less", self.profile.rules["must_hit"])
         return None
 
     def _must_stand(self, hand: _Hand) -> RuleError | None:
         limit = self.profile.player_must_stand_from
         total = hand.total
         if limit and total.hard and total.value >= limit:
-            return RuleError("must_stand", f"a player must stand on hard {total.value}: hit and double are refused at hard {limit} or more", self.profile.rules["must_stand"])
+            return RuleError(Refusal.MUST_STAND, f"a player must stand on hard {total.value}: hit and double are refused at hard {limit} or more", self.profile.rules["must_stand"])
         return None
 
     def _why_not_hit(self, seat: int, index: int, hand: _Hand) -> RuleError | None:
         error = self._must_stand(hand)
         if error is not None:
-            return RuleError("card_not_allowed", f"misdeal: seat {seat} hand {index}: {error.message}", error.rule)
+            return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: seat {seat} hand {index}: {error.message}", error.rule)
         return None
 
     def _why_not_double(self, event: Decide, hand: _Hand) -> RuleError | None:
         rule = self.profile.rules["double"]
         if len(hand.cards) != 2:
-            return RuleError("illegal_action", "double is allowed on two cards only", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, "double is allowed on two cards only", rule)
         if hand.split_aces:
-            return RuleError("illegal_action", "split Aces get one card each and cannot double", "8.15")
+            return RuleError(Refusal.ILLEGAL_ACTION, "split Aces get one card each and cannot double", "8.15")
         if (error := self._must_stand(hand)) is not None:
-            return RuleError("illegal_action", error.message, error.rule)
-        amount = hand.stake if event.amount is None else event.amount
-        if not self.profile.table_min <= amount <= hand.stake:
-            return RuleError("wager_limit", f"a double of {format_money(amount)} must be from the table minimum {format_money(self.profile.table_min)} to the wager {format_money(hand.stake)}", "8.15")
+            return RuleError(Refusal.ILLEGAL_ACTION, error.message, error.rule)
+        low, high = self.double_range(event.seat, event.hand)
+        amount = high if event.amount is None else event.amount
+        if not low <= amount <= high:
+            return RuleError(Refusal.WAGER_LIMIT, f"a double of {format_money(amount)} must be from the table minimum {format_money(low)} to the wager {format_money(high)}", "8.15")
         return None
 
     def _why_not_split(self, event: Decide | None, hand: _Hand, seat: int | None = None) -> RuleError | None:
         rule = self.profile.rules["split"]
         seat = event.seat if event is not None else seat
         if len(hand.cards) != 2:
-            return RuleError("illegal_action", "split is allowed on two cards only", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, "split is allowed on two cards only", rule)
         first, second = hand.cards
         pair = first.value == second.value if self.profile.split_same_value else first.rank == second.rank
         if not pair:
-            return RuleError("illegal_action", f"{first} and {second} are not a pair", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, f"{first} and {second} are not a pair", rule)
         if hand.split_aces:
-            return RuleError("illegal_action", "Aces are split once", "8.15")
+            return RuleError(Refusal.ILLEGAL_ACTION, "Aces are split once", "8.15")
         if len(self.hands[seat]) >= self.profile.max_hands:
-            return RuleError("illegal_action", f"a seat plays at most {self.profile.max_hands} hands", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, f"a seat plays at most {self.profile.max_hands} hands", rule)
         return None
 
     def _why_not_surrender(self, event: Decide | None, hand: _Hand, seat: int | None = None) -> RuleError | None:
@@ -543,14 +554,14 @@ class RoundTracker:
         rule = p.rules["surrender"]
         seat = event.seat if event is not None else seat
         if p.surrender is Surrender.NONE:
-            return RuleError("illegal_action", f"{p.id} has no surrender", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, f"{p.id} has no surrender", rule)
         if len(self.hands[seat]) > 1 or hand.from_split:
-            return RuleError("illegal_action", "surrender is never allowed after a split", "8.8")
+            return RuleError(Refusal.ILLEGAL_ACTION, "surrender is never allowed after a split", "8.8")
         if len(hand.cards) != 2 or hand.double:
-            return RuleError("illegal_action", "surrender is allowed on the first two cards only", rule)
+            return RuleError(Refusal.ILLEGAL_ACTION, "surrender is allowed on the first two cards only", rule)
         if p.surrender is Surrender.NO_ACE_12_PLUS:
             if any(card.is_ace for card in hand.cards) or hand.total.value < 12:
-                return RuleError("illegal_action", "surrender needs a total of 12 or more without an Ace", rule)
+                return RuleError(Refusal.ILLEGAL_ACTION, "surrender needs a total of 12 or more without an Ace", rule)
         return None
 
     _WHY_NOT: dict[Action, Callable[[RoundTracker, Decide, _Hand], RuleError | None]] = {
@@ -620,7 +631,7 @@ class RoundTracker:
         if self.phase is Phase.DEALER:
             if not self._hole_shown:
                 self._hole_shown = True
-                ops.append(HoleCardRevealed(self.dealer[2 - self.profile.dealer_up_card]))
+                ops.append(HoleCardRevealed(self.dealer[self.profile.hole_index]))
             if not self._dealer_draws():
                 self._settle(ops)
 
@@ -658,8 +669,7 @@ class RoundTracker:
         """The dealer's drawing rule (RULES.md §2.8-§2.9, §3.5, §4.1-§4.3)."""
         if self.dealer_natural or is_natural_pair(self.dealer):
             return False
-        total = hand_total(self.dealer)
-        if total.value > 17 or (total.value == 17 and not (total.soft and self.profile.dealer_hits_soft_17)):
+        if not dealer_draws_on(hand_total(self.dealer), self.profile.dealer_hits_soft_17):
             return False
         return any(w.get(WagerKind.BUSTER) for w in self.wagers.values()) or self._unresolved()
 
@@ -667,7 +677,7 @@ class RoundTracker:
         total = hand_total(self.dealer)
         if is_natural_pair(self.dealer):
             return "the dealer has a Natural and does not draw"
-        if total.value >= 17:
+        if not dealer_draws_on(total, self.profile.dealer_hits_soft_17):
             return f"the dealer stands on {'soft' if total.soft else 'hard'} {total.value}"
         return "no wager depends on the dealer's hand: the dealer does not draw"
 
@@ -684,7 +694,7 @@ class RoundTracker:
             bank=self.player_dealer.bank if self.player_dealer else None,
             action_seat=self.action_seat,
             first_cards=self.first_cards,
-            dealer_up=self.dealer[p.dealer_up_card - 1],
+            dealer_up=self.up_card,
             dealer_cards=tuple(self.dealer),
             lucky_lucky={s: w[WagerKind.LUCKY_LUCKY] for s, w in self.wagers.items() if w.get(WagerKind.LUCKY_LUCKY)},
             insurance=dict(self.insurance),
@@ -694,7 +704,7 @@ class RoundTracker:
         self.rows = settle(facts)
         self.phase = Phase.SETTLED
         ops.append(DealerStood(hand_total(self.dealer).value, len(self.dealer) > 2))
-        ops.append(RoundSettled(-sum(row.amount for row in self.rows)))
+        ops.append(RoundSettled(banker_net(self.rows)))
 
     # --- descriptions -------------------------------------------------------------------------
 
@@ -727,5 +737,5 @@ class RoundTracker:
 
 def _limits(event: PlaceWager, low: Cents, high: Cents, rule: str) -> RuleError | None:
     if not low <= event.amount <= high:
-        return RuleError("wager_limit", f"seat {event.seat} {event.kind} {format_money(event.amount)} is outside the limits {format_money(low)}-{format_money(high)}", rule)
+        return RuleError(Refusal.WAGER_LIMIT, f"seat {event.seat} {event.kind} {format_money(event.amount)} is outside the limits {format_money(low)}-{format_money(high)}", rule)
     return None

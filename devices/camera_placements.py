@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from dealer_assist.cards import Card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal
 from devices.camera_codes import CardCode
 from devices.camera_reader import FrameReading
 
@@ -42,7 +42,7 @@ class PlacementTracker:
     def __init__(self, stable_frames: int = DEFAULT_STABLE_FRAMES, gone_frames: int = DEFAULT_GONE_FRAMES) -> None:
         if stable_frames < 1 or gone_frames < 1:
             message = f"stable_frames {stable_frames} and gone_frames {gone_frames} must be at least 1"
-            raise RuleError("bad_setting", message)
+            raise InputError(Refusal.BAD_SETTING, message)
         self.stable_frames = stable_frames
         self.gone_frames = gone_frames
         self._tracks: dict[tuple[str, CardCode, int], _Track] = {}

@@ -11,12 +11,13 @@ import signal
 import sys
 import threading
 from typing import NoReturn
+from dealer_assist.errors import Refusal
 
 USAGE_ERROR = 2
 
 
 class CommandError(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: Refusal, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -26,7 +27,7 @@ class JsonArgumentParser(argparse.ArgumentParser):
     """argparse that reports a bad argument as a `CommandError` instead of text and `exit(2)`."""
 
     def error(self, message: str) -> NoReturn:
-        raise CommandError("bad_arguments", f"{self.prog}: {message}")
+        raise CommandError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
 
 
 def emit(line: dict[str, object]) -> None:

@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+from dealer_assist.errors import Refusal
 from devices.cli_support import CommandError, JsonArgumentParser, emit, report, stop_on_signals
 from devices.events import (
     CardSeen,
@@ -61,7 +62,7 @@ def monitor(url: str) -> int:
     error = scanner.wait_opened(OPEN_WAIT)
     if error is not None:
         scanner.stop()
-        raise CommandError("port_unavailable", f"cannot open {url!r}: {error}")
+        raise CommandError(Refusal.PORT_UNAVAILABLE, f"cannot open {url!r}: {error}")
     while not stop.wait(0.2):
         pass
     scanner.stop()
@@ -81,13 +82,13 @@ def monitor(url: str) -> int:
 def peek(url: str, up: str) -> int:
     rank = "T" if up == "10" else up.upper()
     if rank not in PEEK_UP_RANKS:
-        raise CommandError("bad_up_card", f"--up {up!r} is not A or a ten-value rank (T, J, Q, K or 10)")
+        raise CommandError(Refusal.BAD_UP_CARD, f"--up {up!r} is not A or a ten-value rank (T, J, Q, K or 10)")
     reader = PeekReader(url)
     reader.start()
     try:
         error = reader.wait_opened(OPEN_WAIT)
         if error is not None:
-            raise CommandError("port_unavailable", f"cannot open {url!r}: {error}")
+            raise CommandError(Refusal.PORT_UNAVAILABLE, f"cannot open {url!r}: {error}")
         reader.wait_up(LINK_WAIT)
         outcome = reader.peek(rank)
     finally:

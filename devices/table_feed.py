@@ -2,8 +2,8 @@
 
 The devices' reader threads never touch the table. Each event is turned into a table input or a
 piece of device evidence and handed to `deliver`, which belongs to the one thread that owns the
-table (the screen's bridge, or the headless bench). After every input that thread calls `sync`,
-which sets the shoe's card-stop from the rules and asks the peek device when the round needs it.
+table (the table controller). After every input that thread calls `sync`, which sets the shoe's
+card-stop from the rules and asks the peek device when the round needs it.
 """
 from __future__ import annotations
 
@@ -72,16 +72,17 @@ class DeviceFeed:
     def on_peek_event(self, event: events.DeviceEvent) -> None:
         self.deliver(evidence("peek", event))
 
-    def sync(self, session: TableSession) -> None:
-        """On the table's thread, after each input: the card-stop, and a peek when one is due."""
+    def sync(self, session: TableSession, stopped: bool = False) -> None:
+        """On the table's thread, after each input: the card-stop, and a peek when one is due.
+        A stopped table takes no card and asks nothing."""
         tracker = session.tracker
-        stop = session.state is not TableState.ROUND or tracker is None or not tracker.takes_card()
+        stop = stopped or session.state is not TableState.ROUND or tracker is None or not tracker.takes_card()
         if self.shoe is not None and stop != self.locked:
             self.shoe.set_lock(stop)
             self.locked = stop
-        if tracker is not None and tracker.awaiting().need is Need.PEEK and self.peek is not None:
+        if not stopped and tracker is not None and tracker.awaiting().need is Need.PEEK and self.peek is not None:
             if self._peeking.acquire(blocking=False):
-                up = tracker.dealer[tracker.profile.dealer_up_card - 1].rank
+                up = tracker.up_card.rank
                 threading.Thread(target=self._ask, args=(up,), name="peek-request", daemon=True).start()
 
     def _ask(self, up: str) -> None:

@@ -1,8 +1,9 @@
 """`dealer-assist bench --rounds N --seed S --journal DB [--resume]`: a headless table at work.
 
 By default its devices are the wire emulators on pseudo-terminals (`--links pty`); `--links
-in-process` feeds the same inputs straight to the table, for long runs where the links are not
-what is being measured.
+in-process` feeds the same inputs straight to the table controller, for long runs where the links
+are not what is being measured. A journal that stops taking records ends the run: exit 2 with the
+error, the journal intact up to its last record.
 """
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import time
 from pathlib import Path
 
 from dealer_assist.bench import BenchPlayer
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import RuleError, Refusal
 from dealer_assist.journal import JournalCorrupt
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
+from devices.table_controller import TableController
 from hw_sims.linked_bench import LinkedBench
 
 
@@ -32,9 +34,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     try:
         if args.journal.exists() and not args.resume:
-            raise RuleError("journal_exists", f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
+            raise RuleError(Refusal.JOURNAL_EXISTS, f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
         if args.resume and not args.journal.exists():
-            raise RuleError("no_journal", f"{args.journal}: nothing to resume")
+            raise RuleError(Refusal.NO_JOURNAL, f"{args.journal}: nothing to resume")
         table = Table.open(args.journal, TableConfig(args.table_id, args.profile),
                            devices={"shoe": {"model": "emulated", "seed": args.seed}})
     except (RuleError, JournalCorrupt) as error:
@@ -42,20 +44,27 @@ def main(argv: list[str]) -> int:
         print(json.dumps({"error": {"code": getattr(error, "code", "journal_damaged"), "message": message}}))
         return 2
     start, steps = time.perf_counter(), 0
-    if args.links == "pty":
-        bench = LinkedBench(table, args.seed)
-        bench.start()
-        try:
+    try:
+        if args.links == "pty":
+            bench = LinkedBench(table, args.seed)
+            bench.start()
+            try:
+                while table.rounds_closed < args.rounds:
+                    bench.step()
+                    steps += 1
+            finally:
+                bench.stop()
+        else:
+            player, controller = BenchPlayer(args.seed), TableController(table)
             while table.rounds_closed < args.rounds:
-                bench.step()
+                refused = controller.submit(player.next_input(table.session))
+                if refused is not None:
+                    raise refused
                 steps += 1
-        finally:
-            bench.stop()
-    else:
-        player = BenchPlayer(args.seed)
-        while table.rounds_closed < args.rounds:
-            table.submit(player.next_input(table.session))
-            steps += 1
+    except RuleError as error:
+        table.close()
+        print(json.dumps(error.to_json()))
+        return 2
     table.close()
     elapsed = time.perf_counter() - start
     print(json.dumps({"rounds": table.rounds_closed, "steps": steps, "records": table.journal.seq, "links": args.links,

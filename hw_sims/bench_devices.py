@@ -14,7 +14,7 @@ import re
 import time
 
 from dealer_assist.bench import BenchPlayer, EmulatedShoe
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import DeviceError, Refusal
 from dealer_assist.session_inputs import ShoeLoaded
 from dealer_assist.table_session import TableSession
 from hw_sims.endpoints import PtyEndpoint
@@ -49,7 +49,7 @@ class BenchDevices:
             self.shoe = ShoeEmulator(PtyEndpoint(), cards=[], decks=decks, announce=False, pace=None, seed=player.seed)
         else:
             if not _NUMBERED_SHOE.fullmatch(s.shoe_id):
-                raise RuleError("foreign_shoe", f"the journal's shoe {s.shoe_id!r} is not an emulated one and the "
+                raise DeviceError(Refusal.FOREIGN_SHOE, f"the journal's shoe {s.shoe_id!r} is not an emulated one and the "
                                 "bench cannot name a shoe after it: connect that table's shoe (--shoe URL)")
             self.current, self.pulled = player.shoe(session), s.shoe_cards
             shoe = self.current.shoe
@@ -61,7 +61,7 @@ class BenchDevices:
                 self.cut_reported = True
         self.peek = PeekEmulator(PtyEndpoint(), seed=player.seed) if session.profile.dealer_hole_card else None
         tracker = session.tracker
-        hole = 2 - session.profile.dealer_up_card  # the index of the hole card in the dealer's hand
+        hole = session.profile.hole_index
         if self.peek is not None and tracker is not None and len(tracker.dealer) > hole:
             self.peek.sim_set_hole_card(tracker.dealer[hole])  # still under the reader after a restart
 
@@ -93,7 +93,7 @@ class BenchDevices:
         """The bench's next shoe, for a table that needs one."""
         event = self.player.next_input(self.session)
         if not isinstance(event, ShoeLoaded):
-            raise RuleError("shoe_not_due", f"the table needs no new shoe now ({self.session.state})")
+            raise DeviceError(Refusal.SHOE_NOT_DUE, f"the table needs no new shoe now ({self.session.state})")
         return event
 
     def load(self, event: ShoeLoaded) -> None:
@@ -106,7 +106,7 @@ class BenchDevices:
     def pull(self) -> None:
         """The dealer pulls the next card; when it becomes the hole card the reader sees it first."""
         if self.current is None or self.busy():
-            raise RuleError("shoe_busy", "no shoe is in, or the last card pulled has not reached the table")
+            raise DeviceError(Refusal.SHOE_BUSY, "no shoe is in, or the last card pulled has not reached the table")
         card = self.current.card(self.pulled)
         tracker = self.session.tracker
         if self.peek is not None and tracker is not None and tracker.next_card_is_hole_card():

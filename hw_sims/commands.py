@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from dealer_assist.cards import Card, parse_card
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Refusal, RuleError
 from devices.cli_support import CommandError, JsonArgumentParser, emit, report, stop_on_signals
 from hw_sims.device import EmulatedDevice
 from hw_sims.endpoints import Endpoint, PtyEndpoint, TcpEndpoint
@@ -24,7 +24,7 @@ def _cards(text: str) -> list[Card]:
     try:
         return [parse_card(item) for item in text.replace(",", " ").split()]
     except RuleError as error:
-        raise CommandError("bad_card", f"--cards: {error.message}") from None
+        raise CommandError(Refusal.BAD_CARD, f"--cards: {error.message}") from None
 
 
 def _endpoint(args: argparse.Namespace) -> Endpoint:
@@ -33,17 +33,17 @@ def _endpoint(args: argparse.Namespace) -> Endpoint:
     try:
         return TcpEndpoint(args.tcp)
     except OSError as error:
-        raise CommandError("port_unavailable", f"--tcp {args.tcp}: {error.strerror}") from None
+        raise CommandError(Refusal.PORT_UNAVAILABLE, f"--tcp {args.tcp}: {error.strerror}") from None
 
 
 def _rates(args: argparse.Namespace) -> dict[FaultKind, float]:
     if not 0.0 <= args.faults <= 1.0:
-        raise CommandError("bad_fault", f"--faults {args.faults}: the rate must be between 0 and 1")
+        raise CommandError(Refusal.BAD_FAULT, f"--faults {args.faults}: the rate must be between 0 and 1")
     rates = {kind: args.faults for kind in RATED} if args.faults else {}
     try:
         rates.update(parse_rates(args.fault))
     except ValueError as error:
-        raise CommandError("bad_fault", str(error)) from None
+        raise CommandError(Refusal.BAD_FAULT, str(error)) from None
     return rates
 
 
@@ -53,7 +53,7 @@ def _hole_card(args: argparse.Namespace) -> Card | None:
     try:
         return parse_card(args.hole_card)
     except RuleError:
-        raise CommandError("bad_card", "--hole-card is not a card like KS or 10H") from None
+        raise CommandError(Refusal.BAD_CARD, "--hole-card is not a card like KS or 10H") from None
 
 
 def _build(args: argparse.Namespace) -> EmulatedDevice:
@@ -63,7 +63,7 @@ def _build(args: argparse.Namespace) -> EmulatedDevice:
         hole = _hole_card(args)
         return PeekEmulator(_endpoint(args), hole_card=hole, delay=args.delay, seed=args.seed, faults=rates)
     if args.decks < 1:
-        raise CommandError("bad_arguments", f"--decks {args.decks}: a shoe holds at least one deck")
+        raise CommandError(Refusal.BAD_ARGUMENTS, f"--decks {args.decks}: a shoe holds at least one deck")
     cards = _cards(args.cards) if args.cards else None
     return ShoeEmulator(
         _endpoint(args),

@@ -3,19 +3,22 @@
 The bench decides what the dealer and the players do, exactly as in-process; but every card
 leaves the emulated shoe as a wire frame when the bench pulls it, crosses a pseudo-terminal,
 and reaches the table through the shoe adapter, the card-stop and the journal; the peek device
-answers over its own link. A restarted bench powers the shoe up mid-shoe where the journal says.
+answers over its own link. All of it goes through the table controller, as on the screen. A
+restarted bench powers the shoe up mid-shoe where the journal says.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from dealer_assist.bench import BenchPlayer
+from dealer_assist.errors import RuleError, Refusal
 from dealer_assist.inputs import CardDrawn
 from dealer_assist.session_inputs import ConfirmPeek, ShoeLoaded
 from dealer_assist.table import Table
 from dealer_assist.tracker import Need
-from devices.linked_table import LinkedTable
-from hw_sims.bench_devices import BenchDevices
+from devices.table_controller import TableController
+from hw_sims.bench_devices import BenchDevices, bench_seed
 
 WAIT = 10.0
 BENCH_PIN = "0000"
@@ -27,34 +30,35 @@ class LinkedBench:
         self.table = table
         self.player = BenchPlayer(seed, shoe_reports_cut=True)
         self.devices = BenchDevices(table.session, self.player)
-        self.linked = LinkedTable(table, self.devices.shoe_url, self.devices.peek_url)
+        self.controller = TableController(table)
+        self.controller.connect_devices(self.devices.shoe_url, self.devices.peek_url)
         if table.pins.digest is None:
-            table.set_pin(BENCH_PIN)
+            self.controller.set_pin(BENCH_PIN)
 
     def start(self) -> None:
         self.devices.start()
-        self.linked.start()
+        self.controller.start()
 
     def stop(self) -> None:
-        self.linked.stop()
+        self.controller.stop()
         self.devices.stop()
 
     def step(self) -> None:
         """One move of the table: a device's delivery or answer awaited, or one input made."""
         session = self.table.session
+        self._stopped()
         if self.devices.busy():
             self._wait(lambda: not self.devices.busy(), f"the shoe's delivery (shoe {session.s.shoe_id}, "
                        f"{session.s.shoe_cards} of {self.devices.pulled} cards)")
             return
         tracker = session.tracker
         need = tracker.awaiting().need if tracker is not None else None
-        if need is Need.PEEK:
+        if tracker is not None and need is Need.PEEK:
             self._wait(lambda: tracker.awaiting().need is not Need.PEEK, "the peek device's answer")
             return
-        if need is Need.CHECK_BY_HAND:
+        if tracker is not None and need is Need.CHECK_BY_HAND:
             natural = tracker.expected_peek_answer().value == "natural"
-            self.table.supervise(ConfirmPeek(natural, SUPERVISOR, "checked by hand on the bench"), BENCH_PIN)
-            self.linked.feed.sync(session)
+            self.controller.supervise(ConfirmPeek(natural, SUPERVISOR, "checked by hand on the bench"), BENCH_PIN)
             return
         event = self.player.next_input(session)
         if isinstance(event, ShoeLoaded):
@@ -62,8 +66,26 @@ class LinkedBench:
         elif isinstance(event, CardDrawn):
             self.devices.pull()
         else:
-            self.linked.submit(event)
+            refused = self.controller.submit(event)
+            if refused is not None:
+                raise refused
+
+    def _stopped(self) -> None:
+        halted = self.controller.halted
+        if halted is not None:
+            raise RuleError(Refusal.TABLE_STOPPED, halted.message)
 
     def _wait(self, done: Callable[[], bool], what: str) -> None:
-        if not self.linked.pump_until(done, WAIT):
+        if not self.controller.pump_until(lambda: done() or self.controller.halted is not None, WAIT):
             raise TimeoutError(f"the bench waited {WAIT:.0f} s for {what}")
+        self._stopped()
+
+
+def screen_bench(controller: TableController, seed: int | None, rng: random.Random) -> BenchDevices:
+    """The emulated shoe and peek reader of the screen's bench; a resumed table deals on from the
+    shoe it was dealing."""
+    session = controller.table.session
+    shoes = bench_seed(session.s.shoe_id)
+    if shoes is None:
+        shoes = seed if seed is not None else rng.randrange(1_000_000)
+    return BenchDevices(session, BenchPlayer(shoes, shoe_reports_cut=True))

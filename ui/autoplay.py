@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
 from dealer_assist.session_inputs import ConfirmPeek
-from dealer_assist.random_play import next_input, random_wagers
+from dealer_assist.random_play import RandomPolicy, random_wagers
+from dealer_assist.round_driver import next_input
 from dealer_assist.shoe import FULL_DECK
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
@@ -39,12 +40,14 @@ class AutoPlayer:
 
     def __init__(self, window: DealerWindow, rng: random.Random, rounds: int, shots: Path | None = None) -> None:
         assert window.bench is not None, "autoplay deals from the bench shoe"
-        self._knows_pin = window.bridge.table.pins.digest is None
+        self.controller = window.bridge.controller
+        self._knows_pin = not self.controller.supervisor_snapshot(recent=0).has_pin
         if self._knows_pin:
-            window.bridge.table.set_pin(AUTOPLAY_PIN)
+            self.controller.set_pin(AUTOPLAY_PIN)
         self.window = window
         self.bench = window.bench
         self.rng = rng
+        self._policy = RandomPolicy(rng, lambda: FULL_DECK[0])  # the real card comes from the bench
         self.rounds = rounds
         self.shots = shots
         self.played = 0
@@ -66,26 +69,28 @@ class AutoPlayer:
         return True
 
     def _check_stalled(self) -> None:
-        bridge = self.window.bridge
-        seq, now = bridge.table.journal.seq, time.monotonic()
+        seq, now = self.controller.journal.seq, time.monotonic()
         if seq != self._journal_seq:
             self._journal_seq, self._moved_at = seq, now
         elif now - self._moved_at > STALL_S:
-            session = bridge.session
-            need = session.tracker.awaiting().need.value if session.tracker is not None else "nothing"
+            snap = self.controller.snapshot
+            table = snap.table
+            assert table is not None, "a journaled table's snapshot always has its table"
+            need = snap.need.value if snap.need is not None else "nothing"
             waits = ("; a shoe or card pulled on the bench has not reached it" if self.bench.busy() else "")
-            raise AutoplayStalled(f"nothing reached the table's journal for {STALL_S:.0f} s: round {session.round_id}, "
-                                  f"table {session.state.value}, round needs {need}, shoe {session.s.shoe_id} at card "
-                                  f"{session.s.shoe_cards}{waits}")
+            raise AutoplayStalled(f"nothing reached the table's journal for {STALL_S:.0f} s: round {table.round_id}, "
+                                  f"table {table.state.value}, round needs {need}, shoe {table.shoe_id} at card "
+                                  f"{table.shoe_cards}{waits}")
 
     def _awaits_peek_device(self) -> bool:
         """On the wire the peek device answers by itself."""
-        tracker = self.window.bridge.tracker
-        return self.bench.wire is not None and tracker is not None and tracker.awaiting().need is Need.PEEK
+        return self.bench.wire is not None and self.controller.snapshot.need is Need.PEEK
 
     def _act(self) -> None:
-        bridge, view = self.window.bridge, self.window.view
-        state = bridge.session.state
+        view = self.window.view
+        table = self.controller.snapshot.table
+        assert table is not None, "a journaled table's snapshot always has its table"
+        state = table.state
         if state is TableState.NEEDS_SHOE:
             self.bench.load.click()
             return
@@ -96,13 +101,12 @@ class AutoPlayer:
             view.bank_offer.keypad.chips[self.rng.choice(BANK_CHIPS)].click()
             view.bank_offer.keypad.confirm.click()
             return
-        tracker = bridge.tracker
+        tracker = self.controller.tracker
         assert tracker is not None, f"autoplay cannot play a table in state {state}"
         need = tracker.awaiting().need
         if need is Need.CHECK_BY_HAND:  # the peek device failed: a floor supervisor checks by hand
             natural = tracker.expected_peek_answer() is PeekResult.NATURAL
-            refusal = bridge.supervise(ConfirmPeek(natural, "autoplay", "checked by hand"), AUTOPLAY_PIN)
-            assert refusal is None, refusal
+            self.controller.supervise(ConfirmPeek(natural, "autoplay", "checked by hand"), AUTOPLAY_PIN)
             return
         if need is Need.NOTHING:
             self._shoot("settlement")
@@ -119,7 +123,7 @@ class AutoPlayer:
         if need is Need.DECISION and not self._shot_mid:
             self._shoot("midround")
             self._shot_mid = True
-        event = next_input(tracker, self.rng, lambda: FULL_DECK[0])  # the real card comes from the bench
+        event = next_input(tracker, self._policy)
         if isinstance(event, CardDrawn):
             self.bench.deal.click()
         elif isinstance(event, Decide) and event.amount is None:
@@ -144,7 +148,7 @@ class AutoPlayer:
         """The supervisor's recall of the last round, opened through the PIN pad, a few steps in."""
         if self.shots is None or not self._knows_pin:
             return
-        supervisor = open_supervisor(self.window, self.window.bridge.table)
+        supervisor = open_supervisor(self.window, self.controller)
         for key in AUTOPLAY_PIN:
             supervisor.pad.keys[key].click()
         supervisor.pad.enter.click()

@@ -20,7 +20,7 @@ from dealer_assist.snapshot import TableSnapshot
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
 from hw_sims.bench_devices import BenchDevices
-from ui.device_status import DeviceStatus
+from devices.device_status import DeviceStatus
 
 SHOE, PEEK = "Shoe", "Peek"
 

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("hw_sims.commands", "run an emulated shoe or peek device on a pseudo-terminal or TCP port"),
     "analyze": ("dealer_assist.commands.analyze", "exact odds of the Buster and Lucky Lucky bets; Monte Carlo of whole rounds"),
     "run": ("ui.run_command", "open the dealer's touchscreen"),
+    "pit": ("pit.commands", "the card room's pit service: init, table add, nats-config, user add, token add, serve"),
 }
 
 

@@ -13,10 +13,9 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.cards import RANKS, SUITS, Card
-from dealer_assist.recall import recall, round_cards
 from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
-from dealer_assist.table import Table
 from dealer_assist.journal_text import card_code
+from dealer_assist.supervisor_snapshot import SupervisorSnapshot
 from ui.notice_label import NoticeLabel
 from ui.text import SUIT_SYMBOLS
 
@@ -32,18 +31,14 @@ class OpenRound:
     cards: tuple[str, ...]
 
     @classmethod
-    def of(cls, table: Table) -> OpenRound:
-        session = table.session
-        held = f"   ·   misdeal held: {card_code(str(session.misdeal))}" if session.misdeal is not None else ""
-        if session.unread:
-            held += f"   ·   out unread: shoe card {', '.join(str(n) for n in session.unread)}"
-        if session.tracker is None:
-            return cls(f"No round is open: the table is at {session.state.value.replace('_', ' ')}{held}", ())
-        latest = recall(table.path, last=1)  # a round opened by its first input has no record yet
-        entry = latest[0] if latest and latest[0]["round_id"] == session.round_id else None
-        cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}"
-                      for card in (round_cards(entry) if entry else ()))
-        return cls(f"Round {session.round_id} · {session.tracker.phase.value.replace('_', ' ')}{held}", cards)
+    def of(cls, snap: SupervisorSnapshot) -> OpenRound:
+        held = f"   ·   misdeal held: {card_code(str(snap.misdeal))}" if snap.misdeal is not None else ""
+        if snap.unread:
+            held += f"   ·   out unread: shoe card {', '.join(str(n) for n in snap.unread)}"
+        if snap.phase is None:
+            return cls(f"No round is open: the table is at {snap.state.value.replace('_', ' ')}{held}", ())
+        cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}" for card in snap.round_cards)
+        return cls(f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}", cards)
 
 
 def _place(card: dict[str, Any]) -> str:

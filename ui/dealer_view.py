@@ -12,7 +12,7 @@ from ui.bank_offer import BankOffer
 from ui.dealer_hand_widget import DealerHandPanel
 from ui.decision_bar import DecisionBar
 from ui.device_bar import DeviceBar
-from ui.device_status import DeviceLink
+from devices.device_status import DeviceLink
 from ui.double_for_less import DoubleForLess
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel

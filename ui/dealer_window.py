@@ -15,11 +15,11 @@ from ui.theme import see_through, style
 class DealerWindow(QMainWindow):
     def __init__(self, bridge: TableBridge, bench: BenchPanel | None = None) -> None:
         super().__init__()
-        self.setWindowTitle(f"dealer-assist · {bridge.session.profile.title}")
+        self.setWindowTitle(f"dealer-assist · {bridge.snapshot.profile_title}")
         self.scale = 1.0
         self.setStyleSheet(style(self.scale))
         self.bridge = bridge
-        self.view = DealerView(bridge.session.seats)
+        self.view = DealerView(len(bridge.snapshot.seats))
         self.bench = bench
         body = see_through(QWidget())
         layout = QHBoxLayout(body)
@@ -29,7 +29,7 @@ class DealerWindow(QMainWindow):
         layout.addLayout(side)
         supervisor = QPushButton("Supervisor")
         supervisor.setObjectName("supervisor")
-        supervisor.clicked.connect(lambda: open_supervisor(self, bridge.table).table_changed.connect(bridge.refresh))
+        supervisor.clicked.connect(lambda: open_supervisor(self, bridge.controller))
         side.addWidget(supervisor)
         side.addStretch(0 if bench else 1)
         if bench is not None:

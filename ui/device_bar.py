@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from ui.device_status import DeviceLink
+from devices.device_status import DeviceLink
 from ui.theme import COLLECT, PAY
 
 
@@ -22,6 +22,6 @@ class DeviceBar(QWidget):
                 label = self.labels[link.name] = QLabel()
                 self._layout.addWidget(label)
             colour = PAY if link.up else COLLECT
-            state = "up" if link.up else "DOWN"
+            state = link.text if link.text is not None else "up" if link.up else "DOWN"
             last = f" · last {link.last_read}" if link.last_read else ""
             label.setText(f"<span style='color:{colour}'>●</span> {link.name} {state}{last}")

@@ -10,9 +10,8 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from dealer_assist.journal import verify
 from dealer_assist.recall import recall
-from dealer_assist.table import table_config
+from dealer_assist.record_source import RecordSource, as_source, table_config, verify_source
 from dealer_assist.round_story import Evidence, RoundStory, story
 
 CSS = """
@@ -39,11 +38,12 @@ def _evidence(title: str, rows: tuple[Evidence, ...], empty: str) -> str:
     return f"<h2>{title}</h2>" + _table(("Record", "Time", "What"), [(f"#{r.seq}", r.time, escape(r.text)) for r in rows], NARROW)
 
 
-def report_html(journal: Path, round_id: int) -> str:
+def report_html(where: RecordSource | Path, round_id: int) -> str:
     """The report's text: what the journal says about one round, and whether the journal is intact."""
+    journal = as_source(where)
     config = table_config(journal)
     told: RoundStory = story(recall(journal, round_id=round_id)[0])
-    verdict = verify(journal)
+    verdict = verify_source(journal)
     check = (f"<span class='ok'>INTACT</span> — {escape(verdict.message)}" if verdict.ok
              else f"<span class='bad'>DAMAGED</span> — {escape(verdict.message)}")
     steps = [(f"#{step.seq}", step.time, escape(step.text) + "".join(f"<br/><span class='op'>→ {escape(op)}</span>" for op in step.operations))
@@ -56,7 +56,7 @@ def report_html(journal: Path, round_id: int) -> str:
     return f"""<html><head><style>{CSS}</style></head><body>
 <h1>Dispute report · table {escape(config.table_id)} · round {told.round_id}</h1>
 <p>Profile {escape(config.profile)} · round {escape(told.state)} · started {told.started} · ended {told.ended} ·
-journal records {told.records}<br/>Journal {escape(str(journal))}<br/>Journal verification: {check}<br/>
+journal records {told.records}<br/>Journal {escape(journal.name)}<br/>Journal verification: {check}<br/>
 Report made {datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC</p>
 <h2>Inputs and the operations they caused</h2>{_table(("Record", "Time", "Input → operations"), steps, NARROW)}
 {_evidence("Corrections", told.corrections, "No corrections.")}
@@ -66,7 +66,7 @@ Report made {datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC</p>
 </body></html>"""
 
 
-def write_report(journal: Path, round_id: int, pdf: Path) -> Path:
+def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Path:
     """Write the report of round `round_id` to `pdf` (US Letter, printable margins)."""
     pdf.parent.mkdir(parents=True, exist_ok=True)
     writer = QPdfWriter(str(pdf))

@@ -1,5 +1,5 @@
-"""The supervisor's PIN on a large keypad. The table checks it and journals every try; the pad
-only collects digits, shows the table's refusal and, while locked, the time the lock has left.
+"""The supervisor's PIN on a large keypad. The table controller checks it and journals every try;
+the pad only collects digits, shows the refusal and, while locked, the time the lock has left.
 
 A table without a supervisor PIN opens the pad on choosing one: the new PIN twice, then it is
 recorded and opens the screens. Behind the current PIN the same steps change it.
@@ -12,9 +12,9 @@ from enum import StrEnum
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import RuleError, Refusal
 from dealer_assist.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
-from dealer_assist.table import Table
+from devices.table_controller import TableController
 from ui.notice_label import NoticeLabel
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "⌫")
@@ -29,11 +29,6 @@ class Step(StrEnum):
     AGAIN = "Enter the new PIN again"
 
 
-def lock_left(table: Table) -> float:
-    """Seconds until the table's PIN lock ends; 0 when it is not locked."""
-    return max(0.0, table.pins.locked_until - table.clock())
-
-
 class PinPad(QWidget):
     """Emits `unlocked` with the PIN once the table accepted it, `pin_set` with a new PIN once the
     table recorded it, and `cancelled` when a change is given up."""
@@ -42,9 +37,9 @@ class PinPad(QWidget):
     pin_set = Signal(str)
     cancelled = Signal()
 
-    def __init__(self, table: Table, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.table = table
+        self.controller = controller
         self.digits = ""
         self.step = Step.UNLOCK
         self._changing = False
@@ -56,7 +51,7 @@ class PinPad(QWidget):
         outer.addLayout(root, 4)
         outer.addStretch(1)
         root.addStretch(1)
-        heading = QLabel(f"Floor supervisor · table {table.session.config.table_id}")
+        heading = QLabel(f"Floor supervisor · table {controller.table_id}")
         heading.setObjectName("big")
         root.addWidget(heading)
         self.flow = QLabel("")
@@ -102,7 +97,7 @@ class PinPad(QWidget):
     def reset(self) -> None:
         """Ask for the PIN; on a table without one, for the first PIN."""
         self._changing, self._current, self._first = False, None, None
-        self._begin(Step.UNLOCK if self.table.pins.digest is not None else Step.NEW)
+        self._begin(Step.UNLOCK if self.controller.supervisor_snapshot(recent=0).has_pin else Step.NEW)
         self.notice.clear()
 
     def change(self) -> None:
@@ -149,11 +144,11 @@ class PinPad(QWidget):
         """One entry for the step the pad is on; a refusal raises and the pad asks again."""
         match self.step:
             case Step.UNLOCK:
-                self.table.check_pin(pin)
+                self.controller.check_pin(pin)
                 self.notice.clear()
                 self.unlocked.emit(pin)
             case Step.CURRENT:
-                self.table.check_pin(pin)
+                self.controller.check_pin(pin)
                 self.notice.clear()
                 self._current = pin
                 self._begin(Step.NEW)
@@ -166,9 +161,9 @@ class PinPad(QWidget):
                 if pin != self._first:
                     self._first = None
                     self._begin(Step.NEW)
-                    raise RuleError("pin_mismatch", "the second entry differs from the first: enter the new PIN again")
+                    raise RuleError(Refusal.PIN_MISMATCH, "the second entry differs from the first: enter the new PIN again")
                 try:
-                    self.table.set_pin(pin, self._current)
+                    self.controller.set_pin(pin, self._current)
                 except RuleError:
                     self.reset()  # set or changed meanwhile: start again from the PIN the table has
                     raise
@@ -180,7 +175,7 @@ class PinPad(QWidget):
         self.cancelled.emit()
 
     def _show_lock(self) -> None:
-        left = lock_left(self.table)
+        left = self.controller.supervisor_snapshot(recent=0).pin_lock_left
         if left:
             seconds = math.ceil(left)
             self.lock.setText(f"Locked: {seconds // 60}:{seconds % 60:02d} left")

@@ -1,6 +1,6 @@
 """Player-dealer rotation at a glance: who banks and for which turn, who the bank is offered to,
 the seats that refused it and, under California's rotation limits, the time left before two
-other player-dealers must have banked. Read from the table session; nothing decided here."""
+other player-dealers must have banked. Read from the supervisor snapshot; nothing decided here."""
 from __future__ import annotations
 
 import math
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QVBoxLayout, QWidget
 
-from dealer_assist.table import Table
+from dealer_assist.supervisor_snapshot import RotationFacts
 from ui.text import money
 
 TURNS = {1: "first turn", 2: "second turn"}
@@ -25,33 +25,29 @@ class RotationStatus:
     time_left: str
 
     @classmethod
-    def of(cls, table: Table) -> RotationStatus:
-        session, s = table.session, table.session.s
-        if not session.profile.player_dealer:
-            house = f"the house banks: {session.profile.id} has no player-dealer"
-            return cls(house, "—", "—", "off", "—")
+    def of(cls, r: RotationFacts) -> RotationStatus:
+        if not r.player_dealer:
+            return cls(f"the house banks: {r.profile_id} has no player-dealer", "—", "—", "off", "—")
         banker = "nobody yet"
-        if s.pd_seat is not None:
-            kind = " · proposition player" if s.pd_proposition else ""
-            banker = f"seat {s.pd_seat} · bank {money(s.pd_bank)} · {TURNS.get(s.pd_turn, f'turn {s.pd_turn}')}{kind}"
-            banker += "" if s.pd_ready or session.tracker is not None else " (banked the last round)"
-        offer = "—" if s.offer_seat is None else f"seat {s.offer_seat} · {TURNS.get(s.offer_turn, f'turn {s.offer_turn}')}"
-        refused = ", ".join(f"seat {seat}" for seat in s.declined) or "none"
-        return cls(banker, offer, refused, *_rotation(table))
+        if r.pd_seat is not None:
+            kind = " · proposition player" if r.pd_proposition else ""
+            banker = f"seat {r.pd_seat} · bank {money(r.pd_bank)} · {TURNS.get(r.pd_turn, f'turn {r.pd_turn}')}{kind}"
+            banker += "" if r.pd_ready or r.round_open else " (banked the last round)"
+        offer = "—" if r.offer_seat is None else f"seat {r.offer_seat} · {TURNS.get(r.offer_turn, f'turn {r.offer_turn}')}"
+        refused = ", ".join(f"seat {seat}" for seat in r.declined) or "none"
+        return cls(banker, offer, refused, *_rotation(r))
 
 
-def _rotation(table: Table) -> tuple[str, str]:
-    session, s = table.session, table.session.s
-    if not session.config.rotation_rules:
+def _rotation(r: RotationFacts) -> tuple[str, str]:
+    if not r.rotation_rules:
         return "off", "—"
-    if s.prop_seat is None:
+    if r.prop_seat is None:
         return "on · no proposition player has banked", "—"
-    banked = ", ".join(f"seat {seat}" for seat in s.window_pds) or "none yet"
-    rotation = f"on · proposition player seat {s.prop_seat} · other player-dealers since: {banked} ({len(s.window_pds)} of 2)"
-    deadline = session.rotation_deadline()
-    if deadline is None:
+    banked = ", ".join(f"seat {seat}" for seat in r.window_pds) or "none yet"
+    rotation = f"on · proposition player seat {r.prop_seat} · other player-dealers since: {banked} ({len(r.window_pds)} of 2)"
+    if r.deadline is None:
         return rotation, "—"
-    left = math.ceil(deadline - table.clock())
+    left = math.ceil(r.deadline - r.now)
     if left <= 0:
         return rotation, f"none: the window closed {-left // 60}:{-left % 60:02d} ago"
     return rotation, f"{left // 60}:{left % 60:02d}"

@@ -23,14 +23,11 @@ import platformdirs
 from dealer_assist.errors import RuleError
 from dealer_assist.journal import JournalCorrupt
 from dealer_assist.profile import load_profile
-from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
+from devices.table_controller import TableController
 
 if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen opens
-    from hw_sims.bench_devices import BenchDevices
-    from ui.bridge import TableBridge
-    from ui.camera_link import CameraLink
-    from ui.device_status import DeviceStatus
+    from devices.camera_watch import CameraWatch
 
 WAIT_MS = 2  # autoplay looks again this soon while a device delivers
 EMULATED_CAMERA = "emulated"
@@ -86,7 +83,7 @@ def main(argv: list[str]) -> int:
                                    config.get("rotation_rules", False))
         journal.parent.mkdir(parents=True, exist_ok=True)
         named = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
-        table = Table.open(journal, table_config, devices=named | ({"camera": args.camera} if args.camera else {}))
+        controller = TableController.open(journal, table_config, devices=named | ({"camera": args.camera} if args.camera else {}))
     except JournalCorrupt as error:
         print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
         return 2
@@ -95,9 +92,9 @@ def main(argv: list[str]) -> int:
         print(f"dealer-assist run: {message}", file=sys.stderr)
         return 2
     try:
-        return _show(table, args, width, height)
+        return _show(controller, args, width, height)
     finally:
-        table.close()
+        controller.close()
 
 
 def table_file(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
@@ -114,48 +111,45 @@ def table_file(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
     return config, journal
 
 
-def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> int:
+def _show(controller: TableController, args: argparse.Namespace, width: int, height: int) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.shoe import Shoe
+    from hw_sims.linked_bench import screen_bench
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
     from ui.dealer_window import DealerWindow
-    from ui.device_links import DeviceLinks
-    from ui.device_status import DeviceStatus
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0]])
     # A loop of its own, not app.exec(): once app.exec() has returned, Qt treats the application as
     # closing and no longer delivers signals queued from device threads, so the screen could not be
     # opened a second time in the same process.
     loop = QEventLoop()
     app.lastWindowClosed.connect(loop.quit)
     rng = random.Random(args.seed)
-    devices = DeviceStatus()
-    bridge = TableBridge(table, devices)
-    session = table.session
+    bridge = TableBridge(controller)
     try:
-        wire = _bench_devices(table, args.seed, rng) if not args.shoe and args.bench == "wire" else None
-        camera = _camera(args.camera, args.calibration, bridge, devices) if args.camera else None
+        wire = screen_bench(controller, args.seed, rng) if not args.shoe and args.bench == "wire" else None
+        if args.camera:
+            _camera(args.camera, args.calibration, controller)
     except RuleError as error:
         print(f"dealer-assist run: {error.message}", file=sys.stderr)
         return 2
     if wire is not None:
         wire.start()
         args.shoe, args.peek = wire.shoe_url, wire.peek_url
-    links = DeviceLinks(bridge, devices, args.shoe, args.peek) if args.shoe else None
-    shoe = Shoe(session.profile.decks, rng) if wire is None else None
-    bench = None if links and wire is None else BenchPanel(shoe,
-                                                           lambda: bridge.tracker.expected_peek_answer(), devices, wire=wire)
+    if args.shoe:
+        controller.connect_devices(args.shoe, args.peek)
+    shoe = Shoe(controller.profile.decks, rng) if wire is None else None
+    bench = None if args.shoe and wire is None else BenchPanel(shoe, controller.expected_peek_answer, controller.devices,
+                                                                wire=wire)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
     window.show()
-    if links is not None:
-        links.start()
-    if camera is not None:
-        camera.start()
+    controller.start()
     if args.autoplay:
         player = AutoPlayer(window, rng, args.autoplay, args.screenshots)
 
@@ -174,37 +168,24 @@ def _show(table: Table, args: argparse.Namespace, width: int, height: int) -> in
     elif args.exit:
         QTimer.singleShot(0, loop.quit)
     status = loop.exec()
-    for device in (camera, links, wire):
-        if device is not None:
-            device.stop()
+    controller.stop()
+    if wire is not None:
+        wire.stop()
     app.processEvents()  # what the devices delivered last reaches the journal before it closes
     return status
 
 
-def _bench_devices(table: Table, seed: int | None, rng: random.Random) -> BenchDevices:
-    """The emulated shoe and peek reader; a resumed table deals on from the shoe it was dealing."""
-    from dealer_assist.bench import BenchPlayer
-    from hw_sims.bench_devices import BenchDevices, bench_seed
-
-    session = table.session
-    shoes = bench_seed(session.s.shoe_id)
-    if shoes is None:
-        shoes = seed if seed is not None else rng.randrange(1_000_000)
-    return BenchDevices(session, BenchPlayer(shoes, shoe_reports_cut=True))
-
-
-def _camera(source: str, calibration: str | None, bridge: TableBridge, devices: DeviceStatus) -> CameraLink:
+def _camera(source: str, calibration: str | None, controller: TableController) -> CameraWatch:
     """The camera at `source`, or the synthetic camera filming the felt as the shoe reported it."""
     from calibration.calibration_file import load_calibration
     from devices.camera_check import reported_by_zone
     from devices.camera_reader import CardReader
     from devices.camera_source import CameraSource
     from hw_sims.table_camera import TableCamera
-    from ui.camera_link import CameraLink
 
     if source == EMULATED_CAMERA:
-        felt = TableCamera(lambda: reported_by_zone(bridge.snapshot))
-        return CameraLink(bridge, devices, felt, CardReader(felt.calibrate()))
+        felt = TableCamera(lambda: reported_by_zone(controller.snapshot))
+        return controller.watch_camera(felt, CardReader(felt.calibrate()))
     assert calibration is not None, "main refuses a camera without its calibration"
     locator = load_calibration(calibration)  # a bad file is refused before the camera is opened
-    return CameraLink(bridge, devices, CameraSource(source), CardReader(locator))
+    return controller.watch_camera(CameraSource(source), CardReader(locator))

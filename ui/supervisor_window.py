@@ -1,18 +1,19 @@
 """The floor supervisor's window, behind the PIN: recall with the dispute report, corrections on
 the open round, the player-dealer rotation, and changing the PIN. On a table without a PIN it opens
-on choosing one. `open_supervisor` is how the dealer's screen opens it."""
+on choosing one. It reads the controller's supervisor snapshot and acts through the controller, so
+a correction reaches the dealer's screen as any input does. `open_supervisor` is how the dealer's
+screen opens it."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from dealer_assist.errors import RuleError
-from dealer_assist.recall import recall
-from dealer_assist.table import Table
 from dealer_assist.table_session import TableInput
+from devices.table_controller import TableController
 from ui.corrections_view import CorrectionsView, OpenRound
 from ui.dispute_report import write_report
 from dealer_assist.journal_text import words
@@ -29,15 +30,13 @@ RECALL_ROUNDS = 20
 class SupervisorWindow(QWidget):
     """Opens on the PIN pad; the screens show only once the table accepted the PIN (or recorded
     the table's first one), which is kept for the corrections until the supervisor locks the window
-    again. `table_changed` tells the dealer's screen to show the table again after a correction."""
+    again."""
 
-    table_changed = Signal()
-
-    def __init__(self, table: Table, reports: Path | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: TableController, reports: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
-        self.setWindowTitle(f"dealer-assist · supervisor · table {table.session.config.table_id}")
-        self.table = table
-        self.reports = reports or table.path.parent / "reports"
+        self.setWindowTitle(f"dealer-assist · supervisor · table {controller.table_id}")
+        self.controller = controller
+        self.reports = reports or controller.journal_path.parent / "reports"
         self.pin: str | None = None
         self.scale = 1.0
         self.setStyleSheet(supervisor_style(self.scale))
@@ -45,7 +44,7 @@ class SupervisorWindow(QWidget):
         root.setContentsMargins(12, 10, 12, 12)
         self.stack = QStackedWidget()
         root.addWidget(self.stack)
-        self.pad = PinPad(table)
+        self.pad = PinPad(controller)
         self.pad.unlocked.connect(self._unlock)
         self.pad.pin_set.connect(self._pin_set)
         self.pad.cancelled.connect(lambda: self.stack.setCurrentIndex(1))
@@ -80,15 +79,16 @@ class SupervisorWindow(QWidget):
         self.stack.addWidget(screens)
         self.ticker = QTimer(self)
         self.ticker.setInterval(1000)
-        self.ticker.timeout.connect(lambda: self.rotation.show_status(RotationStatus.of(self.table)))
+        self.ticker.timeout.connect(
+            lambda: self.rotation.show_status(RotationStatus.of(self.controller.supervisor_snapshot(recent=0).rotation)))
 
     def refresh(self) -> None:
         """Read the journal and the table again: after a correction, and whenever the screens open."""
-        table = self.table
-        self.title.setText(f"Supervisor · table {table.session.config.table_id} · {table.rounds_closed} rounds closed")
-        self.recall.show_rounds(tuple(story(entry) for entry in recall(table.path, last=RECALL_ROUNDS)))
-        self.corrections.show_round(OpenRound.of(table))
-        self.rotation.show_status(RotationStatus.of(table))
+        snap = self.controller.supervisor_snapshot(RECALL_ROUNDS)
+        self.title.setText(f"Supervisor · table {snap.table_id} · {snap.rounds_closed} rounds closed")
+        self.recall.show_rounds(tuple(story(entry) for entry in snap.rounds))
+        self.corrections.show_round(OpenRound.of(snap))
+        self.rotation.show_status(RotationStatus.of(snap.rotation))
 
     def lock_screens(self) -> None:
         """Forget the PIN and go back to the pad."""
@@ -119,18 +119,17 @@ class SupervisorWindow(QWidget):
         if self.pin is None:
             return
         try:
-            ops = self.table.supervise(event, self.pin)
+            ops = self.controller.supervise(event, self.pin)
         except RuleError as error:
             self.corrections.notice.refuse(error.message)
             return
         self.refresh()
-        self.table_changed.emit()
         # by its kind only: the operation itself may name an open round's hole card; recall masks it
         self.corrections.accepted(f"Recorded: {words(type(ops[0]).__name__)}, see the round in Recall")
 
     def _report(self, round_id: int) -> None:
-        pdf = self.reports / f"{self.table.session.config.table_id}-round-{round_id}.pdf"
-        write_report(self.table.path, round_id, pdf)
+        pdf = self.reports / f"{self.controller.table_id}-round-{round_id}.pdf"
+        write_report(self.controller.records, round_id, pdf)
         self.notice.done(f"Dispute report saved: {pdf}")
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -142,9 +141,9 @@ class SupervisorWindow(QWidget):
         super().resizeEvent(event)
 
 
-def open_supervisor(parent: QWidget | None, table: Table) -> SupervisorWindow:
+def open_supervisor(parent: QWidget | None, controller: TableController) -> SupervisorWindow:
     """Open the supervisor's window over `parent`, at its size, on the PIN pad."""
-    window = SupervisorWindow(table, parent=parent)
+    window = SupervisorWindow(controller, parent=parent)
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     if parent is not None:
         window.resize(parent.window().size())

@@ -12,10 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dealer_assist.analysis.shoe import ACE, TEN, Shoe, falling
-from dealer_assist.totals import TARGET
-
-SOFT_BONUS = 10
-STANDS_FROM = 17
+from dealer_assist.totals import TARGET, dealer_draws_on, total_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +24,8 @@ class DealerFinals:
 
 
 def dealer_draws(hard: int, has_ace: bool, hits_soft_17: bool) -> bool:
-    """Hit every hard total of 16 or less and, when the profile says so, soft 17; stand otherwise."""
-    soft = has_ace and hard + SOFT_BONUS <= TARGET
-    total = hard + SOFT_BONUS if soft else hard
-    return total < STANDS_FROM or (total == STANDS_FROM and soft and hits_soft_17)
+    """The table's drawing rule on a hand known by its hard total and whether it holds an Ace."""
+    return dealer_draws_on(total_of(hard, has_ace), hits_soft_17)
 
 
 def dealer_finals(shoe: Shoe, hits_soft_17: bool) -> DealerFinals:

@@ -18,13 +18,14 @@ from fractions import Fraction
 
 from dealer_assist.analysis.player_strategy import Move, preferred_moves
 from dealer_assist.cards import Card
-from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PlaceWager, WagerKind
+from dealer_assist.errors import InputError, Refusal
+from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.profile import Profile
 from dealer_assist.settlement import Wager
 from dealer_assist.shoe import Shoe
-from dealer_assist.tracker import Need, Phase, PlayerDealer, RoundTracker
+from dealer_assist.round_driver import RoundPolicy, play
+from dealer_assist.tracker import PlayerDealer, RoundTracker
 
 Z_95 = 1.959963984540054
 LUCKY_LUCKY_WAGER: Cents = 500
@@ -70,7 +71,7 @@ class Table:
         pd_seat = profile.seats if profile.player_dealer else None
         most = profile.seats - (pd_seat is not None)
         if not 1 <= players <= most:
-            raise RuleError("bad_players", f"players: {players} is not from 1 to {most} for {profile.id}", "1")
+            raise InputError(Refusal.BAD_PLAYERS, f"players: {players} is not from 1 to {most} for {profile.id}", "1")
         wagers = []
         for seat in range(1, players + 1):
             wagers.append(PlaceWager(seat, WagerKind.BASE, profile.table_min))
@@ -84,19 +85,24 @@ class Table:
         return sum(w.amount for w in self.wagers if w.kind is kind)
 
 
-def simulate(profile: Profile, rounds: int, seed: int, players: int) -> GameEstimate:
-    """Play `rounds` rounds from one seeded shoe and estimate the banker's edge on each wager."""
+Chooser = Callable[[RoundTracker, int, int], Decide | None]  # a hand's decision; None is the hit
+
+
+def simulate(profile: Profile, rounds: int, seed: int, players: int, choose: Chooser | None = None) -> GameEstimate:
+    """Play `rounds` rounds from one seeded shoe and estimate the banker's edge on each wager;
+    `choose` takes the players' decisions (default: the short strategy)."""
     if rounds < 2:
-        raise RuleError("bad_rounds", f"rounds: {rounds} is too few for an interval: give at least 2", None)
+        raise InputError(Refusal.BAD_ROUNDS, f"rounds: {rounds} is too few for an interval: give at least 2", None)
     table = Table.seated(profile, players)
     shoe = Shoe(profile.decks, random.Random(seed))
+    choose = short_strategy if choose is None else choose
     totals: dict[Wager, int] = {}
     squares: dict[Wager, int] = {}
     for _ in range(rounds):
         if shoe.cut_reached:
             shoe.shuffle()
         banker: dict[Wager, int] = {}
-        for row in play_round(table, shoe.draw).rows:
+        for row in play_round(table, shoe.draw, choose).rows:
             banker[row.wager] = banker.get(row.wager, 0) - row.amount
         for wager, result in banker.items():
             totals[wager] = totals.get(wager, 0) + result
@@ -114,36 +120,39 @@ def _estimate(wager: Wager, stake: Cents, rounds: int, total: int, squares: int)
     return EdgeEstimate(wager, stake, edge, edge - half, edge + half)
 
 
-def play_round(table: Table, draw: Callable[[], Card]) -> RoundTracker:
-    """One round from the wagers to the settlement, every input checked by the tracker."""
-    tracker = RoundTracker(table.profile, None, table.bank)
-    for wager in table.wagers:
-        tracker.apply(wager)
-    up = table.profile.dealer_up_card - 1
-    while tracker.phase is not Phase.SETTLED:
-        if tracker.phase is Phase.PLAYING and (wait := tracker.awaiting()).need is Need.DECISION:
-            seat, index = wait.seat, wait.hand
-            assert seat is not None and index is not None, "a decision is always due from one hand"
-            moves = preferred_moves(tracker.hands[seat][index].cards, tracker.dealer[up])
-            tracker.apply(_decision(tracker, seat, index, moves, draw))
-        elif tracker.phase is Phase.INSURANCE:
-            tracker.apply(CloseInsurance())
-        elif tracker.phase is Phase.PEEK:
-            tracker.apply(PeekAnswered(tracker.expected_peek_answer()))
-        else:
-            tracker.apply(CardDrawn(draw()))
-    return tracker
+class _Players(RoundPolicy):
+    """The table's fixed wagers, no insurance, cards from `draw`, and `choose`'s decisions."""
+
+    def __init__(self, table: Table, draw: Callable[[], Card], choose: Chooser) -> None:
+        self.wagers = iter(table.wagers)
+        self.draw = draw
+        self.choose = choose
+
+    def wager(self, tracker: RoundTracker) -> PlaceWager | None:
+        return next(self.wagers, None)
+
+    def card(self, tracker: RoundTracker) -> Card:
+        return self.draw()
+
+    def decide(self, tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
+        return self.choose(tracker, seat, hand)
 
 
-def _decision(tracker: RoundTracker, seat: int, hand: int, moves: tuple[Move, ...],
-              draw: Callable[[], Card]) -> CardDrawn | Decide:
-    """The strategy's first move the table accepts; a hit is the next card from the shoe."""
+def short_strategy(tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
+    """`player_strategy`'s first move the table accepts; None is the hit."""
+    moves = preferred_moves(tracker.hands[seat][hand].cards, tracker.up_card)
     for move in moves:
         if move is Move.HIT:
             if tracker.takes_card():
-                return CardDrawn(draw())
+                return None
             continue
         decision = Decide(seat, hand, _ACTIONS[move])
         if tracker.can(decision):
             return decision
     raise AssertionError(f"seat {seat} hand {hand}: the table refuses every move of {moves}")
+
+
+def play_round(table: Table, draw: Callable[[], Card], choose: Chooser = short_strategy) -> RoundTracker:
+    """One round from the wagers to the settlement through the one round driver, every input
+    checked by the tracker."""
+    return play(RoundTracker(table.profile, None, table.bank), _Players(table, draw, choose))

@@ -1,7 +1,7 @@
 """`dealer-assist analyze`: what the bets are worth under a rule profile.
 
-`buster` and `lucky-lucky` give exact odds from the full shoe; `game` plays whole rounds through
-the round tracker. Each prints a table, or `--json`, and draws a chart with `--plot FILE.png`.
+`buster` and `lucky-lucky` give exact odds from the full shoe; `strategy` the optimal strategy of
+the base game and its EV; `game` plays whole rounds through the round tracker. Each prints a table, or `--json`, and draws a chart with `--plot FILE.png`.
 A bad argument is reported as `{"error": {...}}` on stdout with exit status 2, like every other
 refusal.
 """
@@ -15,18 +15,26 @@ from fractions import Fraction
 from pathlib import Path
 from typing import NoReturn
 
+from dealer_assist.analysis.base_game import BaseGame, analyze
 from dealer_assist.analysis.buster_odds import BUST_KEYS, FreeBonusShare, buster_odds, free_bonus_share
 from dealer_assist.analysis.chart import bar_chart_png, interval_chart_png
 from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
 from dealer_assist.analysis.odds import BetOdds
 from dealer_assist.analysis.player_strategy import STRATEGY
-from dealer_assist.errors import RuleError
-from dealer_assist.money import format_money, parse_amount, to_units
+from dealer_assist.analysis.optimal_play import OptimalPlayer
+from dealer_assist.analysis.seat_result import SeatResult, seat_result
+from dealer_assist.analysis.strategy_chart import LETTER, chart_columns, strategy_chart_png, strategy_rows
+from dealer_assist.analysis.strategy_table import best
+from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.money import Cents, format_money, parse_amount, to_units
 from dealer_assist.profile import FreeBonus, Profile, load_profile
 from dealer_assist.settlement import FREE_BONUS, Wager
 
 BAD_ARGUMENTS = 2
+OPTIMAL = "optimal"
+SHORT = "short"
+OPTIMAL_STRATEGY = "the optimal strategy of `analyze strategy` for the profile's decks; never insure"
 DEFAULT_PLAYERS = 3
 LUCKY_LABELS = {
     "suited_777": "suited 7-7-7", "suited_678": "suited 6-7-8", "777": "7-7-7", "678": "6-7-8",
@@ -38,7 +46,7 @@ class _Parser(argparse.ArgumentParser):
     """Argument mistakes become a RuleError, so they are reported as JSON like any refusal."""
 
     def error(self, message: str) -> NoReturn:
-        raise RuleError("bad_argument", f"{self.prog}: {message}", None)
+        raise InputError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +79,20 @@ def _parser() -> _Parser:
     game.add_argument("--seed", type=int, required=True, help="seed of the shuffles: the same seed, the same result")
     game.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
                       help=f"seats with wagers, from seat 1 (default {DEFAULT_PLAYERS})")
+    game.add_argument("--strategy", choices=[OPTIMAL, SHORT], default=OPTIMAL,
+                      help="the players' play: the optimal table (default) or the short fixed strategy")
+    game.add_argument("--wager", help="each player's base wager for the seat's price (default: the table minimum)")
     for command in (buster, lucky, game):
-        command.add_argument("--json", action="store_true", help="print JSON instead of a table")
         command.add_argument("--plot", metavar="FILE.png", type=Path, help="also draw a chart as a PNG")
+    strategy = kinds.add_parser("strategy", help="exact: the optimal strategy of the base game and its EV")
+    strategy.add_argument("--profile", required=True, help="rule profile")
+    shoe = strategy.add_mutually_exclusive_group()
+    shoe.add_argument("--infinite", action="store_true", help="an infinite deck (exact)")
+    shoe.add_argument("--decks", type=int, help="decks in the shoe (default: the profile's)")
+    strategy.add_argument("--chart", dest="plot", metavar="FILE.png", type=Path,
+                          help="also draw the strategy card as a PNG")
+    for command in (buster, lucky, game, strategy):
+        command.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return parser
 
 
@@ -85,7 +104,7 @@ def main(argv: list[str]) -> int:
         except SystemExit as done:  # --help has printed its text
             return int(done.code or 0)
         if args.plot is not None and not args.plot.parent.is_dir():
-            raise RuleError("bad_argument", f"--plot: folder {str(args.plot.parent)!r} does not exist", None)
+            raise InputError(Refusal.BAD_ARGUMENTS, f"--plot: folder {str(args.plot.parent)!r} does not exist", None)
         report = _ANALYSES[args.analysis](args)
         if args.plot is not None:
             _write_plot(report, args.plot)
@@ -142,7 +161,7 @@ def _wager(text: str | None, profile: Profile) -> int | None:
         return None
     wager = parse_amount(text, "--wager")
     if not profile.buster_min <= wager <= profile.buster_max:
-        raise RuleError("bad_wager", f"--wager: {format_money(wager)} is outside the Buster limits "
+        raise InputError(Refusal.BAD_WAGER, f"--wager: {format_money(wager)} is outside the Buster limits "
                         f"{format_money(profile.buster_min)} to {format_money(profile.buster_max)} of {profile.id}", "7")
     return wager
 
@@ -172,7 +191,7 @@ def _free_bonus_json(kind: FreeBonus, bonus: FreeBonusShare | None, odds: BetOdd
 def _lucky_lucky(args: argparse.Namespace) -> _Report:
     profile = load_profile(args.profile, _overrides(args))
     if not profile.lucky_lucky:
-        raise RuleError("no_lucky_lucky", f"profile {profile.id} does not offer the Lucky Lucky bet", "8.19")
+        raise RuleError(Refusal.NOT_OFFERED, f"profile {profile.id} does not offer the Lucky Lucky bet", "8.19")
     odds = lucky_odds(profile.decks)
     probabilities, exact = _lines_json(odds, "lines", "loses")
     data: dict[str, object] = {"analysis": "lucky-lucky", "profile": profile.id, "decks": profile.decks,
@@ -213,10 +232,16 @@ def _odds_report(title: str, odds: BetOdds, labels: dict[str, str], loss_label: 
 
 def _game(args: argparse.Namespace) -> _Report:
     profile = load_profile(args.profile)
-    estimate = simulate(profile, args.rounds, args.seed, args.players)
+    wager = _base_wager(args.wager, profile)
+    optimal = args.strategy == OPTIMAL
+    game = analyze(profile, profile.decks) if optimal else None
+    decide = None if game is None else OptimalPlayer(game).decide
+    estimate = simulate(profile, args.rounds, args.seed, args.players, decide)
     exact = {Wager.BUSTER: buster_odds(profile.decks, profile.dealer_hits_soft_17, profile.buster_pays).house_edge}
     if profile.lucky_lucky:
         exact[Wager.LUCKY_LUCKY] = lucky_odds(profile.decks).house_edge
+    if game is not None:
+        exact[Wager.BASE] = Fraction(-game.ev)
     banker = "player-dealer" if profile.player_dealer else "house"
     title = (f"Game: {profile.id}, {profile.decks} decks, {estimate.players} players, "
              f"{estimate.rounds:,} rounds, seed {estimate.seed}")
@@ -230,17 +255,99 @@ def _game(args: argparse.Namespace) -> _Report:
         edges[edge.wager.value] = {"edge": edge.edge, "ci95": [edge.low, edge.high],
                                    "stake_per_round": to_units(edge.stake_per_round),
                                    "exact_full_shoe": None if known is None else float(known)}
+    strategy = STRATEGY if game is None else OPTIMAL_STRATEGY
     data: dict[str, object] = {
         "analysis": "game", "profile": profile.id, "decks": profile.decks, "rounds": estimate.rounds,
-        "seed": estimate.seed, "players": estimate.players, "banker": banker, "strategy": STRATEGY, "edges": edges,
+        "seed": estimate.seed, "players": estimate.players, "banker": banker, "strategy": strategy, "edges": edges,
+        "seat": None,
     }
+    notes = [f"strategy: {strategy}"]
+    if game is not None:
+        seat = seat_result(profile, game.ev, estimate.players, wager)
+        data["seat"] = _seat_json(seat, banker)
+        notes.extend(["", *_seat_lines(seat, banker), "", f"base edge computed by `analyze strategy`: {game.model()}"])
     points = [(edge.wager.value, edge.edge, edge.low, edge.high, None if edge.wager not in exact else float(exact[edge.wager]))
               for edge in estimate.edges]
-    return _Report("\n".join([*rows, "", f"strategy: {STRATEGY}"]), data, lambda: interval_chart_png(title, points))
+    return _Report("\n".join([*rows, "", *notes]), data, lambda: interval_chart_png(title, points))
+
+
+def _base_wager(text: str | None, profile: Profile) -> Cents:
+    if text is None:
+        return profile.table_min
+    wager = parse_amount(text, "--wager")
+    if not profile.table_min <= wager <= profile.table_max:
+        raise InputError(Refusal.BAD_WAGER, f"--wager: {format_money(wager)} is outside the base limits "
+                        f"{format_money(profile.table_min)} to {format_money(profile.table_max)} of {profile.id}", "7")
+    return wager
+
+
+def _seat_json(seat: SeatResult, banker: str) -> dict[str, object]:
+    return {
+        "banker": banker, "players": seat.players, "wager": to_units(seat.wager), "player_ev": seat.player_ev,
+        "banker_before_fees": seat.banker_before_fees / 100,
+        "fees": {"player": to_units(seat.player_fee), "player_dealer": to_units(seat.banker_fee)},
+        "banker_after_fees": seat.banker_after_fees / 100, "break_even_fee": seat.break_even_fee / 100,
+        "player_after_fees": seat.player_after_fees / 100,
+    }
+
+
+def _seat_lines(seat: SeatResult, banker: str) -> list[str]:
+    lines = [f"the {banker}'s seat, {seat.players} players betting {format_money(seat.wager)} each, a round "
+             f"(the bank covering every wager, optimal play):",
+             f"  before fees {_money(Fraction(seat.banker_before_fees))}; the player's EV {seat.player_ev:+.4%}"]
+    if banker == "house":
+        return [*lines, "  no collection fees (RULES.md §8.10)"]
+    lines.append(f"  collection fees (RULES.md §5.5): {format_money(seat.player_fee)} a player circle, "
+                 f"{format_money(seat.banker_fee)} from the player-dealer")
+    lines.append(f"  after its fee {_money(Fraction(seat.banker_after_fees))}; each player after fee "
+                 f"{_money(Fraction(seat.player_after_fees))}")
+    if seat.break_even_fee >= 0:
+        lines.append(f"  the seat breaks even at a player-dealer fee of {_money(Fraction(seat.break_even_fee))}")
+    else:
+        lines.append(f"  no fee lets the seat break even: it loses {_money(Fraction(-seat.break_even_fee))} "
+                     "a round before any fee")
+    return lines
+
+
+# --- strategy -------------------------------------------------------------------------------------
+
+def _strategy(args: argparse.Namespace) -> _Report:
+    profile = load_profile(args.profile, _overrides(args))
+    game = analyze(profile, None if args.infinite else profile.decks)
+    by = "by_up_card" if profile.dealer_hole_card else "by_player_dealer_hand"
+    data: dict[str, object] = {
+        "profile": profile.id, "decks": game.decks_label, "ev": game.ev, by: game.by_column,
+        "strategy": {label: column.to_json() for label, column in game.columns.items()},
+        "insurance": game.insurance, "model": game.model(),
+    }
+    decks = "infinite deck" if game.decks is None else f"{game.decks} decks"
+    rows = [f"Optimal strategy: {profile.id}, {decks}", "", f"player EV per unit of initial wager: {game.ev:+.4%}", ""]
+    label = "dealer up card" if profile.dealer_hole_card else "player-dealer's hand"
+    rows.append(f"{label:<22}{'EV':>10}")
+    rows.extend(f"{column:<22}{game.by_column[column]:>+10.4%}" for column in _column_order(game))
+    rows.extend(["", _strategy_grid(game), "", "H hit, S stand, D double, P split, R surrender", "", game.model()])
+    return _Report("\n".join(rows), data, lambda: strategy_chart_png(game))
+
+
+def _column_order(game: BaseGame) -> list[str]:
+    """The printed card's order, then the columns without decisions (a player-dealer Natural)."""
+    shown = chart_columns(game)
+    return shown + [label for label in game.by_column if label not in shown]
+
+
+def _strategy_grid(game: BaseGame) -> str:
+    columns = chart_columns(game)
+    short = [c.replace("hard ", "h").replace("soft ", "s") for c in columns]
+    lines = [f"{'':<9}" + "".join(f"{c:>4}" for c in short)]
+    for _, keys in strategy_rows(game):
+        for key in keys:
+            cells = [game.columns[c].start.get(key) for c in columns]
+            lines.append(f"{key:<9}" + "".join(f"{LETTER[best(m)] if m else '-':>4}" for m in cells))
+    return "\n".join(lines)
 
 
 _ANALYSES: dict[str, Callable[[argparse.Namespace], _Report]] = {
-    "buster": _buster, "lucky-lucky": _lucky_lucky, "game": _game,
+    "buster": _buster, "lucky-lucky": _lucky_lucky, "game": _game, "strategy": _strategy,
 }
 
 
@@ -249,7 +356,7 @@ def _write_plot(report: _Report, path: Path) -> None:
     try:
         path.write_bytes(png)
     except OSError as error:
-        raise RuleError("cannot_write", f"--plot: cannot write {str(path)!r}: {error.strerror}", None) from None
+        raise InputError(Refusal.CANNOT_WRITE, f"--plot: cannot write {str(path)!r}: {error.strerror}", None) from None
 
 
 def _percent(value: Fraction) -> str:

@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import RuleError
-from dealer_assist.journal import verify
+from dealer_assist.errors import RuleError, Refusal
 from dealer_assist.recall import export_round, recall
+from dealer_assist.record_source import SqliteRecords, verify_source
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise RuleError("bad_arguments", f"{self.prog}: {message}")
+        raise RuleError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,9 +39,10 @@ def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
         if not Path(args.db).is_file():
-            raise RuleError("no_journal", f"{args.db}: no such journal file")
+            raise RuleError(Refusal.NO_JOURNAL, f"{args.db}: no such journal file")
+        source = SqliteRecords(args.db)
         if args.command == "verify":
-            verdict = verify(Path(args.db))
+            verdict = verify_source(source)
             if args.json:
                 print(json.dumps({"ok": verdict.ok, "records": verdict.records, "first_bad": verdict.first_bad,
                                   "message": verdict.message}))
@@ -49,10 +50,10 @@ def main(argv: list[str]) -> int:
                 print(("OK: " if verdict.ok else "DAMAGED: ") + verdict.message)
             return 0 if verdict.ok else 1
         if args.command == "recall":
-            found = recall(Path(args.db), last=None if args.round_id else args.last, round_id=args.round_id)
+            found = recall(source, last=None if args.round_id else args.last, round_id=args.round_id)
             print(json.dumps(found, indent=1) if args.json else "\n\n".join(render_round(r) for r in found))
             return 0
-        print(json.dumps(export_round(Path(args.db), args.round_id), indent=2))
+        print(json.dumps(export_round(source, args.round_id), indent=2))
         return 0
     except RuleError as error:
         print(json.dumps(error.to_json()))

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.round_file import settle_round
 
 
@@ -15,20 +15,20 @@ class _Parser(argparse.ArgumentParser):
     """Argument errors come out as the same JSON error object as any other bad input."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise RuleError("bad_arguments", f"dealer-assist settle: {message}")
+        raise InputError(Refusal.BAD_ARGUMENTS, f"dealer-assist settle: {message}")
 
 
 def load_json(path: str) -> object:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise RuleError("unreadable_file", f"{path}: {error.strerror or error}") from None
+        raise InputError(Refusal.UNREADABLE_FILE, f"{path}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
-        raise RuleError("malformed_json", f"{path}: not UTF-8 text (byte {error.start})") from None
+        raise InputError(Refusal.MALFORMED_JSON, f"{path}: not UTF-8 text (byte {error.start})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise RuleError("malformed_json", f"{path}: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise InputError(Refusal.MALFORMED_JSON, f"{path}: {error.msg} at line {error.lineno} column {error.colno}") from None
 
 
 def main(argv: list[str]) -> int:

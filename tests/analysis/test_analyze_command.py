@@ -83,10 +83,35 @@ def test_game_json_gives_the_banker_edge_on_every_wager_with_an_interval(capsys:
     for edge in data["edges"].values():
         low, high = edge["ci95"]
         assert low < edge["edge"] < high
-    assert data["edges"]["base"]["exact_full_shoe"] is None
+    # the players play the optimal table, whose computed base edge the player-dealer gives away
+    assert data["edges"]["base"]["exact_full_shoe"] == pytest.approx(-0.1069, abs=1e-4)
     assert data["edges"]["buster"]["exact_full_shoe"] == pytest.approx(0.0536, abs=1e-4)
     assert data["edges"]["buster"]["stake_per_round"] == 3  # three players at the $1 Buster minimum
     assert _json(capsys, *argv) == data
+    short = _json(capsys, *argv, "--strategy", "short")
+    assert short["edges"]["base"]["exact_full_shoe"] is None and short["seat"] is None
+    assert short["strategy"].startswith("split A-A and 8-8")
+
+
+def test_game_prices_the_player_dealer_seat_with_the_collection_fees(capsys: pytest.CaptureFixture[str]) -> None:
+    data = _json(capsys, "game", "--profile", "nobust-4.0", "--rounds", "20", "--seed", "3", "--players", "4",
+                 "--wager", "60")
+    seat = data["seat"]
+    assert (seat["banker"], seat["players"], seat["wager"]) == ("player-dealer", 4, 60)
+    # a $60 wager is in the $100 tier: $1 a player circle, $2 from the player-dealer (RULES.md §5.5)
+    assert seat["fees"] == {"player": 1, "player_dealer": 2}
+    assert seat["banker_before_fees"] == pytest.approx(-seat["player_ev"] * 4 * 60)
+    assert seat["banker_after_fees"] == pytest.approx(seat["banker_before_fees"] - 2)
+    assert seat["break_even_fee"] == seat["banker_before_fees"] < 0, "the player-dealer loses before any fee"
+    assert seat["player_after_fees"] == pytest.approx(seat["player_ev"] * 60 - 1)
+    house = _json(capsys, "game", "--profile", "sd-buster-a", "--rounds", "20", "--seed", "3")["seat"]
+    assert house["banker"] == "house" and house["fees"] == {"player": 0, "player_dealer": 0}
+    assert house["banker_before_fees"] > 0
+
+
+def test_a_base_wager_outside_the_limits_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(capsys, "game", "--profile", "c21-8.0", "--rounds", "20", "--seed", "3", "--wager", "501")
+    assert code == 2 and "--wager" in json.loads(out)["error"]["message"]
 
 
 def test_tables_are_readable(capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,7 +121,8 @@ def test_tables_are_readable(capsys: pytest.CaptureFixture[str]) -> None:
     assert "8+ cards" in out and "250 to 1" in out and "house edge:" in out and "a $10.00 wager:" in out
     code, out = _run(capsys, "lucky-lucky")
     assert code == 0 and "suited 7-7-7" in out and "200 to 1" in out
-    code, out = _run(capsys, "game", "--profile", "sd-buster-b", "--rounds", "50", "--seed", "1", "--players", "7")
+    code, out = _run(capsys, "game", "--profile", "sd-buster-b", "--rounds", "50", "--seed", "1", "--players", "7",
+                     "--strategy", "short")
     assert code == 0 and "the house's edge per unit wagered" in out and "strategy: split A-A and 8-8" in out
 
 
@@ -110,20 +136,20 @@ def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 
 @pytest.mark.parametrize(("argv", "code"), [
-    (["buster"], "bad_argument"),
-    (["buster", "--profile", "nobust-4.0", "--decks", "six"], "bad_argument"),
-    (["buster", "--profile", "nobust-4.0", "--h17", "--s17"], "bad_argument"),
-    (["poker"], "bad_argument"),
+    (["buster"], "bad_arguments"),
+    (["buster", "--profile", "nobust-4.0", "--decks", "six"], "bad_arguments"),
+    (["buster", "--profile", "nobust-4.0", "--h17", "--s17"], "bad_arguments"),
+    (["poker"], "bad_arguments"),
     (["buster", "--profile", "no-such-game"], "unknown_profile"),
     (["buster", "--profile", "nobust-4.0", "--decks", "1"], "bad_setting"),
     (["buster", "--profile", "nobust-4.0", "--free-bonus", "B1"], "bad_setting"),
-    (["buster", "--profile", "sd-buster-a", "--free-bonus", "B2"], "bad_argument"),
+    (["buster", "--profile", "sd-buster-a", "--free-bonus", "B2"], "bad_arguments"),
     (["buster", "--profile", "sd-buster-a", "--wager", "500"], "bad_wager"),
     (["buster", "--profile", "sd-buster-a", "--wager", "2.505"], "bad_amount"),
-    (["lucky-lucky", "--profile", "sd-buster-a"], "no_lucky_lucky"),
+    (["lucky-lucky", "--profile", "sd-buster-a"], "not_offered"),
     (["lucky-lucky", "--decks", "9"], "bad_setting"),
-    (["lucky-lucky", "--plot", "/no/such/folder/chart.png"], "bad_argument"),
-    (["game", "--profile", "nobust-4.0", "--rounds", "100"], "bad_argument"),
+    (["lucky-lucky", "--plot", "/no/such/folder/chart.png"], "bad_arguments"),
+    (["game", "--profile", "nobust-4.0", "--rounds", "100"], "bad_arguments"),
     (["game", "--profile", "nobust-4.0", "--rounds", "100", "--seed", "1", "--players", "8"], "bad_players"),
     (["game", "--profile", "sd-buster-a", "--rounds", "0", "--seed", "1"], "bad_rounds"),
 ])

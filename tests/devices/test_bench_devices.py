@@ -10,7 +10,7 @@ from dealer_assist.errors import RuleError
 from dealer_assist.session_inputs import ShoeLoaded
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
-from devices.linked_table import LinkedTable
+from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 
 SEED = 4
@@ -29,7 +29,7 @@ def test_a_table_stopped_after_its_hole_card_gets_its_shoe_and_its_hole_card_bac
     table = _table(tmp_path)
     player = BenchPlayer(SEED)
     session = table.session
-    hole = 2 - session.profile.dealer_up_card
+    hole = session.profile.hole_index
     while session.tracker is None or len(session.tracker.dealer) <= hole:
         table.submit(player.next_input(session))
     devices = BenchDevices(session, BenchPlayer(SEED, shoe_reports_cut=True))
@@ -51,7 +51,8 @@ def test_a_shoe_the_bench_did_not_shuffle_reports_its_cut_and_the_next_is_a_benc
     table = _table(tmp_path)
     table.submit(ShoeLoaded("BENCH-1", 6))
     devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
-    linked = LinkedTable(table, devices.shoe_url, devices.peek_url)
+    linked = TableController(table)
+    linked.connect_devices(devices.shoe_url, devices.peek_url)
     devices.start()
     linked.start()
     try:

@@ -11,7 +11,7 @@ from dealer_assist.session_inputs import BankAccepted, SettlementConfirmed
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 from dealer_assist.tracker import Phase, RoundTracker
-from devices.linked_table import LinkedTable
+from devices.table_controller import TableController
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
 from hw_sims.shoe import ShoeEmulator
@@ -21,7 +21,7 @@ def _cards(*codes: str):
     return [parse_card(code) for code in codes]
 
 
-def _pull(shoe: ShoeEmulator, linked: LinkedTable, count: int, until) -> None:
+def _pull(shoe: ShoeEmulator, linked: TableController, count: int, until) -> None:
     for _ in range(count):
         shoe.sim_deal_next()
     assert linked.pump_until(until, 10)
@@ -34,11 +34,12 @@ def _run(tmp_path, profile: str, cards: list[str], hole: str | None = None):
     if peek:
         peek.start()
     table = Table.open(tmp_path / "table.db", TableConfig("LINK-1", profile))
-    linked = LinkedTable(table, shoe.endpoint.url, peek.endpoint.url if peek else None)
+    linked = TableController(table)
+    linked.connect_devices(shoe.endpoint.url, peek.endpoint.url if peek else None)
     return shoe, peek, table, linked
 
 
-def _open_round(table: Table, linked: LinkedTable) -> RoundTracker:
+def _open_round(table: Table, linked: TableController) -> RoundTracker:
     """The links up, the shoe in, seat 1 banks and seat 2 bets $25: the round's tracker."""
     linked.start()
     assert linked.pump_until(lambda: table.session.s.shoe_id is not None, 10)

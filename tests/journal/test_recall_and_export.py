@@ -5,7 +5,8 @@ import json
 import subprocess
 import sys
 
-from dealer_assist.journal import RecordKind, closing_record, last_round_id, read_records, round_records
+from dealer_assist.journal import RecordKind, last_round_id, read_records, round_records
+from dealer_assist.record_source import SqliteRecords, closing_record
 from dealer_assist.recall import HIDDEN, export_round, recall
 from dealer_assist.round_file import settle_round
 from dealer_assist.table import Table
@@ -54,7 +55,7 @@ def test_recall_of_some_rounds_reads_from_where_they_start_and_matches_a_full_re
     assert recall(path, last=100) == everything
     for round_id in (1, 2, 17, 40):
         assert recall(path, round_id=round_id) == [everything[round_id - 1]]
-        assert closing_record(path, round_id).seq == everything[round_id - 1]["records"][1]
+        assert closing_record(SqliteRecords(path), round_id).seq == everything[round_id - 1]["records"][1]
     read = list(round_records(path, 31, 31))
     first = next(r for r in read if r.round_id is not None)
     assert first.seq == everything[30]["records"][0] and first.round_id == 31, "reading starts where round 31 does"

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import RuleError
-from dealer_assist.journal import closing_record, read_records
+from dealer_assist.journal import read_records
 from dealer_assist.recall import export_round, recall
-from dealer_assist.table import replay, table_config
+from dealer_assist.record_source import SqliteRecords, closing_record, table_config
+from dealer_assist.table import replay
 from dealer_assist.table_session import TableConfig
 from pit.data import Change, Conflict, LoginRefused, NotFound, Role, User
 from pit.wire import journal_identity
@@ -232,7 +233,7 @@ def _banker(path: Path, config: TableConfig, round_id: int | None) -> dict[str, 
     """Who banks the newest round, replayed from the journal as the table would recover it."""
     if round_id is None:
         return None
-    before = closing_record(path, round_id - 1) if round_id > 1 else None
+    before = closing_record(SqliteRecords(path), round_id - 1) if round_id > 1 else None
     s = replay(path, config, before).s
     return None if s.pd_seat is None else {"seat": s.pd_seat, "bank": s.pd_bank / 100, "turn": s.pd_turn}
 

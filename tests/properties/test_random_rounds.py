@@ -13,7 +13,8 @@ from dealer_assist.inputs import (
 )
 from dealer_assist.ledger import ledger
 from dealer_assist.profile import Coverage, load_profile, profile_names
-from dealer_assist.random_play import next_input, play_random_round, random_player_dealer, random_wagers
+from dealer_assist.random_play import RandomPolicy, play_random_round, random_player_dealer, random_wagers
+from dealer_assist.round_driver import next_input
 from dealer_assist.round_file import settle_round
 from dealer_assist.round_record import RoundRecorder
 from dealer_assist.shoe import Shoe
@@ -100,7 +101,7 @@ def test_what_the_tracker_says_it_would_accept_it_accepts_and_the_reverse(name, 
         elif legal:
             event = legal.pop()
         else:
-            event = next_input(tracker, rng, shoe.draw)
+            event = next_input(tracker, RandomPolicy(rng, shoe.draw))
         said = tracker.verify(event)
         before = _fingerprint(tracker)
         try:

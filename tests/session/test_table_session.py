@@ -50,7 +50,7 @@ def test_5_6_the_same_player_banks_at_most_two_rounds_then_the_bank_goes_clockwi
     assert (offered.seat, offered.turn) == (3, 1), "after two rounds the bank moves clockwise"
     with pytest.raises(RuleError) as not_yours:
         session.apply(BankAccepted(2, 50_000), T0)
-    assert not_yours.value.code == "not_offered" and not_yours.value.rule == "5.6"
+    assert not_yours.value.code == "offered_elsewhere" and not_yours.value.rule == "5.6"
 
 
 def test_5_6_a_refused_offer_passes_over_the_player_who_banked_twice():

@@ -17,9 +17,11 @@ from dealer_assist.table import Table as JournaledTable
 from dealer_assist.table_session import TableConfig, TableState
 from ui.bank_offer import BANK_CHIPS
 from ui.bench_panel import BenchPanel
+from dealer_assist.errors import RuleError
+from dealer_assist.table_session import TableInput
+from devices.table_controller import TableController
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
-from ui.device_status import DeviceStatus
 from ui.wager_pad import CHIPS
 
 PIN = "2468"
@@ -40,13 +42,14 @@ class Table:
                  bank: Cents = 50_000, size: tuple[int, int] = (1280, 800), seed: int = 0) -> None:
         self.qtbot = qtbot
         self.profile = load_profile(profile)
-        self.devices = DeviceStatus()
         self.journaled = JournaledTable.open(journal, TableConfig("T1", profile))
         self.pin = PIN
         self.journaled.set_pin(PIN)
-        self.bridge = TableBridge(self.journaled, self.devices)
+        self.controller = TableController(self.journaled)
+        self.devices = self.controller.devices
+        self.bridge = TableBridge(self.controller)
         shoe = scripted_shoe(self.profile.decks, cards, seed)
-        self.bench = BenchPanel(shoe, lambda: self.bridge.tracker.expected_peek_answer(), self.devices)
+        self.bench = BenchPanel(shoe, self.controller.expected_peek_answer, self.devices)
         self.window = DealerWindow(self.bridge, self.bench)
         self.view = self.window.view
         qtbot.addWidget(self.window)
@@ -76,7 +79,15 @@ class Table:
 
     @property
     def tracker(self):
-        return self.bridge.tracker
+        return self.controller.tracker
+
+    def supervise(self, event: TableInput, pin: str) -> RuleError | None:
+        """A floor supervisor's correction through the controller; the refusal, if any."""
+        try:
+            self.controller.supervise(event, pin)
+        except RuleError as error:
+            return error
+        return None
 
     def tap(self, widget) -> None:
         assert widget.isVisible() and widget.isEnabled(), f"{widget.objectName() or widget.text()} is not tappable"

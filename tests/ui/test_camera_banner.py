@@ -18,7 +18,6 @@ from dealer_assist.journal import RecordKind, read_records
 from devices.camera_check import CameraCheck, reported_by_zone
 from devices.camera_reader import CardReader
 from hw_sims.table_camera import TableCamera
-from ui.camera_link import CameraLink
 
 SETTLE_FRAMES = 4
 WAIT_MS = 20_000
@@ -28,10 +27,10 @@ class Camera:
     """The synthetic camera filming the felt as the shoe reported it, read by the table's camera link."""
 
     def __init__(self, t) -> None:
-        self.felt = TableCamera(lambda: reported_by_zone(t.bridge.snapshot), fps=30)
+        self.felt = TableCamera(lambda: reported_by_zone(t.controller.snapshot), fps=30)
         self.frames = 0
-        self.link = CameraLink(t.bridge, t.devices, self._counted(), CardReader(self.felt.calibrate()),
-                               CameraCheck(settle_frames=SETTLE_FRAMES))
+        self.link = t.controller.watch_camera(self._counted(), CardReader(self.felt.calibrate()),
+                                              CameraCheck(settle_frames=SETTLE_FRAMES))
 
     def _counted(self) -> Iterator[np.ndarray]:
         for image in self.felt:

@@ -14,10 +14,9 @@ from dealer_assist.table_session import TableConfig
 from dealer_assist.tracker import Need
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.shoe import ShoeEmulator
+from devices.table_controller import TableController
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
-from ui.device_links import DeviceLinks
-from ui.device_status import DeviceStatus
 
 _names = itertools.count()
 
@@ -29,9 +28,9 @@ def linked(qtbot, tmp_path):
     endpoint = InProcessEndpoint(f"ui-shoe-{next(_names)}")
     emulator = ShoeEmulator(endpoint, cards=cards, pace=None, shoe_id="S1", decks=6)
     table = Table.open(tmp_path / "journal.db", TableConfig("T1", "sd-buster-a"))
-    devices = DeviceStatus()
-    bridge = TableBridge(table, devices)
-    links = DeviceLinks(bridge, devices, endpoint.url)
+    links = TableController(table)
+    links.connect_devices(endpoint.url)
+    bridge = TableBridge(links)
     window = DealerWindow(bridge, None)
     qtbot.addWidget(window)
     window.resize(1280, 800)

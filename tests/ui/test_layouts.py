@@ -70,7 +70,7 @@ def test_a_failed_peek_and_the_bank_offer_fit_the_screen(table, size, tmp_path):
     assert t.view.banner.isVisible()
     _check_fit(t.window)
     assert t.window.grab().save(str(tmp_path / "peek-failed.png"))
-    assert t.bridge.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
+    assert t.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
     t.tap(t.view.settlement.confirm)
     assert t.view.bank_offer.isVisible()
     t.tap(t.view.bank_offer.keypad.chips[50_000])

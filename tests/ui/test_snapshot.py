@@ -21,7 +21,7 @@ def _check(tracker: RoundTracker) -> None:
     assert snap.dealer.cards == tuple(tracker.visible_dealer_cards())
     if tracker.profile.dealer_hole_card and len(tracker.dealer) == 2 and tracker.phase not in (Phase.DEALER, Phase.SETTLED):
         assert None in snap.dealer.cards and snap.dealer.hole_hidden
-        hole = tracker.dealer[2 - tracker.profile.dealer_up_card]
+        hole = tracker.dealer[tracker.profile.hole_index]
         assert hole not in snap.dealer.cards or tracker.dealer.count(hole) > 1
     for action in Action:
         legal = wait.need is Need.DECISION and tracker.can(Decide(wait.seat, wait.hand, action))

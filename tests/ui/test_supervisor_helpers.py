@@ -17,6 +17,7 @@ from dealer_assist.inputs import CardDrawn, PlaceWager, WagerKind  # noqa: E402
 from dealer_assist.session_inputs import BankAccepted, ShoeLoaded  # noqa: E402
 from dealer_assist.table import Table  # noqa: E402
 from dealer_assist.table_session import TableConfig  # noqa: E402
+from devices.table_controller import TableController  # noqa: E402
 from ui.supervisor_window import SupervisorWindow  # noqa: E402
 
 PIN = "4821"
@@ -59,7 +60,7 @@ def key_in(qtbot, window: SupervisorWindow, pin: str) -> None:
 
 
 def opened(qtbot, table: Table, size: tuple[int, int] = (1280, 800)) -> SupervisorWindow:
-    window = SupervisorWindow(table)
+    window = SupervisorWindow(TableController(table))
     qtbot.addWidget(window)
     window.resize(*size)
     window.show()

@@ -15,7 +15,7 @@ from dealer_assist.table_session import TableConfig
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
-from ui.device_status import DeviceStatus
+from devices.table_controller import TableController
 from ui.pin_dialog import Step
 from ui.supervisor_window import SupervisorWindow
 
@@ -125,10 +125,10 @@ def test_a_change_given_up_keeps_the_pin_and_the_screens(qtbot, journal):
 
 def test_the_dealers_supervisor_button_on_a_table_without_a_pin_opens_on_choosing_it(qtbot, journal):
     table = _no_pin_table(journal)
-    devices = DeviceStatus()
-    bridge = TableBridge(table, devices)
+    controller = TableController(table)
+    bridge = TableBridge(controller)
     shoe = Shoe(load_profile("nobust-4.0").decks, random.Random(0))
-    dealer = DealerWindow(bridge, BenchPanel(shoe, lambda: bridge.tracker.expected_peek_answer(), devices))
+    dealer = DealerWindow(bridge, BenchPanel(shoe, controller.expected_peek_answer, controller.devices))
     qtbot.addWidget(dealer)
     dealer.resize(1280, 800)
     dealer.show()

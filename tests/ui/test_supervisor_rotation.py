@@ -35,10 +35,10 @@ def test_a_proposition_player_banking_starts_the_countdown_for_two_others(qtbot,
     assert shown["rotation"] == "on · proposition player seat 1 · other player-dealers since: none yet (0 of 2)"
     assert shown["time_left"] == "40:00"
     clock.now += 25 * 60 + 30
-    window.rotation.show_status(RotationStatus.of(table))
+    window.rotation.show_status(RotationStatus.of(window.controller.supervisor_snapshot(recent=0).rotation))
     assert _shown(window)["time_left"] == "14:30"
     clock.now += 15 * 60
-    window.rotation.show_status(RotationStatus.of(table))
+    window.rotation.show_status(RotationStatus.of(window.controller.supervisor_snapshot(recent=0).rotation))
     assert _shown(window)["time_left"] == "none: the window closed 0:30 ago"
 
 

@@ -1,4 +1,6 @@
-"""Device link status as a plain object: reader threads report, the screens listen (no Qt here)."""
+"""Device link status as a plain object: reader threads report, the screens listen (no Qt here).
+
+Beside the devices, other links of the table (the card room's) put a status item on the same line."""
 from __future__ import annotations
 
 import threading
@@ -13,6 +15,7 @@ class DeviceLink:
     up: bool
     last_read: str | None = None
     at: float | None = None  # time.monotonic() of the last read
+    text: str | None = None  # a status item's own words ("up", "down · 312 to send"), shown instead of up/down
 
 
 Listener = Callable[[tuple[DeviceLink, ...]], None]
@@ -36,6 +39,10 @@ class DeviceStatus:
 
     def link(self, name: str, up: bool) -> None:
         self._set(name, lambda old: DeviceLink(name, up, old.last_read if old else None, old.at if old else None))
+
+    def status(self, name: str, text: str, ok: bool = True) -> None:
+        """A status item that is not a device: its name, its words, and whether all is well."""
+        self._set(name, lambda old: DeviceLink(name, ok, None, None, text))
 
     def read(self, name: str, what: str) -> None:
         self._set(name, lambda old: DeviceLink(name, True, what, time.monotonic()))

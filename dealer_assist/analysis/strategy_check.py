@@ -1,0 +1,64 @@
+"""The strategy table played through the round tracker, to check its EV by Monte Carlo.
+
+One player at seat 1 bets the table minimum on the base game only and plays the table; a
+player-dealer (where the profile has one) banks from the last seat with a bank no round can reach.
+Cards come from an infinite deck (each card drawn at random, with replacement) or from a real
+shoe, reshuffled at its cut card. The player's result per round, in units of the wager, gives the
+mean and its standard error.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dealer_assist.analysis.base_game import BaseGame
+from dealer_assist.analysis.game_sim import BANK_COVERS, Table, play_round
+from dealer_assist.analysis.optimal_play import OptimalPlayer
+from dealer_assist.cards import Card
+from dealer_assist.inputs import PlaceWager, WagerKind
+from dealer_assist.settlement import Wager
+from dealer_assist.shoe import FULL_DECK, Shoe
+from dealer_assist.tracker import PlayerDealer
+
+PLAYER_SEAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    rounds: int
+    mean: float
+    standard_error: float
+
+    def distance(self, ev: float) -> float:
+        """How many standard errors the mean lies from `ev`."""
+        return (self.mean - ev) / self.standard_error
+
+
+def infinite_deck(rng: random.Random) -> Callable[[], Card]:
+    return lambda: rng.choice(FULL_DECK)
+
+
+def play_table(game: BaseGame, rounds: int, seed: int) -> Sample:
+    """`rounds` rounds of `game`'s table; a real shoe of `game.decks` decks, else an infinite deck."""
+    profile = game.profile
+    wager = PlaceWager(PLAYER_SEAT, WagerKind.BASE, profile.table_min)
+    bank = PlayerDealer(profile.seats, BANK_COVERS * wager.amount) if profile.player_dealer else None
+    table = Table(profile, bank, (wager,))
+    rng = random.Random(seed)
+    shoe = None if game.decks is None else Shoe(game.decks, rng)
+    draw = infinite_deck(rng) if shoe is None else shoe.draw
+    player = OptimalPlayer(game)
+    total = 0.0
+    squares = 0.0
+    for _ in range(rounds):
+        if shoe is not None and shoe.cut_reached:
+            shoe.shuffle()
+        result = sum(row.amount for row in play_round(table, draw, player.decide).rows
+                     if row.wager is Wager.BASE) / wager.amount
+        total += result
+        squares += result * result
+    mean = total / rounds
+    variance = (squares - rounds * mean * mean) / (rounds - 1)
+    return Sample(rounds, mean, math.sqrt(variance / rounds))

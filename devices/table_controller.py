@@ -1,0 +1,324 @@
+"""One owner of a running table, without Qt: every input goes through it, on one thread.
+
+The controller holds the journaled `Table` and takes every input: device events, the dealer's
+taps, the supervisor's corrections and PIN operations. After each one it keeps the devices in step
+(the shoe's card-stop, a peek request when the round needs one), and it publishes a snapshot.
+It keeps what the dealer must look at: a refusal until the next accepted input, a device's report
+until the dealer acknowledges it, and a stopped journal for good. The camera check runs beside it.
+
+Reader threads never touch the table: `deliver`, `report` and the camera hand their items to
+`post`, which runs them on the owner thread. Headless, the owner is whoever calls `pump`; on the
+screen the Qt bridge installs a `post` that hops to the GUI thread (`run_on`).
+"""
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from dealer_assist.errors import RuleError, Refusal
+from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
+from dealer_assist.journal import Journal, JournalCorrupt
+from dealer_assist.profile import Profile
+from dealer_assist.record_source import RecordSource, SqliteRecords
+from dealer_assist.session_inputs import CardsUnread
+from dealer_assist.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
+from dealer_assist.supervisor_snapshot import SupervisorSnapshot, build_supervisor_snapshot
+from dealer_assist.table import Table, TableStopped
+from dealer_assist.table_session import TableConfig, TableInput
+from dealer_assist.tracker import RoundTracker
+from devices.device_status import DeviceStatus
+from devices.peek import PeekReader
+from devices.shoe import ShoeScanner
+from devices.table_feed import DeviceFeed, DeviceNote
+
+if TYPE_CHECKING:  # OpenCV and the decoders load only for a table with a camera
+    import numpy as np
+
+    from devices.camera_check import CameraCheck, CameraVerdict
+    from devices.camera_reader import CardReader
+    from devices.camera_watch import CameraWatch
+
+Call = Callable[[], None]
+Post = Callable[[Call], None]
+Listener = Callable[[TableSnapshot], None]
+T = TypeVar("T")
+
+NAMES = {"shoe": "Shoe", "peek": "Peek"}
+POLL_S = 0.005
+
+
+class TableController:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.devices = DeviceStatus()
+        self.attention: Attention | None = None  # the last refusal, until an input is accepted
+        self.reported: Attention | None = None  # a device's report, until the dealer acknowledges it
+        self.halted: Attention | None = None  # a stopped or damaged journal: stays until the table is reopened
+        self.refused: list[tuple[TableInput, RuleError]] = []  # device inputs the rules refused, in order
+        self.feed: DeviceFeed | None = None
+        self.camera: CameraWatch | None = None
+        self._inbox: queue.Queue[Call] = queue.Queue()
+        self._post: Post = self._inbox.put
+        self._listeners: list[Listener] = []
+        self.snapshot: TableSnapshot = self._build()
+
+    @classmethod
+    def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None) -> TableController:
+        """The table at `path` (opened, or created with `config`), owned by a new controller; raises
+        JournalCorrupt on a damaged journal and RuleError without a journal or a configuration."""
+        return cls(Table.open(path, config, devices=devices))
+
+    def close(self) -> None:
+        """Close the journal (sealing it); `stop` the devices first."""
+        self.table.close()
+
+    # --- what others read ------------------------------------------------------------------------
+
+    @property
+    def table_id(self) -> str:
+        return self.table.session.config.table_id
+
+    @property
+    def journal(self) -> Journal:
+        """The table's journal, for `add_sink` (the card room's shipper) and its record count."""
+        return self.table.journal
+
+    @property
+    def profile(self) -> Profile:
+        return self.table.session.profile
+
+    @property
+    def journal_path(self) -> Path:
+        return self.table.path
+
+    @property
+    def records(self) -> RecordSource:
+        """The table's journal to read: recall, export, the dispute report."""
+        return SqliteRecords(self.table.path)
+
+    @property
+    def tracker(self) -> RoundTracker | None:
+        """The open round, for a play policy's questions (what is legal now); inputs go through `submit`."""
+        return self.table.session.tracker
+
+    def expected_peek_answer(self) -> PeekResult:
+        """What an honest peek device answers for the open round's hole card (the bench's peek button)."""
+        tracker = self.tracker
+        if tracker is None:
+            raise RuleError(Refusal.NO_ROUND, "no round is open: there is no hole card to peek at")
+        return tracker.expected_peek_answer()
+
+    def supervisor_snapshot(self, recent: int = 20) -> SupervisorSnapshot:
+        """Owner thread: the table as the supervisor's screens show it, with the last `recent` rounds."""
+        return build_supervisor_snapshot(self.table, recent)
+
+    def add_status(self, name: str, text: str, ok: bool = True) -> None:
+        """Any thread: a status item on the dealer's status line beside the devices ("Pit", "down · 312 to send")."""
+        self.devices.status(name, text, ok)
+
+    def subscribe(self, listener: Listener) -> None:
+        """`listener` hears every snapshot, on the owner thread."""
+        self._listeners.append(listener)
+
+    def run_on(self, post: Post) -> None:
+        """From now on, what other threads hand in runs through `post` (the screen's GUI thread)."""
+        self._post = post
+
+    # --- wiring ----------------------------------------------------------------------------------
+
+    def connect_devices(self, shoe_url: str, peek_url: str | None = None) -> None:
+        """The shoe scanner (and the peek device) at these URLs; they start with `start`."""
+        self.feed = DeviceFeed(None, None, self.deliver)
+        self.feed.shoe = ShoeScanner(shoe_url, self.feed.on_shoe_event)
+        self.feed.peek = PeekReader(peek_url, self.feed.on_peek_event) if peek_url else None
+        for name in ("shoe", "peek") if peek_url else ("shoe",):
+            self.devices.link(NAMES[name], False)
+
+    def watch_camera(self, frames: Iterable[np.ndarray], reader: CardReader, check: CameraCheck | None = None) -> CameraWatch:
+        """The overhead camera's frames, checked against the round on a thread of their own."""
+        from devices.camera_check import CameraCheck
+        from devices.camera_watch import CameraWatch
+
+        self.camera = CameraWatch(frames, reader, check or CameraCheck(), lambda: self.snapshot,
+                                  lambda verdict: self._post(lambda: self._camera_told(verdict)), self.devices)
+        return self.camera
+
+    def start(self) -> None:
+        if self.feed is not None:
+            for device in (self.feed.shoe, self.feed.peek):
+                if device is not None:
+                    device.start()
+        if self.camera is not None:
+            self.camera.start()
+        self._sync()
+
+    def stop(self) -> None:
+        if self.camera is not None:
+            self.camera.stop()
+        if self.feed is not None:
+            for device in (self.feed.shoe, self.feed.peek):
+                if device is not None:
+                    device.stop()
+
+    # --- any thread ------------------------------------------------------------------------------
+
+    def deliver(self, item: TableInput | DeviceNote) -> None:
+        """A device's input or evidence, from its reader thread; the status line hears it at once."""
+        self._show_on_status_line(item)
+        self._post(lambda: self._take(item))
+
+    def _show_on_status_line(self, item: TableInput | DeviceNote) -> None:
+        if isinstance(item, DeviceNote):
+            if item.body.get("type") == "LinkChanged":
+                self.devices.link(NAMES[item.body["device"]], item.body["state"] == "up")
+        elif isinstance(item, CardDrawn):
+            self.devices.read(NAMES["shoe"], str(item.card))
+        elif isinstance(item, CardsUnread):
+            self.devices.read(NAMES["shoe"], "unread")
+        elif isinstance(item, PeekAnswered):
+            self.devices.read(NAMES["peek"], item.result.value)
+
+    def report(self, attention: Attention) -> None:
+        """A device fault or mismatch a person must see."""
+        self._post(lambda: self._reported(attention))
+
+    def post(self, call: Call) -> None:
+        """Run `call` on the owner thread."""
+        self._post(call)
+
+    # --- the owner thread ------------------------------------------------------------------------
+
+    def submit(self, event: TableInput) -> RuleError | None:
+        """The dealer's input (or a device's); the refusal, if any, also shown on the banner."""
+        try:
+            self._guarded(lambda: self.table.submit(event))
+            self.attention = None
+            return None
+        except RuleError as error:
+            if self.halted is None:
+                self.attention = Attention.refusal(error)
+            return error
+        finally:
+            self._publish()
+
+    def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
+        """A floor supervisor's correction, PIN first; raises RuleError with the refusal."""
+        try:
+            ops = self._guarded(lambda: self.table.supervise(event, pin))
+            self.attention = None
+            return ops
+        finally:
+            self._publish()
+
+    def check_pin(self, pin: str) -> None:
+        """The supervisor's PIN, every try journaled; raises RuleError when it is wrong or locked."""
+        try:
+            self._guarded(lambda: self.table.check_pin(pin))
+        finally:
+            self._publish()
+
+    def set_pin(self, new: str, current: str | None = None) -> None:
+        """The table's first PIN, or a new one behind the current one; raises RuleError when refused."""
+        try:
+            self._guarded(lambda: self.table.set_pin(new, current))
+        finally:
+            self._publish()
+
+    def note_device(self, body: dict[str, Any]) -> None:
+        """Device evidence (identity, link, faults, the camera's findings) into the journal."""
+        try:
+            self._guarded(lambda: self.table.note_device(body))
+        except RuleError:
+            self._publish()  # the journal stopped: the banner says so
+
+    def dismiss(self) -> None:
+        """The dealer acknowledges what the banner shows; a device's report is acknowledged in the
+        journal too, beside the report itself, so a dispute shows who saw what when."""
+        if self.attention is not None:
+            self.attention = None
+        elif self.reported is not None:
+            reported, self.reported = self.reported, None
+            self.note_device({"device": "dealer", "type": "Acknowledged", "kind": reported.kind.value,
+                              "message": reported.message})
+        self._publish()
+
+    def refresh(self) -> None:
+        self._publish()
+
+    def pump(self, timeout: float, done: Callable[[], bool] | None = None) -> int:
+        """Headless: run what the devices handed in within `timeout`, stopping early once `done()`
+        is true (without `done`, once nothing more arrives); how many items ran."""
+        ran = 0
+        deadline = time.monotonic() + timeout
+        while not (done is not None and done()) and (left := deadline - time.monotonic()) > 0:
+            try:  # short waits: `done` may turn true without any delivery (an emulator's control)
+                call = self._inbox.get(timeout=min(left, POLL_S) if done is not None else left)
+            except queue.Empty:
+                if done is None:
+                    break
+                continue
+            call()
+            ran += 1
+        return ran
+
+    def pump_until(self, done: Callable[[], bool], timeout: float) -> bool:
+        """Pump until `done()` is true or the time is up."""
+        self.pump(timeout, done)
+        return bool(done())
+
+    # --- inside ----------------------------------------------------------------------------------
+
+    def _take(self, item: TableInput | DeviceNote) -> None:
+        if isinstance(item, DeviceNote):
+            self.note_device(item.body)
+            return
+        refused = self.submit(item)
+        if refused is not None:
+            self.refused.append((item, refused))
+
+    def _reported(self, attention: Attention) -> None:
+        self.reported = attention
+        self._publish()
+
+    def _camera_told(self, verdict: CameraVerdict) -> None:
+        if not verdict.mismatches:
+            self.note_device({"device": "camera", "type": "CameraAgrees"})
+            return
+        self.note_device({"device": "camera", "type": "CameraMismatch", "message": verdict.message,
+                          "mismatches": [m.to_json() for m in verdict.mismatches]})
+        self._reported(Attention(AttentionKind.MISMATCH, verdict.message))
+
+    def _guarded(self, change: Callable[[], T]) -> T:
+        """Run a change of the table; a journal that fails or is damaged halts the table, visibly."""
+        if self.halted is not None:
+            raise RuleError(Refusal.TABLE_STOPPED, self.halted.message)
+        try:
+            return change()
+        except TableStopped as error:
+            self.halted = Attention(AttentionKind.JOURNAL, str(error), held=True)
+            raise RuleError(Refusal.TABLE_STOPPED, str(error)) from error
+        except JournalCorrupt as error:
+            message = f"the journal is damaged, the table has stopped: {error.verdict.message}"
+            self.halted = Attention(AttentionKind.JOURNAL, message, held=True)
+            raise RuleError(Refusal.JOURNAL_DAMAGED, message) from error
+
+    def _build(self) -> TableSnapshot:
+        snapshot = build_table_snapshot(self.table.session, self.halted or self.attention)
+        if snapshot.attention is None and self.reported is not None:
+            snapshot = replace(snapshot, attention=self.reported)
+        return snapshot
+
+    def _publish(self) -> None:
+        self.snapshot = self._build()
+        self._sync()
+        for listener in self._listeners:
+            listener(self.snapshot)
+
+    def _sync(self) -> None:
+        if self.feed is not None:
+            self.feed.sync(self.table.session, stopped=self.halted is not None)
+

@@ -1,0 +1,166 @@
+"""The alerts of PIT.md §5: a record, a status message or the passing of time in, alert causes out.
+
+Pure. Each cause carries a key that names what it is about (the record, the round, the episode),
+so the store raises it once however often the broker redelivers or the table repeats itself.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from dealer_assist.journal import RecordKind
+from pit.wire import RecordMessage, StatusMessage
+
+SILENT_AFTER_S = 15.0  # no status for this long: the table is silent
+LINK_DOWN_AFTER_S = 10.0  # a device link down longer than this
+BEHIND_LIMIT = 1000  # records still to ship
+DEFAULT_PAYOUT_THRESHOLD = Decimal(1000)  # currency units; the room's setting `payout_threshold`
+CORRECTIONS = {"RoundVoided": "void", "CardRekeyed": "re-key", "MisdealDiscarded": "discard"}
+
+
+class AlertKind(StrEnum):
+    MISDEAL_HOLD = "misdeal_hold"
+    CAMERA_MISMATCH = "camera_mismatch"
+    PEEK_BY_HAND = "peek_by_hand"
+    DEVICE_FAULT = "device_fault"
+    LINK_DOWN = "link_down"
+    CORRECTION = "correction"
+    PIN_LOCKOUT = "pin_lockout"
+    LARGE_PAYOUT = "large_payout"
+    ROTATION_WARNING = "rotation_warning"
+    ROTATION_VIOLATION = "rotation_violation"
+    TABLE_SILENT = "table_silent"
+    SHIPPING_BEHIND = "shipping_behind"
+    DIVERGENCE = "divergence"
+
+
+@dataclass(frozen=True, slots=True)
+class AlertCause:
+    cause: str  # unique: the same cause is raised once
+    kind: AlertKind
+    table_id: str
+    journal: str | None
+    round_id: int | None
+    seq: int | None
+    at: datetime
+    text: str
+
+
+def wall_time(wall: str) -> datetime:
+    """A record's or status's ISO 8601 wall clock; an unreadable one counts as now."""
+    try:
+        moment = datetime.fromisoformat(wall)
+    except ValueError:
+        return datetime.now(timezone.utc)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
+def divergence(table_id: str, journal: str, seq: int | None, round_id: int | None, text: str,
+               at: datetime) -> AlertCause:
+    """One divergence alert per journal, whichever way it was found first."""
+    return AlertCause(f"divergence:{journal}", AlertKind.DIVERGENCE, table_id, journal, round_id, seq, at, text)
+
+
+def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PAYOUT_THRESHOLD) -> list[AlertCause]:
+    """The alerts one stored record raises."""
+    body: dict[str, Any] = json.loads(message.body)
+    at = wall_time(message.wall)
+    key = f"{message.journal}:{message.seq}"
+    table, round_id = message.table_id, message.round_id
+
+    def cause(name: str, kind: AlertKind, text: str) -> AlertCause:
+        return AlertCause(name, kind, table, message.journal, round_id, message.seq, at, text)
+
+    found: list[AlertCause] = []
+    if message.kind in (RecordKind.INPUT, RecordKind.CLOSE):
+        for position, op in enumerate(body.get("ops", [])):
+            kind = op.get("type")
+            if kind == "MisdealHeld":
+                found.append(cause(f"misdeal:{key}:{position}", AlertKind.MISDEAL_HOLD,
+                                   f"misdeal hold: {op.get('card')}: {op.get('message')}"))
+            elif kind == "PeekConfirmed":
+                natural = "a natural" if op.get("natural") else "no natural"
+                found.append(cause(f"peek:{key}:{position}", AlertKind.PEEK_BY_HAND,
+                                   f"peek checked by hand: {natural}, confirmed by {op.get('supervisor')}"
+                                   f" ({op.get('reason')})"))
+            elif kind in CORRECTIONS:
+                found.append(cause(f"correction:{key}:{position}", AlertKind.CORRECTION,
+                                   f"supervisor correction ({CORRECTIONS[kind]}) by {op.get('supervisor')}:"
+                                   f" {op.get('reason')}"))
+            elif kind == "RotationWarning":
+                found.append(cause(f"rotation-warning:{key}:{position}", AlertKind.ROTATION_WARNING,
+                                   f"bank rotation: {op.get('minutes_left')} minutes left before two other"
+                                   f" player-dealers must bank"))
+    if message.kind is RecordKind.CLOSE:
+        settlements = (body.get("ledger") or {}).get("settlements", [])
+        for position, line in enumerate(settlements):
+            amount = Decimal(str(line.get("amount", 0)))
+            if amount >= payout_threshold:
+                found.append(cause(f"payout:{key}:{position}", AlertKind.LARGE_PAYOUT,
+                                   f"payout of {amount} to seat {line.get('seat')} ({line.get('wager')},"
+                                   f" {line.get('result')}) at or above the threshold of {payout_threshold}"))
+    elif message.kind is RecordKind.REFUSED:
+        error = body.get("error", {})
+        if error.get("code") == "rotation":
+            found.append(cause(f"rotation-violation:{key}", AlertKind.ROTATION_VIOLATION,
+                               f"bank rotation violation refused: {error.get('message')}"))
+    elif message.kind is RecordKind.SECURITY and body.get("event") == "pin_locked":
+        found.append(cause(f"pin-lockout:{key}", AlertKind.PIN_LOCKOUT,
+                           "supervisor PIN locked for 60 s after five wrong tries"))
+    elif message.kind is RecordKind.DEVICE:
+        place = f"round {round_id}" if round_id is not None else f"record {message.seq}"
+        if body.get("type") == "CameraMismatch":
+            found.append(cause(f"camera:{message.journal}:{place}", AlertKind.CAMERA_MISMATCH,
+                               f"camera mismatch: {body.get('message')}"))
+        elif body.get("type") in ("DeviceFault", "fault"):
+            found.append(cause(f"fault:{message.journal}:{body.get('device')}:{body.get('code')}:{place}",
+                               AlertKind.DEVICE_FAULT,
+                               f"device fault on the {body.get('device')}: {body.get('code')} {body.get('text', '')}".rstrip()))
+    return found
+
+
+def status_alerts(previous: StatusMessage | None, status: StatusMessage, witnessed: tuple[int, str] | None,
+                  at: datetime) -> list[AlertCause]:
+    """The alerts a status message raises; `witnessed` is the (seq, hash) head of its journal."""
+    found: list[AlertCause] = []
+    table = status.table_id
+    if status.to_ship > BEHIND_LIMIT and (previous is None or previous.to_ship <= BEHIND_LIMIT):
+        shipped = status.last_seq - status.to_ship
+        found.append(AlertCause(f"behind:{table}:{status.journal}:{shipped}", AlertKind.SHIPPING_BEHIND, table,
+                                status.journal, status.round_id, shipped, at,
+                                f"shipping behind: {status.to_ship} records still to ship (more than {BEHIND_LIMIT})"))
+    if witnessed is not None and status.last_seq < witnessed[0]:
+        found.append(divergence(table, status.journal, status.last_seq, status.round_id,
+                                f"table {table} journal {status.journal} is behind the witness: its last record is"
+                                f" {status.last_seq}, the pit witnessed {witnessed[0]} (hash {witnessed[1]})", at))
+    elif status.divergence:
+        found.append(divergence(table, status.journal, status.last_seq, status.round_id,
+                                f"table {table} journal {status.journal}: {status.divergence}", at))
+    return found
+
+
+def links_down(down_since: dict[str, float], devices: dict[str, str], now: float) -> dict[str, float]:
+    """Since when each device's link has been down, as the new status tells it."""
+    return {name: down_since.get(name, now) for name, state in devices.items() if state != "up"}
+
+
+def timed_alerts(table_id: str, journal: str, round_id: int | None, last_status: float,
+                 down_since: dict[str, float], now: float) -> list[AlertCause]:
+    """What the passing of time raises: a silent table, a device link down longer than 10 s."""
+    found: list[AlertCause] = []
+    at = datetime.fromtimestamp(now, timezone.utc)
+    if now - last_status > SILENT_AFTER_S:
+        since = datetime.fromtimestamp(last_status, timezone.utc)
+        found.append(AlertCause(f"silent:{table_id}:{last_status:.3f}", AlertKind.TABLE_SILENT, table_id, journal,
+                                round_id, None, at,
+                                f"table silent: no status since {since.isoformat(timespec='seconds')}"))
+    for device, since_s in sorted(down_since.items()):
+        if now - since_s > LINK_DOWN_AFTER_S:
+            found.append(AlertCause(f"link:{table_id}:{device}:{since_s:.3f}", AlertKind.LINK_DOWN, table_id,
+                                    journal, round_id, None, at,
+                                    f"{device} link down for more than {LINK_DOWN_AFTER_S:.0f} s"))
+    return found

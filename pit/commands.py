@@ -1,0 +1,224 @@
+"""`dealer-assist pit init|table add|nats-config|user add|token add|payout-threshold|serve|rebuild`: the card room's pit service.
+
+Errors are printed as `{"error": {"code", "message"}}` on stderr, with exit 2 for a wrong command
+line and 1 for everything else.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import importlib.util
+import json
+import logging
+import signal
+import sys
+from decimal import Decimal
+from typing import Any
+
+import psycopg
+
+from pit.broker import nats_config
+from pit.data import Conflict, Role
+from pit.ingest import Ingest, rebuild
+from pit.migrate import migrate
+from pit.store import PitStore, units
+from pit.wire import WireError
+
+
+class CommandError(Exception):
+    def __init__(self, code: str, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.exit_code = exit_code
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise CommandError("bad_arguments", f"{self.prog}: {message}", 2)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dealer-assist pit", description="The card room's pit service and its setup.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    init = commands.add_parser("init", help="create or migrate the store, and the pit's broker identity")
+    init.add_argument("--db", required=True, metavar="DSN")
+    table = commands.add_parser("table", help="tables: `table add TABLE_ID` prints its --pit-creds file")
+    table.add_argument("action", choices=["add"])
+    table.add_argument("table_id")
+    table.add_argument("--db", required=True, metavar="DSN")
+    threshold = commands.add_parser("payout-threshold", help="the room's large-payout alert threshold, in currency units")
+    threshold.add_argument("amount", type=Decimal)
+    threshold.add_argument("--db", required=True, metavar="DSN")
+    rebuild = commands.add_parser("rebuild", help="rebuild rounds, corrections and missing alerts from the records")
+    rebuild.add_argument("--db", required=True, metavar="DSN")
+    config = commands.add_parser("nats-config", help="print the nats-server configuration of the room")
+    config.add_argument("--db", required=True, metavar="DSN")
+    config.add_argument("--port", required=True, type=int)
+    config.add_argument("--store", required=True, metavar="DIR", help="JetStream's store folder")
+    config.add_argument("--host", default="0.0.0.0", help="the address to listen on (default all)")
+    user = commands.add_parser("user", help="`user add NAME --role ROLE`: a pit user with a password")
+    user.add_argument("action", choices=["add"])
+    user.add_argument("name")
+    user.add_argument("--role", required=True, choices=[role.value for role in Role])
+    user.add_argument("--db", required=True, metavar="DSN")
+    user.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    token = commands.add_parser("token", help="`token add NAME --role ROLE`: an API token, printed once")
+    token.add_argument("action", choices=["add"])
+    token.add_argument("name")
+    token.add_argument("--role", required=True, choices=[role.value for role in Role])
+    token.add_argument("--db", required=True, metavar="DSN")
+    serve = commands.add_parser("serve", help="ingest, witness, alerts, the dashboard and the JSON API")
+    serve.add_argument("--nats", required=True, metavar="URL", help="nats:// or tls:// URLs, comma-separated")
+    serve.add_argument("--db", required=True, metavar="DSN")
+    serve.add_argument("--http", required=True, metavar="HOST:PORT")
+    serve.add_argument("--tls-cert", metavar="FILE")
+    serve.add_argument("--tls-key", metavar="FILE")
+    return parser
+
+
+def _store(dsn: str) -> PitStore:
+    try:
+        return PitStore.open(dsn)
+    except psycopg.OperationalError as error:
+        raise CommandError("store_unreachable", f"the store {dsn} cannot be reached: {str(error).strip()}") from None
+
+
+def _password(from_stdin: bool) -> str:
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    first = getpass.getpass("password: ")
+    if getpass.getpass("again: ") != first:
+        raise CommandError("password_mismatch", "the two passwords differ")
+    return first
+
+
+def _http(address: str) -> tuple[str, int]:
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise CommandError("bad_arguments", f"--http {address!r}: use HOST:PORT", 2)
+    return host, int(port)
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        if args.command == "init":
+            return _init(args.db)
+        if args.command == "serve":
+            return _serve(args)
+        if args.command == "rebuild":
+            return _rebuild(args.db)
+        store = _store(args.db)
+        try:
+            return _change(store, args)
+        finally:
+            store.close()
+    except CommandError as error:
+        return _fail(error.code, error.message, error.exit_code)
+    except Conflict as error:
+        return _fail("exists", str(error), 1)
+    except (ValueError, WireError) as error:
+        return _fail("bad_value", str(error), 1)
+
+
+def _fail(code: str, message: str, exit_code: int) -> int:
+    print(json.dumps({"error": {"code": code, "message": message}}), file=sys.stderr)
+    return exit_code
+
+
+def _init(dsn: str) -> int:
+    try:
+        with psycopg.connect(dsn) as conn:
+            applied = migrate(conn)
+    except psycopg.OperationalError as error:
+        raise CommandError("store_unreachable", f"the store {dsn} cannot be reached: {str(error).strip()}") from None
+    store = _store(dsn)
+    try:
+        identity = store.pit_identity()
+    finally:
+        store.close()
+    print(json.dumps({"migrations": [f"{m.version:03d}_{m.name}" for m in applied], "pit_key": identity.public_key}))
+    return 0
+
+
+def _rebuild(dsn: str) -> int:
+    _store(dsn).close()  # migrated
+
+    async def run() -> int:
+        async with await psycopg.AsyncConnection.connect(dsn) as conn:
+            async with conn.transaction():
+                return await rebuild(conn)
+    print(json.dumps({"records": asyncio.run(run())}))
+    return 0
+
+
+def _change(store: PitStore, args: Any) -> int:
+    if args.command == "table":
+        print(store.add_table(args.table_id).creds_file(), end="")
+    elif args.command == "nats-config":
+        print(nats_config(args.port, args.store, store.pit_identity().public_key, store.table_keys(), args.host), end="")
+    elif args.command == "user":
+        user = store.add_user(args.name, Role(args.role), _password(args.password_stdin))
+        print(json.dumps({"user": user.name, "role": user.role.value}))
+    elif args.command == "token":
+        print(store.add_token(args.name, Role(args.role)))
+    elif args.command == "payout-threshold":
+        store.set_payout_threshold(args.amount)
+        print(json.dumps({"payout_threshold": units(args.amount)}))
+    return 0
+
+
+def _serve(args: Any) -> int:
+    host, port = _http(args.http)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise CommandError("bad_arguments", "--tls-cert and --tls-key go together", 2)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    store = _store(args.db)
+    try:
+        seed = store.pit_identity().seed
+        return asyncio.run(_run(store, seed, args.nats, host, port, args.tls_cert, args.tls_key))
+    finally:
+        store.close()
+
+
+async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, cert: str | None,
+               key: str | None) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    ingest = Ingest(nats_url, store.dsn, seed)
+    tasks = [asyncio.create_task(ingest.run(stop))]
+    if importlib.util.find_spec("pit.web") is None:
+        print("pit serve: the web app (pit.web) is missing; running ingest alone", file=sys.stderr, flush=True)
+    else:
+        tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop)))
+    print(json.dumps({"serving": f"{'https' if cert else 'http'}://{host}:{port}", "nats": nats_url}), flush=True)
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    stop.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    failed = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+    if failed:
+        print(json.dumps({"error": {"code": "pit_failed", "message": f"{type(failed[0]).__name__}: {failed[0]}"}}),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str | None, stop: asyncio.Event) -> None:
+    import uvicorn
+
+    from pit import web  # type: ignore[attr-defined]
+
+    config = uvicorn.Config(web.create_app(store), host=host, port=port, ssl_certfile=cert, ssl_keyfile=key,
+                            log_level="warning", lifespan="auto")
+    server = uvicorn.Server(config)
+    server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]  # our stop event rules
+    task = asyncio.create_task(server.serve())
+    await stop.wait()
+    server.should_exit = True
+    await task

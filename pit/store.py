@@ -1,0 +1,359 @@
+"""The pit's store on PostgreSQL: `pit.data.PitData` for the dashboard and the API, and what the
+`pit` commands change (users, tokens, tables, the pit's broker identity).
+
+Every answer is in the JSON shape of PIT.md §6, amounts in currency units. Recall and the round
+file come from the table's own recall code over the stored records (`pit_records`, `recall_file`).
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from dealer_assist.errors import RuleError
+from pit import passwords
+from pit.alerts import SILENT_AFTER_S
+from pit.broker import Identity
+from pit.data import Change, Conflict, LoginRefused, NotFound, Role, User
+from pit.ingest import CHANNEL
+from pit.migrate import migrate
+from pit.pit_records import PitRecords
+from pit.recall_file import export_round, recall_round
+from pit.wire import check_table_id
+
+LARGEST_PAYOUTS = 10
+_DUMMY_SALT, _DUMMY_HASH = passwords.hash_password("a name nobody has")  # an unknown name costs the same
+
+
+def units(value: Decimal | int | float | None) -> int | float:
+    """An amount for JSON: whole amounts as integers, as the ledger writes them."""
+    if value is None:
+        return 0
+    number = Decimal(str(value))
+    return int(number) if number == number.to_integral_value() else float(number)
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+class PitStore:
+    """`PitData` on PostgreSQL; `open` migrates the store first."""
+
+    def __init__(self, dsn: str, pool: ConnectionPool[Any]) -> None:
+        self.dsn = dsn
+        self.pool = pool
+
+    @classmethod
+    def open(cls, dsn: str, max_size: int = 4) -> PitStore:
+        with psycopg.connect(dsn) as conn:
+            migrate(conn)
+        pool: ConnectionPool[Any] = ConnectionPool(dsn, min_size=1, max_size=max_size, open=True, timeout=5.0,
+                                                   check=ConnectionPool.check_connection)
+        return cls(dsn, pool)
+
+    def close(self) -> None:
+        self.pool.close()
+
+    def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self.pool.connection() as conn:
+            return conn.execute(sql, args).fetchall()
+
+    def _one(self, sql: str, args: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+        rows = self._all(sql, args)
+        return rows[0] if rows else None
+
+    # --- the floor ------------------------------------------------------------------------------
+
+    def tables(self) -> list[dict[str, Any]]:
+        return [tile for tile, _ in self._tables(None)]
+
+    def _tables(self, table_id: str | None) -> list[tuple[dict[str, Any], str | None]]:
+        rows = self._all(
+            "WITH ids AS (SELECT table_id FROM table_identities UNION SELECT table_id FROM journals"
+            "             UNION SELECT table_id FROM table_status),"
+            " latest AS (SELECT DISTINCT ON (table_id) table_id, journal, profile_id FROM journals"
+            "            ORDER BY table_id, first_seen DESC)"
+            " SELECT ids.table_id, latest.journal, latest.profile_id, s.status, s.received,"
+            "  extract(epoch FROM now() - s.received),"
+            "  (SELECT count(*) FROM rounds r WHERE r.table_id = ids.table_id AND r.closed_at > now() - interval '1 hour'),"
+            "  (SELECT count(*) FROM alerts a WHERE a.table_id = ids.table_id"
+            "     AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.alert_id = a.id)),"
+            "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal)"
+            " FROM ids LEFT JOIN latest USING (table_id) LEFT JOIN table_status s USING (table_id)"
+            " WHERE %s::text IS NULL OR ids.table_id = %s ORDER BY ids.table_id", (table_id, table_id))
+        return [self._tile(*row) for row in rows]
+
+    @staticmethod
+    def _tile(table_id: str, journal: str | None, profile_id: str | None, status: dict[str, Any] | None,
+              received: datetime | None, age: Decimal | None, per_hour: int, open_alerts: int,
+              last_round: int | None) -> tuple[dict[str, Any], str | None]:
+        """The floor's tile of a table (PIT.md §6), and the journal it is dealing on."""
+        status = status or {}
+        behind = int(status.get("to_ship", 0))
+        silent = age is None or float(age) > SILENT_AFTER_S
+        player_dealer = status.get("player_dealer")
+        return {
+            "table_id": table_id,
+            "profile": status.get("profile") or profile_id,
+            "round_id": status.get("round_id", last_round),
+            "phase": status.get("phase"),
+            "player_dealer": {"seat": player_dealer.get("seat"), "bank": player_dealer.get("bank"),
+                              "turn": player_dealer.get("turn")} if player_dealer else None,
+            "rounds_per_hour": int(per_hour),
+            "link": "silent" if silent else "behind" if behind > 0 else "live",
+            "behind": behind,
+            "devices": status.get("devices", {}),
+            "open_alerts": int(open_alerts),
+            "last_seen": _iso(received),
+        }, status.get("journal") or journal
+
+    def _tile_of(self, table_id: str) -> tuple[dict[str, Any], str | None]:
+        found = self._tables(table_id)
+        if not found:
+            raise NotFound(f"no table {table_id!r}")
+        return found[0]
+
+    def table_live(self, table_id: str) -> dict[str, Any]:
+        tile, journal = self._tile_of(table_id)
+        row = self._one("SELECT journal FROM journals WHERE journal = %s", (journal,)) if journal else None
+        current = None
+        if row is not None:
+            source = PitRecords(self.pool, table_id, row[0])
+            last = source.last_round_id()
+            if last is not None:
+                current = recall_round(source, last)
+        return {"table_id": table_id, "status": tile, "round": current}
+
+    # --- rounds ---------------------------------------------------------------------------------
+
+    def rounds(self, table_id: str, last: int) -> list[dict[str, Any]]:
+        self._tile_of(table_id)
+        rows = self._all(
+            "SELECT round_id, journal, opened, closed, player_dealer_net, fees_players, fees_player_dealer"
+            " FROM rounds WHERE table_id = %s AND closed IS NOT NULL ORDER BY closed_at DESC, close_seq DESC LIMIT %s",
+            (table_id, max(0, last)))
+        return [{"round_id": round_id, "journal": journal, "opened": opened, "closed": closed,
+                 "player_dealer_net": units(net), "fees": {"players": units(players), "player_dealer": units(pd)}}
+                for round_id, journal, opened, closed, net, players, pd in rows]
+
+    def _round_source(self, table_id: str, round_id: int) -> PitRecords:
+        row = self._one("SELECT journal FROM rounds WHERE table_id = %s AND round_id = %s ORDER BY opened DESC LIMIT 1",
+                        (table_id, round_id))
+        if row is None:
+            raise NotFound(f"table {table_id!r} has no round {round_id}")
+        return PitRecords(self.pool, table_id, row[0])
+
+    def round(self, table_id: str, round_id: int) -> dict[str, Any]:
+        source = self._round_source(table_id, round_id)
+        entry = recall_round(source, round_id)
+        entry["table_id"], entry["journal"] = table_id, source.journal
+        entry["steps"] = steps(entry)
+        return entry
+
+    def round_file(self, table_id: str, round_id: int) -> dict[str, Any]:
+        source = self._round_source(table_id, round_id)
+        try:
+            return export_round(source, round_id, source.journal)
+        except RuleError as error:
+            if error.code == "round_voided":
+                raise Conflict(error.message) from None
+            raise NotFound(f"table {table_id!r}: {error.message}") from None
+
+    # --- the witness ----------------------------------------------------------------------------
+
+    def witness(self, journal: str) -> dict[str, Any]:
+        row = self._one("SELECT table_id, head_seq, head_hash FROM journals WHERE journal = %s", (journal,))
+        if row is None:
+            raise NotFound(f"the pit has witnessed no journal {journal!r}")
+        return {"table_id": row[0], "journal": journal, "records": int(row[1]), "head": row[2]}
+
+    def witnessed_hashes(self, journal: str, since: int = 0) -> list[tuple[int, str]]:
+        self.witness(journal)
+        return [(int(seq), digest) for seq, digest in
+                self._all("SELECT seq, hash FROM records WHERE journal = %s AND seq > %s ORDER BY seq", (journal, since))]
+
+    # --- alerts ---------------------------------------------------------------------------------
+
+    def alerts(self, state: str | None = None, table_id: str | None = None) -> list[dict[str, Any]]:
+        if state not in (None, "open", "acked"):
+            raise ValueError(f"state {state!r}: use open or acked")
+        rows = self._all(
+            "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note"
+            " FROM alerts a LEFT JOIN acknowledgements k ON k.alert_id = a.id"
+            " WHERE (%s::text IS NULL OR a.table_id = %s)"
+            " AND (%s::text IS NULL OR (%s = 'open') = (k.alert_id IS NULL)) ORDER BY a.id DESC",
+            (table_id, table_id, state, state))
+        return [_alert(*row) for row in rows]
+
+    def acknowledge(self, alert_id: int, user: User, note: str) -> dict[str, Any]:
+        if not user.may_acknowledge:
+            raise PermissionError(f"{user.name} is {user.role.value}: only a supervisor or a manager acknowledges")
+        if not note.strip():
+            raise ValueError("note: an acknowledgement needs a note")
+        with self.pool.connection() as conn:
+            with conn.transaction():
+                row = conn.execute("SELECT table_id FROM alerts WHERE id = %s", (alert_id,)).fetchone()
+                if row is None:
+                    raise NotFound(f"no alert {alert_id}")
+                done = conn.execute("INSERT INTO acknowledgements (alert_id, by_user, note) VALUES (%s, %s, %s)"
+                                    " ON CONFLICT DO NOTHING RETURNING alert_id", (alert_id, user.name, note.strip()))
+                if done.fetchone() is None:
+                    raise Conflict(f"alert {alert_id} is already acknowledged")
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"alert:{row[0]}"))
+            found = conn.execute(
+                "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note"
+                " FROM alerts a JOIN acknowledgements k ON k.alert_id = a.id WHERE a.id = %s", (alert_id,)).fetchone()
+        assert found is not None
+        return _alert(*found)
+
+    # --- reports --------------------------------------------------------------------------------
+
+    def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> dict[str, Any]:
+        if table_id is not None:
+            self._tile_of(table_id)
+        where = "closed_at >= %s AND closed_at < %s AND (%s::text IS NULL OR table_id = %s)"
+        args = (start, end, table_id, table_id)
+        totals = self._one(f"SELECT count(*), sum(fees_players), sum(fees_player_dealer), sum(player_dealer_net)"
+                           f" FROM rounds WHERE {where}", args)
+        assert totals is not None
+        payouts = self._all(
+            f"SELECT table_id, round_id, closed, line->>'seat', line->>'wager', line->>'result', (line->>'amount')::numeric"
+            f" FROM rounds, jsonb_array_elements(coalesce(ledger->'settlements', '[]')) AS line"
+            f" WHERE {where} AND (line->>'amount')::numeric > 0"
+            f" ORDER BY (line->>'amount')::numeric DESC, closed_at LIMIT {LARGEST_PAYOUTS}", args)
+        corrections = self._all(
+            "SELECT table_id, round_id, at, type, supervisor, reason FROM corrections"
+            " WHERE at >= %s AND at < %s AND (%s::text IS NULL OR table_id = %s) ORDER BY at, seq, position", args)
+        return {
+            "rounds": int(totals[0]),
+            "fees": {"players": units(totals[1]), "player_dealer": units(totals[2])},
+            "player_dealer_net": units(totals[3]),
+            "largest_payouts": [{"table_id": t, "round_id": r, "closed": closed, "seat": int(seat), "wager": wager,
+                                 "result": result, "amount": units(amount)}
+                                for t, r, closed, seat, wager, result, amount in payouts],
+            "corrections": [{"table_id": t, "round_id": r, "at": _iso(at), "type": kind, "supervisor": supervisor,
+                             "reason": reason} for t, r, at, kind, supervisor, reason in corrections],
+        }
+
+    # --- changes --------------------------------------------------------------------------------
+
+    async def changes(self) -> AsyncIterator[Change]:
+        """Every change as the store commits it (LISTEN `pit_changes`); never ends."""
+        async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            async for note in conn.notifies():
+                kind, _, table_id = note.payload.partition(":")
+                yield Change(kind, table_id)
+
+    # --- access ---------------------------------------------------------------------------------
+
+    def login(self, name: str, password: str, source: str) -> User:
+        with self.pool.connection() as conn:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"login:{name}",))
+                tries = [(float(at), outcome) for at, outcome in conn.execute(
+                    "SELECT extract(epoch FROM at), outcome FROM logins WHERE name = %s"
+                    " AND at > now() - interval '1 day' ORDER BY id", (name,)).fetchall()]
+                now = time.time()
+                until = passwords.locked_until(tries)
+                row = None
+                if until is not None and until > now:
+                    outcome = "locked"
+                else:
+                    row = conn.execute("SELECT role, salt, hash FROM users WHERE name = %s", (name,)).fetchone()
+                    salt, digest = (bytes(row[1]), bytes(row[2])) if row is not None else (_DUMMY_SALT, _DUMMY_HASH)
+                    outcome = "ok" if passwords.password_matches(password, salt, digest) and row is not None else "wrong"
+                conn.execute("INSERT INTO logins (name, source, outcome) VALUES (%s, %s, %s)", (name, source, outcome))
+        # every try is committed above, before a refusal is raised
+        if outcome == "locked" and until is not None:
+            raise LoginRefused(f"{name}: locked after five wrong tries; try again in {until - now:.0f} s", until - now)
+        if outcome == "wrong" or row is None:
+            until = passwords.locked_until([*tries, (now, "wrong")])
+            locked_for = until - now if until is not None and until > now else 0.0
+            raise LoginRefused("wrong name or password" + (": locked for 60 s" if locked_for else ""), locked_for)
+        return User(name, Role(row[0]))
+
+    def token_user(self, token: str) -> User | None:
+        row = self._one("SELECT name, role FROM tokens WHERE hash = %s", (passwords.token_hash(token),))
+        return User(row[0], Role(row[1])) if row is not None else None
+
+    # --- what the commands change ---------------------------------------------------------------
+
+    def add_user(self, name: str, role: Role, password: str) -> User:
+        if not name.strip():
+            raise ValueError("user name: empty")
+        salt, digest = passwords.hash_password(passwords.check_new_password(password))
+        with self.pool.connection() as conn:
+            try:
+                conn.execute("INSERT INTO users (name, role, salt, hash) VALUES (%s, %s, %s, %s)",
+                             (name, role.value, salt, digest))
+            except psycopg.errors.UniqueViolation:
+                raise Conflict(f"user {name!r} exists already") from None
+        return User(name, role)
+
+    def add_token(self, name: str, role: Role) -> str:
+        """A new API token for `name`; only its hash is kept, so this is the one time it is seen."""
+        token = passwords.new_token()
+        with self.pool.connection() as conn:
+            conn.execute("INSERT INTO tokens (hash, name, role) VALUES (%s, %s, %s)",
+                         (passwords.token_hash(token), name, role.value))
+        return token
+
+    def pit_identity(self) -> Identity:
+        """The pit service's own broker identity, made at the first `pit init`."""
+        with self.pool.connection() as conn:
+            fresh = Identity.new()
+            conn.execute("INSERT INTO pit_identity (id, seed, public_key) VALUES (1, %s, %s) ON CONFLICT DO NOTHING",
+                         (fresh.seed, fresh.public_key))
+            row = conn.execute("SELECT seed, public_key FROM pit_identity WHERE id = 1").fetchone()
+        assert row is not None
+        return Identity(row[0], row[1])
+
+    def add_table(self, table_id: str) -> Identity:
+        """A table's broker identity; the broker learns its public key from `nats-config`."""
+        check_table_id(table_id)
+        identity = Identity.new()
+        with self.pool.connection() as conn:
+            try:
+                conn.execute("INSERT INTO table_identities (table_id, public_key) VALUES (%s, %s)",
+                             (table_id, identity.public_key))
+            except psycopg.errors.UniqueViolation:
+                raise Conflict(f"table {table_id!r} has credentials already") from None
+        return identity
+
+    def table_keys(self) -> dict[str, str]:
+        return {table_id: key for table_id, key in self._all("SELECT table_id, public_key FROM table_identities")}
+
+    def set_payout_threshold(self, amount: Decimal) -> None:
+        """A payout at or above `amount` (currency units) raises an alert, from the next record on."""
+        if not amount.is_finite() or amount <= 0:
+            raise ValueError(f"payout threshold {amount}: use an amount above 0")
+        with self.pool.connection() as conn:
+            conn.execute("UPDATE settings SET value = %s WHERE name = 'payout_threshold'", (json.dumps(units(amount)),))
+
+
+def _alert(alert_id: int, table_id: str, kind: str, round_id: int | None, seq: int | None, raised: datetime,
+           text: str, by: str | None, at: datetime | None, note: str | None) -> dict[str, Any]:
+    return {"id": alert_id, "table_id": table_id, "kind": kind, "round_id": round_id, "seq": seq,
+            "raised": _iso(raised), "text": text,
+            "acked": {"by": by, "at": _iso(at), "note": note} if by is not None else None}
+
+
+def steps(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The recall step-through: each input, refusal and device record of the round in journal order,
+    an input with the operations it caused."""
+    found: list[dict[str, Any]] = []
+    for event in entry["inputs"]:
+        found.append({"seq": event["seq"], "wall": event["wall"], "kind": "input", "input": event,
+                      "operations": [op for op in entry["operations"] if op["seq"] == event["seq"]]})
+    found += [{"seq": item["seq"], "wall": item["wall"], "kind": "refused", "input": item["input"], "error": item["error"]}
+              for item in entry["refused"]]
+    found += [{"seq": item["seq"], "wall": item["wall"], "kind": "device", "device": item} for item in entry["devices"]]
+    return sorted(found, key=lambda step: int(step["seq"]))

@@ -1,0 +1,142 @@
+"""The headless table controller: a whole round over the wire emulators with the camera check on,
+a correction through the controller, and a journal that stops taking records mid-round."""
+from __future__ import annotations
+
+import pytest
+
+from dealer_assist.bench import BenchPlayer
+from dealer_assist.errors import RuleError
+from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
+from dealer_assist.journal import Record, RecordKind, read_records, verify
+from dealer_assist.recall import export_round, recall
+from dealer_assist.round_file import settle_round
+from dealer_assist.session_inputs import RekeyCard, SettlementConfirmed
+from dealer_assist.snapshot import AttentionKind
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableConfig
+from dealer_assist.tracker import Need, Phase
+from devices.table_controller import TableController
+from hw_sims.linked_bench import LinkedBench
+
+from camera_round import MISMATCH, ON_THE_FELT, PIN, PROFILE, FilmedShoe
+
+WAIT_S = 20
+
+
+def _notes(path, device: str) -> list[dict]:
+    return [r.body for r in read_records(path) if r.kind is RecordKind.DEVICE and r.body["device"] == device]
+
+
+@pytest.fixture
+def filmed(tmp_path):
+    controller = TableController(Table.open(tmp_path / "table.db", TableConfig("CTL-1", PROFILE)))
+    controller.set_pin(PIN)
+    rig = FilmedShoe(controller)
+    rig.start()
+    controller.start()
+    yield controller, rig
+    controller.stop()
+    rig.stop()
+    controller.pump(0.2)  # the last device notes reach the journal before it closes
+    controller.close()
+
+
+def test_a_round_over_the_wire_with_the_camera_and_a_correction(filmed):
+    controller, rig = filmed
+    path = controller.journal_path
+    assert controller.pump_until(lambda: controller.snapshot.need is Need.WAGERS, WAIT_S)
+    assert controller.feed is not None and controller.feed.locked is True, "no wager yet: the shoe holds its cards"
+    assert controller.submit(PlaceWager(1, WagerKind.BASE, 1_000)) is None
+    assert controller.pump_until(lambda: controller.feed.locked is False, WAIT_S), "a wager is in: the shoe deals"
+    for _ in range(4):
+        rig.shoe.sim_deal_next()
+    assert controller.pump_until(lambda: controller.snapshot.need is Need.DECISION, WAIT_S)
+
+    assert controller.pump_until(lambda: controller.snapshot.attention is not None, WAIT_S), "the camera speaks"
+    attention = controller.snapshot.attention
+    assert attention.kind is AttentionKind.MISMATCH and attention.message == MISMATCH
+    assert _notes(path, "camera")[0]["message"] == MISMATCH
+    assert "MISMATCH" in {link.last_read for link in controller.devices.links() if link.name == "Camera"}
+
+    with pytest.raises(RuleError) as wrong:
+        controller.supervise(RekeyCard(0, ON_THE_FELT, "Floor 1", "the camera shows 9C"), "1111")
+    assert wrong.value.code == "wrong_pin"
+    controller.supervise(RekeyCard(0, ON_THE_FELT, "Floor 1", "the camera shows 9C"), PIN)
+    assert [str(c) for c in controller.snapshot.seat(1).hands[0].cards] == ["9C", "7D"]
+    assert controller.pump_until(lambda: any(n["type"] == "CameraAgrees" for n in _notes(path, "camera")), WAIT_S)
+    controller.dismiss()
+    assert controller.snapshot.attention is None
+    assert [n["type"] for n in _notes(path, "dealer")] == ["Acknowledged"]
+
+    assert controller.submit(Decide(1, 0, Action.STAND)) is None
+    rig.shoe.sim_deal_next()
+    assert controller.pump_until(lambda: controller.snapshot.phase is Phase.SETTLED, WAIT_S), "KD went to the dealer"
+    assert controller.feed.locked is True
+    assert [row.amount for row in controller.snapshot.settlement] == [1_000]
+    assert controller.submit(SettlementConfirmed()) is None
+    entry = recall(path, round_id=1)[0]
+    assert [c["type"] for c in entry["corrections"]] == ["CardRekeyed"]
+    assert settle_round(export_round(path, 1)) == entry["ledger"]
+    assert controller.refused == []
+
+
+def test_a_refused_device_input_is_kept_and_shown(filmed):
+    controller, rig = filmed
+    assert controller.pump_until(lambda: controller.snapshot.need is Need.WAGERS, WAIT_S)
+    controller.deliver(Decide(1, 0, Action.STAND))  # as a device thread would hand in a bad input
+    assert controller.pump_until(lambda: bool(controller.refused), WAIT_S)
+    assert controller.snapshot.attention.kind is AttentionKind.REFUSED
+
+
+def _fill_the_disk(table: Table) -> None:
+    (pages,) = table.journal.db.execute("PRAGMA page_count").fetchone()
+    table.journal.db.execute(f"PRAGMA max_page_count = {pages}")
+
+
+def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_restart_resumes(tmp_path):
+    path = tmp_path / "full.db"
+    controller = TableController(Table.open(path, TableConfig("CTL-2", "nobust-4.0")))
+    player = BenchPlayer(5)
+    session = controller.table.session
+    while controller.table.rounds_closed < 1 or session.tracker is None or len(session.round_inputs) < 3:
+        assert controller.submit(player.next_input(session)) is None
+        session = controller.table.session
+    _fill_the_disk(controller.table)
+    refusal = None
+    while refusal is None:
+        before = controller.snapshot
+        refusal = controller.submit(player.next_input(controller.table.session))
+    assert refusal.code == "table_stopped"
+    stopped = controller.snapshot
+    assert stopped.attention is not None and stopped.attention.kind is AttentionKind.JOURNAL and stopped.attention.held
+    assert "could not be written" in stopped.attention.message and "Nothing recorded is lost" in stopped.attention.message
+    assert stopped.seats == before.seats and stopped.dealer == before.dealer, "the failed input changed nothing"
+    assert controller.supervisor_snapshot(recent=0).stopped == stopped.attention.message
+    controller.dismiss()
+    assert controller.snapshot.attention == stopped.attention, "nobody at the table can dismiss it"
+    assert controller.submit(player.next_input(controller.table.session)).code == "table_stopped"
+    controller.close()
+    assert verify(path).ok
+    again = TableController.open(path)
+    assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, "resumed at the last durable input"
+    assert again.snapshot.attention is None
+    again.close()
+
+
+def test_a_sink_records_every_append_of_a_bench_run_over_the_wire_in_order(tmp_path):
+    path = tmp_path / "bench.db"
+    table = Table.open(path, TableConfig("BENCH-1", "c21-8.0"))
+    seen: list[Record] = []
+    table.journal.add_sink(seen.append)
+    bench = LinkedBench(table, seed=4)
+    bench.start()
+    try:
+        while table.rounds_closed < 4:
+            bench.step()
+    finally:
+        bench.stop()
+        bench.controller.pump(0.2)
+    table.close()
+    written = list(read_records(path))
+    assert seen == written[1:], "every record after the header, in order, as the journal holds it"
+    assert {r.kind for r in seen} >= {RecordKind.INPUT, RecordKind.CLOSE, RecordKind.DEVICE, RecordKind.SECURITY}

@@ -1,0 +1,88 @@
+"""`dealer-assist pit init|table add|nats-config|user add|token add` as a room's technician runs them."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pit.broker import public_key, read_creds
+from pit.data import Role, User
+from pit.local_services import PostgresCluster
+from pit.store import PitStore
+from tests.pit.pit_service import fresh_database
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).parents[2]
+
+
+def _pit(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ui.cli", "pit", *args], input=stdin, capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+
+
+def _error(done: subprocess.CompletedProcess[str]) -> dict[str, str]:
+    return dict(json.loads(done.stderr.strip().splitlines()[-1])["error"])
+
+
+def test_init_migrates_once_and_keeps_one_pit_identity(postgres: PostgresCluster) -> None:
+    dsn = fresh_database(postgres)
+    first, again = _pit("init", "--db", dsn), _pit("init", "--db", dsn)
+    assert first.returncode == again.returncode == 0, first.stderr
+    assert json.loads(first.stdout)["migrations"] == ["001_store"]
+    assert json.loads(again.stdout) == {"migrations": [], "pit_key": json.loads(first.stdout)["pit_key"]}
+
+
+def test_a_table_gets_credentials_that_the_broker_configuration_names(postgres: PostgresCluster, tmp_path: Path) -> None:
+    dsn = fresh_database(postgres)
+    _pit("init", "--db", dsn)
+    added = _pit("table", "add", "T-07", "--db", dsn)
+    assert added.returncode == 0, added.stderr
+    key = public_key(read_creds(added.stdout))
+    assert _error(_pit("table", "add", "T-07", "--db", dsn))["code"] == "exists"
+    bad = _pit("table", "add", "T 07!", "--db", dsn)
+    assert bad.returncode == 1 and "1-32 characters" in _error(bad)["message"]
+    config = _pit("nats-config", "--db", dsn, "--port", "4333", "--store", str(tmp_path / "js"))
+    assert config.returncode == 0
+    assert key in config.stdout and "da.records.T-07.>" in config.stdout and '"0.0.0.0:4333"' in config.stdout
+    pit_key = json.loads(_pit("init", "--db", dsn).stdout)["pit_key"]
+    assert pit_key in config.stdout
+
+
+def test_users_and_tokens(postgres: PostgresCluster) -> None:
+    dsn = fresh_database(postgres)
+    added = _pit("user", "add", "ana", "--role", "supervisor", "--db", dsn, "--password-stdin", stdin="a long password\n")
+    assert added.returncode == 0, added.stderr
+    assert json.loads(added.stdout) == {"user": "ana", "role": "supervisor"}
+    short = _pit("user", "add", "bo", "--role", "manager", "--db", dsn, "--password-stdin", stdin="short\n")
+    assert short.returncode == 1 and "at least 8" in _error(short)["message"]
+    assert _pit("user", "add", "cy", "--role", "boss", "--db", dsn, "--password-stdin").returncode == 2
+    token = _pit("token", "add", "wall", "--role", "surveillance", "--db", dsn)
+    assert token.returncode == 0 and len(token.stdout.splitlines()) == 1
+    store = PitStore.open(dsn)
+    try:
+        assert store.login("ana", "a long password", "test") == User("ana", Role.SUPERVISOR)
+        assert store.token_user(token.stdout.strip()) == User("wall", Role.SURVEILLANCE)
+    finally:
+        store.close()
+
+
+def test_a_store_that_cannot_be_reached_is_named() -> None:
+    done = _pit("init", "--db", "postgresql://pit@127.0.0.1:1/pit")
+    assert done.returncode == 1
+    assert _error(done)["code"] == "store_unreachable" and "127.0.0.1:1" in _error(done)["message"]
+    assert _error(_pit("serve", "--nats", "nats://x", "--db", "x", "--http", "nowhere"))["code"] == "bad_arguments"
+
+
+def test_the_payout_threshold_is_a_room_setting(postgres: PostgresCluster) -> None:
+    dsn = fresh_database(postgres)
+    done = _pit("payout-threshold", "2500", "--db", dsn)
+    assert done.returncode == 0 and json.loads(done.stdout) == {"payout_threshold": 2500}
+    assert _error(_pit("payout-threshold", "0", "--db", dsn))["code"] == "bad_value"
+    store = PitStore.open(dsn)
+    try:
+        assert store._all("SELECT value FROM settings WHERE name = 'payout_threshold'") == [(2500,)]
+    finally:
+        store.close()

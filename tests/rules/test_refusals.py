@@ -1,0 +1,51 @@
+"""Refusals a program can check: one code per meaning, and a class that says whose fault it is."""
+from __future__ import annotations
+
+import pytest
+
+from dealer_assist.errors import DeviceError, InputError, JournalError, Refusal, RuleError
+from dealer_assist.inputs import PlaceWager, WagerKind
+from dealer_assist.profile import load_profile
+from dealer_assist.round_file import settle_round
+from dealer_assist.tracker import RoundTracker
+
+ROUND = {"format": "round-v1", "profile": "sd-buster-a", "wagers": {"1": {"base": 10}},
+         "cards": ["TS", "6H", "9D", "7C"], "actions": {"1": ["stand"]}}
+
+
+def test_every_code_has_one_member():
+    """An Enum quietly turns a repeated value into an alias: two names would then share one code."""
+    assert len(Refusal.__members__) == len({member.value for member in Refusal.__members__.values()})
+    assert all(name == member.name for name, member in Refusal.__members__.items())
+
+
+def test_a_bare_string_of_a_known_code_is_taken_and_an_unknown_one_is_not():
+    assert RuleError("wager_limit", "too much").code is Refusal.WAGER_LIMIT  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="no_such_code"):
+        RuleError("no_such_code", "?")  # type: ignore[arg-type]
+
+
+def test_the_json_object_carries_the_plain_code():
+    error = InputError(Refusal.MALFORMED_JSON, "x.json: Expecting value at line 1 column 1")
+    assert error.to_json() == {"error": {"code": "malformed_json", "message": error.message, "rule": None}}
+    assert type(error.to_json()["error"]["code"]) is str  # type: ignore[index]
+
+
+def test_a_broken_round_file_is_bad_input_and_a_forbidden_move_is_a_rule_refusal():
+    with pytest.raises(InputError) as broken:
+        settle_round(ROUND | {"cards": "TS"})
+    assert broken.value.code is Refusal.BAD_FIELD
+    with pytest.raises(RuleError) as forbidden:
+        settle_round(ROUND | {"actions": {"1": ["split"]}})
+    assert forbidden.value.code == "illegal_action" and type(forbidden.value) is RuleError
+    with pytest.raises(RuleError) as short:
+        settle_round(ROUND | {"cards": ["TS", "6H", "9D"]})
+    assert short.value.code is Refusal.TOO_FEW_CARDS and not isinstance(short.value, InputError)
+
+
+def test_the_tracker_refuses_by_rule_and_the_kinds_stay_apart():
+    tracker = RoundTracker(load_profile("sd-buster-a"))
+    refusal = tracker.verify(PlaceWager(1, WagerKind.BASE, 1))
+    assert refusal is not None and refusal.code is Refusal.WAGER_LIMIT and refusal.rule == "7"
+    for kind in (InputError, DeviceError, JournalError):
+        assert issubclass(kind, RuleError) and not isinstance(refusal, kind)

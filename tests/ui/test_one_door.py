@@ -1,0 +1,37 @@
+"""One door to the table: the screens act only through the table controller.
+
+The import contract in pyproject keeps `ui` from importing `dealer_assist.table`; this test keeps
+it from reaching around the controller to the session, the journal's PINs or the `Table` it holds."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+UI = Path(__file__).resolve().parents[2] / "ui"
+AROUND_THE_CONTROLLER = {"session", "pins"}
+TABLE_SESSION_DATA = {"TableState", "TableInput", "TableConfig"}  # plain data types, no behaviour
+
+
+def _offences(source: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in AROUND_THE_CONTROLLER:
+            found.append(f"line {node.lineno}: .{node.attr}")
+        if isinstance(node, ast.Attribute) and node.attr == "table" and isinstance(node.value, (ast.Name, ast.Attribute)):
+            owner = node.value.id if isinstance(node.value, ast.Name) else node.value.attr
+            if owner in ("controller", "bridge"):
+                found.append(f"line {node.lineno}: {owner}.table")
+        if isinstance(node, ast.ImportFrom) and node.module == "dealer_assist.table_session":
+            found += [f"line {node.lineno}: imports {a.name}" for a in node.names if a.name not in TABLE_SESSION_DATA]
+    return found
+
+
+def test_no_screen_reaches_around_the_controller():
+    offences = {path.name: found for path in sorted(UI.glob("*.py")) if (found := _offences(path.read_text()))}
+    assert offences == {}
+
+
+def test_the_check_finds_a_screen_that_reaches_around_it():
+    reaching = "def f(bridge, controller):\n    bridge.controller.table.submit(x)\n    controller.table.session.tracker\n"
+    assert sorted(_offences(reaching)) == ["line 2: controller.table", "line 3: .session", "line 3: controller.table"]
+    assert _offences("from dealer_assist.table_session import TableSession\n") == ["line 1: imports TableSession"]
