@@ -10,13 +10,11 @@ from typing import Any
 from dealer_assist.cards import Card, parse_card
 from dealer_assist.money import Cents
 from dealer_assist.recall import HIDDEN
+from dealer_assist.record_words import QUIET_FIELDS, field_value, money_text
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RED_SUITS = frozenset("HD")
-CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net"})
 CARD_FIELDS = frozenset({"card", "was", "now"})
-QUIET_FIELDS = frozenset({"type", "seq", "wall"})
-COUNTED_FIELDS = frozenset({"hand", "index"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
 FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "amount")
 LAST_FIELDS = ("supervisor", "reason")
@@ -24,9 +22,7 @@ LAST_FIELDS = ("supervisor", "reason")
 
 def money(cents: Cents) -> str:
     """$25 or $2.50: cents only when there are some."""
-    sign = "-" if cents < 0 else ""
-    whole, rest = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}" + (f".{rest:02d}" if rest else "")
+    return money_text(cents)
 
 
 def card_text(card: Card) -> str:
@@ -46,15 +42,9 @@ def card_code(code: str) -> str:
 
 
 def _value(key: str, value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if key in CENTS_FIELDS and isinstance(value, int):
-        return money(value)
     if key in CARD_FIELDS and isinstance(value, str):
         return card_code(value)
-    if key in COUNTED_FIELDS and isinstance(value, int):
-        return str(value + 1)
-    return str(value)
+    return field_value(key, value)
 
 
 def describe(data: dict[str, Any]) -> str:

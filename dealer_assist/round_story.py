@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from dealer_assist.record_words import wager_name
 from dealer_assist.journal_text import clock, describe, signed_units, stamp, units
 
 
@@ -91,7 +92,7 @@ def _refused(record: dict[str, Any]) -> Evidence:
 def _ledger(ledger: dict[str, Any] | None) -> tuple[tuple[LedgerRow, ...], tuple[tuple[str, str], ...], str | None]:
     if not ledger:
         return (), (), None
-    rows = tuple(LedgerRow(str(row["seat"]), str(row["hand"] + 1), row["wager"].replace("_", " "), units(row["stake"]),
+    rows = tuple(LedgerRow(str(row["seat"]), str(row["hand"] + 1), wager_name(row["wager"]), units(row["stake"]),
                            row["result"].replace("_", " "), units(row["in_action"]), signed_units(row["amount"]))
                  for row in ledger["settlements"])
     nets = tuple((f"Seat {seat}", signed_units(net["net"])) for seat, net in ledger["seats"].items())

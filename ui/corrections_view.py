@@ -17,7 +17,7 @@ from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, R
 from dealer_assist.journal_text import card_code
 from dealer_assist.supervisor_snapshot import SupervisorSnapshot
 from ui.notice_label import NoticeLabel
-from ui.text import SUIT_SYMBOLS
+from ui.text import SUIT_SYMBOLS, TABLE_STATES
 
 
 PICKS_PER_ROW = 7
@@ -36,7 +36,7 @@ class OpenRound:
         if snap.unread:
             held += f"   ·   out unread: shoe card {', '.join(str(n) for n in snap.unread)}"
         if snap.phase is None:
-            return cls(f"No round is open: the table is at {snap.state.value.replace('_', ' ')}{held}", ())
+            return cls(f"No round is open: the table is {TABLE_STATES[snap.state]}{held}", ())
         cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}" for card in snap.round_cards)
         return cls(f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}", cards)
 

@@ -5,15 +5,11 @@ from dealer_assist.journal_text import RED_SUITS, SUIT_SYMBOLS, card_text, money
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason
 from dealer_assist.outcomes import Result
-from dealer_assist.settlement import Wager
+from dealer_assist.table_session import TableState
+from dealer_assist.record_words import WAGER_NAMES
 
-WAGER_NAMES = {
-    Wager.LUCKY_LUCKY: "Lucky Lucky",
-    Wager.INSURANCE: "Insurance",
-    Wager.BASE: "Base",
-    Wager.BUSTER: "Buster",
-    Wager.FREE_BONUS: "Free bonus",
-}
+__all__ = ["RED_SUITS", "SUIT_SYMBOLS", "WAGER_NAMES", "card_text", "money"]  # the felt and the journal's text share them
+
 ENDED = {
     EndReason.NATURAL: "Natural",
     EndReason.TWENTY_ONE: "21",
@@ -38,9 +34,6 @@ def signed(cents: Cents) -> str:
     return ("+" if cents > 0 else "") + money(cents)
 
 
-__all__ = ["RED_SUITS", "SUIT_SYMBOLS", "card_text", "money"]  # the felt and the journal's text share them
-
-
 def total_text(total: int | None, soft: bool) -> str:
     if total is None:
         return ""
@@ -56,3 +49,17 @@ def settlement_action(amount: Cents, result: Result, stake: Cents, in_action: Ce
     if amount < 0:
         return f"COLLECT {money(-amount)}{back}"
     return f"RETURN {money(stake)}" if stake and result in (Result.PUSH, Result.NO_ACTION) else "—"
+
+
+TABLE_STATES = {
+    TableState.NEEDS_SHOE: "waiting for a new shoe",
+    TableState.OFFERING_BANK: "offering the bank",
+    TableState.ROUND: "in a round",
+    TableState.MISDEAL: "holding a misdeal",
+    TableState.UNREAD: "holding a card the shoe could not read",
+}
+
+
+def count(n: int, thing: str) -> str:
+    """'1 card', '2 cards'."""
+    return f"{n} {thing}" + ("" if n == 1 else "s")

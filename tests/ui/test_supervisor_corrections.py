@@ -132,12 +132,12 @@ def test_a_card_out_of_the_shoe_between_rounds_is_shown_and_discarded(qtbot, jou
     window = unlocked(qtbot, table)
     view = window.corrections
     window.tabs.setCurrentWidget(view)
-    assert view.status.text() == "No round is open: the table is at misdeal   ·   misdeal held: 2♣"
+    assert view.status.text() == "No round is open: the table is holding a misdeal   ·   misdeal held: 2♣"
     _type(qtbot, window, "floor-3", "card dropped while the bank was offered")
     tap(qtbot, view.discard)
     assert view.notice.text().startswith("Recorded: Misdeal discarded")
     assert table.session.state is TableState.OFFERING_BANK
-    assert view.status.text() == "No round is open: the table is at offering bank"
+    assert view.status.text() == "No round is open: the table is offering the bank"
 
 
 def test_a_peek_checked_by_hand_is_confirmed_with_a_reason(qtbot, journal):

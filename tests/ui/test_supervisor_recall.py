@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from dealer_assist.record_words import wager_name
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import RuleError
 from dealer_assist.inputs import PlaceWager, WagerKind
@@ -55,7 +56,7 @@ def test_the_ledger_lists_every_settlement_row_in_order_with_the_nets(qtbot, jou
     ledger = recall(table.path, round_id=10)[0]["ledger"]
     rows = [[view.ledger.item(row, column).text() for column in range(view.ledger.columnCount())]
             for row in range(view.ledger.rowCount())]
-    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), s["wager"], s["result"]) for s in ledger["settlements"]]
+    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), wager_name(s["wager"]), s["result"]) for s in ledger["settlements"]]
     assert view.tabs.tabText(2) == "Corrections (0)"
     nets = view.nets.text()
     for seat in ledger["seats"]:
@@ -109,6 +110,6 @@ def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journa
     assert view.tabs.tabText(1) == "Devices · refused (2)"
     lines = [view.evidence.item(row).text() for row in range(view.evidence.count())]
     assert len(lines) == 2
-    assert lines[0].endswith("Place wager  ·  seat 3 · kind buster · amount $500  —  refused (rule 2.17): "
+    assert lines[0].endswith("Place wager  ·  seat 3 · kind Buster · amount $500  —  refused (rule 2.17): "
                              "wagers are placed before the deal; the round is dealing")
     assert "device shoe · event link_down · url socket://shoe:7000" in lines[1]
