@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
 
 from dealer_assist.cards import RANKS, SUITS, Card
 from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
+from dealer_assist.journal_text import card_code
 from dealer_assist.supervisor_snapshot import SupervisorSnapshot
-from ui.journal_text import card_code
 from ui.notice_label import NoticeLabel
 from ui.text import SUIT_SYMBOLS, TABLE_STATES
 

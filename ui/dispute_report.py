@@ -13,7 +13,7 @@ from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
 from dealer_assist.recall import recall
 from dealer_assist.record_source import RecordSource, as_source, table_config, verify_source
-from ui.round_story import Evidence, RoundStory, story
+from dealer_assist.round_story import Evidence, RoundStory, story
 
 CSS = """
 body { font-family: 'DejaVu Sans'; font-size: 8pt; color: #000; }

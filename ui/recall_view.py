@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from ui.round_story import Evidence, RoundStory
+from dealer_assist.round_story import Evidence, RoundStory
 from ui.theme import COLLECT, PAY
 
 LEDGER_COLUMNS = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")

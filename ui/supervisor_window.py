@@ -16,11 +16,11 @@ from dealer_assist.table_session import TableInput
 from devices.table_controller import TableController
 from ui.corrections_view import CorrectionsView, OpenRound
 from ui.dispute_report import write_report
-from ui.journal_text import words
+from dealer_assist.journal_text import words
 from ui.notice_label import NoticeLabel
 from ui.pin_dialog import PinPad
 from ui.recall_view import RecallView
-from ui.round_story import story
+from dealer_assist.round_story import story
 from ui.rotation_view import RotationStatus, RotationView
 from ui.supervisor_theme import supervisor_style
 

@@ -1,15 +1,14 @@
 """How amounts, cards and outcomes read on the felt: short words, whole dollars without cents."""
 from __future__ import annotations
 
-from dealer_assist.cards import Card
+from dealer_assist.journal_text import RED_SUITS, SUIT_SYMBOLS, card_text, money
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason
 from dealer_assist.outcomes import Result
 from dealer_assist.table_session import TableState
-from dealer_assist.record_words import WAGER_NAMES, money_text
+from dealer_assist.record_words import WAGER_NAMES
 
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-RED_SUITS = frozenset("HD")
+__all__ = ["RED_SUITS", "SUIT_SYMBOLS", "WAGER_NAMES", "card_text", "money"]  # the felt and the journal's text share them
 
 ENDED = {
     EndReason.NATURAL: "Natural",
@@ -31,18 +30,8 @@ RESULTS = {
 }
 
 
-def money(cents: Cents) -> str:
-    """$25 or $2.50: cents only when there are some."""
-    return money_text(cents)
-
-
 def signed(cents: Cents) -> str:
     return ("+" if cents > 0 else "") + money(cents)
-
-
-def card_text(card: Card) -> str:
-    rank = "10" if card.rank == "T" else card.rank
-    return rank + SUIT_SYMBOLS[card.suit]
 
 
 def total_text(total: int | None, soft: bool) -> str:

@@ -10,7 +10,7 @@ from dealer_assist.errors import RuleError
 from dealer_assist.inputs import PlaceWager, WagerKind
 from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.recall import HIDDEN, recall
-from ui.journal_text import card_code, describe
+from dealer_assist.journal_text import card_code, describe
 
 from test_supervisor_helpers import assert_fits, journal, open_round, played_table, tap, unlocked  # noqa: F401
 

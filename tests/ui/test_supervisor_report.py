@@ -8,7 +8,7 @@ import sqlite3
 
 from dealer_assist.recall import recall
 from ui.dispute_report import report_html
-from ui.journal_text import describe
+from dealer_assist.journal_text import describe
 
 from test_supervisor_helpers import journal, open_round, played_table, tap, unlocked  # noqa: F401
 

@@ -1,12 +1,12 @@
 """One recalled round as immutable text rows: what the recall screen steps through and what the
-dispute report prints, built once from `recall` so the screen and the paper never disagree."""
+dispute report prints and the pit's recall page shows, built once from `recall` so they never disagree."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
 from dealer_assist.record_words import wager_name
-from ui.journal_text import clock, describe, signed_units, stamp, units
+from dealer_assist.journal_text import clock, describe, signed_units, stamp, units
 
 
 @dataclass(frozen=True, slots=True)

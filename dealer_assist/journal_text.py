@@ -1,22 +1,33 @@
 """How journal records read for a supervisor: plain words for inputs and operations, amounts in
 dollars, cards with suit symbols, hands and cards counted from 1 as people count them (the journal
-counts from 0), times to the millisecond. Used by the screens and the report."""
+counts from 0), times to the millisecond. Used by the table's screens, its report and the pit's pages."""
 from __future__ import annotations
 
 import re
 from datetime import datetime
 from typing import Any
 
-from dealer_assist.cards import parse_card
+from dealer_assist.cards import Card, parse_card
 from dealer_assist.money import Cents
 from dealer_assist.recall import HIDDEN
-from dealer_assist.record_words import QUIET_FIELDS, field_value
-from ui.text import card_text, money
+from dealer_assist.record_words import QUIET_FIELDS, field_value, money_text
 
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RED_SUITS = frozenset("HD")
 CARD_FIELDS = frozenset({"card", "was", "now"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
 FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "amount")
 LAST_FIELDS = ("supervisor", "reason")
+
+
+def money(cents: Cents) -> str:
+    """$25 or $2.50: cents only when there are some."""
+    return money_text(cents)
+
+
+def card_text(card: Card) -> str:
+    rank = "10" if card.rank == "T" else card.rank
+    return rank + SUIT_SYMBOLS[card.suit]
 
 
 def words(type_name: str) -> str:
