@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
 from dealer_assist.inputs import Action, Decide
 from dealer_assist.snapshot import Decisions
+from ui.confirm_overlay import confirm
 
 LABELS = {Action.STAND: "Stand", Action.DOUBLE: "Double", Action.SPLIT: "Split", Action.SURRENDER: "Surrender"}
 
@@ -37,5 +38,12 @@ class DecisionBar(QWidget):
 
     def _tap(self, action: Action) -> None:
         d = self._decisions
-        if d.seat is not None and d.hand is not None:
-            self.entered.emit(Decide(d.seat, d.hand, action))
+        if d.seat is None or d.hand is None:
+            return
+        decide = Decide(d.seat, d.hand, action)
+        if action is Action.SURRENDER:  # it cannot be taken back: asked once more
+            hand = f" hand {d.hand + 1}" if d.hand else ""
+            confirm(self, f"Surrender seat {d.seat}{hand}?", "The hand ends here and cannot be played on.",
+                    "Surrender", lambda: self.entered.emit(decide))
+            return
+        self.entered.emit(decide)
