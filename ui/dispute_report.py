@@ -1,6 +1,8 @@
-"""The one-round dispute report as a PDF: the table, the round and its times, every input with
+"""The one-round dispute report as a PDF: the table, the round and its times, the player-dealer's
+bank, the final hands with their totals (the dealer's labelled as the dealer's), every input with
 the operations it caused, the evidence, the corrections, the ledger and the journal's verification,
-on paper the floor supervisor can hand over. Drawn by Qt's own PDF writer, no other dependency."""
+on paper the floor supervisor can hand over. Hands and cards are counted from 1, amounts are in
+dollars. Drawn by Qt's own PDF writer, no other dependency."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -23,6 +25,7 @@ th { background: #e4e8ee; text-align: left; } .op { color: #333; } .bad { color:
 """
 NARROW = (10, 16, 74)  # record and time columns stay narrow, the text takes the rest
 LEDGER_HEAD = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
+HANDS_HEAD = ("Whose", "Hand", "Cards", "Total")
 
 
 def _table(head: tuple[str, ...], rows: list[tuple[str, ...]], widths: tuple[int, ...] = ()) -> str:
@@ -51,13 +54,18 @@ def report_html(where: RecordSource | Path, round_id: int) -> str:
     ledger = _table(LEDGER_HEAD, [(r.seat, r.hand, r.wager, r.stake, r.result, r.in_action, f"<b>{r.amount}</b>") for r in told.ledger])
     nets = " &nbsp; ".join(f"{seat}: <b>{net}</b>" for seat, net in told.seat_nets)
     pd = f"<p>Player-dealer net: <b>{told.player_dealer_net}</b></p>" if told.player_dealer_net else ""
+    hands = (_table(HANDS_HEAD, [(f"<b>{escape(h.owner)}</b>", h.hand or "—", escape(h.cards), escape(h.total)) for h in told.hands])
+             if told.hands else "<p>No final hands: the round was voided.</p>" if told.state == "voided"
+             else "<p>No final hands yet: the round is open.</p>")
+    bank = f"Player-dealer's bank: <b>{escape(told.bank)}</b><br/>" if told.bank else ""
     settled = (f"{ledger}<p>Seat nets: {nets}</p>{pd}" if told.ledger
                else "<p>No ledger: the round was voided.</p>" if told.state == "voided" else "<p>No ledger yet: the round is open.</p>")
     return f"""<html><head><style>{CSS}</style></head><body>
 <h1>Dispute report · table {escape(config.table_id)} · round {told.round_id}</h1>
 <p>Profile {escape(config.profile)} · round {escape(told.state)} · started {told.started} · ended {told.ended} ·
-journal records {told.records}<br/>Journal {escape(journal.name)}<br/>Journal verification: {check}<br/>
+journal records {told.records}<br/>{bank}Journal {escape(journal.name)}<br/>Journal verification: {check}<br/>
 Report made {datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC</p>
+<h2>Final hands</h2>{hands}
 <h2>Inputs and the operations they caused</h2>{_table(("Record", "Time", "Input → operations"), steps, NARROW)}
 {_evidence("Corrections", told.corrections, "No corrections.")}
 {_evidence("Refused inputs", told.refused, "No refused inputs.")}

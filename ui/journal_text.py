@@ -17,7 +17,7 @@ CARD_FIELDS = frozenset({"card", "was", "now"})
 QUIET_FIELDS = frozenset({"type", "seq", "wall"})
 COUNTED_FIELDS = frozenset({"hand", "index"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
-FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "amount")
+FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "was", "now", "amount")
 LAST_FIELDS = ("supervisor", "reason")
 
 
@@ -45,10 +45,13 @@ def _value(key: str, value: Any) -> str:
 
 
 def describe(data: dict[str, Any]) -> str:
-    """An input or an operation in one line: its kind, then each field that has a value."""
+    """An input or an operation in one line: its kind, then each field that has a value. A card
+    or a hand without a seat is the dealer's, and says so (never "hand 1")."""
+    dealers = "seat" in data and data["seat"] is None
     order = [*FIRST_FIELDS, *(key for key in data if key not in FIRST_FIELDS + LAST_FIELDS), *LAST_FIELDS]
     fields = [f"{FIELD_NAMES.get(key, key.replace('_', ' '))} {_value(key, data[key])}" for key in order
-              if key in data and key not in QUIET_FIELDS and data[key] is not None]
+              if key in data and key not in QUIET_FIELDS and data[key] is not None and not (dealers and key == "hand")]
+    fields = ["dealer", *fields] if dealers else fields
     return words(str(data.get("type", "?"))) + ("  ·  " + " · ".join(fields) if fields else "")
 
 

@@ -47,7 +47,7 @@ def test_a_void_with_pin_and_reason_shows_in_recall_afterwards(qtbot, journal):
     window.tabs.setCurrentWidget(window.recall)
     view = window.recall
     assert view.rounds.item(0).text().startswith("Round 1 · voided")
-    assert view.tabs.tabText(2) == "Corrections (1)"
+    assert view.tabs.tabText(3) == "Corrections (1)"
     fix = view.corrections.item(0).text()
     assert "Round voided" in fix and "supervisor floor-1" in fix and "reason cards exposed" in fix
     assert view.nets.text() == "No ledger: the round was voided."

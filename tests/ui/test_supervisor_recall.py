@@ -2,6 +2,10 @@
 through in order with its operations, the ledger row by row, an open round's hole card masked."""
 from __future__ import annotations
 
+from dealer_assist.outcomes import Result
+from dealer_assist.settlement import Wager
+from ui.text import RESULTS, WAGER_NAMES
+
 import pytest
 
 from dealer_assist.bench import BenchPlayer
@@ -55,8 +59,14 @@ def test_the_ledger_lists_every_settlement_row_in_order_with_the_nets(qtbot, jou
     ledger = recall(table.path, round_id=10)[0]["ledger"]
     rows = [[view.ledger.item(row, column).text() for column in range(view.ledger.columnCount())]
             for row in range(view.ledger.rowCount())]
-    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), s["wager"], s["result"]) for s in ledger["settlements"]]
-    assert view.tabs.tabText(2) == "Corrections (0)"
+    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), WAGER_NAMES[Wager(s["wager"])], RESULTS[Result(s["result"])])
+                                                  for s in ledger["settlements"]]
+    assert view.tabs.tabText(3) == "Corrections (0)"
+    hands = [view.hands.item(row).text() for row in range(view.hands.count())]
+    assert hands[0].startswith("Dealer   ") and hands[0].endswith(f"=  {ledger['dealer']['total']}" + (
+        " · Natural" if ledger["dealer"]["status"] == "natural" else " · over" if ledger["dealer"]["status"] == "over" else ""))
+    assert [line.split("   ")[0] for line in hands[1:]] == [
+        f"Seat {h['seat']} hand {h['hand'] + 1}" for h in ledger["hands"]]
     nets = view.nets.text()
     for seat in ledger["seats"]:
         assert f"Seat {seat} " in nets
@@ -106,7 +116,7 @@ def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journa
         table.submit(PlaceWager(3, WagerKind.BUSTER, 50_000))
     window = unlocked(qtbot, table)
     view = window.recall
-    assert view.tabs.tabText(1) == "Devices · refused (2)"
+    assert view.tabs.tabText(2) == "Devices · refused (2)"
     lines = [view.evidence.item(row).text() for row in range(view.evidence.count())]
     assert len(lines) == 2
     assert lines[0].endswith("Place wager  ·  seat 3 · kind buster · amount $500  —  refused (rule 2.17): "
