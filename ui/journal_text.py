@@ -19,6 +19,7 @@ COUNTED_FIELDS = frozenset({"hand", "index"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
 FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "was", "now", "amount")
 LAST_FIELDS = ("supervisor", "reason")
+FREE_TEXT_FIELDS = frozenset(LAST_FIELDS)
 
 
 def words(type_name: str) -> str:
@@ -41,6 +42,8 @@ def _value(key: str, value: Any) -> str:
         return card_code(value)
     if key in COUNTED_FIELDS and isinstance(value, int):
         return str(value + 1)
+    if isinstance(value, str) and key not in FREE_TEXT_FIELDS:
+        return value.replace("_", " ")  # a journaled code ("dealer_draw") in words
     return str(value)
 
 
