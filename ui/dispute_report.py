@@ -5,6 +5,7 @@ on paper the floor supervisor can hand over. Hands and cards are counted from 1,
 dollars. Drawn by Qt's own PDF writer, no other dependency."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from html import escape
 from pathlib import Path
@@ -28,7 +29,7 @@ LEDGER_HEAD = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount"
 HANDS_HEAD = ("Whose", "Hand", "Cards", "Total")
 
 
-def _table(head: tuple[str, ...], rows: list[tuple[str, ...]], widths: tuple[int, ...] = ()) -> str:
+def _table(head: tuple[str, ...], rows: Sequence[tuple[str, ...]], widths: tuple[int, ...] = ()) -> str:
     cells = "".join(f"<th width='{width}%'>{escape(h)}</th>" if width else f"<th>{escape(h)}</th>"
                     for h, width in zip(head, widths or (0,) * len(head)))
     body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)

@@ -113,7 +113,7 @@ class RecallView(QWidget):
             return
         story = self.stories[row]
         self.story = story
-        self.heading.setText(f"{story.title}   ·   {story.started} → {story.ended[11:]}   ·   records {story.records}")
+        self.heading.setText(f"{story.title}   ·   {story.started} → {story.ended[11:] or 'still open'}   ·   records {story.records}")
         self._fill_ledger(story)
         self._fill(self.evidence, [*_evidence_list(story.refused, "No refused inputs"),
                                    *_evidence_list(story.devices, "No device records")])

@@ -10,8 +10,6 @@ from dealer_assist.settlement import Wager
 from ui.journal_text import card_code, clock, describe, signed_units, stamp, units
 from ui.text import RESULTS, WAGER_NAMES
 
-STANDINGS = {"natural": "Natural", "over": "over", "under": ""}
-
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -106,8 +104,10 @@ def _refused(record: dict[str, Any]) -> Evidence:
 
 
 def _total(total: int, status: str, doubled: bool = False, surrendered: bool = False) -> str:
-    extra = [STANDINGS.get(status, status), "doubled" if doubled else "", "surrendered" if surrendered else ""]
-    return " · ".join([str(total), *(word for word in extra if word)])
+    """A Natural is named, not counted; any other hand reads as its total, then what ended it."""
+    first = "Natural" if status == "natural" else str(total)
+    extra = ["over" if status == "over" else "", "doubled" if doubled else "", "surrendered" if surrendered else ""]
+    return " · ".join([first, *(word for word in extra if word)])
 
 
 def _hands(ledger: dict[str, Any] | None) -> tuple[HandRow, ...]:

@@ -100,14 +100,15 @@ class SupervisorWindow(QWidget):
         self.ticker.timeout.connect(
             lambda: self.rotation.show_status(RotationStatus.of(self.controller.supervisor_snapshot(recent=0).rotation)))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.host = parent
         if parent is not None:
             parent.installEventFilter(self)
             self.setGeometry(parent.rect())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Over a parent window: keep its size."""
-        if event.type() == QEvent.Type.Resize and watched is self.parentWidget():
-            self.setGeometry(self.parentWidget().rect())
+        if event.type() == QEvent.Type.Resize and self.host is not None and watched is self.host:
+            self.setGeometry(self.host.rect())
         return False
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -63,8 +63,9 @@ def test_the_ledger_lists_every_settlement_row_in_order_with_the_nets(qtbot, jou
                                                   for s in ledger["settlements"]]
     assert view.tabs.tabText(3) == "Corrections (0)"
     hands = [view.hands.item(row).text() for row in range(view.hands.count())]
-    assert hands[0].startswith("Dealer   ") and hands[0].endswith(f"=  {ledger['dealer']['total']}" + (
-        " · Natural" if ledger["dealer"]["status"] == "natural" else " · over" if ledger["dealer"]["status"] == "over" else ""))
+    dealer = ledger["dealer"]
+    assert hands[0].startswith("Dealer   ") and hands[0].endswith(
+        "=  Natural" if dealer["status"] == "natural" else f"=  {dealer['total']}" + (" · over" if dealer["status"] == "over" else ""))
     assert [line.split("   ")[0] for line in hands[1:]] == [
         f"Seat {h['seat']} hand {h['hand'] + 1}" for h in ledger["hands"]]
     nets = view.nets.text()
@@ -119,6 +120,6 @@ def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journa
     assert view.tabs.tabText(2) == "Devices · refused (2)"
     lines = [view.evidence.item(row).text() for row in range(view.evidence.count())]
     assert len(lines) == 2
-    assert lines[0].endswith("Place wager  ·  seat 3 · kind buster · amount $500  —  refused (rule 2.17): "
+    assert lines[0].endswith("Place wager  ·  seat 3 · kind Buster · amount $500  —  refused (rule 2.17): "
                              "wagers are placed before the deal; the round is dealing")
     assert "device shoe · event link_down · url socket://shoe:7000" in lines[1]
