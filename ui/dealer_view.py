@@ -105,7 +105,8 @@ class DealerView(QWidget):
         coming = table.round_id + (1 if snap.phase is None else 0)  # between rounds: the round about to open
         parts = [snap.profile_id, f"Round {coming}"]
         if table.shoe_id:
-            parts.append(f"shoe {table.shoe_id}, {table.shoe_cards} cards" + (" (cut card out)" if table.new_shoe_due else ""))
+            cards = f"{table.shoe_cards} card" + ("" if table.shoe_cards == 1 else "s")
+            parts.append(f"shoe {table.shoe_id}, {cards}" + (" (cut card out)" if table.new_shoe_due else ""))
         return " · ".join(parts)
 
     def _select(self, seat: int) -> None:
