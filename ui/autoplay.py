@@ -132,7 +132,7 @@ class AutoPlayer:
             button.click()
         elif isinstance(event, PeekAnswered):
             self.bench.peek_buttons["answer"].click()
-        elif isinstance(event, Decide):  # a double for less, keyed on its keypad
+        elif isinstance(event, Decide) and event.amount is not None:  # a double for less, keyed on its keypad
             view.double_less.keypad.set_amount(event.amount)
             view.double_less.keypad.confirm.click()
         elif isinstance(event, CloseInsurance):
@@ -160,6 +160,7 @@ class AutoPlayer:
         supervisor.close()
 
     def _grab(self, widget: QWidget, name: str) -> None:
+        assert self.shots is not None, "screenshots are taken only into a folder"
         for _ in range(3):  # the layouts settle as they would before the next frame
             QApplication.processEvents()
         widget.grab().save(str(self.shots / name))

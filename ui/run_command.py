@@ -7,7 +7,8 @@ started on pseudo-terminals for this run, and the bench panel's Deal button pull
 The overhead camera is optional: `--camera SOURCE --calibration FILE` (or `camera` and
 `calibration` in the table file) for a real one, `--camera emulated` for the synthetic camera
 filming the felt as the shoe reported it. The journal lives in the user's data folder unless
-`--journal` or the table file names one.
+`--journal` or the table file names one. `--pit URL --pit-creds FILE` (or `[pit]` in the table
+file) ships the journal to the card room beside the table, which never waits for it.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from dealer_assist.journal import JournalCorrupt
 from dealer_assist.profile import load_profile
 from dealer_assist.table_session import TableConfig
 from devices.table_controller import TableController
+from pit.link import PitLinkError, add_pit_options, pit_link
+from pit.wire import WireError, check_table_id
 
 if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen opens
     from devices.camera_watch import CameraWatch
@@ -32,7 +35,7 @@ if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen open
 WAIT_MS = 2  # autoplay looks again this soon while a device delivers
 EMULATED_CAMERA = "emulated"
 TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek",
-              "camera", "calibration"}
+              "camera", "calibration", "pit"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--autoplay", type=int, default=0, metavar="N", help="play N random rounds through the screens")
     parser.add_argument("--screenshots", type=Path, metavar="DIR", help="save screenshots of the autoplayed rounds here")
     parser.add_argument("--exit", action="store_true", help="quit when the autoplay is done (or after the first frame)")
+    add_pit_options(parser)
     return parser
 
 
@@ -81,20 +85,30 @@ def main(argv: list[str]) -> int:
         table_config = TableConfig(config.get("table_id", args.table_id), load_profile(config.get("profile", args.profile)).id,
                                    config.get("settings", {}), config.get("seats"), config.get("burn_cards", 0),
                                    config.get("rotation_rules", False))
+        check_table_id(table_config.table_id)
+        link = pit_link(args.pit, args.pit_creds, config)
         journal.parent.mkdir(parents=True, exist_ok=True)
         named = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
         controller = TableController.open(journal, table_config, devices=named | ({"camera": args.camera} if args.camera else {}))
     except JournalCorrupt as error:
         print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
         return 2
-    except (RuleError, ValueError, OSError, tomllib.TOMLDecodeError) as error:
+    except (RuleError, ValueError, OSError, tomllib.TOMLDecodeError, WireError, PitLinkError) as error:
         message = error.message if isinstance(error, RuleError) else str(error)
         print(f"dealer-assist run: {message}", file=sys.stderr)
         return 2
+    shipper = None
+    if link is not None:
+        from pit.shipper import attach_shipper
+        from pit.table_view import session_view
+
+        shipper = attach_shipper(controller.journal, controller.table_id, link, session_view(controller.table.session))
     try:
         return _show(controller, args, width, height)
     finally:
         controller.close()
+        if shipper is not None:
+            shipper.stop(drain_s=2.0)
 
 
 def table_file(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:

@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import RuleError, Refusal
+from dealer_assist.errors import InputError, JournalError, Refusal, RuleError
 from dealer_assist.recall import export_round, recall
 from dealer_assist.record_source import SqliteRecords, verify_source
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise RuleError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
+        raise InputError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,7 +39,7 @@ def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
         if not Path(args.db).is_file():
-            raise RuleError(Refusal.NO_JOURNAL, f"{args.db}: no such journal file")
+            raise JournalError(Refusal.NO_JOURNAL, f"{args.db}: no such journal file")
         source = SqliteRecords(args.db)
         if args.command == "verify":
             verdict = verify_source(source)

@@ -18,6 +18,8 @@ import pytest
 from dealer_assist.cards import RANKS, SUITS
 from hw_sims.faults import BAD_FRAMES, RATED
 
+pytestmark = pytest.mark.slow  # each test runs `python -m ui.cli devices|sim`; one soaks 100 disconnects
+
 COMMAND = [sys.executable, "-m", "ui.cli"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
