@@ -10,9 +10,10 @@ from datetime import datetime, timezone
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
+from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
+from dealer_assist.journal import Verdict
 from dealer_assist.recall import recall
 from dealer_assist.record_source import RecordSource, as_source, table_config, verify_source
 from ui.round_story import Evidence, RoundStory, story
@@ -42,12 +43,13 @@ def _evidence(title: str, rows: tuple[Evidence, ...], empty: str) -> str:
     return f"<h2>{title}</h2>" + _table(("Record", "Time", "What"), [(f"#{r.seq}", r.time, escape(r.text)) for r in rows], NARROW)
 
 
-def report_html(where: RecordSource | Path, round_id: int) -> str:
-    """The report's text: what the journal says about one round, and whether the journal is intact."""
+def report_html(where: RecordSource | Path, round_id: int, verdict: Verdict | None = None) -> str:
+    """The report's text: what the journal says about one round, and whether the journal is intact
+    (`verdict`, when the journal was just verified)."""
     journal = as_source(where)
     config = table_config(journal)
     told: RoundStory = story(recall(journal, round_id=round_id)[0])
-    verdict = verify_source(journal)
+    verdict = verdict or verify_source(journal)
     check = (f"<span class='ok'>INTACT</span> — {escape(verdict.message)}" if verdict.ok
              else f"<span class='bad'>DAMAGED</span> — {escape(verdict.message)}")
     steps = [(f"#{step.seq}", step.time, escape(step.text) + "".join(f"<br/><span class='op'>→ {escape(op)}</span>" for op in step.operations))
@@ -75,14 +77,47 @@ Report made {datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC</p>
 </body></html>"""
 
 
+def damage_mark(verdict: Verdict) -> str | None:
+    """The line every page of the report carries when the journal failed its check."""
+    if verdict.ok:
+        return None
+    first = f"first bad record #{verdict.first_bad} · " if verdict.first_bad is not None else ""
+    return f"DAMAGED JOURNAL · {first}{verdict.message}"
+
+
 def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Path:
-    """Write the report of round `round_id` to `pdf` (US Letter, printable margins)."""
+    """Write the report of round `round_id` to `pdf` (US Letter, printable margins). The journal is
+    verified first; a damaged one is still reported, with the damage and its first bad record at
+    the top of every page."""
+    source = as_source(journal)
+    verdict = verify_source(source)
+    mark = damage_mark(verdict)
     pdf.parent.mkdir(parents=True, exist_ok=True)
     writer = QPdfWriter(str(pdf))
-    writer.setTitle(f"Dispute report, round {round_id}")
+    writer.setTitle(f"Dispute report, round {round_id}" + (" (DAMAGED JOURNAL)" if mark else ""))
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.Letter), QPageLayout.Orientation.Portrait,
                                      QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
     document = QTextDocument()
-    document.setHtml(report_html(journal, round_id))
-    document.print_(writer)
+    document.documentLayout().setPaintDevice(writer)
+    document.setHtml(report_html(source, round_id, verdict))
+    page = writer.pageLayout().paintRectPixels(writer.resolution())
+    band = writer.resolution() // 3 if mark else 0  # a third of an inch for the damage line
+    height = page.height() - band
+    document.setPageSize(QSizeF(page.width(), height))
+    painter = QPainter(writer)
+    font = QFont("DejaVu Sans")
+    font.setPointSize(9)
+    font.setBold(True)
+    for number in range(document.pageCount()):
+        if number:
+            writer.newPage()
+        if mark:
+            painter.setFont(font)
+            painter.setPen(QColor("#b00000"))
+            painter.drawText(QRectF(0, 0, page.width(), band), int(Qt.AlignmentFlag.AlignVCenter), mark)
+        painter.save()
+        painter.translate(0, band - number * height)
+        document.drawContents(painter, QRectF(0, number * height, page.width(), height))
+        painter.restore()
+    painter.end()
     return pdf

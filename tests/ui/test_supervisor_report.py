@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 import shutil
 import sqlite3
+import subprocess
+
+import pytest
 
 from dealer_assist.cards import parse_card
 from dealer_assist.inputs import Action, CardDrawn, Decide
 from dealer_assist.recall import recall
 from dealer_assist.session_inputs import RekeyCard, SettlementConfirmed
-from ui.dispute_report import report_html
+from ui.dispute_report import report_html, write_report
 from ui.journal_text import describe
 
 from test_supervisor_helpers import PIN, journal, open_round, played_table, tap, unlocked  # noqa: F401
@@ -81,3 +84,27 @@ def test_the_report_carries_the_bank_the_final_hands_the_dealers_cards_and_the_c
     fixes = html[html.index("<h2>Corrections</h2>"):html.index("<h2>Refused")]
     assert "Card rekeyed" in fixes and "supervisor floor-1" in fixes and "was 7♥ · now 8♥" in fixes
     assert "$" in html and not re.search(r"amount \d{3,}\b", html), "amounts in dollars, never cents"
+
+
+@pytest.mark.slow
+def test_every_page_of_a_damaged_journals_report_names_the_damage_and_its_first_bad_record(journal, tmp_path):
+    table = played_table(journal, 6)
+    table.close()
+    copy = tmp_path / "copy.db"
+    shutil.copy(journal, copy)
+    db = sqlite3.connect(copy)
+    (seq,) = db.execute("SELECT min(seq) FROM records WHERE round_id = 3").fetchone()
+    db.execute("UPDATE records SET body = replace(body, '\"amount\":', '\"amount\": ') WHERE seq = ?", (seq,))
+    db.commit()
+    db.close()
+    biggest = max(range(1, 7), key=lambda r: len(recall(copy, round_id=r)[0]["inputs"]))
+    pdf = write_report(copy, biggest, tmp_path / "report.pdf")
+    ghostscript = shutil.which("gs")
+    assert ghostscript is not None, "Ghostscript reads the PDF back as text"
+    subprocess.run([ghostscript, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=txtwrite", f"-sOutputFile={tmp_path}/page-%d.txt",
+                    str(pdf)], check=True)
+    pages = sorted(tmp_path.glob("page-*.txt"))
+    assert len(pages) >= 2, "a long round runs over more than one page"
+    for page in pages:
+        top = page.read_text().replace("\t", " ").splitlines()[0]  # the extracted text keeps the "fi" ligature
+        assert top.strip().startswith("DAMAGED JOURNAL ·") and f"bad record #{seq} ·" in top, (page.name, top)
