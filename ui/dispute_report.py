@@ -6,6 +6,7 @@ dollars. Drawn by Qt's own PDF writer, no other dependency."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from html import escape
 from pathlib import Path
@@ -85,7 +86,15 @@ def damage_mark(verdict: Verdict) -> str | None:
     return f"DAMAGED JOURNAL · {first}{verdict.message}"
 
 
-def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Path:
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A report written: where, and the damage line its pages carry (None for an intact journal)."""
+
+    path: Path
+    damage: str | None
+
+
+def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Report:
     """Write the report of round `round_id` to `pdf` (US Letter, printable margins). The journal is
     verified first; a damaged one is still reported, with the damage and its first bad record at
     the top of every page."""
@@ -120,4 +129,4 @@ def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Path
         document.drawContents(painter, QRectF(0, number * height, page.width(), height))
         painter.restore()
     painter.end()
-    return pdf
+    return Report(pdf, mark)

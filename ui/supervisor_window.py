@@ -174,9 +174,12 @@ class SupervisorWindow(QWidget):
     def _report(self, round_id: int) -> None:
         pdf = self.reports / f"{self.controller.table_id}-round-{round_id}.pdf"
         try:
-            write_report(self.controller.records, round_id, pdf)
+            report = write_report(self.controller.records, round_id, pdf)
         except (RuleError, OSError) as error:
             self.notice.refuse(f"No dispute report written to {pdf}: {getattr(error, 'message', error)}")
+            return
+        if report.damage is not None:
+            self.notice.refuse(f"Dispute report saved: {pdf} · every page says {report.damage}")
             return
         self.notice.done(f"Dispute report saved: {pdf}")
 

@@ -98,7 +98,9 @@ def test_every_page_of_a_damaged_journals_report_names_the_damage_and_its_first_
     db.commit()
     db.close()
     biggest = max(range(1, 7), key=lambda r: len(recall(copy, round_id=r)[0]["inputs"]))
-    pdf = write_report(copy, biggest, tmp_path / "report.pdf")
+    report = write_report(copy, biggest, tmp_path / "report.pdf")
+    pdf = report.path
+    assert report.damage is not None and f"first bad record #{seq}" in report.damage
     ghostscript = shutil.which("gs")
     assert ghostscript is not None, "Ghostscript reads the PDF back as text"
     subprocess.run([ghostscript, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=txtwrite", f"-sOutputFile={tmp_path}/page-%d.txt",
