@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dealer_assist.outcomes import Result
 from dealer_assist.settlement import Wager
+from PySide6.QtWidgets import QPushButton
+
+from ui.corrections_view import REASONS
+from ui.roster import ROSTER_FILE
 from ui.text import RESULTS, WAGER_NAMES
 
 import pytest
@@ -100,6 +104,7 @@ def _raw_ops(table) -> list[dict]:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_recall_screen_fits_the_screen(qtbot, journal, size, tmp_path):
+    (journal.parent / ROSTER_FILE).write_text("floor-1\nfloor-2\nM. Reyes\nJ. Okafor\nbadge 4417\nnight shift\n")
     window = unlocked(qtbot, played_table(journal, 12), size)
     for _ in range(6):
         tap(qtbot, window.recall.next)
@@ -108,6 +113,14 @@ def test_the_recall_screen_fits_the_screen(qtbot, journal, size, tmp_path):
     for tab in range(window.tabs.count()):
         window.tabs.setCurrentIndex(tab)
         assert_fits(window, size)
+    fixes = window.corrections
+    window.tabs.setCurrentWidget(fixes)
+    assert len(fixes.findChildren(QPushButton, "chip")) == 6 + len(REASONS), "a full roster and every reason"
+    fixes.type_into(fixes.reason)
+    assert_fits(window, size)  # the keyboard's page
+    tap(qtbot, fixes.typing)
+    tap(qtbot, fixes.void)
+    assert_fits(window, size)  # the question over it
 
 
 def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journal):
