@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
+from dealer_assist.outcomes import Status
 from dealer_assist.settlement import Row, Wager
 from dealer_assist.snapshot import TableSnapshot
 from ui.settlement_table import SettlementTable
@@ -64,7 +65,7 @@ class SettlementPanel(QFrame):
         """Only what differs from the round shown before is laid out and painted again."""
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
-        status = dealer.status.value.upper() if dealer.status else ""
+        status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
         self.dealer_line.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
         head = [(text, "muted") for text in ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "The hand")]
         self.rows.show_rows([head, *(_row(order, line, snap) for order, line in enumerate(snap.settlement, start=1))])
