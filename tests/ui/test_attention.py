@@ -56,7 +56,7 @@ def test_a_hit_on_a_hard_17_is_a_misdeal_naming_the_must_stand_rule(table):
     assert t.view.prompt.text() == "Seat 1 must stand on hard 17 (or surrender)"
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}
     t.deal()
-    assert "held for a floor supervisor: misdeal: seat 1 hand 0: a player must stand on hard 17" in t.view.banner.message.text()
+    assert "held for a floor supervisor: misdeal: seat 1 hand 1: a player must stand on hard 17" in t.view.banner.message.text()
     assert t.view.banner.message.text().startswith("MISDEAL (rule 2.10): ")
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}, "the buttons stay as the round stands"
 
