@@ -160,6 +160,7 @@ class SupervisorWindow(QWidget):
     def _correct(self, event: TableInput) -> None:
         if self.pin is None:
             return
+        round_id = self.corrections.round_id
         try:
             ops = self.controller.supervise(event, self.pin)
         except RuleError as error:
@@ -169,7 +170,8 @@ class SupervisorWindow(QWidget):
         # by its kind only: the operation itself may name an open round's hole card; recall masks it
         what = words(type(ops[0]).__name__)
         self.corrections.accepted(f"Recorded: {what}, see the round in Recall")
-        self.controller.add_status("Supervisor", f"{what} · {event_by(event)}")
+        where = f" in round {round_id}" if round_id is not None else ""
+        self.controller.add_status("Supervisor", f"{what}{where} · {event_by(event)}")
 
     def _report(self, round_id: int) -> None:
         pdf = self.reports / f"{self.controller.table_id}-round-{round_id}.pdf"
