@@ -17,18 +17,14 @@ from PySide6.QtWidgets import (
 from dealer_assist.cards import RANKS, SUITS, Card
 from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
 from dealer_assist.supervisor_snapshot import SupervisorSnapshot
-from dealer_assist.table_session import TableState
 from ui.confirm_overlay import confirm
 from ui.journal_text import card_code
 from ui.notice_label import NoticeLabel
-from ui.text import SUIT_SYMBOLS
+from ui.text import SUIT_SYMBOLS, TABLE_STATES
 from ui.touch_keyboard import TouchKeyboard
 
 PICKS_PER_ROW = 7
 REASONS = ("Card misread", "Card exposed", "Misdeal", "Device fault", "Dealer error")
-STATES = {TableState.NEEDS_SHOE: "waiting for a shoe", TableState.OFFERING_BANK: "offering the bank",
-          TableState.ROUND: "in a round", TableState.MISDEAL: "holding a misdealt card",
-          TableState.UNREAD: "holding a card out unread"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +43,7 @@ class OpenRound:
         if snap.unread:
             held += f"   ·   out unread: shoe card {', '.join(str(n) for n in snap.unread)}"
         if snap.phase is None:
-            return cls(f"No round is open: the table is {STATES[snap.state]}{held}", (), None, misdeal)
+            return cls(f"No round is open: the table is {TABLE_STATES[snap.state]}{held}", (), None, misdeal)
         cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}" for card in snap.round_cards)
         return cls(f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}", cards, snap.round_id, misdeal)
 

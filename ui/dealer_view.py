@@ -17,6 +17,7 @@ from ui.double_for_less import DoubleForLess
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
 from ui.theme import see_through
+from ui.text import count
 from ui.wager_pad import WagerPad
 
 
@@ -105,8 +106,7 @@ class DealerView(QWidget):
         coming = table.round_id + (1 if snap.phase is None else 0)  # between rounds: the round about to open
         parts = [snap.profile_id, f"Round {coming}"]
         if table.shoe_id:
-            cards = f"{table.shoe_cards} card" + ("" if table.shoe_cards == 1 else "s")
-            parts.append(f"shoe {table.shoe_id}, {cards}" + (" (cut card out)" if table.new_shoe_due else ""))
+            parts.append(f"shoe {table.shoe_id}, {count(table.shoe_cards, 'card')}" + (" (cut card out)" if table.new_shoe_due else ""))
         return " · ".join(parts)
 
     def _select(self, seat: int) -> None:

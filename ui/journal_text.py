@@ -10,19 +10,14 @@ from typing import Any
 from dealer_assist.cards import parse_card
 from dealer_assist.money import Cents
 from dealer_assist.recall import HIDDEN
-from dealer_assist.settlement import Wager
-from ui.text import WAGER_NAMES, card_text, money
+from dealer_assist.record_words import QUIET_FIELDS, field_value, wager_name
+from ui.text import card_text, money
 
-CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net"})
 CARD_FIELDS = frozenset({"card", "was", "now"})
-QUIET_FIELDS = frozenset({"type", "seq", "wall"})
-COUNTED_FIELDS = frozenset({"hand", "index"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
 FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "was", "now", "amount")
 LAST_FIELDS = ("supervisor", "reason")
 FREE_TEXT_FIELDS = frozenset(LAST_FIELDS)
-WAGER_FIELDS = frozenset({"kind", "wager"})
-WAGERS = frozenset(Wager)
 
 
 def words(type_name: str) -> str:
@@ -37,19 +32,14 @@ def card_code(code: str) -> str:
 
 
 def _value(key: str, value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if key in CENTS_FIELDS and isinstance(value, int):
-        return money(value)
     if key in CARD_FIELDS and isinstance(value, str):
         return card_code(value)
-    if key in COUNTED_FIELDS and isinstance(value, int):
-        return str(value + 1)
-    if key in WAGER_FIELDS and value in WAGERS:
-        return WAGER_NAMES[Wager(value)]
+    if key == "wager" and isinstance(value, str):
+        return wager_name(value)
+    shown = field_value(key, value)
     if isinstance(value, str) and key not in FREE_TEXT_FIELDS:
-        return value.replace("_", " ")  # a journaled code ("dealer_draw") in words
-    return str(value)
+        return shown.replace("_", " ")  # a journaled code ("dealer_draw") in words
+    return shown
 
 
 def describe(data: dict[str, Any]) -> str:

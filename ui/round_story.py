@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.outcomes import Result
-from dealer_assist.settlement import Wager
+from dealer_assist.record_words import wager_name
 from ui.journal_text import card_code, clock, describe, signed_units, stamp, units
-from ui.text import RESULTS, WAGER_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +121,8 @@ def _hands(ledger: dict[str, Any] | None) -> tuple[HandRow, ...]:
 def _ledger(ledger: dict[str, Any] | None) -> tuple[tuple[LedgerRow, ...], tuple[tuple[str, str], ...], str | None]:
     if not ledger:
         return (), (), None
-    rows = tuple(LedgerRow(str(row["seat"]), str(row["hand"] + 1), WAGER_NAMES[Wager(row["wager"])], units(row["stake"]),
-                           RESULTS[Result(row["result"])], units(row["in_action"]), signed_units(row["amount"]))
+    rows = tuple(LedgerRow(str(row["seat"]), str(row["hand"] + 1), wager_name(row["wager"]), units(row["stake"]),
+                           row["result"].replace("_", " "), units(row["in_action"]), signed_units(row["amount"]))
                  for row in ledger["settlements"])
     nets = tuple((f"Seat {seat}", signed_units(net["net"])) for seat, net in ledger["seats"].items())
     pd = ledger["player_dealer"]

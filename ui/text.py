@@ -5,18 +5,12 @@ from dealer_assist.cards import Card
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason
 from dealer_assist.outcomes import Result
-from dealer_assist.settlement import Wager
+from dealer_assist.table_session import TableState
+from dealer_assist.record_words import WAGER_NAMES, money_text
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RED_SUITS = frozenset("HD")
 
-WAGER_NAMES = {
-    Wager.LUCKY_LUCKY: "Lucky Lucky",
-    Wager.INSURANCE: "Insurance",
-    Wager.BASE: "Base",
-    Wager.BUSTER: "Buster",
-    Wager.FREE_BONUS: "Free bonus",
-}
 ENDED = {
     EndReason.NATURAL: "Natural",
     EndReason.TWENTY_ONE: "21",
@@ -39,9 +33,7 @@ RESULTS = {
 
 def money(cents: Cents) -> str:
     """$25 or $2.50: cents only when there are some."""
-    sign = "-" if cents < 0 else ""
-    units, rest = divmod(abs(cents), 100)
-    return f"{sign}${units:,}" + (f".{rest:02d}" if rest else "")
+    return money_text(cents)
 
 
 def signed(cents: Cents) -> str:
@@ -68,3 +60,17 @@ def settlement_action(amount: Cents, result: Result, stake: Cents, in_action: Ce
     if amount < 0:
         return f"COLLECT {money(-amount)}{back}"
     return f"RETURN {money(stake)}" if stake and result in (Result.PUSH, Result.NO_ACTION) else "—"
+
+
+TABLE_STATES = {
+    TableState.NEEDS_SHOE: "waiting for a new shoe",
+    TableState.OFFERING_BANK: "offering the bank",
+    TableState.ROUND: "in a round",
+    TableState.MISDEAL: "holding a misdeal",
+    TableState.UNREAD: "holding a card the shoe could not read",
+}
+
+
+def count(n: int, thing: str) -> str:
+    """'1 card', '2 cards'."""
+    return f"{n} {thing}" + ("" if n == 1 else "s")

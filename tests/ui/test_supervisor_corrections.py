@@ -132,7 +132,7 @@ def test_a_card_out_of_the_shoe_between_rounds_is_shown_and_discarded(qtbot, jou
     window = unlocked(qtbot, table)
     view = window.corrections
     window.tabs.setCurrentWidget(view)
-    assert view.status.text() == "No round is open: the table is holding a misdealt card   ·   misdeal held: 2♣"
+    assert view.status.text() == "No round is open: the table is holding a misdeal   ·   misdeal held: 2♣"
     _type(qtbot, window, "floor-3", "card dropped while the bank was offered")
     tap_and_confirm(qtbot, view.discard, "Discard the misdealt card 2♣?")
     assert view.notice.text().startswith("Recorded: Misdeal discarded")

@@ -2,22 +2,18 @@
 through in order with its operations, the ledger row by row, an open round's hole card masked."""
 from __future__ import annotations
 
-from dealer_assist.outcomes import Result
-from dealer_assist.settlement import Wager
-from PySide6.QtWidgets import QPushButton
-
-from ui.corrections_view import REASONS
-from ui.roster import ROSTER_FILE
-from ui.text import RESULTS, WAGER_NAMES
-
 import pytest
+from PySide6.QtWidgets import QPushButton
 
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import RuleError
 from dealer_assist.inputs import PlaceWager, WagerKind
 from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.recall import HIDDEN, recall
+from dealer_assist.record_words import wager_name
+from ui.corrections_view import REASONS
 from ui.journal_text import card_code, describe
+from ui.roster import ROSTER_FILE
 
 from test_supervisor_helpers import assert_fits, journal, open_round, played_table, tap, unlocked  # noqa: F401
 
@@ -63,7 +59,7 @@ def test_the_ledger_lists_every_settlement_row_in_order_with_the_nets(qtbot, jou
     ledger = recall(table.path, round_id=10)[0]["ledger"]
     rows = [[view.ledger.item(row, column).text() for column in range(view.ledger.columnCount())]
             for row in range(view.ledger.rowCount())]
-    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), WAGER_NAMES[Wager(s["wager"])], RESULTS[Result(s["result"])])
+    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), wager_name(s["wager"]), s["result"].replace("_", " "))
                                                   for s in ledger["settlements"]]
     assert view.tabs.tabText(3) == "Corrections (0)"
     hands = [view.hands.item(row).text() for row in range(view.hands.count())]
