@@ -110,7 +110,7 @@ def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Repo
     document.documentLayout().setPaintDevice(writer)
     document.setHtml(report_html(source, round_id, verdict))
     page = writer.pageLayout().paintRectPixels(writer.resolution())
-    band = writer.resolution() // 3 if mark else 0  # a third of an inch for the damage line
+    band = writer.resolution() // 2 if mark else 0  # half an inch: the damage in up to two lines
     height = page.height() - band
     document.setPageSize(QSizeF(page.width(), height))
     painter = QPainter(writer)
@@ -123,7 +123,8 @@ def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Repo
         if mark:
             painter.setFont(font)
             painter.setPen(QColor("#b00000"))
-            painter.drawText(QRectF(0, 0, page.width(), band), int(Qt.AlignmentFlag.AlignVCenter), mark)
+            painter.drawText(QRectF(0, 0, page.width(), band),
+                             int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.TextFlag.TextWordWrap), mark)
         painter.save()
         painter.translate(0, band - number * height)
         document.drawContents(painter, QRectF(0, number * height, page.width(), height))
