@@ -10,14 +10,15 @@ from typing import Any
 from dealer_assist.cards import Card, parse_card
 from dealer_assist.money import Cents
 from dealer_assist.recall import HIDDEN
-from dealer_assist.record_words import QUIET_FIELDS, field_value, money_text
+from dealer_assist.record_words import QUIET_FIELDS, field_value, money_text, wager_name
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RED_SUITS = frozenset("HD")
 CARD_FIELDS = frozenset({"card", "was", "now"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
-FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "amount")
+FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "was", "now", "amount")
 LAST_FIELDS = ("supervisor", "reason")
+FREE_TEXT_FIELDS = frozenset(LAST_FIELDS)
 
 
 def money(cents: Cents) -> str:
@@ -44,14 +45,22 @@ def card_code(code: str) -> str:
 def _value(key: str, value: Any) -> str:
     if key in CARD_FIELDS and isinstance(value, str):
         return card_code(value)
-    return field_value(key, value)
+    if key == "wager" and isinstance(value, str):
+        return wager_name(value)
+    shown = field_value(key, value)
+    if isinstance(value, str) and key not in FREE_TEXT_FIELDS:
+        return shown.replace("_", " ")  # a journaled code ("dealer_draw") in words
+    return shown
 
 
 def describe(data: dict[str, Any]) -> str:
-    """An input or an operation in one line: its kind, then each field that has a value."""
+    """An input or an operation in one line: its kind, then each field that has a value. A card
+    or a hand without a seat is the dealer's, and says so (never "hand 1")."""
+    dealers = "seat" in data and data["seat"] is None
     order = [*FIRST_FIELDS, *(key for key in data if key not in FIRST_FIELDS + LAST_FIELDS), *LAST_FIELDS]
     fields = [f"{FIELD_NAMES.get(key, key.replace('_', ' '))} {_value(key, data[key])}" for key in order
-              if key in data and key not in QUIET_FIELDS and data[key] is not None]
+              if key in data and key not in QUIET_FIELDS and data[key] is not None and not (dealers and key == "hand")]
+    fields = ["dealer", *fields] if dealers else fields
     return words(str(data.get("type", "?"))) + ("  ·  " + " · ".join(fields) if fields else "")
 
 

@@ -103,7 +103,8 @@ class DealerView(QWidget):
         table = snap.table
         if table is None:
             return snap.profile_title
-        parts = [snap.profile_id, f"Round {table.round_id}"]
+        coming = table.round_id + (1 if snap.phase is None else 0)  # between rounds: the round about to open
+        parts = [snap.profile_id, f"Round {coming}"]
         if table.shoe_id:
             parts.append(f"shoe {table.shoe_id}, {count(table.shoe_cards, 'card')}" + (" (cut card out)" if table.new_shoe_due else ""))
         return " · ".join(parts)

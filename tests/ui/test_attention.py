@@ -84,6 +84,7 @@ def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
     assert t.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
     assert t.snap.need is Need.NOTHING
     assert [row[2] + " " + row[5] for row in t.settlement_cells()] == ["Insurance PAY $10", "Base COLLECT $25"]
+    assert t.view.settlement.nets.rows[-1][1] == ("+$15", "pay"), "the bank won: its net is not red"
     assert t.snap.dealer.cards == (parse_card("KH"), parse_card("AS"))
 
 
