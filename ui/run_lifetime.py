@@ -16,6 +16,7 @@ from types import FrameType, TracebackType
 from PySide6.QtCore import QEvent, QEventLoop, QObject, QSocketNotifier, QTimer
 from PySide6.QtWidgets import QWidget
 
+CLOSED_BY = "closed_by"  # a window property: who closed the table, when it was not the window's own close button
 STOP_SIGNALS = {signal.SIGINT: "Ctrl-C (SIGINT)", signal.SIGTERM: "SIGTERM"}
 
 
@@ -26,7 +27,7 @@ class _CloseWatch(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Close:
-            self.lifetime.stop("the window was closed")
+            self.lifetime.stop(str(watched.property(CLOSED_BY) or "the window was closed"))
         return False
 
 

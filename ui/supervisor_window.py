@@ -14,16 +14,18 @@ from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from dealer_assist.errors import RuleError
+from dealer_assist.journal_text import words
+from dealer_assist.round_story import story
 from dealer_assist.table_session import TableInput
 from devices.table_controller import TableController
+from ui.confirm_overlay import confirm
 from ui.corrections_view import CorrectionsView, OpenRound
 from ui.dispute_report import write_report
-from dealer_assist.journal_text import words
 from ui.notice_label import NoticeLabel
 from ui.pin_dialog import PinPad
 from ui.recall_view import RecallView
-from dealer_assist.round_story import story
 from ui.roster import read_roster
+from ui.run_lifetime import CLOSED_BY
 from ui.rotation_view import RotationStatus, RotationView
 from ui.supervisor_theme import supervisor_style
 
@@ -77,6 +79,12 @@ class SupervisorWindow(QWidget):
         self.lock = QPushButton("Lock")
         self.lock.clicked.connect(self.lock_screens)
         top.addWidget(self.lock)
+        self.close_table = QPushButton("Close table")
+        self.close_table.setObjectName("close_table")
+        self.close_table.clicked.connect(lambda: confirm(
+            self, "Close the table?", "The journal is sealed and the screen closes. An open round goes on where it "
+            "stopped when the table is started again.", "Close table", self._close_table))
+        top.addWidget(self.close_table)
         self.back = back_button()
         self.back.clicked.connect(self.back_to_table)
         top.addWidget(self.back)
@@ -123,6 +131,13 @@ class SupervisorWindow(QWidget):
         self.lock_screens()
         self.left.emit()
         self.close()
+
+    def _close_table(self) -> None:
+        """The supervisor ends the table's day: the dealer's window closes, and `run` seals the journal."""
+        self.lock_screens()
+        host = self.host.window() if self.host is not None else self
+        host.setProperty(CLOSED_BY, "the floor supervisor closed the table")
+        host.close()
 
     def refresh(self) -> None:
         """Read the journal and the table again: after a correction, and whenever the screens open."""

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QPushButton
 
 from dealer_assist.table_session import TableState
 from ui.roster import ROSTER_FILE
+from ui.run_lifetime import CLOSED_BY
 from ui.supervisor_window import SupervisorWindow
 
 from test_supervisor_helpers import key_in, tap, tap_and_confirm
@@ -92,3 +93,13 @@ def test_a_void_by_taps_only_is_asked_first_and_marked_on_the_dealers_screen(qtb
     assert t.snap.table.state is TableState.OFFERING_BANK, "the dealer's screen shows the round closed"
     tap(qtbot, window.back)
     qtbot.waitUntil(lambda: "Round voided in round 1 · by floor-2" in t.view.devices.labels["Supervisor"].text())
+
+
+def test_the_supervisor_closes_the_table_after_asking_once_more(qtbot, table):
+    t = table("nobust-4.0")
+    window = _open(qtbot, t)
+    key_in(qtbot, window, t.pin)
+    asked = tap_and_confirm(qtbot, window.close_table)
+    assert "Close the table?" in asked
+    assert not t.window.isVisible(), "the dealer's window closes: run then seals the journal"
+    assert t.window.property(CLOSED_BY) == "the floor supervisor closed the table"
