@@ -36,9 +36,10 @@ fi
 
 case "$mode" in
   run)  exec .venv/bin/dealer-assist run "$@" ;;
+  room) exec .venv/bin/dealer-assist room "$@" ;;
   test)
     export QT_QPA_PLATFORM=offscreen
     .venv/bin/lint-imports
     exec .venv/bin/python -m pytest "$@" ;;
-  *) echo "usage: scripts/bootstrap.sh run|test [args...]" >&2; exit 2 ;;
+  *) echo "usage: scripts/bootstrap.sh run|test|room [args...]" >&2; exit 2 ;;
 esac
