@@ -1,14 +1,12 @@
 """Who may see and do what on the dashboard: login, lockout shown plainly, cookies, CSRF, roles."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from memory_pit import MemoryPitData
 from pit.web import WebSettings, create_app
-from web_bench import PASSWORDS, bench_journals, floor_data
+from web_bench import PASSWORDS, floor_data
 from web_client import csrf_of, log_in, session_csrf
 
 
@@ -20,19 +18,6 @@ class MovedClock:
         return self.now
 
 
-@pytest.fixture(scope="module")
-def journals(tmp_path_factory) -> Path:
-    return bench_journals(tmp_path_factory.mktemp("floor"))
-
-
-@pytest.fixture
-def floor(journals) -> MemoryPitData:
-    return floor_data(journals)
-
-
-@pytest.fixture
-def client(floor) -> TestClient:
-    return TestClient(create_app(floor))
 
 
 @pytest.mark.parametrize("path", ["/", "/tables/T-1", "/alerts", "/reports", "/tables/T-1/live", "/alerts/list"])

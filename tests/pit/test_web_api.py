@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import csv
 import io
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -12,7 +11,7 @@ from dealer_assist.journal import read_records
 from dealer_assist.round_file import settle_round
 from memory_pit import MemoryPitData
 from pit.web import create_app
-from web_bench import SUPERVISOR_TOKEN, TOKEN, bench_journals, floor_data
+from web_bench import SUPERVISOR_TOKEN, TOKEN, floor_data
 from web_client import log_in, session_csrf
 
 TABLE_KEYS = {"table_id", "profile", "round_id", "phase", "player_dealer", "rounds_per_hour", "link", "behind",
@@ -21,19 +20,6 @@ ALERT_KEYS = {"id", "table_id", "kind", "round_id", "seq", "raised", "text", "ac
 WIDE = {"from": "2000-01-01T00:00:00+00:00", "to": "2100-01-01T00:00:00+00:00"}
 
 
-@pytest.fixture(scope="module")
-def journals(tmp_path_factory) -> Path:
-    return bench_journals(tmp_path_factory.mktemp("floor"))
-
-
-@pytest.fixture
-def floor(journals) -> MemoryPitData:
-    return floor_data(journals)
-
-
-@pytest.fixture
-def client(floor) -> TestClient:
-    return TestClient(create_app(floor))
 
 
 def bearer(token: str = TOKEN) -> dict[str, str]:

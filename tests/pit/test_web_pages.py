@@ -6,27 +6,15 @@ import html
 import json
 import re
 import threading
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.journal_text import card_code
-from memory_pit import MemoryPitData
 from pit.web import create_app
-from web_bench import bench_journals, floor_data
 from web_client import csrf_of, log_in
 
-
-@pytest.fixture(scope="module")
-def journals(tmp_path_factory) -> Path:
-    return bench_journals(tmp_path_factory.mktemp("floor"))
-
-
-@pytest.fixture
-def floor(journals) -> MemoryPitData:
-    return floor_data(journals)
 
 
 @pytest.fixture
