@@ -1,0 +1,113 @@
+"""The broker's side of the card room: the stream, identities, and what each identity may do.
+
+A table's NKEY seed file is its `--pit-creds`; the broker knows only the public key. A table may
+publish only its own records and status, ask the stream for the last record of its own journals
+(a direct get), and hear the replies on its own inbox, so one table's credentials can never write,
+or read, another table's subjects (PIT.md §6).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import nacl.signing
+import nkeys
+from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.client import JetStreamContext
+from nats.js.errors import NotFoundError
+
+from pit.wire import STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message
+
+DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
+
+
+def stream_config() -> StreamConfig:
+    return StreamConfig(name=STREAM, subjects=[STREAM_SUBJECTS], storage=StorageType.FILE,
+                        retention=RetentionPolicy.LIMITS, discard=DiscardPolicy.OLD, allow_direct=True,
+                        duplicate_window=DUPLICATE_WINDOW_S)
+
+
+async def ensure_stream(js: JetStreamContext) -> None:
+    """Create the records stream, or bring an existing one to our configuration."""
+    try:
+        await js.stream_info(STREAM)
+    except NotFoundError:
+        await js.add_stream(stream_config())
+    else:
+        await js.update_stream(stream_config())
+
+
+def inbox_prefix(table_id: str) -> str:
+    """A table hears its replies only here, so no table can read another's."""
+    return f"_INBOX_{check_table_id(table_id)}"
+
+
+def table_permissions(table_id: str) -> dict[str, dict[str, list[str]]]:
+    check_table_id(table_id)
+    return {
+        "publish": {"allow": [f"da.records.{table_id}.>", f"da.status.{table_id}",
+                              f"$JS.API.DIRECT.GET.{STREAM}.da.records.{table_id}.>"]},
+        "subscribe": {"allow": [f"{inbox_prefix(table_id)}.>"]},
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """An NKEY user: the seed is the secret (the creds file), the public key goes to the broker."""
+
+    seed: str
+    public_key: str
+
+    @classmethod
+    def new(cls) -> Identity:
+        raw = bytes(nacl.signing.SigningKey.generate())
+        seed = nkeys.encode_seed(raw, nkeys.PREFIX_BYTE_USER)
+        return cls(seed.decode(), public_key(seed.decode()))
+
+    def creds_file(self) -> str:
+        """The text of the `--pit-creds` file: the seed alone on its line, as nats clients read it."""
+        return self.seed + "\n"
+
+
+def public_key(seed: str) -> str:
+    return nkeys.from_seed(bytearray(seed.strip().encode())).public_key.decode()
+
+
+def read_creds(text: str) -> str:
+    """The seed of a creds file written by `Identity.creds_file` (lines starting with # are allowed
+    around it); ValueError when there is none."""
+    seeds = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if len(seeds) != 1 or not seeds[0].startswith("SU"):
+        raise ValueError("not a dealer-assist pit credentials file: expected one NKEY user seed (SU...)")
+    public_key(seeds[0])  # raises on a damaged seed
+    return seeds[0]
+
+
+def user_entry(identity_public_key: str, permissions: dict[str, Any] | None) -> str:
+    """One `authorization.users` entry of nats-server's configuration."""
+    entry: dict[str, Any] = {"nkey": identity_public_key}
+    if permissions is not None:
+        entry["permissions"] = permissions
+    return json.dumps(entry)
+
+
+async def last_shipped(js: JetStreamContext, table_id: str, journal: str) -> RecordMessage | None:
+    """The last record of `journal` the stream holds, asked of the broker (never remembered)."""
+    try:
+        raw = await js.get_last_msg(STREAM, f"da.records.{check_table_id(table_id)}.{journal}", direct=True)
+    except NotFoundError:
+        return None
+    return parse_record_message(raw.data or b"")
+
+
+def nats_config(port: int, store_dir: str, pit_public_key: str, tables: dict[str, str], host: str = "127.0.0.1") -> str:
+    """A complete nats-server configuration: listener, JetStream and its store, the pit's identity
+    (everything) and each table's (`tables`: table id -> public key) with its permissions."""
+    users = [user_entry(pit_public_key, None)]
+    users += [user_entry(key, table_permissions(table_id)) for table_id, key in sorted(tables.items())]
+    body = ",\n    ".join(users)
+    return (f"# nats-server configuration for the dealer-assist card room\n"
+            f"listen: {json.dumps(f'{host}:{port}')}\n"
+            f"jetstream {{ store_dir: {json.dumps(store_dir)} }}\n"
+            f"authorization {{\n  users: [\n    {body}\n  ]\n}}\n")
