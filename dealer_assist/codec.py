@@ -75,10 +75,14 @@ def _decode_value(hint: Any, value: object) -> object:
     if hint is Card:
         return parse_card(value)
     if isinstance(hint, type) and issubclass(hint, StrEnum):
+        if not isinstance(value, str):
+            raise JournalError(Refusal.BAD_RECORD, f"{value!r} is not a {hint.__name__} name")
         return hint(value)
     if origin is tuple:
+        if not isinstance(value, list):
+            raise JournalError(Refusal.BAD_RECORD, f"{value!r} is not a list")
         (item, *_rest) = typing.get_args(hint)
-        return tuple(_decode_value(item, v) for v in value)  # type: ignore[union-attr]
+        return tuple(_decode_value(item, v) for v in value)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return decode(value)  # type: ignore[arg-type]
     return value

@@ -95,7 +95,7 @@ class TableSession:
         self.profile: Profile = load_profile(config.profile, config.settings)
         self.seats = config.seats or self.profile.seats
         self.rotation = rotation_policy(config.rotation_rules)
-        carried = {k: list(v) if isinstance(v, list) else v for k, v in (state or {}).items()}
+        carried: dict[str, Any] = {k: list(v) if isinstance(v, list) else v for k, v in (state or {}).items()}
         self.s = _Between(**carried)
         self.tracker: RoundTracker | None = None
         self.round_inputs: list[Input] = []
@@ -304,8 +304,9 @@ class TableSession:
         self.round_inputs = []
         self.misdeal = None
         if self.profile.player_dealer:
+            assert s.pd_seat is not None, "a player-dealer round has a player-dealer"
             s.pd_ready = False
-            self._offer_next(s.pd_seat - 1 if s.pd_turn == 1 and not s.pd_proposition else s.pd_seat, ops)  # type: ignore[operator]
+            self._offer_next(s.pd_seat - 1 if s.pd_turn == 1 and not s.pd_proposition else s.pd_seat, ops)
         self.checkpoint = self.between_rounds()
         self._maybe_open(ops)
 
