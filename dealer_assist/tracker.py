@@ -16,7 +16,7 @@ from enum import StrEnum
 from dealer_assist.cards import Card
 from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered,
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, NoMoreBets, PeekAnswered,
     PeekResult, PlaceWager, WagerKind,
 )
 from dealer_assist.lucky_lucky import LUCKY_PAYS, lucky_line
@@ -125,8 +125,12 @@ DEALER = 0  # deal target of the dealer's hand; seats are 1..N
 
 
 class RoundTracker:
-    def __init__(self, profile: Profile, seats: int | None = None, player_dealer: PlayerDealer | None = None):
+    def __init__(self, profile: Profile, seats: int | None = None, player_dealer: PlayerDealer | None = None,
+                 dealer_closes_betting: bool = False):
+        """`dealer_closes_betting`: a live table, where betting stays open until the dealer's "No more
+        bets" (RULES.md §8.21); a round file has no such token and its first card closes betting."""
         self.profile = profile
+        self.dealer_closes_betting = dealer_closes_betting
         self.seats = seats if seats is not None else profile.seats
         if not 2 <= self.seats <= 12:
             raise InputError(Refusal.BAD_SEATS, f"seats: {self.seats} is not from 2 to 12", "1")
@@ -204,6 +208,8 @@ class RoundTracker:
             return f"{dealer.capitalize()} hits {self._describe_cards(self.dealer)}"
         if self.phase is Phase.SETTLED:
             return f"{dealer.capitalize()} stands — settle in order; shoe locked"
+        if self.phase is Phase.BETTING and self.dealer_closes_betting:
+            return "Place wagers, then tap No more bets; shoe locked"
         return _PHASE_PROMPTS[self.phase]
 
     def takes_card(self) -> bool:
@@ -291,6 +297,19 @@ class RoundTracker:
                 del self.wagers[event.seat]
         ops.append(WagerPlaced(event.seat, event.kind, event.amount))
 
+    def _has_base_wager(self) -> bool:
+        return any(w.get(WagerKind.BASE) for w in self.wagers.values())
+
+    def _check_no_more_bets(self, event: NoMoreBets) -> RuleError | None:
+        if self.phase is not Phase.BETTING:
+            return RuleError(Refusal.BETTING_CLOSED, f"betting is already closed; the round is {self.phase}", "8.21")
+        if not self._has_base_wager():
+            return RuleError(Refusal.NO_WAGERS, "no seat has a base wager: place one before \"No more bets\"", "8.1")
+        return None
+
+    def _do_no_more_bets(self, event: NoMoreBets, ops: list[Operation]) -> None:
+        self._close_betting(ops)
+
     def _check_seat(self, seat: int) -> RuleError | None:
         if not 1 <= seat <= self.seats:
             return RuleError(Refusal.BAD_SEAT, f"seat {seat} is not a seat from 1 to {self.seats}", "1")
@@ -330,7 +349,9 @@ class RoundTracker:
         """Who the next card from the shoe belongs to, or why nobody may take it."""
         phase = self.phase
         if phase is Phase.BETTING:
-            if not any(w.get(WagerKind.BASE) for w in self.wagers.values()):
+            if self.dealer_closes_betting:
+                return RuleError(Refusal.BETTING_OPEN, "misdeal: betting is open until the dealer taps \"No more bets\"", "8.21"), 0, 0, CardUse.DEAL
+            if not self._has_base_wager():
                 return RuleError(Refusal.NO_WAGERS, "no seat has a base wager: there is nobody to deal to", "8.1"), 0, 0, CardUse.DEAL
             return None, min(s for s, w in self.wagers.items() if w.get(WagerKind.BASE)), 0, CardUse.DEAL
         if phase is Phase.DEALING:
@@ -718,6 +739,7 @@ class RoundTracker:
 
     _CHECKS: dict[type, Callable[[RoundTracker, Input], RuleError | None]] = {
         PlaceWager: _check_wager,
+        NoMoreBets: _check_no_more_bets,
         CardDrawn: _check_card,
         Decide: _check_decide,
         Insure: _check_insure,
@@ -727,6 +749,7 @@ class RoundTracker:
     }
     _DO: dict[type, Callable[[RoundTracker, Input, list[Operation]], None]] = {
         PlaceWager: _do_wager,
+        NoMoreBets: _do_no_more_bets,
         Decide: _do_decide,
         Insure: _do_insure,
         CloseInsurance: _do_close_insurance,
