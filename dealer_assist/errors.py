@@ -104,6 +104,7 @@ class Refusal(StrEnum):
     # devices, cameras and their calibration
     PORT_UNAVAILABLE = "port_unavailable"
     SHOE_BUSY = "shoe_busy"
+    SHOE_LOCKED = "shoe_locked"  # the bench's Deal while the card-stop is on: refused, never queued
     FOREIGN_SHOE = "foreign_shoe"
     SHOE_NOT_DUE = "shoe_not_due"
     SOURCE_UNREADABLE = "source_unreadable"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QButtonGroup, QGridLayout, QLabel, QPushButton, QWidget
 
-from dealer_assist.inputs import CloseInsurance, Insure, PlaceWager, WagerKind
+from dealer_assist.inputs import CloseInsurance, Insure, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.snapshot import SeatView, TableSnapshot
 from dealer_assist.tracker import Need
@@ -62,6 +62,10 @@ class WagerPad(QWidget):
         self.close_insurance.setObjectName("close_insurance")
         self.close_insurance.clicked.connect(lambda: self.entered.emit(CloseInsurance()))
         layout.addWidget(self.close_insurance, 1, len(CHIPS) + 1)
+        self.no_more_bets = QPushButton("No more bets")
+        self.no_more_bets.setObjectName("no_more_bets")
+        self.no_more_bets.clicked.connect(lambda: self.entered.emit(NoMoreBets()))
+        layout.addWidget(self.no_more_bets, 1, len(CHIPS) + 1)  # the place of "Close insurance": one or the other
 
     def kind(self) -> str:
         return next(k for k, b in self.kind_buttons.items() if b.isChecked())
@@ -80,6 +84,8 @@ class WagerPad(QWidget):
         for button in (*self.chip_buttons.values(), self.clear):
             button.setEnabled(usable)
         self.close_insurance.setVisible(insuring)
+        self.no_more_bets.setVisible(betting)
+        self.no_more_bets.setEnabled(snap.closes_betting)
         self._show_target()
 
     def _show_target(self) -> None:

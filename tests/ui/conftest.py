@@ -108,6 +108,9 @@ class Table:
         assert amount == 0, "amounts are entered in whole chips"
 
     def deal(self, count: int = 1) -> None:
+        """Cards from the bench; while betting is open the dealer first taps "No more bets"."""
+        if self.snap.closes_betting:
+            self.tap(self.view.wagers.no_more_bets)
         for _ in range(count):
             self.tap(self.bench.deal)
 

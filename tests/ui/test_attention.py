@@ -39,7 +39,7 @@ def test_a_card_after_the_dealer_stands_holds_the_round_for_a_supervisor(table):
     t.deal()
     assert t.view.banner.isVisible()
     text = t.view.banner.message.text()
-    assert text.startswith("MISDEAL (rule 2.8): ") and "held for a floor supervisor: misdeal: the dealer stands on hard 17" in text
+    assert text.startswith("MISDEAL (rule 2.8): ") and "held: misdeal: the dealer stands on hard 17" in text and "a floor supervisor discards it" in text
     assert not t.view.banner.resolve.isVisible(), "only a supervisor releases a held round"
     t.tap(t.view.settlement.confirm)
     assert t.snap.table.misdeal is not None, "nothing goes on while the misdeal is held"
@@ -56,7 +56,7 @@ def test_a_hit_on_a_hard_17_is_a_misdeal_naming_the_must_stand_rule(table):
     assert t.view.prompt.text() == "Seat 1 must stand on hard 17 (or surrender)"
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}
     t.deal()
-    assert "held for a floor supervisor: misdeal: seat 1 hand 0: a player must stand on hard 17" in t.view.banner.message.text()
+    assert "held: misdeal: seat 1 hand 0: a player must stand on hard 17" in t.view.banner.message.text()
     assert t.view.banner.message.text().startswith("MISDEAL (rule 2.10): ")
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}, "the buttons stay as the round stands"
 
@@ -113,6 +113,7 @@ def test_a_wrong_pin_changes_nothing(table):
 def test_inputs_from_a_reader_thread_reach_the_screen(table, qtbot):
     t = table("nobust-4.0", pd_seat=4)
     t.wager(1, WagerKind.BASE, 1_000)
+    t.tap(t.view.wagers.no_more_bets)
     rendered_on: list[threading.Thread] = []
     t.bridge.snapshot_changed.connect(lambda _: rendered_on.append(threading.current_thread()))
     reader = threading.Thread(target=t.bridge.submit, args=(CardDrawn(parse_card("QS")),))

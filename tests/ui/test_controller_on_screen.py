@@ -62,6 +62,8 @@ def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
     _tap(qtbot, view.wagers.kind_buttons[WagerKind.BASE])
     _tap(qtbot, view.wagers.chip_buttons[500])
     _tap(qtbot, view.wagers.chip_buttons[500])
+    qtbot.waitUntil(lambda: controller.snapshot.closes_betting, timeout=WAIT_MS)
+    _tap(qtbot, view.wagers.no_more_bets)
     qtbot.waitUntil(lambda: controller.feed.locked is False, timeout=WAIT_MS)
     for _ in range(4):
         rig.shoe.sim_deal_next()

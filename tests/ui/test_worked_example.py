@@ -9,7 +9,7 @@ CARDS = ["7S", "9H", "KD", "7H", "7C", "5D", "2S", "KC"]
 
 def test_the_worked_example_reads_as_the_ledger(table):
     t = table("nobust-4.0", CARDS, pd_seat=4, bank=50_000)
-    assert t.view.prompt.text() == "Place wagers, then deal"
+    assert t.view.prompt.text() == "Place wagers, then tap No more bets; shoe locked"
     t.wager(1, WagerKind.BASE, 2_500)
     t.wager(1, WagerKind.LUCKY_LUCKY, 500)
     t.wager(1, WagerKind.BUSTER, 500)
@@ -44,7 +44,7 @@ def test_the_worked_example_reads_as_the_ledger(table):
     assert t.view.prompt.text() == "Offer the bank to seat 4 (second turn)"
     t.take_bank(4, 50_000)
     assert t.snap.table.round_id == 2
-    assert t.view.prompt.text() == "Place wagers, then deal"
+    assert t.view.prompt.text() == "Place wagers, then tap No more bets; shoe locked"
     assert t.view.dealer.turn.text() == "2nd turn"
 
 
