@@ -7,6 +7,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
 from dealer_assist.money import Cents
+from ui.tap_guard import repeatable
 from ui.text import money
 
 
@@ -33,7 +34,7 @@ class AmountKeypad(QWidget):
         self.grid.addWidget(self.confirm, 0, 2, 1, 2)
         self.chips: dict[Cents, QPushButton] = {}
         for column, chip in enumerate(chips):
-            button = QPushButton(f"+{money(chip)}")
+            button = repeatable(QPushButton(f"+{money(chip)}"))
             button.setObjectName(f"{name}_chip_{chip}")
             button.clicked.connect(lambda _=False, c=chip: self.set_amount(self.amount + c))
             self.grid.addWidget(button, 1, column)

@@ -21,6 +21,7 @@ from dealer_assist.snapshot import TableSnapshot
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
 from hw_sims.bench_devices import BenchDevices
+from ui.tap_guard import repeatable
 from devices.device_status import DeviceStatus
 
 SHOE, PEEK = "Shoe", "Peek"
@@ -53,7 +54,7 @@ class BenchPanel(QFrame):
         self.load.setObjectName("load_shoe")
         self.load.clicked.connect(self.load_shoe)
         layout.addWidget(self.load)
-        self.deal = QPushButton("Deal next card")
+        self.deal = repeatable(QPushButton("Deal next card"))  # the shoe: cards come out as fast as pulled
         self.deal.setObjectName("deal_card")
         self.deal.setMinimumHeight(90)
         self.deal.clicked.connect(self.deal_card)

@@ -16,6 +16,7 @@ from devices.device_status import DeviceLink
 from ui.double_for_less import DoubleForLess
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
+from ui.tap_guard import TapGuard
 from ui.theme import see_through
 from ui.wager_pad import WagerPad
 
@@ -95,6 +96,8 @@ class DealerView(QWidget):
         self.bank_offer = BankOffer()
         self.bank_offer.entered.connect(self.input_entered)
         root.addWidget(self.bank_offer)
+        self.tap_guard = TapGuard(self)
+        self.tap_guard.guard(self)
 
     @staticmethod
     def _title(snap: TableSnapshot) -> str:

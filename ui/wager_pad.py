@@ -8,6 +8,7 @@ from dealer_assist.inputs import CloseInsurance, Insure, NoMoreBets, PlaceWager,
 from dealer_assist.money import Cents
 from dealer_assist.snapshot import SeatView, TableSnapshot
 from dealer_assist.tracker import Need
+from ui.tap_guard import repeatable
 from ui.text import money
 
 CHIPS: tuple[Cents, ...] = (100, 500, 2_500, 10_000)
@@ -49,7 +50,7 @@ class WagerPad(QWidget):
         self.kinds.buttonToggled.connect(lambda *_: self._show_target())
         self.chip_buttons: dict[Cents, QPushButton] = {}
         for column, chip in enumerate(CHIPS):
-            button = QPushButton(f"+{money(chip)}")
+            button = repeatable(QPushButton(f"+{money(chip)}"))
             button.setObjectName(f"chip_{chip}")
             button.clicked.connect(lambda _=False, c=chip: self._add(c))
             layout.addWidget(button, 1, column)
