@@ -32,15 +32,16 @@ class TapGuard(QObject):
         self._swallowing: QObject | None = None
 
     def guard(self, screen: QWidget) -> None:
-        """Guard every button of `screen` but the repeatable ones."""
+        """Guard every button of `screen`; a repeatable one is never held back, but a tap on it
+        ends the guard of the button tapped before (that is no double tap)."""
         for button in screen.findChildren(QAbstractButton):
-            if not button.property(REPEATABLE):
-                button.installEventFilter(self)
+            button.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         kind = event.type()
         if kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick):
-            if watched is self._last and time.monotonic() - self._at < GUARD_S:
+            if (watched is self._last and time.monotonic() - self._at < GUARD_S
+                    and not watched.property(REPEATABLE)):
                 self._swallowing = watched
                 return True
             self._swallowing = None

@@ -104,7 +104,7 @@ class Table:
         self.qtbot.mouseClick(panel, Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
 
     def wager(self, seat: int, kind: WagerKind | str, amount: Cents) -> None:
-        """Tap the seat, the kind, then chips from the largest down until the amount is reached."""
+        """Tap the seat, the kind, chips from the largest down until the amount is reached, then Place."""
         self.tap_seat(seat)
         self.tap(self.view.wagers.kind_buttons[kind])
         for chip in sorted(CHIPS, reverse=True):
@@ -112,6 +112,7 @@ class Table:
                 self.tap(self.view.wagers.chip_buttons[chip])
                 amount -= chip
         assert amount == 0, "amounts are entered in whole chips"
+        self.tap(self.view.wagers.place)
 
     def deal(self, count: int = 1) -> None:
         """Cards from the bench; while betting is open the dealer first taps "No more bets"."""

@@ -15,6 +15,7 @@ from hw_sims.bench_devices import BenchDevices
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
+from ui.tap_guard import GUARD_S
 
 WAIT_MS = 5_000
 
@@ -55,6 +56,8 @@ def test_a_card_before_no_more_bets_is_refused_then_three_wagers_no_more_bets_an
     def wager(seat: int, chip: int) -> None:
         qtbot.mouseClick(view.seats[seat], Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
         tap(view.wagers.chip_buttons[chip])
+        qtbot.wait(int(GUARD_S * 1000) + 20)  # a deliberate tap on Place again, past the double-tap guard
+        tap(view.wagers.place)
         qtbot.waitUntil(lambda: controller.snapshot.seat(seat).base == chip, timeout=WAIT_MS)
 
     wager(1, 10_000)
