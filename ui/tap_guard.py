@@ -8,15 +8,17 @@ the amount they add up to is shown and confirmed before it counts.
 from __future__ import annotations
 
 import time
+from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
 GUARD_S = 0.4
 REPEATABLE = "repeatable"  # the dynamic property that exempts a button (a chip)
+Button = TypeVar("Button", bound=QAbstractButton)
 
 
-def repeatable(button: QAbstractButton) -> QAbstractButton:
+def repeatable(button: Button) -> Button:
     """Mark `button` as one that may be tapped again at once (a chip that adds to an amount)."""
     button.setProperty(REPEATABLE, True)
     return button
