@@ -9,10 +9,12 @@ import json
 import math
 import os
 from pathlib import Path
+from typing import TypeGuard
 
 import numpy as np
 
 from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, Calibration
+from calibration.homography import as_matrix
 from calibration.layout import MarkerCorner, layout_from_dict
 from dealer_assist.errors import InputError, Refusal, RuleError
 
@@ -66,7 +68,7 @@ def load_calibration(path: str | Path) -> Calibration:
     if not _numbers(size, 2) or min(size) <= 0:
         raise fail("image_size is not [width, height] in pixels")
     error_mm, worst_mm = document.get("error_mm"), document.get("worst_mm")
-    if not _numbers([error_mm, worst_mm], 2):
+    if not (_number(error_mm) and _number(worst_mm)):
         raise fail("error_mm and worst_mm must be numbers")
     markers = document.get("markers_px")
     if not isinstance(markers, dict) or set(markers) != {c.value for c in MarkerCorner} or not all(
@@ -75,7 +77,7 @@ def load_calibration(path: str | Path) -> Calibration:
         raise fail("markers_px must give an [x, y] for each of TL, TR, BR and BL")
     return Calibration(
         layout_from_dict(document.get("layout"), f"{path} (embedded)"),
-        tuple(tuple(float(v) for v in row) for row in matrix),  # type: ignore[arg-type]
+        as_matrix(matrix),
         (int(size[0]), int(size[1])),
         float(error_mm),
         float(worst_mm),
@@ -83,8 +85,11 @@ def load_calibration(path: str | Path) -> Calibration:
     )
 
 
-def _numbers(value: object, count: int) -> bool:
-    """A list of `count` finite numbers (booleans are not numbers here)."""
-    return isinstance(value, list) and len(value) == count and all(
-        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value
-    )
+def _numbers(value: object, count: int) -> TypeGuard[list[float]]:
+    """A list of `count` finite numbers."""
+    return isinstance(value, list) and len(value) == count and all(_number(v) for v in value)
+
+
+def _number(value: object) -> TypeGuard[float]:
+    """A finite number (booleans are not numbers here)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

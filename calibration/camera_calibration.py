@@ -9,7 +9,7 @@ import numpy as np
 
 from calibration.homography import Matrix, apply, fit_homography
 from calibration.layout import Layout, MarkerCorner
-from calibration.markers import MarkerDecoder, Pixel, Quad, find_markers, quad_centre
+from calibration.markers import MarkerDecoder, Pixel, Quad, as_quad, find_markers, quad_centre
 from calibration.zones import Point
 from dealer_assist.errors import DeviceError, Refusal
 
@@ -72,7 +72,7 @@ def calibrate(frames: Iterable[np.ndarray], layout: Layout) -> Calibration:
     quads: dict[MarkerCorner, Quad] = {}
     for corner, readings in seen.items():
         best = next(readings[decoder] for decoder in MarkerDecoder if decoder in readings)
-        quads[corner] = tuple(tuple(v) for v in np.mean(np.array(best), axis=0).tolist())  # type: ignore[misc]
+        quads[corner] = as_quad(np.mean(np.array(best), axis=0).tolist())
     fit = fit_homography(layout, quads)
     centres = {corner: quad_centre(quad) for corner, quad in quads.items()}
     return Calibration(layout, fit.image_to_table, size, fit.error_mm, fit.worst_mm, centres)

@@ -11,7 +11,7 @@ def read_frames(source: str, count: int) -> list[np.ndarray]:
     """Up to `count` frames; a still image gives one. A source that gives none is an error."""
     capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
     try:
-        frames = []
+        frames: list[np.ndarray] = []
         while capture.isOpened() and len(frames) < count:
             ok, frame = capture.read()
             if not ok or frame is None:

@@ -8,7 +8,7 @@ that does not match the felt, a lens that bends the picture or a misread marker 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -28,6 +28,14 @@ class HomographyFit:
     worst_mm: float
 
 
+def as_matrix(rows: Sequence[Sequence[float]]) -> Matrix:
+    """Three rows of three numbers as a Matrix of floats."""
+    if len(rows) != 3 or any(len(row) != 3 for row in rows):
+        raise ValueError(f"a homography is 3 x 3, not {[list(row) for row in rows]}")
+    (a, b, c), (d, e, f), (g, h, i) = rows
+    return (float(a), float(b), float(c)), (float(d), float(e), float(f)), (float(g), float(h), float(i))
+
+
 def apply(matrix: Matrix, x: float, y: float) -> tuple[float, float]:
     """One point through a homography, without building arrays for it; the horizon maps to infinity."""
     (a, b, c), (d, e, f), (g, h, i) = matrix
@@ -44,7 +52,7 @@ def fit_homography(layout: Layout, quads: Mapping[MarkerCorner, Quad]) -> Homogr
     matrix = cv2.getPerspectiveTransform(image.astype(np.float32), table.astype(np.float32))
     if not np.all(np.isfinite(matrix)) or abs(np.linalg.det(matrix)) < 1e-12:
         raise DeviceError(Refusal.BAD_MARKERS, "the four markers lie on a line in the image; no table plane can be fitted")
-    fitted: Matrix = tuple(tuple(float(v) for v in row) for row in matrix)  # type: ignore[assignment]
+    fitted = as_matrix(matrix.tolist())
     half = layout.marker_size_mm / 2
     misses = []
     for corner in corners:

@@ -20,6 +20,7 @@ from dealer_assist.errors import DeviceError, Refusal
 Pixel = tuple[float, float]
 Quad = tuple[Pixel, Pixel, Pixel, Pixel]
 _BY_TEXT = {corner.text: corner for corner in MarkerCorner}
+_QR = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
 
 
 class MarkerDecoder(StrEnum):
@@ -44,8 +45,15 @@ def canonical_quad(points: Sequence[Sequence[float]]) -> Quad:
     cy = sum(p[1] for p in points) / 4
     ring = sorted(points, key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
     start = min(range(4), key=lambda i: ring[i][0] + ring[i][1])
-    ordered = ring[start:] + ring[:start]
-    return tuple((float(x), float(y)) for x, y in ordered)  # type: ignore[return-value]
+    return as_quad(ring[start:] + ring[:start])
+
+
+def as_quad(points: Sequence[Sequence[float]]) -> Quad:
+    """Four [x, y] points, in the order given, as a Quad of floats."""
+    if len(points) != 4 or any(len(p) != 2 for p in points):
+        raise ValueError(f"a marker's outline is four [x, y] points, not {[list(p) for p in points]}")
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = points
+    return (float(ax), float(ay)), (float(bx), float(by)), (float(cx), float(cy)), (float(dx), float(dy))
 
 
 def quad_centre(quad: Quad) -> Pixel:
@@ -70,7 +78,7 @@ def find_markers(gray: np.ndarray) -> dict[MarkerCorner, MarkerSighting]:
         if corner is not None and len(item.polygon) == 4:
             found[corner] = MarkerSighting(corner, canonical_quad(item.polygon), MarkerDecoder.PYZBAR)
     if len(found) < len(MarkerCorner):
-        for result in zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCode):
+        for result in zxingcpp.read_barcodes(gray, formats=_QR):
             corner = _BY_TEXT.get(result.text)
             if corner is not None and corner not in found:
                 p = result.position

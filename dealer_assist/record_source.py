@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from dealer_assist import journal
-from dealer_assist.errors import RuleError, Refusal
+from dealer_assist.errors import JournalError, Refusal
 from dealer_assist.journal import GENESIS, Record, RecordKind, Verdict, record_hash
 from dealer_assist.table_session import TableConfig
 
@@ -88,7 +88,7 @@ def table_config(where: RecordSource | Path | str) -> TableConfig:
     source = as_source(where)
     header = next(source.records(), None)
     if header is None or header.kind is not RecordKind.TABLE:
-        raise RuleError(Refusal.BAD_JOURNAL, f"{source.name}: record 1 is not a table header")
+        raise JournalError(Refusal.BAD_JOURNAL, f"{source.name}: record 1 is not a table header")
     raw = header.body["config"]
     return TableConfig(raw["table_id"], raw["profile"], raw["settings"], raw["seats"], raw["burn_cards"], raw["rotation_rules"])
 

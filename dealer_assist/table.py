@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.codec import decode, encode
-from dealer_assist.errors import RuleError, Refusal
+from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.journal import (
     Journal, JournalCorrupt, JournalWriteFailed, Record, RecordKind, Verdict, record_at, security_events, verify,
 )
@@ -64,7 +64,7 @@ class Table:
             raise JournalCorrupt(verdict)
         if verdict.records == 0:  # new, or created by a start that stopped before its first record
             if config is None:
-                raise RuleError(Refusal.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one")
+                raise JournalError(Refusal.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one")
             session = TableSession(config)
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, {
@@ -198,7 +198,7 @@ def _replayed(source: RecordSource, config: TableConfig, checkpoint: Record | No
         event, now = decode(record.body["input"]), record.body["now"]
         ops = session.apply(event, now)
         if [encode(op) for op in ops] != record.body["ops"]:
-            raise RuleError(Refusal.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
+            raise JournalError(Refusal.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
         applied.append((event, now))
     return session, applied
 

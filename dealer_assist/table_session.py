@@ -330,7 +330,7 @@ class TableSession:
         _check_signed(event)
         card_positions = [i for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
         if not 0 <= event.index < len(card_positions):
-            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(card_positions)} cards: there is no card {event.index}")
+            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(card_positions)} cards: there is no card {event.index + 1}")
         position = card_positions[event.index]
         was = self.round_inputs[position].card  # type: ignore[union-attr]
         replayed = list(self.round_inputs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from devices.clock import MONOTONIC, Clock
 from devices.events import DeviceEvent, DeviceHello, FrameRejected, LinkChanged, LinkStats
 from devices.framing import Rejection
 from devices.link import HostLink, LinkHandler, LinkState
@@ -17,10 +18,11 @@ log = logging.getLogger(__name__)
 class DeviceAdapter(LinkHandler):
     """Runs one device's link on its own thread and delivers typed events to `on_event` on that thread."""
 
-    def __init__(self, url: str, vocabulary: Vocabulary, on_event: EventSink, name: str) -> None:
+    def __init__(self, url: str, vocabulary: Vocabulary, on_event: EventSink, name: str, clock: Clock = MONOTONIC) -> None:
         self._sink = on_event
         self._link = HostLink(vocabulary, self)
-        self._runner = PortRunner(url, self._link, name)
+        self._runner = PortRunner(url, self._link, name, clock)
+        self._clock = clock
         self.extra_duplicates = 0
         self._stopping = False
 

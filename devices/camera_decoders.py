@@ -55,7 +55,7 @@ class PyzbarDecoder:
 
 class ZxingDecoder:
     name = DecoderName.ZXING
-    _formats = (zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.Code128)
+    _formats = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.Code128))
 
     def decode(self, gray: np.ndarray) -> list[Symbol]:
         found = zxingcpp.read_barcodes(gray, formats=self._formats, try_invert=False, try_downscale=False)

@@ -6,11 +6,11 @@ person, and nothing here ever guesses a Natural or its absence. The hole card is
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 
 from dealer_assist.cards import TEN_VALUES
 from devices.adapter import DeviceAdapter, EventSink
+from devices.clock import MONOTONIC, Clock
 from devices.link import LinkState
 from dealer_assist.inputs import PeekResult
 from devices.messages import PEEK_TO_HOST, Message, PeekAnswer, PeekRequest
@@ -33,8 +33,8 @@ class _Request:
 
 
 class PeekReader(DeviceAdapter):
-    def __init__(self, url: str, on_event: EventSink = lambda event: None) -> None:
-        super().__init__(url, PEEK_TO_HOST, on_event, "peek")
+    def __init__(self, url: str, on_event: EventSink = lambda event: None, clock: Clock = MONOTONIC) -> None:
+        super().__init__(url, PEEK_TO_HOST, on_event, "peek", clock)
         self._lock = threading.Lock()
         self._request: _Request | None = None
         self._up = threading.Event()
@@ -47,14 +47,14 @@ class PeekReader(DeviceAdapter):
         """Ask whether the hole card makes a Natural with up card `up`; blocks at most 1500 ms after sending."""
         if up not in PEEK_UP_RANKS:
             raise ValueError(f"up card {up!r} is not A or a ten-value rank (TJQK)")
-        request = _Request(time.monotonic())
+        request = _Request(self._clock.now())
         with self._lock:
             self._request = request
         self._runner.call(lambda now: self._link.post(PeekRequest(0, up), now))
         while True:
             deadline = (request.sent_at or request.asked_at) + PEEK_TIMEOUT
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or request.done.wait(min(remaining, 0.05)):
+            remaining = deadline - self._clock.now()
+            if remaining <= 0 or self._clock.wait(request.done, min(remaining, 0.05)):
                 break
         with self._lock:
             self._request = None
@@ -84,7 +84,7 @@ class PeekReader(DeviceAdapter):
                 or request.seq != message.request
                 or request.done.is_set()
                 or request.sent_at is None
-                or time.monotonic() - request.sent_at > PEEK_TIMEOUT
+                or self._clock.now() - request.sent_at > PEEK_TIMEOUT
             ):
                 self.stale += 1
                 return

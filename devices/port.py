@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 from collections.abc import Callable
 
 import serial
 
+from devices.clock import MONOTONIC, Clock
 from devices.link import HostLink
 from devices.timing import BACKOFF_FIRST, BACKOFF_MAX
 
@@ -52,9 +52,10 @@ def _read_available(port: serial.SerialBase) -> tuple[bytes, bool]:
 
 
 class PortRunner:
-    def __init__(self, url: str, link: HostLink, name: str) -> None:
+    def __init__(self, url: str, link: HostLink, name: str, clock: Clock = MONOTONIC) -> None:
         self.url = url
         self.name = name
+        self.clock = clock
         self._link = link
         self._work: queue.SimpleQueue[Callable[[float], None]] = queue.SimpleQueue()
         self._stop = threading.Event()
@@ -76,20 +77,20 @@ class PortRunner:
 
     def _run(self) -> None:
         backoff = BACKOFF_FIRST
-        next_open = time.monotonic()
-        while not self._stop.wait(max(0.0, next_open - time.monotonic())):
+        next_open = self.clock.now()
+        while not self.clock.wait(self._stop, next_open - self.clock.now()):
             try:
                 port = open_port(self.url)
             except (serial.SerialException, OSError, ValueError) as error:
                 self.open_error = error
                 self.opened.set()
-                next_open = time.monotonic() + backoff
+                next_open = self.clock.now() + backoff
                 backoff = min(backoff * 2, BACKOFF_MAX)
                 continue
             self.open_error = None
             self.opened.set()
             came_up = self._serve(port)
-            down_at = time.monotonic()
+            down_at = self.clock.now()
             try:
                 port.close()
             except (serial.SerialException, OSError):
@@ -104,10 +105,10 @@ class PortRunner:
         """Read and tick until the link must close; True if a HELLO brought it up meanwhile."""
         came_up = False
         try:
-            self._link.opened(port.write, time.monotonic())
+            self._link.opened(port.write, self.clock.now())
             while not self._stop.is_set():
                 data, lost = _read_available(port)
-                now = time.monotonic()
+                now = self.clock.now()
                 if data:
                     self._link.received(data, now)
                 if lost:

@@ -1,9 +1,8 @@
 """The card shoe scanner (DEVICES.md §2): cards in order and once each, gaps named, card-stop control."""
 from __future__ import annotations
 
-import time
-
 from devices.adapter import DeviceAdapter, EventSink
+from devices.clock import MONOTONIC, Clock
 from devices.events import (
     CardSeen,
     CardsMissed,
@@ -36,8 +35,8 @@ STALLED_AFTER = 2 * (MAX_REPEATS + 1) * REPEAT_EVERY
 
 
 class ShoeScanner(DeviceAdapter):
-    def __init__(self, url: str, on_event: EventSink) -> None:
-        super().__init__(url, SHOE_TO_HOST, on_event, "shoe")
+    def __init__(self, url: str, on_event: EventSink, clock: Clock = MONOTONIC) -> None:
+        super().__init__(url, SHOE_TO_HOST, on_event, "shoe", clock)
         self._last_n: int | None = None  # None until the first card: a host may start mid-shoe
         self._restarted_for: int | None = None
 
@@ -71,7 +70,7 @@ class ShoeScanner(DeviceAdapter):
     def _check_stalled(self, dealt: int) -> None:
         """Restart the link once per backlog when the shoe has dealt cards it no longer tries to send."""
         behind = self._last_n is not None and dealt > self._last_n
-        quiet = time.monotonic() - self._link.last_acked_frame > STALLED_AFTER
+        quiet = self._clock.now() - self._link.last_acked_frame > STALLED_AFTER
         if behind and quiet and self._restarted_for != dealt:
             self._restarted_for = dealt
             self._link.restart()

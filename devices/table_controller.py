@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from dealer_assist.errors import RuleError, Refusal
+from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
 from dealer_assist.journal import Journal, JournalCorrupt
 from dealer_assist.profile import Profile
@@ -295,16 +295,16 @@ class TableController:
     def _guarded(self, change: Callable[[], T]) -> T:
         """Run a change of the table; a journal that fails or is damaged halts the table, visibly."""
         if self.halted is not None:
-            raise RuleError(Refusal.TABLE_STOPPED, self.halted.message)
+            raise JournalError(Refusal.TABLE_STOPPED, self.halted.message)
         try:
             return change()
         except TableStopped as error:
             self.halted = Attention(AttentionKind.JOURNAL, str(error), held=True)
-            raise RuleError(Refusal.TABLE_STOPPED, str(error)) from error
+            raise JournalError(Refusal.TABLE_STOPPED, str(error)) from error
         except JournalCorrupt as error:
             message = f"the journal is damaged, the table has stopped: {error.verdict.message}"
             self.halted = Attention(AttentionKind.JOURNAL, message, held=True)
-            raise RuleError(Refusal.JOURNAL_DAMAGED, message) from error
+            raise JournalError(Refusal.JOURNAL_DAMAGED, message) from error
 
     def _build(self) -> TableSnapshot:
         snapshot = build_table_snapshot(self.table.session, self.halted or self.attention)

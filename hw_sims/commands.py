@@ -39,7 +39,7 @@ def _endpoint(args: argparse.Namespace) -> Endpoint:
 def _rates(args: argparse.Namespace) -> dict[FaultKind, float]:
     if not 0.0 <= args.faults <= 1.0:
         raise CommandError(Refusal.BAD_FAULT, f"--faults {args.faults}: the rate must be between 0 and 1")
-    rates = {kind: args.faults for kind in RATED} if args.faults else {}
+    rates: dict[FaultKind, float] = {kind: args.faults for kind in RATED} if args.faults else {}
     try:
         rates.update(parse_rates(args.fault))
     except ValueError as error:

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from devices.clock import MONOTONIC, Clock
 from devices.decoding import Decoder
 from devices.delivery import Delivery
 from devices.framing import Rejection
@@ -43,8 +44,10 @@ class EmulatedDevice:
         *,
         seed: int,
         faults: Mapping[FaultKind, float],
+        clock: Clock = MONOTONIC,
     ) -> None:
         self.endpoint = endpoint
+        self.clock = clock
         self.stats = SimStats()
         self.rng = random.Random(seed)
         self.boot = f"{self.rng.getrandbits(32):08X}"
@@ -79,11 +82,11 @@ class EmulatedDevice:
     def serve(self) -> None:
         """Run until `stop()`: power up, then answer the host and run the device's clocks."""
         self._delivery.send(self._hello())
-        self.powered_up(time.monotonic())
+        self.powered_up(self.clock.now())
         while not self._stop.is_set():
             attached = self.endpoint.connected
             data = self.endpoint.poll(POLL)
-            now = time.monotonic()
+            now = self.clock.now()
             if attached and not self.endpoint.connected:
                 self._host_lost()
             while not self._work.empty():  # controls first: they were asked for before these bytes came
@@ -196,7 +199,7 @@ class EmulatedDevice:
         Until the host's first `ID` on this connection nothing is written: a host clears its input
         when it opens the port, so earlier bytes would be counted here but never seen there.
         """
-        if time.monotonic() < self._silent_until or not self._host_ready or not self.endpoint.connected:
+        if self.clock.now() < self._silent_until or not self._host_ready or not self.endpoint.connected:
             return
         if self.chance(FaultKind.NOISE):
             self.endpoint.write(noise(self.rng))

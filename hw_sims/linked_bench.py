@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from dealer_assist.bench import BenchPlayer
-from dealer_assist.errors import RuleError, Refusal
+from dealer_assist.errors import JournalError, Refusal
 from dealer_assist.inputs import CardDrawn
 from dealer_assist.session_inputs import ConfirmPeek, ShoeLoaded
 from dealer_assist.table import Table
@@ -75,7 +75,7 @@ class LinkedBench:
     def _stopped(self) -> None:
         halted = self.controller.halted
         if halted is not None:
-            raise RuleError(Refusal.TABLE_STOPPED, halted.message)
+            raise JournalError(Refusal.TABLE_STOPPED, halted.message)
 
     def _wait(self, done: Callable[[], bool], what: str) -> None:
         if not self.controller.pump_until(lambda: done() or self.controller.halted is not None, WAIT):

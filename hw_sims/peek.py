@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dealer_assist.cards import Card
+from devices.clock import MONOTONIC, Clock
 from devices.messages import HOST_TO_PEEK, Message, PeekAnswer, PeekRequest, PeekResult
 from hw_sims.device import EmulatedDevice, Identity
 from hw_sims.endpoints import Endpoint
@@ -33,10 +34,12 @@ class PeekEmulator(EmulatedDevice):
         delay: float = 0.05,
         seed: int = 0,
         faults: Mapping[FaultKind, float] | None = None,
+        clock: Clock = MONOTONIC,
     ) -> None:
-        super().__init__(endpoint, HOST_TO_PEEK, PEEK_IDENTITY, seed=seed, faults=faults or {})
+        super().__init__(endpoint, HOST_TO_PEEK, PEEK_IDENTITY, seed=seed, faults=faults or {}, clock=clock)
         self._hole = hole_card
         self.delay = delay
+        self.asked = 0  # PEEK requests accepted, so a test knows the host's request is in
         self.answered = 0
         self._answers: list[tuple[float, PeekResult]] = []
 
@@ -59,6 +62,7 @@ class PeekEmulator(EmulatedDevice):
 
     def command(self, message: Message, now: float) -> None:
         if isinstance(message, PeekRequest):
+            self.asked += 1
             answer = PeekAnswer.NOREAD if self.chance(FaultKind.NOREAD) else natural_answer(message.up, self._hole)
             self._answers.append((now + self.delay, PeekResult(0, message.seq, answer)))
 

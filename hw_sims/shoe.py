@@ -9,6 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from dealer_assist.cards import RANKS, SUITS, Card
+from devices.clock import MONOTONIC, Clock
 from devices.messages import (
     HOST_TO_SHOE,
     CardOut,
@@ -51,8 +52,9 @@ class ShoeEmulator(EmulatedDevice):
         faults: Mapping[FaultKind, float] | None = None,
         disconnects: int = 0,
         silences: int = 0,
+        clock: Clock = MONOTONIC,
     ) -> None:
-        super().__init__(endpoint, HOST_TO_SHOE, SHOE_IDENTITY, seed=seed, faults=faults or {})
+        super().__init__(endpoint, HOST_TO_SHOE, SHOE_IDENTITY, seed=seed, faults=faults or {}, clock=clock)
         self.cards: list[Card] = list(cards) if cards is not None else shuffled_shoe(decks, self.rng)
         self.decks = decks
         self.shoe_id = shoe_id or f"{self.rng.getrandbits(16):04X}"

@@ -72,8 +72,8 @@ def _blur(image: np.ndarray, table_px: np.ndarray, rng: np.random.Generator) -> 
     kernel = np.zeros((length, length), np.float32)
     kernel[length // 2, :] = 1.0 / length
     turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1.0)
-    kernel = cv2.warpAffine(kernel, turn, (length, length))
-    return cv2.filter2D(image, -1, kernel / kernel.sum())
+    turned = cv2.warpAffine(kernel, turn, (length, length))
+    return cv2.filter2D(image, -1, turned / turned.sum())
 
 
 def _noise(image: np.ndarray, table_px: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -2,7 +2,7 @@
 `pit` commands change (users, tokens, tables, the pit's broker identity).
 
 Every answer is in the JSON shape of PIT.md §6, amounts in currency units. Recall and the round
-file come from the table's own recall code over the stored records (`pit_records`, `recall_file`).
+file come from the table's own recall code over the stored records (`pit_records`).
 """
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Refusal, RuleError
+from dealer_assist.recall import export_round, recall
 from pit import passwords
 from pit.alerts import SILENT_AFTER_S
 from pit.broker import Identity
@@ -24,7 +25,6 @@ from pit.data import Change, Conflict, LoginRefused, NotFound, Role, User
 from pit.ingest import CHANNEL
 from pit.migrate import migrate
 from pit.pit_records import PitRecords
-from pit.recall_file import export_round, recall_round
 from pit.wire import check_table_id
 
 LARGEST_PAYOUTS = 10
@@ -128,7 +128,7 @@ class PitStore:
             source = PitRecords(self.pool, table_id, row[0])
             last = source.last_round_id()
             if last is not None:
-                current = recall_round(source, last)
+                current = recall(source, round_id=last)[0]
         return {"table_id": table_id, "status": tile, "round": current}
 
     # --- rounds ---------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ class PitStore:
 
     def round(self, table_id: str, round_id: int) -> dict[str, Any]:
         source = self._round_source(table_id, round_id)
-        entry = recall_round(source, round_id)
+        entry = recall(source, round_id=round_id)[0]
         entry["table_id"], entry["journal"] = table_id, source.journal
         entry["steps"] = steps(entry)
         return entry
@@ -160,11 +160,13 @@ class PitStore:
     def round_file(self, table_id: str, round_id: int) -> dict[str, Any]:
         source = self._round_source(table_id, round_id)
         try:
-            return export_round(source, round_id, source.journal)
+            exported = export_round(source, round_id)
         except RuleError as error:
-            if error.code == "round_voided":
+            if error.code is Refusal.ROUND_VOIDED:
                 raise Conflict(error.message) from None
             raise NotFound(f"table {table_id!r}: {error.message}") from None
+        exported.setdefault("meta", {})["journal"] = source.journal
+        return exported
 
     # --- the witness ----------------------------------------------------------------------------
 

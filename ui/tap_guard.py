@@ -11,7 +11,7 @@ import time
 from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QAbstractButton, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 
 GUARD_S = 0.4
 REPEATABLE = "repeatable"  # the dynamic property that exempts a button (a chip)
@@ -25,31 +25,41 @@ def repeatable(button: Button) -> Button:
 
 
 class TapGuard(QObject):
-    """Swallows a press, and its release, on the button that was clicked less than `GUARD_S` ago."""
+    """Swallows a press, and its release, on the button that was clicked less than `GUARD_S` ago.
+    It watches the application's mouse events, so buttons added later (a confirmation) are guarded
+    too, and a tap on any other button ends the guard."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._screen: QWidget | None = None
         self._last: QObject | None = None
         self._at = 0.0
         self._swallowing: QObject | None = None
 
     def guard(self, screen: QWidget) -> None:
-        """Guard every button of `screen`; a repeatable one is never held back, but a tap on it
-        ends the guard of the button tapped before (that is no double tap)."""
-        for button in screen.findChildren(QAbstractButton):
-            button.installEventFilter(self)
+        """Guard every button of `screen`, now and later, but the repeatable ones."""
+        self._screen = screen
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         kind = event.type()
-        if kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick):
-            if (watched is self._last and time.monotonic() - self._at < GUARD_S
-                    and not watched.property(REPEATABLE)):
-                self._swallowing = watched
-                return True
-            self._swallowing = None
-        elif kind == QEvent.Type.MouseButtonRelease:
+        if kind not in _MOUSE or not isinstance(watched, QAbstractButton):
+            return False
+        if kind == QEvent.Type.MouseButtonRelease:
             if watched is self._swallowing:
                 self._swallowing = None
                 return True
             self._last, self._at = watched, time.monotonic()
+            return False
+        guarded = (self._screen is not None and self._screen.isAncestorOf(watched)
+                   and not watched.property(REPEATABLE))
+        if guarded and watched is self._last and time.monotonic() - self._at < GUARD_S:
+            self._swallowing = watched
+            return True
+        self._swallowing = None
         return False
+
+
+_MOUSE = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick, QEvent.Type.MouseButtonRelease)

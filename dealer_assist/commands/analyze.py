@@ -204,14 +204,11 @@ def _lucky_lucky(args: argparse.Namespace) -> _Report:
 
 def _lines_json(odds: BetOdds, group: str, loss: str) -> tuple[dict[str, object], dict[str, object]]:
     """The same figures twice: floats to read, and exact fractions as strings to check."""
-    figures: dict[str, object] = {
-        group: {line.key: line.probability for line in odds.lines},
-        loss: odds.loses, "return": odds.player_return, "house_edge": odds.house_edge,
-    }
-
     def convert(to: Callable[[Fraction], object]) -> dict[str, object]:
-        return {key: {k: to(v) for k, v in value.items()} if isinstance(value, dict) else to(value)  # type: ignore[arg-type]
-                for key, value in figures.items()}
+        return {
+            group: {line.key: to(line.probability) for line in odds.lines},
+            loss: to(odds.loses), "return": to(odds.player_return), "house_edge": to(odds.house_edge),
+        }
 
     return convert(float), convert(str)
 

@@ -5,6 +5,8 @@ link runs exactly the code a device path or `socket://` runs.
 """
 from __future__ import annotations
 
+import socket
+
 from serial.serialutil import SerialException
 from serial.urlhandler import protocol_socket
 
@@ -12,6 +14,9 @@ from hw_sims.endpoints import InProcessEndpoint
 
 
 class Serial(protocol_socket.Serial):
+    is_open: bool
+    _socket: socket.socket | None
+
     def open(self) -> None:
         if self.is_open:
             raise SerialException("Port is already open.")
@@ -20,7 +25,15 @@ class Serial(protocol_socket.Serial):
         if endpoint is None:
             raise SerialException(f"Could not open port {self.portstr}: no emulator named {name!r}")
         self.logger = None
-        self._socket = endpoint.connect()
-        self._socket.setblocking(False)
+        connection = endpoint.connect()
+        connection.setblocking(False)
+        self._socket = connection
         self.is_open = True
         self.reset_input_buffer()
+
+    def close(self) -> None:
+        """Close the socket pair at once: pyserial's socket port pauses 0.3 s for a TCP server, and no server is here."""
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        self.is_open = False

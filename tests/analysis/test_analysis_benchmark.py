@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a benchmark script in a process of its own
+
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARK = ROOT / "benchmarks" / "analysis_speed.py"
 AGREEMENT = ROOT / "benchmarks" / "strategy_agreement.py"

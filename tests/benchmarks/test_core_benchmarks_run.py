@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # benchmark scripts, the kill soak among them
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # benchmark scripts in processes of their own
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 

@@ -5,12 +5,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import pytest
+
 from calibration.camera_calibration import Calibration
 from calibration.layout import Layout
 from devices.camera import watch
 from devices.camera_placements import PlacementTracker
 from devices.camera_reader import CardReader
 from hw_sims.synthetic_camera import CONDITIONS, SyntheticCamera
+
+pytestmark = pytest.mark.slow  # the placement figure over 540 synthetic frames
 
 SCENES_PER_KIND = 9
 FRAMES_PER_SCENE = 10

@@ -11,6 +11,7 @@ from typing import TypeVar
 import pytest
 
 from devices.adapter import DeviceAdapter
+from devices.clock import MonotonicClock
 from devices.codec import decode
 from devices.events import DeviceEvent
 from devices.framing import Frame, Framer
@@ -20,6 +21,7 @@ from hw_sims.endpoints import Endpoint, InProcessEndpoint, PtyEndpoint, TcpEndpo
 
 Emulator = TypeVar("Emulator", bound=EmulatedDevice)
 Adapter = TypeVar("Adapter", bound=DeviceAdapter)
+Event = TypeVar("Event", bound=DeviceEvent)
 
 _names = itertools.count()
 LINKS: dict[str, Callable[[], Endpoint]] = {
@@ -41,7 +43,7 @@ class EventLog:
             self.events.append(event)
             self._changed.notify_all()
 
-    def of(self, *kinds: type[DeviceEvent]) -> list[DeviceEvent]:
+    def of(self, *kinds: type[Event]) -> list[Event]:
         with self._changed:
             return [event for event in self.events if isinstance(event, kinds)]
 
@@ -80,3 +82,38 @@ class Wire:
         for item in self._framer.feed(data):
             assert isinstance(item, Frame)
             self.sent.append(decode(item.body, self._vocabulary))
+
+
+class JumpingClock(MonotonicClock):
+    """Real time plus the jumps a test makes with `advance`: a wait ends once a jump carries it past its end.
+
+    Both ends of a link share it, so a test passes a timeout, a silence or a back-off at once.
+    """
+
+    STEP = 0.002  # how often a wait looks at the clock again
+
+    def __init__(self) -> None:
+        self._offset = 0.0
+
+    def now(self) -> float:
+        return time.monotonic() + self._offset
+
+    def wait(self, event: threading.Event, seconds: float) -> bool:
+        end = self.now() + seconds
+        while (left := end - self.now()) > 0:
+            if event.wait(min(left, self.STEP)):
+                return True
+        return event.is_set()
+
+    def advance(self, seconds: float) -> None:
+        self._offset += seconds
+
+
+class SleepingClock(MonotonicClock):
+    """The real clock, where `advance` sleeps: the same test, in real time."""
+
+    def advance(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+
+RigClock = JumpingClock | SleepingClock

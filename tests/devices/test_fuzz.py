@@ -18,6 +18,8 @@ from devices.decoding import Decoder
 from devices.framing import STX, Rejection, RejectReason, encode_frame
 from devices.messages import HOST_TO_PEEK, HOST_TO_SHOE, PEEK_TO_HOST, SHOE_TO_HOST, Message, Vocabulary
 
+pytestmark = pytest.mark.slow  # a fuzz run: 100,000 frames a decoder
+
 FRAMES_PER_DECODER = 100_000
 WORD = string.ascii_letters + string.digits + "-._"
 

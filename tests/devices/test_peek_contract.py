@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -10,24 +11,35 @@ import pytest
 
 from dealer_assist.cards import Card, parse_card
 from dealer_assist.inputs import PeekResult
+from devices.clock import MONOTONIC, Clock
 from devices.events import LinkChanged
 from devices.link import LinkState
 from devices.messages import PeekResult as ResultFrame
 from devices.peek import PeekReader
+from devices.timing import PEEK_TIMEOUT
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
 from hw_sims.peek import PeekEmulator
-from device_rig import EventLog, running
+from device_rig import EventLog, RigClock, running
 
 UP_WAIT = 10.0
 
 
 @contextmanager
-def peek_device(endpoint: Endpoint, **options: Any) -> Iterator[tuple[PeekEmulator, PeekReader, EventLog]]:
+def peek_device(
+    endpoint: Endpoint, clock: Clock = MONOTONIC, **options: Any
+) -> Iterator[tuple[PeekEmulator, PeekReader, EventLog]]:
     log = EventLog()
-    with running(PeekEmulator(endpoint, **options), PeekReader(endpoint.url, log)) as (emulator, reader):
+    with running(PeekEmulator(endpoint, clock=clock, **options), PeekReader(endpoint.url, log, clock)) as (emulator, reader):
         assert reader.wait_up(UP_WAIT)
         yield emulator, reader, log
+
+
+@contextmanager
+def peek_in_background(reader: PeekReader, up: str) -> Iterator[Future[PeekResult]]:
+    """`reader.peek(up)` on a thread of its own, so the test can move the clock while it waits."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        yield pool.submit(reader.peek, up)
 
 
 @pytest.mark.parametrize(
@@ -52,9 +64,15 @@ def test_icd_3_noread_is_an_outcome_never_a_guess(endpoint: Endpoint) -> None:
         assert reader.peek("A") is PeekResult.NOREAD
 
 
-def test_icd_3_an_answer_after_1500_ms_is_a_timeout_and_then_stale(endpoint: Endpoint) -> None:
-    with peek_device(endpoint, hole_card=Card("K", "S"), delay=2.0) as (emulator, reader, log):
-        assert reader.peek("A") is PeekResult.TIMEOUT
+def test_icd_3_an_answer_after_1500_ms_is_a_timeout_and_then_stale(endpoint: Endpoint, clock: RigClock) -> None:
+    delay = 2.0
+    with peek_device(endpoint, clock, hole_card=Card("K", "S"), delay=delay) as (emulator, reader, log):
+        with peek_in_background(reader, "A") as asked:
+            log.wait_for(lambda log: emulator.asked == 1)
+            clock.advance(PEEK_TIMEOUT)
+            assert asked.result() is PeekResult.TIMEOUT
+        assert emulator.answered == 0
+        clock.advance(delay - PEEK_TIMEOUT)
         log.wait_for(lambda log: reader.stale == 1 and emulator.answered == 1)
         emulator.sim_set_delay(0.0)
         assert reader.peek("A") is PeekResult.NATURAL
@@ -82,11 +100,14 @@ def test_icd_3_a_peek_after_the_line_dropped_is_answered_once_the_link_is_back(e
         assert reader.peek("K") is PeekResult.NATURAL
 
 
-def test_icd_3_a_silent_device_gives_timeout_never_a_guess(endpoint: Endpoint) -> None:
-    with peek_device(endpoint, hole_card=Card("A", "C")) as (emulator, reader, log):
+def test_icd_3_a_silent_device_gives_timeout_never_a_guess(endpoint: Endpoint, clock: RigClock) -> None:
+    with peek_device(endpoint, clock, hole_card=Card("A", "C")) as (emulator, reader, log):
         emulator.sim_silence()
         log.wait_for(lambda log: emulator.stats.silences == 1)
-        assert reader.peek("K") is PeekResult.TIMEOUT
+        with peek_in_background(reader, "K") as asked:
+            log.wait_for(lambda log: emulator.asked == 1)
+            clock.advance(PEEK_TIMEOUT)
+            assert asked.result() is PeekResult.TIMEOUT
 
 
 def test_icd_3_no_event_or_emulator_text_carries_the_hole_card(endpoint: Endpoint) -> None:

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from dealer_assist.cards import parse_card
+from devices.clock import MONOTONIC, Clock
 from devices.events import (
     CardSeen,
     CardsMissed,
@@ -23,22 +24,23 @@ from devices.events import (
 )
 from devices.link import LinkState
 from devices.messages import LidState, LockState
-from devices.shoe import ShoeScanner
+from devices.shoe import STALLED_AFTER, ShoeScanner
+from devices.timing import BACKOFF_FIRST, REPEAT_EVERY, SILENCE_LIMIT
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, FaultKind
 from hw_sims.shoe import ShoeEmulator
-from device_rig import EventLog, running
+from device_rig import EventLog, RigClock, running
 
 SCRIPT = [parse_card(text) for text in "AS KD 7H 2C TC 9S 3D QH 5S 8C JD 4H 6C AH KS".split()]
 FAST = 0.005
 
 
 @contextmanager
-def shoe(endpoint: Endpoint, **options: Any) -> Iterator[tuple[ShoeEmulator, ShoeScanner, EventLog]]:
+def shoe(endpoint: Endpoint, clock: Clock = MONOTONIC, **options: Any) -> Iterator[tuple[ShoeEmulator, ShoeScanner, EventLog]]:
     options.setdefault("cards", SCRIPT)
     options.setdefault("pace", FAST)
     log = EventLog()
-    with running(ShoeEmulator(endpoint, **options), ShoeScanner(endpoint.url, log)) as (emulator, scanner):
+    with running(ShoeEmulator(endpoint, clock=clock, **options), ShoeScanner(endpoint.url, log, clock)) as (emulator, scanner):
         yield emulator, scanner, log
 
 
@@ -90,13 +92,16 @@ def test_icd_2_cut_card_reported_after_its_card(endpoint: Endpoint) -> None:
     assert order.index(("CutReached", 4)) == order.index(("CardSeen", 4)) + 1
 
 
-def test_icd_2_lock_on_holds_the_next_card_and_off_releases_it(endpoint: Endpoint) -> None:
-    with shoe(endpoint, pace=0.05) as (emulator, scanner, log):
+def test_icd_2_lock_on_holds_the_next_card_and_off_releases_it(endpoint: Endpoint, clock: RigClock) -> None:
+    pace = 0.05
+    with shoe(endpoint, clock, pace=pace) as (emulator, scanner, log):
         log.wait_for(lambda log: len(log.of(CardSeen)) >= 2)
         scanner.set_lock(True)
         log.wait_for(lambda log: LockChanged(LockState.ON) in log.events)
         held_at = emulator.dealt
-        time.sleep(0.5)  # ten dealing paces: an unlocked shoe would have dealt more
+        for _ in range(10):  # ten dealing paces: an unlocked shoe would have dealt more
+            clock.advance(pace)
+            time.sleep(FAST)
         assert emulator.dealt == held_at < len(SCRIPT)
         scanner.set_lock(False)
         log.wait_for(dealt_out(emulator))
@@ -111,9 +116,17 @@ def test_icd_1_a_frame_sent_twice_with_its_seq_is_dropped_as_duplicate(endpoint:
     assert numbers(log) == list(range(1, len(SCRIPT) + 1))
 
 
-def test_icd_1_a_withheld_ack_makes_the_sender_repeat_and_the_repeat_is_dropped(endpoint: Endpoint) -> None:
-    with shoe(endpoint, faults={FaultKind.WITHHELD_ACK: 1.0}) as (emulator, scanner, log):
-        log.wait_for(settled(emulator, scanner))
+def test_icd_1_a_withheld_ack_makes_the_sender_repeat_and_the_repeat_is_dropped(
+    endpoint: Endpoint, clock: RigClock
+) -> None:
+    with shoe(endpoint, clock, faults={FaultKind.WITHHELD_ACK: 1.0}) as (emulator, scanner, log):
+        while not settled(emulator, scanner)(log):
+            heard = scanner.stats().duplicates
+            if emulator.stats.duplicates > heard:  # the shoe withheld an ACK: its repeat is 200 ms away
+                clock.advance(REPEAT_EVERY)
+                log.wait_for(lambda log: scanner.stats().duplicates > heard)
+            else:
+                time.sleep(FAST)
         assert emulator.stats.duplicates >= len(SCRIPT)
     assert numbers(log) == list(range(1, len(SCRIPT) + 1))
 
@@ -169,8 +182,11 @@ def test_icd_1_every_bad_frame_is_rejected_for_its_reason_and_counted(endpoint: 
     assert numbers(log) == list(range(1, len(SCRIPT) + 1))
 
 
-def test_icd_1_disconnects_reconnect_and_lose_nothing(endpoint: Endpoint) -> None:
-    with shoe(endpoint, seed=1, pace=0.02, disconnects=3) as (emulator, scanner, log):
+def test_icd_1_disconnects_reconnect_and_lose_nothing(endpoint: Endpoint, clock: RigClock) -> None:
+    with shoe(endpoint, clock, seed=1, pace=0.02, disconnects=3) as (emulator, scanner, log):
+        for drops in range(1, 4):  # the host reopens the port after its back-off
+            log.wait_for(lambda log: log.of(LinkChanged).count(LinkChanged(LinkState.DOWN)) >= drops)
+            clock.advance(BACKOFF_FIRST)
         log.wait_for(dealt_out(emulator))
         log.wait_for(lambda log: len(log.of(LinkChanged)) == 7)
         links = [event.state for event in log.of(LinkChanged)]
@@ -178,10 +194,18 @@ def test_icd_1_disconnects_reconnect_and_lose_nothing(endpoint: Endpoint) -> Non
     assert numbers(log) == list(range(1, len(SCRIPT) + 1))
 
 
-def test_icd_1_a_shoe_that_gave_up_on_a_card_is_reopened_and_the_card_still_arrives(endpoint: Endpoint) -> None:
-    with shoe(endpoint, pace=0.05) as (emulator, scanner, log):
+def test_icd_1_a_shoe_that_gave_up_on_a_card_is_reopened_and_the_card_still_arrives(
+    endpoint: Endpoint, clock: RigClock
+) -> None:
+    with shoe(endpoint, clock, pace=0.05) as (emulator, scanner, log):
         log.wait_for(lambda log: len(log.of(CardSeen)) >= 2)
         emulator.sim_drop_acks(6)  # the card in flight and its 5 repeats all go unacknowledged
+        for dropped in range(1, 7):  # each sending 200 ms after the one before; after the sixth, none
+            log.wait_for(lambda log: emulator.stats.duplicates >= dropped)
+            clock.advance(REPEAT_EVERY)
+        clock.advance(STALLED_AFTER)  # heartbeats run ahead of the cards this long: the host reopens
+        log.wait_for(lambda log: LinkChanged(LinkState.DOWN) in log.events)
+        clock.advance(BACKOFF_FIRST)
         log.wait_for(dealt_out(emulator))
         log.wait_for(settled(emulator, scanner))
         links = [event.state for event in log.of(LinkChanged)]
@@ -189,8 +213,12 @@ def test_icd_1_a_shoe_that_gave_up_on_a_card_is_reopened_and_the_card_still_arri
     assert numbers(log) == list(range(1, len(SCRIPT) + 1))
 
 
-def test_icd_1_silence_over_3000_ms_is_link_down_until_the_next_hello(endpoint: Endpoint) -> None:
-    with shoe(endpoint, seed=1, pace=0.02, silences=1) as (emulator, _, log):
+def test_icd_1_silence_over_3000_ms_is_link_down_until_the_next_hello(endpoint: Endpoint, clock: RigClock) -> None:
+    with shoe(endpoint, clock, seed=1, pace=0.02, silences=1) as (emulator, _, log):
+        log.wait_for(lambda log: emulator.stats.silences == 1)
+        clock.advance(SILENCE_LIMIT)  # the host gives up while the shoe is still silent
+        log.wait_for(lambda log: LinkChanged(LinkState.DOWN) in log.events)
+        clock.advance(BACKOFF_FIRST)
         log.wait_for(lambda log: [e.state for e in log.of(LinkChanged)] == [LinkState.UP, LinkState.DOWN, LinkState.UP])
         log.wait_for(dealt_out(emulator))
     assert emulator.stats.silences == 1

@@ -2,6 +2,8 @@
 feed a journaled table; the card-stop follows the rules; the ledger equals the round file's."""
 from __future__ import annotations
 
+import pytest
+
 from dealer_assist.cards import parse_card
 from dealer_assist.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.journal import RecordKind, read_records
@@ -91,6 +93,7 @@ def test_icd_3_the_peek_device_is_asked_and_a_natural_ends_play(tmp_path):
         peek.stop()
 
 
+@pytest.mark.slow
 def test_bench_over_pseudo_terminals_records_the_same_inputs_as_in_process(tmp_path):
     import subprocess
     import sys

@@ -91,6 +91,7 @@ def test_a_damaged_journal_is_refused_at_start_and_left_untouched(sealed, tmp_pa
     assert (tmp_path / "damaged.db.seal").exists(), "the evidence of the seal is kept"
 
 
+@pytest.mark.slow
 def test_journal_verify_command_reports_damage_with_exit_1(sealed, tmp_path):
     copy = tmp_path / "cmd.db"
     data = bytearray(sealed.read_bytes())

@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from dealer_assist.journal import RecordKind, last_round_id, read_records, round_records
 from dealer_assist.record_source import SqliteRecords, closing_record
 from dealer_assist.recall import HIDDEN, export_round, recall
@@ -15,6 +17,7 @@ from dealer_assist.table_session import TableConfig
 from journal_helpers import bench_journal, play
 
 
+@pytest.mark.slow
 def test_1000_bench_rounds_export_to_round_files_that_settle_to_the_recorded_ledgers(journal_dir):
     path = bench_journal(journal_dir / "thousand.db", 1000, profile="nobust-4.0", seed=5)
     rounds = recall(path)
@@ -31,6 +34,7 @@ def test_exports_of_every_profile_settle_to_the_recorded_ledgers(journal_dir):
             assert settle_round(export_round(path, entry["round_id"])) == entry["ledger"]
 
 
+@pytest.mark.slow
 def test_recall_shows_at_least_the_last_10_rounds_with_inputs_operations_and_ledger(journal_dir):
     path = bench_journal(journal_dir / "recall.db", 14)
     out = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "recall", str(path), "--json"], capture_output=True, text=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.round_file import settle_round
-from rulebook import make_round
+from rulebook import Cli, make_round
 
 __all__ = ["make_round"]
 
@@ -12,3 +12,9 @@ __all__ = ["make_round"]
 @pytest.fixture
 def settle():
     return settle_round
+
+
+@pytest.fixture(params=["in-process", pytest.param("subprocess", marks=pytest.mark.slow)])
+def cli(request: pytest.FixtureRequest, tmp_path) -> Cli:
+    """The command as the tests run it: in this process, and in the slow lane as a process of its own."""
+    return Cli(tmp_path, separate=request.param == "subprocess")

@@ -5,10 +5,12 @@ helpers only shorten how a round is written down and how its rows are read back.
 """
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from collections.abc import Mapping
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ import pytest
 
 from dealer_assist.errors import RuleError
 from dealer_assist.round_file import settle_round
+from ui.cli import main as cli_main
 
 Wagers = Mapping[int, Mapping[str, float]]
 RowTuple = tuple[int, int, str, str, float, float]
@@ -71,21 +74,43 @@ def refused(data: Mapping[str, Any]) -> RuleError:
     return caught.value
 
 
-def run_cli(tmp_path: Path, *args: str, document: object = None, text: str | None = None) -> tuple[int, Any, str]:
-    """Run `python -m ui.cli ARGS`, with a round file written from `document` or `text` as the last
-    argument when given; returns (exit status, decoded stdout, stderr)."""
-    argv = list(args)
-    if document is not None or text is not None:
-        path = tmp_path / "round.json"
-        path.write_text(text if text is not None else json.dumps(document), encoding="utf-8")
-        argv.append(str(path))
-    done = subprocess.run([sys.executable, "-m", "ui.cli", *argv], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[2])
-    try:
-        out = json.loads(done.stdout)
-    except json.JSONDecodeError:
-        out = done.stdout
-    return done.returncode, out, done.stderr
+class Cli:
+    """`dealer-assist ARGS`, with a round file written from `document` or `text` as the last argument
+    when given; returns (exit status, decoded stdout, stderr). It runs in this process, or as
+    `python -m ui.cli` in a process of its own when `separate` (the slow lane runs both)."""
+
+    def __init__(self, tmp_path: Path, *, separate: bool) -> None:
+        self._tmp_path = tmp_path
+        self._separate = separate
+
+    def __call__(self, *args: str, document: object = None, text: str | None = None) -> tuple[int, Any, str]:
+        argv = list(args)
+        if document is not None or text is not None:
+            path = self._tmp_path / "round.json"
+            path.write_text(text if text is not None else json.dumps(document), encoding="utf-8")
+            argv.append(str(path))
+        status, stdout, stderr = self._process(argv) if self._separate else self._in_process(argv)
+        try:
+            out = json.loads(stdout)
+        except json.JSONDecodeError:
+            out = stdout
+        return status, out, stderr
+
+    @staticmethod
+    def _process(argv: list[str]) -> tuple[int, str, str]:
+        done = subprocess.run([sys.executable, "-m", "ui.cli", *argv], capture_output=True, text=True,
+                              cwd=Path(__file__).resolve().parents[2])
+        return done.returncode, done.stdout, done.stderr
+
+    @staticmethod
+    def _in_process(argv: list[str]) -> tuple[int, str, str]:
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with redirect_stdout(stdout), redirect_stderr(stderr):
+            try:
+                status = cli_main(argv)
+            except SystemExit as stop:
+                status = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+        return status, stdout.getvalue(), stderr.getvalue()
 
 
 PD_SEAT4 = {"seat": 4, "bank": 500}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rulebook import PD_SEAT4, make_round, run_cli, stack
+from rulebook import PD_SEAT4, Cli, make_round, stack
 
 GOOD = make_round("nobust-4.0", stack({1: ["TS", "5H"]}, ["TD", "7C"]), {1: {"base": 10}},
                   actions={1: ["stand"]}, pd=PD_SEAT4)
@@ -27,8 +27,8 @@ def seat1(profile: str, player: list[str], dealer: list[str], actions: list[str]
                player_dealer=pd, **changes)
 
 
-def assert_refused(tmp_path, data: object, code: str, rule: str | None, *words: str, text: str | None = None) -> None:
-    status, out, err = run_cli(tmp_path, "settle", document=None if text is not None else data, text=text)
+def assert_refused(cli: Cli, data: object, code: str, rule: str | None, *words: str, text: str | None = None) -> None:
+    status, out, err = cli("settle", document=None if text is not None else data, text=text)
     assert status == 2 and err == ""
     assert isinstance(out, dict) and set(out) == {"error"}, out
     error = out["error"]
@@ -38,15 +38,15 @@ def assert_refused(tmp_path, data: object, code: str, rule: str | None, *words: 
         assert word.lower() in error["message"].lower(), (word, error["message"])
 
 
-def test_the_good_round_settles(tmp_path):
-    status, out, err = run_cli(tmp_path, "settle", document=GOOD)
+def test_the_good_round_settles(cli):
+    status, out, err = cli("settle", document=GOOD)
     assert (status, err) == (0, "")
     assert out["settlements"] == [{"seat": 1, "hand": 0, "wager": "base", "stake": 10, "result": "lose",
                                    "in_action": 10, "amount": -10}]
 
 
-def test_round_file_card_code_10_is_a_ten(tmp_path):
-    status, out, _ = run_cli(tmp_path, "settle", document=doc(cards=["10S", "10D", "5H", "7C"]))
+def test_round_file_card_code_10_is_a_ten(cli):
+    status, out, _ = cli("settle", document=doc(cards=["10S", "10D", "5H", "7C"]))
     assert status == 0 and out["hands"][0]["cards"] == ["TS", "5H"] and out["dealer"]["cards"] == ["TD", "7C"]
 
 
@@ -54,8 +54,8 @@ def test_round_file_card_code_10_is_a_ten(tmp_path):
     pytest.param('{"format": "round-v1", ', "malformed_json", ["line 1"], id="truncated"),
     pytest.param("[1, 2]", "bad_field", ["round", "object"], id="not-an-object"),
 ])
-def test_bad_input_malformed_json(tmp_path, text, code, words):
-    assert_refused(tmp_path, None, code, None, *words, text=text)
+def test_bad_input_malformed_json(cli, text, code, words):
+    assert_refused(cli, None, code, None, *words, text=text)
 
 
 @pytest.mark.parametrize("data, code, rule, words", [
@@ -73,8 +73,8 @@ def test_bad_input_malformed_json(tmp_path, text, code, words):
                        settings={"play_starts": "after_player_dealer"}),
                  "bad_setting", "8.19", ["play_starts"], id="8.19-play-starts"),
 ])
-def test_bad_input_profile_and_settings(tmp_path, data, code, rule, words):
-    assert_refused(tmp_path, data, code, rule, *words)
+def test_bad_input_profile_and_settings(cli, data, code, rule, words):
+    assert_refused(cli, data, code, rule, *words)
 
 
 @pytest.mark.parametrize("data, code, rule, words", [
@@ -110,8 +110,8 @@ def test_bad_input_profile_and_settings(tmp_path, data, code, rule, words):
     pytest.param(seat1("c21-8.0", ["TS", "8H"], ["9H", "AS"], ["stand"], insurance={"3": 5}),
                  "side_bet_without_base", "3.10", ["seat 3", "base"], id="insurance-without-base"),
 ])
-def test_bad_input_seats_and_wagers(tmp_path, data, code, rule, words):
-    assert_refused(tmp_path, data, code, rule, *words)
+def test_bad_input_seats_and_wagers(cli, data, code, rule, words):
+    assert_refused(cli, data, code, rule, *words)
 
 
 @pytest.mark.parametrize("data, code, rule, words", [
@@ -128,8 +128,8 @@ def test_bad_input_seats_and_wagers(tmp_path, data, code, rule, words):
     pytest.param(doc(actions={"1": []}), "missing_decision", "8.4", ["seat 1"], id="missing-decision"),
     pytest.param(doc(actions={"1": ["stand", "stand"]}), "leftover_decision", "8.4", ["left over"], id="leftover"),
 ])
-def test_bad_input_cards_and_tokens(tmp_path, data, code, rule, words):
-    assert_refused(tmp_path, data, code, rule, *words)
+def test_bad_input_cards_and_tokens(cli, data, code, rule, words):
+    assert_refused(cli, data, code, rule, *words)
 
 
 NB, C21, SD = "nobust-4.0", "c21-8.0", "sd-buster-a"
@@ -167,5 +167,5 @@ NB, C21, SD = "nobust-4.0", "c21-8.0", "sd-buster-a"
     pytest.param(seat1(NB, ["5S", "6H"], ["TD", "8C"], ["double:4"], "2D"), "wager_limit", "8.15",
                  ["double", "minimum"], id="double-below-min"),
 ])
-def test_bad_input_illegal_actions(tmp_path, data, code, rule, words):
-    assert_refused(tmp_path, data, code, rule, *words)
+def test_bad_input_illegal_actions(cli, data, code, rule, words):
+    assert_refused(cli, data, code, rule, *words)

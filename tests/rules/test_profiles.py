@@ -6,7 +6,6 @@ import pytest
 
 from dealer_assist.errors import RuleError
 from dealer_assist.profile import load_profile, profile_names
-from rulebook import run_cli
 
 FEES = [{"upto": 50, "player": 0.5, "pd": 1}, {"upto": 100, "player": 1, "pd": 2}]
 SD_PAYS = {"a": [2, 2, 4, 15, 50, 250], "b": [2, 2, 4, 15, 50, 200], "c": [2, 2, 4, 12, 50, 250],
@@ -70,30 +69,30 @@ def test_7_profile_hash_is_stable_and_follows_every_setting():
     assert len({load_profile(name).content_hash for name in TABLE}) == len(TABLE)
 
 
-def test_profiles_command_lists_every_profile(tmp_path):
-    status, out, err = run_cli(tmp_path, "profiles")
+def test_profiles_command_lists_every_profile(cli):
+    status, out, err = cli("profiles")
     assert (status, err) == (0, "")
     lines = out.splitlines()
     assert [line.split()[0] for line in lines] == sorted(TABLE)
     assert "No Bust 21st Century Buster Blackjack 4.0 with Lucky Lucky" in lines[1]
-    status, listed, _ = run_cli(tmp_path, "profiles", "--json")
+    status, listed, _ = cli("profiles", "--json")
     assert status == 0
     assert {p["id"]: p["hash"] for p in listed} == {name: load_profile(name).content_hash for name in TABLE}
 
 
-def test_profiles_command_shows_one_profile_with_its_sources(tmp_path):
-    status, out, err = run_cli(tmp_path, "profiles", "c21-8.0", "--json")
+def test_profiles_command_shows_one_profile_with_its_sources(cli):
+    status, out, err = cli("profiles", "c21-8.0", "--json")
     assert (status, err) == (0, "")
     assert out["id"] == "c21-8.0" and out["hash"] == load_profile("c21-8.0").content_hash
     assert out["settings"] == TABLE["c21-8.0"]
     assert out["sources"]["natural_pays"] == "RULES.md §3.3"
     assert out["sources"]["max_table_payout"] == "RULES.md §3.12"
     assert set(out["sources"]) <= set(out["settings"])
-    status, text, _ = run_cli(tmp_path, "profiles", "nobust-4.0")
+    status, text, _ = cli("profiles", "nobust-4.0")
     assert status == 0 and "RULES.md §2.7 (DECISION)" in text and "over_tie" in text
 
 
-def test_profiles_command_unknown_profile_is_a_json_error(tmp_path):
-    status, out, err = run_cli(tmp_path, "profiles", "blackjack-9")
+def test_profiles_command_unknown_profile_is_a_json_error(cli):
+    status, out, err = cli("profiles", "blackjack-9")
     assert (status, err) == (2, "")
     assert out["error"]["code"] == "unknown_profile" and "blackjack-9" in out["error"]["message"]

@@ -1,10 +1,6 @@
 """The worked example of ROUND-FILE.md, through the library and through the command."""
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 WORKED = {
     "format": "round-v1",
     "profile": "nobust-4.0",
@@ -39,22 +35,18 @@ def test_round_file_worked_example_ledger(settle):
     assert ledger["unused_cards"] == 0
 
 
-def test_round_file_settle_command_prints_ledger_and_table(tmp_path):
-    path = tmp_path / "round.json"
-    path.write_text(json.dumps(WORKED))
-    out = subprocess.run([sys.executable, "-m", "ui.cli", "settle", str(path)], capture_output=True, text=True)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert json.loads(out.stdout)["player_dealer"]["net"] == -42
-    table = subprocess.run([sys.executable, "-m", "ui.cli", "settle", str(path), "--table"], capture_output=True, text=True)
-    assert table.returncode == 0
-    assert "lucky_lucky" in table.stdout and "net -42" in table.stdout
+def test_round_file_settle_command_prints_ledger_and_table(cli):
+    status, out, err = cli("settle", document=WORKED)
+    assert status == 0, f"{out}{err}"
+    assert out["player_dealer"]["net"] == -42
+    status, table, _ = cli("settle", "--table", document=WORKED)
+    assert status == 0
+    assert "Lucky Lucky" in table and "net -$42" in table and "lucky_lucky" not in table
 
 
-def test_round_file_malformed_json_exits_2_with_one_error_object(tmp_path):
-    path = tmp_path / "round.json"
-    path.write_text('{"format": "round-v1", ')
-    out = subprocess.run([sys.executable, "-m", "ui.cli", "settle", str(path)], capture_output=True, text=True)
-    assert out.returncode == 2
-    assert out.stderr == ""
-    error = json.loads(out.stdout)["error"]
+def test_round_file_malformed_json_exits_2_with_one_error_object(cli):
+    status, out, err = cli("settle", text='{"format": "round-v1", ')
+    assert status == 2
+    assert err == ""
+    error = out["error"]
     assert error["code"] == "malformed_json" and "line 1" in error["message"]

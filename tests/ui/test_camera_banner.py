@@ -113,6 +113,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "ui.cli", "run", *args], capture_output=True, text=True, timeout=180)
 
 
+@pytest.mark.slow
 def test_the_run_films_the_felt_with_the_emulated_camera(tmp_path):
     journal = tmp_path / "table.db"
     done = run("--journal", str(journal), "--profile", "c21-8.0", "--seed", "2", "--autoplay", "2", "--exit", "--camera", "emulated")
@@ -122,6 +123,7 @@ def test_the_run_films_the_felt_with_the_emulated_camera(tmp_path):
     assert not [r for r in read_records(journal) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"]
 
 
+@pytest.mark.slow
 def test_a_table_file_names_the_camera_and_its_calibration(tmp_path):
     felt = TableCamera(lambda: {})  # an empty table
     calibration, picture = tmp_path / "camera.json", tmp_path / "felt.png"

@@ -14,9 +14,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from dealer_assist.bench import EmulatedShoe
 from dealer_assist.journal import Record, RecordKind, read_records, verify
 from hw_sims.bench_devices import bench_seed
+
+pytestmark = pytest.mark.slow  # each test runs `python -m ui.cli run`, some kill it
 
 RUN = [sys.executable, "-m", "ui.cli", "run", "--profile", "c21-8.0", "--exit"]  # c21-8.0: the peek device too
 TIMEOUT_S = 180

@@ -5,6 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # a benchmark script in a process of its own
+
 BENCHMARK = Path(__file__).parents[2] / "benchmarks" / "ui.py"
 
 
