@@ -151,9 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         while len(times) < cards:
             tracker = controller.tracker
             need = tracker.awaiting().need if tracker is not None else None
-            card_next = not bench.busy() and (
-                need is Need.CARD or (need is Need.WAGERS and bool(tracker.wagers))
-                or (need is Need.DECISION and tracker.takes_card() and rng.random() < 0.5))
+            card_next = not bench.busy() and not wire.shoe.locked and (
+                need is Need.CARD or (need is Need.DECISION and tracker.takes_card() and rng.random() < 0.5))
             if not card_next:
                 if not player.step():
                     app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)  # a device is on its way

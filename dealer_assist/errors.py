@@ -27,6 +27,7 @@ class Refusal(StrEnum):
     SIDE_BET_WITHOUT_BASE = "side_bet_without_base"
     NOT_OFFERED = "not_offered"  # a bet the profile does not offer
     NO_WAGERS = "no_wagers"
+    BETTING_OPEN = "betting_open"  # a card before the dealer's "No more bets": a misdeal
     CARD_NOT_ALLOWED = "card_not_allowed"  # a card out of the shoe that nobody may take: a misdeal
     CARD_DUE = "card_due"
     INSURANCE_NOT_OFFERED = "insurance_not_offered"
@@ -107,6 +108,7 @@ class Refusal(StrEnum):
     # devices, cameras and their calibration
     PORT_UNAVAILABLE = "port_unavailable"
     SHOE_BUSY = "shoe_busy"
+    SHOE_LOCKED = "shoe_locked"  # the bench's Deal while the card-stop is on: refused, never queued
     FOREIGN_SHOE = "foreign_shoe"
     SHOE_NOT_DUE = "shoe_not_due"
     SOURCE_UNREADABLE = "source_unreadable"

@@ -45,6 +45,12 @@ class PlaceWager:
 
 
 @dataclass(frozen=True, slots=True)
+class NoMoreBets:
+    """The house dealer closes betting; at a live table the first card may come only after it
+    (RULES.md §8.21)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CardDrawn:
     """A card left the shoe; the tracker decides whose it is."""
 
@@ -86,4 +92,4 @@ class CheckedByHand:
     natural: bool
 
 
-Input = PlaceWager | CardDrawn | Decide | Insure | CloseInsurance | PeekAnswered | CheckedByHand
+Input = PlaceWager | NoMoreBets | CardDrawn | Decide | Insure | CloseInsurance | PeekAnswered | CheckedByHand

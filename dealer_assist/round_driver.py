@@ -5,8 +5,8 @@ chooses; the order in which a round asks (wagers, cards, insurance, the peek, de
 each need becomes an input are written here once.
 
 A policy (`RoundPolicy`) answers, each when the round asks for it:
-- `wager(tracker)`: the next wager to place, or None when the wagers are all placed (the first
-  card then closes betting);
+- `wager(tracker)`: the next wager to place, or None when the wagers are all placed (the dealer
+  then taps "No more bets" at a live table; in a round file the first card closes betting);
 - `card(tracker)`: the next card out of the shoe (a deal, a forced card, a hit, a dealer's draw);
 - `decide(tracker, seat, hand)`: the decision of the hand whose turn it is, or None to hit (the
   hit is then the next `card`);
@@ -29,8 +29,8 @@ from typing import Protocol
 
 from dealer_assist.cards import Card
 from dealer_assist.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered, PeekResult,
-    PlaceWager,
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, NoMoreBets, PeekAnswered,
+    PeekResult, PlaceWager,
 )
 from dealer_assist.operations import HandEnded
 from dealer_assist.round_phases import Need
@@ -40,6 +40,7 @@ drawn = cache(CardDrawn)  # a drawn card is a value: one shared input per card
 _answered = cache(PeekAnswered)
 _checked = cache(CheckedByHand)
 _CLOSE_INSURANCE = CloseInsurance()
+_NO_MORE_BETS = NoMoreBets()
 
 
 class RoundPolicy(Protocol):
@@ -76,7 +77,9 @@ def next_input(tracker: RoundTracker, policy: RoundPolicy) -> Input | None:
         return decision if decision is not None else drawn(policy.card(tracker))
     if need is Need.WAGERS:
         wager = policy.wager(tracker)
-        return wager if wager is not None else drawn(policy.card(tracker))
+        if wager is not None:
+            return wager
+        return _NO_MORE_BETS if tracker.dealer_closes_betting else drawn(policy.card(tracker))
     if need is Need.INSURANCE:
         insure = policy.insure(tracker)
         return insure if insure is not None else _CLOSE_INSURANCE

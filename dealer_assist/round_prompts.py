@@ -50,4 +50,6 @@ def prompt(tracker: RoundTracker) -> str:
         return f"{dealer.capitalize()} hits {describe(tracker.dealer)}"
     if tracker.phase is Phase.SETTLED:
         return f"{dealer.capitalize()} stands — settle in order; shoe locked"
+    if tracker.phase is Phase.BETTING and tracker.dealer_closes_betting:
+        return "Place wagers, then tap No more bets; shoe locked"
     return _PHASE_PROMPTS[tracker.phase]

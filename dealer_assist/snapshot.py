@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from dealer_assist.cards import Card
 from dealer_assist.errors import Refusal, RuleError
-from dealer_assist.inputs import Action, CardDrawn, Decide, WagerKind
+from dealer_assist.inputs import Action, CardDrawn, Decide, NoMoreBets, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason, HoldReason
 from dealer_assist.outcomes import Status, standing
@@ -156,6 +156,7 @@ class TableSnapshot:
     fees: tuple[Cents, Cents]
     attention: Attention | None
     table: TableView | None = None
+    closes_betting: bool = False  # the dealer's "No more bets" is accepted now (RULES.md §8.21)
 
     def seat(self, number: int) -> SeatView:
         return self.seats[number - 1]
@@ -246,6 +247,7 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
         settlement=tracker.rows,
         fees=tracker.fees,
         attention=attention,
+        closes_betting=tracker.dealer_closes_betting and tracker.can(NoMoreBets()),
     )
 
 
@@ -282,7 +284,8 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
         if session.misdeal is not None and attention is None:
             error = tracker.verify(CardDrawn(session.misdeal))
             message = error.message if error is not None else "the card is held for a supervisor"
-            attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} held for a floor supervisor: {message}",
+            attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} held: {message}; a floor supervisor "
+                                  "discards it (Supervisor, Corrections), then the round goes on",
                                   error.rule if error is not None else "6.1", held=True)
         snapshot = build_snapshot(tracker, attention)
         return replace(snapshot, table=table)

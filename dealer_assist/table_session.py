@@ -265,7 +265,7 @@ class TableSession:
                 return
             pd = PlayerDealer(s.pd_seat, s.pd_bank)
         s.round_id += 1
-        self.tracker = RoundTracker(self.profile, self.seats, pd)
+        self.tracker = RoundTracker(self.profile, self.seats, pd, dealer_closes_betting=True)
         self.round_inputs = []
         ops.append(RoundOpened(s.round_id, pd.seat if pd else None, pd.bank if pd else None,
                                s.pd_turn if pd else None, s.shoe_id))
@@ -336,7 +336,7 @@ class TableSession:
         was = self.round_inputs[position].card  # type: ignore[union-attr]
         replayed = list(self.round_inputs)
         replayed[position] = CardDrawn(event.card)
-        rebuilt = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer)
+        rebuilt = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer, tracker.dealer_closes_betting)
         for number, step in enumerate(replayed):
             error = rebuilt.verify(step)
             if error is not None:

@@ -19,7 +19,7 @@ from dealer_assist.dealer_draw import dealer_draws, dealer_stands_reason
 from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.hand_options import double_range, forced_end, why_not, why_not_hit
 from dealer_assist.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered,
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, NoMoreBets, PeekAnswered,
     PeekResult, PlaceWager, WagerKind,
 )
 from dealer_assist.lucky_lucky import LUCKY_PAYS, lucky_line
@@ -46,8 +46,12 @@ class PlayerDealer:
 
 
 class RoundTracker:
-    def __init__(self, profile: Profile, seats: int | None = None, player_dealer: PlayerDealer | None = None):
+    def __init__(self, profile: Profile, seats: int | None = None, player_dealer: PlayerDealer | None = None,
+                 dealer_closes_betting: bool = False):
+        """`dealer_closes_betting`: a live table, where betting stays open until the dealer's "No more
+        bets" (RULES.md §8.21); a round file has no such token and its first card closes betting."""
         self.profile = profile
+        self.dealer_closes_betting = dealer_closes_betting
         self.seats = seats if seats is not None else profile.seats
         if not 2 <= self.seats <= 12:
             raise InputError(Refusal.BAD_SEATS, f"seats: {self.seats} is not from 2 to 12", "1")
@@ -93,6 +97,8 @@ class RoundTracker:
                 return self._check_decide(event)
             case PlaceWager():
                 return self._check_wager(event)
+            case NoMoreBets():
+                return self._check_no_more_bets(event)
             case Insure():
                 return self._check_insure(event)
             case CloseInsurance():
@@ -170,6 +176,8 @@ class RoundTracker:
                     self._do_decide(event, ops)
                 case PlaceWager():
                     self._do_wager(event, ops)
+                case NoMoreBets():
+                    self._do_no_more_bets(event, ops)
                 case Insure():
                     self._do_insure(event, ops)
                 case CloseInsurance():
@@ -219,6 +227,19 @@ class RoundTracker:
                 del self.wagers[event.seat]
         ops.append(WagerPlaced(event.seat, event.kind, event.amount))
 
+    def _has_base_wager(self) -> bool:
+        return any(w.get(WagerKind.BASE) for w in self.wagers.values())
+
+    def _check_no_more_bets(self, event: NoMoreBets) -> RuleError | None:
+        if self.phase is not Phase.BETTING:
+            return RuleError(Refusal.BETTING_CLOSED, f"betting is already closed; the round is {self.phase}", "8.21")
+        if not self._has_base_wager():
+            return RuleError(Refusal.NO_WAGERS, "no seat has a base wager: place one before \"No more bets\"", "8.1")
+        return None
+
+    def _do_no_more_bets(self, event: NoMoreBets, ops: list[Operation]) -> None:
+        self._close_betting(ops)
+
     def _check_seat(self, seat: int) -> RuleError | None:
         if not 1 <= seat <= self.seats:
             return RuleError(Refusal.BAD_SEAT, f"seat {seat} is not a seat from 1 to {self.seats}", "1")
@@ -258,7 +279,9 @@ class RoundTracker:
         """Who the next card from the shoe belongs to, or why nobody may take it."""
         phase = self.phase
         if phase is Phase.BETTING:
-            if not any(w.get(WagerKind.BASE) for w in self.wagers.values()):
+            if self.dealer_closes_betting:
+                return RuleError(Refusal.BETTING_OPEN, "misdeal: betting is open until the dealer taps \"No more bets\"", "8.21"), 0, 0, CardUse.DEAL
+            if not self._has_base_wager():
                 return RuleError(Refusal.NO_WAGERS, "no seat has a base wager: there is nobody to deal to", "8.1"), 0, 0, CardUse.DEAL
             return None, min(s for s, w in self.wagers.items() if w.get(WagerKind.BASE)), 0, CardUse.DEAL
         if phase is Phase.DEALING:

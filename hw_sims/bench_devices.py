@@ -83,6 +83,11 @@ class BenchDevices:
         if self.peek is not None:
             self.peek.stop()
 
+    def session_prompt(self) -> str:
+        """What the table waits for instead of a card, for the dealer to read on the bench."""
+        tracker = self.session.tracker
+        return tracker.prompt() if tracker is not None else f"the table is {self.session.state.value.replace('_', ' ')}"
+
     def busy(self) -> bool:
         """A shoe loaded, a card pulled or the cut card reported has not reached the table yet."""
         s = self.session.s
@@ -107,6 +112,8 @@ class BenchDevices:
         """The dealer pulls the next card; when it becomes the hole card the reader sees it first."""
         if self.current is None or self.busy():
             raise DeviceError(Refusal.SHOE_BUSY, "no shoe is in, or the last card pulled has not reached the table")
+        if self.shoe.locked:
+            raise DeviceError(Refusal.SHOE_LOCKED, f"the shoe's card-stop is on: no card is due ({self.session_prompt()})")
         card = self.current.card(self.pulled)
         tracker = self.session.tracker
         if self.peek is not None and tracker is not None and tracker.next_card_is_hole_card():

@@ -64,6 +64,8 @@ class LinkedBench:
         if isinstance(event, ShoeLoaded):
             self.devices.load(event)
         elif isinstance(event, CardDrawn):
+            if self.devices.shoe.locked:  # the table's "card-stop off" is on its way to the shoe
+                self._wait(lambda: not self.devices.shoe.locked, "the shoe's card-stop to come off")
             self.devices.pull()
         else:
             refused = self.controller.submit(event)

@@ -7,20 +7,24 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
 from dealer_assist.money import Cents
+from ui.tap_guard import repeatable
 from ui.text import money
 
 
 class AmountKeypad(QWidget):
     """Row 0: what the amount is for, and the confirm button; row 1: the chips and Clear.
-    The owner says what the amount means (`describe`) and may add buttons to `grid`."""
+    The owner says what the amount means (`describe`), which amounts it takes (`accepts`: the
+    confirm button is lit exactly for those), and may add buttons to `grid`."""
 
     confirmed = Signal(int)
 
     def __init__(self, chips: tuple[Cents, ...], confirm: str, name: str,
-                 describe: Callable[[Cents], str], parent: QWidget | None = None) -> None:
+                 describe: Callable[[Cents], str], parent: QWidget | None = None,
+                 accepts: Callable[[Cents], bool] = lambda amount: amount > 0) -> None:
         super().__init__(parent)
         self.amount: Cents = 0
         self.describe = describe
+        self.accepts = accepts
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setSpacing(6)
@@ -33,7 +37,7 @@ class AmountKeypad(QWidget):
         self.grid.addWidget(self.confirm, 0, 2, 1, 2)
         self.chips: dict[Cents, QPushButton] = {}
         for column, chip in enumerate(chips):
-            button = QPushButton(f"+{money(chip)}")
+            button = repeatable(QPushButton(f"+{money(chip)}"))
             button.setObjectName(f"{name}_chip_{chip}")
             button.clicked.connect(lambda _=False, c=chip: self.set_amount(self.amount + c))
             self.grid.addWidget(button, 1, column)
@@ -46,4 +50,4 @@ class AmountKeypad(QWidget):
     def set_amount(self, amount: Cents) -> None:
         self.amount = amount
         self.label.setText(self.describe(amount))
-        self.confirm.setEnabled(amount > 0)
+        self.confirm.setEnabled(self.accepts(amount))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QWidget
 
-from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
+from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, NoMoreBets, PeekAnswered, PeekResult
 from dealer_assist.session_inputs import ConfirmPeek
 from dealer_assist.random_play import RandomPolicy, random_wagers
 from dealer_assist.round_driver import next_input
@@ -64,7 +64,7 @@ class AutoPlayer:
     def step(self) -> bool:
         """One input, as the dealer or a device would give it; False while it waits for a device."""
         self._check_stalled()
-        if self.bench.busy() or self._awaits_peek_device():
+        if self.bench.busy() or self._awaits_peek_device() or self._awaits_card_stop():
             return False
         self._act()
         return True
@@ -82,6 +82,12 @@ class AutoPlayer:
             raise AutoplayStalled(f"nothing reached the table's journal for {STALL_S:.0f} s: round {table.round_id}, "
                                   f"table {table.state.value}, round needs {need}, shoe {table.shoe_id} at card "
                                   f"{table.shoe_cards}{waits}")
+
+    def _awaits_card_stop(self) -> bool:
+        """On the wire the shoe releases a card only once the table's "card-stop off" reached it."""
+        tracker = self.controller.tracker
+        return (self.bench.wire is not None and self.bench.wire.shoe.locked
+                and tracker is not None and tracker.takes_card())
 
     def _awaits_peek_device(self) -> bool:
         """On the wire the peek device answers by itself."""
@@ -139,6 +145,8 @@ class AutoPlayer:
         elif isinstance(event, Decide) and event.amount is not None:  # a double for less, keyed on its keypad
             view.double_less.keypad.set_amount(event.amount)
             view.double_less.keypad.confirm.click()
+        elif isinstance(event, NoMoreBets):
+            view.wagers.no_more_bets.click()
         elif isinstance(event, CloseInsurance):
             view.wagers.close_insurance.click()
         else:  # an insurance amount, as the wager pad would send it

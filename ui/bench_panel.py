@@ -13,6 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from dealer_assist.cards import Card
+from dealer_assist.errors import DeviceError
 from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
 from dealer_assist.session_inputs import CutCardReached, ShoeLoaded
 from dealer_assist.shoe import Shoe
@@ -20,6 +21,7 @@ from dealer_assist.snapshot import TableSnapshot
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
 from hw_sims.bench_devices import BenchDevices
+from ui.tap_guard import repeatable
 from devices.device_status import DeviceStatus
 
 SHOE, PEEK = "Shoe", "Peek"
@@ -52,11 +54,16 @@ class BenchPanel(QFrame):
         self.load.setObjectName("load_shoe")
         self.load.clicked.connect(self.load_shoe)
         layout.addWidget(self.load)
-        self.deal = QPushButton("Deal next card")
+        self.deal = repeatable(QPushButton("Deal next card"))  # the shoe: cards come out as fast as pulled
         self.deal.setObjectName("deal_card")
         self.deal.setMinimumHeight(90)
         self.deal.clicked.connect(self.deal_card)
         layout.addWidget(self.deal)
+        self.refused = QLabel("")
+        self.refused.setObjectName("bench_refused")
+        self.refused.setWordWrap(True)
+        self.refused.setMinimumHeight(60)  # kept when empty: nothing below it moves when a refusal shows
+        layout.addWidget(self.refused)
         self.count = QLabel("")
         self.count.setObjectName("muted")
         self.count.setWordWrap(True)
@@ -104,7 +111,12 @@ class BenchPanel(QFrame):
         if self.wire is None:
             self.entered.emit(CardDrawn(self.draw()))
         elif not self.wire.busy():
-            self.wire.pull()
+            try:
+                self.wire.pull()
+            except DeviceError as error:
+                self.refused.setText(f"Not dealt: {error.message}")
+                return
+        self.refused.setText("")
 
     def busy(self) -> bool:
         """Wire: a shoe loaded or a card pulled has not reached the table yet."""

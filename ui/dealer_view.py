@@ -16,8 +16,9 @@ from devices.device_status import DeviceLink
 from ui.double_for_less import DoubleForLess
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
-from ui.theme import see_through
+from ui.tap_guard import TapGuard
 from ui.text import count
+from ui.theme import hold_place, see_through
 from ui.wager_pad import WagerPad
 
 
@@ -51,6 +52,7 @@ class DealerView(QWidget):
         root.addLayout(top)
         self.banner = AttentionBanner()
         self.banner.dismissed.connect(self.attention_dismissed)
+        hold_place(self.banner)  # its room is kept when it hides: the table never jumps under a finger
         root.addWidget(self.banner)
         self.prompt = QLabel("")
         self.prompt.setObjectName("prompt")
@@ -87,15 +89,20 @@ class DealerView(QWidget):
         self.settlement = SettlementPanel()
         self.settlement.confirmed.connect(lambda: self.input_entered.emit(SettlementConfirmed()))
         self.stack.addWidget(self.settlement)
+        self.keypads = see_through(QWidget())  # one place for the wager pad, the double for less, the bank offer
+        slot = QGridLayout(self.keypads)
+        slot.setContentsMargins(0, 0, 0, 0)
         self.wagers = WagerPad()
         self.wagers.entered.connect(self.input_entered)
-        root.addWidget(self.wagers)
         self.double_less = DoubleForLess()
         self.double_less.entered.connect(self.input_entered)
-        root.addWidget(self.double_less)
         self.bank_offer = BankOffer()
         self.bank_offer.entered.connect(self.input_entered)
-        root.addWidget(self.bank_offer)
+        for pad in (self.wagers, self.double_less, self.bank_offer):
+            slot.addWidget(pad, 0, 0)
+        root.addWidget(self.keypads)
+        self.tap_guard = TapGuard(self)
+        self.tap_guard.guard(self)
 
     @staticmethod
     def _title(snap: TableSnapshot) -> str:
@@ -125,6 +132,9 @@ class DealerView(QWidget):
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         self.bank_offer.show_table(snap)
         self.double_less.show_table(snap)
+        tallest = max(pad.sizeHint().height() for pad in (self.wagers, self.double_less, self.bank_offer))
+        if tallest > self.keypads.minimumHeight():  # the tallest of the three, styled and filled in, once
+            self.keypads.setMinimumHeight(tallest)
         if snap.need is Need.NOTHING:  # the settlement covers the seats until the next round
             self.settlement.show_table(snap)
             page = self.settlement

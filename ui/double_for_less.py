@@ -23,7 +23,7 @@ class DoubleForLess(QWidget):
         self.decisions = Decisions()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.keypad = AmountKeypad(CHIPS, "Double for less", "double", self._describe)
+        self.keypad = AmountKeypad(CHIPS, "Double for less", "double", self._describe, accepts=self._accepts)
         self.keypad.confirmed.connect(self._double)
         layout.addWidget(self.keypad)
 
@@ -33,10 +33,16 @@ class DoubleForLess(QWidget):
         if (d.seat, d.hand) != (self.decisions.seat, self.decisions.hand):
             self.keypad.amount = 0
         self.decisions = d
-        for button in (*self.keypad.chips.values(), self.keypad.clear):
-            button.setEnabled(d.double_for_less)
+        self.keypad.clear.setEnabled(d.double_for_less)
         self.keypad.set_amount(self.keypad.amount)
-        self.keypad.confirm.setEnabled(d.double_for_less and self.keypad.amount > 0)
+
+    def _accepts(self, amount: Cents) -> bool:
+        """The tracker's own range (`RoundTracker.double_range`, carried by the snapshot): lit exactly
+        at the amounts a double for less is accepted at; a chip that would pass the most is dark."""
+        d = self.decisions
+        for chip, button in self.keypad.chips.items():
+            button.setEnabled(d.double_for_less and amount + chip <= d.double_max)
+        return d.double_for_less and d.double_min <= amount <= d.double_max
 
     def _describe(self, amount: Cents) -> str:
         d = self.decisions

@@ -76,3 +76,11 @@ def set_flag(widget: QWidget, name: str, value: bool | str) -> None:
         widget.setProperty(name, value)
         widget.style().unpolish(widget)
         widget.style().polish(widget)
+
+
+def hold_place(widget: QWidget) -> QWidget:
+    """A widget that comes and goes keeps its room in the layout, so nothing around it moves."""
+    policy = widget.sizePolicy()
+    policy.setRetainSizeWhenHidden(True)
+    widget.setSizePolicy(policy)
+    return widget

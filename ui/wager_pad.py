@@ -1,13 +1,15 @@
-"""Wager entry by touch: pick a seat on the layout, a kind of wager, then add chips or clear."""
+"""Wager entry by touch: pick a seat on the layout, a kind of wager, add chips (or clear), then
+confirm: the chips add up to one amount, and the limits are checked on the amount confirmed."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QButtonGroup, QGridLayout, QLabel, QPushButton, QWidget
 
-from dealer_assist.inputs import CloseInsurance, Insure, PlaceWager, WagerKind
+from dealer_assist.inputs import CloseInsurance, Insure, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.snapshot import SeatView, TableSnapshot
 from dealer_assist.tracker import Need
+from ui.tap_guard import repeatable
 from ui.text import money
 
 CHIPS: tuple[Cents, ...] = (100, 500, 2_500, 10_000)
@@ -23,13 +25,15 @@ def _amount(seat: SeatView, kind: str) -> Cents:
 
 
 class WagerPad(QWidget):
-    """Emits the wager the dealer keyed; the tracker checks it and the banner shows any refusal."""
+    """Emits the wager the dealer confirmed; the tracker checks it and the banner shows any refusal."""
 
     entered = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.seat: SeatView | None = None
+        self.usable = False
+        self.pending: Cents | None = None  # the amount keyed and not yet confirmed; None: none keyed
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
@@ -46,22 +50,30 @@ class WagerPad(QWidget):
             self.kind_buttons[kind] = button
             layout.addWidget(button, 0, column)
         self.kind_buttons[WagerKind.BASE].setChecked(True)
-        self.kinds.buttonToggled.connect(lambda *_: self._show_target())
+        self.kinds.buttonToggled.connect(lambda *_: self._key(None))
+        self.place = QPushButton("Place")
+        self.place.setObjectName("wager_place")
+        self.place.clicked.connect(self._confirm)
+        layout.addWidget(self.place, 0, len(KINDS) + 2)
         self.chip_buttons: dict[Cents, QPushButton] = {}
         for column, chip in enumerate(CHIPS):
-            button = QPushButton(f"+{money(chip)}")
+            button = repeatable(QPushButton(f"+{money(chip)}"))
             button.setObjectName(f"chip_{chip}")
             button.clicked.connect(lambda _=False, c=chip: self._add(c))
             layout.addWidget(button, 1, column)
             self.chip_buttons[chip] = button
         self.clear = QPushButton("Clear")
         self.clear.setObjectName("wager_clear")
-        self.clear.clicked.connect(lambda: self._set(0))
+        self.clear.clicked.connect(lambda: self._key(0))
         layout.addWidget(self.clear, 1, len(CHIPS))
         self.close_insurance = QPushButton("Close insurance")
         self.close_insurance.setObjectName("close_insurance")
         self.close_insurance.clicked.connect(lambda: self.entered.emit(CloseInsurance()))
         layout.addWidget(self.close_insurance, 1, len(CHIPS) + 1)
+        self.no_more_bets = QPushButton("No more bets")
+        self.no_more_bets.setObjectName("no_more_bets")
+        self.no_more_bets.clicked.connect(lambda: self.entered.emit(NoMoreBets()))
+        layout.addWidget(self.no_more_bets, 1, len(CHIPS) + 1)  # the place of "Close insurance": one or the other
 
     def kind(self) -> str:
         return next(k for k, b in self.kind_buttons.items() if b.isChecked())
@@ -75,27 +87,42 @@ class WagerPad(QWidget):
             self.kind_buttons[INSURANCE].setChecked(True)
         elif betting and self.kind_buttons[INSURANCE].isChecked():
             self.kind_buttons[WagerKind.BASE].setChecked(True)
-        self.seat = snap.seat(seat) if seat is not None else None
+        chosen = snap.seat(seat) if seat is not None else None
+        if chosen is None or self.seat is None or chosen.seat != self.seat.seat:
+            self.pending = None  # another seat: what was keyed for the last one is dropped
+        self.seat = chosen
         usable = (betting or insuring) and self.seat is not None and not self.seat.player_dealer
         for button in (*self.chip_buttons.values(), self.clear):
             button.setEnabled(usable)
+        self.usable = usable
         self.close_insurance.setVisible(insuring)
+        self.no_more_bets.setVisible(betting)
+        self.no_more_bets.setEnabled(snap.closes_betting)
         self._show_target()
 
     def _show_target(self) -> None:
         if self.seat is None:
             self.target.setText("Tap a seat")
+            self.place.setEnabled(False)
             return
         kind = self.kind()
-        self.target.setText(f"Seat {self.seat.seat} · {KINDS[kind]} {money(_amount(self.seat, kind))}")
+        recorded = _amount(self.seat, kind)
+        keyed = "" if self.pending is None else f" → {money(self.pending)}"
+        self.target.setText(f"Seat {self.seat.seat} · {KINDS[kind]} {money(recorded)}{keyed}")
+        self.place.setEnabled(self.usable and self.pending is not None and self.pending != recorded)
+
+    def _key(self, amount: Cents | None) -> None:
+        self.pending = amount
+        self._show_target()
 
     def _add(self, chip: Cents) -> None:
         if self.seat is not None:
-            self._set(_amount(self.seat, self.kind()) + chip)
+            self._key((self.pending if self.pending is not None else _amount(self.seat, self.kind())) + chip)
 
-    def _set(self, amount: Cents) -> None:
-        if self.seat is None:
+    def _confirm(self) -> None:
+        if self.seat is None or self.pending is None:
             return
-        kind = self.kind()
-        seat = self.seat.seat
+        kind, seat, amount = self.kind(), self.seat.seat, self.pending
+        self.pending = None
         self.entered.emit(Insure(seat, amount) if kind == INSURANCE else PlaceWager(seat, WagerKind(kind), amount))
+        self._show_target()

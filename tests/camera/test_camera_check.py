@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.session_inputs import ShoeLoaded
 from dealer_assist.snapshot import TableSnapshot, build_table_snapshot
 from dealer_assist.table_session import TableConfig, TableSession
@@ -21,6 +21,7 @@ def session(*codes: str) -> TableSession:
     table = TableSession(TableConfig("T1", "sd-buster-a"))
     table.apply(ShoeLoaded("S1", 6), 0)
     table.apply(PlaceWager(3, WagerKind.BASE, 1_000), 0)
+    table.apply(NoMoreBets(), 0)
     for card in cards(*codes):
         table.apply(CardDrawn(card), 0)
     return table

@@ -94,3 +94,35 @@ def test_a_card_pulled_before_the_last_one_arrived_and_a_shoe_nobody_needs_are_r
         assert not_due.value.code == "shoe_not_due" and "needs no new shoe" in not_due.value.message
     finally:
         table.close()
+
+
+def test_the_card_stop_holds_until_no_more_bets_the_deal_refuses_meanwhile_and_no_wager_is_lost(tmp_path):
+    from dealer_assist.inputs import NoMoreBets, PlaceWager, WagerKind
+    table = Table.open(tmp_path / "table.db", TableConfig("T1", "sd-buster-a"))
+    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
+    linked = TableController(table)
+    linked.connect_devices(devices.shoe_url, devices.peek_url)
+    devices.start()
+    linked.start()
+    try:
+        devices.load(devices.next_shoe())
+        assert linked.pump_until(lambda: table.session.tracker is not None and devices.shoe.locked, 10)
+        assert linked.submit(PlaceWager(1, WagerKind.BASE, 1_000)) is None
+        assert linked.pump_until(lambda: table.session.tracker.wagers, 10)
+        with pytest.raises(RuleError) as locked:
+            devices.pull()
+        assert locked.value.code == "shoe_locked" and "No more bets" in locked.value.message
+        for seat in (2, 3):
+            assert linked.submit(PlaceWager(seat, WagerKind.BASE, 2_000)) is None
+        assert linked.pump_until(lambda: len(table.session.tracker.wagers) == 3, 10)
+        assert devices.shoe.locked and table.session.s.shoe_cards == 0, "nothing was queued"
+        assert linked.submit(NoMoreBets()) is None
+        assert linked.pump_until(lambda: not devices.shoe.locked, 10)
+        devices.pull()
+        assert linked.pump_until(lambda: table.session.tracker.cards_seen == 1, 10)
+        assert table.session.tracker.hands[1][0].cards, "the first card after No more bets is seat 1's"
+        assert [table.session.tracker.wagers[s][WagerKind.BASE] for s in (1, 2, 3)] == [1_000, 2_000, 2_000]
+    finally:
+        linked.stop()
+        devices.stop()
+        table.close()

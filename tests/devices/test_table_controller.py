@@ -6,7 +6,7 @@ import pytest
 
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
+from dealer_assist.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.journal import Record, RecordKind, read_records, verify
 from dealer_assist.recall import export_round, recall
 from dealer_assist.round_file import settle_round
@@ -47,7 +47,10 @@ def test_a_round_over_the_wire_with_the_camera_and_a_correction(filmed):
     assert controller.pump_until(lambda: controller.snapshot.need is Need.WAGERS, WAIT_S)
     assert controller.feed is not None and controller.feed.locked is True, "no wager yet: the shoe holds its cards"
     assert controller.submit(PlaceWager(1, WagerKind.BASE, 1_000)) is None
-    assert controller.pump_until(lambda: controller.feed.locked is False, WAIT_S), "a wager is in: the shoe deals"
+    assert controller.pump_until(lambda: controller.snapshot.seat(1).base == 1_000, WAIT_S)
+    assert controller.feed.locked is True, "betting is open: the card-stop stays on after a wager"
+    assert controller.submit(NoMoreBets()) is None
+    assert controller.pump_until(lambda: controller.feed.locked is False, WAIT_S), "no more bets: the shoe deals"
     for _ in range(4):
         rig.shoe.sim_deal_next()
     assert controller.pump_until(lambda: controller.snapshot.need is Need.DECISION, WAIT_S)

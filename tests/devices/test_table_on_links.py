@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
+from dealer_assist.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.recall import export_round, recall
 from dealer_assist.round_file import settle_round
@@ -47,6 +47,7 @@ def _open_round(table: Table, linked: TableController) -> RoundTracker:
     assert linked.pump_until(lambda: table.session.s.shoe_id is not None, 10)
     linked.submit(BankAccepted(1, 50_000))
     linked.submit(PlaceWager(2, WagerKind.BASE, 2_500))
+    linked.submit(NoMoreBets())
     return table.session.tracker
 
 

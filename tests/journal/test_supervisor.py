@@ -5,7 +5,8 @@ import pytest
 
 from dealer_assist.cards import parse_card
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import CardDrawn, Decide, PlaceWager, WagerKind, Action
+from dealer_assist.inputs import CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind, Action
+from dealer_assist.tracker import Phase
 from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.recall import recall
 from dealer_assist.session_inputs import (
@@ -29,6 +30,8 @@ def _table(journal_dir, clock: Clock, name: str = "sup.db") -> Table:
 
 
 def _deal(table: Table, *cards: str) -> None:
+    if table.session.tracker is not None and table.session.tracker.phase is Phase.BETTING:
+        table.submit(NoMoreBets())
     for code in cards:
         table.submit(CardDrawn(parse_card(code)))
 

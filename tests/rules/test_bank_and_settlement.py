@@ -8,7 +8,7 @@ import pytest
 
 from dealer_assist.cards import parse_card
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import CardDrawn, PlaceWager, WagerKind
+from dealer_assist.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.session_inputs import BankAccepted, BankRefused, SettlementConfirmed, ShoeLoaded
 from dealer_assist.session_operations import BankDeclined, BankOffered, BankTaken, RoundClosed, RoundOpened
 from dealer_assist.table_session import TableConfig, TableSession
@@ -201,6 +201,7 @@ def test_5_6_rotation_two_rounds_at_most_then_the_bank_moves_clockwise():
         opened = session.apply(BankAccepted(2, 50_000), 2)
         assert opened == (BankTaken(2, 50_000, turn, False), RoundOpened(turn, 2, 50_000, turn, "S1"))
         session.apply(PlaceWager(3, WagerKind.BASE, 1_000), 3)
+        session.apply(NoMoreBets(), 3)
         for code in ["AS", "9D", "KH", "8C"]:  # seat 3's Natural against the PD's 17
             session.apply(CardDrawn(parse_card(code)), 4)
         closed = session.apply(SettlementConfirmed(), 5)

@@ -5,7 +5,7 @@ import pytest
 
 from dealer_assist.cards import parse_card
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.session_inputs import (
     BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded,
 )
@@ -22,7 +22,7 @@ def _quick_round(session: TableSession, now: float = T0) -> list:
     """Seat 2 bets and stands on 20 against a PD 19: a complete round with a known ending."""
     ops = []
     player = 2 if session.s.pd_seat != 2 else 3
-    for event in (PlaceWager(player, WagerKind.BASE, 1_000), *(CardDrawn(parse_card(c)) for c in ("TH", "KD", "QH", "9D")),
+    for event in (PlaceWager(player, WagerKind.BASE, 1_000), NoMoreBets(), *(CardDrawn(parse_card(c)) for c in ("TH", "KD", "QH", "9D")),
                   Decide(player, 0, Action.STAND), SettlementConfirmed()):
         ops += session.apply(event, now)
     return ops
@@ -120,6 +120,7 @@ def test_6_1_an_unread_card_holds_the_round_until_a_person_names_it():
     session = _session()
     session.apply(BankAccepted(1, 50_000), T0)
     session.apply(PlaceWager(2, WagerKind.BASE, 1_000), T0)
+    session.apply(NoMoreBets(), T0)
     session.apply(CardDrawn(parse_card("TH")), T0)
     ops = session.apply(CardsUnread(2, 3, missed=True), T0)
     assert _names(ops) == ["CardsHeldUnread"] and session.state is TableState.UNREAD
@@ -137,3 +138,38 @@ def test_6_1_an_unread_card_holds_the_round_until_a_person_names_it():
     session.apply(KeyCard(parse_card("QH"), "floor-1", "read the card face"), T0)
     assert session.state is TableState.ROUND and session.s.shoe_cards == 3
     assert [str(c) for c in session.tracker.dealer] == ["KD"] and [str(c) for c in session.tracker.hands[2][0].cards] == ["TH", "QH"]
+
+
+def test_8_21_betting_stays_open_until_no_more_bets_and_an_early_card_is_a_misdeal_hold():
+    from dealer_assist.session_inputs import DiscardMisdeal
+    session = _session()
+    session.apply(BankAccepted(1, 50_000), T0)
+    session.apply(PlaceWager(2, WagerKind.BASE, 1_000), T0)
+    assert not session.tracker.takes_card(), "the card-stop stays on while betting is open"
+    ops = session.apply(CardDrawn(parse_card("TH")), T0)
+    assert _names(ops) == ["MisdealHeld"] and ops[0].code == "betting_open" and ops[0].rule == "8.21"
+    assert session.state is TableState.MISDEAL and session.tracker.cards_seen == 0
+    session.apply(DiscardMisdeal("floor-1", "card pulled before no more bets"), T0)
+    for seat in (3, 4):
+        session.apply(PlaceWager(seat, WagerKind.BASE, 2_000), T0)
+    assert {seat: w[WagerKind.BASE] for seat, w in session.tracker.wagers.items()} == {2: 1_000, 3: 2_000, 4: 2_000}
+    assert _names(session.apply(NoMoreBets(), T0)) == ["BettingClosed"]
+    assert session.tracker.takes_card()
+    with pytest.raises(RuleError) as late:
+        session.apply(PlaceWager(5, WagerKind.BASE, 1_000), T0)
+    assert late.value.code == "betting_closed"
+    assert _names(session.apply(CardDrawn(parse_card("9S")), T0)) == ["CardAssigned"]
+    assert session.tracker.hands[2][0].cards == [parse_card("9S")]
+
+
+def test_no_more_bets_needs_a_base_wager_and_comes_once():
+    session = _session()
+    session.apply(BankAccepted(1, 50_000), T0)
+    with pytest.raises(RuleError) as empty:
+        session.apply(NoMoreBets(), T0)
+    assert empty.value.code == "no_wagers"
+    session.apply(PlaceWager(2, WagerKind.BASE, 1_000), T0)
+    session.apply(NoMoreBets(), T0)
+    with pytest.raises(RuleError) as twice:
+        session.apply(NoMoreBets(), T0)
+    assert twice.value.code == "betting_closed"

@@ -22,6 +22,7 @@ from dealer_assist.table_session import TableInput
 from devices.table_controller import TableController
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
+from ui.tap_guard import GUARD_S, REPEATABLE
 from ui.wager_pad import CHIPS
 
 PIN = "2468"
@@ -41,6 +42,7 @@ class Table:
     def __init__(self, qtbot, journal, profile: str, cards: Iterable[str] = (), *, pd_seat: int | None = 4,
                  bank: Cents = 50_000, size: tuple[int, int] = (1280, 800), seed: int = 0) -> None:
         self.qtbot = qtbot
+        self._last_tap = None
         self.profile = load_profile(profile)
         self.journaled = JournaledTable.open(journal, TableConfig("T1", profile))
         self.pin = PIN
@@ -90,15 +92,19 @@ class Table:
         return None
 
     def tap(self, widget) -> None:
+        """A deliberate tap: one on the button just tapped first waits out the double-tap guard."""
         assert widget.isVisible() and widget.isEnabled(), f"{widget.objectName() or widget.text()} is not tappable"
+        if widget is self._last_tap and not widget.property(REPEATABLE):
+            self.qtbot.wait(int(GUARD_S * 1000) + 20)
         self.qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+        self._last_tap = widget
 
     def tap_seat(self, seat: int) -> None:
         panel = self.view.seats[seat]
         self.qtbot.mouseClick(panel, Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
 
     def wager(self, seat: int, kind: WagerKind | str, amount: Cents) -> None:
-        """Tap the seat, the kind, then chips from the largest down until the amount is reached."""
+        """Tap the seat, the kind, chips from the largest down until the amount is reached, then Place."""
         self.tap_seat(seat)
         self.tap(self.view.wagers.kind_buttons[kind])
         for chip in sorted(CHIPS, reverse=True):
@@ -106,8 +112,12 @@ class Table:
                 self.tap(self.view.wagers.chip_buttons[chip])
                 amount -= chip
         assert amount == 0, "amounts are entered in whole chips"
+        self.tap(self.view.wagers.place)
 
     def deal(self, count: int = 1) -> None:
+        """Cards from the bench; while betting is open the dealer first taps "No more bets"."""
+        if self.snap.closes_betting:
+            self.tap(self.view.wagers.no_more_bets)
         for _ in range(count):
             self.tap(self.bench.deal)
 

@@ -16,12 +16,17 @@ def test_a_wager_under_the_table_minimum_is_refused_with_its_rule(table):
     t = table("nobust-4.0")
     t.tap_seat(2)
     t.tap(t.view.wagers.chip_buttons[100])
+    assert not t.view.banner.isVisible(), "a chip only adds to the amount keyed"
+    t.tap(t.view.wagers.place)
     assert t.view.banner.isVisible()
     assert t.view.banner.message.text() == "Refused (rule 7): seat 2 base $1.00 is outside the limits $5.00-$500.00"
     assert t.view.seats[2].wagers.text() == "no wager"
+    t.tap(t.view.wagers.chip_buttons[100])
     t.tap(t.view.wagers.chip_buttons[500])
+    assert t.view.wagers.target.text() == "Seat 2 · Base $0 → $6"
+    t.tap(t.view.wagers.place)
     assert not t.view.banner.isVisible()
-    assert t.view.seats[2].wagers.text() == "$5"
+    assert t.view.seats[2].wagers.text() == "$6", "+$1 then +$5 is checked as the $6 confirmed"
 
 
 def test_the_player_dealers_seat_takes_no_wager(table):
@@ -39,7 +44,7 @@ def test_a_card_after_the_dealer_stands_holds_the_round_for_a_supervisor(table):
     t.deal()
     assert t.view.banner.isVisible()
     text = t.view.banner.message.text()
-    assert text.startswith("MISDEAL (rule 2.8): ") and "held for a floor supervisor: misdeal: the dealer stands on hard 17" in text
+    assert text.startswith("MISDEAL (rule 2.8): ") and "held: misdeal: the dealer stands on hard 17" in text and "a floor supervisor discards it" in text
     assert not t.view.banner.resolve.isVisible(), "only a supervisor releases a held round"
     t.tap(t.view.settlement.confirm)
     assert t.snap.table.misdeal is not None, "nothing goes on while the misdeal is held"
@@ -56,7 +61,7 @@ def test_a_hit_on_a_hard_17_is_a_misdeal_naming_the_must_stand_rule(table):
     assert t.view.prompt.text() == "Seat 1 must stand on hard 17 (or surrender)"
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}
     t.deal()
-    assert "held for a floor supervisor: misdeal: seat 1 hand 1: a player must stand on hard 17" in t.view.banner.message.text()
+    assert "held: misdeal: seat 1 hand 1: a player must stand on hard 17" in t.view.banner.message.text()
     assert t.view.banner.message.text().startswith("MISDEAL (rule 2.10): ")
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}, "the buttons stay as the round stands"
 
@@ -72,6 +77,7 @@ def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
     assert t.view.wagers.kind_buttons[INSURANCE].isChecked()
     t.tap_seat(1)
     t.tap(t.view.wagers.chip_buttons[500])
+    t.tap(t.view.wagers.place)
     assert t.view.seats[1].side.text() == "Ins $5"
     t.tap(t.view.wagers.close_insurance)
     assert t.view.prompt.text() == "Peek for a Natural"
@@ -114,6 +120,7 @@ def test_a_wrong_pin_changes_nothing(table):
 def test_inputs_from_a_reader_thread_reach_the_screen(table, qtbot):
     t = table("nobust-4.0", pd_seat=4)
     t.wager(1, WagerKind.BASE, 1_000)
+    t.tap(t.view.wagers.no_more_bets)
     rendered_on: list[threading.Thread] = []
     t.bridge.snapshot_changed.connect(lambda _: rendered_on.append(threading.current_thread()))
     reader = threading.Thread(target=t.bridge.submit, args=(CardDrawn(parse_card("QS")),))

@@ -3,13 +3,13 @@ before any round holds the table with what to do and who must do it."""
 from __future__ import annotations
 
 from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.session_inputs import DiscardMisdeal, SettlementConfirmed
 from dealer_assist.table_session import TableState
 
 
 def _one_round(t) -> None:
-    for event in (PlaceWager(1, WagerKind.BASE, 1_000), *(CardDrawn(parse_card(c)) for c in ("9H", "KD", "7H", "5D")),
+    for event in (PlaceWager(1, WagerKind.BASE, 1_000), NoMoreBets(), *(CardDrawn(parse_card(c)) for c in ("9H", "KD", "7H", "5D")),
                   Decide(1, 0, Action.STAND), CardDrawn(parse_card("KC")), SettlementConfirmed()):
         assert t.controller.submit(event) is None, event
 

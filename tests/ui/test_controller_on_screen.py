@@ -26,6 +26,7 @@ from devices.table_controller import TableController  # noqa: E402
 from ui.bridge import TableBridge  # noqa: E402
 from ui.dealer_window import DealerWindow  # noqa: E402
 from ui.confirm_overlay import open_confirmation  # noqa: E402
+from ui.tap_guard import GUARD_S  # noqa: E402
 from ui.supervisor_window import SupervisorWindow, open_supervisor  # noqa: E402
 
 WAIT_MS = 20_000
@@ -63,6 +64,9 @@ def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
     _tap(qtbot, view.wagers.kind_buttons[WagerKind.BASE])
     _tap(qtbot, view.wagers.chip_buttons[500])
     _tap(qtbot, view.wagers.chip_buttons[500])
+    _tap(qtbot, view.wagers.place)
+    qtbot.waitUntil(lambda: controller.snapshot.closes_betting, timeout=WAIT_MS)
+    _tap(qtbot, view.wagers.no_more_bets)
     qtbot.waitUntil(lambda: controller.feed.locked is False, timeout=WAIT_MS)
     for _ in range(4):
         rig.shoe.sim_deal_next()
@@ -114,6 +118,8 @@ def test_a_journal_that_stops_shows_on_the_dealers_screen(screen, qtbot):
     while controller.snapshot.attention is None:
         _tap(qtbot, view.wagers.kind_buttons[WagerKind.BASE])
         _tap(qtbot, view.wagers.chip_buttons[500])
+        _tap(qtbot, view.wagers.place)
+        qtbot.wait(int(GUARD_S * 1000) + 20)
     assert controller.snapshot.attention.kind is AttentionKind.JOURNAL
     assert view.banner.isVisible() and "could not be written" in view.banner.message.text()
     assert not view.banner.resolve.isVisible(), "nobody at the table can dismiss it"

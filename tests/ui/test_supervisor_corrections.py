@@ -76,7 +76,7 @@ def test_re_keying_a_misread_card_picks_the_card_of_the_round_and_the_right_card
     assert view.notice.text().startswith("Recorded: Card rekeyed"), view.notice.text()
     assert [str(card) for card in table.session.tracker.hands[2][0].cards] == ["9H", "8H"]
     assert view.cards.item(2).text() == "Card 3  ·  seat 2  ·  8♥"
-    assert window.recall.position.text() == "Input 3 of 6", "recall stays where the supervisor left it"
+    assert window.recall.position.text() == "Input 3 of 7", "recall stays where the supervisor left it"
 
 
 def test_a_misdealt_card_is_discarded_and_a_refused_peek_confirmation_is_shown(qtbot, journal):

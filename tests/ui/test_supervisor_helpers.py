@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "journal"))
 from journal_helpers import Clock, play  # noqa: E402
 
 from dealer_assist.cards import parse_card  # noqa: E402
-from dealer_assist.inputs import CardDrawn, PlaceWager, WagerKind  # noqa: E402
+from dealer_assist.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerKind  # noqa: E402
 from dealer_assist.session_inputs import BankAccepted, ShoeLoaded  # noqa: E402
 from dealer_assist.table import Table  # noqa: E402
 from dealer_assist.table_session import TableConfig  # noqa: E402
@@ -42,6 +42,8 @@ def open_round(path: Path, *cards: str, profile: str = "nobust-4.0") -> Table:
     table.submit(ShoeLoaded("S-1", 6))
     table.submit(BankAccepted(1, 50_000))
     table.submit(PlaceWager(2, WagerKind.BASE, 1_000))
+    if cards:
+        table.submit(NoMoreBets())
     for code in cards:
         table.submit(CardDrawn(parse_card(code)))
     return table

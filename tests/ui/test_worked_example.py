@@ -1,7 +1,7 @@
 """ROUND-FILE.md's worked example, played by taps on the dealer's screen."""
 from __future__ import annotations
 
-from dealer_assist.inputs import Action, WagerKind
+from dealer_assist.inputs import Action, Decide, WagerKind
 from dealer_assist.ledger import ledger
 
 CARDS = ["7S", "9H", "KD", "7H", "7C", "5D", "2S", "KC"]
@@ -9,7 +9,7 @@ CARDS = ["7S", "9H", "KD", "7H", "7C", "5D", "2S", "KC"]
 
 def test_the_worked_example_reads_as_the_ledger(table):
     t = table("nobust-4.0", CARDS, pd_seat=4, bank=50_000)
-    assert t.view.prompt.text() == "Place wagers, then deal"
+    assert t.view.prompt.text() == "Place wagers, then tap No more bets; shoe locked"
     t.wager(1, WagerKind.BASE, 2_500)
     t.wager(1, WagerKind.LUCKY_LUCKY, 500)
     t.wager(1, WagerKind.BUSTER, 500)
@@ -50,7 +50,7 @@ def test_the_worked_example_reads_as_the_ledger(table):
     assert t.view.prompt.text() == "Offer the bank to seat 4 (second turn)"
     t.take_bank(4, 50_000)
     assert t.snap.table.round_id == 2
-    assert t.view.prompt.text() == "Place wagers, then deal"
+    assert t.view.prompt.text() == "Place wagers, then tap No more bets; shoe locked"
     assert t.view.dealer.turn.text() == "2nd turn"
 
 
@@ -62,10 +62,11 @@ def test_a_double_for_less_is_keyed_and_checked_by_the_tracker(table):
     t.decide(Action.STAND)
     keypad = t.view.double_less.keypad
     assert keypad.label.text() == "Seat 6: double for $0 ($5–$10)"
-    t.tap(keypad.chips[2_500])
-    t.tap(keypad.confirm)
-    assert t.view.banner.message.text() == (
-        "Refused (rule 8.15): a double of $25.00 must be from the table minimum $5.00 to the wager $10.00")
+    assert not keypad.chips[2_500].isEnabled() and not keypad.chips[10_000].isEnabled(), "more than the wager"
+    for amount in range(0, 1_600, 100):  # "Double for less" is lit exactly where the tracker accepts
+        keypad.set_amount(amount)
+        assert keypad.confirm.isEnabled() == t.tracker.can(Decide(6, 0, Action.DOUBLE, amount)), amount
+        assert keypad.chips[500].isEnabled() == (amount + 500 <= 1_000)
     t.tap(keypad.clear)
     t.tap(keypad.chips[500])
     t.tap(keypad.confirm)

@@ -1,0 +1,95 @@
+"""Betting closes when the dealer says so (RULES.md §8.21): the wire-emulated shoe holds its cards
+until "No more bets", its "Deal next card" refuses visibly meanwhile, and no wager is lost."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from dealer_assist.bench import BenchPlayer
+from dealer_assist.journal import RecordKind, read_records
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableConfig
+from dealer_assist.tracker import Need, Phase
+from devices.table_controller import TableController
+from hw_sims.bench_devices import BenchDevices
+from ui.bench_panel import BenchPanel
+from ui.bridge import TableBridge
+from ui.dealer_window import DealerWindow
+from ui.tap_guard import GUARD_S
+
+WAIT_MS = 5_000
+
+
+@pytest.fixture
+def wired(qtbot, tmp_path):
+    """A house-banked table on the bench's wire-emulated shoe and peek reader, on the real screen."""
+    table = Table.open(tmp_path / "table.db", TableConfig("T1", "sd-buster-a"))
+    controller = TableController(table)
+    wire = BenchDevices(table.session, BenchPlayer(3, shoe_reports_cut=True))
+    wire.start()
+    controller.connect_devices(wire.shoe_url, wire.peek_url)
+    bench = BenchPanel(None, controller.expected_peek_answer, controller.devices, wire=wire)
+    window = DealerWindow(TableBridge(controller), bench)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    controller.start()
+    yield window, controller, wire
+    controller.stop()
+    wire.stop()
+    table.close()
+
+
+def _inputs(controller: TableController) -> list[str]:
+    return [r.body["input"]["type"] for r in read_records(controller.journal_path)
+            if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)]
+
+
+def test_a_card_before_no_more_bets_is_refused_then_three_wagers_no_more_bets_and_the_deal(wired, qtbot):
+    window, controller, wire = wired
+    view, bench = window.view, window.bench
+    tap = lambda widget: qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)  # noqa: E731
+    tap(bench.load)
+    qtbot.waitUntil(lambda: controller.snapshot.need is Need.WAGERS and wire.shoe.locked, timeout=WAIT_MS)
+    assert view.wagers.no_more_bets.isVisible() and not view.wagers.no_more_bets.isEnabled(), "no wager yet"
+
+    def wager(seat: int, chip: int) -> None:
+        qtbot.mouseClick(view.seats[seat], Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
+        tap(view.wagers.chip_buttons[chip])
+        qtbot.wait(int(GUARD_S * 1000) + 20)  # a deliberate tap on Place again, past the double-tap guard
+        tap(view.wagers.place)
+        qtbot.waitUntil(lambda: controller.snapshot.seat(seat).base == chip, timeout=WAIT_MS)
+
+    wager(1, 10_000)
+    tap(bench.deal)
+    assert "card-stop is on" in bench.refused.text() and "No more bets" in bench.refused.text()
+    qtbot.wait(300)
+    assert controller.snapshot.table.shoe_cards == 0 and wire.pulled == 0, "the refused card was never pulled"
+    wager(2, 2_500)
+    wager(3, 500)
+    assert wire.shoe.locked, "wagers do not lift the card-stop"
+    tap(view.wagers.no_more_bets)
+    qtbot.waitUntil(lambda: not wire.shoe.locked, timeout=WAIT_MS)
+    assert not view.wagers.chip_buttons[500].isEnabled(), "betting is closed"
+    for _ in range(8):  # two cards to each of three seats and the dealer
+        qtbot.waitUntil(lambda: not bench.busy() and not wire.shoe.locked, timeout=WAIT_MS)
+        tap(bench.deal)
+    qtbot.waitUntil(lambda: controller.snapshot.phase not in (Phase.BETTING, Phase.DEALING), timeout=WAIT_MS)
+    assert bench.refused.text() == ""
+    snap = controller.snapshot
+    assert [snap.seat(s).base for s in (1, 2, 3)] == [10_000, 2_500, 500]
+    assert all(len(snap.seat(s).hands[0].cards) == 2 for s in (1, 2, 3)), "no wager lost, every seat dealt"
+    inputs = _inputs(controller)
+    first_card = inputs.index("CardDrawn")
+    assert inputs[first_card - 4:first_card] == ["PlaceWager", "PlaceWager", "PlaceWager", "NoMoreBets"]
+
+
+def test_a_card_sent_straight_to_the_table_before_no_more_bets_is_a_misdeal_hold_and_no_wager_is_lost(table):
+    t = table("nobust-4.0", ["9H", "TH", "KD", "QH", "9D"])
+    t.wager(2, "base", 2_500)
+    t.tap(t.bench.deal)  # the in-process bench sends the card even though the card-stop is on
+    snap = t.snap
+    assert snap.table.misdeal is not None and snap.attention is not None and snap.attention.held
+    assert "No more bets" in snap.attention.message and "supervisor" in snap.attention.message
+    assert t.view.banner.isVisible() and "No more bets" in t.view.banner.message.text()
+    assert snap.seat(2).base == 2_500 and t.tracker.cards_seen == 0

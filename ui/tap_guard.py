@@ -1,0 +1,65 @@
+"""One guard against double taps for every button of the dealer's screen.
+
+A finger that bounces, or a dealer who taps twice because the first tap seemed slow, must not
+decide twice: the second tap on the same button within `GUARD_S` does nothing (Stand tapped twice
+would otherwise stand the next seat too). Chips are exempt: tapping one twice means two chips, and
+the amount they add up to is shown and confirmed before it counts.
+"""
+from __future__ import annotations
+
+import time
+from typing import TypeVar
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
+
+GUARD_S = 0.4
+REPEATABLE = "repeatable"  # the dynamic property that exempts a button (a chip)
+Button = TypeVar("Button", bound=QAbstractButton)
+
+
+def repeatable(button: Button) -> Button:
+    """Mark `button` as one that may be tapped again at once (a chip that adds to an amount)."""
+    button.setProperty(REPEATABLE, True)
+    return button
+
+
+class TapGuard(QObject):
+    """Swallows a press, and its release, on the button that was clicked less than `GUARD_S` ago.
+    It watches the application's mouse events, so buttons added later (a confirmation) are guarded
+    too, and a tap on any other button ends the guard."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._screen: QWidget | None = None
+        self._last: QObject | None = None
+        self._at = 0.0
+        self._swallowing: QObject | None = None
+
+    def guard(self, screen: QWidget) -> None:
+        """Guard every button of `screen`, now and later, but the repeatable ones."""
+        self._screen = screen
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        kind = event.type()
+        if kind not in _MOUSE or not isinstance(watched, QAbstractButton):
+            return False
+        if kind == QEvent.Type.MouseButtonRelease:
+            if watched is self._swallowing:
+                self._swallowing = None
+                return True
+            self._last, self._at = watched, time.monotonic()
+            return False
+        guarded = (self._screen is not None and self._screen.isAncestorOf(watched)
+                   and not watched.property(REPEATABLE))
+        if guarded and watched is self._last and time.monotonic() - self._at < GUARD_S:
+            self._swallowing = watched
+            return True
+        self._swallowing = None
+        return False
+
+
+_MOUSE = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick, QEvent.Type.MouseButtonRelease)
