@@ -127,11 +127,11 @@ def _bool(name: str, value: object) -> bool:
 
 def _enum(kind: type[StrEnum]) -> Callable[[str, object], StrEnum]:
     def parse(name: str, value: object) -> StrEnum:
-        try:
-            return kind(value)
-        except ValueError:
-            choices = ", ".join(member.value for member in kind)
-            raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not one of {choices}", "7") from None
+        for member in kind:
+            if member.value == value:
+                return member
+        choices = ", ".join(member.value for member in kind)
+        raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not one of {choices}", "7")
     return parse
 
 
