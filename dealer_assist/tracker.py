@@ -8,7 +8,6 @@ as the live table.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from enum import StrEnum
@@ -165,8 +164,22 @@ class RoundTracker:
 
     def verify(self, event: Input) -> RuleError | None:
         """Why `event` would be refused now, or None when `apply` would accept it."""
-        check = self._CHECKS.get(type(event))
-        return check(self, event) if check else InputError(Refusal.UNKNOWN_INPUT, f"{event!r} is not a round input")
+        match event:
+            case PlaceWager():
+                return self._check_wager(event)
+            case CardDrawn():
+                return self._check_card(event)
+            case Decide():
+                return self._check_decide(event)
+            case Insure():
+                return self._check_insure(event)
+            case CloseInsurance():
+                return self._check_close_insurance(event)
+            case PeekAnswered():
+                return self._check_peek(event)
+            case CheckedByHand():
+                return self._check_by_hand(event)
+        return InputError(Refusal.UNKNOWN_INPUT, f"{event!r} is not a round input")
 
     def can(self, event: Input) -> bool:
         return self.verify(event) is None
@@ -192,8 +205,8 @@ class RoundTracker:
             if self._why_not_stand(hand) is not None:
                 return f"{label} must hit ({hand.total.value})"
             if self._must_stand(hand) is not None:
-                others = [name for name, why in (("split", self._why_not_split(None, hand, wait.seat)),
-                                                 ("surrender", self._why_not_surrender(None, hand, wait.seat)))
+                others = [name for name, why in (("split", self._why_not_split(wait.seat, hand)),
+                                                 ("surrender", self._why_not_surrender(wait.seat, hand)))
                           if why is None]
                 return f"{label} must stand on {self._describe(hand)} (or {' / '.join(others)})"
             return f"{label} to act on {self._describe(hand)}"
@@ -240,7 +253,7 @@ class RoundTracker:
 
     def apply(self, event: Input) -> tuple[Operation, ...]:
         ops: list[Operation] = []
-        if type(event) is CardDrawn:  # the commonest input: find its hand once, not twice
+        if isinstance(event, CardDrawn):  # the commonest input: find its hand once, not twice
             error, target, index, use = self._card_target()
             if error is not None:
                 raise error
@@ -249,7 +262,19 @@ class RoundTracker:
             error = self.verify(event)
             if error is not None:
                 raise error
-            self._DO[type(event)](self, event, ops)
+            match event:
+                case PlaceWager():
+                    self._do_wager(event, ops)
+                case Decide():
+                    self._do_decide(event, ops)
+                case Insure():
+                    self._do_insure(event, ops)
+                case CloseInsurance():
+                    self._do_close_insurance(event, ops)
+                case PeekAnswered():
+                    self._do_peek(event, ops)
+                case CheckedByHand():
+                    self._do_by_hand(event, ops)
         self._advance(ops)
         return tuple(ops)
 
@@ -498,9 +523,18 @@ class RoundTracker:
             return RuleError(Refusal.NOT_YOUR_TURN, f"no decision is due from seat {event.seat} hand {event.hand} now", "8.4")
         if self._forced_card(hand):
             return RuleError(Refusal.CARD_DUE, f"seat {event.seat} hand {event.hand} takes a card before any decision", "8.6")
-        return self._WHY_NOT[event.action](self, event, hand)
+        match event.action:
+            case Action.STAND:
+                return self._why_not_stand(hand)
+            case Action.DOUBLE:
+                return self._why_not_double(event, hand)
+            case Action.SPLIT:
+                return self._why_not_split(event.seat, hand)
+            case Action.SURRENDER:
+                return self._why_not_surrender(event.seat, hand)
+        return InputError(Refusal.ILLEGAL_ACTION, f"decision {event.action!r} is not one of {', '.join(Action)}", None)
 
-    def _why_not_stand(self, hand: _Hand, event: Decide | None = None) -> RuleError | None:
+    def _why_not_stand(self, hand: _Hand) -> RuleError | None:
         limit = self.profile.player_must_hit_to
         total = hand.total.value
         if total <= limit:
@@ -534,9 +568,8 @@ class RoundTracker:
             return RuleError(Refusal.WAGER_LIMIT, f"a double of {format_money(amount)} must be from the table minimum {format_money(low)} to the wager {format_money(high)}", "8.15")
         return None
 
-    def _why_not_split(self, event: Decide | None, hand: _Hand, seat: int | None = None) -> RuleError | None:
+    def _why_not_split(self, seat: int, hand: _Hand) -> RuleError | None:
         rule = self.profile.rules["split"]
-        seat = event.seat if event is not None else seat
         if len(hand.cards) != 2:
             return RuleError(Refusal.ILLEGAL_ACTION, "split is allowed on two cards only", rule)
         first, second = hand.cards
@@ -549,10 +582,9 @@ class RoundTracker:
             return RuleError(Refusal.ILLEGAL_ACTION, f"a seat plays at most {self.profile.max_hands} hands", rule)
         return None
 
-    def _why_not_surrender(self, event: Decide | None, hand: _Hand, seat: int | None = None) -> RuleError | None:
+    def _why_not_surrender(self, seat: int, hand: _Hand) -> RuleError | None:
         p = self.profile
         rule = p.rules["surrender"]
-        seat = event.seat if event is not None else seat
         if p.surrender is Surrender.NONE:
             return RuleError(Refusal.ILLEGAL_ACTION, f"{p.id} has no surrender", rule)
         if len(self.hands[seat]) > 1 or hand.from_split:
@@ -563,13 +595,6 @@ class RoundTracker:
             if any(card.is_ace for card in hand.cards) or hand.total.value < 12:
                 return RuleError(Refusal.ILLEGAL_ACTION, "surrender needs a total of 12 or more without an Ace", rule)
         return None
-
-    _WHY_NOT: dict[Action, Callable[[RoundTracker, Decide, _Hand], RuleError | None]] = {
-        Action.STAND: lambda self, event, hand: self._why_not_stand(hand),
-        Action.DOUBLE: _why_not_double,
-        Action.SPLIT: _why_not_split,
-        Action.SURRENDER: _why_not_surrender,
-    }
 
     def _do_decide(self, event: Decide, ops: list[Operation]) -> None:
         seat, index = event.seat, event.hand
@@ -610,8 +635,8 @@ class RoundTracker:
             return EndReason.SPLIT_ACES
         if hand.double:
             return EndReason.DOUBLED
-        if (self._must_stand(hand) is not None and self._why_not_split(None, hand, seat) is not None
-                and self._why_not_surrender(None, hand, seat) is not None):
+        if (self._must_stand(hand) is not None and self._why_not_split(seat, hand) is not None
+                and self._why_not_surrender(seat, hand) is not None):
             return EndReason.MUST_STAND
         return None
 
@@ -716,23 +741,6 @@ class RoundTracker:
         total = hand_total(cards)
         return f"{'soft' if total.soft else 'hard'} {total.value}"
 
-    _CHECKS: dict[type, Callable[[RoundTracker, Input], RuleError | None]] = {
-        PlaceWager: _check_wager,
-        CardDrawn: _check_card,
-        Decide: _check_decide,
-        Insure: _check_insure,
-        CloseInsurance: _check_close_insurance,
-        PeekAnswered: _check_peek,
-        CheckedByHand: _check_by_hand,
-    }
-    _DO: dict[type, Callable[[RoundTracker, Input, list[Operation]], None]] = {
-        PlaceWager: _do_wager,
-        Decide: _do_decide,
-        Insure: _do_insure,
-        CloseInsurance: _do_close_insurance,
-        PeekAnswered: _do_peek,
-        CheckedByHand: _do_by_hand,
-    }
 
 
 def _limits(event: PlaceWager, low: Cents, high: Cents, rule: str) -> RuleError | None:
