@@ -8,12 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from pathlib import Path
 from typing import NoReturn
 
 from calibration.calibration_file import save_calibration
 from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, calibrate
 from calibration.frames import read_frames
-from calibration.layout import default_layout, load_layout
+from calibration.layout import Layout, default_layout, default_layout_text, load_layout
+from calibration.marker_sheet import write_marker_sheet
 from dealer_assist.errors import InputError, Refusal, RuleError
 
 
@@ -36,9 +38,11 @@ def _positive(text: str) -> float:
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dealer-assist calibrate", description="Calibrate the overhead camera from its markers.")
-    parser.add_argument("--source", required=True, help="OpenCV source: device index, video or image file, URL")
+    parser.add_argument("--print-markers", type=Path, metavar="FILE.pdf",
+                        help="write the printable marker sheet, and beside it FILE.toml, the layout to start from")
+    parser.add_argument("--source", help="OpenCV source: device index, video or image file, URL")
     parser.add_argument("--layout", help="layout TOML file (default: the packaged 8-seat layout)")
-    parser.add_argument("--out", required=True, help="calibration JSON file to write")
+    parser.add_argument("--out", help="calibration JSON file to write")
     parser.add_argument("--max-error-mm", type=_positive, default=DEFAULT_MAX_ERROR_MM,
                         help=f"refuse to save above this reprojection error (default {DEFAULT_MAX_ERROR_MM:g})")
     parser.add_argument("--frames", type=int, default=10, choices=range(1, 301), metavar="N",
@@ -46,10 +50,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _print_markers(layout: Layout, pdf: Path, layout_file: Path | None) -> int:
+    """The marker sheet, and the layout it was drawn for as the file to measure the felt against."""
+    start = pdf.with_suffix(".toml")
+    if start.exists():
+        raise InputError(Refusal.FILE_EXISTS, f"{start} exists: the starting layout is not written over (move it first)")
+    write_marker_sheet(layout, pdf)
+    text = layout_file.read_text(encoding="utf-8") if layout_file else default_layout_text()
+    start.write_text(text, encoding="utf-8")
+    print(json.dumps({"markers": {"sheet": str(pdf), "pages": 4, "size_mm": layout.marker_size_mm, "layout": str(start)}}))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
         layout = load_layout(args.layout) if args.layout else default_layout()
+        if args.print_markers:
+            return _print_markers(layout, args.print_markers, Path(args.layout) if args.layout else None)
+        if not args.source or not args.out:
+            raise InputError(Refusal.BAD_ARGUMENTS, "dealer-assist calibrate: give --source and --out (or --print-markers FILE.pdf)")
         calibration = calibrate(read_frames(args.source, args.frames), layout)
         save_calibration(calibration, args.out, args.max_error_mm)
     except RuleError as error:

@@ -73,9 +73,12 @@ def load_layout(path: str | Path) -> Layout:
     return parse_layout(text, str(path))
 
 
+def default_layout_text() -> str:
+    return resources.files("calibration").joinpath(DEFAULT_LAYOUT).read_text(encoding="utf-8")
+
+
 def default_layout() -> Layout:
-    text = resources.files("calibration").joinpath(DEFAULT_LAYOUT).read_text(encoding="utf-8")
-    return parse_layout(text, DEFAULT_LAYOUT)
+    return parse_layout(default_layout_text(), DEFAULT_LAYOUT)
 
 
 def parse_layout(text: str, source: str) -> Layout:

@@ -82,6 +82,7 @@ class Refusal(StrEnum):
     IMPOSSIBLE_CARD = "impossible_card"
     # command lines
     BAD_ARGUMENTS = "bad_arguments"
+    FILE_EXISTS = "file_exists"
     MALFORMED_JSON = "malformed_json"
     UNREADABLE_FILE = "unreadable_file"
     CANNOT_WRITE = "cannot_write"
@@ -96,6 +97,9 @@ class Refusal(StrEnum):
     JOURNAL_EXISTS = "journal_exists"
     BAD_JOURNAL = "bad_journal"
     JOURNAL_DAMAGED = "journal_damaged"
+    NOT_A_JOURNAL = "not_a_journal"
+    JOURNAL_IN_USE = "journal_in_use"  # another live process holds it
+    OTHER_TABLE = "other_table"  # the start names another table than the journal's
     TABLE_STOPPED = "table_stopped"  # the journal could not write: the table takes nothing more
     BAD_RECORD = "bad_record"
     NO_SUCH_ROUND = "no_such_round"

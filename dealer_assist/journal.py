@@ -248,6 +248,11 @@ def security_events(path: Path) -> list[dict[str, Any]]:
     return [json.loads(body) for (body,) in rows]
 
 
+def last_seq(path: Path) -> int:
+    """The seq of the journal's last record (0 when it has none), read without reading the records."""
+    return int(_query(path, "SELECT ifnull(max(seq), 0) FROM records")[0][0])
+
+
 def _open_read_only(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such journal")

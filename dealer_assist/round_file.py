@@ -147,7 +147,7 @@ class _FilePolicy(RoundPolicy):
     def decide(self, tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
         queue = self.tokens.get(seat)
         if not queue:
-            raise RuleError(Refusal.MISSING_DECISION, f"seat {seat} hand {hand}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
+            raise RuleError(Refusal.MISSING_DECISION, f"seat {seat} hand {hand + 1}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
         token = queue.popleft()
         return None if token.action is None else Decide(seat, hand, token.action, token.amount)
 

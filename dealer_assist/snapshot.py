@@ -260,6 +260,8 @@ def _table_view(session: TableSession) -> TableView:
 
 def _between_rounds_prompt(session: TableSession) -> str:
     s = session.s
+    if session.misdeal is not None:
+        return f"Hold {session.misdeal} aside and call a floor supervisor: it came out before the round"
     if session.state is TableState.NEEDS_SHOE:
         return "Cut card is out: load a new shoe" if s.new_shoe_due else "Load a shoe"
     turn = "first" if s.offer_turn == 1 else "second"
@@ -284,6 +286,9 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
                                   error.rule if error is not None else "6.1", held=True)
         snapshot = build_snapshot(tracker, attention)
         return replace(snapshot, table=table)
+    if session.misdeal is not None and attention is None:
+        attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} came out of the shoe before the round: call a floor "
+                              "supervisor, who discards it on the supervisor's screen", "6.1", held=True)
     profile = session.profile
     return TableSnapshot(
         profile_id=profile.id, profile_title=profile.title, phase=None, need=None,

@@ -11,6 +11,7 @@ from typing import Any
 
 from dealer_assist.cards import Card
 from dealer_assist.money import Cents
+from dealer_assist.pins import MAX_TRIES
 from dealer_assist.recall import recall, round_cards
 from dealer_assist.record_source import SqliteRecords
 from dealer_assist.table import Table
@@ -55,6 +56,7 @@ class SupervisorSnapshot:
     rotation: RotationFacts
     rounds: tuple[dict[str, Any], ...]  # the last rounds as recall gives them, oldest first
     stopped: str | None  # why the table stopped taking inputs, if it has
+    pin_tries_left: int = MAX_TRIES  # wrong PINs the pad takes before the next lock
 
 
 def build_supervisor_snapshot(table: Table, recent: int) -> SupervisorSnapshot:
@@ -73,4 +75,5 @@ def build_supervisor_snapshot(table: Table, recent: int) -> SupervisorSnapshot:
         session.config.table_id, table.rounds_closed, table.pins.digest is not None,
         max(0.0, table.pins.locked_until - now), session.state, session.round_id,
         tracker.phase if tracker is not None else None, session.misdeal, tuple(session.unread),
-        tuple(round_cards(open_entry)) if open_entry is not None else (), rotation, rounds, table.stopped)
+        tuple(round_cards(open_entry)) if open_entry is not None else (), rotation, rounds, table.stopped,
+        MAX_TRIES - table.pins.wrong % MAX_TRIES)

@@ -367,7 +367,7 @@ class TableSession:
         _check_signed(event)
         drawn = [(i, e.card) for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
         if not 0 <= event.index < len(drawn):
-            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(drawn)} cards: there is no card {event.index}")
+            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(drawn)} cards: there is no card {event.index + 1}")
         position, was = drawn[event.index]
         replayed = list(self.round_inputs)
         replayed[position] = CardDrawn(event.card)

@@ -513,16 +513,16 @@ class RoundTracker:
             return error
         hands = self.hands.get(event.seat, [])
         if not 0 <= event.hand < len(hands):
-            return RuleError(Refusal.NO_SUCH_HAND, f"seat {event.seat} has no hand {event.hand}", "8.4")
+            return RuleError(Refusal.NO_SUCH_HAND, f"seat {event.seat} has no hand {event.hand + 1}", "8.4")
         hand = hands[event.hand]
         if hand.ended is not None:
             if event.action is Action.STAND and hand.forced and not hand.confirmed and self._last_forced.get(event.seat) == event.hand:
                 return None
-            return RuleError(Refusal.NO_DECISION_DUE, f"seat {event.seat} hand {event.hand} has ended ({hand.ended}): no decision is due", "8.4")
+            return RuleError(Refusal.NO_DECISION_DUE, f"seat {event.seat} hand {event.hand + 1} has ended ({hand.ended}): no decision is due", "8.4")
         if self.phase is not Phase.PLAYING or (self._play_order[self._turn], self._hand_index) != (event.seat, event.hand):
-            return RuleError(Refusal.NOT_YOUR_TURN, f"no decision is due from seat {event.seat} hand {event.hand} now", "8.4")
+            return RuleError(Refusal.NOT_YOUR_TURN, f"no decision is due from seat {event.seat} hand {event.hand + 1} now", "8.4")
         if self._forced_card(hand):
-            return RuleError(Refusal.CARD_DUE, f"seat {event.seat} hand {event.hand} takes a card before any decision", "8.6")
+            return RuleError(Refusal.CARD_DUE, f"seat {event.seat} hand {event.hand + 1} takes a card before any decision", "8.6")
         match event.action:
             case Action.STAND:
                 return self._why_not_stand(hand)
@@ -551,7 +551,7 @@ class RoundTracker:
     def _why_not_hit(self, seat: int, index: int, hand: _Hand) -> RuleError | None:
         error = self._must_stand(hand)
         if error is not None:
-            return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: seat {seat} hand {index}: {error.message}", error.rule)
+            return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: seat {seat} hand {index + 1}: {error.message}", error.rule)
         return None
 
     def _why_not_double(self, event: Decide, hand: _Hand) -> RuleError | None:

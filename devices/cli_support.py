@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import threading
@@ -30,10 +31,33 @@ class JsonArgumentParser(argparse.ArgumentParser):
         raise CommandError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
 
 
-def emit(line: dict[str, object]) -> None:
-    """One JSON object per line, flushed at once so a reader sees each event as it happens."""
-    sys.stdout.write(json.dumps(line) + "\n")
-    sys.stdout.flush()
+_reader_gone = threading.Event()  # stdout's reader has closed its end (`monitor | tee`, then Ctrl-C)
+
+
+def emit(line: dict[str, object]) -> bool:
+    """One JSON object per line, flushed at once so a reader sees each event as it happens. False
+    once the reader has gone: the line was not delivered, and nothing more goes to stdout."""
+    if _reader_gone.is_set():
+        return False
+    try:
+        sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
+        return True
+    except BrokenPipeError:
+        _reader_gone.set()
+        # What is still buffered can never be delivered: stdout goes to /dev/null, so the exit's
+        # own flush does not end in a BrokenPipe traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return False
+
+
+def emit_last(line: dict[str, object]) -> None:
+    """The closing line (a command's stats): to stderr when stdout's reader has gone, so it is not lost."""
+    if not emit(line):
+        sys.stderr.write(json.dumps(line) + "\n")
+        sys.stderr.flush()
 
 
 def report(error: CommandError) -> int:

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from dealer_assist.errors import Refusal
-from devices.cli_support import CommandError, JsonArgumentParser, emit, report, stop_on_signals
+from devices.cli_support import CommandError, JsonArgumentParser, emit, emit_last, report, stop_on_signals
 from devices.events import (
     CardSeen,
     CardsMissed,
@@ -56,7 +56,9 @@ def event_line(event: DeviceEvent) -> dict[str, object]:
 
 
 def monitor(url: str) -> int:
-    scanner = ShoeScanner(url, lambda event: emit({"device": "shoe"} | event_line(event)))
+    def show(event: DeviceEvent) -> None:
+        emit({"device": "shoe"} | event_line(event))  # once the reader has gone, events are dropped
+    scanner = ShoeScanner(url, show)
     stop = stop_on_signals()
     scanner.start()
     error = scanner.wait_opened(OPEN_WAIT)
@@ -67,7 +69,7 @@ def monitor(url: str) -> int:
         pass
     scanner.stop()
     stats = scanner.stats()
-    emit(
+    emit_last(
         {
             "device": "shoe",
             "type": "stats",

@@ -3,7 +3,9 @@
 By default its devices are the wire emulators on pseudo-terminals (`--links pty`); `--links
 in-process` feeds the same inputs straight to the table controller, for long runs where the links
 are not what is being measured. A journal that stops taking records ends the run: exit 2 with the
-error, the journal intact up to its last record.
+error, the journal intact up to its last record. `--pit URL --pit-creds FILE` ships the journal to
+the card room as it is written; `--pace SECONDS` waits between the table's moves, for a table dealt
+at a human pace.
 """
 from __future__ import annotations
 
@@ -19,6 +21,12 @@ from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 from devices.table_controller import TableController
 from hw_sims.linked_bench import LinkedBench
+from pit.link import PitLinkError, add_pit_options, pit_link
+from pit.shipper import Shipper, attach_shipper
+from pit.table_view import session_view
+from pit.wire import WireError, check_table_id
+
+DRAIN_S = 10.0  # at the end, how long the bench waits for the pit's stream to hold every record
 
 
 def main(argv: list[str]) -> int:
@@ -31,18 +39,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--table-id", default="BENCH-1")
     parser.add_argument("--links", choices=("pty", "in-process"), default="pty",
                         help="emulated devices on pseudo-terminals (default), or inputs fed in process")
+    parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait this long after each move")
+    add_pit_options(parser)
     args = parser.parse_args(argv)
     try:
+        check_table_id(args.table_id)
+        link = pit_link(args.pit, args.pit_creds)
         if args.journal.exists() and not args.resume:
             raise JournalError(Refusal.JOURNAL_EXISTS, f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
         if args.resume and not args.journal.exists():
             raise JournalError(Refusal.NO_JOURNAL, f"{args.journal}: nothing to resume")
         table = Table.open(args.journal, TableConfig(args.table_id, args.profile),
                            devices={"shoe": {"model": "emulated", "seed": args.seed}})
-    except (RuleError, JournalCorrupt) as error:
-        message = error.verdict.message if isinstance(error, JournalCorrupt) else error.message
-        print(json.dumps({"error": {"code": getattr(error, "code", "journal_damaged"), "message": message}}))
+    except (RuleError, JournalCorrupt, WireError, PitLinkError) as error:
+        message = error.verdict.message if isinstance(error, JournalCorrupt) else getattr(error, "message", str(error))
+        code = {JournalCorrupt: "journal_damaged", WireError: "bad_table_id", PitLinkError: "bad_pit"}.get(type(error))
+        print(json.dumps({"error": {"code": code or getattr(error, "code", "bad_arguments"), "message": message}}))
         return 2
+    shipper = None if link is None else attach_shipper(table.journal, table.session.config.table_id, link,
+                                                       session_view(table.session))
     start, steps = time.perf_counter(), 0
     try:
         if args.links == "pty":
@@ -52,6 +67,8 @@ def main(argv: list[str]) -> int:
                 while table.rounds_closed < args.rounds:
                     bench.step()
                     steps += 1
+                    if args.pace:
+                        time.sleep(args.pace)
             finally:
                 bench.stop()
         else:
@@ -61,12 +78,27 @@ def main(argv: list[str]) -> int:
                 if refused is not None:
                     raise refused
                 steps += 1
+                if args.pace:
+                    time.sleep(args.pace)
+    except KeyboardInterrupt:  # stopped by hand or by `room`: the journal closes as after the last round
+        pass
     except RuleError as error:
         table.close()
+        _stop(shipper)
         print(json.dumps(error.to_json()))
         return 2
     table.close()
     elapsed = time.perf_counter() - start
-    print(json.dumps({"rounds": table.rounds_closed, "steps": steps, "records": table.journal.seq, "links": args.links,
-                      "seconds": round(elapsed, 3)}))
+    summary = {"rounds": table.rounds_closed, "steps": steps, "records": table.journal.seq, "links": args.links,
+               "seconds": round(elapsed, 3)}
+    if shipper is not None:
+        _stop(shipper)
+        summary["pit"] = shipper.link_text()
+    print(json.dumps(summary))
     return 0
+
+
+def _stop(shipper: Shipper | None) -> None:
+    """Give the pit's stream the journal's last records, if the link allows, then stop shipping."""
+    if shipper is not None:
+        shipper.stop(DRAIN_S)

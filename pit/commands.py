@@ -9,12 +9,12 @@ import argparse
 import asyncio
 import contextlib
 import getpass
-import importlib.util
 import json
 import logging
 import signal
 import sys
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -192,10 +192,7 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
         loop.add_signal_handler(sig, stop.set)
     ingest = Ingest(nats_url, store.dsn, seed)
     tasks = [asyncio.create_task(ingest.run(stop))]
-    if importlib.util.find_spec("pit.web") is None:
-        print("pit serve: the web app (pit.web) is missing; running ingest alone", file=sys.stderr, flush=True)
-    else:
-        tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop)))
+    tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop)))
     print(json.dumps({"serving": f"{'https' if cert else 'http'}://{host}:{port}", "nats": nats_url}), flush=True)
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
@@ -212,10 +209,9 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
 async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str | None, stop: asyncio.Event) -> None:
     import uvicorn
 
-    from pit import web  # type: ignore[attr-defined]
+    from pit.web import web_config
 
-    config = uvicorn.Config(web.create_app(store), host=host, port=port, ssl_certfile=cert, ssl_keyfile=key,
-                            log_level="warning", lifespan="auto")
+    config = web_config(store, f"{host}:{port}", Path(cert) if cert else None, Path(key) if key else None)
     server = uvicorn.Server(config)
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]  # our stop event rules
     task = asyncio.create_task(server.serve())

@@ -11,6 +11,9 @@ apt_packages=(python3 python3-venv libzbar0 libegl1 libgl1 libfontconfig1 libxkb
               # a desktop (X11 / xcb) and the tests of a real window
               libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-render-util0
               libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0 xvfb
+              # a Wayland desktop; the kiosk's screen kept awake (xset); `run --vnc` (x11vnc);
+              # systemd-analyze, which checks the shipped unit
+              libwayland-client0 libwayland-cursor0 libwayland-egl1 x11-xserver-utils x11vnc systemd
               # the card room: broker, store, and the browser its tests drive
               nats-server postgresql chromium chromium-driver)
 missing=()
@@ -33,9 +36,10 @@ fi
 
 case "$mode" in
   run)  exec .venv/bin/dealer-assist run "$@" ;;
+  room) exec .venv/bin/dealer-assist room "$@" ;;
   test)
     export QT_QPA_PLATFORM=offscreen
     .venv/bin/lint-imports
     exec .venv/bin/python -m pytest "$@" ;;
-  *) echo "usage: scripts/bootstrap.sh run|test [args...]" >&2; exit 2 ;;
+  *) echo "usage: scripts/bootstrap.sh run|test|room [args...]" >&2; exit 2 ;;
 esac

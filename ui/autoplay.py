@@ -22,6 +22,7 @@ from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
 from ui.bank_offer import BANK_CHIPS
 from ui.dealer_window import DealerWindow
+from ui.confirm_overlay import open_confirmation
 from ui.supervisor_window import open_supervisor
 
 
@@ -130,6 +131,9 @@ class AutoPlayer:
             button = view.decisions.buttons[event.action]
             assert button.isEnabled(), f"{event} is legal but its button is disabled"
             button.click()
+            question = open_confirmation(view)
+            if question is not None:  # a surrender is asked once more
+                question.yes.click()
         elif isinstance(event, PeekAnswered):
             self.bench.peek_buttons["answer"].click()
         elif isinstance(event, Decide) and event.amount is not None:  # a double for less, keyed on its keypad

@@ -1,26 +1,30 @@
 """Corrections on the open round: void it, re-key a misread card, name a card out unread, discard a
-misdealt card, confirm a peek checked by hand. Each names the supervisor and a typed reason; the
-view only builds the input, the table checks the PIN and the rules, and any refusal comes back
-to be shown here."""
+misdealt card, confirm a peek checked by hand. Each names the supervisor (from the table's roster
+or typed) and a reason (from a short list or typed), on the screen's own keyboard; a void, a
+discard and a re-key are asked once more before they are sent. The view only builds the input,
+the table checks the PIN and the rules, and any refusal comes back to be shown here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import (
-    QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QVBoxLayout, QWidget,
+    QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QStackedWidget, QVBoxLayout,
+    QWidget,
 )
 
 from dealer_assist.cards import RANKS, SUITS, Card
 from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
+from dealer_assist.journal_text import card_code
 from dealer_assist.supervisor_snapshot import SupervisorSnapshot
-from ui.journal_text import card_code
+from ui.confirm_overlay import confirm
 from ui.notice_label import NoticeLabel
-from ui.text import SUIT_SYMBOLS
-
+from ui.text import SUIT_SYMBOLS, TABLE_STATES
+from ui.touch_keyboard import TouchKeyboard
 
 PICKS_PER_ROW = 7
+REASONS = ("Card misread", "Card exposed", "Misdeal", "Device fault", "Dealer error")
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,22 +33,34 @@ class OpenRound:
 
     status: str
     cards: tuple[str, ...]
+    round_id: int | None = None
+    misdeal: str = ""  # the held card, as the screen writes it
 
     @classmethod
     def of(cls, snap: SupervisorSnapshot) -> OpenRound:
-        held = f"   ·   misdeal held: {card_code(str(snap.misdeal))}" if snap.misdeal is not None else ""
+        misdeal = card_code(str(snap.misdeal)) if snap.misdeal is not None else ""
+        held = f"   ·   misdeal held: {misdeal}" if misdeal else ""
         if snap.unread:
             held += f"   ·   out unread: shoe card {', '.join(str(n) for n in snap.unread)}"
         if snap.phase is None:
-            return cls(f"No round is open: the table is at {snap.state.value.replace('_', ' ')}{held}", ())
+            return cls(f"No round is open: the table is {TABLE_STATES[snap.state]}{held}", (), None, misdeal)
         cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}" for card in snap.round_cards)
-        return cls(f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}", cards)
+        return cls(f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}", cards, snap.round_id, misdeal)
 
 
 def _place(card: dict[str, Any]) -> str:
     if card["seat"] is None:
         return "dealer"
     return f"seat {card['seat']}" + (f" hand {card['hand'] + 1}" if card["hand"] else "")
+
+
+def _chips(texts: tuple[str, ...], field: QLineEdit, row: QHBoxLayout) -> None:
+    """A button per text that puts it in `field`."""
+    for text in texts:
+        button = QPushButton(text)
+        button.setObjectName("chip")
+        button.clicked.connect(lambda _=False, t=text: field.setText(t))
+        row.addWidget(button)
 
 
 def _muted(text: str) -> QLabel:
@@ -71,30 +87,43 @@ class CorrectionsView(QWidget):
 
     correction = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, roster: tuple[str, ...] = (), parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.round_id: int | None = None
         root = QVBoxLayout(self)
         root.setContentsMargins(0, 10, 0, 0)
         self.status = QLabel("")
         self.status.setObjectName("title")
         root.addWidget(self.status)
-        who = QHBoxLayout()
-        who.addWidget(QLabel("Supervisor"))
         self.supervisor = QLineEdit()
-        self.supervisor.setPlaceholderText("name or badge")
-        who.addWidget(self.supervisor, 1)
-        who.addWidget(QLabel("Reason"))
+        self.supervisor.setPlaceholderText("name or badge: tap a name or type one")
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("why: kept forever in the journal")
-        who.addWidget(self.reason, 3)
-        root.addLayout(who)
-        body = QHBoxLayout()
+        self.typing = QPushButton("Done typing")
+        self.typing.setObjectName("primary")
+        self.typing.clicked.connect(self._stop_typing)
+        self.typing.hide()
+        for title, field, texts, stretch in (("Supervisor", self.supervisor, roster, 2), ("Reason", self.reason, REASONS, 3)):
+            row = QHBoxLayout()
+            label = QLabel(title)
+            label.setMinimumWidth(130)
+            row.addWidget(label)
+            _chips(texts, field, row)
+            row.addWidget(field, stretch)
+            field.installEventFilter(self)
+            root.addLayout(row)
+        self.body = QStackedWidget()
+        self.keyboard = TouchKeyboard()
+        root.addWidget(self.body, 1)
+        page = QWidget()
+        body = QHBoxLayout(page)
+        body.setContentsMargins(0, 0, 0, 0)
         body.setSpacing(16)
         actions = QVBoxLayout()
         self.void = QPushButton("Void round")
-        self.void.clicked.connect(lambda: self.correction.emit(VoidRound(*self._who())))
+        self.void.clicked.connect(self._void)
         self.discard = QPushButton("Discard misdealt card")
-        self.discard.clicked.connect(lambda: self.correction.emit(DiscardMisdeal(*self._who())))
+        self.discard.clicked.connect(self._discard)
         self.natural = QPushButton("Peek checked: Natural")
         self.natural.clicked.connect(lambda: self.correction.emit(ConfirmPeek(True, *self._who())))
         self.no_natural = QPushButton("Peek checked: no Natural")
@@ -124,11 +153,36 @@ class CorrectionsView(QWidget):
         right.addWidget(self.name_card)
         right.addStretch(1)
         body.addLayout(right)
-        root.addLayout(body, 1)
+        self.body.addWidget(page)
+        typing = QWidget()
+        keys = QVBoxLayout(typing)
+        keys.setContentsMargins(0, 6, 0, 0)
+        keys.addWidget(self.keyboard, 1)
+        keys.addWidget(self.typing)
+        self.body.addWidget(typing)
         self.notice = NoticeLabel()
         root.addWidget(self.notice)
+        self.misdeal = ""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """A tap on a text field opens the keyboard on it."""
+        if event.type() == QEvent.Type.MouseButtonPress and isinstance(watched, QLineEdit):
+            self.type_into(watched)
+        return False
+
+    def type_into(self, field: QLineEdit) -> None:
+        self.keyboard.type_into(field)
+        field.setFocus()
+        self.body.setCurrentIndex(1)
+        self.typing.show()
+
+    def _stop_typing(self) -> None:
+        self.body.setCurrentIndex(0)
+        self.typing.hide()
 
     def show_round(self, round_now: OpenRound) -> None:
+        self.round_id = round_now.round_id
+        self.misdeal = round_now.misdeal
         self.status.setText(round_now.status)
         chosen = self.cards.currentRow()
         self.cards.clear()
@@ -144,6 +198,20 @@ class CorrectionsView(QWidget):
     def _who(self) -> tuple[str, str]:
         return self.supervisor.text().strip(), self.reason.text()
 
+    def _by(self) -> str:
+        name, reason = self._who()
+        return f"Kept for good in the journal: supervisor {name or '(none given)'}, reason {reason.strip() or '(none given)'}."
+
+    def _void(self) -> None:
+        what = f"Void round {self.round_id}?" if self.round_id is not None else "Void the round?"
+        confirm(self, what, f"Every wager of the round goes back and the round ends without a ledger. {self._by()}",
+                "Void the round", lambda: self.correction.emit(VoidRound(*self._who())))
+
+    def _discard(self) -> None:
+        card = f" {self.misdeal}" if self.misdeal else ""
+        confirm(self, f"Discard the misdealt card{card}?", f"The card leaves the round and is not dealt to anyone. {self._by()}",
+                "Discard the card", lambda: self.correction.emit(DiscardMisdeal(*self._who())))
+
     def _picked(self) -> Card | None:
         rank, suit = self.ranks.checkedButton(), self.suits.checkedButton()
         if rank is None or suit is None:
@@ -155,7 +223,11 @@ class CorrectionsView(QWidget):
         if card is None or index < 0:
             self.notice.refuse("Pick the card of the round, then the right rank and suit")
             return
-        self.correction.emit(RekeyCard(index, card, *self._who()))
+        was = self.cards.item(index).text()
+        event = RekeyCard(index, card, *self._who())
+        confirm(self, f"Re-key card {index + 1} as {card_code(str(card))}?",
+                f"{was} becomes {card_code(str(card))}; the round is worked out again from that card. {self._by()}",
+                "Re-key the card", lambda: self.correction.emit(event))
 
     def _name_card(self) -> None:
         card = self._picked()

@@ -17,6 +17,7 @@ from ui.double_for_less import DoubleForLess
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
 from ui.theme import see_through
+from ui.text import count
 from ui.wager_pad import WagerPad
 
 
@@ -102,9 +103,10 @@ class DealerView(QWidget):
         table = snap.table
         if table is None:
             return snap.profile_title
-        parts = [snap.profile_id, f"Round {table.round_id}"]
+        coming = table.round_id + (1 if snap.phase is None else 0)  # between rounds: the round about to open
+        parts = [snap.profile_id, f"Round {coming}"]
         if table.shoe_id:
-            parts.append(f"shoe {table.shoe_id}, {table.shoe_cards} cards" + (" (cut card out)" if table.new_shoe_due else ""))
+            parts.append(f"shoe {table.shoe_id}, {count(table.shoe_cards, 'card')}" + (" (cut card out)" if table.new_shoe_due else ""))
         return " · ".join(parts)
 
     def _select(self, seat: int) -> None:

@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
 from dealer_assist.inputs import Action, Decide
 from dealer_assist.snapshot import Decisions
+from ui.confirm_overlay import Confirmation, confirm
 
 LABELS = {Action.STAND: "Stand", Action.DOUBLE: "Double", Action.SPLIT: "Split", Action.SURRENDER: "Surrender"}
 
@@ -21,6 +22,7 @@ class DecisionBar(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.buttons: dict[Action, QPushButton] = {}
         self._decisions = Decisions()
+        self._question: Confirmation | None = None
         for action, text in LABELS.items():
             button = QPushButton(text)
             button.setObjectName(f"decide_{action.value}")
@@ -31,11 +33,24 @@ class DecisionBar(QWidget):
             self.buttons[action] = button
 
     def show_decisions(self, decisions: Decisions) -> None:
+        if decisions != self._decisions and self._question is not None:
+            self._question.close()  # asked of a decision no longer due
         self._decisions = decisions
         for action, button in self.buttons.items():
             button.setEnabled(decisions.enabled(action))
 
     def _tap(self, action: Action) -> None:
         d = self._decisions
-        if d.seat is not None and d.hand is not None:
-            self.entered.emit(Decide(d.seat, d.hand, action))
+        if d.seat is None or d.hand is None:
+            return
+        decide = Decide(d.seat, d.hand, action)
+        if action is Action.SURRENDER:  # it cannot be taken back: asked once more
+            hand = f" hand {d.hand + 1}" if d.hand else ""
+            self._question = confirm(self, f"Surrender seat {d.seat}{hand}?", "The hand ends here and cannot be played on.",
+                                     "Surrender", lambda: self.entered.emit(decide))
+            self._question.destroyed.connect(self._forget_question)
+            return
+        self.entered.emit(decide)
+
+    def _forget_question(self) -> None:
+        self._question = None

@@ -1,19 +1,23 @@
-"""The one-round dispute report as a PDF: the table, the round and its times, every input with
+"""The one-round dispute report as a PDF: the table, the round and its times, the player-dealer's
+bank, the final hands with their totals (the dealer's labelled as the dealer's), every input with
 the operations it caused, the evidence, the corrections, the ledger and the journal's verification,
-on paper the floor supervisor can hand over. Drawn by Qt's own PDF writer, no other dependency."""
+on paper the floor supervisor can hand over. Hands and cards are counted from 1, amounts are in
+dollars. Drawn by Qt's own PDF writer, no other dependency."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
+from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
+from dealer_assist.journal import Verdict
 from dealer_assist.recall import recall
 from dealer_assist.record_source import RecordSource, as_source, table_config, verify_source
-from ui.round_story import Evidence, RoundStory, story
+from dealer_assist.round_story import Evidence, RoundStory, story
 
 CSS = """
 body { font-family: 'DejaVu Sans'; font-size: 8pt; color: #000; }
@@ -24,6 +28,7 @@ th { background: #e4e8ee; text-align: left; } .op { color: #333; } .bad { color:
 """
 NARROW = (10, 16, 74)  # record and time columns stay narrow, the text takes the rest
 LEDGER_HEAD = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
+HANDS_HEAD = ("Whose", "Hand", "Cards", "Total")
 
 
 def _table(head: tuple[str, ...], rows: Sequence[tuple[str, ...]], widths: tuple[int, ...] = ()) -> str:
@@ -39,12 +44,13 @@ def _evidence(title: str, rows: tuple[Evidence, ...], empty: str) -> str:
     return f"<h2>{title}</h2>" + _table(("Record", "Time", "What"), [(f"#{r.seq}", r.time, escape(r.text)) for r in rows], NARROW)
 
 
-def report_html(where: RecordSource | Path, round_id: int) -> str:
-    """The report's text: what the journal says about one round, and whether the journal is intact."""
+def report_html(where: RecordSource | Path, round_id: int, verdict: Verdict | None = None) -> str:
+    """The report's text: what the journal says about one round, and whether the journal is intact
+    (`verdict`, when the journal was just verified)."""
     journal = as_source(where)
     config = table_config(journal)
     told: RoundStory = story(recall(journal, round_id=round_id)[0])
-    verdict = verify_source(journal)
+    verdict = verdict or verify_source(journal)
     check = (f"<span class='ok'>INTACT</span> — {escape(verdict.message)}" if verdict.ok
              else f"<span class='bad'>DAMAGED</span> — {escape(verdict.message)}")
     steps = [(f"#{step.seq}", step.time, escape(step.text) + "".join(f"<br/><span class='op'>→ {escape(op)}</span>" for op in step.operations))
@@ -52,13 +58,18 @@ def report_html(where: RecordSource | Path, round_id: int) -> str:
     ledger = _table(LEDGER_HEAD, [(r.seat, r.hand, r.wager, r.stake, r.result, r.in_action, f"<b>{r.amount}</b>") for r in told.ledger])
     nets = " &nbsp; ".join(f"{seat}: <b>{net}</b>" for seat, net in told.seat_nets)
     pd = f"<p>Player-dealer net: <b>{told.player_dealer_net}</b></p>" if told.player_dealer_net else ""
+    hands = (_table(HANDS_HEAD, [(f"<b>{escape(h.owner)}</b>", h.hand or "—", escape(h.cards), escape(h.total)) for h in told.hands])
+             if told.hands else "<p>No final hands: the round was voided.</p>" if told.state == "voided"
+             else "<p>No final hands yet: the round is open.</p>")
+    bank = f"Player-dealer's bank: <b>{escape(told.bank)}</b><br/>" if told.bank else ""
     settled = (f"{ledger}<p>Seat nets: {nets}</p>{pd}" if told.ledger
                else "<p>No ledger: the round was voided.</p>" if told.state == "voided" else "<p>No ledger yet: the round is open.</p>")
     return f"""<html><head><style>{CSS}</style></head><body>
 <h1>Dispute report · table {escape(config.table_id)} · round {told.round_id}</h1>
 <p>Profile {escape(config.profile)} · round {escape(told.state)} · started {told.started} · ended {told.ended} ·
-journal records {told.records}<br/>Journal {escape(journal.name)}<br/>Journal verification: {check}<br/>
+journal records {told.records}<br/>{bank}Journal {escape(journal.name)}<br/>Journal verification: {check}<br/>
 Report made {datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC</p>
+<h2>Final hands</h2>{hands}
 <h2>Inputs and the operations they caused</h2>{_table(("Record", "Time", "Input → operations"), steps, NARROW)}
 {_evidence("Corrections", told.corrections, "No corrections.")}
 {_evidence("Refused inputs", told.refused, "No refused inputs.")}
@@ -67,14 +78,56 @@ Report made {datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC</p>
 </body></html>"""
 
 
-def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Path:
-    """Write the report of round `round_id` to `pdf` (US Letter, printable margins)."""
+def damage_mark(verdict: Verdict) -> str | None:
+    """The line every page of the report carries when the journal failed its check."""
+    if verdict.ok:
+        return None
+    first = f"first bad record #{verdict.first_bad} · " if verdict.first_bad is not None else ""
+    return f"DAMAGED JOURNAL · {first}{verdict.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A report written: where, and the damage line its pages carry (None for an intact journal)."""
+
+    path: Path
+    damage: str | None
+
+
+def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Report:
+    """Write the report of round `round_id` to `pdf` (US Letter, printable margins). The journal is
+    verified first; a damaged one is still reported, with the damage and its first bad record at
+    the top of every page."""
+    source = as_source(journal)
+    verdict = verify_source(source)
+    mark = damage_mark(verdict)
     pdf.parent.mkdir(parents=True, exist_ok=True)
     writer = QPdfWriter(str(pdf))
-    writer.setTitle(f"Dispute report, round {round_id}")
+    writer.setTitle(f"Dispute report, round {round_id}" + (" (DAMAGED JOURNAL)" if mark else ""))
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.Letter), QPageLayout.Orientation.Portrait,
                                      QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
     document = QTextDocument()
-    document.setHtml(report_html(journal, round_id))
-    document.print_(writer)
-    return pdf
+    document.documentLayout().setPaintDevice(writer)
+    document.setHtml(report_html(source, round_id, verdict))
+    page = writer.pageLayout().paintRectPixels(writer.resolution())
+    band = writer.resolution() // 2 if mark else 0  # half an inch: the damage in up to two lines
+    height = page.height() - band
+    document.setPageSize(QSizeF(page.width(), height))
+    painter = QPainter(writer)
+    font = QFont("DejaVu Sans")
+    font.setPointSize(9)
+    font.setBold(True)
+    for number in range(document.pageCount()):
+        if number:
+            writer.newPage()
+        if mark:
+            painter.setFont(font)
+            painter.setPen(QColor("#b00000"))
+            painter.drawText(QRectF(0, 0, page.width(), band),
+                             int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.TextFlag.TextWordWrap), mark)
+        painter.save()
+        painter.translate(0, band - number * height)
+        document.drawContents(painter, QRectF(0, number * height, page.width(), height))
+        painter.restore()
+    painter.end()
+    return Report(pdf, mark)

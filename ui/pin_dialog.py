@@ -1,5 +1,7 @@
 """The supervisor's PIN on a large keypad. The table controller checks it and journals every try;
-the pad only collects digits, shows the refusal and, while locked, the time the lock has left.
+the pad only collects digits, shows the refusal with the tries left before the lock and, while
+locked, the time the lock has left. The refusal has a place of its own: no key moves when it shows.
+"Back to table" leaves the pad at any step.
 
 A table without a supervisor PIN opens the pad on choosing one: the new PIN twice, then it is
 recorded and opens the screens. Behind the current PIN the same steps change it.
@@ -9,8 +11,8 @@ from __future__ import annotations
 import math
 from enum import StrEnum
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from dealer_assist.errors import Refusal, RuleError
 from dealer_assist.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
@@ -18,6 +20,11 @@ from devices.table_controller import TableController
 from ui.notice_label import NoticeLabel
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "⌫")
+NOTICE_HEIGHT = 96  # two lines of a refusal: kept whether or not one shows
+
+
+def tries_left(tries: int) -> str:
+    return f"{tries} {'try' if tries == 1 else 'tries'} left before the PIN locks"
 
 
 class Step(StrEnum):
@@ -31,7 +38,8 @@ class Step(StrEnum):
 
 class PinPad(QWidget):
     """Emits `unlocked` with the PIN once the table accepted it, `pin_set` with a new PIN once the
-    table recorded it, and `cancelled` when a change is given up."""
+    table recorded it, and `cancelled` when a change is given up; `back` is for the window to give
+    the table back."""
 
     unlocked = Signal(str)
     pin_set = Signal(str)
@@ -51,9 +59,15 @@ class PinPad(QWidget):
         outer.addLayout(root, 4)
         outer.addStretch(1)
         root.addStretch(1)
+        top = QHBoxLayout()
         heading = QLabel(f"Floor supervisor · table {controller.table_id}")
         heading.setObjectName("big")
-        root.addWidget(heading)
+        top.addWidget(heading, 1)
+        self.back = QPushButton("◀ Back to table")
+        self.back.setObjectName("back")
+        self.back.setMinimumHeight(64)
+        top.addWidget(self.back)
+        root.addLayout(top)
         self.flow = QLabel("")
         self.flow.setObjectName("step")
         root.addWidget(self.flow)
@@ -62,9 +76,16 @@ class PinPad(QWidget):
         self.shown.setWordWrap(True)
         root.addWidget(self.shown)
         self.notice = NoticeLabel()
+        self.notice.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.notice.setFixedHeight(NOTICE_HEIGHT)
+        kept = self.notice.sizePolicy()
+        kept.setRetainSizeWhenHidden(True)
+        self.notice.setSizePolicy(kept)
         root.addWidget(self.notice)
         self.lock = QLabel("")
         self.lock.setObjectName("total")
+        self.lock.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.lock.setMinimumHeight(self.lock.fontMetrics().height() * 2)
         root.addWidget(self.lock)
         grid = QGridLayout()
         grid.setSpacing(10)
@@ -136,9 +157,15 @@ class PinPad(QWidget):
         try:
             self._take(pin)
         except RuleError as error:
-            self.notice.refuse(error.message)
+            self.notice.refuse(self._refusal(error))
         finally:
             self._show_lock()
+
+    def _refusal(self, error: RuleError) -> str:
+        """A wrong PIN says how many tries are left before the lock."""
+        if error.code is not Refusal.WRONG_PIN or self.step not in (Step.UNLOCK, Step.CURRENT):
+            return error.message
+        return f"{error.message}: {tries_left(self.controller.supervisor_snapshot(recent=0).pin_tries_left)}"
 
     def _take(self, pin: str) -> None:
         """One entry for the step the pad is on; a refusal raises and the pad asks again."""

@@ -10,10 +10,11 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from ui.round_story import Evidence, RoundStory
+from dealer_assist.round_story import Evidence, RoundStory
 from ui.theme import COLLECT, PAY
 
 LEDGER_COLUMNS = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
+DEVICES_TAB, CORRECTIONS_TAB = 2, 3  # after the ledger and the hands
 
 
 def _label(text: str, role: str, wrap: bool = False) -> QLabel:
@@ -85,6 +86,8 @@ class RecallView(QWidget):
         self.nets = _label("", "row", wrap=True)
         ledger_box.addWidget(self.nets)
         self.tabs.addTab(ledger, "Ledger")
+        self.hands = QListWidget()
+        self.tabs.addTab(self.hands, "Hands")
         self.evidence = QListWidget()
         self.tabs.addTab(self.evidence, "Devices")
         self.corrections = QListWidget()
@@ -110,13 +113,15 @@ class RecallView(QWidget):
             return
         story = self.stories[row]
         self.story = story
-        self.heading.setText(f"{story.title}   ·   {story.started} → {story.ended[11:]}   ·   records {story.records}")
+        self.heading.setText(f"{story.title}   ·   {story.started} → {story.ended[11:] or 'still open'}   ·   records {story.records}")
         self._fill_ledger(story)
         self._fill(self.evidence, [*_evidence_list(story.refused, "No refused inputs"),
                                    *_evidence_list(story.devices, "No device records")])
         self._fill(self.corrections, _evidence_list(story.corrections, "No corrections"))
-        self.tabs.setTabText(1, f"Devices · refused ({len(story.devices) + len(story.refused)})")
-        self.tabs.setTabText(2, f"Corrections ({len(story.corrections)})")
+        self._fill(self.hands, [f"{h.owner}{f' hand {h.hand}' if h.hand else ''}   {h.cards}   =  {h.total}" for h in story.hands]
+                   or ["No final hands: the round was voided" if story.state == "voided" else "No final hands yet: the round is open"])
+        self.tabs.setTabText(DEVICES_TAB, f"Devices · refused ({len(story.devices) + len(story.refused)})")
+        self.tabs.setTabText(CORRECTIONS_TAB, f"Corrections ({len(story.corrections)})")
         self._go(step)
 
     def _go(self, step: int) -> None:
@@ -153,6 +158,7 @@ class RecallView(QWidget):
             return
         nets = "   ".join(f"{seat} {net}" for seat, net in story.seat_nets)
         dealer = f"\nPlayer-dealer {story.player_dealer_net}" if story.player_dealer_net else ""
+        dealer += f"   ·   {story.bank}" if story.bank else ""
         self.nets.setText(f"Nets: {nets}{dealer}")
 
     def _ask_report(self) -> None:

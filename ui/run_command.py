@@ -7,14 +7,17 @@ started on pseudo-terminals for this run, and the bench panel's Deal button pull
 The overhead camera is optional: `--camera SOURCE --calibration FILE` (or `camera` and
 `calibration` in the table file) for a real one, `--camera emulated` for the synthetic camera
 filming the felt as the shoe reported it. The journal lives in the user's data folder unless
-`--journal` or the table file names one.
+`--journal` or the table file names one. `--pit URL --pit-creds FILE` (or `[pit]` in the table
+file) ships the journal to the card room beside the table, which never waits for it.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import tomllib
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,23 +25,30 @@ import platformdirs
 
 from dealer_assist.errors import RuleError
 from dealer_assist.journal import JournalCorrupt
+from dealer_assist.journal_lock import JournalLock
 from dealer_assist.profile import load_profile
+from dealer_assist.table_match import refuse_other_table
 from dealer_assist.table_session import TableConfig
 from devices.table_controller import TableController
+from pit.link import PitLinkError, add_pit_options, pit_link
+from pit.wire import WireError, check_table_id
+from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
 
 if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen opens
     from devices.camera_watch import CameraWatch
+    from ui.run_lifetime import Lifetime
 
 WAIT_MS = 2  # autoplay looks again this soon while a device delivers
 EMULATED_CAMERA = "emulated"
+DEFAULT_PROFILE, DEFAULT_TABLE_ID = "nobust-4.0", "TABLE-1"
 TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek",
-              "camera", "calibration"}
+              "camera", "calibration", "pit"}
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dealer-assist run", description="Open the dealer's touchscreen.")
-    parser.add_argument("--profile", default="nobust-4.0", help="rule profile of a new table (default nobust-4.0)")
-    parser.add_argument("--table-id", default="TABLE-1", help="the table's name in a new journal")
+    parser.add_argument("--profile", help=f"rule profile of a new table (default {DEFAULT_PROFILE})")
+    parser.add_argument("--table-id", help=f"the table's name in a new journal (default {DEFAULT_TABLE_ID})")
     parser.add_argument("--config", type=Path, metavar="TABLE.toml",
                         help="a table file: table_id, profile, settings, seats, burn_cards, rotation_rules, journal, shoe, peek, "
                         "camera, calibration")
@@ -57,6 +67,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--autoplay", type=int, default=0, metavar="N", help="play N random rounds through the screens")
     parser.add_argument("--screenshots", type=Path, metavar="DIR", help="save screenshots of the autoplayed rounds here")
     parser.add_argument("--exit", action="store_true", help="quit when the autoplay is done (or after the first frame)")
+    add_pit_options(parser)
+    add_screen_arguments(parser)
     return parser
 
 
@@ -69,6 +81,19 @@ def main(argv: list[str]) -> int:
         parser.error("--peek needs --shoe")
     if args.calibration and not args.camera:
         parser.error("--calibration needs --camera")
+    from ui.run_lifetime import Lifetime  # Qt loads only once the arguments are good
+
+    with ExitStack() as held:
+        try:
+            held.enter_context(opened_screen(choose_screen(args, os.environ), os.environ))
+        except (NoScreen, ValueError) as error:
+            print(f"dealer-assist run: {error}", file=sys.stderr)
+            return 2
+        lifetime = held.enter_context(Lifetime())
+        return _open_and_show(args, held, lifetime)
+
+
+def _open_and_show(args: argparse.Namespace, held: ExitStack, lifetime: Lifetime) -> int:
     try:
         config, journal = table_file(args)
         if config.get("shoe") and not args.shoe:
@@ -77,24 +102,54 @@ def main(argv: list[str]) -> int:
             args.camera, args.calibration = str(config["camera"]), config.get("calibration")
         if args.camera not in (None, EMULATED_CAMERA) and not args.calibration:
             raise ValueError(f"camera {args.camera!r} needs its calibration file (dealer-assist calibrate makes one)")
-        width, height = (int(v) for v in args.size.lower().split("x"))
-        table_config = TableConfig(config.get("table_id", args.table_id), load_profile(config.get("profile", args.profile)).id,
+        width, height = window_size(args.size)
+        table_config = TableConfig(config.get("table_id", args.table_id or DEFAULT_TABLE_ID),
+                                   load_profile(config.get("profile", args.profile or DEFAULT_PROFILE)).id,
                                    config.get("settings", {}), config.get("seats"), config.get("burn_cards", 0),
                                    config.get("rotation_rules", False))
+        check_table_id(table_config.table_id)
+        link = pit_link(args.pit, args.pit_creds, config)
         journal.parent.mkdir(parents=True, exist_ok=True)
+        lock = held.enter_context(JournalLock(journal))
+        if lock.took_over is not None:
+            print(f"dealer-assist run: {journal} was left locked by {lock.took_over}, which is no longer running: "
+                  "taken over", file=sys.stderr)
+        refuse_other_table(journal, table_config, named_fields(args, config))
         named = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
         controller = TableController.open(journal, table_config, devices=named | ({"camera": args.camera} if args.camera else {}))
     except JournalCorrupt as error:
         print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
         return 2
-    except (RuleError, ValueError, OSError, tomllib.TOMLDecodeError) as error:
+    except (RuleError, ValueError, OSError, tomllib.TOMLDecodeError, WireError, PitLinkError) as error:
         message = error.message if isinstance(error, RuleError) else str(error)
         print(f"dealer-assist run: {message}", file=sys.stderr)
         return 2
+    print(f"dealer-assist run: journal {journal} (table {table_config.table_id}, {table_config.profile})", file=sys.stderr)
+    shipper = None
+    if link is not None:
+        from pit.shipper import attach_shipper
+        from pit.table_view import snapshot_view
+
+        def devices() -> dict[str, str]:
+            return {device.name: "up" if device.up else "down" for device in controller.devices.links() if device.text is None}
+
+        status = snapshot_view(lambda: controller.snapshot, devices)
+        shipper = attach_shipper(controller.journal, controller.table_id, link, status,
+                                 lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up))
     try:
-        return _show(controller, args, width, height)
+        return _show(controller, args, width, height, lifetime)
     finally:
         controller.close()
+        if shipper is not None:
+            shipper.stop(drain_s=2.0)
+        print(f"dealer-assist run: {lifetime.reason or 'stopped'}; the journal is closed and sealed: {journal}", file=sys.stderr)
+
+
+def named_fields(args: argparse.Namespace, config: dict[str, Any]) -> dict[str, str]:
+    """The table's fields this start names, and where: an existing journal must agree with them."""
+    named = {key: f"--config {args.config}" for key in config}
+    named |= {key: flag for key, flag in (("profile", "--profile"), ("table_id", "--table-id")) if getattr(args, key)}
+    return named
 
 
 def table_file(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
@@ -105,13 +160,13 @@ def table_file(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
         unknown = sorted(set(config) - TABLE_KEYS)
         if unknown:
             raise ValueError(f"{args.config}: unknown key {unknown[0]!r}; a table file has {', '.join(sorted(TABLE_KEYS))}")
-    table_id = config.get("table_id", args.table_id)
+    table_id = config.get("table_id", args.table_id or DEFAULT_TABLE_ID)
     journal = args.journal or (Path(config["journal"]) if "journal" in config
                                else Path(platformdirs.user_data_dir("dealer-assist")) / f"{table_id}.db")
     return config, journal
 
 
-def _show(controller: TableController, args: argparse.Namespace, width: int, height: int) -> int:
+def _show(controller: TableController, args: argparse.Namespace, width: int, height: int, lifetime: Lifetime) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -121,6 +176,7 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
     from ui.dealer_window import DealerWindow
+    from ui.kiosk import present
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0]])
@@ -128,7 +184,6 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     # closing and no longer delivers signals queued from device threads, so the screen could not be
     # opened a second time in the same process.
     loop = QEventLoop()
-    app.lastWindowClosed.connect(loop.quit)
     rng = random.Random(args.seed)
     bridge = TableBridge(controller)
     try:
@@ -148,7 +203,8 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
                                                                 wire=wire)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
-    window.show()
+    lifetime.watch(loop, window)
+    present(window, args.kiosk)
     controller.start()
     if args.autoplay:
         player = AutoPlayer(window, rng, args.autoplay, args.screenshots)
@@ -168,6 +224,7 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     elif args.exit:
         QTimer.singleShot(0, loop.quit)
     status = loop.exec()
+    window.close()
     controller.stop()
     if wire is not None:
         wire.stop()

@@ -1,13 +1,16 @@
-"""What to pay and collect, wager by wager in settlement order (RULES.md §5.2), then each seat's net."""
+"""What to pay and collect, wager by wager in settlement order (RULES.md §5.2), each base wager
+beside the hand behind its result, then each seat's net and the player-dealer's (coloured by its
+own sign: red only when the bank lost)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from dealer_assist.settlement import Row
+from dealer_assist.outcomes import Status
+from dealer_assist.settlement import Row, Wager
 from dealer_assist.snapshot import TableSnapshot
 from ui.settlement_table import SettlementTable
-from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed
+from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed, total_text
 
 
 def _cell(text: str, role: str = "amount") -> QLabel:
@@ -62,21 +65,30 @@ class SettlementPanel(QFrame):
         """Only what differs from the round shown before is laid out and painted again."""
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
-        status = dealer.status.value.upper() if dealer.status else ""
-        self.dealer_line.setText(f"Dealer {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
-        head = [(text, "muted") for text in ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect")]
-        self.rows.show_rows([head, *(_row(order, line) for order, line in enumerate(snap.settlement, start=1))])
+        status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
+        self.dealer_line.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
+        head = [(text, "muted") for text in ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "The hand")]
+        self.rows.show_rows([head, *(_row(order, line, snap) for order, line in enumerate(snap.settlement, start=1))])
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
         if snap.bank is not None and snap.bank.net is not None:
-            nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(-snap.bank.net))])
+            nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(snap.bank.net))])
         self.nets.show_rows(nets)
         players, pd = snap.fees
         self.fees.setText(f"Fees taken before the deal: players {money(players)}, player-dealer {money(pd)}" if players or pd else "")
 
 
-def _row(order: int, line: Row) -> list[tuple[str, str]]:
+def _hand(line: Row, snap: TableSnapshot) -> str:
+    """The hand behind a base wager's result: its cards and total; other wagers say nothing here."""
+    hands = snap.seat(line.seat).hands
+    if line.wager is not Wager.BASE or line.hand >= len(hands):
+        return ""
+    hand = hands[line.hand]
+    return f"{' '.join(card_text(c) for c in hand.cards)} = {total_text(hand.total, hand.soft)}"
+
+
+def _row(order: int, line: Row, snap: TableSnapshot) -> list[tuple[str, str]]:
     wager = WAGER_NAMES[line.wager] + (f" H{line.hand + 1}" if line.hand else "")
     action = settlement_action(line.amount, line.result, line.stake, line.in_action)
     return [(str(order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
-            (RESULTS[line.result], "row"), (action, _role(line.amount))]
+            (RESULTS[line.result], "row"), (action, _role(line.amount)), (_hand(line, snap), "row")]
 

@@ -29,6 +29,8 @@ QLineEdit {{ background: {PANEL}; color: {TEXT}; border: {px(2)}px solid #3a4f68
             min-height: {px(TOUCH)}px; padding: 0 {px(10)}px; font-size: {px(22)}px; }}
 QLineEdit:focus {{ border-color: {ACCENT}; }}
 QPushButton#key {{ min-height: {px(KEY)}px; min-width: {px(KEY + 24)}px; font-size: {px(34)}px; }}
+QPushButton#letter {{ padding: 0; min-width: {px(TOUCH)}px; min-height: {px(TOUCH)}px; font-size: {px(24)}px; }}
+QPushButton#chip {{ padding: 0 {px(12)}px; font-size: {px(17)}px; }}
 QPushButton#pick {{ padding: 0; min-width: {px(TOUCH + 8)}px; font-size: {px(24)}px; }}
 QScrollBar:vertical {{ background: {PANEL}; width: {px(16)}px; border: none; }}
 QScrollBar::handle:vertical {{ background: #3a4f68; min-height: {px(40)}px; border-radius: {px(6)}px; }}

@@ -1,39 +1,55 @@
-"""The floor supervisor's window, behind the PIN: recall with the dispute report, corrections on
+"""The floor supervisor's screens, behind the PIN: recall with the dispute report, corrections on
 the open round, the player-dealer rotation, and changing the PIN. On a table without a PIN it opens
 on choosing one. It reads the controller's supervisor snapshot and acts through the controller, so
-a correction reaches the dealer's screen as any input does. `open_supervisor` is how the dealer's
-screen opens it."""
+a correction reaches the dealer's screen as any input does, and is marked on the dealer's status
+line. `open_supervisor` is how the dealer's screen opens it: over the dealer's window, inside it,
+so a kiosk without a window manager never loses the table; "Back to table" on every screen (and
+Escape) locks the screens and shows the table again."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from dealer_assist.errors import RuleError
+from dealer_assist.journal_text import words
+from dealer_assist.round_story import story
 from dealer_assist.table_session import TableInput
 from devices.table_controller import TableController
+from ui.confirm_overlay import confirm
 from ui.corrections_view import CorrectionsView, OpenRound
 from ui.dispute_report import write_report
-from ui.journal_text import words
 from ui.notice_label import NoticeLabel
 from ui.pin_dialog import PinPad
 from ui.recall_view import RecallView
-from ui.round_story import story
+from ui.roster import read_roster
+from ui.run_lifetime import CLOSED_BY
 from ui.rotation_view import RotationStatus, RotationView
 from ui.supervisor_theme import supervisor_style
 
 RECALL_ROUNDS = 20
 
 
+def back_button() -> QPushButton:
+    button = QPushButton("◀ Back to table")
+    button.setObjectName("back")
+    button.setMinimumHeight(64)
+    return button
+
+
 class SupervisorWindow(QWidget):
     """Opens on the PIN pad; the screens show only once the table accepted the PIN (or recorded
     the table's first one), which is kept for the corrections until the supervisor locks the window
-    again."""
+    again or goes back to the table. With a `parent` it covers the parent's window from inside;
+    without one it is a window of its own. Emits `left` when it gives the table back."""
+
+    left = Signal()
 
     def __init__(self, controller: TableController, reports: Path | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent, Qt.WindowType.Window)
+        super().__init__(parent, Qt.WindowType.Widget if parent is not None else Qt.WindowType.Window)
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
         self.setWindowTitle(f"dealer-assist · supervisor · table {controller.table_id}")
         self.controller = controller
         self.reports = reports or controller.journal_path.parent / "reports"
@@ -48,6 +64,7 @@ class SupervisorWindow(QWidget):
         self.pad.unlocked.connect(self._unlock)
         self.pad.pin_set.connect(self._pin_set)
         self.pad.cancelled.connect(lambda: self.stack.setCurrentIndex(1))
+        self.pad.back.clicked.connect(self.back_to_table)
         self.stack.addWidget(self.pad)
         screens = QWidget()
         box = QVBoxLayout(screens)
@@ -62,13 +79,22 @@ class SupervisorWindow(QWidget):
         self.lock = QPushButton("Lock")
         self.lock.clicked.connect(self.lock_screens)
         top.addWidget(self.lock)
+        self.close_table = QPushButton("Close table")
+        self.close_table.setObjectName("close_table")
+        self.close_table.clicked.connect(lambda: confirm(
+            self, "Close the table?", "The journal is sealed and the screen closes. An open round goes on where it "
+            "stopped when the table is started again.", "Close table", self._close_table))
+        top.addWidget(self.close_table)
+        self.back = back_button()
+        self.back.clicked.connect(self.back_to_table)
+        top.addWidget(self.back)
         box.addLayout(top)
         self.notice = NoticeLabel()
         box.addWidget(self.notice)
         self.tabs = QTabWidget()
         self.recall = RecallView()
         self.recall.report_requested.connect(self._report)
-        self.corrections = CorrectionsView()
+        self.corrections = CorrectionsView(read_roster(controller.journal_path))
         self.corrections.correction.connect(self._correct)
         self.rotation = RotationView()
         self.tabs.addTab(self.recall, "Recall")
@@ -81,6 +107,37 @@ class SupervisorWindow(QWidget):
         self.ticker.setInterval(1000)
         self.ticker.timeout.connect(
             lambda: self.rotation.show_status(RotationStatus.of(self.controller.supervisor_snapshot(recent=0).rotation)))
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.host = parent
+        if parent is not None:
+            parent.installEventFilter(self)
+            self.setGeometry(parent.rect())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Over a parent window: keep its size."""
+        if event.type() == QEvent.Type.Resize and self.host is not None and watched is self.host:
+            self.setGeometry(self.host.rect())
+        return False
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Escape, wherever the focus is on these screens, gives the table back."""
+        if event.key() == Qt.Key.Key_Escape:
+            self.back_to_table()
+            return
+        super().keyPressEvent(event)
+
+    def back_to_table(self) -> None:
+        """Lock the screens and give the table back: the window closes, the PIN is forgotten."""
+        self.lock_screens()
+        self.left.emit()
+        self.close()
+
+    def _close_table(self) -> None:
+        """The supervisor ends the table's day: the dealer's window closes, and `run` seals the journal."""
+        self.lock_screens()
+        host = self.host.window() if self.host is not None else self
+        host.setProperty(CLOSED_BY, "the floor supervisor closed the table")
+        host.close()
 
     def refresh(self) -> None:
         """Read the journal and the table again: after a correction, and whenever the screens open."""
@@ -118,6 +175,7 @@ class SupervisorWindow(QWidget):
     def _correct(self, event: TableInput) -> None:
         if self.pin is None:
             return
+        round_id = self.corrections.round_id
         try:
             ops = self.controller.supervise(event, self.pin)
         except RuleError as error:
@@ -125,11 +183,21 @@ class SupervisorWindow(QWidget):
             return
         self.refresh()
         # by its kind only: the operation itself may name an open round's hole card; recall masks it
-        self.corrections.accepted(f"Recorded: {words(type(ops[0]).__name__)}, see the round in Recall")
+        what = words(type(ops[0]).__name__)
+        self.corrections.accepted(f"Recorded: {what}, see the round in Recall")
+        where = f" in round {round_id}" if round_id is not None else ""
+        self.controller.add_status("Supervisor", f"{what}{where} · {event_by(event)}")
 
     def _report(self, round_id: int) -> None:
         pdf = self.reports / f"{self.controller.table_id}-round-{round_id}.pdf"
-        write_report(self.controller.records, round_id, pdf)
+        try:
+            report = write_report(self.controller.records, round_id, pdf)
+        except (RuleError, OSError) as error:
+            self.notice.refuse(f"No dispute report written to {pdf}: {getattr(error, 'message', error)}")
+            return
+        if report.damage is not None:
+            self.notice.refuse(f"Dispute report saved: {pdf} · every page says {report.damage}")
+            return
         self.notice.done(f"Dispute report saved: {pdf}")
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -141,11 +209,21 @@ class SupervisorWindow(QWidget):
         super().resizeEvent(event)
 
 
-def open_supervisor(parent: QWidget | None, controller: TableController) -> SupervisorWindow:
-    """Open the supervisor's window over `parent`, at its size, on the PIN pad."""
-    window = SupervisorWindow(controller, parent=parent)
+def event_by(event: TableInput) -> str:
+    """Who made a correction, as the dealer's status line names them."""
+    return f"by {getattr(event, 'supervisor', '') or 'a supervisor'}"
+
+
+def open_supervisor(parent: QWidget, controller: TableController) -> SupervisorWindow:
+    """Open the supervisor's screens over `parent`'s window, inside it, on the PIN pad; one at a time."""
+    host = parent.window()
+    shown = [window for window in host.findChildren(SupervisorWindow) if window.isVisible()]
+    if shown:
+        shown[0].raise_()
+        return shown[0]
+    window = SupervisorWindow(controller, parent=host)
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    if parent is not None:
-        window.resize(parent.window().size())
     window.show()
+    window.raise_()
+    window.setFocus()
     return window

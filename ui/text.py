@@ -1,22 +1,15 @@
 """How amounts, cards and outcomes read on the felt: short words, whole dollars without cents."""
 from __future__ import annotations
 
-from dealer_assist.cards import Card
+from dealer_assist.journal_text import RED_SUITS, SUIT_SYMBOLS, card_text, money
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason
 from dealer_assist.outcomes import Result
-from dealer_assist.settlement import Wager
+from dealer_assist.table_session import TableState
+from dealer_assist.record_words import WAGER_NAMES
 
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-RED_SUITS = frozenset("HD")
+__all__ = ["RED_SUITS", "SUIT_SYMBOLS", "WAGER_NAMES", "card_text", "money"]  # the felt and the journal's text share them
 
-WAGER_NAMES = {
-    Wager.LUCKY_LUCKY: "Lucky Lucky",
-    Wager.INSURANCE: "Insurance",
-    Wager.BASE: "Base",
-    Wager.BUSTER: "Buster",
-    Wager.FREE_BONUS: "Free bonus",
-}
 ENDED = {
     EndReason.NATURAL: "Natural",
     EndReason.TWENTY_ONE: "21",
@@ -37,20 +30,8 @@ RESULTS = {
 }
 
 
-def money(cents: Cents) -> str:
-    """$25 or $2.50: cents only when there are some."""
-    sign = "-" if cents < 0 else ""
-    units, rest = divmod(abs(cents), 100)
-    return f"{sign}${units:,}" + (f".{rest:02d}" if rest else "")
-
-
 def signed(cents: Cents) -> str:
     return ("+" if cents > 0 else "") + money(cents)
-
-
-def card_text(card: Card) -> str:
-    rank = "10" if card.rank == "T" else card.rank
-    return rank + SUIT_SYMBOLS[card.suit]
 
 
 def total_text(total: int | None, soft: bool) -> str:
@@ -68,3 +49,17 @@ def settlement_action(amount: Cents, result: Result, stake: Cents, in_action: Ce
     if amount < 0:
         return f"COLLECT {money(-amount)}{back}"
     return f"RETURN {money(stake)}" if stake and result in (Result.PUSH, Result.NO_ACTION) else "—"
+
+
+TABLE_STATES = {
+    TableState.NEEDS_SHOE: "waiting for a new shoe",
+    TableState.OFFERING_BANK: "offering the bank",
+    TableState.ROUND: "in a round",
+    TableState.MISDEAL: "holding a misdeal",
+    TableState.UNREAD: "holding a card the shoe could not read",
+}
+
+
+def count(n: int, thing: str) -> str:
+    """'1 card', '2 cards'."""
+    return f"{n} {thing}" + ("" if n == 1 else "s")

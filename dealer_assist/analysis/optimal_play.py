@@ -29,7 +29,7 @@ class OptimalPlayer:
         profile = self.game.profile
         dealer = tracker.dealer
         if profile.dealer_hole_card:
-            label = VALUE_LABEL[dealer[profile.dealer_up_card - 1].value]
+            label = VALUE_LABEL[tracker.up_card.value]
         else:
             label = situation(dealer[0].value, dealer[1].value, pair=False)
         return self.game.columns[label]

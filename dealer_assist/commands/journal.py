@@ -10,6 +10,8 @@ from typing import Any
 from dealer_assist.errors import InputError, JournalError, Refusal, RuleError
 from dealer_assist.recall import export_round, recall
 from dealer_assist.record_source import SqliteRecords, verify_source
+from dealer_assist.record_words import amount_text, describe_fields, wager_name
+from dealer_assist.trusted_journal import JournalDamaged, intact_journal
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,12 +51,18 @@ def main(argv: list[str]) -> int:
             else:
                 print(("OK: " if verdict.ok else "DAMAGED: ") + verdict.message)
             return 0 if verdict.ok else 1
+        intact_journal(Path(args.db))  # recall and export print evidence: a damaged journal is refused
         if args.command == "recall":
+            if args.last is not None and args.last < 1:
+                raise InputError(Refusal.BAD_ARGUMENTS, f"--last {args.last}: ask for one round or more")
             found = recall(source, last=None if args.round_id else args.last, round_id=args.round_id)
             print(json.dumps(found, indent=1) if args.json else "\n\n".join(render_round(r) for r in found))
             return 0
         print(json.dumps(export_round(source, args.round_id), indent=2))
         return 0
+    except JournalDamaged as error:
+        print(json.dumps(error.to_json() | {"first_bad": error.verdict.first_bad}))
+        return 1
     except RuleError as error:
         print(json.dumps(error.to_json()))
         return 2
@@ -78,16 +86,16 @@ def render_round(entry: dict[str, Any]) -> str:
     if ledger:
         lines.append("  ledger:")
         for row in ledger["settlements"]:
-            lines.append(f"    seat {row['seat']} hand {row['hand']} {row['wager']:<11} stake {row['stake']:>8} "
-                         f"{row['result']:<9} in action {row['in_action']:>8} amount {row['amount']:>+9}")
+            lines.append(f"    seat {row['seat']} hand {row['hand'] + 1} {wager_name(row['wager']):<11} "
+                         f"stake {amount_text(row['stake']):>9} {row['result']:<9} in action {amount_text(row['in_action']):>9} "
+                         f"amount {amount_text(row['amount'], signed=True):>10}")
         if ledger["player_dealer"]:
-            lines.append(f"    player-dealer net {ledger['player_dealer']['net']:+}")
+            lines.append(f"    player-dealer net {amount_text(ledger['player_dealer']['net'], signed=True)}")
     return "\n".join(lines)
 
 
 def _describe(data: dict[str, Any]) -> str:
-    fields = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("type", "seq", "wall"))
-    return f"{data['type']}({fields})"
+    return f"{data['type']}({describe_fields(data)})"
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.record_words import amount_text, wager_name
 from dealer_assist.round_file import settle_round
 
 
@@ -56,18 +57,18 @@ def render_table(ledger: dict[str, Any]) -> str:
     ]
     for hand in ledger["hands"]:
         marks = (" doubled" if hand["doubled"] else "") + (" surrendered" if hand["surrendered"] else "")
-        lines.append(f"{hand['seat']:>4} {hand['hand']:>4}  {' '.join(hand['cards']):<24} {hand['total']:>6}  {hand['status']}{marks}")
+        lines.append(f"{hand['seat']:>4} {hand['hand'] + 1:>4}  {' '.join(hand['cards']):<24} {hand['total']:>6}  {hand['status']}{marks}")
     lines += ["", "  #  Seat Hand  Wager        Stake  Result     In action     Amount"]
     for number, row in enumerate(ledger["settlements"], 1):
         lines.append(
-            f"{number:>3}  {row['seat']:>4} {row['hand']:>4}  {row['wager']:<11} {row['stake']:>6}  "
-            f"{row['result']:<9} {row['in_action']:>9} {row['amount']:>+10}"
+            f"{number:>3}  {row['seat']:>4} {row['hand'] + 1:>4}  {wager_name(row['wager']):<11} {amount_text(row['stake']):>6}  "
+            f"{row['result']:<9} {amount_text(row['in_action']):>9} {amount_text(row['amount'], signed=True):>10}"
         )
     lines.append("")
-    lines += [f"Seat {seat} net {entry['net']:+}" for seat, entry in ledger["seats"].items()]
+    lines += [f"Seat {seat} net {amount_text(entry['net'], signed=True)}" for seat, entry in ledger["seats"].items()]
     if ledger["player_dealer"]:
         pd = ledger["player_dealer"]
-        lines.append(f"Player-dealer (seat {pd['seat']}, bank {pd['bank']}) net {pd['net']:+}")
+        lines.append(f"Player-dealer (seat {pd['seat']}, bank {amount_text(pd['bank'])}) net {amount_text(pd['net'], signed=True)}")
     fees = ledger["fees"]
-    lines.append(f"Fees: players {fees['players']}, player-dealer {fees['player_dealer']}   unused cards {ledger['unused_cards']}")
+    lines.append(f"Fees: players {amount_text(fees['players'])}, player-dealer {amount_text(fees['player_dealer'])}   unused cards {ledger['unused_cards']}")
     return "\n".join(lines)

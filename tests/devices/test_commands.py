@@ -191,3 +191,20 @@ def test_icd_5_monitor_prints_every_card_once_in_order_through_100_disconnects_a
     assert injected["duplicates"] > 0
     assert {"lid", "fault", "cut", "shoe"} <= {line["type"] for line in lines}
     assert injected["missed"] and injected["noreads"]
+
+
+@pytest.mark.slow
+def test_monitor_whose_reader_is_gone_ends_cleanly_with_its_stats_line() -> None:
+    """`devices monitor | tee` then Ctrl-C: tee is gone first; the stats line goes to stderr, no traceback."""
+    with emulator("shoe", "--pace", "0.05") as (sim, url):
+        monitor = subprocess.Popen([*COMMAND, "devices", "monitor", "--shoe", url], cwd=ROOT, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert monitor.stdout is not None and monitor.stdout.readline().startswith("{")
+        monitor.stdout.close()  # the reader goes away while cards keep coming
+        time.sleep(0.5)
+        monitor.send_signal(signal.SIGINT)
+        _, err = monitor.communicate(timeout=15)
+    assert monitor.returncode == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err
+    stats = json.loads(err.strip().splitlines()[-1])
+    assert stats["type"] == "stats" and stats["accepted"] > 1

@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from starlette.testclient import TestClient
+
+from memory_pit import MemoryPitData
 from pit.local_services import NatsServer, PostgresCluster
+from pit.web import create_app
+from web_bench import bench_journals, floor_data
 
 
 @pytest.fixture(scope="module")
@@ -29,3 +34,19 @@ def postgres() -> Iterator[PostgresCluster]:
     yield cluster
     cluster.stop("immediate")
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def journals(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Real bench journals for the dashboard's tests over the in-memory store."""
+    return bench_journals(tmp_path_factory.mktemp("floor"))
+
+
+@pytest.fixture
+def floor(journals: Path) -> MemoryPitData:
+    return floor_data(journals)
+
+
+@pytest.fixture
+def client(floor: MemoryPitData) -> TestClient:
+    return TestClient(create_app(floor))

@@ -193,7 +193,7 @@ def test_8_13_stand_after_double_is_consumed():
     """Hand 0 is 8-2, doubled to 15 and ended; the stand after it confirms hand 0 and does not carry
     over, so hand 1 (8-T) still needs its own stand."""
     error = refused(one_seat(SD, SPLIT_DOUBLE, ["split", "double", "stand"]))
-    assert error.code == "missing_decision" and "hand 1" in error.message
+    assert error.code == "missing_decision" and "seat 1 hand 2: " in error.message, "hands counted from 1, as the prompt counts them"
     ledger = settle(one_seat(SD, SPLIT_DOUBLE, ["split", "double", "stand", "stand"]))
     assert rows(ledger) == [(1, 0, "base", "lose", 20, -20), (1, 1, "base", "win", 10, 10)]
 

@@ -41,7 +41,7 @@ def test_round_file_settle_command_prints_ledger_and_table(cli):
     assert out["player_dealer"]["net"] == -42
     status, table, _ = cli("settle", "--table", document=WORKED)
     assert status == 0
-    assert "lucky_lucky" in table and "net -42" in table
+    assert "Lucky Lucky" in table and "net -$42" in table and "lucky_lucky" not in table
 
 
 def test_round_file_malformed_json_exits_2_with_one_error_object(cli):

@@ -56,7 +56,7 @@ def test_a_hit_on_a_hard_17_is_a_misdeal_naming_the_must_stand_rule(table):
     assert t.view.prompt.text() == "Seat 1 must stand on hard 17 (or surrender)"
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}
     t.deal()
-    assert "held for a floor supervisor: misdeal: seat 1 hand 0: a player must stand on hard 17" in t.view.banner.message.text()
+    assert "held for a floor supervisor: misdeal: seat 1 hand 1: a player must stand on hard 17" in t.view.banner.message.text()
     assert t.view.banner.message.text().startswith("MISDEAL (rule 2.10): ")
     assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}, "the buttons stay as the round stands"
 
@@ -84,6 +84,7 @@ def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
     assert t.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
     assert t.snap.need is Need.NOTHING
     assert [row[2] + " " + row[5] for row in t.settlement_cells()] == ["Insurance PAY $10", "Base COLLECT $25"]
+    assert t.view.settlement.nets.rows[-1][1] == ("+$15", "pay"), "the bank won: its net is not red"
     assert t.snap.dealer.cards == (parse_card("KH"), parse_card("AS"))
 
 

@@ -25,6 +25,7 @@ from dealer_assist.tracker import Need  # noqa: E402
 from devices.table_controller import TableController  # noqa: E402
 from ui.bridge import TableBridge  # noqa: E402
 from ui.dealer_window import DealerWindow  # noqa: E402
+from ui.confirm_overlay import open_confirmation  # noqa: E402
 from ui.supervisor_window import SupervisorWindow, open_supervisor  # noqa: E402
 
 WAIT_MS = 20_000
@@ -83,9 +84,11 @@ def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
         if button.text() in ("9", "♣"):
             qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     _tap(qtbot, fixes.rekey)
+    _tap(qtbot, open_confirmation(fixes).yes)
     assert fixes.notice.text().startswith("Recorded: Card rekeyed"), fixes.notice.text()
-    supervisor.close()
+    _tap(qtbot, supervisor.back)
     assert view.seats[1].hands[0].cards.cards == (ON_THE_FELT, parse_card("7D")), "the dealer's screen shows the re-key"
+    qtbot.waitUntil(lambda: "Card rekeyed in round 1 · by Floor 1" in view.devices.labels["Supervisor"].text(), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: any(r.body.get("type") == "CameraAgrees" for r in read_records(path)
                                 if r.kind is RecordKind.DEVICE), timeout=WAIT_MS)
     _tap(qtbot, view.banner.resolve)

@@ -10,7 +10,7 @@ from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.session_inputs import CardsUnread, SettlementConfirmed, ShoeLoaded
 from dealer_assist.table_session import TableState
 
-from test_supervisor_helpers import journal, new_table, open_round, tap, unlocked  # noqa: F401
+from test_supervisor_helpers import journal, new_table, open_round, tap, tap_and_confirm, unlocked  # noqa: F401
 
 
 def _type(qtbot, window, supervisor: str, reason: str) -> None:
@@ -26,7 +26,7 @@ def test_a_correction_without_a_reason_is_refused_and_changes_nothing(qtbot, jou
     window = unlocked(qtbot, table)
     window.tabs.setCurrentWidget(window.corrections)
     _type(qtbot, window, "floor-1", "   ")
-    tap(qtbot, window.corrections.void)
+    tap_and_confirm(qtbot, window.corrections.void, "Void round 1?")
     assert window.corrections.notice.isVisible() and window.corrections.notice.text() == "a correction needs a reason"
     assert table.session.tracker is not None and table.rounds_closed == 0
     refused = [r.body for r in read_records(table.path) if r.kind is RecordKind.REFUSED]
@@ -39,7 +39,7 @@ def test_a_void_with_pin_and_reason_shows_in_recall_afterwards(qtbot, journal):
     window.tabs.setCurrentWidget(window.corrections)
     assert window.corrections.status.text().startswith("Round 1 ·")
     _type(qtbot, window, "floor-1", "cards exposed")
-    tap(qtbot, window.corrections.void)
+    tap_and_confirm(qtbot, window.corrections.void, "Void round 1?")
     assert window.corrections.notice.text().startswith("Recorded: Round voided")
     assert window.corrections.reason.text() == "", "a reason is spent on one correction"
     assert table.rounds_closed == 1
@@ -47,7 +47,7 @@ def test_a_void_with_pin_and_reason_shows_in_recall_afterwards(qtbot, journal):
     window.tabs.setCurrentWidget(window.recall)
     view = window.recall
     assert view.rounds.item(0).text().startswith("Round 1 · voided")
-    assert view.tabs.tabText(2) == "Corrections (1)"
+    assert view.tabs.tabText(3) == "Corrections (1)"
     fix = view.corrections.item(0).text()
     assert "Round voided" in fix and "supervisor floor-1" in fix and "reason cards exposed" in fix
     assert view.nets.text() == "No ledger: the round was voided."
@@ -72,7 +72,7 @@ def test_re_keying_a_misread_card_picks_the_card_of_the_round_and_the_right_card
     for button in (*view.ranks.buttons(), *view.suits.buttons()):
         if button.text() in ("8", "♥"):
             qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    tap(qtbot, view.rekey)
+    tap_and_confirm(qtbot, view.rekey, "Re-key card 3 as 8♥?")
     assert view.notice.text().startswith("Recorded: Card rekeyed"), view.notice.text()
     assert [str(card) for card in table.session.tracker.hands[2][0].cards] == ["9H", "8H"]
     assert view.cards.item(2).text() == "Card 3  ·  seat 2  ·  8♥"
@@ -92,7 +92,7 @@ def test_a_misdealt_card_is_discarded_and_a_refused_peek_confirmation_is_shown(q
     tap(qtbot, view.natural)
     assert view.notice.text().startswith("the round holds for a supervisor: misdeal of 2C")
     _type(qtbot, window, "floor-1", "card fell out of the shoe")
-    tap(qtbot, view.discard)
+    tap_and_confirm(qtbot, view.discard, "Discard the misdealt card 2♣?")
     assert view.notice.text().startswith("Recorded: Misdeal discarded")
     assert table.session.state is TableState.ROUND and "misdeal" not in view.status.text()
     table.submit(SettlementConfirmed())
@@ -110,7 +110,7 @@ def test_re_keying_the_hole_card_of_an_open_round_never_shows_it(qtbot, journal)
         if button.text() in ("Q", "♠"):
             qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     _type(qtbot, window, "floor-1", "hole card misread")
-    tap(qtbot, view.rekey)
+    tap_and_confirm(qtbot, view.rekey, "Re-key card 2 as Q♠?")
     assert view.notice.text().startswith("Recorded: Card rekeyed")
     shown = [view.notice.text(), *(view.cards.item(row).text() for row in range(view.cards.count()))]
     recall = window.recall
@@ -132,12 +132,12 @@ def test_a_card_out_of_the_shoe_between_rounds_is_shown_and_discarded(qtbot, jou
     window = unlocked(qtbot, table)
     view = window.corrections
     window.tabs.setCurrentWidget(view)
-    assert view.status.text() == "No round is open: the table is at misdeal   ·   misdeal held: 2♣"
+    assert view.status.text() == "No round is open: the table is holding a misdeal   ·   misdeal held: 2♣"
     _type(qtbot, window, "floor-3", "card dropped while the bank was offered")
-    tap(qtbot, view.discard)
+    tap_and_confirm(qtbot, view.discard, "Discard the misdealt card 2♣?")
     assert view.notice.text().startswith("Recorded: Misdeal discarded")
     assert table.session.state is TableState.OFFERING_BANK
-    assert view.status.text() == "No round is open: the table is at offering bank"
+    assert view.status.text() == "No round is open: the table is offering the bank"
 
 
 def test_a_peek_checked_by_hand_is_confirmed_with_a_reason(qtbot, journal):

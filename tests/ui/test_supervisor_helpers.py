@@ -52,6 +52,20 @@ def tap(qtbot, widget: QWidget) -> None:
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
 
 
+def tap_and_confirm(qtbot, widget: QWidget, asked: str = "") -> str:
+    """Tap an irreversible action, find the question it asks over the window and confirm it;
+    returns the question."""
+    from ui.confirm_overlay import open_confirmation
+    tap(qtbot, widget)
+    question = open_confirmation(widget)
+    assert question is not None, f"{widget.text()} acted without asking"
+    text = question.question.text()
+    assert asked in text, text
+    tap(qtbot, question.yes)
+    assert open_confirmation(widget) is None
+    return text
+
+
 def key_in(qtbot, window: SupervisorWindow, pin: str) -> None:
     """Type `pin` on the keypad and tap Enter."""
     for digit in pin:

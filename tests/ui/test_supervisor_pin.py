@@ -34,9 +34,28 @@ def test_a_wrong_pin_shows_the_refusal_and_keeps_the_screens_shut(qtbot, journal
     window = opened(qtbot, table)
     key_in(qtbot, window, "1111")
     assert window.stack.currentWidget() is window.pad
-    assert window.pad.notice.isVisible() and window.pad.notice.text() == "wrong supervisor PIN"
+    assert window.pad.notice.isVisible() and window.pad.notice.text() == "wrong supervisor PIN: 4 tries left before the PIN locks"
     assert window.pad.lock.text() == ""
     assert _security(table)[-1] == "pin_wrong"
+
+
+def test_the_pad_counts_the_tries_down_to_the_lock_and_its_keys_never_move(qtbot, journal):
+    table = new_table(journal)
+    window = opened(qtbot, table)
+    keys = {key: button.mapTo(window, button.rect().topLeft()) for key, button in window.pad.keys.items()}
+    said = []
+    for _ in range(4):
+        key_in(qtbot, window, "0000")
+        said.append(window.pad.notice.text())
+        assert {key: b.mapTo(window, b.rect().topLeft()) for key, b in window.pad.keys.items()} == keys
+    assert said == [f"wrong supervisor PIN: {n} {'try' if n == 1 else 'tries'} left before the PIN locks" for n in (4, 3, 2, 1)]
+    key_in(qtbot, window, PIN)
+    assert window.stack.currentIndex() == 1, "the right PIN before the lock still opens"
+    window.lock_screens()
+    assert not window.pad.notice.isVisible()
+    assert {key: b.mapTo(window, b.rect().topLeft()) for key, b in window.pad.keys.items()} == keys
+    key_in(qtbot, window, "0000")
+    assert window.pad.notice.text().endswith("4 tries left before the PIN locks"), "a right PIN starts the count again"
 
 
 def test_five_wrong_pins_lock_the_pad_and_it_shows_the_time_left(qtbot, journal):

@@ -69,7 +69,7 @@ def test_a_table_without_a_pin_has_it_chosen_twice_and_it_opens_the_screens_afte
     again = opened(qtbot, reopened)
     assert again.pad.step is Step.UNLOCK and again.pad.shown.text() == "Enter the PIN"
     key_in(qtbot, again, "1357")
-    assert _refused(again) == "wrong supervisor PIN"
+    assert _refused(again) == "wrong supervisor PIN: 4 tries left before the PIN locks"
     key_in(qtbot, again, "7531")
     assert again.stack.currentIndex() == 1
     assert _security(reopened) == ["pin_set", "pin_wrong", "pin_ok"]
@@ -85,7 +85,7 @@ def test_the_pin_is_changed_behind_the_current_one_and_the_change_survives_a_res
     assert pad.flow.text() == "Change the supervisor PIN" and pad.shown.text() == "Enter the current PIN"
 
     key_in(qtbot, window, "9999")
-    assert _refused(window) == "wrong supervisor PIN" and pad.step is Step.CURRENT
+    assert _refused(window) == "wrong supervisor PIN: 4 tries left before the PIN locks" and pad.step is Step.CURRENT
     key_in(qtbot, window, PIN)
     assert pad.step is Step.NEW
     key_in(qtbot, window, "86420")
@@ -99,7 +99,7 @@ def test_the_pin_is_changed_behind_the_current_one_and_the_change_survives_a_res
 
     tap(qtbot, window.lock)
     key_in(qtbot, window, PIN)
-    assert _refused(window) == "wrong supervisor PIN", "the old PIN no longer opens the screens"
+    assert _refused(window) == "wrong supervisor PIN: 4 tries left before the PIN locks", "the old PIN no longer opens the screens"
     table.close()
 
     reopened = Table.open(journal, clock=Clock())

@@ -3,13 +3,17 @@ through in order with its operations, the ledger row by row, an open round's hol
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QPushButton
 
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import RuleError
 from dealer_assist.inputs import PlaceWager, WagerKind
 from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.recall import HIDDEN, recall
-from ui.journal_text import card_code, describe
+from dealer_assist.journal_text import card_code, describe
+from dealer_assist.record_words import wager_name
+from ui.corrections_view import REASONS
+from ui.roster import ROSTER_FILE
 
 from test_supervisor_helpers import assert_fits, journal, open_round, played_table, tap, unlocked  # noqa: F401
 
@@ -55,8 +59,15 @@ def test_the_ledger_lists_every_settlement_row_in_order_with_the_nets(qtbot, jou
     ledger = recall(table.path, round_id=10)[0]["ledger"]
     rows = [[view.ledger.item(row, column).text() for column in range(view.ledger.columnCount())]
             for row in range(view.ledger.rowCount())]
-    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), s["wager"], s["result"]) for s in ledger["settlements"]]
-    assert view.tabs.tabText(2) == "Corrections (0)"
+    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), wager_name(s["wager"]), s["result"].replace("_", " "))
+                                                  for s in ledger["settlements"]]
+    assert view.tabs.tabText(3) == "Corrections (0)"
+    hands = [view.hands.item(row).text() for row in range(view.hands.count())]
+    dealer = ledger["dealer"]
+    assert hands[0].startswith("Dealer   ") and hands[0].endswith(
+        "=  Natural" if dealer["status"] == "natural" else f"=  {dealer['total']}" + (" · over" if dealer["status"] == "over" else ""))
+    assert [line.split("   ")[0] for line in hands[1:]] == [
+        f"Seat {h['seat']} hand {h['hand'] + 1}" for h in ledger["hands"]]
     nets = view.nets.text()
     for seat in ledger["seats"]:
         assert f"Seat {seat} " in nets
@@ -89,6 +100,7 @@ def _raw_ops(table) -> list[dict]:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_recall_screen_fits_the_screen(qtbot, journal, size, tmp_path):
+    (journal.parent / ROSTER_FILE).write_text("floor-1\nfloor-2\nM. Reyes\nJ. Okafor\nbadge 4417\nnight shift\n")
     window = unlocked(qtbot, played_table(journal, 12), size)
     for _ in range(6):
         tap(qtbot, window.recall.next)
@@ -97,6 +109,14 @@ def test_the_recall_screen_fits_the_screen(qtbot, journal, size, tmp_path):
     for tab in range(window.tabs.count()):
         window.tabs.setCurrentIndex(tab)
         assert_fits(window, size)
+    fixes = window.corrections
+    window.tabs.setCurrentWidget(fixes)
+    assert len(fixes.findChildren(QPushButton, "chip")) == 6 + len(REASONS), "a full roster and every reason"
+    fixes.type_into(fixes.reason)
+    assert_fits(window, size)  # the keyboard's page
+    tap(qtbot, fixes.typing)
+    tap(qtbot, fixes.void)
+    assert_fits(window, size)  # the question over it
 
 
 def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journal):
@@ -106,9 +126,9 @@ def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journa
         table.submit(PlaceWager(3, WagerKind.BUSTER, 50_000))
     window = unlocked(qtbot, table)
     view = window.recall
-    assert view.tabs.tabText(1) == "Devices · refused (2)"
+    assert view.tabs.tabText(2) == "Devices · refused (2)"
     lines = [view.evidence.item(row).text() for row in range(view.evidence.count())]
     assert len(lines) == 2
-    assert lines[0].endswith("Place wager  ·  seat 3 · kind buster · amount $500  —  refused (rule 2.17): "
+    assert lines[0].endswith("Place wager  ·  seat 3 · kind Buster · amount $500  —  refused (rule 2.17): "
                              "wagers are placed before the deal; the round is dealing")
     assert "device shoe · event link_down · url socket://shoe:7000" in lines[1]

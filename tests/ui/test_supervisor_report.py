@@ -5,12 +5,18 @@ from __future__ import annotations
 import re
 import shutil
 import sqlite3
+import subprocess
 
+import pytest
+
+from dealer_assist.cards import parse_card
+from dealer_assist.inputs import Action, CardDrawn, Decide
 from dealer_assist.recall import recall
-from ui.dispute_report import report_html
-from ui.journal_text import describe
+from dealer_assist.journal_text import describe
+from dealer_assist.session_inputs import RekeyCard, SettlementConfirmed
+from ui.dispute_report import report_html, write_report
 
-from test_supervisor_helpers import journal, open_round, played_table, tap, unlocked  # noqa: F401
+from test_supervisor_helpers import PIN, journal, open_round, played_table, tap, unlocked  # noqa: F401
 
 
 def test_the_report_button_writes_a_pdf_of_the_shown_round(qtbot, journal):
@@ -59,3 +65,48 @@ def test_the_report_of_an_open_round_keeps_the_hole_card_masked(journal):
     html = report_html(table.path, 1)
     assert "round open" in html and "card ??" in html and "K♦" not in html
     assert "No ledger yet: the round is open." in html
+
+
+def test_the_report_carries_the_bank_the_final_hands_the_dealers_cards_and_the_corrections(journal):
+    table = open_round(journal, "9H", "KD", "7H", "5D")  # seat 1 banks $500; seat 2: 9H 7H; the player-dealer KD 5D
+    table.supervise(RekeyCard(2, parse_card("8H"), "floor-1", "shoe misread 8H as 7H"), PIN)
+    table.submit(Decide(2, 0, Action.STAND))
+    table.submit(CardDrawn(parse_card("KC")))  # the player-dealer hits hard 15: over
+    table.submit(SettlementConfirmed())
+    html = report_html(table.path, 1)
+    ledger = recall(table.path, round_id=1)[0]["ledger"]
+    assert "Player-dealer's bank: <b>Seat 1 banks $500</b>" in html
+    hands = html[html.index("<h2>Final hands</h2>"):html.index("<h2>Inputs")]
+    assert "<td><b>Dealer</b></td><td>—</td><td>K♦ 5♦ K♣</td><td>25 · over</td>" in hands
+    assert "<td><b>Seat 2</b></td><td>1</td><td>9♥ 8♥</td><td>17</td>" in hands
+    assert ledger["dealer"]["total"] == 25 and ledger["hands"][0]["total"] == 17
+    assert "Card assigned  ·  dealer · card K♦" in html and "seat None" not in html
+    fixes = html[html.index("<h2>Corrections</h2>"):html.index("<h2>Refused")]
+    assert "Card rekeyed" in fixes and "supervisor floor-1" in fixes and "was 7♥ · now 8♥" in fixes
+    assert "$" in html and not re.search(r"amount \d{3,}\b", html), "amounts in dollars, never cents"
+
+
+@pytest.mark.slow
+def test_every_page_of_a_damaged_journals_report_names_the_damage_and_its_first_bad_record(journal, tmp_path):
+    table = played_table(journal, 6)
+    table.close()
+    copy = tmp_path / "copy.db"
+    shutil.copy(journal, copy)
+    db = sqlite3.connect(copy)
+    (seq,) = db.execute("SELECT min(seq) FROM records WHERE round_id = 3").fetchone()
+    db.execute("UPDATE records SET body = replace(body, '\"amount\":', '\"amount\": ') WHERE seq = ?", (seq,))
+    db.commit()
+    db.close()
+    biggest = max(range(1, 7), key=lambda r: len(recall(copy, round_id=r)[0]["inputs"]))
+    report = write_report(copy, biggest, tmp_path / "report.pdf")
+    pdf = report.path
+    assert report.damage is not None and f"first bad record #{seq}" in report.damage
+    ghostscript = shutil.which("gs")
+    assert ghostscript is not None, "Ghostscript reads the PDF back as text"
+    subprocess.run([ghostscript, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=txtwrite", f"-sOutputFile={tmp_path}/page-%d.txt",
+                    str(pdf)], check=True)
+    pages = sorted(tmp_path.glob("page-*.txt"))
+    assert len(pages) >= 2, "a long round runs over more than one page"
+    for page in pages:
+        top = page.read_text().replace("\t", " ").splitlines()[0]  # the extracted text keeps the "fi" ligature
+        assert top.strip().startswith("DAMAGED JOURNAL ·") and f"bad record #{seq} ·" in top, (page.name, top)

@@ -36,6 +36,12 @@ def test_the_worked_example_reads_as_the_ledger(table):
     names = {"lucky_lucky": "Lucky Lucky", "base": "Base", "buster": "Buster"}
     assert [(row[1], row[2]) for row in cells] == [(str(s["seat"]), names[s["wager"]]) for s in result["settlements"]]
     assert [row[5] for row in cells] == ["COLLECT $5", "PAY $25", "PAY $10", "PAY $10", "PAY $2"]
+    behind = {(h["seat"], h["hand"]): h for h in result["hands"]}
+    for row, line in zip(cells, result["settlements"]):
+        hand = behind[(line["seat"], line["hand"])]
+        shown = " ".join(card.replace("T", "10")[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[-1]] for card in hand["cards"])
+        assert row[6] == (f"{shown} = {hand['total']}" if line["wager"] == "base" else ""), "the hand behind each base result"
+    assert t.view.settlement.nets.rows[-1][1] == ("-$42", "collect"), "the bank lost: red"
     assert result["seats"] == {"1": {"net": 30}, "6": {"net": 12}}
     assert t.net_cells() == [
         "Seat 1", "+$30", "Seat 6", "+$12", "PD seat 4", "-$42"]

@@ -1,11 +1,12 @@
 """One recalled round as immutable text rows: what the recall screen steps through and what the
-dispute report prints, built once from `recall` so the screen and the paper never disagree."""
+dispute report prints and the pit's recall page shows, built once from `recall` so they never disagree."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from ui.journal_text import clock, describe, signed_units, stamp, units
+from dealer_assist.record_words import wager_name
+from dealer_assist.journal_text import card_code, clock, describe, signed_units, stamp, units
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,16 @@ class LedgerRow:
 
 
 @dataclass(frozen=True, slots=True)
+class HandRow:
+    """A final hand as the ledger recorded it: whose ("Dealer" or a seat), its cards and total."""
+
+    owner: str
+    hand: str
+    cards: str
+    total: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoundStory:
     round_id: int
     state: str
@@ -52,6 +63,8 @@ class RoundStory:
     ledger: tuple[LedgerRow, ...]
     seat_nets: tuple[tuple[str, str], ...]
     player_dealer_net: str | None
+    hands: tuple[HandRow, ...] = ()  # the dealer's first, then each seat's, once the round is settled
+    bank: str | None = None  # the player-dealer's seat and bank, the limit of what the bank covers
 
     @property
     def title(self) -> str:
@@ -88,10 +101,27 @@ def _refused(record: dict[str, Any]) -> Evidence:
     return Evidence(record["seq"], clock(record["wall"]), f"{describe(record['input'])}  —  refused{rule}: {error['message']}")
 
 
+def _total(total: int, status: str, doubled: bool = False, surrendered: bool = False) -> str:
+    """A Natural is named, not counted; any other hand reads as its total, then what ended it."""
+    first = "Natural" if status == "natural" else str(total)
+    extra = ["over" if status == "over" else "", "doubled" if doubled else "", "surrendered" if surrendered else ""]
+    return " · ".join([first, *(word for word in extra if word)])
+
+
+def _hands(ledger: dict[str, Any] | None) -> tuple[HandRow, ...]:
+    if not ledger:
+        return ()
+    dealer = ledger["dealer"]
+    rows = [HandRow("Dealer", "", " ".join(card_code(c) for c in dealer["cards"]), _total(dealer["total"], dealer["status"]))]
+    rows += [HandRow(f"Seat {h['seat']}", str(h["hand"] + 1), " ".join(card_code(c) for c in h["cards"]),
+                     _total(h["total"], h["status"], h["doubled"], h["surrendered"])) for h in ledger["hands"]]
+    return tuple(rows)
+
+
 def _ledger(ledger: dict[str, Any] | None) -> tuple[tuple[LedgerRow, ...], tuple[tuple[str, str], ...], str | None]:
     if not ledger:
         return (), (), None
-    rows = tuple(LedgerRow(str(row["seat"]), str(row["hand"] + 1), row["wager"].replace("_", " "), units(row["stake"]),
+    rows = tuple(LedgerRow(str(row["seat"]), str(row["hand"] + 1), wager_name(row["wager"]), units(row["stake"]),
                            row["result"].replace("_", " "), units(row["in_action"]), signed_units(row["amount"]))
                  for row in ledger["settlements"])
     nets = tuple((f"Seat {seat}", signed_units(net["net"])) for seat, net in ledger["seats"].items())
@@ -102,10 +132,12 @@ def _ledger(ledger: dict[str, Any] | None) -> tuple[tuple[LedgerRow, ...], tuple
 def story(entry: dict[str, Any]) -> RoundStory:
     """The round as recall gives it (an open round's hole card already masked), as text rows."""
     rows, nets, pd_net = _ledger(entry["ledger"])
+    pd = (entry["ledger"] or {}).get("player_dealer")
     first, last = entry["records"]
     return RoundStory(
         round_id=entry["round_id"], state=_state(entry), started=stamp(entry["started"]), ended=stamp(entry["ended"]),
         records=f"#{first}–#{last}", steps=_steps(entry),
         refused=tuple(_refused(r) for r in entry["refused"]), devices=tuple(_device(d) for d in entry["devices"]),
         corrections=tuple(_correction(fix) for fix in entry["corrections"]),
-        ledger=rows, seat_nets=nets, player_dealer_net=pd_net)
+        ledger=rows, seat_nets=nets, player_dealer_net=pd_net, hands=_hands(entry["ledger"]),
+        bank=None if pd is None else f"Seat {pd['seat']} banks {units(pd['bank'])}")

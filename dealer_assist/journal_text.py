@@ -1,24 +1,34 @@
 """How journal records read for a supervisor: plain words for inputs and operations, amounts in
 dollars, cards with suit symbols, hands and cards counted from 1 as people count them (the journal
-counts from 0), times to the millisecond. Used by the screens and the report."""
+counts from 0), times to the millisecond. Used by the table's screens, its report and the pit's pages."""
 from __future__ import annotations
 
 import re
 from datetime import datetime
 from typing import Any
 
-from dealer_assist.cards import parse_card
+from dealer_assist.cards import Card, parse_card
 from dealer_assist.money import Cents
 from dealer_assist.recall import HIDDEN
-from ui.text import card_text, money
+from dealer_assist.record_words import QUIET_FIELDS, field_value, money_text, wager_name
 
-CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net"})
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RED_SUITS = frozenset("HD")
 CARD_FIELDS = frozenset({"card", "was", "now"})
-QUIET_FIELDS = frozenset({"type", "seq", "wall"})
-COUNTED_FIELDS = frozenset({"hand", "index"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
-FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "amount")
+FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "was", "now", "amount")
 LAST_FIELDS = ("supervisor", "reason")
+FREE_TEXT_FIELDS = frozenset(LAST_FIELDS)
+
+
+def money(cents: Cents) -> str:
+    """$25 or $2.50: cents only when there are some."""
+    return money_text(cents)
+
+
+def card_text(card: Card) -> str:
+    rank = "10" if card.rank == "T" else card.rank
+    return rank + SUIT_SYMBOLS[card.suit]
 
 
 def words(type_name: str) -> str:
@@ -33,22 +43,24 @@ def card_code(code: str) -> str:
 
 
 def _value(key: str, value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if key in CENTS_FIELDS and isinstance(value, int):
-        return money(value)
     if key in CARD_FIELDS and isinstance(value, str):
         return card_code(value)
-    if key in COUNTED_FIELDS and isinstance(value, int):
-        return str(value + 1)
-    return str(value)
+    if key == "wager" and isinstance(value, str):
+        return wager_name(value)
+    shown = field_value(key, value)
+    if isinstance(value, str) and key not in FREE_TEXT_FIELDS:
+        return shown.replace("_", " ")  # a journaled code ("dealer_draw") in words
+    return shown
 
 
 def describe(data: dict[str, Any]) -> str:
-    """An input or an operation in one line: its kind, then each field that has a value."""
+    """An input or an operation in one line: its kind, then each field that has a value. A card
+    or a hand without a seat is the dealer's, and says so (never "hand 1")."""
+    dealers = "seat" in data and data["seat"] is None
     order = [*FIRST_FIELDS, *(key for key in data if key not in FIRST_FIELDS + LAST_FIELDS), *LAST_FIELDS]
     fields = [f"{FIELD_NAMES.get(key, key.replace('_', ' '))} {_value(key, data[key])}" for key in order
-              if key in data and key not in QUIET_FIELDS and data[key] is not None]
+              if key in data and key not in QUIET_FIELDS and data[key] is not None and not (dealers and key == "hand")]
+    fields = ["dealer", *fields] if dealers else fields
     return words(str(data.get("type", "?"))) + ("  ·  " + " · ".join(fields) if fields else "")
 
 

@@ -1,0 +1,56 @@
+"""What a table's status message says about its game, beside what the shipper knows of the link.
+
+The table's owner hands the shipper a `StatusSource`; the shipper calls it on its own thread, so a
+source reads values the owner has already published (a snapshot), or plain attributes whose
+momentary tearing a status message every few seconds can bear.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dealer_assist.money import to_units
+from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.table_session import TableSession
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    profile: str
+    round_id: int | None
+    phase: str  # the round's phase while one is open, else the table's state between rounds
+    player_dealer: dict[str, Any] | None = None  # {"seat", "bank" (currency units), "turn"}
+    devices: dict[str, str] = field(default_factory=dict)  # device name -> "up" / "down"
+
+
+StatusSource = Callable[[], TableView]
+
+
+def session_view(session: TableSession, devices: Callable[[], dict[str, str]] | None = None) -> StatusSource:
+    """A status source over a live table session (the bench's, or the controller's own)."""
+
+    def view() -> TableView:
+        s = session.s
+        tracker = session.tracker
+        player_dealer = None if s.pd_seat is None else {"seat": s.pd_seat, "bank": to_units(s.pd_bank), "turn": s.pd_turn}
+        return TableView(session.profile.id, session.round_id, tracker.phase.value if tracker is not None else session.state.value,
+                         player_dealer, dict(devices()) if devices is not None else {})
+
+    return view
+
+
+def snapshot_view(snapshot: Callable[[], TableSnapshot], devices: Callable[[], dict[str, str]]) -> StatusSource:
+    """A status source over what a table controller last published: read whole, never torn."""
+
+    def view() -> TableView:
+        snap = snapshot()
+        table = snap.table
+        bank = snap.bank
+        player_dealer = None if bank is None else {
+            "seat": bank.seat, "bank": to_units(bank.bank), "turn": table.pd_turn if table is not None else None}
+        phase = snap.phase.value if snap.phase is not None else (table.state.value if table is not None else "")
+        return TableView(snap.profile_id, table.round_id if table is not None else None, phase, player_dealer,
+                         dict(devices()))
+
+    return view

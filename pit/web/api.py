@@ -1,0 +1,76 @@
+"""The JSON API of PIT.md §6: each call one `PitData` method, its answer passed through as JSON."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from pit.web import params
+from pit.web.access import CSRF_HEADER, Caller
+from pit.web.context import Context
+from pit.web.errors import bad_request, forbidden
+from pit.web.report_view import as_csv, summary
+
+
+def tables(request: Request, who: Caller, ctx: Context) -> Response:
+    return JSONResponse(ctx.data.tables())
+
+
+def rounds(request: Request, who: Caller, ctx: Context) -> Response:
+    last = params.whole_number(request.query_params.get("last"), "last", 20, 1, params.MAX_ROUNDS)
+    return JSONResponse(ctx.data.rounds(request.path_params["table_id"], last))
+
+
+def round_(request: Request, who: Caller, ctx: Context) -> Response:
+    return JSONResponse(ctx.data.round(request.path_params["table_id"], request.path_params["round_id"]))
+
+
+def round_file(request: Request, who: Caller, ctx: Context) -> Response:
+    table_id, round_id = request.path_params["table_id"], request.path_params["round_id"]
+    answer = ctx.data.round_file(table_id, round_id)
+    headers = {}
+    if request.query_params.get("download"):
+        headers["content-disposition"] = f'attachment; filename="{table_id}-round-{round_id}.json"'
+    return JSONResponse(answer, headers=headers)
+
+
+def witness(request: Request, who: Caller, ctx: Context) -> Response:
+    return JSONResponse(ctx.data.witness(request.path_params["journal"]))
+
+
+def witnessed_hashes(request: Request, who: Caller, ctx: Context) -> Response:
+    since = params.whole_number(request.query_params.get("since"), "since", 0, 0, 2**62)
+    hashes = ctx.data.witnessed_hashes(request.path_params["journal"], since)
+    return JSONResponse({"hashes": [[seq, digest] for seq, digest in hashes]})
+
+
+def alerts(request: Request, who: Caller, ctx: Context) -> Response:
+    state = params.alert_state(request.query_params.get("state"))
+    return JSONResponse(ctx.data.alerts(state, request.query_params.get("table") or None))
+
+
+def acknowledge(request: Request, who: Caller, ctx: Context) -> Response:
+    if not who.csrf_ok(request.headers.get(CSRF_HEADER)):
+        raise forbidden(f"a call made with a login session needs its CSRF token in the {CSRF_HEADER} header")
+    if not who.user.may_acknowledge:
+        raise forbidden(f"{who.user.name} is {who.user.role.value}: only a supervisor or a manager acknowledges alerts")
+    return JSONResponse(ctx.data.acknowledge(request.path_params["alert_id"], who.user, params.note(request.state.payload)))
+
+
+def shift_report(request: Request, who: Caller, ctx: Context) -> Response:
+    if not who.user.may_see_reports:
+        raise forbidden(f"{who.user.name} is {who.user.role.value}: reports are for managers")
+    query = request.query_params
+    start, end = params.shift(query.get("from"), query.get("to"), datetime.now(UTC))
+    table_id = query.get("table") or None
+    report_format = query.get("format", "json")
+    if report_format == "json":
+        return JSONResponse(ctx.data.shift_report(table_id, start, end))
+    if report_format != "csv":
+        raise bad_request("bad_parameter", f"format={report_format!r}: use json or csv")
+    ids = [table_id] if table_id else [row["table_id"] for row in ctx.data.tables()]
+    rows = [summary(each, start, end, ctx.data.shift_report(each, start, end)) for each in ids]
+    name = f"shift-{table_id or 'all'}-{start:%Y%m%dT%H%M}-{end:%Y%m%dT%H%M}.csv"
+    return Response(as_csv(rows), media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{name}"'})

@@ -1,0 +1,114 @@
+"""The pit's web dashboard and JSON API (PIT.md §6) over `PitData`, as one Starlette application.
+
+Every page and API call needs a login session or a bearer token; every POST made with a session
+needs that session's CSRF token. Data calls are synchronous, so handlers are plain functions run in
+the thread pool, with the request's form or JSON body read before; only the event stream is asynchronous.
+"""
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from html import escape
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from pit.data import Conflict, NotFound, PitData
+from pit.web import api, events, pages
+from pit.web.access import Caller, Sessions, caller
+from pit.web.context import Context, WebSettings
+from pit.web.errors import WebError, not_logged_in
+from pit.web.params import payload
+from pit.web.templating import templates
+
+HERE = Path(__file__).parent
+
+
+Handler = Callable[[Request, Caller, Context], Response]
+
+
+def create_app(data: PitData, settings: WebSettings | None = None) -> Starlette:
+    settings = settings or WebSettings()
+    ctx = Context(data, Sessions(settings.session_hours * 3600), templates(HERE / "templates"), settings)
+
+    def guarded(handler: Handler, page: bool) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            who: Caller | None = None
+            try:
+                who = await run_in_threadpool(caller, request, ctx.sessions, ctx.data)
+                if who is None:
+                    if page:
+                        return RedirectResponse(pages.login_url(request), status_code=303)
+                    raise not_logged_in()
+                request.state.payload = await payload(request)
+                return await run_in_threadpool(handler, request, who, ctx)
+            except NotFound as error:
+                return _refusal(ctx, request, who, WebError(404, "not_found", str(error)), page)
+            except Conflict as error:
+                return _refusal(ctx, request, who, WebError(409, "conflict", str(error)), page)
+            except PermissionError as error:
+                return _refusal(ctx, request, who, WebError(403, "forbidden", str(error)), page)
+            except ValueError as error:  # the store's refusal of a value it was given
+                return _refusal(ctx, request, who, WebError(400, "bad_request", str(error)), page)
+            except WebError as error:
+                return _refusal(ctx, request, who, error, page)
+        return endpoint
+
+    def open_route(handler: Callable[[Request, Context], Response]) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                request.state.payload = await payload(request)
+            except WebError as error:
+                return _refusal(ctx, request, None, error, True)
+            return await run_in_threadpool(handler, request, ctx)
+        return endpoint
+
+    routes = [
+        Route("/login", open_route(pages.login_form), methods=["GET"]),
+        Route("/login", open_route(pages.login), methods=["POST"]),
+        Route("/logout", guarded(pages.logout, page=True), methods=["POST"]),
+        Route("/", guarded(pages.floor, page=True)),
+        Route("/tables/{table_id}", guarded(pages.table, page=True)),
+        Route("/tables/{table_id}/live", guarded(pages.table_live, page=True)),
+        Route("/alerts", guarded(pages.alerts, page=True)),
+        Route("/alerts/list", guarded(pages.alert_list, page=True)),
+        Route("/alerts/{alert_id:int}/ack", guarded(pages.acknowledge, page=True), methods=["POST"]),
+        Route("/reports", guarded(pages.reports, page=True)),
+        Route("/api/tables", guarded(api.tables, page=False)),
+        Route("/api/tables/{table_id}/rounds", guarded(api.rounds, page=False)),
+        Route("/api/tables/{table_id}/rounds/{round_id:int}", guarded(api.round_, page=False)),
+        Route("/api/tables/{table_id}/rounds/{round_id:int}/round-file", guarded(api.round_file, page=False)),
+        Route("/api/witness/{journal}", guarded(api.witness, page=False)),
+        Route("/api/witness/{journal}/hashes", guarded(api.witnessed_hashes, page=False)),
+        Route("/api/alerts", guarded(api.alerts, page=False)),
+        Route("/api/alerts/{alert_id:int}/ack", guarded(api.acknowledge, page=False), methods=["POST"]),
+        Route("/api/reports/shift", guarded(api.shift_report, page=False)),
+        Route("/api/events", events.endpoint(ctx, events.Broadcast(ctx))),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: _unknown_path, 405: _wrong_method})
+    app.state.ctx = ctx
+    return app
+
+
+def _refusal(ctx: Context, request: Request, who: Caller | None, error: WebError, page: bool) -> Response:
+    if not page:
+        return JSONResponse(error.body(), status_code=error.status)
+    return ctx.templates.TemplateResponse(request, "refused.html", {"who": who, "error": error},
+                                          status_code=error.status)
+
+
+def _unknown_path(request: Request, _: Exception) -> Response:
+    error = WebError(404, "not_found", f"no page or API call at {request.url.path}")
+    if request.url.path.startswith("/api/"):
+        return JSONResponse(error.body(), status_code=404)
+    return HTMLResponse(f"<h1>Not found</h1><p>{escape(error.message)}</p><p><a href='/'>Floor</a></p>", status_code=404)
+
+
+def _wrong_method(request: Request, _: Exception) -> Response:
+    error = WebError(405, "method_not_allowed", f"{request.method} is not served at {request.url.path}")
+    return JSONResponse(error.body(), status_code=405)

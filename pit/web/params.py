@@ -1,0 +1,81 @@
+"""Query parameters and bodies read once, each refusal naming the parameter that was wrong (400)."""
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from starlette.requests import Request
+
+from pit.web.errors import bad_request
+
+ALERT_STATES = ("open", "acked")
+MAX_ROUNDS = 1000
+MAX_NOTE = 500
+SHIFT = timedelta(hours=8)
+
+
+def whole_number(raw: str | None, name: str, default: int, low: int, high: int) -> int:
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise bad_request("bad_parameter", f"{name}={raw!r}: use a whole number from {low} to {high}")
+    return int(raw)
+
+
+def alert_state(raw: str | None) -> str | None:
+    if raw in (None, "", "all"):
+        return None
+    if raw not in ALERT_STATES:
+        raise bad_request("bad_parameter", f"state={raw!r}: use open or acked")
+    return raw
+
+
+def moment(raw: str | None, name: str, default: datetime) -> datetime:
+    """An ISO 8601 date-time; one without a zone is taken as UTC, as the journals keep time."""
+    if raw is None or raw == "":
+        return default
+    try:
+        value = datetime.fromisoformat(raw)
+    except ValueError:
+        raise bad_request("bad_parameter", f"{name}={raw!r} is not an ISO 8601 date-time") from None
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def shift(raw_from: str | None, raw_to: str | None, now: datetime) -> tuple[datetime, datetime]:
+    """The report's range; without one, the last eight hours."""
+    end = moment(raw_to, "to", now)
+    start = moment(raw_from, "from", end - SHIFT)
+    if start >= end:
+        raise bad_request("bad_parameter", f"from={start.isoformat()} is not before to={end.isoformat()}")
+    return start, end
+
+
+def note(body: Any) -> str:
+    """An acknowledgement's note: required, kept forever, so it must say something."""
+    text = body.get("note") if isinstance(body, dict) else None
+    if not isinstance(text, str) or not text.strip():
+        raise bad_request("note_required", "an acknowledgement needs a note saying what was done")
+    if len(text) > MAX_NOTE:
+        raise bad_request("note_too_long", f"the note has {len(text)} characters; at most {MAX_NOTE}")
+    return text.strip()
+
+
+async def payload(request: Request) -> dict[str, Any]:
+    """A POST's form fields or JSON object, read before the handler runs in the thread pool."""
+    if request.method != "POST":
+        return {}
+    kind = request.headers.get("content-type", "").split(";")[0].strip()
+    if kind in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        form = await request.form()
+        return {key: value for key, value in form.items() if isinstance(value, str)}
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        raise bad_request("bad_body", 'the body is not JSON: send an object such as {"note": "..."}') from None
+    if not isinstance(body, dict):
+        raise bad_request("bad_body", "the body is not a JSON object")
+    return body

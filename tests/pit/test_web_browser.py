@@ -1,0 +1,62 @@
+"""The browser walk (`web_browser.walk`) over the test double of the store, on eight tables; its
+screenshots are copied into the folder named by PIT_SCREENSHOTS (docs/screens) when it is set."""
+from __future__ import annotations
+
+import time
+
+import pytest
+import uvicorn
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableConfig
+from pit.data import Change
+from pit.local_services import free_port
+from pit.web import create_app
+from web_bench import bench_journals, bench_tables, floor_data, play
+from web_browser import chromium, log_in, running, walk
+
+pytestmark = pytest.mark.slow
+MORE_TABLES = (("T-4", "nobust-4.0"), ("T-5", "c21-8.0"), ("T-6", "nobust-4.0"), ("T-7", "c21-8.0"),
+               ("T-8", "nobust-4.0"))
+
+
+def test_the_dashboard_in_a_browser_over_the_test_double(tmp_path):
+    tables = bench_tables(tmp_path)
+    data = floor_data(tmp_path)
+    for number, (table_id, profile) in enumerate(MORE_TABLES):
+        extra = Table.open(tmp_path / f"{table_id}.db", TableConfig(table_id, profile))
+        play(extra, 2 + number, 20 + number)
+        extra.close()
+        data.add_table(table_id, tmp_path / f"{table_id}.db", devices={"shoe": "up", "peek": "up", "camera": "up"})
+
+    def close_a_round() -> float:
+        play(tables["T-1"], 1, 11)
+        closed_at = time.monotonic()
+        data.announce(Change("table", "T-1"))
+        return closed_at
+
+    try:
+        walk(data, close_a_round, tmp_path)
+    finally:
+        for table in tables.values():
+            table.close()
+
+
+def test_a_page_says_when_its_live_updates_stop_and_resumes_them(tmp_path):
+    data = floor_data(bench_journals(tmp_path))
+    port = free_port()
+    config = uvicorn.Config(create_app(data), host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=1)
+    with chromium(tmp_path) as driver:
+        with running(config) as server:
+            log_in(driver, f"http://127.0.0.1:{port}", "sue")
+            banner = driver.find_element(By.ID, "offline")
+            assert not banner.is_displayed()
+            server.should_exit = True
+            WebDriverWait(driver, 10).until(lambda d: banner.is_displayed())
+        with running(uvicorn.Config(create_app(data), host="127.0.0.1", port=port, log_level="warning",
+                                    timeout_graceful_shutdown=1)):
+            # a new app has no sessions: the page goes to the login, as after a restart
+            WebDriverWait(driver, 15).until(lambda d: "/login" in d.current_url)

@@ -1,0 +1,95 @@
+"""`pit serve`'s web listener: HOST:PORT read plainly, HTTPS with Secure cookies when given a certificate."""
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from memory_pit import MemoryPitData
+from pit.data import Role
+from pit.local_services import free_port
+from pit.store import PitStore
+from pit.web import parse_http, web_config
+from web_bench import PASSWORDS, bench_journals, floor_data
+from web_browser import running
+from tests.pit.pit_service import fresh_database
+from web_client import csrf_of
+
+ROOT = Path(__file__).parents[2]
+
+
+def test_http_is_host_and_port():
+    assert parse_http("0.0.0.0:8080") == ("0.0.0.0", 8080)
+    assert parse_http("[::1]:443") == ("::1", 443)
+
+
+@pytest.mark.parametrize("http", ["8080", "host:", ":80", "host:99999", "host:eighty"])
+def test_a_bad_http_address_names_it(http):
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        parse_http(http)
+
+
+def test_a_certificate_without_its_key_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="go together"):
+        web_config(MemoryPitData(), "127.0.0.1:8443", tls_cert=tmp_path / "cert.pem")
+    with pytest.raises(ValueError, match="no such file"):
+        web_config(MemoryPitData(), "127.0.0.1:8443", tmp_path / "cert.pem", tmp_path / "key.pem")
+
+
+@pytest.mark.slow
+def test_over_https_the_login_and_session_cookies_are_secure(tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    port = free_port()
+    data = floor_data(bench_journals(tmp_path))
+    with running(web_config(data, f"127.0.0.1:{port}", cert, key)):
+        with httpx.Client(base_url=f"https://127.0.0.1:{port}", verify=str(cert)) as client:
+            form = client.get("/login")
+            assert "secure" in form.headers["set-cookie"].lower()
+            answer = client.post("/login", data={"csrf": csrf_of(form.text), "name": "sue", "password": PASSWORDS["sue"]})
+            session = next(v for v in answer.headers.get_list("set-cookie") if v.startswith("pit_session="))
+            assert {"secure", "httponly", "samesite=strict"} <= {part.strip().lower() for part in session.split(";")}
+            assert client.get("/api/tables").status_code == 200
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(f"http://127.0.0.1:{port}/login", timeout=3)
+
+
+@pytest.mark.slow
+def test_pit_serve_puts_up_the_dashboard_and_stops_on_sigint_with_a_page_listening(nats_server, postgres):
+    dsn = fresh_database(postgres)
+    store = PitStore.open(dsn)
+    store.add_user("sue", Role.SUPERVISOR, PASSWORDS["sue"])
+    store.close()
+    port = free_port()
+    serving = subprocess.Popen([sys.executable, "-m", "ui.cli", "pit", "serve", "--nats", nats_server.url, "--db", dsn,
+                                "--http", f"127.0.0.1:{port}"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        assert json.loads(serving.stdout.readline())["serving"] == f"http://127.0.0.1:{port}"
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=base) as client:
+            for _ in range(100):
+                try:
+                    form = client.get("/login")
+                    break
+                except httpx.ConnectError:
+                    time.sleep(0.1)
+            assert client.get("/api/tables").status_code == 401
+            client.post("/login", data={"csrf": csrf_of(form.text), "name": "sue", "password": PASSWORDS["sue"]})
+            assert client.get("/api/tables").json() == []
+            with client.stream("GET", "/api/events") as events:
+                assert events.status_code == 200
+                serving.send_signal(signal.SIGINT)
+                assert serving.wait(15) == 0
+    finally:
+        if serving.poll() is None:
+            serving.kill()
+            serving.wait()

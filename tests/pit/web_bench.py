@@ -1,0 +1,67 @@
+"""A small floor for the web tests: real bench journals of three tables in a test double of the
+store, with users of each role, a token, and alerts."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from dealer_assist.bench import BenchPlayer
+from dealer_assist.table import Table
+from dealer_assist.table_session import TableConfig
+from dealer_assist.tracker import Phase
+from memory_pit import MemoryPitData
+from pit.data import Role
+
+PASSWORDS = {"sue": "sue-pass-1", "sam": "sam-pass-1", "meg": "meg-pass-1"}
+TOKEN = "tok-surveillance-0123456789"
+SUPERVISOR_TOKEN = "tok-supervisor-0123456789"
+
+
+def play(table: Table, rounds: int, seed: int) -> None:
+    player = BenchPlayer(seed)
+    target = table.rounds_closed + rounds
+    while table.rounds_closed < target:
+        table.submit(player.next_input(table.session))
+
+
+def deal_until_hole_card(table: Table, seed: int) -> None:
+    """Into the next round, up to the moment the player-dealer's hole card is dealt and still hidden."""
+    player = BenchPlayer(seed)
+    while table.session.tracker is None or table.session.tracker.phase in (Phase.BETTING,) \
+            or not any(card for card in table.session.tracker.dealer[1:]):
+        table.submit(player.next_input(table.session))
+
+
+def bench_tables(folder: Path) -> dict[str, Table]:
+    """T-1 and T-2 with closed rounds; T-3 mid-round with the hole card hidden. The tables stay
+    open so a test can deal on; the caller closes them."""
+    tables = {}
+    for table_id, profile, rounds, seed in (("T-1", "c21-8.0", 6, 11), ("T-2", "nobust-4.0", 4, 12), ("T-3", "c21-8.0", 3, 13)):
+        table = Table.open(folder / f"{table_id}.db", TableConfig(table_id, profile))
+        play(table, rounds, seed)
+        tables[table_id] = table
+    deal_until_hole_card(tables["T-3"], 13)
+    return tables
+
+
+def floor_data(folder: Path) -> MemoryPitData:
+    """The store's view of the three tables' journals in `folder`, with users, tokens and alerts."""
+    data = MemoryPitData()
+    data.add_table("T-1", folder / "T-1.db", devices={"shoe": "up", "peek": "up", "camera": "up"})
+    data.add_table("T-2", folder / "T-2.db", devices={"shoe": "up", "peek": "down"}, link="behind", behind=1312)
+    data.add_table("T-3", folder / "T-3.db", devices={"shoe": "up", "peek": "up"}, link="silent", phase="dealing")
+    data.add_user("sue", PASSWORDS["sue"], Role.SUPERVISOR)
+    data.add_user("sam", PASSWORDS["sam"], Role.SURVEILLANCE)
+    data.add_user("meg", PASSWORDS["meg"], Role.MANAGER)
+    data.add_token(TOKEN, "sam", Role.SURVEILLANCE)
+    data.add_token(SUPERVISOR_TOKEN, "sue", Role.SUPERVISOR)
+    data.raise_alert("T-2", "device_link_down", "peek: link down for 14 s", round_id=4)
+    data.raise_alert("T-1", "large_payout", "Seat 1 paid $1,010 on base", round_id=5, seq=120)
+    data.raise_alert("T-3", "table_silent", "no status for 15 s")
+    return data
+
+
+def bench_journals(folder: Path) -> Path:
+    """The three tables' journals, written and closed, for tests that only read them."""
+    for table in bench_tables(folder).values():
+        table.close()
+    return folder
