@@ -33,7 +33,8 @@ from dealer_assist.inputs import (
     PlaceWager,
 )
 from dealer_assist.operations import HandEnded
-from dealer_assist.tracker import Need, RoundTracker
+from dealer_assist.round_phases import Need
+from dealer_assist.tracker import RoundTracker
 
 drawn = cache(CardDrawn)  # a drawn card is a value: one shared input per card
 _answered = cache(PeekAnswered)

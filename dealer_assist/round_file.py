@@ -180,8 +180,8 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
         raise RuleError(Refusal.ILLEGAL_ACTION, f"actions.{tracker.awaiting().seat}: hit is refused: {reason}", refusal.rule) from None
     if spec.insurance and not policy.insurance_offered:
         seat = min(spec.insurance)
-        error = RuleError(Refusal.INSURANCE_NOT_OFFERED, "insurance is offered only with an Ace up in a hole-card game (no insurance was offered in this round)", "8.8")
-        raise RuleError(error.code, f"insurance.{seat}: {error.message}", error.rule)
+        raise RuleError(Refusal.INSURANCE_NOT_OFFERED, f"insurance.{seat}: insurance is offered only with an Ace up in a "
+                        "hole-card game (no insurance was offered in this round)", "8.8")
     for seat, queue in sorted(policy.tokens.items()):
         if queue:
             raise RuleError(Refusal.LEFTOVER_DECISION, f"actions.{seat}: {queue[0].text!r} is left over after seat {seat}'s hands ended", "8.4")

@@ -5,15 +5,19 @@ rules, and either refuses it with the rule that forbids it or applies it and ret
 operations it caused. `verify` answers beforehand with the same checks `apply` makes, so the
 screen enables exactly what the rules allow and the replay of a round file takes the same path
 as the live table.
+
+The state machine is here; what it consults lives by kind of knowledge: the phases and needs
+(`round_phases`), the hand (`player_hand`), the pure option checks (`hand_options`), the dealer's
+draw (`dealer_draw`) and the dealer's prompt line (`round_prompts`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from enum import StrEnum
 
 from dealer_assist.cards import Card
+from dealer_assist.dealer_draw import dealer_draws, dealer_stands_reason
 from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.hand_options import double_range, forced_end, why_not, why_not_hit
 from dealer_assist.inputs import (
     Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered,
     PeekResult, PlaceWager, WagerKind,
@@ -26,101 +30,19 @@ from dealer_assist.operations import (
     NaturalPaidEarly, Operation, PeekRequested, PeekResolved, RoundHeld, RoundSettled,
     StandConfirmed, WagerPlaced,
 )
-from dealer_assist.outcomes import Status, can_still_push, standing
-from dealer_assist.profile import PlayStart, Profile, Surrender
+from dealer_assist.player_hand import PlayerHand
+from dealer_assist.profile import PlayStart, Profile
+from dealer_assist.round_phases import DEALER, PHASE_NEEDS, Awaiting, Need, Phase, turn_need
+from dealer_assist.round_prompts import prompt
 from dealer_assist.seating import action_seat, clockwise_from
 from dealer_assist.settlement import FinalHand, RoundFacts, Row, banker_net, settle
-from dealer_assist.totals import TARGET, dealer_draws_on, hand_total, is_natural_pair
-
-
-class Phase(StrEnum):
-    BETTING = "betting"
-    DEALING = "dealing"
-    INSURANCE = "insurance"
-    PEEK = "peek"
-    HELD = "held"
-    PLAYING = "playing"
-    DEALER = "dealer"
-    SETTLED = "settled"
-
-
-class Need(StrEnum):
-    """What the round waits for next."""
-
-    WAGERS = "wagers"
-    CARD = "card"
-    DECISION = "decision"
-    INSURANCE = "insurance"
-    PEEK = "peek"
-    CHECK_BY_HAND = "check_by_hand"
-    NOTHING = "nothing"
+from dealer_assist.totals import hand_total, is_natural_pair
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerDealer:
     seat: int
     bank: Cents
-
-
-@dataclass(frozen=True, slots=True)
-class Awaiting:
-    need: Need
-    seat: int | None = None
-    hand: int | None = None
-
-
-_PHASE_NEEDS = {
-    Phase.BETTING: Awaiting(Need.WAGERS),
-    Phase.DEALING: Awaiting(Need.CARD),
-    Phase.INSURANCE: Awaiting(Need.INSURANCE),
-    Phase.PEEK: Awaiting(Need.PEEK),
-    Phase.HELD: Awaiting(Need.CHECK_BY_HAND),
-    Phase.DEALER: Awaiting(Need.CARD),
-    Phase.SETTLED: Awaiting(Need.NOTHING),
-}
-_turn_need = cache(Awaiting)  # shared values: each turn's need is built once
-_PHASE_PROMPTS = {
-    Phase.BETTING: "Place wagers, then deal",
-    Phase.INSURANCE: "Ace up: take insurance, then peek",
-    Phase.PEEK: "Peek for a Natural",
-    Phase.HELD: "Check the hole card by hand; a floor supervisor confirms",
-}
-
-
-class _Hand:
-    """One player hand in play; mutable inside the tracker only."""
-
-    __slots__ = ("cards", "total", "stake", "double", "from_split", "split_aces", "surrendered", "ended",
-                 "forced", "confirmed")
-
-    def __init__(self, cards: list[Card], stake: Cents, from_split: bool = False, split_aces: bool = False):
-        self.cards = cards
-        self.total = hand_total(cards)  # counted when the cards change, read by every rule check
-        self.stake = stake
-        self.double: Cents = 0
-        self.from_split = from_split
-        self.split_aces = split_aces
-        self.surrendered = False
-        self.ended: EndReason | None = None
-        self.forced = False
-        self.confirmed = False
-
-    @property
-    def natural(self) -> bool:
-        return not self.from_split and is_natural_pair(self.cards)
-
-    def add(self, card: Card) -> None:
-        self.cards.append(card)
-        self.total = hand_total(self.cards)
-
-    def split_off(self) -> Card:
-        """The second card leaves for the new hand of a split."""
-        card = self.cards.pop()
-        self.total = hand_total(self.cards)
-        return card
-
-
-DEALER = 0  # deal target of the dealer's hand; seats are 1..N
 
 
 class RoundTracker:
@@ -143,7 +65,7 @@ class RoundTracker:
         self.phase = Phase.BETTING
         self.wagers: dict[int, dict[WagerKind, Cents]] = {}
         self.insurance: dict[int, Cents] = {}
-        self.hands: dict[int, list[_Hand]] = {}
+        self.hands: dict[int, list[PlayerHand]] = {}
         self.dealer: list[Card] = []
         self.cards_seen = 0
         self.action_seat: int | None = None
@@ -165,18 +87,18 @@ class RoundTracker:
     def verify(self, event: Input) -> RuleError | None:
         """Why `event` would be refused now, or None when `apply` would accept it."""
         match event:
-            case PlaceWager():
-                return self._check_wager(event)
             case CardDrawn():
-                return self._check_card(event)
+                return self._card_target()[0]
             case Decide():
                 return self._check_decide(event)
+            case PlaceWager():
+                return self._check_wager(event)
             case Insure():
                 return self._check_insure(event)
             case CloseInsurance():
-                return self._check_close_insurance(event)
+                return self._check_close_insurance()
             case PeekAnswered():
-                return self._check_peek(event)
+                return self._check_peek()
             case CheckedByHand():
                 return self._check_by_hand(event)
         return InputError(Refusal.UNKNOWN_INPUT, f"{event!r} is not a round input")
@@ -189,35 +111,13 @@ class RoundTracker:
         phase = self.phase
         if phase is Phase.PLAYING:
             seat, index = self._play_order[self._turn], self._hand_index
-            need = Need.CARD if self._forced_card(self.hands[seat][index]) else Need.DECISION
-            return _turn_need(need, seat, index)
-        return _PHASE_NEEDS[phase]
+            need = Need.CARD if self.hands[seat][index].card_due() else Need.DECISION
+            return turn_need(need, seat, index)
+        return PHASE_NEEDS[phase]
 
     def prompt(self) -> str:
         """The one line the dealer reads: what happens next."""
-        wait = self.awaiting()
-        dealer = "the player-dealer" if self.pd_seat else "the dealer"
-        if wait.seat is not None and wait.hand is not None:
-            hand = self.hands[wait.seat][wait.hand]
-            label = f"Seat {wait.seat}" + (f" hand {wait.hand + 1}" if len(self.hands[wait.seat]) > 1 else "")
-            if wait.need is Need.CARD:
-                return f"{label} takes a card"
-            if self._why_not_stand(hand) is not None:
-                return f"{label} must hit ({hand.total.value})"
-            if self._must_stand(hand) is not None:
-                others = [name for name, why in (("split", self._why_not_split(wait.seat, hand)),
-                                                 ("surrender", self._why_not_surrender(wait.seat, hand)))
-                          if why is None]
-                return f"{label} must stand on {self._describe(hand)} (or {' / '.join(others)})"
-            return f"{label} to act on {self._describe(hand)}"
-        if self.phase is Phase.DEALING:
-            target = self._deal_order[self.cards_seen]
-            return f"Deal to {dealer if target == DEALER else f'seat {target}'}"
-        if self.phase is Phase.DEALER:
-            return f"{dealer.capitalize()} hits {self._describe_cards(self.dealer)}"
-        if self.phase is Phase.SETTLED:
-            return f"{dealer.capitalize()} stands — settle in order; shoe locked"
-        return _PHASE_PROMPTS[self.phase]
+        return prompt(self)
 
     def takes_card(self) -> bool:
         """Whether a card from the shoe would be accepted now (the shoe's card-stop is off)."""
@@ -226,7 +126,11 @@ class RoundTracker:
     def next_card_is_hole_card(self) -> bool:
         """Whether the next card from the shoe becomes the dealer's hole card."""
         return (self.profile.dealer_hole_card and self.phase in (Phase.BETTING, Phase.DEALING)
-                and self._card_target()[1] == DEALER and len(self.dealer) != self.profile.up_index)
+                and self.next_card_goes_to() == DEALER and len(self.dealer) != self.profile.up_index)
+
+    def next_card_goes_to(self) -> int:
+        """The seat the next card from the shoe is for, or DEALER."""
+        return self._card_target()[1]
 
     def expected_peek_answer(self) -> PeekResult:
         """What an honest peek device answers for the cards the shoe reported; replay uses it."""
@@ -240,9 +144,8 @@ class RoundTracker:
         return [card if i == up else None for i, card in enumerate(self.dealer)]
 
     def double_range(self, seat: int, hand: int) -> tuple[Cents, Cents]:
-        """The least and the most a double of this hand may add (RULES.md §8.15): the table minimum
-        up to the hand's wager; a double for less is anything below the wager."""
-        return self.profile.table_min, self.hands[seat][hand].stake
+        """The least and the most a double of this hand may add (`hand_options.double_range`)."""
+        return double_range(self.profile, self.hands[seat][hand])
 
     @property
     def up_card(self) -> Card:
@@ -253,7 +156,7 @@ class RoundTracker:
 
     def apply(self, event: Input) -> tuple[Operation, ...]:
         ops: list[Operation] = []
-        if isinstance(event, CardDrawn):  # the commonest input: find its hand once, not twice
+        if type(event) is CardDrawn:  # the commonest input: find its hand once, not twice
             error, target, index, use = self._card_target()
             if error is not None:
                 raise error
@@ -263,14 +166,14 @@ class RoundTracker:
             if error is not None:
                 raise error
             match event:
-                case PlaceWager():
-                    self._do_wager(event, ops)
                 case Decide():
                     self._do_decide(event, ops)
+                case PlaceWager():
+                    self._do_wager(event, ops)
                 case Insure():
                     self._do_insure(event, ops)
                 case CloseInsurance():
-                    self._do_close_insurance(event, ops)
+                    self._do_close_insurance(ops)
                 case PeekAnswered():
                     self._do_peek(event, ops)
                 case CheckedByHand():
@@ -327,7 +230,7 @@ class RoundTracker:
         seats = sorted(seat for seat, w in self.wagers.items() if w.get(WagerKind.BASE))
         self._deal_order = [*seats, DEALER, *seats, DEALER]
         for seat in seats:
-            self.hands[seat] = [_Hand([], self.wagers[seat][WagerKind.BASE])]
+            self.hands[seat] = [PlayerHand([], self.wagers[seat][WagerKind.BASE])]
         if self.pd_seat is None:
             self._play_order = seats
         else:
@@ -363,10 +266,10 @@ class RoundTracker:
         if phase is Phase.PLAYING:
             seat, index = self._play_order[self._turn], self._hand_index
             hand = self.hands[seat][index]
-            forced = self._forced_card(hand)
+            forced = hand.card_due()
             if forced is not None:
                 return None, seat, index, forced
-            error = self._why_not_hit(seat, index, hand)
+            error = why_not_hit(self.profile, seat, index, hand)
             return error, seat, index, CardUse.HIT
         if phase is Phase.DEALER:
             return None, DEALER, 0, CardUse.DEALER_DRAW
@@ -374,13 +277,10 @@ class RoundTracker:
             Phase.INSURANCE: "insurance is open: no card until the peek",
             Phase.PEEK: "the peek has not answered: no card until it does",
             Phase.HELD: "the round waits for the hole card to be checked by hand",
-            Phase.SETTLED: self._dealer_stands_reason(),
+            Phase.SETTLED: dealer_stands_reason(self.profile, self.dealer),
         }[phase]
         rule = self.profile.rules["dealer_draw"] if phase is Phase.SETTLED else self.profile.rules["insurance"]
         return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: {why}", rule), 0, 0, CardUse.DEAL
-
-    def _check_card(self, event: CardDrawn) -> RuleError | None:
-        return self._card_target()[0]
 
     def _deal(self, card: Card, target: int, index: int, use: CardUse, ops: list[Operation]) -> None:
         if self.phase is Phase.BETTING:
@@ -396,13 +296,6 @@ class RoundTracker:
         self.cards_seen += 1
         if self.phase is Phase.DEALING and self.cards_seen == len(self._deal_order):
             self._after_deal(ops)
-
-    def _forced_card(self, hand: _Hand) -> CardUse | None:
-        if len(hand.cards) < 2:
-            return CardUse.SPLIT_HAND
-        if hand.double and len(hand.cards) == 2:
-            return CardUse.DOUBLE
-        return None
 
     # --- after the deal: Lucky Lucky, the button, insurance and the peek ------------------------
 
@@ -467,16 +360,16 @@ class RoundTracker:
             self.insurance.pop(event.seat, None)
         ops.append(InsurancePlaced(event.seat, event.amount))
 
-    def _check_close_insurance(self, event: CloseInsurance) -> RuleError | None:
+    def _check_close_insurance(self) -> RuleError | None:
         if self.phase is not Phase.INSURANCE:
             return RuleError(Refusal.INSURANCE_NOT_OFFERED, f"insurance is not open; the round is {self.phase}", "8.8")
         return None
 
-    def _do_close_insurance(self, event: CloseInsurance, ops: list[Operation]) -> None:
+    def _do_close_insurance(self, ops: list[Operation]) -> None:
         self.phase = Phase.PEEK
         ops.append(PeekRequested(self.up_card.rank))
 
-    def _check_peek(self, event: PeekAnswered) -> RuleError | None:
+    def _check_peek(self) -> RuleError | None:
         if self.phase is not Phase.PEEK:
             return RuleError(Refusal.NO_PEEK_PENDING, f"no peek is pending; the round is {self.phase}", "6.2")
         return None
@@ -521,80 +414,9 @@ class RoundTracker:
             return RuleError(Refusal.NO_DECISION_DUE, f"seat {event.seat} hand {event.hand + 1} has ended ({hand.ended}): no decision is due", "8.4")
         if self.phase is not Phase.PLAYING or (self._play_order[self._turn], self._hand_index) != (event.seat, event.hand):
             return RuleError(Refusal.NOT_YOUR_TURN, f"no decision is due from seat {event.seat} hand {event.hand + 1} now", "8.4")
-        if self._forced_card(hand):
+        if hand.card_due():
             return RuleError(Refusal.CARD_DUE, f"seat {event.seat} hand {event.hand + 1} takes a card before any decision", "8.6")
-        match event.action:
-            case Action.STAND:
-                return self._why_not_stand(hand)
-            case Action.DOUBLE:
-                return self._why_not_double(event, hand)
-            case Action.SPLIT:
-                return self._why_not_split(event.seat, hand)
-            case Action.SURRENDER:
-                return self._why_not_surrender(event.seat, hand)
-        return InputError(Refusal.ILLEGAL_ACTION, f"decision {event.action!r} is not one of {', '.join(Action)}", None)
-
-    def _why_not_stand(self, hand: _Hand) -> RuleError | None:
-        limit = self.profile.player_must_hit_to
-        total = hand.total.value
-        if total <= limit:
-            return RuleError(Refusal.MUST_HIT, f"a player must hit {total}: stand is refused at {limit} or less", self.profile.rules["must_hit"])
-        return None
-
-    def _must_stand(self, hand: _Hand) -> RuleError | None:
-        limit = self.profile.player_must_stand_from
-        total = hand.total
-        if limit and total.hard and total.value >= limit:
-            return RuleError(Refusal.MUST_STAND, f"a player must stand on hard {total.value}: hit and double are refused at hard {limit} or more", self.profile.rules["must_stand"])
-        return None
-
-    def _why_not_hit(self, seat: int, index: int, hand: _Hand) -> RuleError | None:
-        error = self._must_stand(hand)
-        if error is not None:
-            return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: seat {seat} hand {index + 1}: {error.message}", error.rule)
-        return None
-
-    def _why_not_double(self, event: Decide, hand: _Hand) -> RuleError | None:
-        rule = self.profile.rules["double"]
-        if len(hand.cards) != 2:
-            return RuleError(Refusal.ILLEGAL_ACTION, "double is allowed on two cards only", rule)
-        if hand.split_aces:
-            return RuleError(Refusal.ILLEGAL_ACTION, "split Aces get one card each and cannot double", "8.15")
-        if (error := self._must_stand(hand)) is not None:
-            return RuleError(Refusal.ILLEGAL_ACTION, error.message, error.rule)
-        low, high = self.double_range(event.seat, event.hand)
-        amount = high if event.amount is None else event.amount
-        if not low <= amount <= high:
-            return RuleError(Refusal.WAGER_LIMIT, f"a double of {format_money(amount)} must be from the table minimum {format_money(low)} to the wager {format_money(high)}", "8.15")
-        return None
-
-    def _why_not_split(self, seat: int, hand: _Hand) -> RuleError | None:
-        rule = self.profile.rules["split"]
-        if len(hand.cards) != 2:
-            return RuleError(Refusal.ILLEGAL_ACTION, "split is allowed on two cards only", rule)
-        first, second = hand.cards
-        pair = first.value == second.value if self.profile.split_same_value else first.rank == second.rank
-        if not pair:
-            return RuleError(Refusal.ILLEGAL_ACTION, f"{first} and {second} are not a pair", rule)
-        if hand.split_aces:
-            return RuleError(Refusal.ILLEGAL_ACTION, "Aces are split once", "8.15")
-        if len(self.hands[seat]) >= self.profile.max_hands:
-            return RuleError(Refusal.ILLEGAL_ACTION, f"a seat plays at most {self.profile.max_hands} hands", rule)
-        return None
-
-    def _why_not_surrender(self, seat: int, hand: _Hand) -> RuleError | None:
-        p = self.profile
-        rule = p.rules["surrender"]
-        if p.surrender is Surrender.NONE:
-            return RuleError(Refusal.ILLEGAL_ACTION, f"{p.id} has no surrender", rule)
-        if len(self.hands[seat]) > 1 or hand.from_split:
-            return RuleError(Refusal.ILLEGAL_ACTION, "surrender is never allowed after a split", "8.8")
-        if len(hand.cards) != 2 or hand.double:
-            return RuleError(Refusal.ILLEGAL_ACTION, "surrender is allowed on the first two cards only", rule)
-        if p.surrender is Surrender.NO_ACE_12_PLUS:
-            if any(card.is_ace for card in hand.cards) or hand.total.value < 12:
-                return RuleError(Refusal.ILLEGAL_ACTION, "surrender needs a total of 12 or more without an Ace", rule)
-        return None
+        return why_not(self.profile, hand, len(hands), event.action, event.amount)
 
     def _do_decide(self, event: Decide, ops: list[Operation]) -> None:
         seat, index = event.seat, event.hand
@@ -612,7 +434,7 @@ class RoundTracker:
             aces = moved.is_ace
             hand.from_split = True
             hand.split_aces = aces
-            self.hands[seat].insert(index + 1, _Hand([moved], hand.stake, from_split=True, split_aces=aces))
+            self.hands[seat].insert(index + 1, PlayerHand([moved], hand.stake, from_split=True, split_aces=aces))
             ops.append(DecisionTaken(seat, index, action, hand.stake))
         elif action is Action.SURRENDER:
             hand.surrendered = True
@@ -621,24 +443,6 @@ class RoundTracker:
         else:
             ops.append(DecisionTaken(seat, index, action, 0))
             self._end(seat, index, EndReason.STOOD, ops, forced=False)
-
-    def _forced_end(self, seat: int, hand: _Hand) -> EndReason | None:
-        """A hand the rules end without a decision (RULES.md §8.3-§8.5)."""
-        if hand.natural:
-            return EndReason.NATURAL
-        total = hand.total.value
-        if total > TARGET:
-            return EndReason.OVER
-        if total == TARGET:
-            return EndReason.TWENTY_ONE
-        if hand.split_aces:
-            return EndReason.SPLIT_ACES
-        if hand.double:
-            return EndReason.DOUBLED
-        if (self._must_stand(hand) is not None and self._why_not_split(seat, hand) is not None
-                and self._why_not_surrender(seat, hand) is not None):
-            return EndReason.MUST_STAND
-        return None
 
     def _end(self, seat: int, index: int, reason: EndReason, ops: list[Operation], forced: bool = True) -> None:
         hand = self.hands[seat][index]
@@ -657,7 +461,7 @@ class RoundTracker:
             if not self._hole_shown:
                 self._hole_shown = True
                 ops.append(HoleCardRevealed(self.dealer[self.profile.hole_index]))
-            if not self._dealer_draws():
+            if not dealer_draws(self.profile, self.dealer, self.dealer_natural, self.wagers, self.hands.values()):
                 self._settle(ops)
 
     def _next_hand(self, ops: list[Operation]) -> None:
@@ -670,41 +474,14 @@ class RoundTracker:
                 continue
             hand = hands[self._hand_index]
             if hand.ended is None:
-                if self._forced_card(hand):
+                if hand.card_due():
                     return
-                reason = self._forced_end(seat, hand)
+                reason = forced_end(self.profile, hand, len(hands))
                 if reason is None:
                     return
                 self._end(seat, self._hand_index, reason, ops)
             self._hand_index += 1
         self.phase = Phase.DEALER
-
-    def _unresolved(self) -> bool:
-        """Some base wager still depends on the dealer's final hand (RULES.md §8.16)."""
-        for hands in self.hands.values():
-            for hand in hands:
-                if hand.surrendered or hand.natural:
-                    continue
-                player = standing(hand.cards, self.profile, from_split=hand.from_split)
-                if player.status is Status.UNDER or can_still_push(player, self.profile):
-                    return True
-        return False
-
-    def _dealer_draws(self) -> bool:
-        """The dealer's drawing rule (RULES.md §2.8-§2.9, §3.5, §4.1-§4.3)."""
-        if self.dealer_natural or is_natural_pair(self.dealer):
-            return False
-        if not dealer_draws_on(hand_total(self.dealer), self.profile.dealer_hits_soft_17):
-            return False
-        return any(w.get(WagerKind.BUSTER) for w in self.wagers.values()) or self._unresolved()
-
-    def _dealer_stands_reason(self) -> str:
-        total = hand_total(self.dealer)
-        if is_natural_pair(self.dealer):
-            return "the dealer has a Natural and does not draw"
-        if not dealer_draws_on(total, self.profile.dealer_hits_soft_17):
-            return f"the dealer stands on {'soft' if total.soft else 'hard'} {total.value}"
-        return "no wager depends on the dealer's hand: the dealer does not draw"
 
     def _settle(self, ops: list[Operation]) -> None:
         p = self.profile
@@ -730,18 +507,6 @@ class RoundTracker:
         self.phase = Phase.SETTLED
         ops.append(DealerStood(hand_total(self.dealer).value, len(self.dealer) > 2))
         ops.append(RoundSettled(banker_net(self.rows)))
-
-    # --- descriptions -------------------------------------------------------------------------
-
-    def _describe(self, hand: _Hand) -> str:
-        return self._describe_cards(hand.cards)
-
-    @staticmethod
-    def _describe_cards(cards: list[Card]) -> str:
-        total = hand_total(cards)
-        return f"{'soft' if total.soft else 'hard'} {total.value}"
-
-
 
 def _limits(event: PlaceWager, low: Cents, high: Cents, rule: str) -> RuleError | None:
     if not low <= event.amount <= high:
