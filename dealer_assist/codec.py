@@ -51,7 +51,7 @@ def _hints(kind: type) -> dict[str, Any]:
 def decode(data: dict[str, Any]) -> Any:
     """The record back as its dataclass; an unknown type or field is an error naming it."""
     name = data.get("type")
-    kind = TYPES.get(name)  # type: ignore[arg-type]
+    kind = TYPES.get(name) if isinstance(name, str) else None
     if kind is None:
         raise JournalError(Refusal.BAD_RECORD, f"unknown record type {name!r}")
     hints = _hints(kind)
@@ -61,28 +61,33 @@ def decode(data: dict[str, Any]) -> Any:
             if field.default is dataclasses.MISSING:
                 raise JournalError(Refusal.BAD_RECORD, f"{name}: field {field.name!r} is missing")
             continue
-        values[field.name] = _decode_value(hints[field.name], data[field.name])
+        values[field.name] = _decode_value(hints[field.name], data[field.name], f"{name}.{field.name}")
     return kind(**values)
 
 
-def _decode_value(hint: Any, value: object) -> object:
+def _decode_value(hint: Any, value: object, where: str) -> object:
+    """`value` as the type `hint` names; a value of the wrong shape is an error naming `where`."""
     if value is None:
         return None
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
-        return _decode_value(options[0], value) if len(options) == 1 else value
+        return _decode_value(options[0], value, where) if len(options) == 1 else value
     if hint is Card:
         return parse_card(value)
     if isinstance(hint, type) and issubclass(hint, StrEnum):
-        if not isinstance(value, str):
-            raise JournalError(Refusal.BAD_RECORD, f"{value!r} is not a {hint.__name__} name")
-        return hint(value)
+        for member in hint:
+            if member.value == value:
+                return member
+        choices = ", ".join(member.value for member in hint)
+        raise JournalError(Refusal.BAD_RECORD, f"{where}: {value!r} is not one of {choices}")
     if origin is tuple:
         if not isinstance(value, list):
-            raise JournalError(Refusal.BAD_RECORD, f"{value!r} is not a list")
+            raise JournalError(Refusal.BAD_RECORD, f"{where}: {value!r} is not a list")
         (item, *_rest) = typing.get_args(hint)
-        return tuple(_decode_value(item, v) for v in value)
+        return tuple(_decode_value(item, v, f"{where}[{i}]") for i, v in enumerate(value))
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return decode(value)  # type: ignore[arg-type]
+        if not isinstance(value, dict):
+            raise JournalError(Refusal.BAD_RECORD, f"{where}: {value!r} is not a record")
+        return decode(value)
     return value

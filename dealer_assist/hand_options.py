@@ -6,7 +6,7 @@ tracker asks them for `verify`, for the prompt and for the hands the rules end b
 """
 from __future__ import annotations
 
-from dealer_assist.errors import Refusal, RuleError
+from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.inputs import Action
 from dealer_assist.money import Cents, format_money
 from dealer_assist.operations import EndReason
@@ -101,6 +101,7 @@ def why_not(profile: Profile, hand: PlayerHand, seat_hands: int, action: Action,
             return why_not_split(profile, hand, seat_hands)
         case Action.SURRENDER:
             return why_not_surrender(profile, hand, seat_hands)
+    return InputError(Refusal.ILLEGAL_ACTION, f"decision {action!r} is not one of {', '.join(Action)}", None)
 
 
 def forced_end(profile: Profile, hand: PlayerHand, seat_hands: int) -> EndReason | None:

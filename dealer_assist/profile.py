@@ -127,8 +127,9 @@ def _bool(name: str, value: object) -> bool:
 
 def _enum(kind: type[StrEnum]) -> Callable[[str, object], StrEnum]:
     def parse(name: str, value: object) -> StrEnum:
-        if isinstance(value, str) and value in kind._value2member_map_:
-            return kind(value)
+        for member in kind:
+            if member.value == value:
+                return member
         choices = ", ".join(member.value for member in kind)
         raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not one of {choices}", "7")
     return parse

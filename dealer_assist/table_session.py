@@ -7,13 +7,13 @@ state between rounds is plain data, so the journal can restart a table from its 
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
 from dealer_assist.cards import Card
-from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.errors import InputError, JournalError, Refusal, RuleError
 from dealer_assist.inputs import CardDrawn, CheckedByHand, Input
 from dealer_assist.money import Cents
 from dealer_assist.operations import Operation
@@ -80,6 +80,18 @@ class _Between:
     window_pds: list[int] = field(default_factory=list)
     warned: list[int] = field(default_factory=list)
 
+    @classmethod
+    def restored(cls, state: Mapping[str, Any]) -> _Between:
+        """The state a closing record carried; a field this version does not know is an error
+        naming it, not a crash on reopening the table."""
+        known = {f.name for f in fields(cls)}
+        carried: dict[str, Any] = {}
+        for name, value in state.items():
+            if name not in known:
+                raise JournalError(Refusal.BAD_RECORD, f"carried state: unknown field {name!r}")
+            carried[name] = list(value) if isinstance(value, list) else value
+        return cls(**carried)
+
 
 def _check_signed(event: KeyCard | ConfirmPeek | VoidRound | DiscardMisdeal | RekeyCard) -> None:
     """A correction is kept forever with who made it and why: neither may be blank."""
@@ -95,8 +107,7 @@ class TableSession:
         self.profile: Profile = load_profile(config.profile, config.settings)
         self.seats = config.seats or self.profile.seats
         self.rotation = rotation_policy(config.rotation_rules)
-        carried: dict[str, Any] = {k: list(v) if isinstance(v, list) else v for k, v in (state or {}).items()}
-        self.s = _Between(**carried)
+        self.s = _Between.restored(state or {})
         self.tracker: RoundTracker | None = None
         self.round_inputs: list[Input] = []
         self.misdeal: Card | None = None
@@ -137,15 +148,40 @@ class TableSession:
 
     def apply(self, event: TableInput, now: float) -> tuple[Operation | Any, ...]:
         """Apply one input at wall time `now`; a refusal raises RuleError and changes nothing."""
-        handler = self._HANDLERS.get(type(event), TableSession._round_input)
         ops: list[Any] = []
-        handler(self, event, now, ops)
+        match event:
+            case ShoeLoaded():
+                self._shoe_loaded(event, ops)
+            case CutCardReached():
+                self._cut_card(event, ops)
+            case CardsUnread():
+                self._cards_unread(event, ops)
+            case KeyCard():
+                self._key_card(event, ops)
+            case CardDrawn():
+                self._card(event, ops)
+            case BankAccepted():
+                self._bank_accepted(event, now, ops)
+            case BankRefused():
+                self._bank_refused(event, ops)
+            case SettlementConfirmed():
+                self._settlement_confirmed(ops)
+            case VoidRound():
+                self._void(event, ops)
+            case DiscardMisdeal():
+                self._discard(event, ops)
+            case RekeyCard():
+                self._rekey(event, ops)
+            case ConfirmPeek():
+                self._confirm_peek(event, ops)
+            case _:
+                self._round_input(event, ops)
         ops.extend(self.rotation.warnings(self.s, now))
         return tuple(ops)
 
     # --- the shoe -------------------------------------------------------------------------------
 
-    def _shoe_loaded(self, event: ShoeLoaded, now: float, ops: list[Any]) -> None:
+    def _shoe_loaded(self, event: ShoeLoaded, ops: list[Any]) -> None:
         if self.tracker is not None and self.tracker.cards_seen:
             raise RuleError(Refusal.ROUND_OPEN, "a new shoe is loaded between rounds, not while cards are out", "5.6")
         if not 1 <= event.decks <= 8:
@@ -156,18 +192,18 @@ class TableSession:
         ops.append(ShoeChanged(event.shoe_id, event.decks))
         self._maybe_open(ops)
 
-    def _cut_card(self, event: CutCardReached, now: float, ops: list[Any]) -> None:
+    def _cut_card(self, event: CutCardReached, ops: list[Any]) -> None:
         if self.s.shoe_id is None:
             raise RuleError(Refusal.NO_SHOE, "no shoe is loaded")
         self.s.new_shoe_due = True
         ops.append(NewShoeDue(event.n))
 
-    def _card(self, event: CardDrawn, now: float, ops: list[Any]) -> None:
+    def _card(self, event: CardDrawn, ops: list[Any]) -> None:
         if self.unread:
             raise RuleError(Refusal.UNREAD_HELD, f"the round holds until shoe card {self.unread[0]} is named", "6.1")
         self._place_card(event, ops)
 
-    def _cards_unread(self, event: CardsUnread, now: float, ops: list[Any]) -> None:
+    def _cards_unread(self, event: CardsUnread, ops: list[Any]) -> None:
         if self.s.shoe_id is None:
             raise RuleError(Refusal.NO_SHOE, "a card came out but no shoe is loaded")
         if event.last < event.first:
@@ -176,7 +212,7 @@ class TableSession:
         self.s.shoe_cards += event.last - event.first + 1
         ops.append(CardsHeldUnread(event.first, event.last, event.missed))
 
-    def _key_card(self, event: KeyCard, now: float, ops: list[Any]) -> None:
+    def _key_card(self, event: KeyCard, ops: list[Any]) -> None:
         if not self.unread:
             raise RuleError(Refusal.NOTHING_UNREAD, "no card is waiting to be named")
         _check_signed(event)
@@ -235,7 +271,7 @@ class TableSession:
         ops.append(BankTaken(event.seat, event.bank, turn, event.proposition))
         self._maybe_open(ops)
 
-    def _bank_refused(self, event: BankRefused, now: float, ops: list[Any]) -> None:
+    def _bank_refused(self, event: BankRefused, ops: list[Any]) -> None:
         self._check_offer(event.seat)
         ops.append(BankDeclined(event.seat))
         self.s.declined.append(event.seat)
@@ -281,17 +317,17 @@ class TableSession:
         ops.extend(self._open_tracker().apply(event))
         self.round_inputs.append(event)
 
-    def _round_input(self, event: Input, now: float, ops: list[Any]) -> None:
+    def _round_input(self, event: Input, ops: list[Any]) -> None:
         if isinstance(event, CheckedByHand):
             raise RuleError(Refusal.SUPERVISOR_ONLY, "a check by hand is confirmed by a floor supervisor", "6.2")
         self._to_round(event, ops)
 
-    def _confirm_peek(self, event: ConfirmPeek, now: float, ops: list[Any]) -> None:
+    def _confirm_peek(self, event: ConfirmPeek, ops: list[Any]) -> None:
         _check_signed(event)
         self._to_round(CheckedByHand(event.natural), ops)
         ops.append(PeekConfirmed(event.natural, event.supervisor, event.reason))
 
-    def _settlement_confirmed(self, event: SettlementConfirmed, now: float, ops: list[Any]) -> None:
+    def _settlement_confirmed(self, ops: list[Any]) -> None:
         tracker = self._open_tracker()
         if tracker.phase is not Phase.SETTLED:
             raise RuleError(Refusal.NOT_SETTLED, f"the round is not settled yet ({tracker.phase})")
@@ -299,41 +335,40 @@ class TableSession:
 
     def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:
         s = self.s
+        pd = self.tracker.player_dealer if self.tracker is not None else None
         ops.append(RoundClosed(s.round_id, pd_net, voided))
         self.tracker = None
         self.round_inputs = []
         self.misdeal = None
-        if self.profile.player_dealer:
-            assert s.pd_seat is not None, "a player-dealer round has a player-dealer"
+        if pd is not None:  # the bank moves on from the seat that held it this round
             s.pd_ready = False
-            self._offer_next(s.pd_seat - 1 if s.pd_turn == 1 and not s.pd_proposition else s.pd_seat, ops)
+            self._offer_next(pd.seat - 1 if s.pd_turn == 1 and not s.pd_proposition else pd.seat, ops)
         self.checkpoint = self.between_rounds()
         self._maybe_open(ops)
 
     # --- corrections ------------------------------------------------------------------------------
 
-    def _void(self, event: VoidRound, now: float, ops: list[Any]) -> None:
+    def _void(self, event: VoidRound, ops: list[Any]) -> None:
         if self.tracker is None:
             raise RuleError(Refusal.NO_ROUND, "no round is open to void")
         _check_signed(event)
         ops.append(RoundVoided(self.s.round_id, event.supervisor, event.reason))
         self._close(0, voided=True, ops=ops)
 
-    def _discard(self, event: DiscardMisdeal, now: float, ops: list[Any]) -> None:
+    def _discard(self, event: DiscardMisdeal, ops: list[Any]) -> None:
         if self.misdeal is None:
             raise RuleError(Refusal.NO_MISDEAL, "no misdeal is held")
         _check_signed(event)
         ops.append(MisdealDiscarded(self.misdeal, event.supervisor, event.reason))
         self.misdeal = None
 
-    def _rekey(self, event: RekeyCard, now: float, ops: list[Any]) -> None:
+    def _rekey(self, event: RekeyCard, ops: list[Any]) -> None:
         tracker = self._open_tracker()
         _check_signed(event)
-        card_positions = [i for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
-        if not 0 <= event.index < len(card_positions):
-            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(card_positions)} cards: there is no card {event.index + 1}")
-        position = card_positions[event.index]
-        was = self.round_inputs[position].card  # type: ignore[union-attr]
+        drawn = [(i, e.card) for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
+        if not 0 <= event.index < len(drawn):
+            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(drawn)} cards: there is no card {event.index + 1}")
+        position, was = drawn[event.index]
         replayed = list(self.round_inputs)
         replayed[position] = CardDrawn(event.card)
         rebuilt = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer, tracker.dealer_closes_betting)
@@ -344,18 +379,3 @@ class TableSession:
             rebuilt.apply(step)
         self.tracker, self.round_inputs = rebuilt, replayed
         ops.append(CardRekeyed(event.index, was, event.card, event.supervisor, event.reason))
-
-    _HANDLERS: dict[type, Callable[[TableSession, Any, float, list[Any]], None]] = {
-        ShoeLoaded: _shoe_loaded,
-        CutCardReached: _cut_card,
-        CardsUnread: _cards_unread,
-        KeyCard: _key_card,
-        CardDrawn: _card,
-        BankAccepted: _bank_accepted,
-        BankRefused: _bank_refused,
-        SettlementConfirmed: _settlement_confirmed,
-        VoidRound: _void,
-        DiscardMisdeal: _discard,
-        RekeyCard: _rekey,
-        ConfirmPeek: _confirm_peek,
-    }

@@ -50,7 +50,7 @@ def table_input(event: events.DeviceEvent) -> TableInput | None:
 
 def evidence(device: str, event: events.DeviceEvent) -> DeviceNote:
     body: dict[str, Any] = {"device": device, "type": type(event).__name__}
-    for field in fields(event):  # type: ignore[arg-type]
+    for field in fields(event):
         value = getattr(event, field.name)
         body[field.name] = value.value if isinstance(value, Enum) else value
     return DeviceNote(body)

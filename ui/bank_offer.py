@@ -25,18 +25,26 @@ class BankOffer(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.keypad = AmountKeypad(BANK_CHIPS, "Takes the bank", "bank", lambda amount: f"Seat {self.seat} bank {money(amount)}")
-        self.keypad.confirmed.connect(lambda amount: self.entered.emit(BankAccepted(self.seat, amount)))
+        self.keypad.confirmed.connect(self._take)
         layout.addWidget(self.keypad)
         self.refuse = QPushButton("Refuses")
         self.refuse.setObjectName("bank_refuse")
-        self.refuse.clicked.connect(lambda: self.entered.emit(BankRefused(self.seat)))
+        self.refuse.clicked.connect(self._refuse)
         self.keypad.grid.addWidget(self.refuse, 0, 4)
 
     def show_table(self, snap: TableSnapshot) -> None:
         table = snap.table
         offered = table is not None and table.state is TableState.OFFERING_BANK
-        self.setVisible(offered)
         seat = table.offer_seat if offered and table is not None else None
+        self.setVisible(seat is not None)
         if seat != self.seat:
             self.seat = seat
             self.keypad.set_amount(0)
+
+    def _take(self, amount: Cents) -> None:
+        if self.seat is not None:  # shown only while a seat is offered the bank
+            self.entered.emit(BankAccepted(self.seat, amount))
+
+    def _refuse(self) -> None:
+        if self.seat is not None:
+            self.entered.emit(BankRefused(self.seat))

@@ -1,6 +1,8 @@
 """The dark, high-contrast look of every screen: read from a metre under card-room lighting."""
 from __future__ import annotations
 
+from typing import TypeVar
+
 from PySide6.QtWidgets import QWidget
 
 BACKGROUND = "#0d1117"
@@ -62,7 +64,10 @@ QFrame#bench QPushButton {{ font-size: {px(17)}px; padding: 0 {px(6)}px; }}
 """
 
 
-def see_through(widget: QWidget) -> QWidget:
+Container = TypeVar("Container", bound=QWidget)
+
+
+def see_through(widget: Container) -> Container:
     """A container that only holds other widgets paints no background of its own: the window's
     shows through. Every background painted under a changed widget is a fill of its whole area,
     and nested containers each painted theirs at every frame. Call before the widget is shown."""

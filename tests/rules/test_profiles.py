@@ -52,6 +52,8 @@ def test_7_profile_defaults_match_the_settings_table(name):
     ({"buster_pays": [2, 2, 4]}, "buster_pays"),
     ({"fees": [{"upto": 50, "player": 0.5}]}, "fees"),
     ({"table_min": 600}, "table_min"),
+    ({"surrender": 2}, "surrender"),
+    ({"play_starts": ["seat_1"]}, "play_starts"),
 ])
 def test_7_profile_validation_names_the_setting(settings, named):
     with pytest.raises(RuleError) as caught:

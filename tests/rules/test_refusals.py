@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.errors import DeviceError, InputError, JournalError, Refusal, RuleError
-from dealer_assist.inputs import PlaceWager, WagerKind
+from dealer_assist.cards import parse_card
+from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.profile import load_profile
 from dealer_assist.round_file import settle_round
 from dealer_assist.tracker import RoundTracker
@@ -49,3 +50,16 @@ def test_the_tracker_refuses_by_rule_and_the_kinds_stay_apart():
     assert refusal is not None and refusal.code is Refusal.WAGER_LIMIT and refusal.rule == "7"
     for kind in (InputError, DeviceError, JournalError):
         assert issubclass(kind, RuleError) and not isinstance(refusal, kind)
+
+
+def test_a_decision_that_is_no_action_is_refused_by_name_and_changes_nothing():
+    tracker = RoundTracker(load_profile("sd-buster-a"))
+    tracker.apply(PlaceWager(1, WagerKind.BASE, 1_000))
+    for code in ("TS", "6H", "9D", "7C"):
+        tracker.apply(CardDrawn(parse_card(code)))
+    before = tracker.prompt()
+    with pytest.raises(InputError) as caught:
+        tracker.apply(Decide(1, 0, "hit"))  # type: ignore[arg-type]  # a value no Action has
+    assert caught.value.code is Refusal.ILLEGAL_ACTION and "'hit'" in caught.value.message
+    assert tracker.prompt() == before == "Seat 1 to act on hard 19"
+    assert tracker.verify(Decide(1, 0, Action.STAND)) is None
