@@ -40,6 +40,7 @@ case "$mode" in
   test)
     export QT_QPA_PLATFORM=offscreen
     .venv/bin/lint-imports
+    .venv/bin/mypy dealer_assist devices calibration hw_sims ui pit
     exec .venv/bin/python -m pytest "$@" ;;
   *) echo "usage: scripts/bootstrap.sh run|test|room [args...]" >&2; exit 2 ;;
 esac

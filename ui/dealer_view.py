@@ -85,6 +85,7 @@ class DealerView(QWidget):
             grid.addLayout(tray, 1, 1, 1, columns - 2)
         for column in range(columns):
             grid.setColumnStretch(column, 1)
+        self.table_page = table
         self.stack.addWidget(table)
         self.settlement = SettlementPanel()
         self.settlement.confirmed.connect(lambda: self.input_entered.emit(SettlementConfirmed()))
@@ -119,9 +120,9 @@ class DealerView(QWidget):
     def _select(self, seat: int) -> None:
         self.selected = seat
         if self.snapshot is not None:
-            self.render(self.snapshot)
+            self.show_table(self.snapshot)
 
-    def render(self, snap: TableSnapshot) -> None:
+    def show_table(self, snap: TableSnapshot) -> None:
         if snap.need not in (Need.WAGERS, Need.INSURANCE):
             self.selected = None  # a seat is picked for wager entry only
         self.snapshot = snap
@@ -137,12 +138,12 @@ class DealerView(QWidget):
             self.keypads.setMinimumHeight(tallest)
         if snap.need is Need.NOTHING:  # the settlement covers the seats until the next round
             self.settlement.show_table(snap)
-            page = self.settlement
+            page: QWidget = self.settlement
         else:
             for view in snap.seats:
                 self.seats[view.seat].show_seat(view, view.seat == self.selected)
             self.dealer.show_table(snap)
-            page = self.stack.widget(0)
+            page = self.table_page
         if self.stack.currentWidget() is not page:
             self.stack.setCurrentWidget(page)
         self.wagers.show_table(snap, self.selected)

@@ -40,9 +40,9 @@ class DealerWindow(QMainWindow):
         self.setCentralWidget(body)
         self.view.input_entered.connect(bridge.submit)
         self.view.attention_dismissed.connect(bridge.dismiss)
-        bridge.snapshot_changed.connect(self.view.render)
+        bridge.snapshot_changed.connect(self.view.show_table)
         bridge.devices_changed.connect(self.view.show_devices)
-        self.view.render(bridge.snapshot)
+        self.view.show_table(bridge.snapshot)
         self.view.show_devices(bridge.devices.links())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
