@@ -1,4 +1,4 @@
-"""Real bench journals for the pit's tests, and a few lines that ship them as a table would."""
+"""Real bench journals for the pit's tests, and the forger's rewrite of one."""
 from __future__ import annotations
 
 import json
@@ -47,32 +47,3 @@ def rewrite(path: Path, seq: int, change: dict[str, object]) -> None:
 
 def head(path: Path) -> Record:
     return list(read_records(path))[-1]
-
-
-async def ship_steadily(url: str, found: list[RecordMessage], pause: float = 0.0, seed: str | None = None) -> None:
-    """Ship as a table does: each record until the stream has it, through any outage of the broker."""
-    import asyncio
-
-    import nats
-    from nats.errors import Error as NatsError
-
-    from pit.broker import inbox_prefix
-
-    nc = None
-    while nc is None:
-        try:
-            nc = await nats.connect(url, nkeys_seed_str=seed, inbox_prefix=inbox_prefix(found[0].table_id),
-                                    max_reconnect_attempts=-1, reconnect_time_wait=0.2, connect_timeout=1)
-        except (NatsError, OSError):
-            await asyncio.sleep(0.2)
-    js = nc.jetstream(timeout=2)
-    for message in found:
-        while True:
-            try:
-                await js.publish(message.subject, message.encode(), headers={"Nats-Msg-Id": message.msg_id})
-                break
-            except (NatsError, asyncio.TimeoutError, OSError):
-                await asyncio.sleep(0.2)
-        if pause:
-            await asyncio.sleep(pause)
-    await nc.close()

@@ -3,49 +3,58 @@ pit service or PostgreSQL goes down and comes back; every journal ends in the st
 and each witnessed head equals its journal's head."""
 from __future__ import annotations
 
-import asyncio
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from pit.broker import Identity
 from pit.local_services import NatsServer, PostgresCluster, free_port
 from pit.store import PitStore
-from pit.wire import RecordMessage
-from tests.pit.journals import bench_journal, head, messages, ship_steadily
+from tests.pit.journals import head, messages
 from tests.pit.pit_service import fresh_database, running_ingest, stored_counts, wait_for
 
 pytestmark = pytest.mark.slow
 TABLES = ("A1", "B2", "C3")
 
 
-def _journals(tmp_path: Path) -> dict[str, list[RecordMessage]]:
-    return {table: messages(bench_journal(tmp_path / f"{table}.db", 8, n + 20, table), table)
-            for n, table in enumerate(TABLES)}
+ROUNDS = 12
+PACE_S = 0.01
 
 
-def _shipping(url: str, shipped: dict[str, list[RecordMessage]], seeds: dict[str, str] | None = None) -> threading.Thread:
-    async def all_tables() -> None:
-        await asyncio.gather(*(ship_steadily(url, found, 0.006, (seeds or {}).get(table))
-                               for table, found in shipped.items()))
-    thread = threading.Thread(target=asyncio.run, args=(all_tables(),), daemon=True)
-    thread.start()
-    return thread
+def _bench(url: str, tmp_path: Path, table: str, seed: int, creds: str) -> subprocess.Popen[bytes]:
+    """A table dealing while it ships, through the product's own `bench --pit`."""
+    command = [sys.executable, "-m", "ui.cli", "bench", "--rounds", str(ROUNDS), "--seed", str(seed),
+               "--journal", str(tmp_path / f"{table}.db"), "--table-id", table, "--links", "in-process",
+               "--pace", str(PACE_S), "--pit", url, "--pit-creds", str(tmp_path / f"{table}.creds")]
+    (tmp_path / f"{table}.creds").write_text(creds.strip() + "\n")
+    log = open(tmp_path / f"{table}.log", "ab")
+    return subprocess.Popen(command, stdout=log, stderr=log, cwd=Path(__file__).parents[2])
 
 
-def _under_way(store: PitStore, shipped: dict[str, list[RecordMessage]]) -> None:
-    """Waits until ingest has stored some records, but far from all of them."""
-    stored = wait_for(lambda: sum(n for n, _, _ in stored_counts(store).values()) > 100 and stored_counts(store),
-                      what="ingest under way")
-    assert sum(n for n, _, _ in stored.values()) < sum(len(found) for found in shipped.values()) - 100
+def _dealing(url: str, tmp_path: Path, seeds: dict[str, str] | None = None) -> list[subprocess.Popen[bytes]]:
+    """Every table dealing; on an open broker each with a fresh identity of its own."""
+    seeds = seeds or {table: Identity.new().seed for table in TABLES}
+    return [_bench(url, tmp_path, table, n + 20, seeds[table]) for n, table in enumerate(TABLES)]
 
 
-def _exactly_once(store: PitStore, shipped: dict[str, list[RecordMessage]], tmp_path: Path) -> None:
+def _under_way(store: PitStore, tables: list[subprocess.Popen[bytes]]) -> None:
+    """Waits until ingest has stored some records while every table is still dealing."""
+    wait_for(lambda: sum(n for n, _, _ in stored_counts(store).values()) > 100, what="ingest under way")
+    assert all(table.poll() is None for table in tables), "a table finished before the outage"
+
+
+def _finished(tables: list[subprocess.Popen[bytes]], tmp_path: Path) -> None:
+    for table, name in zip(tables, TABLES):
+        assert table.wait(timeout=90) == 0, (tmp_path / f"{name}.log").read_text()
+
+
+def _exactly_once(store: PitStore, tmp_path: Path) -> None:
+    shipped = {table: messages(tmp_path / f"{table}.db", table) for table in TABLES}
     expected = {found[0].journal: (len(found),) * 3 for found in shipped.values()}
     wait_for(lambda: stored_counts(store) == expected, timeout=60, what="every record exactly once")
     for table, found in shipped.items():
@@ -57,14 +66,18 @@ def _exactly_once(store: PitStore, shipped: dict[str, list[RecordMessage]], tmp_
 def _outage(tmp_path: Path, postgres: PostgresCluster, broker: NatsServer, outage: Callable[[], None]) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.open(dsn)
-    shipped = _journals(tmp_path)
     with running_ingest(broker.url, dsn, store.pit_identity().seed):
-        shipper = _shipping(broker.url, shipped)
-        _under_way(store, shipped)
-        outage()
-        shipper.join(timeout=60)
-        assert not shipper.is_alive()
-        _exactly_once(store, shipped, tmp_path)
+        tables = _dealing(broker.url, tmp_path)
+        try:
+            _under_way(store, tables)
+            outage()
+            _finished(tables, tmp_path)
+        finally:
+            for table in tables:
+                if table.poll() is None:
+                    table.kill()
+                    table.wait()
+        _exactly_once(store, tmp_path)
     store.close()
 
 
@@ -108,21 +121,19 @@ def test_the_pit_service_killed_and_restarted_on_the_rooms_own_broker(tmp_path: 
     config = _pit("nats-config", "--db", dsn, "--port", str(port), "--store", str(tmp_path / "js"), "--host", "127.0.0.1")
     broker = NatsServer(tmp_path / "nats", port, config.stdout).start()
     store = PitStore.open(dsn)
-    shipped = _journals(tmp_path)
     command = [sys.executable, "-m", "ui.cli", "pit", "serve", "--nats", broker.url, "--db", dsn,
                "--http", f"127.0.0.1:{free_port()}"]
     log = open(tmp_path / "pit.log", "ab")
     serve = subprocess.Popen(command, stdout=log, stderr=log, cwd=Path(__file__).parents[2])
     try:
-        shipper = _shipping(broker.url, shipped, seeds)
-        _under_way(store, shipped)
+        tables = _dealing(broker.url, tmp_path, seeds)
+        _under_way(store, tables)
         serve.kill()
         serve.wait()
         time.sleep(1.0)
         serve = subprocess.Popen(command, stdout=log, stderr=log, cwd=Path(__file__).parents[2])
-        shipper.join(timeout=60)
-        assert not shipper.is_alive()
-        _exactly_once(store, shipped, tmp_path)
+        _finished(tables, tmp_path)
+        _exactly_once(store, tmp_path)
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(timeout=20) == 0
     finally:
