@@ -8,6 +8,7 @@ the amount they add up to is shown and confirmed before it counts.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QObject
@@ -29,8 +30,9 @@ class TapGuard(QObject):
     It watches the application's mouse events, so buttons added later (a confirmation) are guarded
     too, and a tap on any other button ends the guard."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(parent)
+        self.clock = clock  # a test moves its own clock past the guard instead of waiting
         self._screen: QWidget | None = None
         self._last: QObject | None = None
         self._at = 0.0
@@ -51,11 +53,11 @@ class TapGuard(QObject):
             if watched is self._swallowing:
                 self._swallowing = None
                 return True
-            self._last, self._at = watched, time.monotonic()
+            self._last, self._at = watched, self.clock()
             return False
         guarded = (self._screen is not None and self._screen.isAncestorOf(watched)
                    and not watched.property(REPEATABLE))
-        if guarded and watched is self._last and time.monotonic() - self._at < GUARD_S:
+        if guarded and watched is self._last and self.clock() - self._at < GUARD_S:
             self._swallowing = watched
             return True
         self._swallowing = None
