@@ -118,15 +118,20 @@ def test_status_every_change_with_what_is_left_to_send(room: Room, tmp_path: Pat
     assert len({s.last_seq for s in statuses}) > 1  # sent as the table changed, not only every 5 s
 
 
-def test_a_journal_cut_short_is_behind_the_stream_and_is_not_shipped(room: Room, tmp_path: Path) -> None:
-    path = tmp_path / "t1.db"
+def _five_rounds_shipped(room: Room, path: Path) -> int:
+    """A table that dealt five rounds, every record in the stream, then closed; its last seq."""
     table = open_bench_table(path)
     shipper = attach_shipper(table.journal, "T1", room.link("T1"))
     play(table, BenchPlayer(2), 5)
     assert shipper.wait_shipped(table.journal.seq, SHIPPED_S)
     shipper.stop()
     table.close()
-    head = last_seq(path)
+    return last_seq(path)
+
+
+def test_a_journal_cut_short_is_behind_the_stream_and_is_not_shipped(room: Room, tmp_path: Path) -> None:
+    path = tmp_path / "t1.db"
+    head = _five_rounds_shipped(room, path)
     with sqlite3.connect(path) as db:  # the last round deleted, as a person with sqlite3 would
         db.execute("DELETE FROM records WHERE seq > ?", (head - 20,))
     seal_path(path).unlink()
@@ -143,13 +148,7 @@ def test_a_journal_cut_short_is_behind_the_stream_and_is_not_shipped(room: Room,
 
 def test_a_rewritten_journal_dealt_on_differs_from_the_stream_and_is_not_shipped(room: Room, tmp_path: Path) -> None:
     path = tmp_path / "t1.db"
-    table = open_bench_table(path)
-    shipper = attach_shipper(table.journal, "T1", room.link("T1"))
-    play(table, BenchPlayer(2), 5)
-    assert shipper.wait_shipped(table.journal.seq, SHIPPED_S)
-    shipper.stop()
-    table.close()
-    head = last_seq(path)
+    head = _five_rounds_shipped(room, path)
     rewrite_chain(path, 30)  # a careful forger: the chain recomputed, the file verifies on its own
     table = open_bench_table(path)  # resumed on it, as `bench --resume` would
     again = attach_shipper(table.journal, "T1", room.link("T1"))
