@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
@@ -18,6 +18,7 @@ from pit.wire import RecordMessage, StatusMessage
 SILENT_AFTER_S = 15.0  # no status for this long: the table is silent
 LINK_DOWN_AFTER_S = 10.0  # a device link down longer than this
 BEHIND_LIMIT = 1000  # records still to ship
+APPEND_GRACE_S = 1.0  # a record's wall clock is taken this much before it can be counted as journaled, at most
 DEFAULT_PAYOUT_THRESHOLD = Decimal(1000)  # currency units; the room's setting `payout_threshold`
 CORRECTIONS = {"RoundVoided": "void", "CardRekeyed": "re-key", "MisdealDiscarded": "discard"}
 
@@ -123,9 +124,25 @@ def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PA
     return found
 
 
-def status_alerts(previous: StatusMessage | None, status: StatusMessage, witnessed: tuple[int, str] | None,
+@dataclass(frozen=True, slots=True)
+class WitnessedPast:
+    """What the pit witnessed of a journal beyond a status's last journaled seq: its head, and the
+    table's own wall clock on the first record the status does not count."""
+
+    head_seq: int
+    head_hash: str
+    first_wall: str
+
+
+def status_alerts(previous: StatusMessage | None, status: StatusMessage, witnessed: WitnessedPast | None,
                   at: datetime) -> list[AlertCause]:
-    """The alerts a status message raises; `witnessed` is the (seq, hash) head of its journal."""
+    """The alerts a status message raises.
+
+    A status that counts fewer records than the pit witnessed is a divergence only when the first record
+    it lacks was journaled well before the status was sent (both by the table's clock): a status sent
+    earlier and delivered late (the store was away while records queued in the stream) is merely old.
+    A status without its send time cannot be ordered against the records and raises no such alert.
+    """
     found: list[AlertCause] = []
     table = status.table_id
     if status.to_ship > BEHIND_LIMIT and (previous is None or previous.to_ship <= BEHIND_LIMIT):
@@ -133,10 +150,12 @@ def status_alerts(previous: StatusMessage | None, status: StatusMessage, witness
         found.append(AlertCause(f"behind:{table}:{status.journal}:{shipped}", AlertKind.SHIPPING_BEHIND, table,
                                 status.journal, status.round_id, shipped, at,
                                 f"shipping behind: {status.to_ship} records still to ship (more than {BEHIND_LIMIT})"))
-    if witnessed is not None and status.last_seq < witnessed[0]:
+    if (witnessed is not None and status.last_seq < witnessed.head_seq and status.sent
+            and wall_time(status.sent) - wall_time(witnessed.first_wall) > timedelta(seconds=APPEND_GRACE_S)):
         found.append(divergence(table, status.journal, status.last_seq, status.round_id,
                                 f"table {table} journal {status.journal} is behind the witness: its last record is"
-                                f" {status.last_seq}, the pit witnessed {witnessed[0]} (hash {witnessed[1]})", at))
+                                f" {status.last_seq}, the pit witnessed {witnessed.head_seq}"
+                                f" (hash {witnessed.head_hash})", at))
     elif status.divergence:
         found.append(divergence(table, status.journal, status.last_seq, status.round_id,
                                 f"table {table} journal {status.journal}: {status.divergence}", at))

@@ -394,11 +394,13 @@ class Ingest:
                                    (subject, str(error), data))
                 continue
             previous = self.live.get(status.table_id)
-            row = await (await conn.execute("SELECT head_seq, head_hash FROM journals WHERE journal = %s",
-                                            (status.journal,))).fetchone()
+            row = await (await conn.execute(
+                "SELECT j.head_seq, j.head_hash, r.wall FROM journals j JOIN records r"
+                " ON r.journal = j.journal AND r.seq = %s WHERE j.journal = %s",
+                (status.last_seq + 1, status.journal))).fetchone()
             at = datetime.fromtimestamp(received, timezone.utc)
             causes = rules.status_alerts(previous.status if previous else None, status,
-                                         (int(row[0]), str(row[1])) if row else None, at)
+                                         rules.WitnessedPast(int(row[0]), str(row[1]), str(row[2])) if row else None, at)
             down = rules.links_down(previous.down_since if previous else {}, status.devices, received)
             await conn.execute(
                 "INSERT INTO table_status (table_id, journal, status, received, down_since) VALUES (%s, %s, %s, %s, %s)"

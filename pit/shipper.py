@@ -243,14 +243,16 @@ class Shipper:
         sent_at, previous = last
         message = self._status_message(journal)
         now = time.monotonic()
-        changed = previous is None or replace(previous, sent="") != message
+        changed = previous is None or replace(previous, sent="") != replace(message, sent="")
         if now - sent_at >= STATUS_EVERY_S or (changed and now - sent_at >= STATUS_MIN_GAP_S):
-            stamped = replace(message, sent=datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
-            await client.publish(stamped.subject, stamped.encode())
+            await client.publish(message.subject, message.encode())
             return (now, message), STATUS_EVERY_S
         return last, STATUS_MIN_GAP_S if changed else sent_at + STATUS_EVERY_S - now
 
     def _status_message(self, journal: str) -> StatusMessage:
+        """The status, stamped before the head is read: every record it does not count was made
+        durable after its stamp (the pit orders the two by the table's clock, PIT.md §4)."""
+        sent = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
         state = self.state
         view = None
         if self.status_source is not None:
@@ -260,7 +262,7 @@ class Shipper:
                 log.debug("%s: the table's status could not be read", self.path, exc_info=True)
         view = view or self._header_view()
         return StatusMessage(self.table_id, journal, view.profile, view.round_id, view.phase, view.player_dealer,
-                             view.devices, state.head, state.to_ship, "", state.divergence)
+                             view.devices, state.head, state.to_ship, sent, state.divergence)
 
     def _header_view(self) -> TableView:
         header = record_at(self.path, 1).body

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
 
 from dealer_assist.journal import GENESIS, Record, RecordKind, canonical_json, record_hash
@@ -156,10 +157,16 @@ def parse_status_message(data: bytes) -> StatusMessage:
     if round_id is not None and not isinstance(round_id, int):
         raise WireError(f"status message: round_id {round_id!r} is not an integer or null")
     extra = raw.get("extra", {})
+    sent = str(raw.get("sent", ""))
+    if sent:
+        try:
+            datetime.fromisoformat(sent)
+        except ValueError:
+            raise WireError(f"status message: sent {sent!r} is not an ISO 8601 time") from None
     return StatusMessage(check_table_id(_field(raw, "table_id", str)), _field(raw, "journal", str),
                          _field(raw, "profile", str), round_id, _field(raw, "phase", str), player_dealer,
                          {str(k): str(v) for k, v in devices.items()}, _field(raw, "last_seq", int),
-                         _field(raw, "to_ship", int), str(raw.get("sent", "")), raw.get("divergence"),
+                         _field(raw, "to_ship", int), sent, raw.get("divergence"),
                          extra if isinstance(extra, dict) else {})
 
 

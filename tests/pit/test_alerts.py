@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,9 +18,9 @@ from dealer_assist.session_operations import (
 from devices.events import DeviceFault
 from devices.table_feed import evidence
 from pit.alerts import (
-    AlertKind, links_down, record_alerts, status_alerts, timed_alerts,
+    APPEND_GRACE_S, AlertKind, WitnessedPast, links_down, record_alerts, status_alerts, timed_alerts,
 )
-from pit.wire import RecordMessage, StatusMessage
+from pit.wire import RecordMessage, StatusMessage, WireError, parse_status_message
 from tests.pit.journals import bench_journal, messages
 
 JOURNAL = "ab" * 32
@@ -104,11 +104,34 @@ def test_shipping_behind_is_raised_when_it_crosses_the_limit_once() -> None:
     assert status_alerts(_status(to_ship=1001), _status(to_ship=1500), None, AT) == []
 
 
+def _sent(seconds: float) -> str:
+    return (AT + timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+
+
 def test_a_table_behind_its_witness_is_a_divergence() -> None:
-    found = status_alerts(None, _status(last_seq=100), (120, "ef" * 32), AT)
+    witnessed = WitnessedPast(120, "ef" * 32, AT.isoformat())
+    found = status_alerts(None, _status(last_seq=100, sent=_sent(5)), witnessed, AT)
     assert _kinds(found) == [AlertKind.DIVERGENCE]
     assert "its last record is 100, the pit witnessed 120" in found[0].text and "ef" * 32 in found[0].text
-    assert status_alerts(None, _status(last_seq=120), (120, "ef" * 32), AT) == []
+    assert status_alerts(None, _status(last_seq=120, sent=_sent(5)), witnessed, AT) == []
+
+
+def test_a_status_older_than_the_records_it_lacks_is_late_not_behind() -> None:
+    """PostgreSQL away: statuses wait in the pit while records wait in the stream, and the stored
+    witness is ahead of a status that was true when it was sent."""
+    witnessed = WitnessedPast(341, "ef" * 32, AT.isoformat())
+    assert status_alerts(None, _status(last_seq=338, sent=_sent(-2)), witnessed, AT) == []
+    assert status_alerts(None, _status(last_seq=338, sent=_sent(APPEND_GRACE_S / 2)), witnessed, AT) == []
+    assert status_alerts(None, _status(last_seq=338), witnessed, AT) == []  # no send time: cannot be ordered
+    late = status_alerts(None, _status(last_seq=338, sent=_sent(APPEND_GRACE_S + 0.5)), witnessed, AT)
+    assert _kinds(late) == [AlertKind.DIVERGENCE]
+
+
+def test_a_status_with_an_unreadable_send_time_is_refused_by_name() -> None:
+    data = json.loads(_status().encode())
+    data["sent"] = "yesterday"
+    with pytest.raises(WireError, match="sent 'yesterday' is not an ISO 8601 time"):
+        parse_status_message(json.dumps(data).encode())
 
 
 def test_silence_and_a_link_down_longer_than_ten_seconds() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import nats
@@ -99,7 +100,8 @@ def test_status_messages_make_the_live_tile_and_silence_and_a_link_down_raise_al
     found = messages(bench_journal(tmp_path / "s.db", 2, 1, "ST"), "ST")
     _ship(nats_server.url, found)
     status = StatusMessage("ST", found[0].journal, "nobust-4.0", 3, "play", {"seat": 1, "bank": 500, "turn": 2},
-                           {"shoe": "down", "peek": "up"}, len(found), 0)
+                           {"shoe": "down", "peek": "up"}, len(found), 0,
+                           (datetime.fromisoformat(found[-1].wall) + timedelta(seconds=2)).isoformat())  # sent after them
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
         wait_for(lambda: store.witness(found[0].journal)["records"] == len(found), what="the journal")
         _say(nats_server.url, [status, dataclasses.replace(status, last_seq=len(found) - 5)])
