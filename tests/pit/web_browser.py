@@ -16,6 +16,7 @@ from pathlib import Path
 
 import uvicorn
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -155,7 +156,11 @@ def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screen
         shoot(driver, folder, "report")
         driver.find_element(By.ID, "csv").click()
         downloads = folder / "downloads"
-        WebDriverWait(driver, 10).until(lambda d: [p for p in downloads.glob("shift-all-*.csv")])
+        try:
+            WebDriverWait(driver, 30).until(lambda d: [p for p in downloads.glob("shift-all-*.csv")])
+        except TimeoutException:
+            raise AssertionError(f"no shift CSV after 30 s; downloads: {sorted(p.name for p in downloads.iterdir())},"
+                                 f" page {driver.current_url}: {element_text(driver, 'main')[:300]!r}") from None
         rows = list(csv.DictReader(io.StringIO(next(downloads.glob("shift-all-*.csv")).read_text())))
         assert [row["table_id"] for row in rows] == [row["table_id"] for row in data.tables()]
         assert int(rows[0]["rounds"]) == 7  # the last eight hours hold every round T-1 played, the newest too
