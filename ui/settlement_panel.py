@@ -9,8 +9,12 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollA
 from dealer_assist.outcomes import Status
 from dealer_assist.settlement import Row, Wager
 from dealer_assist.snapshot import TableSnapshot
-from ui.settlement_table import SettlementTable
+from ui.settlement_table import NO_BREAK, SettlementTable
 from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed, total_text
+
+
+COLUMNS = ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "Hand")
+WRAPPING = (6, 2, 4, 5)  # on a narrow screen the hand breaks first, then the wager, the result, the action
 
 
 def _cell(text: str, role: str = "amount") -> QLabel:
@@ -41,7 +45,7 @@ class SettlementPanel(QFrame):
         rows_box.addWidget(self.dealer_line)
         self.scroller = QScrollArea()
         self.scroller.setWidgetResizable(True)
-        self.rows = SettlementTable()
+        self.rows = SettlementTable(wrapping=WRAPPING)
         self.scroller.setWidget(self.rows)
         self.scroller.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         rows_box.addWidget(self.scroller, 1)
@@ -67,7 +71,7 @@ class SettlementPanel(QFrame):
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
         self.dealer_line.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
-        head = [(text, "muted") for text in ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "The hand")]
+        head = [(text, "muted") for text in COLUMNS]
         self.rows.show_rows([head, *(_row(order, line, snap) for order, line in enumerate(snap.settlement, start=1))])
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
         if snap.bank is not None and snap.bank.net is not None:
@@ -83,12 +87,13 @@ def _hand(line: Row, snap: TableSnapshot) -> str:
     if line.wager is not Wager.BASE or line.hand >= len(hands):
         return ""
     hand = hands[line.hand]
-    return f"{' '.join(card_text(c) for c in hand.cards)} = {total_text(hand.total, hand.soft)}"
+    total = f"= {total_text(hand.total, hand.soft)}".replace(" ", NO_BREAK)  # broken, the total keeps its line
+    return f"{' '.join(card_text(c) for c in hand.cards)} {total}"
 
 
 def _row(order: int, line: Row, snap: TableSnapshot) -> list[tuple[str, str]]:
-    wager = WAGER_NAMES[line.wager] + (f" H{line.hand + 1}" if line.hand else "")
+    wager = WAGER_NAMES[line.wager] + (f"{NO_BREAK}H{line.hand + 1}" if line.hand else "")
     action = settlement_action(line.amount, line.result, line.stake, line.in_action)
     return [(str(order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
-            (RESULTS[line.result], "row"), (action, _role(line.amount)), (_hand(line, snap), "row")]
+            (RESULTS[line.result], "row"), (action, _role(line.amount)), (_hand(line, snap), "hand")]
 
