@@ -18,7 +18,7 @@ CARD_FIELDS = frozenset({"card", "was", "now"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
 FIRST_FIELDS = ("seat", "hand", "kind", "action", "card", "was", "now", "amount")
 LAST_FIELDS = ("supervisor", "reason")
-FREE_TEXT_FIELDS = frozenset(LAST_FIELDS)
+FREE_TEXT_FIELDS = frozenset(LAST_FIELDS)  # typed by a supervisor: shown as typed
 
 
 def money(cents: Cents) -> str:
@@ -42,14 +42,14 @@ def card_code(code: str) -> str:
     return code if code == HIDDEN else card_text(parse_card(code))
 
 
-def _value(key: str, value: Any) -> str:
+def _value(key: str, value: Any, typed: frozenset[str]) -> str:
     if key in CARD_FIELDS and isinstance(value, str):
         return card_code(value)
     if key == "wager" and isinstance(value, str):
         return wager_name(value)
     shown = field_value(key, value)
-    if isinstance(value, str) and key not in FREE_TEXT_FIELDS:
-        return shown.replace("_", " ")  # a journaled code ("dealer_draw") in words
+    if isinstance(value, str) and key not in typed:
+        return shown.replace("_", " ")  # a journaled code ("dealer_draw", a hand's end "must_stand") in words
     return shown
 
 
@@ -57,8 +57,9 @@ def describe(data: dict[str, Any]) -> str:
     """An input or an operation in one line: its kind, then each field that has a value. A card
     or a hand without a seat is the dealer's, and says so (never "hand 1")."""
     dealers = "seat" in data and data["seat"] is None
+    typed = FREE_TEXT_FIELDS if "supervisor" in data else frozenset()  # a reason without a supervisor is a code
     order = [*FIRST_FIELDS, *(key for key in data if key not in FIRST_FIELDS + LAST_FIELDS), *LAST_FIELDS]
-    fields = [f"{FIELD_NAMES.get(key, key.replace('_', ' '))} {_value(key, data[key])}" for key in order
+    fields = [f"{FIELD_NAMES.get(key, key.replace('_', ' '))} {_value(key, data[key], typed)}" for key in order
               if key in data and key not in QUIET_FIELDS and data[key] is not None and not (dealers and key == "hand")]
     fields = ["dealer", *fields] if dealers else fields
     return words(str(data.get("type", "?"))) + ("  ·  " + " · ".join(fields) if fields else "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from dealer_assist.money import Cents
+from dealer_assist.outcomes import Result
 from dealer_assist.settlement import Wager
 
 CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net"})
@@ -17,6 +18,14 @@ WAGER_NAMES = {
     Wager.BASE: "Base",
     Wager.BUSTER: "Buster",
     Wager.FREE_BONUS: "Free bonus",
+}
+
+RESULT_WORDS = {
+    Result.WIN: "win",
+    Result.LOSE: "lose",
+    Result.PUSH: "push",
+    Result.SURRENDER: "surrender",
+    Result.NO_ACTION: "no action",
 }
 
 
@@ -36,6 +45,11 @@ def wager_name(kind: str) -> str:
     return WAGER_NAMES.get(Wager(kind), kind) if kind in set(Wager) else kind.replace("_", " ")
 
 
+def result_word(result: str) -> str:
+    """A ledger's result ("no_action") as the dealer and the supervisor read it ("no action")."""
+    return RESULT_WORDS[Result(result)] if result in set(Result) else result.replace("_", " ")
+
+
 def field_value(key: str, value: Any) -> str:
     """One field of a journal input or operation as a person reads it (cards left as their codes)."""
     if isinstance(value, bool):
@@ -47,7 +61,3 @@ def field_value(key: str, value: Any) -> str:
     if key == "kind" and isinstance(value, str) and value in set(Wager):
         return wager_name(value)
     return str(value)
-
-
-def describe_fields(data: dict[str, Any]) -> str:
-    return ", ".join(f"{key}={field_value(key, value)}" for key, value in data.items() if key not in QUIET_FIELDS)

@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.record_words import wager_name
+from dealer_assist.record_words import result_word, wager_name
 from dealer_assist.journal_text import card_code, clock, describe, signed_units, stamp, units
+
+LEDGER_HEAD = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
+HANDS_HEAD = ("Whose", "Hand", "Cards", "Total")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,11 @@ class LedgerRow:
     in_action: str
     amount: str
 
+    @property
+    def cells(self) -> tuple[str, ...]:
+        """In the order of LEDGER_HEAD."""
+        return self.seat, self.hand, self.wager, self.stake, self.result, self.in_action, self.amount
+
 
 @dataclass(frozen=True, slots=True)
 class HandRow:
@@ -47,6 +55,11 @@ class HandRow:
     hand: str
     cards: str
     total: str
+
+    @property
+    def whose(self) -> str:
+        """"Dealer", or the seat and its hand: "Seat 5 hand 1"."""
+        return f"{self.owner} hand {self.hand}" if self.hand else self.owner
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +82,11 @@ class RoundStory:
     @property
     def title(self) -> str:
         return f"Round {self.round_id} · {self.state}"
+
+    @property
+    def span(self) -> str:
+        """When it started and ended, the end's date left out: the journal keeps rounds of one day."""
+        return f"{self.started} → {self.ended[11:] or 'still open'}"
 
 
 def _state(entry: dict[str, Any]) -> str:
@@ -122,7 +140,7 @@ def _ledger(ledger: dict[str, Any] | None) -> tuple[tuple[LedgerRow, ...], tuple
     if not ledger:
         return (), (), None
     rows = tuple(LedgerRow(str(row["seat"]), str(row["hand"] + 1), wager_name(row["wager"]), units(row["stake"]),
-                           row["result"].replace("_", " "), units(row["in_action"]), signed_units(row["amount"]))
+                           result_word(row["result"]), units(row["in_action"]), signed_units(row["amount"]))
                  for row in ledger["settlements"])
     nets = tuple((f"Seat {seat}", signed_units(net["net"])) for seat, net in ledger["seats"].items())
     pd = ledger["player_dealer"]

@@ -269,7 +269,8 @@ def _table_view(session: TableSession) -> TableView:
     )
 
 
-def _between_rounds_prompt(session: TableSession) -> str:
+def between_rounds_prompt(session: TableSession) -> str:
+    """What the table waits for between rounds, as the dealer reads it."""
     s = session.s
     if session.misdeal is not None:
         return f"Hold {session.misdeal} aside and call a floor supervisor: it came out before the round"
@@ -304,7 +305,7 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
     profile = session.profile
     return TableSnapshot(
         profile_id=profile.id, profile_title=profile.title, phase=None, need=None,
-        prompt=_between_rounds_prompt(session),
+        prompt=between_rounds_prompt(session),
         seats=tuple(SeatView(seat, 0, 0, 0, 0, (), False, False, seat == table.offer_seat, None)
                     for seat in range(1, session.seats + 1)),
         dealer=DealerHandView((), None, False, None, False), bank=None, action_seat=None,

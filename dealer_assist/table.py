@@ -137,7 +137,8 @@ class Table:
         try:
             return self.journal.append(kind, body, round_id)
         except JournalWriteFailed as error:
-            self.stopped = f"the table stopped: {error}. Nothing recorded is lost: open the table again once the disk is fixed"
+            self.stopped = (f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
+                            "supervisor, who has the disk fixed and then opens the table again; it resumes where the journal ends")
             self.session = _rebuilt(self.session.config, self._checkpoint, self._since)
             raise TableStopped(self.stopped) from error
 

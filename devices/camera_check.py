@@ -77,6 +77,11 @@ class CameraVerdict:
     mismatches: tuple[Mismatch, ...]
     message: str
 
+    @property
+    def banner(self) -> str:
+        """The differences, then what to do and who does it: the journal keeps `message` alone."""
+        return f"{self.message}. Dealer: check the card; a floor supervisor re-keys a misread, else tap OK"
+
 
 class CameraCheck:
     """Frame by frame: places the cards read and compares them with the round. It speaks when a new

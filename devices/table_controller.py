@@ -290,7 +290,7 @@ class TableController:
             return
         self.note_device({"device": "camera", "type": "CameraMismatch", "message": verdict.message,
                           "mismatches": [m.to_json() for m in verdict.mismatches]})
-        self._reported(Attention(AttentionKind.MISMATCH, verdict.message))
+        self._reported(Attention(AttentionKind.MISMATCH, verdict.banner))
 
     def _guarded(self, change: Callable[[], T]) -> T:
         """Run a change of the table; a journal that fails or is damaged halts the table, visibly."""
@@ -302,7 +302,8 @@ class TableController:
             self.halted = Attention(AttentionKind.JOURNAL, str(error), held=True)
             raise JournalError(Refusal.TABLE_STOPPED, str(error)) from error
         except JournalCorrupt as error:
-            message = f"the journal is damaged, the table has stopped: {error.verdict.message}"
+            message = (f"the journal is damaged, the table has stopped: {error.verdict.message}. Dealer: deal no more and "
+                       "call a floor supervisor, who keeps this journal as evidence and opens the table on a new one")
             self.halted = Attention(AttentionKind.JOURNAL, message, held=True)
             raise JournalError(Refusal.JOURNAL_DAMAGED, message) from error
 

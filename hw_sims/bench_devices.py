@@ -16,6 +16,7 @@ import time
 from dealer_assist.bench import BenchPlayer, EmulatedShoe
 from dealer_assist.errors import DeviceError, Refusal
 from dealer_assist.session_inputs import ShoeLoaded
+from dealer_assist.snapshot import between_rounds_prompt
 from dealer_assist.table_session import TableSession
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
@@ -86,7 +87,7 @@ class BenchDevices:
     def session_prompt(self) -> str:
         """What the table waits for instead of a card, for the dealer to read on the bench."""
         tracker = self.session.tracker
-        return tracker.prompt() if tracker is not None else f"the table is {self.session.state.value.replace('_', ' ')}"
+        return tracker.prompt() if tracker is not None else between_rounds_prompt(self.session)
 
     def busy(self) -> bool:
         """A shoe loaded, a card pulled or the cut card reported has not reached the table yet."""

@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfW
 from dealer_assist.journal import Verdict
 from dealer_assist.recall import recall
 from dealer_assist.record_source import RecordSource, as_source, table_config, verify_source
-from dealer_assist.round_story import Evidence, RoundStory, story
+from dealer_assist.round_story import HANDS_HEAD, LEDGER_HEAD, Evidence, RoundStory, story
 
 CSS = """
 body { font-family: 'DejaVu Sans'; font-size: 8pt; color: #000; }
@@ -27,8 +27,6 @@ th { background: #e4e8ee; text-align: left; } .op { color: #333; } .bad { color:
 .ok { color: #006020; font-weight: bold; }
 """
 NARROW = (10, 16, 74)  # record and time columns stay narrow, the text takes the rest
-LEDGER_HEAD = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
-HANDS_HEAD = ("Whose", "Hand", "Cards", "Total")
 
 
 def _table(head: tuple[str, ...], rows: Sequence[tuple[str, ...]], widths: tuple[int, ...] = ()) -> str:
@@ -55,7 +53,7 @@ def report_html(where: RecordSource | Path, round_id: int, verdict: Verdict | No
              else f"<span class='bad'>DAMAGED</span> — {escape(verdict.message)}")
     steps = [(f"#{step.seq}", step.time, escape(step.text) + "".join(f"<br/><span class='op'>→ {escape(op)}</span>" for op in step.operations))
              for step in told.steps]
-    ledger = _table(LEDGER_HEAD, [(r.seat, r.hand, r.wager, r.stake, r.result, r.in_action, f"<b>{r.amount}</b>") for r in told.ledger])
+    ledger = _table(LEDGER_HEAD, [(*r.cells[:-1], f"<b>{r.amount}</b>") for r in told.ledger])
     nets = " &nbsp; ".join(f"{seat}: <b>{net}</b>" for seat, net in told.seat_nets)
     pd = f"<p>Player-dealer net: <b>{told.player_dealer_net}</b></p>" if told.player_dealer_net else ""
     hands = (_table(HANDS_HEAD, [(f"<b>{escape(h.owner)}</b>", h.hand or "—", escape(h.cards), escape(h.total)) for h in told.hands])

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollA
 
 from dealer_assist.settlement import Wager
 from dealer_assist.snapshot import TableSnapshot
-from ui.settlement_panel import settlement_rows
+from ui.settlement_panel import WRAPPING, settlement_rows
 from ui.settlement_table import SettlementTable
 
 STEP_NAMES = {Wager.LUCKY_LUCKY: "Lucky Lucky", Wager.INSURANCE: "insurance", Wager.BASE: "Naturals"}
@@ -41,7 +41,7 @@ class PaymentsPanel(QFrame):
         rows_box.addWidget(self.title)
         scroller = QScrollArea()
         scroller.setWidgetResizable(True)
-        self.rows = SettlementTable()
+        self.rows = SettlementTable(wrapping=WRAPPING)
         scroller.setWidget(self.rows)
         scroller.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         rows_box.addWidget(scroller, 1)

@@ -10,10 +10,9 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from dealer_assist.round_story import Evidence, RoundStory
+from dealer_assist.round_story import LEDGER_HEAD, Evidence, RoundStory
 from ui.theme import COLLECT, PAY
 
-LEDGER_COLUMNS = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
 DEVICES_TAB, CORRECTIONS_TAB = 2, 3  # after the ledger and the hands
 
 
@@ -76,8 +75,8 @@ class RecallView(QWidget):
         ledger = QWidget()
         ledger_box = QVBoxLayout(ledger)
         ledger_box.setContentsMargins(0, 6, 0, 0)
-        self.ledger = QTableWidget(0, len(LEDGER_COLUMNS))
-        self.ledger.setHorizontalHeaderLabels(LEDGER_COLUMNS)
+        self.ledger = QTableWidget(0, len(LEDGER_HEAD))
+        self.ledger.setHorizontalHeaderLabels(LEDGER_HEAD)
         self.ledger.verticalHeader().hide()
         self.ledger.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.ledger.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -113,12 +112,12 @@ class RecallView(QWidget):
             return
         story = self.stories[row]
         self.story = story
-        self.heading.setText(f"{story.title}   ·   {story.started} → {story.ended[11:] or 'still open'}   ·   records {story.records}")
+        self.heading.setText(f"{story.title}   ·   {story.span}   ·   records {story.records}")
         self._fill_ledger(story)
         self._fill(self.evidence, [*_evidence_list(story.refused, "No refused inputs"),
                                    *_evidence_list(story.devices, "No device records")])
         self._fill(self.corrections, _evidence_list(story.corrections, "No corrections"))
-        self._fill(self.hands, [f"{h.owner}{f' hand {h.hand}' if h.hand else ''}   {h.cards}   =  {h.total}" for h in story.hands]
+        self._fill(self.hands, [f"{h.whose}   {h.cards}   =  {h.total}" for h in story.hands]
                    or ["No final hands: the round was voided" if story.state == "voided" else "No final hands yet: the round is open"])
         self.tabs.setTabText(DEVICES_TAB, f"Devices · refused ({len(story.devices) + len(story.refused)})")
         self.tabs.setTabText(CORRECTIONS_TAB, f"Corrections ({len(story.corrections)})")
@@ -145,7 +144,7 @@ class RecallView(QWidget):
     def _fill_ledger(self, story: RoundStory) -> None:
         self.ledger.setRowCount(len(story.ledger))
         for row, line in enumerate(story.ledger):
-            cells = (line.seat, line.hand, line.wager, line.stake, line.result, line.in_action, line.amount)
+            cells = line.cells
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)

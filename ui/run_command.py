@@ -33,6 +33,7 @@ from devices.table_controller import TableController
 from pit.link import PitLinkError, add_pit_options, pit_link
 from pit.wire import WireError, check_table_id
 from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
+from ui.text import count
 
 if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen opens
     from devices.camera_watch import CameraWatch
@@ -213,16 +214,15 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
             try:
                 acted = player.step()
             except Exception as error:  # an unattended run stops loudly rather than hang
-                print(f"dealer-assist run: autoplay stopped: {type(error).__name__}: {error}", file=sys.stderr)
-                loop.exit(1)
+                lifetime.stop(f"autoplay stopped: {type(error).__name__}: {error}", 1)
                 return
             if not player.done:
                 QTimer.singleShot(0 if acted else WAIT_MS, tick)
             elif args.exit:
-                loop.quit()
+                lifetime.stop(f"autoplay played {count(args.autoplay, 'round')} and --exit closed the table")
         QTimer.singleShot(0, tick)
     elif args.exit:
-        QTimer.singleShot(0, loop.quit)
+        QTimer.singleShot(0, lambda: lifetime.stop("--exit closed the table once it was open"))
     status = loop.exec()
     window.close()
     controller.stop()

@@ -61,11 +61,12 @@ class Lifetime:
     def _signalled(self, number: int, frame: FrameType | None) -> None:
         self.stop(STOP_SIGNALS[signal.Signals(number)])
 
-    def stop(self, reason: str) -> None:
+    def stop(self, reason: str, status: int = 0) -> None:
+        """End the screen's loop with `status`; the first reason given is the one said."""
         if self.reason is None:
             self.reason = reason
         if self._loop is not None:
-            self._loop.quit()
+            self._loop.exit(status)
 
     def watch(self, loop: QEventLoop, window: QWidget) -> None:
         """End `loop` when the window closes or a stop signal comes; at once if one came already."""

@@ -11,8 +11,12 @@ from dealer_assist.outcomes import Status
 from dealer_assist.settlement import Row, Wager
 from dealer_assist.round_phases import Phase
 from dealer_assist.snapshot import TableSnapshot
-from ui.settlement_table import SettlementTable
+from ui.settlement_table import NO_BREAK, SettlementTable
 from ui.text import RESULTS, WAGER_NAMES, card_text, money, settled_before, settlement_action, signed, total_text
+
+
+COLUMNS = ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "Hand")
+WRAPPING = (6, 2, 4, 5)  # on a narrow screen the hand breaks first, then the wager, the result, the action
 
 
 def _cell(text: str, role: str = "amount") -> QLabel:
@@ -43,7 +47,7 @@ class SettlementPanel(QFrame):
         rows_box.addWidget(self.dealer_line)
         self.scroller = QScrollArea()
         self.scroller.setWidgetResizable(True)
-        self.rows = SettlementTable()
+        self.rows = SettlementTable(wrapping=WRAPPING)
         self.scroller.setWidget(self.rows)
         self.scroller.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         rows_box.addWidget(self.scroller, 1)
@@ -78,7 +82,7 @@ class SettlementPanel(QFrame):
         self.fees.setText(f"Fees taken before the deal: players {money(players)}, player-dealer {money(pd)}" if players or pd else "")
 
 
-HEAD = [(text, "muted") for text in ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "The hand")]
+HEAD = [(text, "muted") for text in COLUMNS]
 
 
 def settlement_rows(lines: tuple[Row, ...], snap: TableSnapshot) -> list[list[tuple[str, str]]]:
@@ -93,14 +97,16 @@ def _hand(line: Row, snap: TableSnapshot) -> str:
         return ""
     hand = hands[line.hand]
     total = "Natural" if hand.status is Status.NATURAL else total_text(hand.total, hand.soft)
-    return f"{' '.join(card_text(c) for c in hand.cards)} = {total}"
+    shown = f"= {total}".replace(" ", NO_BREAK)  # broken, the total keeps its line
+    return f"{' '.join(card_text(c) for c in hand.cards)} {shown}"
 
 
 def _row(order: int, line: Row, snap: TableSnapshot) -> list[tuple[str, str]]:
-    wager = WAGER_NAMES[line.wager] + (f" H{line.hand + 1}" if line.hand else "")
+    wager = WAGER_NAMES[line.wager] + (f"{NO_BREAK}H{line.hand + 1}" if line.hand else "")
     action = settlement_action(line.amount, line.result, line.stake, line.in_action)
     role = _role(line.amount)
     if snap.phase is Phase.SETTLED and snap.was_settled_early(line):
         action, role = settled_before(line.amount), "return"
     return [(str(order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
-            (RESULTS[line.result], "row"), (action, role), (_hand(line, snap), "row")]
+            (RESULTS[line.result], "row"), (action, role), (_hand(line, snap), "hand")]
+

@@ -2,40 +2,58 @@
 
 A grid of labels costs a style-sheet pass, a show and a move per cell; at the round's last card
 that was the slowest paint of the round. Cells are (text, role); roles pick the size and colour.
-Each line of text is laid out once and kept: settlements repeat the same words and amounts, so a
-new round lays out few lines, and painting only places them.
+Each line of text is laid out once and kept, and so is each width measured: settlements repeat
+the same words and amounts, so a new round lays out few lines, and painting only places them.
+
+A table wider than its place breaks the cells of the columns allowed to wrap at their spaces
+(never at a no-break space), one column after another and only as far as the width needs: every
+column stays in sight on a 1280-pixel screen, and a wide screen shows each cell as it is written.
 """
 from __future__ import annotations
 
 import math
 
 from PySide6.QtCore import QEvent, QPointF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QStaticText
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPaintEvent, QResizeEvent, QStaticText
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ui.theme import COLLECT, MUTED, PAY, TEXT
 
 Cell = tuple[str, str]
+Limits = tuple[int | None, ...]  # how wide each column's lines may be; None: as written
+Laid = tuple[Limits, list[list[tuple[str, list[str]]]], list[int], list[int]]  # limits, cells' (role, lines), widths, heights
+Placed = list[tuple[QPointF, str, QStaticText]]
+NO_BREAK = "\u00a0"  # joins words a broken cell keeps on one line ("= soft 21")
 _ROLES: dict[str, tuple[float, str, bool]] = {  # size relative to the base font, colour, bold
     "muted": (16 / 18, MUTED, False), "row": (20 / 18, TEXT, True), "amount": (22 / 18, TEXT, True),
     "pay": (24 / 18, PAY, True), "collect": (24 / 18, COLLECT, True), "return": (22 / 18, MUTED, True),
+    "hand": (1.0, TEXT, False),
 }
-_COLUMN_GAP = 18
-_KEPT_LINES = 4096  # laid-out lines kept; past this the store starts again
+_COLUMN_GAP = 14
+_KEPT = 4096  # laid-out lines and measured widths kept; past this a store starts again
+_KEPT_WIDTHS = 8  # layouts kept for the widths a scroll area asks about
 
 
 class SettlementTable(QWidget):
-    """Rows of cells in columns as wide as their widest cell; a row is as tall as its tallest."""
+    """Rows of cells in columns as wide as their widest line; a row is as tall as its tallest cell.
+    `wrapping` names the columns whose cells may break to fit the width, the first to break first."""
 
-    def __init__(self, margin: int = 8, row_gap: int = 8, parent: QWidget | None = None) -> None:
+    def __init__(self, margin: int = 8, row_gap: int = 8, wrapping: tuple[int, ...] = (),
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.rows: list[list[Cell]] = []
-        self._margin, self._row_gap = margin, row_gap
-        self._fonts: dict[str, tuple[QFont, QColor, int]] = {}  # role: font, colour, line height
-        self._lines: dict[tuple[str, str], tuple[QStaticText, int]] = {}  # (role, text): line, width
-        self._placed: list[tuple[QPointF, str, QStaticText]] = []
-        self._size = QSize(2 * margin, margin)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self._margin, self._row_gap, self._wrapping = margin, row_gap, wrapping
+        self._fonts: dict[str, tuple[QFont, QColor, int, QFontMetricsF]] = {}  # role: font, colour, line height, metrics
+        self._lines: dict[tuple[str, str], QStaticText] = {}
+        self._widths: dict[str, dict[str, int]] = {}  # role: text: width
+        self._narrow: dict[int, int] | None = None  # by column, for the rows shown; None: not yet measured
+        self._laid_for: dict[int | None, Laid] = {}  # by the width fitted, for the rows shown
+        self._placed: Placed = []
+        self._placed_for: int | None = None  # the width the placed lines fit; None: as written
+        self._natural = QSize(2 * margin, margin)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        policy.setHeightForWidth(bool(wrapping))
+        self.setSizePolicy(policy)
         self._restyle()
 
     @property
@@ -45,11 +63,23 @@ class SettlementTable(QWidget):
     def show_rows(self, rows: list[list[Cell]]) -> None:
         if rows != self.rows:
             self.rows = rows
-            self._place()
+            self._measure()
 
     def texts(self) -> list[list[str]]:
         """The rows as the dealer reads them."""
-        return [[text for text, _ in row] for row in self.rows]
+        return [[text.replace(NO_BREAK, " ") for text, _ in row] for row in self.rows]
+
+    def lines(self) -> list[list[list[str]]]:
+        """Each cell's lines as painted at the present width."""
+        limits = self._laid(self._placed_for)[0]
+        return [[self._cell_lines(role, text, limits[column]) for column, (text, role) in enumerate(row)]
+                for row in self.rows]
+
+    @property
+    def painted_width(self) -> int:
+        """How far right the painted lines reach: within width() unless even the narrowest breaks
+        do not fit, and then the scroll area scrolls sideways."""
+        return self._size(self._placed_for).width()
 
     def _restyle(self) -> None:
         """Fonts follow the style sheet's base size; lines laid out in the old fonts are dropped."""
@@ -59,61 +89,179 @@ class SettlementTable(QWidget):
             font = QFont(self.font())
             font.setPixelSize(round(base * size))
             font.setBold(bold)
-            self._fonts[role] = (font, QColor(colour), QFontMetrics(font).height())
+            self._fonts[role] = (font, QColor(colour), QFontMetrics(font).height(), QFontMetricsF(font))
         self._lines.clear()
+        self._widths = {role: {} for role in _ROLES}
 
-    def _line(self, role: str, text: str) -> tuple[QStaticText, int]:
-        kept = self._lines.get((role, text))
-        if kept is None:
-            if len(self._lines) >= _KEPT_LINES:
+    def _line(self, role: str, text: str) -> QStaticText:
+        line = self._lines.get((role, text))
+        if line is None:
+            if len(self._lines) >= _KEPT:
                 self._lines.clear()
-            line = QStaticText(text)
+            line = self._lines[(role, text)] = QStaticText(text)
             line.setTextFormat(Qt.TextFormat.PlainText)
             line.prepare(font=self._fonts[role][0])
-            kept = self._lines[(role, text)] = (line, math.ceil(line.size().width()))
-        return kept
+        return line
 
-    def _place(self) -> None:
-        """Where each line of each cell goes; cells are centred on their row's height."""
-        cells = [[(role, [self._line(role, part) for part in text.split("\n")]) for text, role in row]
+    def _width(self, role: str, text: str) -> int:
+        widths = self._widths[role]
+        width = widths.get(text)
+        if width is None:
+            if len(widths) >= _KEPT:
+                widths.clear()
+            width = widths[text] = math.ceil(self._fonts[role][3].horizontalAdvance(text))
+        return width
+
+    def _wrap(self, role: str, text: str, limit: int) -> list[str]:
+        """The cell's lines, each broken at its spaces to stay within `limit` where a word allows."""
+        lines = []
+        for given in text.split("\n"):
+            words = given.split(" ")
+            line = words[0]
+            for word in words[1:]:
+                if self._width(role, f"{line} {word}") <= limit:
+                    line = f"{line} {word}"
+                else:
+                    lines.append(line)
+                    line = word
+            lines.append(line)
+        return lines
+
+    def _cell_lines(self, role: str, text: str, limit: int | None) -> list[str]:
+        return text.split("\n") if limit is None else self._wrap(role, text, limit)
+
+    def _column(self, column: int) -> list[Cell]:
+        return [row[column] for row in self.rows if column < len(row)]
+
+    def _widest(self, column: int, limit: int | None) -> int:
+        """The widest line of a column broken within `limit`."""
+        return max(self._width(role, line) for text, role in self._column(column)
+                   for line in self._cell_lines(role, text, limit))
+
+    def _measure(self) -> None:
+        """The rows changed: laid out as written; how narrow they can break is found when asked."""
+        self._laid_for = {}
+        self._narrow = None
+        self._natural = self._size(None)
+        self.updateGeometry()
+        self._place(again=True)
+
+    def _narrowest(self) -> dict[int, int]:
+        """Each wrapping column's widest word: as narrow as the column can break."""
+        if self._narrow is None:
+            self._narrow = {column: max(self._width(role, word) for text, role in self._column(column)
+                                        for word in text.replace("\n", " ").split(" "))
+                            for column in self._wrapping if column < len(self._laid(None)[2])}
+        return self._narrow
+
+    def _limits(self, width: int | None) -> Limits:
+        """How wide each column's lines may be for the rows to fit `width`: the wrapping columns break
+        in turn as far as the width needs; room the last break leaves goes back to those before it."""
+        limits: list[int | None] = [None] * max((len(row) for row in self.rows), default=0)
+        if width is None:
+            return tuple(limits)
+        written = self._laid(None)[2]
+        wide = list(written)  # each column's width as broken so far
+        excess = sum(wide) + 2 * self._margin + _COLUMN_GAP * max(0, len(wide) - 1) - width
+
+        def rebreak(column: int, limit: int) -> None:
+            nonlocal excess
+            limits[column] = limit
+            now = self._widest(column, limit)
+            excess += now - wide[column]
+            wide[column] = now
+
+        broken = []
+        for column, narrow in self._narrowest().items():
+            if excess <= 0:
+                break
+            rebreak(column, max(narrow, written[column] - excess))
+            broken.append(column)
+        for column in reversed(broken[:-1]):
+            if excess >= 0:
+                break
+            rebreak(column, min(written[column], (limits[column] or 0) - excess))
+        return tuple(limits)
+
+    def _laid(self, width: int | None) -> Laid:
+        """Each cell's lines, each column's width and each row's height for the rows to fit
+        `width` (None: as written)."""
+        kept = self._laid_for.get(width)
+        if kept is not None:
+            return kept
+        limits = self._limits(width)
+        cells = [[(role, self._cell_lines(role, text, limits[column])) for column, (text, role) in enumerate(row)]
                  for row in self.rows]
-        widths = [0] * max((len(row) for row in self.rows), default=0)
+        widths = [0] * len(limits)
         heights = []
         for row in cells:
             height = 0
             for column, (role, lines) in enumerate(row):
-                for _, width in lines:
-                    widths[column] = max(widths[column], width)
+                for line in lines:
+                    widths[column] = max(widths[column], self._width(role, line))
                 height = max(height, self._fonts[role][2] * len(lines))
             heights.append(height)
-        self._placed = []
+        if len(self._laid_for) >= _KEPT_WIDTHS:
+            self._laid_for = {}
+        kept = self._laid_for[width] = limits, cells, widths, heights
+        return kept
+
+    def _size(self, width: int | None) -> QSize:
+        _, _, widths, heights = self._laid(width)
+        return QSize(2 * self._margin + sum(widths) + _COLUMN_GAP * max(0, len(widths) - 1),
+                     self._margin + sum(heights) + self._row_gap * len(heights))
+
+    def _placement(self, width: int | None) -> Placed:
+        """Where each line goes; cells are centred on their row's height."""
+        _, cells, widths, heights = self._laid(width)
+        placed: Placed = []
         top = self._margin
         for row, height in zip(cells, heights):
             left = self._margin
-            for (role, lines), width in zip(row, widths):
+            for (role, lines), column_width in zip(row, widths):
                 line_height = self._fonts[role][2]
                 y = top + (height - line_height * len(lines)) / 2
-                for line, _ in lines:
-                    self._placed.append((QPointF(left, y), role, line))
+                for line in lines:
+                    placed.append((QPointF(left, y), role, self._line(role, line)))
                     y += line_height
-                left += width + _COLUMN_GAP
+                left += column_width + _COLUMN_GAP
             top += height + self._row_gap
-        self._size = QSize(2 * self._margin + sum(widths) + _COLUMN_GAP * max(0, len(widths) - 1),
-                           self._margin + sum(heights) + self._row_gap * len(heights))
-        self.updateGeometry()
-        self.update()
+        return placed
+
+    def _fitting(self, width: int) -> int | None:
+        """The width to break the rows for; None when they fit as written."""
+        return width if self._wrapping and width < self._natural.width() else None
+
+    def _place(self, again: bool = False) -> None:
+        width = self._fitting(self.width())
+        if again or width != self._placed_for:
+            self._placed, self._placed_for = self._placement(width), width
+            self.update()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._restyle()
-            self._place()
+            self._measure()
         super().changeEvent(event)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._place()
+        super().resizeEvent(event)
+
     def sizeHint(self) -> QSize:
-        return self._size
+        return self._natural
 
     def minimumSizeHint(self) -> QSize:
-        return self._size  # scroll rather than squeeze a row
+        """As narrow as the wrapping columns break; never squeezed shorter than a row: it scrolls."""
+        narrow = self._narrowest()
+        narrowest = [narrow.get(column, width) for column, width in enumerate(self._laid(None)[2])]
+        return QSize(2 * self._margin + sum(narrowest) + _COLUMN_GAP * max(0, len(narrowest) - 1), self._natural.height())
+
+    def hasHeightForWidth(self) -> bool:
+        return bool(self._wrapping)
+
+    def heightForWidth(self, width: int) -> int:
+        return self._size(self._fitting(width)).height()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
@@ -124,7 +272,7 @@ class SettlementTable(QWidget):
                 break
             if line_role != role:
                 role = line_role
-                font, colour, _ = self._fonts[role]
+                font, colour, _, _ = self._fonts[role]
                 painter.setFont(font)
                 painter.setPen(colour)
             painter.drawStaticText(point, line)

@@ -4,11 +4,11 @@ from __future__ import annotations
 from dealer_assist.journal_text import RED_SUITS, SUIT_SYMBOLS, card_text, money
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason
-from dealer_assist.outcomes import Result
 from dealer_assist.table_session import TableState
-from dealer_assist.record_words import WAGER_NAMES
+from dealer_assist.outcomes import Result
+from dealer_assist.record_words import RESULT_WORDS as RESULTS, WAGER_NAMES
 
-__all__ = ["RED_SUITS", "SUIT_SYMBOLS", "WAGER_NAMES", "card_text", "money"]  # the felt and the journal's text share them
+__all__ = ["RED_SUITS", "RESULTS", "SUIT_SYMBOLS", "WAGER_NAMES", "card_text", "money"]  # the felt and the journal's text share them
 
 ENDED = {
     EndReason.NATURAL: "Natural",
@@ -20,13 +20,6 @@ ENDED = {
     EndReason.STOOD: "Stood",
     EndReason.SURRENDERED: "Surrendered",
     EndReason.DEALER_NATURAL: "Dealer Natural",
-}
-RESULTS = {
-    Result.WIN: "win",
-    Result.LOSE: "lose",
-    Result.PUSH: "push",
-    Result.SURRENDER: "surrender",
-    Result.NO_ACTION: "no action",
 }
 
 

@@ -149,7 +149,7 @@ def short_strategy(tracker: RoundTracker, seat: int, hand: int) -> Decide | None
         decision = Decide(seat, hand, _ACTIONS[move])
         if tracker.can(decision):
             return decision
-    raise AssertionError(f"seat {seat} hand {hand}: the table refuses every move of {moves}")
+    raise AssertionError(f"seat {seat} hand {hand + 1}: the table refuses every move of {moves}")
 
 
 def play_round(table: Table, draw: Callable[[], Card], choose: Chooser = short_strategy) -> RoundTracker:

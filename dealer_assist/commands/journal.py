@@ -10,7 +10,7 @@ from typing import Any
 from dealer_assist.errors import InputError, JournalError, Refusal, RuleError
 from dealer_assist.recall import export_round, recall
 from dealer_assist.record_source import SqliteRecords, verify_source
-from dealer_assist.record_words import amount_text, describe_fields, wager_name
+from dealer_assist.round_story import HANDS_HEAD, LEDGER_HEAD, story
 from dealer_assist.trusted_journal import JournalDamaged, intact_journal
 
 
@@ -69,33 +69,34 @@ def main(argv: list[str]) -> int:
 
 
 def render_round(entry: dict[str, Any]) -> str:
-    """One round as a supervisor reads it: inputs with their operations, then the ledger."""
-    state = "voided" if entry["voided"] else "closed" if entry["closed"] else "OPEN"
-    lines = [f"Round {entry['round_id']}  [{state}]  {entry['started']} .. {entry['ended'] or '-'}"]
-    ops_by_seq: dict[int, list[dict[str, Any]]] = {}
-    for op in entry["operations"]:
-        ops_by_seq.setdefault(op["seq"], []).append(op)
-    for event in entry["inputs"]:
-        lines.append(f"  #{event['seq']:<7} {_describe(event)}")
-        lines += [f"            -> {_describe(op)}" for op in ops_by_seq.get(event["seq"], [])]
-    for refused in entry["refused"]:
-        lines.append(f"  #{refused['seq']:<7} REFUSED {_describe(refused['input'])}: {refused['error']['message']}")
-    for fix in entry["corrections"]:
-        lines.append(f"  correction #{fix['seq']}: {_describe(fix)}")
-    ledger = entry["ledger"]
-    if ledger:
-        lines.append("  ledger:")
-        for row in ledger["settlements"]:
-            lines.append(f"    seat {row['seat']} hand {row['hand'] + 1} {wager_name(row['wager']):<11} "
-                         f"stake {amount_text(row['stake']):>9} {row['result']:<9} in action {amount_text(row['in_action']):>9} "
-                         f"amount {amount_text(row['amount'], signed=True):>10}")
-        if ledger["player_dealer"]:
-            lines.append(f"    player-dealer net {amount_text(ledger['player_dealer']['net'], signed=True)}")
+    """One round as a supervisor reads it, in the words of the recall screen and the dispute report
+    (one `RoundStory`): inputs with the operations they caused, corrections, refusals and device
+    records, the final hands, then the ledger."""
+    told = story(entry)
+    lines = [f"{told.title}   {told.span}   records {told.records}"]
+    if told.bank:
+        lines.append(f"Player-dealer's bank: {told.bank}")
+    for step in told.steps:
+        lines.append(f"  #{step.seq:<7} {step.time}  {step.text}")
+        lines += [f"{'':23}→ {op}" for op in step.operations]
+    for title, rows in (("Corrections", told.corrections), ("Refused inputs", told.refused), ("Device records", told.devices)):
+        if rows:
+            lines += [f"{title}:", *(f"  #{row.seq:<7} {row.time}  {row.text}" for row in rows)]
+    if told.hands:
+        lines += ["Final hands:", *_columns(HANDS_HEAD, [(h.owner, h.hand or "—", h.cards, h.total) for h in told.hands])]
+    if told.ledger:
+        lines += ["Ledger:", *_columns(LEDGER_HEAD, [row.cells for row in told.ledger])]
+        lines.append("Nets: " + "   ".join(f"{seat} {net}" for seat, net in told.seat_nets)
+                     + (f"   player-dealer {told.player_dealer_net}" if told.player_dealer_net else ""))
+    else:
+        lines.append("No ledger: the round was voided." if told.state == "voided" else "No ledger yet: the round is open.")
     return "\n".join(lines)
 
 
-def _describe(data: dict[str, Any]) -> str:
-    return f"{data['type']}({describe_fields(data)})"
+def _columns(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    """A table in aligned columns, its head first."""
+    widths = [max(len(cell) for cell in column) for column in zip(head, *rows)]
+    return ["  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in (head, *rows)]
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import InputError, Refusal, RuleError
-from dealer_assist.record_words import amount_text, wager_name
+from dealer_assist.record_words import amount_text, result_word, wager_name
 from dealer_assist.round_file import settle_round
 
 
@@ -62,7 +62,7 @@ def render_table(ledger: dict[str, Any]) -> str:
     for number, row in enumerate(ledger["settlements"], 1):
         lines.append(
             f"{number:>3}  {row['seat']:>4} {row['hand'] + 1:>4}  {wager_name(row['wager']):<11} {amount_text(row['stake']):>6}  "
-            f"{row['result']:<9} {amount_text(row['in_action']):>9} {amount_text(row['amount'], signed=True):>10}"
+            f"{result_word(row['result']):<9} {amount_text(row['in_action']):>9} {amount_text(row['amount'], signed=True):>10}"
         )
     lines.append("")
     lines += [f"Seat {seat} net {amount_text(entry['net'], signed=True)}" for seat, entry in ledger["seats"].items()]

@@ -126,3 +126,22 @@ def test_the_card_stop_holds_until_no_more_bets_the_deal_refuses_meanwhile_and_n
         linked.stop()
         devices.stop()
         table.close()
+
+
+def test_a_card_pulled_while_the_bank_is_offered_says_what_the_table_waits_for(tmp_path):
+    table = _table(tmp_path, "nobust-4.0")
+    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
+    linked = TableController(table)
+    linked.connect_devices(devices.shoe_url, devices.peek_url)
+    devices.start()
+    linked.start()
+    try:
+        devices.load(devices.next_shoe())
+        assert linked.pump_until(lambda: table.session.s.shoe_id is not None and devices.shoe.locked and not devices.busy(), 10)
+        with pytest.raises(RuleError) as locked:
+            devices.pull()
+        assert locked.value.message == "the shoe's card-stop is on: no card is due (Offer the bank to seat 1 (first turn))"
+    finally:
+        linked.stop()
+        devices.stop()
+        table.close()

@@ -57,7 +57,7 @@ def test_a_round_over_the_wire_with_the_camera_and_a_correction(filmed):
 
     assert controller.pump_until(lambda: controller.snapshot.attention is not None, WAIT_S), "the camera speaks"
     attention = controller.snapshot.attention
-    assert attention.kind is AttentionKind.MISMATCH and attention.message == MISMATCH
+    assert attention.kind is AttentionKind.MISMATCH and attention.message.startswith(f"{MISMATCH}. Dealer: check the card")
     assert _notes(path, "camera")[0]["message"] == MISMATCH
     assert "MISMATCH" in {link.last_read for link in controller.devices.links() if link.name == "Camera"}
 
@@ -113,6 +113,7 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
     stopped = controller.snapshot
     assert stopped.attention is not None and stopped.attention.kind is AttentionKind.JOURNAL and stopped.attention.held
     assert "could not be written" in stopped.attention.message and "Nothing recorded is lost" in stopped.attention.message
+    assert "Dealer: deal no more and call a floor supervisor" in stopped.attention.message, "who acts next"
     assert stopped.seats == before.seats and stopped.dealer == before.dealer, "the failed input changed nothing"
     assert controller.supervisor_snapshot(recent=0).stopped == stopped.attention.message
     controller.dismiss()

@@ -44,7 +44,7 @@ def test_recall_shows_at_least_the_last_10_rounds_with_inputs_operations_and_led
     for entry in shown:
         assert entry["inputs"] and entry["operations"] and entry["ledger"]["format"] == "ledger-v1"
     one = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "recall", str(path), "--round", "3"], capture_output=True, text=True)
-    assert one.returncode == 0 and one.stdout.startswith("Round 3") and "ledger:" in one.stdout
+    assert one.returncode == 0 and one.stdout.startswith("Round 3") and "\nLedger:\n" in one.stdout
     exported = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "export", str(path), "7"], capture_output=True, text=True)
     assert exported.returncode == 0
     assert settle_round(json.loads(exported.stdout)) == recall(path, round_id=7)[0]["ledger"]

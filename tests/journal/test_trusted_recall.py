@@ -9,6 +9,9 @@ import sqlite3
 import pytest
 
 from dealer_assist.commands.journal import main
+from dealer_assist.journal_text import describe
+from dealer_assist.recall import recall
+from dealer_assist.round_story import story
 from tests.journal.journal_helpers import bench_journal
 
 
@@ -53,10 +56,27 @@ def test_recall_last_0_is_refused(journal, capsys):
     assert "--last 0: ask for one round or more" in capsys.readouterr().out
 
 
-def test_recall_text_counts_hands_from_1_and_shows_currency(journal, capsys):
-    assert main(["recall", str(journal), "--last", "1"]) == 0
+def test_recall_text_reads_as_the_recall_screen_and_the_dispute_report(journal, capsys):
+    assert main(["recall", str(journal), "--last", "3"]) == 0
     text = capsys.readouterr().out
-    assert not re.search(r"amount=\d{3,}\b", text), "no cents"
-    assert re.search(r"amount=\$\d", text)
-    assert " hand 0 " not in text and " hand 1 " in text
-    assert "lucky_lucky" not in text
+    for entry in recall(journal, last=3):
+        told = story(entry)  # what the supervisor's recall screen and the PDF print
+        assert f"{told.title}   {told.span}" in text
+        for step in told.steps:
+            assert step.text in text and all(f"→ {op}" in text for op in step.operations)
+        for row in told.ledger:
+            assert re.search(r"\s+".join(map(re.escape, row.cells)), text), row
+        for hand in told.hands:
+            assert re.search(r"\s+".join(map(re.escape, (hand.owner, hand.hand or "—", hand.cards, hand.total))), text), hand
+    assert "Card assigned  ·  dealer · card" in text and not re.search(r"dealer[^\n]*hand \d", text), "the dealer's cards have no hand"
+    assert "None" not in text and "_" not in text, "no journal codes: results, reasons and wagers in words"
+    assert "no action" in text, "a result in words"
+    assert not re.search(r"\bhand 0\b", text) and re.search(r"\bhand 1\b", text), "hands counted from 1"
+    assert not re.search(r"amount \d", text) and re.search(r"amount \$\d", text), "amounts in currency"
+
+
+def test_a_hands_end_reads_in_words_and_a_supervisors_reason_as_typed():
+    ended = describe({"type": "HandEnded", "seat": 2, "hand": 0, "reason": "must_stand", "forced": True})
+    assert ended == "Hand ended  ·  seat 2 · hand 1 · forced yes · reason must stand"
+    voided = describe({"type": "RoundVoided", "round_id": 4, "supervisor": "floor_2", "reason": "wrong_shoe"})
+    assert voided.endswith("supervisor floor_2 · reason wrong_shoe")

@@ -37,16 +37,18 @@ def scripted_shoe(decks: int, cards: Iterable[str], seed: int = 0) -> Shoe:
 
 
 class Table:
-    """A new table: the shoe is loaded and, in a player-dealer game, seat `pd_seat` takes the bank."""
+    """A new table with the supervisor PIN `pin`: the shoe is loaded and, in a player-dealer game,
+    seat `pd_seat` takes the bank."""
 
     def __init__(self, qtbot, journal, profile: str, cards: Iterable[str] = (), *, pd_seat: int | None = 4,
-                 bank: Cents = 50_000, size: tuple[int, int] = (1280, 800), seed: int = 0) -> None:
+                 bank: Cents = 50_000, size: tuple[int, int] = (1280, 800), seed: int = 0, pin: str | None = PIN) -> None:
         self.qtbot = qtbot
         self._last_tap = None
         self.profile = load_profile(profile)
         self.journaled = JournaledTable.open(journal, TableConfig("T1", profile))
-        self.pin = PIN
-        self.journaled.set_pin(PIN)
+        self.pin = pin
+        if pin is not None:  # None: a new table, whose supervisor screens open on choosing the PIN
+            self.journaled.set_pin(pin)
         self.controller = TableController(self.journaled)
         self.devices = self.controller.devices
         self.bridge = TableBridge(self.controller)

@@ -57,6 +57,9 @@ def filmed(table):
     QApplication.processEvents()  # the last notes reach the journal before it closes
 
 
+NEXT = "Dealer: check the card; a floor supervisor re-keys a misread, else tap OK"  # who acts, and how
+
+
 def camera_notes(t) -> list[dict]:
     return [r.body for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"]
 
@@ -68,7 +71,7 @@ def test_a_card_the_shoe_misread_shows_the_seat_and_both_cards(filmed, qtbot):
     t.wager(1, WagerKind.BASE, 1_000)
     t.deal(4)
     qtbot.waitUntil(t.view.banner.isVisible, timeout=WAIT_MS)
-    assert t.view.banner.message.text() == "MISMATCH: Seat 1: the shoe read TS, the camera sees TC"
+    assert t.view.banner.message.text() == f"MISMATCH: Seat 1: the shoe read TS, the camera sees TC. {NEXT}"
     assert t.view.banner.resolve.isVisible(), "the dealer acknowledges it"
     assert "Camera up · last MISMATCH" in t.view.devices.labels["Camera"].text()
     qtbot.waitUntil(lambda: bool(camera_notes(t)), timeout=WAIT_MS)
@@ -83,7 +86,7 @@ def test_a_card_the_shoe_misread_shows_the_seat_and_both_cards(filmed, qtbot):
     assert not t.view.banner.isVisible()
     seen = [r for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "dealer"]
     assert [r.body["type"] for r in seen] == ["Acknowledged"] and seen[0].round_id == 1
-    assert seen[0].body["message"] == "Seat 1: the shoe read TS, the camera sees TC", "the dealer's tap is journaled too"
+    assert seen[0].body["message"] == f"Seat 1: the shoe read TS, the camera sees TC. {NEXT}", "the dealer's tap is journaled too"
 
 
 def test_a_card_on_the_wrong_seat_and_a_misread_dealer_card_are_both_named(filmed, qtbot):
@@ -93,7 +96,7 @@ def test_a_card_on_the_wrong_seat_and_a_misread_dealer_card_are_both_named(filme
     t.wager(1, WagerKind.BASE, 1_000)
     t.deal(4)
     both = ("MISMATCH: KD: the shoe dealt it to seat 1, the camera sees it at seat 2; "
-            "The player-dealer: the shoe read 9H, the camera sees 9D")
+            f"The player-dealer: the shoe read 9H, the camera sees 9D. {NEXT}")
     qtbot.waitUntil(lambda: t.view.banner.message.text() == both, timeout=WAIT_MS)
 
 
@@ -137,3 +140,4 @@ def test_a_table_file_names_the_camera_and_its_calibration(tmp_path):
     config.write_text(f'journal = "{tmp_path / "t.db"}"\ncamera = "{picture}"\n')
     refused = run("--config", str(config), "--exit")
     assert refused.returncode == 2 and "needs its calibration file" in refused.stderr
+

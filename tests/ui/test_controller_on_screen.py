@@ -70,7 +70,7 @@ def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
     qtbot.waitUntil(lambda: controller.feed.locked is False, timeout=WAIT_MS)
     for _ in range(4):
         rig.shoe.sim_deal_next()
-    qtbot.waitUntil(lambda: view.banner.isVisible() and view.banner.message.text() == f"MISMATCH: {MISMATCH}",
+    qtbot.waitUntil(lambda: view.banner.isVisible() and view.banner.message.text().startswith(f"MISMATCH: {MISMATCH}. Dealer: "),
                     timeout=WAIT_MS)
 
     open_supervisor(window, controller)

@@ -13,11 +13,12 @@ def test_run_is_a_dealer_assist_command():
     assert COMMANDS["run"][0] == "ui.run_command"
 
 
-def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path):
+def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path, capsys):
     shots = tmp_path / "shots"
     journal = tmp_path / "table.db"
     args = ["--journal", str(journal), "--profile", "c21-8.0", "--exit", "--seed", "5"]
     assert main([*args, "--autoplay", "3", "--screenshots", str(shots)]) == 0
+    assert f"run: autoplay played 3 rounds and --exit closed the table; the journal is closed and sealed: {journal}" in capsys.readouterr().err
     names = sorted(p.name for p in shots.iterdir())
     assert [n for n in names if n.endswith("settlement.png")] == [f"round-0{i}-settlement.png" for i in (1, 2, 3)]
     assert "supervisor-recall.png" in names, "the supervisor's recall of the last round"
@@ -48,11 +49,12 @@ def test_an_unknown_profile_is_refused(qapp, capsys):
     assert "unknown profile 'nope'" in capsys.readouterr().err
 
 
-def test_a_table_file_sets_the_profile_and_the_journal(qapp, tmp_path):
+def test_a_table_file_sets_the_profile_and_the_journal(qapp, tmp_path, capsys):
     journal = tmp_path / "tables" / "T7.db"
     config = tmp_path / "table.toml"
     config.write_text(f'table_id = "T7"\nprofile = "sd-buster-c"\njournal = "{journal}"\n')
     assert main(["--config", str(config), "--exit"]) == 0
+    assert "run: --exit closed the table once it was open; the journal is closed and sealed" in capsys.readouterr().err
     from dealer_assist.table import table_config
     assert table_config(journal).profile == "sd-buster-c" and table_config(journal).table_id == "T7"
     config.write_text('table_id = "T7"\ncolour = "green"\n')

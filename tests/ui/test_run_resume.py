@@ -142,6 +142,6 @@ def test_an_unattended_run_that_stalls_stops_with_an_error(tmp_path):
     done = subprocess.run([sys.executable, "-c", STALLING, "--journal", str(journal), "--profile", "c21-8.0",
                            "--autoplay", "2", "--seed", "1", "--exit"], capture_output=True, text=True, timeout=TIMEOUT_S)
     assert done.returncode == 1
-    assert "autoplay stopped: AutoplayStalled: nothing reached the table's journal for 1 s" in done.stderr
+    assert "run: autoplay stopped: AutoplayStalled: nothing reached the table's journal for 1 s" in done.stderr
     assert "a shoe or card pulled on the bench has not reached it" in done.stderr
     assert verify(journal).ok

@@ -1,5 +1,6 @@
 """The dealer's Supervisor button: it opens the supervisor's screens over the dealer's window, on
-the PIN pad; "Back to table" (or Escape) gives the live table back from every screen; a correction
+the PIN pad; "Back to table" (or Escape) gives the live table back from every screen, choosing a new
+table's first PIN included; a correction
 is made with taps only (a name from the roster, a reason from the list, the screen's keyboard),
 asked once more, and shows on the dealer's screen at once."""
 from __future__ import annotations
@@ -9,6 +10,7 @@ from PySide6.QtWidgets import QPushButton
 
 from dealer_assist.table_session import TableState
 from ui.roster import ROSTER_FILE
+from ui.pin_dialog import Step
 from ui.run_lifetime import CLOSED_BY
 from ui.supervisor_window import SupervisorWindow
 
@@ -30,10 +32,22 @@ def _back_at_the_table(t) -> None:
 
 
 def test_every_supervisor_screen_goes_back_to_the_live_table(qtbot, table):
+    new = table("nobust-4.0", pin=None)  # its supervisor screens open on choosing the table's PIN
     t = table("nobust-4.0")
     leave_by_button = lambda w: tap(qtbot, w.back if w.stack.currentIndex() == 1 else w.pad.back)  # noqa: E731
     leave_by_escape = lambda w: qtbot.keyClick(w.focusWidget() or w, Qt.Key.Key_Escape)  # noqa: E731
     for leave in (leave_by_button, leave_by_escape):
+        window = _open(qtbot, new)
+        assert window.pad.step is Step.NEW and window.pad.back.isVisible()
+        window.pad.setFocus()
+        leave(window)  # from choosing the first PIN
+        _back_at_the_table(new)
+        window = _open(qtbot, new)
+        key_in(qtbot, window, "7531")
+        assert window.pad.step is Step.AGAIN
+        window.pad.setFocus()
+        leave(window)  # from entering it again
+        _back_at_the_table(new)
         window = _open(qtbot, t)
         window.setFocus()
         leave(window)  # from the PIN pad
@@ -60,6 +74,7 @@ def test_every_supervisor_screen_goes_back_to_the_live_table(qtbot, table):
         _back_at_the_table(t)
     window = _open(qtbot, t)
     assert window.pin is None, "back at the table the PIN is forgotten"
+    assert _open(qtbot, new).pad.step is Step.NEW and new.journaled.pins.digest is None, "a PIN half chosen is not kept"
 
 
 def test_a_void_by_taps_only_is_asked_first_and_marked_on_the_dealers_screen(qtbot, table):

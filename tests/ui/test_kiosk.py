@@ -1,0 +1,44 @@
+"""`run --kiosk`: the dealer's window fills the screen, without a frame and without a mouse cursor."""
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer, Qt
+from PySide6.QtWidgets import QApplication
+
+from ui.dealer_window import DealerWindow
+from ui.run_command import main
+
+
+def _watch_the_window(seen: dict[str, object]) -> None:
+    """Once the table's window is up: how it is shown, then close it as a dealer would."""
+    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow) and w.isVisible()]
+    if not windows:
+        QTimer.singleShot(50, lambda: _watch_the_window(seen))
+        return
+    window = windows[0]
+    cursor = QApplication.overrideCursor()
+    screen = window.screen().geometry()  # offscreen, the screen is narrower than the table can shrink: covered
+    seen.update(full_screen=window.isFullScreen(),
+                screen_covered=window.geometry().topLeft() == screen.topLeft() and window.geometry().contains(screen),
+                frameless=bool(window.windowFlags() & Qt.WindowType.FramelessWindowHint) and window.frameGeometry() == window.geometry(),
+                cursor=None if cursor is None else cursor.shape())
+    window.close()
+
+
+def _run(tmp_path, *options: str) -> dict[str, object]:
+    seen: dict[str, object] = {}
+    QTimer.singleShot(50, lambda: _watch_the_window(seen))
+    try:
+        assert main(["--journal", str(tmp_path / "t.db"), "--seed", "2", *options]) == 0
+    finally:
+        while QApplication.overrideCursor() is not None:
+            QApplication.restoreOverrideCursor()
+    return seen
+
+
+def test_kiosk_fills_the_screen_without_a_frame_or_a_cursor(qapp, tmp_path):
+    assert _run(tmp_path, "--kiosk") == {"full_screen": True, "screen_covered": True, "frameless": True,
+                                         "cursor": Qt.CursorShape.BlankCursor}
+
+
+def test_without_kiosk_the_window_has_its_frame_and_the_cursor_shows(qapp, tmp_path):
+    assert _run(tmp_path) == {"full_screen": False, "screen_covered": False, "frameless": False, "cursor": None}
