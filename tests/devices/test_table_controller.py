@@ -126,6 +126,37 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
     again.close()
 
 
+def test_a_journal_closed_mid_round_stops_the_table_and_nothing_in_memory_moves(tmp_path):
+    path = tmp_path / "closed.db"
+    controller = TableController(Table.open(path, TableConfig("CTL-3", "c21-8.0")))
+    player = BenchPlayer(8)
+    session = controller.table.session
+    while controller.table.rounds_closed < 1 or session.tracker is None or len(session.round_inputs) < 5:
+        assert controller.submit(player.next_input(session)) is None
+    durable = controller.table.journal.seq
+    before, carried, inputs = controller.snapshot, session.between_rounds(), list(session.round_inputs)
+    controller.table.journal.close()  # as a shutdown racing the last input would
+    refusal = controller.submit(player.next_input(session))
+    assert refusal is not None and refusal.code == "table_stopped"
+    shown = controller.snapshot.attention
+    assert shown is not None and shown.kind is AttentionKind.JOURNAL and shown.held
+    assert "journal is closed" in shown.message and "Nothing recorded is lost" in shown.message
+    assert controller.table.session is session, "the table still reads the same session"
+    assert controller.snapshot.seats == before.seats and controller.snapshot.dealer == before.dealer
+    assert session.between_rounds() == carried and session.round_inputs == inputs, "the input that failed moved nothing"
+    controller.note_device({"device": "shoe", "type": "LinkChanged", "state": "down"})
+    assert controller.snapshot.attention == shown, "what comes after is refused with the same banner"
+    assert controller.table.journal.seq == durable
+    assert verify(path).ok
+    again = TableController.open(path)
+    assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, "resumed at the last durable input"
+    assert again.table.session.round_inputs == inputs
+    while again.table.rounds_closed < 3:
+        assert again.submit(player.next_input(again.table.session)) is None
+    again.close()
+    assert verify(path).ok
+
+
 def test_a_sink_records_every_append_of_a_bench_run_over_the_wire_in_order(tmp_path):
     path = tmp_path / "bench.db"
     table = Table.open(path, TableConfig("BENCH-1", "c21-8.0"))
