@@ -2,15 +2,18 @@
 a correction through the controller, and a journal that stops taking records mid-round."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.inputs import Action, Decide, NoMoreBets, PeekAnswered, PeekResult, PlaceWager, WagerKind
 from dealer_assist.journal import Record, RecordKind, read_records, verify
 from dealer_assist.recall import export_round, recall
 from dealer_assist.round_file import settle_round
-from dealer_assist.session_inputs import RekeyCard, SettlementConfirmed
+from dealer_assist.random_play import RandomPolicy
+from dealer_assist.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
 from dealer_assist.snapshot import AttentionKind
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
@@ -155,6 +158,23 @@ def test_a_journal_closed_mid_round_stops_the_table_and_nothing_in_memory_moves(
         assert again.submit(player.next_input(again.table.session)) is None
     again.close()
     assert verify(path).ok
+
+
+def test_a_held_peek_is_answered_through_the_round_driver_as_the_supervisors_check(tmp_path):
+    controller = TableController(Table.open(tmp_path / "held.db", TableConfig("CTL-4", "sd-buster-a")))
+    controller.set_pin(PIN)
+    player = BenchPlayer(2)
+    while controller.snapshot.need is not Need.PEEK:
+        assert controller.submit(player.next_input(controller.table.session)) is None
+    assert controller.submit(PeekAnswered(PeekResult.NOREAD)) is None
+    assert controller.snapshot.need is Need.CHECK_BY_HAND
+    policy = RandomPolicy(random.Random(1), lambda: player.shoe(controller.table.session).card(0))
+    event = controller.next_input(policy, "Floor 2")
+    assert isinstance(event, ConfirmPeek) and event.supervisor == "Floor 2"
+    assert event.natural is (controller.expected_peek_answer() is PeekResult.NATURAL), "the policy's answer: the truth"
+    controller.supervise(event, PIN)
+    assert controller.snapshot.need not in (Need.PEEK, Need.CHECK_BY_HAND)
+    controller.close()
 
 
 def test_a_sink_records_every_append_of_a_bench_run_over_the_wire_in_order(tmp_path):
