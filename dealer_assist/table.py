@@ -144,7 +144,8 @@ class Table:
 
     def _apply(self, event: TableInput) -> tuple[Any, ...]:
         """The trial session takes `event` first; its record is written; then the session does.
-        A refusal changes neither session, and is recorded too."""
+        A refusal is recorded too and never reaches the session; the trial is copied afresh from
+        it, so whatever the refused input touched cannot drift into the next one."""
         session, now = self.session, self.clock()
         tracker = session.tracker
         round_id = session.round_id if tracker is not None else None
@@ -152,6 +153,7 @@ class Table:
         try:
             ops = self._trial.apply(event, now)
         except RuleError as error:
+            self._trial = _twin(session)
             self._write(RecordKind.REFUSED, {"input": encode(event), "now": now, "error": error.to_json()["error"]}, round_id)
             raise
         body: dict[str, Any] = {"input": encode(event), "ops": [encode(op) for op in ops], "now": now}
