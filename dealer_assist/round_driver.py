@@ -20,6 +20,9 @@ A policy (`RoundPolicy`) answers, each when the round asks for it:
   by themselves (default: no).
 A policy may raise `RuleError` to refuse to go on (a round file that ran out of cards).
 The driver allocates nothing per input beyond the input itself; a drawn card's input is shared.
+
+At a live table (`at_the_table`) the check by hand is a floor supervisor's correction, and a wired
+peek device gives its own answer: a driver there waits for it instead of giving `PeekAnswered`.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from dealer_assist.inputs import (
 )
 from dealer_assist.operations import HandEnded
 from dealer_assist.round_phases import Need
+from dealer_assist.session_inputs import ConfirmPeek
 from dealer_assist.tracker import RoundTracker
 
 drawn = cache(CardDrawn)  # a drawn card is a value: one shared input per card
@@ -88,6 +92,14 @@ def next_input(tracker: RoundTracker, policy: RoundPolicy) -> Input | None:
     if need is Need.CHECK_BY_HAND:
         return _checked(policy.check_by_hand(tracker))
     return None
+
+
+def at_the_table(event: Input | None, supervisor: str) -> Input | ConfirmPeek | None:
+    """The driver's input as a live table takes it: there a check by hand is the floor supervisor's
+    confirmation (RULES.md §6.2), signed by `supervisor`; every other input is itself."""
+    if type(event) is CheckedByHand:
+        return ConfirmPeek(event.natural, supervisor, "checked by hand")
+    return event
 
 
 def play(tracker: RoundTracker, policy: RoundPolicy,
