@@ -149,10 +149,9 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(1)
         player = AutoPlayer(window, rng, rounds=10**9)
         while len(times) < cards:
-            tracker = controller.tracker
-            need = tracker.awaiting().need if tracker is not None else None
+            snap = controller.snapshot
             card_next = not bench.busy() and not wire.shoe.locked and (
-                need is Need.CARD or (need is Need.DECISION and tracker.takes_card() and rng.random() < 0.5))
+                snap.need is Need.CARD or (snap.need is Need.DECISION and snap.takes_card and rng.random() < 0.5))
             if not card_next:
                 if not player.step():
                     app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)  # a device is on its way

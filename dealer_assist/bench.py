@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from dealer_assist.cards import Card
 from dealer_assist.inputs import PlaceWager
 from dealer_assist.random_play import RandomPolicy, random_wagers
-from dealer_assist.round_driver import next_input
+from dealer_assist.round_driver import at_the_table, next_input
 from dealer_assist.session_inputs import (
     BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded,
 )
@@ -21,6 +21,7 @@ from dealer_assist.table_session import TableInput, TableSession, TableState
 from dealer_assist.tracker import Phase
 
 BANKS = (20_000, 50_000, 100_000, 200_000)
+SUPERVISOR = "bench"  # who checks a hole card by hand at the bench
 
 
 @dataclass
@@ -42,7 +43,8 @@ class EmulatedShoe:
 
 
 class BenchPlayer:
-    """Chooses the next input for a table session: the dealer, the players and the shoe at once."""
+    """Chooses the next input for a table session: the dealer, the players and the shoe at once;
+    a check by hand comes as the bench supervisor's confirmation (`round_driver.at_the_table`)."""
 
     def __init__(self, seed: int, shoe_reports_cut: bool = False) -> None:
         self.seed = seed
@@ -78,6 +80,6 @@ class BenchPlayer:
         wagers = random_wagers(tracker, random.Random(f"{self.seed}:wagers:{s.round_id}"))
         placed = sum(isinstance(e, PlaceWager) for e in session.round_inputs)
         rng = random.Random(f"{self.seed}:{s.round_id}:{len(session.round_inputs)}")
-        event = next_input(tracker, RandomPolicy(rng, lambda: shoe.card(s.shoe_cards), wagers[placed:]))
+        event = at_the_table(next_input(tracker, RandomPolicy(rng, lambda: shoe.card(s.shoe_cards), wagers[placed:])), SUPERVISOR)
         assert event is not None, "a settled round is confirmed above"
         return event

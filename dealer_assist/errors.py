@@ -1,9 +1,10 @@
 """What a table refuses, as codes a program can check and messages a person can act on.
 
 `RuleError` is a refusal of the rules; its subclasses say when the trouble is not the rules but a
-malformed input (`InputError`), a device (`DeviceError`) or a journal (`JournalError`), so a caller
-can tell "the dealer may not do this now" from "this file is broken". Every error names one
-`Refusal`; its value is the stable `code` of the JSON error objects (ROUND-FILE.md, DEVICES.md).
+malformed input (`InputError`), a device (`DeviceError`), a journal (`JournalError`) or a command
+that cannot start (`CommandError`), so a caller can tell "the dealer may not do this now" from
+"this file is broken". Every error names one `Refusal`; its value is the stable `code` of the JSON
+error objects (ROUND-FILE.md, DEVICES.md, PIT.md).
 """
 from __future__ import annotations
 
@@ -95,6 +96,14 @@ class Refusal(StrEnum):
     BAD_DECKS = "bad_decks"
     BAD_UP_CARD = "bad_up_card"
     BAD_FAULT = "bad_fault"
+    BAD_VALUE = "bad_value"  # a value the pit's store refuses (a payout threshold of 0)
+    BAD_TABLE_ID = "bad_table_id"  # not a table id the card room's wire takes (PIT.md §2)
+    BAD_PIT = "bad_pit"  # a pit URL or credentials file that cannot be used
+    # the card room
+    ALREADY_EXISTS = "exists"  # a table, user or token the pit already has
+    STORE_UNREACHABLE = "store_unreachable"
+    PASSWORD_MISMATCH = "password_mismatch"
+    PIT_FAILED = "pit_failed"  # a part of the running pit service failed
     # journals
     NO_JOURNAL = "no_journal"
     JOURNAL_EXISTS = "journal_exists"
@@ -150,3 +159,13 @@ class DeviceError(RuleError):
 
 class JournalError(RuleError):
     """A journal that is missing, damaged, already there, or lacks what was asked of it."""
+
+
+class CommandError(RuleError):
+    """A command line refused before the command could act: its arguments, or what it needs (a
+    port, the pit's store) is not there. Printed as `{"error": {"code", "message"}}` without a rule
+    (DEVICES.md, PIT.md); `exit_code` is the status the command exits with."""
+
+    def __init__(self, code: Refusal, message: str, exit_code: int = 2) -> None:
+        super().__init__(code, message)
+        self.exit_code = exit_code

@@ -6,7 +6,7 @@ from typing import Any
 from dealer_assist.cards import Card
 from dealer_assist.money import to_units
 from dealer_assist.outcomes import standing
-from dealer_assist.settlement import banker_net
+from dealer_assist.settlement import banker_net, seat_nets
 from dealer_assist.tracker import Phase, RoundTracker
 
 
@@ -27,14 +27,11 @@ def ledger(tracker: RoundTracker, unused_cards: int = 0) -> dict[str, Any]:
             "seat": hand.seat, "hand": hand.hand, "cards": _cards(hand.cards), "total": player.total,
             "status": str(player.status), "doubled": hand.doubled, "surrendered": hand.surrendered,
         })
-    nets: dict[int, int] = {seat: 0 for seat in sorted(tracker.wagers)}
-    settlements = []
-    for row in tracker.rows:
-        nets[row.seat] = nets.get(row.seat, 0) + row.amount
-        settlements.append({
-            "seat": row.seat, "hand": row.hand, "wager": str(row.wager), "stake": to_units(row.stake),
-            "result": str(row.result), "in_action": to_units(row.in_action), "amount": to_units(row.amount),
-        })
+    nets = seat_nets(tracker.rows, tracker.wagers)
+    settlements = [{
+        "seat": row.seat, "hand": row.hand, "wager": str(row.wager), "stake": to_units(row.stake),
+        "result": str(row.result), "in_action": to_units(row.in_action), "amount": to_units(row.amount),
+    } for row in tracker.rows]
     pd = tracker.player_dealer
     player_fees, pd_fee = tracker.fees
     return {

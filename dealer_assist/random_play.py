@@ -74,6 +74,16 @@ class RandomPolicy(RoundPolicy):
         return None
 
 
+class RandomTablePolicy(RandomPolicy):
+    """`RandomPolicy` that also chooses each round's wagers: drawn when the round asks for its
+    first, as a table of players would place them."""
+
+    def wager(self, tracker: RoundTracker) -> PlaceWager | None:
+        if not self.pending and not tracker.wagers:
+            self.pending = random_wagers(tracker, self.rng)
+        return super().wager(tracker)
+
+
 def play_random_round(
     profile: Profile, rng: random.Random, draw: Callable[[], Card], *, full_table: bool = False,
     seats: int | None = None, on_input: Callable[[RoundTracker, Input], None] | None = None,

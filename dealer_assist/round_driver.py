@@ -22,6 +22,9 @@ What a live table settles before the round ends (Lucky Lucky, insurance, an earl
 always answered with the dealer's "Paid": there is nothing to choose.
 A policy may raise `RuleError` to refuse to go on (a round file that ran out of cards).
 The driver allocates nothing per input beyond the input itself; a drawn card's input is shared.
+
+At a live table (`at_the_table`) the check by hand is a floor supervisor's correction, and a wired
+peek device gives its own answer: a driver there waits for it instead of giving `PeekAnswered`.
 """
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ from dealer_assist.inputs import (
 )
 from dealer_assist.operations import HandEnded
 from dealer_assist.round_phases import Need
+from dealer_assist.session_inputs import ConfirmPeek
 from dealer_assist.tracker import RoundTracker
 
 drawn = cache(CardDrawn)  # a drawn card is a value: one shared input per card
@@ -93,6 +97,14 @@ def next_input(tracker: RoundTracker, policy: RoundPolicy) -> Input | None:
     if need is Need.PAYMENTS:
         return _PAID
     return None
+
+
+def at_the_table(event: Input | None, supervisor: str) -> Input | ConfirmPeek | None:
+    """The driver's input as a live table takes it: there a check by hand is the floor supervisor's
+    confirmation (RULES.md §6.2), signed by `supervisor`; every other input is itself."""
+    if type(event) is CheckedByHand:
+        return ConfirmPeek(event.natural, supervisor, "checked by hand")
+    return event
 
 
 def play(tracker: RoundTracker, policy: RoundPolicy,

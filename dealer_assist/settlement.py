@@ -78,6 +78,14 @@ def banker_net(rows: Iterable[Row]) -> Cents:
     return -sum(row.amount for row in rows)
 
 
+def seat_nets(rows: Iterable[Row], wagered: Iterable[int]) -> dict[int, Cents]:
+    """Each seat's result: the sum of its rows' amounts; a seat in `wagered` without a row nets 0."""
+    nets = dict.fromkeys(wagered, 0)
+    for row in rows:
+        nets[row.seat] = nets.get(row.seat, 0) + row.amount
+    return nets
+
+
 class _Due(NamedTuple):
     """A wager's outcome before the bank and the cap have their say (a private, short-lived value)."""
 

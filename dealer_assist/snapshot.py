@@ -15,7 +15,7 @@ from dealer_assist.inputs import Action, CardDrawn, Decide, NoMoreBets, WagerKin
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason, HoldReason
 from dealer_assist.outcomes import Status, standing
-from dealer_assist.settlement import Row, Wager, banker_net
+from dealer_assist.settlement import Row, Wager, banker_net, seat_nets
 from dealer_assist.table_session import TableSession, TableState
 from dealer_assist.totals import hand_total
 from dealer_assist.tracker import Need, Phase, RoundTracker
@@ -202,20 +202,11 @@ def _decisions(tracker: RoundTracker) -> Decisions:
                      double_for_less=less, double_min=low if less else 0, double_max=high if less else 0)
 
 
-def _nets(tracker: RoundTracker) -> dict[int, Cents]:
-    if tracker.phase is not Phase.SETTLED:
-        return {}
-    nets = {seat: 0 for seat in tracker.wagers}
-    for row in tracker.rows:
-        nets[row.seat] = nets.get(row.seat, 0) + row.amount
-    return nets
-
-
 def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) -> TableSnapshot:
     """The table as the screens show it now; `attention` is a refusal or device fault to show."""
     wait = tracker.awaiting()
     acting = (wait.seat, wait.hand)
-    nets = _nets(tracker)
+    nets = seat_nets(tracker.rows, tracker.wagers) if tracker.phase is Phase.SETTLED else {}
     seats = tuple(
         SeatView(
             seat,

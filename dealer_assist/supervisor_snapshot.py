@@ -1,12 +1,14 @@
 """An immutable picture of the table for the floor supervisor's screens.
 
 The supervisor's screens read this, never the table: the open round and its cards (hole card
-masked, as recall masks it), the rotation, the PIN's state and the last rounds as recall tells
-them. Built on the thread that owns the table, after any change.
+masked, as recall masks it), the rotation, the PIN's state, the last rounds as recall tells
+them, and where the journal and the roster of supervisors are. Built on the thread that owns the
+table, after any change.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from dealer_assist.cards import Card
@@ -14,6 +16,7 @@ from dealer_assist.money import Cents
 from dealer_assist.pins import MAX_TRIES
 from dealer_assist.recall import recall, round_cards
 from dealer_assist.record_source import SqliteRecords
+from dealer_assist.roster import read_roster
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Phase
@@ -56,12 +59,14 @@ class SupervisorSnapshot:
     rotation: RotationFacts
     rounds: tuple[dict[str, Any], ...]  # the last rounds as recall gives them, oldest first
     stopped: str | None  # why the table stopped taking inputs, if it has
+    journal_path: Path  # the dispute reports go beside it
+    roster: tuple[str, ...]  # the floor supervisors' names the corrections offer (`roster.py`)
     pin_tries_left: int = MAX_TRIES  # wrong PINs the pad takes before the next lock
 
 
 def build_supervisor_snapshot(table: Table, recent: int) -> SupervisorSnapshot:
     """The table now, with the last `recent` rounds read from its journal; with none (`recent` 0)
-    nothing is read and the open round's cards are left out."""
+    the journal is not read and the open round's cards are left out."""
     session, s, now = table.session, table.session.s, table.clock()
     rounds = tuple(recall(SqliteRecords(table.path), last=recent)) if recent else ()
     tracker = session.tracker
@@ -76,4 +81,4 @@ def build_supervisor_snapshot(table: Table, recent: int) -> SupervisorSnapshot:
         max(0.0, table.pins.locked_until - now), session.state, session.round_id,
         tracker.phase if tracker is not None else None, session.misdeal, tuple(session.unread),
         tuple(round_cards(open_entry)) if open_entry is not None else (), rotation, rounds, table.stopped,
-        MAX_TRIES - table.pins.wrong % MAX_TRIES)
+        table.path, read_roster(table.path), MAX_TRIES - table.pins.wrong % MAX_TRIES)

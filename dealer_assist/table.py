@@ -1,13 +1,18 @@
-"""A table on its journal: every input is checked by the session, then written durably.
+"""A table on its journal: every input is worked out, written durably, and only then taken.
 
 Opening a table verifies its journal first; a damaged journal is left untouched and the table
 refuses to deal. A table killed at any moment reopens into the same round at the same point by
-replaying, from the journal alone, the inputs since the last closed round. A record that cannot be
-written stops the table: the input it carried is undone in memory, so the table stands exactly
-where its journal ends, and every later input is refused until the table is opened again.
+replaying, from the journal alone, the inputs since the last closed round.
+
+Journal first: a trial copy of the session works out what an input does (the operations, or the
+refusal); that record is written; only once it is durable does the session everyone reads take
+the input. A record that cannot be written (a full disk, a closed journal) stops the table where
+its journal ends, with nothing in memory moved, and every later input is refused until the table
+is opened again.
 """
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +21,7 @@ from typing import Any
 from dealer_assist.codec import decode, encode
 from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.journal import (
-    Journal, JournalCorrupt, JournalWriteFailed, Record, RecordKind, Verdict, record_at, security_events, verify,
+    Journal, JournalClosed, JournalCorrupt, JournalWriteFailed, Record, RecordKind, Verdict, record_at, security_events, verify,
 )
 from dealer_assist.ledger import ledger
 from dealer_assist.pins import PinGuard, new_pin
@@ -28,7 +33,6 @@ from dealer_assist.tracker import Phase
 
 SOFTWARE = "dealer-assist 0.1.0"
 SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard)
-Applied = list[tuple[TableInput, float]]  # durable inputs with their wall times, in order
 
 
 class TableStopped(RuntimeError):
@@ -47,10 +51,7 @@ class Table:
         self.rounds_closed = rounds_closed
         self.stopped: str | None = None  # why the table stopped taking inputs, once it has
         self._verified = (verdict.records, verdict.head)
-        # What the session is rebuilt from when a record fails: the state carried by the last
-        # closed round (None: the table's start) and the durable inputs since.
-        self._checkpoint: dict[str, Any] | None = None
-        self._since: Applied = []
+        self._trial = _twin(session)  # works out each input before its record is written
 
     # --- opening --------------------------------------------------------------------------------
 
@@ -73,10 +74,9 @@ class Table:
                 "devices": devices or {}, "software": SOFTWARE})
             verdict = Verdict(True, journal.seq, "", None, 1, journal.head)
             return cls(path, journal, session, PinGuard(), verdict, clock, 0)
-        session, pins, checkpoint, since = _recover(path, verdict)
+        session, pins = _recover(path, verdict)
         journal = Journal(path, verdict)
         table = cls(path, journal, session, pins, verdict, clock, verdict.closed)
-        table._checkpoint, table._since = checkpoint, since
         table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
                                             "devices": devices or {}, "software": SOFTWARE})
         return table
@@ -132,39 +132,42 @@ class Table:
             raise TableStopped(self.stopped)
 
     def _write(self, kind: RecordKind, body: dict[str, Any], round_id: int | None = None) -> Record:
-        """Append one record; one that cannot be written stops the table, its session put back
-        to where the journal ends."""
+        """Append one record; one that cannot be written stops the table where its journal ends."""
         try:
             return self.journal.append(kind, body, round_id)
         except JournalWriteFailed as error:
             self.stopped = (f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
                             "supervisor, who has the disk fixed and then opens the table again; it resumes where the journal ends")
-            self.session = _rebuilt(self.session.config, self._checkpoint, self._since)
+            raise TableStopped(self.stopped) from error
+        except JournalClosed as error:
+            self.stopped = (f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
+                            "supervisor, who opens the table again; it resumes where the journal ends")
             raise TableStopped(self.stopped) from error
 
     def _apply(self, event: TableInput) -> tuple[Any, ...]:
-        session = self.session
-        now = self.clock()
+        """The trial session takes `event` first; its record is written; then the session does.
+        A refusal is recorded too and never reaches the session; the trial is copied afresh from
+        it, so whatever the refused input touched cannot drift into the next one."""
+        session, now = self.session, self.clock()
         tracker = session.tracker
         round_id = session.round_id if tracker is not None else None
         settled = tracker is not None and tracker.phase is Phase.SETTLED and isinstance(event, SettlementConfirmed)
-        settled_ledger = ledger(tracker) if tracker is not None and settled else None
         try:
-            ops = session.apply(event, now)
+            ops = self._trial.apply(event, now)
         except RuleError as error:
+            self._trial = _twin(session)
             self._write(RecordKind.REFUSED, {"input": encode(event), "now": now, "error": error.to_json()["error"]}, round_id)
             raise
         body: dict[str, Any] = {"input": encode(event), "ops": [encode(op) for op in ops], "now": now}
-        if any(isinstance(op, RoundClosed) for op in ops):
-            body["state"] = session.checkpoint
-            body["ledger"] = settled_ledger
-            self._write(RecordKind.CLOSE, body, round_id)
-            self._checkpoint, self._since = session.checkpoint, []
+        closes = any(isinstance(op, RoundClosed) for op in ops)
+        if closes:
+            body["state"] = self._trial.checkpoint
+            body["ledger"] = ledger(tracker) if tracker is not None and settled else None
+        self._write(RecordKind.CLOSE if closes else RecordKind.INPUT, body, round_id)
+        session.apply(event, now)  # the same input on the same state: the same operations
+        if closes:
             self.rounds_closed += 1
             self._verify_since_last()
-        else:
-            self._write(RecordKind.INPUT, body, round_id)
-            self._since.append((event, now))
         return ops
 
     def _verify_since_last(self) -> None:
@@ -183,46 +186,33 @@ def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Re
            until: int | None = None) -> TableSession:
     """The session restored at `checkpoint` (a closing record, or None for the table's start),
     with every later input up to record `until` applied again and checked against the journal."""
-    return _replayed(as_source(where), config, checkpoint, until)[0]
-
-
-def _replayed(source: RecordSource, config: TableConfig, checkpoint: Record | None,
-              until: int | None = None) -> tuple[TableSession, Applied]:
-    """`replay`, with the inputs it applied."""
+    source = as_source(where)
     session = TableSession(config, checkpoint.body["state"] if checkpoint is not None else None)
-    applied: Applied = []
     for record in source.records(since=checkpoint.seq if checkpoint is not None else 0):
         if until is not None and record.seq >= until:
             break
         if record.kind not in (RecordKind.INPUT, RecordKind.CLOSE):
             continue
-        event, now = decode(record.body["input"]), record.body["now"]
-        ops = session.apply(event, now)
+        ops = session.apply(decode(record.body["input"]), record.body["now"])
         if [encode(op) for op in ops] != record.body["ops"]:
             raise JournalError(Refusal.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
-        applied.append((event, now))
-    return session, applied
-
-
-def _rebuilt(config: TableConfig, checkpoint: dict[str, Any] | None, since: Applied) -> TableSession:
-    """The session from the state carried by the last closed round and the durable inputs since,
-    without reading the journal (which may be what failed)."""
-    session = TableSession(config, checkpoint)
-    for event, now in since:
-        session.apply(event, now)
     return session
 
 
-def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard, dict[str, Any] | None, Applied]:
-    """The session at the last closed round, then every input since, replayed and compared; with
-    the carried state it started from and the inputs replayed."""
+def _twin(session: TableSession) -> TableSession:
+    """A session in the same state that shares nothing it changes (its rules and settings it does)."""
+    return copy.deepcopy(session, {id(session.config): session.config, id(session.profile): session.profile})
+
+
+def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard]:
+    """The session at the last closed round, then every input since, replayed and compared."""
     pins = PinGuard()
     for body in security_events(path):
         pins.replay(body)
     checkpoint = record_at(path, verdict.checkpoint)
     closed = checkpoint if checkpoint.kind is RecordKind.CLOSE else None
     try:
-        session, since = _replayed(as_source(path), table_config(path), closed)
+        session = replay(path, table_config(path), closed)
     except RuleError as error:
         raise JournalCorrupt(Verdict(False, verdict.records, error.message)) from None
-    return session, pins, closed.body["state"] if closed is not None else None, since
+    return session, pins

@@ -145,8 +145,8 @@ class RoundTracker:
 
     def next_card_is_hole_card(self) -> bool:
         """Whether the next card from the shoe becomes the dealer's hole card."""
-        return (self.profile.dealer_hole_card and self.phase in (Phase.BETTING, Phase.DEALING)
-                and self.next_card_goes_to() == DEALER and len(self.dealer) != self.profile.up_index)
+        return (self.phase in (Phase.BETTING, Phase.DEALING) and self.next_card_goes_to() == DEALER
+                and self._hole_card_next())
 
     def next_card_goes_to(self) -> int:
         """The seat the next card from the shoe is for, or DEALER."""
@@ -171,6 +171,16 @@ class RoundTracker:
     def up_card(self) -> Card:
         """The dealer's up card; only once the deal has reached it."""
         return self.dealer[self.profile.up_index]
+
+    @property
+    def hole_card(self) -> Card | None:
+        """The dealer's hole card once dealt (face down until revealed); None before, or in a game without one."""
+        hole = self.profile.hole_index
+        return self.dealer[hole] if self.profile.dealer_hole_card and len(self.dealer) > hole else None
+
+    def _hole_card_next(self) -> bool:
+        """Whether the dealer's next card is the hole card, dealt face down."""
+        return not self._hole_shown and len(self.dealer) == self.profile.hole_index
 
     # --- the one way in -----------------------------------------------------------------------
 
@@ -329,7 +339,7 @@ class RoundTracker:
             self._close_betting(ops)
             _, target, index, use = self._card_target()
         if target == DEALER:
-            hidden = not self._hole_shown and len(self.dealer) != self.profile.up_index
+            hidden = self._hole_card_next()
             self.dealer.append(card)
             ops.append(CardAssigned(card, None, 0, use, hidden))
         else:
@@ -546,9 +556,9 @@ class RoundTracker:
         if self.phase is Phase.PLAYING:
             self._next_hand(ops)
         if self.phase is Phase.DEALER:
-            if not self._hole_shown:
+            if not self._hole_shown and (hole := self.hole_card) is not None:  # dealt before the dealer's turn
                 self._hole_shown = True
-                ops.append(HoleCardRevealed(self.dealer[self.profile.hole_index]))
+                ops.append(HoleCardRevealed(hole))
             if not dealer_draws(self.profile, self.dealer, self.dealer_natural, self.wagers, self.hands.values()):
                 self._settle(ops)
 

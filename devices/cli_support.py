@@ -12,16 +12,8 @@ import signal
 import sys
 import threading
 from typing import NoReturn
-from dealer_assist.errors import Refusal
 
-USAGE_ERROR = 2
-
-
-class CommandError(Exception):
-    def __init__(self, code: Refusal, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+from dealer_assist.errors import CommandError, Refusal
 
 
 class JsonArgumentParser(argparse.ArgumentParser):
@@ -62,7 +54,7 @@ def emit_last(line: dict[str, object]) -> None:
 
 def report(error: CommandError) -> int:
     emit({"error": {"code": error.code, "message": error.message}})
-    return USAGE_ERROR
+    return error.exit_code
 
 
 def stop_on_signals() -> threading.Event:

@@ -5,8 +5,8 @@
 """
 from __future__ import annotations
 
-from dealer_assist.errors import Refusal
-from devices.cli_support import CommandError, JsonArgumentParser, emit, emit_last, report, stop_on_signals
+from dealer_assist.errors import CommandError, Refusal
+from devices.cli_support import JsonArgumentParser, emit, emit_last, report, stop_on_signals
 from devices.events import (
     CardSeen,
     CardsMissed,

@@ -24,6 +24,7 @@ from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
 from dealer_assist.journal import Journal, JournalCorrupt
 from dealer_assist.profile import Profile
 from dealer_assist.record_source import RecordSource, SqliteRecords
+from dealer_assist.round_driver import RoundPolicy, at_the_table, next_input
 from dealer_assist.session_inputs import CardsUnread
 from dealer_assist.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
 from dealer_assist.supervisor_snapshot import SupervisorSnapshot, build_supervisor_snapshot
@@ -104,6 +105,12 @@ class TableController:
     def tracker(self) -> RoundTracker | None:
         """The open round, for a play policy's questions (what is legal now); inputs go through `submit`."""
         return self.table.session.tracker
+
+    def next_input(self, policy: RoundPolicy, supervisor: str) -> TableInput | None:
+        """The round driver's input from `policy` for what the open round awaits, as the table takes
+        it (a check by hand signed by `supervisor`); None between rounds and once the round is settled."""
+        tracker = self.tracker
+        return None if tracker is None else at_the_table(next_input(tracker, policy), supervisor)
 
     def expected_peek_answer(self) -> PeekResult:
         """What an honest peek device answers for the open round's hole card (the bench's peek button)."""

@@ -29,6 +29,19 @@ from pit.wire import WireError, check_table_id
 DRAIN_S = 10.0  # at the end, how long the bench waits for the pit's stream to hold every record
 
 
+def _refusal(error: RuleError | JournalCorrupt | WireError | PitLinkError) -> tuple[Refusal, str]:
+    """What the bench prints for a start it refuses: the code and the message."""
+    match error:
+        case RuleError():
+            return error.code, error.message
+        case JournalCorrupt():
+            return Refusal.JOURNAL_DAMAGED, error.verdict.message
+        case WireError():
+            return Refusal.BAD_TABLE_ID, str(error)
+        case _:
+            return Refusal.BAD_PIT, str(error)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="dealer-assist bench", description="Play N complete rounds into a journal.")
     parser.add_argument("--rounds", type=int, required=True, help="rounds to have closed in the journal")
@@ -52,9 +65,8 @@ def main(argv: list[str]) -> int:
         table = Table.open(args.journal, TableConfig(args.table_id, args.profile),
                            devices={"shoe": {"model": "emulated", "seed": args.seed}})
     except (RuleError, JournalCorrupt, WireError, PitLinkError) as error:
-        message = error.verdict.message if isinstance(error, JournalCorrupt) else getattr(error, "message", str(error))
-        code = {JournalCorrupt: "journal_damaged", WireError: "bad_table_id", PitLinkError: "bad_pit"}.get(type(error))
-        print(json.dumps({"error": {"code": code or getattr(error, "code", "bad_arguments"), "message": message}}))
+        code, message = _refusal(error)
+        print(json.dumps({"error": {"code": code, "message": message}}))
         return 2
     shipper = None if link is None else attach_shipper(table.journal, table.session.config.table_id, link,
                                                        session_view(table.session))

@@ -61,10 +61,9 @@ class BenchDevices:
                 self.shoe.sim_report_cut()  # past the cut, or a shoe the bench cannot go on with
                 self.cut_reported = True
         self.peek = PeekEmulator(PtyEndpoint(), seed=player.seed) if session.profile.dealer_hole_card else None
-        tracker = session.tracker
-        hole = session.profile.hole_index
-        if self.peek is not None and tracker is not None and len(tracker.dealer) > hole:
-            self.peek.sim_set_hole_card(tracker.dealer[hole])  # still under the reader after a restart
+        hole = session.tracker.hole_card if session.tracker is not None else None
+        if self.peek is not None and hole is not None:
+            self.peek.sim_set_hole_card(hole)  # still under the reader after a restart
 
     @property
     def shoe_url(self) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import JournalError, Refusal
-from dealer_assist.inputs import CardDrawn
+from dealer_assist.inputs import CardDrawn, PeekAnswered
 from dealer_assist.session_inputs import ConfirmPeek, ShoeLoaded
 from dealer_assist.table import Table
 from dealer_assist.tracker import Need
@@ -22,7 +22,6 @@ from hw_sims.bench_devices import BenchDevices, bench_seed
 
 WAIT = 10.0
 BENCH_PIN = "0000"
-SUPERVISOR = "bench"
 
 
 class LinkedBench:
@@ -51,17 +50,12 @@ class LinkedBench:
             self._wait(lambda: not self.devices.busy(), f"the shoe's delivery (shoe {session.s.shoe_id}, "
                        f"{session.s.shoe_cards} of {self.devices.pulled} cards)")
             return
-        tracker = session.tracker
-        need = tracker.awaiting().need if tracker is not None else None
-        if tracker is not None and need is Need.PEEK:
-            self._wait(lambda: tracker.awaiting().need is not Need.PEEK, "the peek device's answer")
-            return
-        if tracker is not None and need is Need.CHECK_BY_HAND:
-            natural = tracker.expected_peek_answer().value == "natural"
-            self.controller.supervise(ConfirmPeek(natural, SUPERVISOR, "checked by hand on the bench"), BENCH_PIN)
-            return
         event = self.player.next_input(session)
-        if isinstance(event, ShoeLoaded):
+        if isinstance(event, PeekAnswered):  # the peek device answers by itself, over its link
+            self._wait(lambda: self.controller.snapshot.need is not Need.PEEK, "the peek device's answer")
+        elif isinstance(event, ConfirmPeek):
+            self.controller.supervise(event, BENCH_PIN)
+        elif isinstance(event, ShoeLoaded):
             self.devices.load(event)
         elif isinstance(event, CardDrawn):
             if self.devices.shoe.locked:  # the table's "card-stop off" is on its way to the shoe

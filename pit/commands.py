@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 
+from dealer_assist.errors import CommandError, Refusal
 from pit.broker import nats_config
 from pit.data import Conflict, Role
 from pit.ingest import Ingest, rebuild
@@ -27,17 +28,9 @@ from pit.store import PitStore, units
 from pit.wire import WireError
 
 
-class CommandError(Exception):
-    def __init__(self, code: str, message: str, exit_code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.exit_code = exit_code
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise CommandError("bad_arguments", f"{self.prog}: {message}", 2)
+        raise CommandError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -83,7 +76,7 @@ def _store(dsn: str) -> PitStore:
     try:
         return PitStore.open(dsn)
     except psycopg.OperationalError as error:
-        raise CommandError("store_unreachable", f"the store {dsn} cannot be reached: {str(error).strip()}") from None
+        raise CommandError(Refusal.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
 
 
 def _password(from_stdin: bool) -> str:
@@ -91,14 +84,14 @@ def _password(from_stdin: bool) -> str:
         return sys.stdin.readline().rstrip("\r\n")
     first = getpass.getpass("password: ")
     if getpass.getpass("again: ") != first:
-        raise CommandError("password_mismatch", "the two passwords differ")
+        raise CommandError(Refusal.PASSWORD_MISMATCH, "the two passwords differ", 1)
     return first
 
 
 def _http(address: str) -> tuple[str, int]:
     host, _, port = address.rpartition(":")
     if not host or not port.isdigit():
-        raise CommandError("bad_arguments", f"--http {address!r}: use HOST:PORT", 2)
+        raise CommandError(Refusal.BAD_ARGUMENTS, f"--http {address!r}: use HOST:PORT")
     return host, int(port)
 
 
@@ -119,12 +112,12 @@ def main(argv: list[str]) -> int:
     except CommandError as error:
         return _fail(error.code, error.message, error.exit_code)
     except Conflict as error:
-        return _fail("exists", str(error), 1)
+        return _fail(Refusal.ALREADY_EXISTS, str(error), 1)
     except (ValueError, WireError) as error:
-        return _fail("bad_value", str(error), 1)
+        return _fail(Refusal.BAD_VALUE, str(error), 1)
 
 
-def _fail(code: str, message: str, exit_code: int) -> int:
+def _fail(code: Refusal, message: str, exit_code: int) -> int:
     print(json.dumps({"error": {"code": code, "message": message}}), file=sys.stderr)
     return exit_code
 
@@ -134,7 +127,7 @@ def _init(dsn: str) -> int:
         with psycopg.connect(dsn) as conn:
             applied = migrate(conn)
     except psycopg.OperationalError as error:
-        raise CommandError("store_unreachable", f"the store {dsn} cannot be reached: {str(error).strip()}") from None
+        raise CommandError(Refusal.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
     store = _store(dsn)
     try:
         identity = store.pit_identity()
@@ -174,7 +167,7 @@ def _change(store: PitStore, args: Any) -> int:
 def _serve(args: Any) -> int:
     host, port = _http(args.http)
     if bool(args.tls_cert) != bool(args.tls_key):
-        raise CommandError("bad_arguments", "--tls-cert and --tls-key go together", 2)
+        raise CommandError(Refusal.BAD_ARGUMENTS, "--tls-cert and --tls-key go together")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     store = _store(args.db)
     try:
@@ -200,9 +193,7 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
     if failed:
-        print(json.dumps({"error": {"code": "pit_failed", "message": f"{type(failed[0]).__name__}: {failed[0]}"}}),
-              file=sys.stderr)
-        return 1
+        return _fail(Refusal.PIT_FAILED, f"{type(failed[0]).__name__}: {failed[0]}", 1)
     return 0
 
 

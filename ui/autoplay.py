@@ -13,12 +13,9 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QWidget
 
-from dealer_assist.inputs import (
-    CardDrawn, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult,
-)
+from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PlaceWager
+from dealer_assist.random_play import RandomTablePolicy
 from dealer_assist.session_inputs import ConfirmPeek
-from dealer_assist.random_play import RandomPolicy, random_wagers
-from dealer_assist.round_driver import next_input
 from dealer_assist.shoe import FULL_DECK
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
@@ -50,7 +47,7 @@ class AutoPlayer:
         self.window = window
         self.bench = window.bench
         self.rng = rng
-        self._policy = RandomPolicy(rng, lambda: FULL_DECK[0])  # the real card comes from the bench
+        self._policy = RandomTablePolicy(rng, lambda: FULL_DECK[0])  # the real card comes from the bench
         self.rounds = rounds
         self.shots = shots
         self.played = 0
@@ -87,9 +84,7 @@ class AutoPlayer:
 
     def _awaits_card_stop(self) -> bool:
         """On the wire the shoe releases a card only once the table's "card-stop off" reached it."""
-        tracker = self.controller.tracker
-        return (self.bench.wire is not None and self.bench.wire.shoe.locked
-                and tracker is not None and tracker.takes_card())
+        return self.bench.wire is not None and self.bench.wire.shoe.locked and self.controller.snapshot.takes_card
 
     def _awaits_peek_device(self) -> bool:
         """On the wire the peek device answers by itself."""
@@ -97,7 +92,8 @@ class AutoPlayer:
 
     def _act(self) -> None:
         view = self.window.view
-        table = self.controller.snapshot.table
+        snap = self.controller.snapshot
+        table = snap.table
         assert table is not None, "a journaled table's snapshot always has its table"
         state = table.state
         if state is TableState.NEEDS_SHOE:
@@ -110,13 +106,8 @@ class AutoPlayer:
             view.bank_offer.keypad.chips[self.rng.choice(BANK_CHIPS)].click()
             view.bank_offer.keypad.confirm.click()
             return
-        tracker = self.controller.tracker
-        assert tracker is not None, f"autoplay cannot play a table in state {state}"
-        need = tracker.awaiting().need
-        if need is Need.CHECK_BY_HAND:  # the peek device failed: a floor supervisor checks by hand
-            natural = tracker.expected_peek_answer() is PeekResult.NATURAL
-            self.controller.supervise(ConfirmPeek(natural, "autoplay", "checked by hand"), AUTOPLAY_PIN)
-            return
+        need = snap.need
+        assert need is not None, f"autoplay cannot play a table in state {state}"
         if need is Need.NOTHING:
             self._shoot("settlement")
             self.played += 1
@@ -125,15 +116,15 @@ class AutoPlayer:
             if self.done:
                 self._shoot_recall()
             return
-        if need is Need.WAGERS and not tracker.wagers:
-            for wager in random_wagers(tracker, self.rng):
-                view.wagers.entered.emit(wager)
-            return
         if need is Need.DECISION and not self._shot_mid:
             self._shoot("midround")
             self._shot_mid = True
-        event = next_input(tracker, self._policy)
-        if isinstance(event, CardDrawn):
+        event = self.controller.next_input(self._policy, "autoplay")
+        if isinstance(event, PlaceWager):
+            view.wagers.entered.emit(event)
+        elif isinstance(event, ConfirmPeek):  # the peek device failed: a floor supervisor checks by hand
+            self.controller.supervise(event, AUTOPLAY_PIN)
+        elif isinstance(event, CardDrawn):
             self.bench.deal.click()
         elif isinstance(event, Decide) and event.amount is None:
             button = view.decisions.buttons[event.action]

@@ -24,7 +24,6 @@ from ui.dispute_report import write_report
 from ui.notice_label import NoticeLabel
 from ui.pin_dialog import PinPad
 from ui.recall_view import RecallView
-from ui.roster import read_roster
 from ui.run_lifetime import CLOSED_BY
 from ui.rotation_view import RotationStatus, RotationView
 from ui.supervisor_theme import supervisor_style
@@ -52,7 +51,8 @@ class SupervisorWindow(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
         self.setWindowTitle(f"dealer-assist · supervisor · table {controller.table_id}")
         self.controller = controller
-        self.reports = reports or controller.journal_path.parent / "reports"
+        snap = controller.supervisor_snapshot(recent=0)
+        self.reports = reports or snap.journal_path.parent / "reports"
         self.pin: str | None = None
         self.scale = 1.0
         self.setStyleSheet(supervisor_style(self.scale))
@@ -94,7 +94,7 @@ class SupervisorWindow(QWidget):
         self.tabs = QTabWidget()
         self.recall = RecallView()
         self.recall.report_requested.connect(self._report)
-        self.corrections = CorrectionsView(read_roster(controller.journal_path))
+        self.corrections = CorrectionsView(snap.roster)
         self.corrections.correction.connect(self._correct)
         self.rotation = RotationView()
         self.tabs.addTab(self.recall, "Recall")

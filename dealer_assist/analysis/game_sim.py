@@ -22,7 +22,7 @@ from dealer_assist.errors import InputError, Refusal
 from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
 from dealer_assist.money import Cents
 from dealer_assist.profile import Profile
-from dealer_assist.settlement import Wager
+from dealer_assist.settlement import Wager, banker_net
 from dealer_assist.shoe import Shoe
 from dealer_assist.round_driver import RoundPolicy, play
 from dealer_assist.tracker import PlayerDealer, RoundTracker
@@ -101,10 +101,9 @@ def simulate(profile: Profile, rounds: int, seed: int, players: int, choose: Cho
     for _ in range(rounds):
         if shoe.cut_reached:
             shoe.shuffle()
-        banker: dict[Wager, int] = {}
-        for row in play_round(table, shoe.draw, choose).rows:
-            banker[row.wager] = banker.get(row.wager, 0) - row.amount
-        for wager, result in banker.items():
+        rows = play_round(table, shoe.draw, choose).rows
+        for wager in dict.fromkeys(row.wager for row in rows):
+            result = banker_net(row for row in rows if row.wager is wager)
             totals[wager] = totals.get(wager, 0) + result
             squares[wager] = squares.get(wager, 0) + result * result
     edges = tuple(_estimate(w, table.stake(_STAKE_OF[w]), rounds, totals[w], squares[w])

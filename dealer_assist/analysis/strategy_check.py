@@ -18,7 +18,7 @@ from dealer_assist.analysis.game_sim import BANK_COVERS, Table, play_round
 from dealer_assist.analysis.optimal_play import OptimalPlayer
 from dealer_assist.cards import Card
 from dealer_assist.inputs import PlaceWager, WagerKind
-from dealer_assist.settlement import Wager
+from dealer_assist.settlement import Wager, seat_nets
 from dealer_assist.shoe import FULL_DECK, Shoe
 from dealer_assist.tracker import PlayerDealer
 
@@ -55,8 +55,8 @@ def play_table(game: BaseGame, rounds: int, seed: int) -> Sample:
     for _ in range(rounds):
         if shoe is not None and shoe.cut_reached:
             shoe.shuffle()
-        result = sum(row.amount for row in play_round(table, draw, player.decide).rows
-                     if row.wager is Wager.BASE) / wager.amount
+        base = (row for row in play_round(table, draw, player.decide).rows if row.wager is Wager.BASE)
+        result = seat_nets(base, (PLAYER_SEAT,))[PLAYER_SEAT] / wager.amount
         total += result
         squares += result * result
     mean = total / rounds

@@ -2,15 +2,18 @@
 a correction through the controller, and a journal that stops taking records mid-round."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.inputs import Action, Decide, NoMoreBets, PeekAnswered, PeekResult, PlaceWager, WagerKind
 from dealer_assist.journal import Record, RecordKind, read_records, verify
 from dealer_assist.recall import export_round, recall
 from dealer_assist.round_file import settle_round
-from dealer_assist.session_inputs import RekeyCard, SettlementConfirmed
+from dealer_assist.random_play import RandomPolicy
+from dealer_assist.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
 from dealer_assist.snapshot import AttentionKind
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
@@ -125,6 +128,54 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
     assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, "resumed at the last durable input"
     assert again.snapshot.attention is None
     again.close()
+
+
+def test_a_journal_closed_mid_round_stops_the_table_and_nothing_in_memory_moves(tmp_path):
+    path = tmp_path / "closed.db"
+    controller = TableController(Table.open(path, TableConfig("CTL-3", "c21-8.0")))
+    player = BenchPlayer(8)
+    session = controller.table.session
+    while controller.table.rounds_closed < 1 or session.tracker is None or len(session.round_inputs) < 5:
+        assert controller.submit(player.next_input(session)) is None
+    durable = controller.table.journal.seq
+    before, carried, inputs = controller.snapshot, session.between_rounds(), list(session.round_inputs)
+    controller.table.journal.close()  # as a shutdown racing the last input would
+    refusal = controller.submit(player.next_input(session))
+    assert refusal is not None and refusal.code == "table_stopped"
+    shown = controller.snapshot.attention
+    assert shown is not None and shown.kind is AttentionKind.JOURNAL and shown.held
+    assert "journal is closed" in shown.message and "Nothing recorded is lost" in shown.message
+    assert controller.table.session is session, "the table still reads the same session"
+    assert controller.snapshot.seats == before.seats and controller.snapshot.dealer == before.dealer
+    assert session.between_rounds() == carried and session.round_inputs == inputs, "the input that failed moved nothing"
+    controller.note_device({"device": "shoe", "type": "LinkChanged", "state": "down"})
+    assert controller.snapshot.attention == shown, "what comes after is refused with the same banner"
+    assert controller.table.journal.seq == durable
+    assert verify(path).ok
+    again = TableController.open(path)
+    assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, "resumed at the last durable input"
+    assert again.table.session.round_inputs == inputs
+    while again.table.rounds_closed < 3:
+        assert again.submit(player.next_input(again.table.session)) is None
+    again.close()
+    assert verify(path).ok
+
+
+def test_a_held_peek_is_answered_through_the_round_driver_as_the_supervisors_check(tmp_path):
+    controller = TableController(Table.open(tmp_path / "held.db", TableConfig("CTL-4", "sd-buster-a")))
+    controller.set_pin(PIN)
+    player = BenchPlayer(2)
+    while controller.snapshot.need is not Need.PEEK:
+        assert controller.submit(player.next_input(controller.table.session)) is None
+    assert controller.submit(PeekAnswered(PeekResult.NOREAD)) is None
+    assert controller.snapshot.need is Need.CHECK_BY_HAND
+    policy = RandomPolicy(random.Random(1), lambda: player.shoe(controller.table.session).card(0))
+    event = controller.next_input(policy, "Floor 2")
+    assert isinstance(event, ConfirmPeek) and event.supervisor == "Floor 2"
+    assert event.natural is (controller.expected_peek_answer() is PeekResult.NATURAL), "the policy's answer: the truth"
+    controller.supervise(event, PIN)
+    assert controller.snapshot.need not in (Need.PEEK, Need.CHECK_BY_HAND)
+    controller.close()
 
 
 def test_a_sink_records_every_append_of_a_bench_run_over_the_wire_in_order(tmp_path):

@@ -6,7 +6,9 @@ import pytest
 
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import RuleError
+from dealer_assist.inputs import Action, Decide
 from dealer_assist.journal import read_records, verify
+from dealer_assist.session_inputs import SettlementConfirmed
 from dealer_assist.snapshot import build_table_snapshot
 from dealer_assist.table import Table, TableStopped
 from dealer_assist.table_session import TableConfig
@@ -68,4 +70,25 @@ def test_a_pin_try_the_disk_refuses_counts_only_the_tries_journaled(journal_dir)
     table.close()
     again = Table.open(path, clock=lambda: 1_800_000_000.0)
     assert (again.pins.wrong, again.pins.locked_until) == in_memory, "no try counted that the journal lacks"
+    again.close()
+
+
+def test_refused_inputs_between_accepted_ones_leave_the_session_where_its_journal_replays_to(journal_dir):
+    path = journal_dir / "refused.db"
+    table = Table.open(path, TableConfig("T-1", "sd-buster-a"))
+    player = BenchPlayer(9)
+    refused = 0
+    for step in range(600):
+        if step % 7 == 3:  # a tap the rules refuse: a decision nobody owes, a settlement not due
+            wrong = Decide(1, 5, Action.STAND) if step % 2 else SettlementConfirmed()
+            try:
+                table.submit(wrong)
+            except RuleError:
+                refused += 1
+        table.submit(player.next_input(table.session))
+    in_memory, carried = build_table_snapshot(table.session), table.session.between_rounds()
+    table.close()
+    assert refused > 50 and table.rounds_closed > 5
+    again = Table.open(path)
+    assert build_table_snapshot(again.session) == in_memory and again.session.between_rounds() == carried
     again.close()

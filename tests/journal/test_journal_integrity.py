@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.journal import JournalClosed, JournalCorrupt, verify
-from dealer_assist.table import Table, table_config
+from dealer_assist.journal import JournalClosed, JournalCorrupt, RecordKind, verify
+from dealer_assist.table import Table, TableStopped, table_config
 
 from journal_helpers import bench_journal
 
@@ -113,6 +113,9 @@ def test_a_record_after_the_close_is_refused_by_name_and_the_journal_stays_seale
     table = Table.open(path, table_config(path))
     table.close()
     with pytest.raises(JournalClosed) as late:
-        table.note_device({"device": "shoe", "type": "LinkChanged", "state": "down"})
+        table.journal.append(RecordKind.DEVICE, {"device": "shoe", "type": "LinkChanged", "state": "down"})
     assert "journal is closed" in str(late.value) and "LinkChanged" in str(late.value)
+    with pytest.raises(TableStopped) as stopped:
+        table.note_device({"device": "shoe", "type": "LinkChanged", "state": "down"})
+    assert "journal is closed" in str(stopped.value) and table.stopped == str(stopped.value)
     assert verify(path).ok

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.errors import DeviceError, InputError, JournalError, Refusal, RuleError
+from dealer_assist.errors import CommandError, DeviceError, InputError, JournalError, Refusal, RuleError
 from dealer_assist.cards import parse_card
 from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.profile import load_profile
@@ -48,7 +48,7 @@ def test_the_tracker_refuses_by_rule_and_the_kinds_stay_apart():
     tracker = RoundTracker(load_profile("sd-buster-a"))
     refusal = tracker.verify(PlaceWager(1, WagerKind.BASE, 1))
     assert refusal is not None and refusal.code is Refusal.WAGER_LIMIT and refusal.rule == "7"
-    for kind in (InputError, DeviceError, JournalError):
+    for kind in (InputError, DeviceError, JournalError, CommandError):
         assert issubclass(kind, RuleError) and not isinstance(refusal, kind)
 
 
@@ -63,3 +63,10 @@ def test_a_decision_that_is_no_action_is_refused_by_name_and_changes_nothing():
     assert caught.value.code is Refusal.ILLEGAL_ACTION and "'hit'" in caught.value.message
     assert tracker.prompt() == before == "Seat 1 to act on hard 19"
     assert tracker.verify(Decide(1, 0, Action.STAND)) is None
+
+
+def test_a_command_refused_at_its_start_is_in_the_tree_and_keeps_its_exit_status():
+    usage = CommandError(Refusal.BAD_ARGUMENTS, "--http 'x': use HOST:PORT")
+    store = CommandError(Refusal.STORE_UNREACHABLE, "the store cannot be reached", 1)
+    assert isinstance(usage, RuleError) and (usage.exit_code, store.exit_code) == (2, 1)
+    assert (usage.code, store.code, Refusal.ALREADY_EXISTS) == ("bad_arguments", "store_unreachable", "exists")

@@ -7,7 +7,8 @@ from dealer_assist.inputs import (
     PlaceWager, WagerKind,
 )
 from dealer_assist.profile import load_profile
-from dealer_assist.round_driver import RoundPolicy, next_input, play
+from dealer_assist.round_driver import RoundPolicy, at_the_table, next_input, play
+from dealer_assist.session_inputs import ConfirmPeek
 from dealer_assist.tracker import Phase, RoundTracker
 
 
@@ -68,3 +69,15 @@ def test_an_honest_peek_by_default_and_a_hit_is_the_next_card():
     assert policy.asked == ["decide 1/0", "confirm 1/0"]
     assert tracker.phase is Phase.SETTLED and tracker.dealer[-1] == parse_card("TD")
     assert next_input(tracker, policy) is None
+
+
+def test_at_a_table_the_check_by_hand_is_the_supervisors_confirmation_of_the_policys_answer():
+    policy = Scripted("9H AS 7D KC", insure=Insure(1, 250), peek=PeekResult.NOREAD)
+    tracker = RoundTracker(load_profile("sd-buster-a"))
+    event = next_input(tracker, policy)
+    while type(event) is not CheckedByHand:
+        assert event is not None
+        assert at_the_table(event, "Floor 2") is event, "every other input goes to the table as it is"
+        tracker.apply(event)
+        event = next_input(tracker, policy)
+    assert at_the_table(event, "Floor 2") == ConfirmPeek(True, "Floor 2", "checked by hand")

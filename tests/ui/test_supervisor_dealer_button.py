@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
 from dealer_assist.table_session import TableState
-from ui.roster import ROSTER_FILE
+from dealer_assist.roster import ROSTER_FILE
 from ui.pin_dialog import Step
 from ui.run_lifetime import CLOSED_BY
 from ui.supervisor_window import SupervisorWindow

@@ -13,7 +13,7 @@ from dealer_assist.recall import HIDDEN, recall
 from dealer_assist.journal_text import card_code, describe
 from dealer_assist.record_words import wager_name
 from ui.corrections_view import REASONS
-from ui.roster import ROSTER_FILE
+from dealer_assist.roster import ROSTER_FILE
 
 from test_supervisor_helpers import assert_fits, journal, open_round, played_table, tap, unlocked  # noqa: F401
 
