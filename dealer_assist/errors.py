@@ -41,6 +41,8 @@ class Refusal(StrEnum):
     MUST_HIT = "must_hit"
     MUST_STAND = "must_stand"
     ILLEGAL_ACTION = "illegal_action"
+    PAYMENTS_DUE = "payments_due"  # the dealer settles what is due now before the round goes on
+    NOTHING_DUE = "nothing_due"
     # a round file (ROUND-FILE.md)
     BAD_FORMAT = "bad_format"
     BAD_FIELD = "bad_field"

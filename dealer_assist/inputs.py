@@ -92,4 +92,11 @@ class CheckedByHand:
     natural: bool
 
 
-Input = PlaceWager | NoMoreBets | CardDrawn | Decide | Insure | CloseInsurance | PeekAnswered | CheckedByHand
+@dataclass(frozen=True, slots=True)
+class PaymentsMade:
+    """The house dealer has paid and collected what was due before the round goes on (Lucky Lucky
+    after the deal, insurance after the peek, a Natural settled early: RULES.md §2.15, §2.17, §5.4)."""
+
+
+Input = (PlaceWager | NoMoreBets | CardDrawn | Decide | Insure | CloseInsurance | PeekAnswered | CheckedByHand
+         | PaymentsMade)

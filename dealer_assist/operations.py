@@ -7,6 +7,8 @@ from enum import StrEnum
 from dealer_assist.cards import Card
 from dealer_assist.inputs import Action, PeekResult, WagerKind
 from dealer_assist.money import Cents
+from dealer_assist.outcomes import Result
+from dealer_assist.settlement import Wager
 
 
 class CardUse(StrEnum):
@@ -128,10 +130,38 @@ class RoundHeld:
 
 @dataclass(frozen=True, slots=True)
 class NaturalPaidEarly:
-    """The dealer cannot have a Natural: this seat's Natural is paid now (RULES.md §2.15)."""
+    """The dealer cannot have a Natural: this seat's Natural is settled early (RULES.md §2.15) and its
+    cards are put away; its money moves now (`PaymentDue`) or in its place at settlement (§5.4)."""
 
     seat: int
     hand: int
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentDue:
+    """A wager the dealer settles now, before the round goes on, exactly as the settlement will
+    show it: `amount` > 0 is paid, < 0 collected (RULES.md §2.15, §2.17, §5.4)."""
+
+    seat: int
+    hand: int
+    wager: Wager
+    result: Result
+    amount: Cents
+
+
+@dataclass(frozen=True, slots=True)
+class NaturalPaidLater:
+    """This seat's Natural is settled early, but the bank may not reach it in full: it is paid in
+    its place at settlement (RULES.md §5.4)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentsDone:
+    """The dealer has settled what was due now; the round goes on."""
+
+    rows: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,5 +183,6 @@ class RoundSettled:
 Operation = (
     WagerPlaced | BettingClosed | CardAssigned | DecisionTaken | StandConfirmed | HandEnded
     | LuckyLuckyJudged | ActionButtonPlaced | InsuranceOffered | InsurancePlaced | PeekRequested
-    | PeekResolved | RoundHeld | NaturalPaidEarly | HoleCardRevealed | DealerStood | RoundSettled
+    | PeekResolved | RoundHeld | NaturalPaidEarly | PaymentDue | NaturalPaidLater | PaymentsDone | HoleCardRevealed
+    | DealerStood | RoundSettled
 )

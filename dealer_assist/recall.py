@@ -140,7 +140,8 @@ def export_round(where: RecordSource | Path | str, round_id: int) -> dict[str, A
     tracker = session.tracker
     assert tracker is not None
     recorder = RoundRecorder(config.profile, config.settings, tracker.seats, tracker.player_dealer)
-    fresh = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer)
+    fresh = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer, tracker.dealer_closes_betting,
+                         tracker.dealer_settles_early)
     for event in session.round_inputs:
         recorder.record(event, fresh.apply(event))
     return recorder.round_file({"table_id": config.table_id, "round_id": round_id, "journal": source.name})

@@ -18,6 +18,8 @@ A policy (`RoundPolicy`) answers, each when the round asks for it:
   disagreeing peek holds the round (default: the truth);
 - `confirms_stand(seat, hand)`: whether the dealer also taps Stand on a hand the rules just ended
   by themselves (default: no).
+What a live table settles before the round ends (Lucky Lucky, insurance, an early Natural) is
+always answered with the dealer's "Paid": there is nothing to choose.
 A policy may raise `RuleError` to refuse to go on (a round file that ran out of cards).
 The driver allocates nothing per input beyond the input itself; a drawn card's input is shared.
 
@@ -32,8 +34,8 @@ from typing import Protocol
 
 from dealer_assist.cards import Card
 from dealer_assist.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, NoMoreBets, PeekAnswered,
-    PeekResult, PlaceWager,
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, NoMoreBets, PaymentsMade,
+    PeekAnswered, PeekResult, PlaceWager,
 )
 from dealer_assist.operations import HandEnded
 from dealer_assist.round_phases import Need
@@ -45,6 +47,7 @@ _answered = cache(PeekAnswered)
 _checked = cache(CheckedByHand)
 _CLOSE_INSURANCE = CloseInsurance()
 _NO_MORE_BETS = NoMoreBets()
+_PAID = PaymentsMade()
 
 
 class RoundPolicy(Protocol):
@@ -91,6 +94,8 @@ def next_input(tracker: RoundTracker, policy: RoundPolicy) -> Input | None:
         return _answered(policy.peek(tracker))
     if need is Need.CHECK_BY_HAND:
         return _checked(policy.check_by_hand(tracker))
+    if need is Need.PAYMENTS:
+        return _PAID
     return None
 
 

@@ -26,6 +26,7 @@ class Need(StrEnum):
     INSURANCE = "insurance"
     PEEK = "peek"
     CHECK_BY_HAND = "check_by_hand"
+    PAYMENTS = "payments"  # the dealer settles what is due now (RULES.md §2.15, §2.17, §5.4)
     NOTHING = "nothing"
 
 
@@ -47,4 +48,5 @@ PHASE_NEEDS = {  # every phase but PLAYING, where the need is the acting hand's
     Phase.DEALER: Awaiting(Need.CARD),
     Phase.SETTLED: Awaiting(Need.NOTHING),
 }
+PAYMENTS_DUE = Awaiting(Need.PAYMENTS)
 turn_need = cache(Awaiting)  # shared values: each turn's need is built once

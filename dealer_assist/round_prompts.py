@@ -28,6 +28,8 @@ def describe(cards: Sequence[Card]) -> str:
 def prompt(tracker: RoundTracker) -> str:
     wait = tracker.awaiting()
     dealer = "the player-dealer" if tracker.pd_seat else "the dealer"
+    if wait.need is Need.PAYMENTS:
+        return "Settle now, then tap Paid; shoe locked"
     if wait.seat is not None and wait.hand is not None:
         seat_hands = tracker.hands[wait.seat]
         hand = seat_hands[wait.hand]

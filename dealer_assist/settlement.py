@@ -5,7 +5,7 @@ order the dealer pays and collects them. Pure arithmetic in cents, rounding down
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -99,31 +99,39 @@ class _Due(NamedTuple):
 
 
 def settle(facts: RoundFacts) -> tuple[Row, ...]:
-    dues = list(_dues_in_order(facts))
-    profile = facts.profile
-    if facts.bank is None:
-        return tuple(_Bank(None, profile.max_table_payout).running(d) for d in dues)
-    bank = _Bank(facts.bank, profile.max_table_payout)
-    settle_one = bank.running if profile.coverage is Coverage.RUNNING else bank.stake
-    return tuple(settle_one(d) for d in dues)
+    take = _Bank.of(facts).take
+    return tuple(take(d) for d in _dues_in_order(facts))
+
+
+def _order(facts: RoundFacts) -> list[int]:
+    """The seats of the insurance, base and Buster passes: from the action seat, clockwise."""
+    return clockwise_from(facts.action_seat or 1, facts.seats, skip=facts.pd_seat)
+
+
+def _lucky_dues(facts: RoundFacts) -> Iterator[_Due]:
+    """§5.2: Lucky Lucky first, from the seat clockwise-next to the player-dealer."""
+    if facts.pd_seat is None:
+        return
+    for seat in clockwise_from(facts.pd_seat % facts.seats + 1, facts.seats, skip=facts.pd_seat):
+        if stake := facts.lucky_lucky.get(seat, 0):
+            line = lucky_line((*facts.first_cards[seat], facts.dealer_up))
+            yield _Due(seat, 0, Wager.LUCKY_LUCKY, stake, *(
+                (Result.WIN, Fraction(LUCKY_PAYS[line])) if line else (Result.LOSE, EVEN)))
+
+
+def _insurance_dues(facts: RoundFacts, order: list[int], dealer_natural: bool) -> Iterator[_Due]:
+    for seat in order:
+        if stake := facts.insurance.get(seat, 0):
+            yield _Due(seat, 0, Wager.INSURANCE, stake, *(
+                (Result.WIN, INSURANCE_ODDS) if dealer_natural else (Result.LOSE, EVEN)))
 
 
 def _dues_in_order(facts: RoundFacts) -> Iterator[_Due]:
     profile = facts.profile
-    n = facts.seats
-    start = facts.action_seat or 1
-    order = clockwise_from(start, n, skip=facts.pd_seat)
-    if facts.pd_seat is not None:
-        for seat in clockwise_from(facts.pd_seat % n + 1, n, skip=facts.pd_seat):
-            if stake := facts.lucky_lucky.get(seat, 0):
-                line = lucky_line((*facts.first_cards[seat], facts.dealer_up))
-                yield _Due(seat, 0, Wager.LUCKY_LUCKY, stake, *(
-                    (Result.WIN, Fraction(LUCKY_PAYS[line])) if line else (Result.LOSE, EVEN)))
+    order = _order(facts)
+    yield from _lucky_dues(facts)
     dealer = standing(facts.dealer_cards, profile)
-    for seat in order:
-        if stake := facts.insurance.get(seat, 0):
-            yield _Due(seat, 0, Wager.INSURANCE, stake, *(
-                (Result.WIN, INSURANCE_ODDS) if dealer.status is Status.NATURAL else (Result.LOSE, EVEN)))
+    yield from _insurance_dues(facts, order, dealer.status is Status.NATURAL)
     by_seat: dict[int, list[FinalHand]] = {}
     for hand in facts.hands:
         by_seat.setdefault(hand.seat, []).append(hand)
@@ -145,6 +153,62 @@ def _dues_in_order(facts: RoundFacts) -> Iterator[_Due]:
                 yield _Due(seat, 0, Wager.FREE_BONUS, 0, Result.WIN, EVEN, fixed_win=win)
 
 
+@dataclass(frozen=True, slots=True)
+class EarlySettlement:
+    """What can be settled before the round ends, each row exactly as `settle` will give it, and
+    the Naturals that must wait for their place in the base pass."""
+
+    rows: tuple[Row, ...]
+    naturals_later: tuple[int, ...]  # seats whose Natural is paid at settlement
+
+
+def settle_early(facts: RoundFacts, dealer_natural: bool | None, naturals: Mapping[int, Cents],
+                 most: Mapping[int, Cents]) -> EarlySettlement:
+    """The wagers settled before the round ends, known the moment they are decided.
+
+    `facts` is the round so far (its hands not yet final); `dealer_natural` is None until the
+    dealer's Natural is known either way. Lucky Lucky is settled right after the deal (§2.17) and
+    insurance once the dealer's Natural is known (§3.10): each of their passes comes before any
+    other, so their rows are final. A player's Natural is settled as soon as the dealer cannot
+    have one (§2.15), but in its place in the base pass (§5.4): it is settled now only when the
+    bank and the payout cap treat it in full whatever the hands before it do, each of which
+    could at most win `most[seat]` at even money (its stake doubled on every hand it may yet
+    split into); otherwise it waits for the settlement. `naturals` are the seats whose first
+    hand is a Natural, with its stake.
+    """
+    bank = _Bank.of(facts)
+    rows = [bank.take(due) for due in _lucky_dues(facts)]
+    if dealer_natural is None:
+        return EarlySettlement(tuple(rows), ())
+    order = _order(facts)
+    rows += [bank.take(due) for due in _insurance_dues(facts, order, dealer_natural)]
+    if dealer_natural:
+        return EarlySettlement(tuple(rows), ())
+    later: list[int] = []
+    low, covered, cap = bank.running_result, bank.covered, bank.cap_left  # the worst the hands before can do
+    odds = facts.profile.natural_pays
+    for seat in order:
+        if seat in naturals:
+            stake = naturals[seat]
+            owed = payout(stake, odds)
+            if bank.bank is None:
+                reached = True
+            elif facts.profile.coverage is Coverage.RUNNING:
+                reached = bank.bank + low >= owed
+            else:
+                reached = bank.bank - covered >= stake
+            if reached and (cap is None or cap >= owed):
+                rows.append(Row(seat, 0, Wager.BASE, stake, Result.WIN, stake, owed))
+            else:
+                later.append(seat)
+            stake_most, won_most = stake, owed
+        else:
+            stake_most = won_most = most.get(seat, 0)
+        low, covered = low - won_most, covered + stake_most
+        cap = None if cap is None else cap - won_most
+    return EarlySettlement(tuple(rows), tuple(later))
+
+
 def _buster(dealer: Standing, profile: Profile) -> tuple[Result, Fraction]:
     if dealer.status is Status.OVER:
         return Result.WIN, Fraction(profile.buster_odds(dealer.cards))
@@ -154,11 +218,18 @@ def _buster(dealer: Standing, profile: Profile) -> tuple[Result, Fraction]:
 class _Bank:
     """The player-dealer's bank (None: house-banked) and the table payout cap, in settlement order."""
 
-    def __init__(self, bank: Cents | None, cap: Cents | None) -> None:
+    def __init__(self, bank: Cents | None, cap: Cents | None, running: bool) -> None:
         self.bank = bank
         self.running_result = 0  # the bank's result so far: + won, - lost
         self.covered = 0  # stake coverage: stakes given action so far
         self.cap_left = cap
+        self.take: Callable[[_Due], Row] = self.running if running else self.stake
+
+    @classmethod
+    def of(cls, facts: RoundFacts) -> _Bank:
+        """The round's bank under its profile's coverage (§5.3); a house bank covers everything."""
+        running = facts.bank is None or facts.profile.coverage is Coverage.RUNNING
+        return cls(facts.bank, facts.profile.max_table_payout, running)
 
     def _capped(self, owed: Cents) -> Cents:
         return owed if self.cap_left is None else min(owed, self.cap_left)

@@ -15,7 +15,7 @@ from dealer_assist.inputs import Action, CardDrawn, Decide, NoMoreBets, WagerKin
 from dealer_assist.money import Cents
 from dealer_assist.operations import EndReason, HoldReason
 from dealer_assist.outcomes import Status, standing
-from dealer_assist.settlement import Row, banker_net, seat_nets
+from dealer_assist.settlement import Row, Wager, banker_net, seat_nets
 from dealer_assist.table_session import TableSession, TableState
 from dealer_assist.totals import hand_total
 from dealer_assist.tracker import Need, Phase, RoundTracker
@@ -157,6 +157,12 @@ class TableSnapshot:
     attention: Attention | None
     table: TableView | None = None
     closes_betting: bool = False  # the dealer's "No more bets" is accepted now (RULES.md §8.21)
+    due: tuple[Row, ...] = ()  # to settle now, before the round goes on (need PAYMENTS)
+    naturals_later: tuple[int, ...] = ()  # seats whose early Natural is paid in its place at settlement
+    settled_early: frozenset[tuple[int, int, Wager]] = frozenset()  # (seat, hand, wager) settled before the end
+
+    def was_settled_early(self, row: Row) -> bool:
+        return (row.seat, row.hand, row.wager) in self.settled_early
 
     def seat(self, number: int) -> SeatView:
         return self.seats[number - 1]
@@ -239,6 +245,9 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
         fees=tracker.fees,
         attention=attention,
         closes_betting=tracker.dealer_closes_betting and tracker.can(NoMoreBets()),
+        due=tracker.due,
+        naturals_later=tracker.naturals_later,
+        settled_early=frozenset(tracker.settled_early),
     )
 
 

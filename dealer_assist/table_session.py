@@ -301,7 +301,7 @@ class TableSession:
                 return
             pd = PlayerDealer(s.pd_seat, s.pd_bank)
         s.round_id += 1
-        self.tracker = RoundTracker(self.profile, self.seats, pd, dealer_closes_betting=True)
+        self.tracker = RoundTracker(self.profile, self.seats, pd, dealer_closes_betting=True, dealer_settles_early=True)
         self.round_inputs = []
         ops.append(RoundOpened(s.round_id, pd.seat if pd else None, pd.bank if pd else None,
                                s.pd_turn if pd else None, s.shoe_id))
@@ -371,11 +371,15 @@ class TableSession:
         position, was = drawn[event.index]
         replayed = list(self.round_inputs)
         replayed[position] = CardDrawn(event.card)
-        rebuilt = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer, tracker.dealer_closes_betting)
+        rebuilt = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer, tracker.dealer_closes_betting,
+                               tracker.dealer_settles_early)
         for number, step in enumerate(replayed):
             error = rebuilt.verify(step)
             if error is not None:
                 raise RuleError(Refusal.REKEY_CONFLICT, f"with card {event.index} as {event.card}, input {number} is refused: {error.message}", error.rule)
             rebuilt.apply(step)
+        if rebuilt.settled_early != tracker.settled_early:
+            raise RuleError(Refusal.REKEY_CONFLICT, f"with card {event.index + 1} as {event.card}, what the dealer already settled"
+                            " (Lucky Lucky, insurance, an early Natural) would change: void the round instead", "5.4")
         self.tracker, self.round_inputs = rebuilt, replayed
         ops.append(CardRekeyed(event.index, was, event.card, event.supervisor, event.reason))

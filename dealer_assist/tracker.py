@@ -17,25 +17,25 @@ from dataclasses import dataclass
 from dealer_assist.cards import Card
 from dealer_assist.dealer_draw import dealer_draws, dealer_stands_reason
 from dealer_assist.errors import InputError, Refusal, RuleError
-from dealer_assist.hand_options import double_range, forced_end, why_not, why_not_hit
+from dealer_assist.hand_options import double_range, forced_end, why_not, why_not_hit, why_not_split
 from dealer_assist.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, NoMoreBets, PeekAnswered,
-    PeekResult, PlaceWager, WagerKind,
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, NoMoreBets, PaymentsMade,
+    PeekAnswered, PeekResult, PlaceWager, WagerKind,
 )
 from dealer_assist.lucky_lucky import LUCKY_PAYS, lucky_line
 from dealer_assist.money import Cents, format_money
 from dealer_assist.operations import (
     ActionButtonPlaced, BettingClosed, CardAssigned, CardUse, DealerStood, DecisionTaken, EndReason,
     HandEnded, HoldReason, HoleCardRevealed, InsuranceOffered, InsurancePlaced, LuckyLuckyJudged,
-    NaturalPaidEarly, Operation, PeekRequested, PeekResolved, RoundHeld, RoundSettled,
-    StandConfirmed, WagerPlaced,
+    NaturalPaidEarly, NaturalPaidLater, Operation, PaymentDue, PaymentsDone, PeekRequested, PeekResolved,
+    RoundHeld, RoundSettled, StandConfirmed, WagerPlaced,
 )
 from dealer_assist.player_hand import PlayerHand
 from dealer_assist.profile import PlayStart, Profile
-from dealer_assist.round_phases import DEALER, PHASE_NEEDS, Awaiting, Need, Phase, turn_need
+from dealer_assist.round_phases import DEALER, PAYMENTS_DUE, PHASE_NEEDS, Awaiting, Need, Phase, turn_need
 from dealer_assist.round_prompts import prompt
 from dealer_assist.seating import action_seat, clockwise_from
-from dealer_assist.settlement import FinalHand, RoundFacts, Row, banker_net, settle
+from dealer_assist.settlement import FinalHand, RoundFacts, Row, Wager, banker_net, settle, settle_early
 from dealer_assist.totals import hand_total, is_natural_pair
 
 
@@ -47,11 +47,15 @@ class PlayerDealer:
 
 class RoundTracker:
     def __init__(self, profile: Profile, seats: int | None = None, player_dealer: PlayerDealer | None = None,
-                 dealer_closes_betting: bool = False):
+                 dealer_closes_betting: bool = False, dealer_settles_early: bool = False):
         """`dealer_closes_betting`: a live table, where betting stays open until the dealer's "No more
-        bets" (RULES.md §8.21); a round file has no such token and its first card closes betting."""
+        bets" (RULES.md §8.21); a round file has no such token and its first card closes betting.
+        `dealer_settles_early`: a live table, where what is settled before the round ends (Lucky
+        Lucky, insurance, an early Natural: §2.15, §2.17, §5.4) waits for the dealer's "Paid"
+        before the round goes on; a round file settles it all at the end."""
         self.profile = profile
         self.dealer_closes_betting = dealer_closes_betting
+        self.dealer_settles_early = dealer_settles_early
         self.seats = seats if seats is not None else profile.seats
         if not 2 <= self.seats <= 12:
             raise InputError(Refusal.BAD_SEATS, f"seats: {self.seats} is not from 2 to 12", "1")
@@ -79,6 +83,10 @@ class RoundTracker:
         self.rows: tuple[Row, ...] = ()
         self.final_hands: tuple[FinalHand, ...] = ()  # the hands as settled; empty until then
         self.fees: tuple[Cents, Cents] = (0, 0)
+        self.due: tuple[Row, ...] = ()  # to settle now, before the round goes on
+        self.naturals_later: tuple[int, ...] = ()  # seats whose Natural, settled early, is paid at settlement
+        self.settled_early: dict[tuple[int, int, Wager], Cents] = {}  # what the dealer settled before the end
+        self._step_open = False  # the dealer has been told what is due and has not yet tapped Paid
         self._deal_order: list[int] = []
         self._play_order: list[int] = []
         self._turn = 0
@@ -90,6 +98,8 @@ class RoundTracker:
 
     def verify(self, event: Input) -> RuleError | None:
         """Why `event` would be refused now, or None when `apply` would accept it."""
+        if self._payments_pending() and type(event) is not PaymentsMade and type(event) is not CardDrawn:
+            return self._payments_first()  # a card is a misdeal, which its own check says
         match event:
             case CardDrawn():
                 return self._card_target()[0]
@@ -107,6 +117,8 @@ class RoundTracker:
                 return self._check_peek()
             case CheckedByHand():
                 return self._check_by_hand(event)
+            case PaymentsMade():
+                return self._check_payments()
         return InputError(Refusal.UNKNOWN_INPUT, f"{event!r} is not a round input")
 
     def can(self, event: Input) -> bool:
@@ -115,6 +127,8 @@ class RoundTracker:
     def awaiting(self) -> Awaiting:
         """What the round needs next."""
         phase = self.phase
+        if self._payments_pending():
+            return PAYMENTS_DUE
         if phase is Phase.PLAYING:
             seat, index = self._play_order[self._turn], self._hand_index
             need = Need.CARD if self.hands[seat][index].card_due() else Need.DECISION
@@ -196,6 +210,8 @@ class RoundTracker:
                     self._do_peek(event, ops)
                 case CheckedByHand():
                     self._do_by_hand(event, ops)
+                case PaymentsMade():
+                    self._do_payments(ops)
         self._advance(ops)
         return tuple(ops)
 
@@ -287,6 +303,9 @@ class RoundTracker:
 
     def _card_target(self) -> tuple[RuleError | None, int, int, CardUse]:
         """Who the next card from the shoe belongs to, or why nobody may take it."""
+        if self._payments_pending():
+            first = self._payments_first()
+            return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: {first.message}", first.rule), 0, 0, CardUse.DEAL
         phase = self.phase
         if phase is Phase.BETTING:
             if self.dealer_closes_betting:
@@ -356,6 +375,7 @@ class RoundTracker:
             ops.append(PeekRequested(up.rank))
         else:
             self._dealer_natural_known(False, ops)
+        self._note_due(ops)
 
     def _dealer_natural_known(self, natural: bool, ops: list[Operation]) -> None:
         self.dealer_natural = natural
@@ -370,6 +390,7 @@ class RoundTracker:
         for seat in self._play_order:
             if self.hands[seat][0].natural:
                 ops.append(NaturalPaidEarly(seat, 0))
+        self._note_due(ops)
 
     def _check_insure(self, event: Insure) -> RuleError | None:
         rule = self.profile.rules["insurance"]
@@ -431,6 +452,50 @@ class RoundTracker:
         self.hold = None
         ops.append(PeekResolved(event.natural, None, by_hand=True))
         self._dealer_natural_known(event.natural, ops)
+
+    # --- what is settled before the round ends ---------------------------------------------------
+
+    def _payments_pending(self) -> bool:
+        return self._step_open
+
+    def _payments_first(self) -> RuleError:
+        return RuleError(Refusal.PAYMENTS_DUE, "settle what is due now first (Lucky Lucky, insurance, an early Natural),"
+                         " then tap Paid", "5.4")
+
+    def _note_due(self, ops: list[Operation]) -> None:
+        """At a live table: what the dealer settles now, each row as the settlement will show it."""
+        if not self.dealer_settles_early:
+            return
+        early = settle_early(self._facts(), self.dealer_natural, self._naturals(), self._most_stakes())
+        due = tuple(row for row in early.rows if (row.seat, row.hand, row.wager) not in self.settled_early)
+        later = tuple(seat for seat in early.naturals_later if seat not in self.naturals_later)
+        if not due and not later:
+            return
+        ops.extend(PaymentDue(row.seat, row.hand, row.wager, row.result, row.amount) for row in due if row not in self.due)
+        ops.extend(NaturalPaidLater(seat) for seat in later)
+        self.due, self.naturals_later, self._step_open = due, self.naturals_later + later, True
+
+    def _naturals(self) -> dict[int, Cents]:
+        return {seat: hands[0].stake for seat, hands in self.hands.items() if hands[0].natural}
+
+    def _most_stakes(self) -> dict[int, Cents]:
+        """The most each seat's base wager can stake by the end: doubled on every hand it may split into."""
+        most = {}
+        for seat, hands in self.hands.items():
+            first = hands[0]
+            split = why_not_split(self.profile, first, len(hands)) is None
+            most[seat] = sum(2 * hand.stake for hand in hands) * (self.profile.max_hands if split else 1)
+        return most
+
+    def _check_payments(self) -> RuleError | None:
+        if not self._payments_pending():
+            return RuleError(Refusal.NOTHING_DUE, "nothing is due to be settled now", "5.4")
+        return None
+
+    def _do_payments(self, ops: list[Operation]) -> None:
+        self.settled_early.update({(row.seat, row.hand, row.wager): row.amount for row in self.due})
+        ops.append(PaymentsDone(len(self.due)))
+        self.due, self._step_open = (), False
 
     # --- player decisions -----------------------------------------------------------------------
 
@@ -516,13 +581,10 @@ class RoundTracker:
             self._hand_index += 1
         self.phase = Phase.DEALER
 
-    def _settle(self, ops: list[Operation]) -> None:
+    def _facts(self) -> RoundFacts:
+        """The round as settlement reads it: final once the dealer stands, so far before that."""
         p = self.profile
-        self.final_hands = tuple(
-            FinalHand(seat, index, tuple(h.cards), h.stake + h.double, bool(h.double), h.surrendered, h.from_split)
-            for seat in sorted(self.hands) for index, h in enumerate(self.hands[seat])
-        )
-        facts = RoundFacts(
+        return RoundFacts(
             profile=p,
             seats=self.seats,
             pd_seat=self.pd_seat,
@@ -536,7 +598,14 @@ class RoundTracker:
             buster={s: w[WagerKind.BUSTER] for s, w in self.wagers.items() if w.get(WagerKind.BUSTER)},
             hands=self.final_hands,
         )
-        self.rows = settle(facts)
+
+    def _settle(self, ops: list[Operation]) -> None:
+        self.final_hands = tuple(
+            FinalHand(seat, index, tuple(h.cards), h.stake + h.double, bool(h.double), h.surrendered, h.from_split)
+            for seat in sorted(self.hands) for index, h in enumerate(self.hands[seat])
+        )
+        self.rows = settle(self._facts())
+        self.due, self._step_open = (), False  # the round ended at once: the settlement has it all
         self.phase = Phase.SETTLED
         ops.append(DealerStood(hand_total(self.dealer).value, len(self.dealer) > 2))
         ops.append(RoundSettled(banker_net(self.rows)))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QWidget
 
-from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, NoMoreBets, PeekAnswered, PlaceWager
+from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PlaceWager
 from dealer_assist.random_play import RandomTablePolicy
 from dealer_assist.session_inputs import ConfirmPeek
 from dealer_assist.shoe import FULL_DECK
@@ -34,8 +34,8 @@ class AutoplayStalled(RuntimeError):
 
 
 class AutoPlayer:
-    """Plays `rounds` rounds one input per step; screenshots of the first decision and of the
-    settlement panel of each round go to `shots`, and at the end one of the supervisor's recall of
+    """Plays `rounds` rounds one input per step; screenshots of the first decision, of what is
+    settled before the round ends and of the settlement panel of each round go to `shots`, and at the end one of the supervisor's recall of
     the last round (when the PIN is the one autoplay set)."""
 
     def __init__(self, window: DealerWindow, rng: random.Random, rounds: int, shots: Path | None = None) -> None:
@@ -142,6 +142,9 @@ class AutoPlayer:
             view.wagers.no_more_bets.click()
         elif isinstance(event, CloseInsurance):
             view.wagers.close_insurance.click()
+        elif isinstance(event, PaymentsMade):  # what is settled before the round goes on
+            self._shoot("settle-now")
+            view.payments.confirm.click()
         else:  # an insurance amount, as the wager pad would send it
             view.input_entered.emit(event)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from dealer_assist.inputs import PaymentsMade
 from dealer_assist.session_inputs import SettlementConfirmed
 from dealer_assist.snapshot import TableSnapshot
 from dealer_assist.tracker import Need
@@ -14,6 +15,7 @@ from ui.decision_bar import DecisionBar
 from ui.device_bar import DeviceBar
 from devices.device_status import DeviceLink
 from ui.double_for_less import DoubleForLess
+from ui.payments_panel import PaymentsPanel
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
 from ui.tap_guard import TapGuard
@@ -90,6 +92,9 @@ class DealerView(QWidget):
         self.settlement = SettlementPanel()
         self.settlement.confirmed.connect(lambda: self.input_entered.emit(SettlementConfirmed()))
         self.stack.addWidget(self.settlement)
+        self.payments = PaymentsPanel()
+        self.payments.paid.connect(lambda: self.input_entered.emit(PaymentsMade()))
+        self.stack.addWidget(self.payments)
         self.keypads = see_through(QWidget())  # one place for the wager pad, the double for less, the bank offer
         slot = QGridLayout(self.keypads)
         slot.setContentsMargins(0, 0, 0, 0)
@@ -139,6 +144,9 @@ class DealerView(QWidget):
         if snap.need is Need.NOTHING:  # the settlement covers the seats until the next round
             self.settlement.show_table(snap)
             page: QWidget = self.settlement
+        elif snap.need is Need.PAYMENTS:  # so does what is settled now, until the dealer has paid
+            self.payments.show_table(snap)
+            page = self.payments
         else:
             for view in snap.seats:
                 self.seats[view.seat].show_seat(view, view.seat == self.selected)

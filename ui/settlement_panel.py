@@ -1,6 +1,7 @@
 """What to pay and collect, wager by wager in settlement order (RULES.md §5.2), each base wager
 beside the hand behind its result, then each seat's net and the player-dealer's (coloured by its
-own sign: red only when the bank lost)."""
+own sign: red only when the bank lost). A row the dealer settled before the round ended (§5.4) is
+shown as done, never to be paid again."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
@@ -8,9 +9,10 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollA
 
 from dealer_assist.outcomes import Status
 from dealer_assist.settlement import Row, Wager
+from dealer_assist.round_phases import Phase
 from dealer_assist.snapshot import TableSnapshot
 from ui.settlement_table import NO_BREAK, SettlementTable
-from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed, total_text
+from ui.text import RESULTS, WAGER_NAMES, card_text, money, settled_before, settlement_action, signed, total_text
 
 
 COLUMNS = ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "Hand")
@@ -71,8 +73,7 @@ class SettlementPanel(QFrame):
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
         self.dealer_line.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
-        head = [(text, "muted") for text in COLUMNS]
-        self.rows.show_rows([head, *(_row(order, line, snap) for order, line in enumerate(snap.settlement, start=1))])
+        self.rows.show_rows(settlement_rows(snap.settlement, snap))
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
         if snap.bank is not None and snap.bank.net is not None:
             nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(snap.bank.net))])
@@ -81,19 +82,31 @@ class SettlementPanel(QFrame):
         self.fees.setText(f"Fees taken before the deal: players {money(players)}, player-dealer {money(pd)}" if players or pd else "")
 
 
+HEAD = [(text, "muted") for text in COLUMNS]
+
+
+def settlement_rows(lines: tuple[Row, ...], snap: TableSnapshot) -> list[list[tuple[str, str]]]:
+    """The heading and one row per wager, numbered in the order the dealer settles them."""
+    return [HEAD, *(_row(order, line, snap) for order, line in enumerate(lines, start=1))]
+
+
 def _hand(line: Row, snap: TableSnapshot) -> str:
     """The hand behind a base wager's result: its cards and total; other wagers say nothing here."""
     hands = snap.seat(line.seat).hands
     if line.wager is not Wager.BASE or line.hand >= len(hands):
         return ""
     hand = hands[line.hand]
-    total = f"= {total_text(hand.total, hand.soft)}".replace(" ", NO_BREAK)  # broken, the total keeps its line
-    return f"{' '.join(card_text(c) for c in hand.cards)} {total}"
+    total = "Natural" if hand.status is Status.NATURAL else total_text(hand.total, hand.soft)
+    shown = f"= {total}".replace(" ", NO_BREAK)  # broken, the total keeps its line
+    return f"{' '.join(card_text(c) for c in hand.cards)} {shown}"
 
 
 def _row(order: int, line: Row, snap: TableSnapshot) -> list[tuple[str, str]]:
     wager = WAGER_NAMES[line.wager] + (f"{NO_BREAK}H{line.hand + 1}" if line.hand else "")
     action = settlement_action(line.amount, line.result, line.stake, line.in_action)
+    role = _role(line.amount)
+    if snap.phase is Phase.SETTLED and snap.was_settled_early(line):
+        action, role = settled_before(line.amount), "return"
     return [(str(order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
-            (RESULTS[line.result], "row"), (action, _role(line.amount)), (_hand(line, snap), "hand")]
+            (RESULTS[line.result], "row"), (action, role), (_hand(line, snap), "hand")]
 

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, note, settings, strategies as st
 
 from dealer_assist.cards import RANKS, SUITS, Card
 from dealer_assist.errors import RuleError
 from dealer_assist.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Insure, PeekAnswered, PeekResult,
-    PlaceWager, WagerKind,
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Insure, NoMoreBets, PaymentsMade, PeekAnswered,
+    PeekResult, PlaceWager, WagerKind,
 )
+from dealer_assist.operations import PaymentDue
 from dealer_assist.ledger import ledger
 from dealer_assist.profile import Coverage, load_profile, profile_names
 from dealer_assist.random_play import RandomPolicy, play_random_round, random_player_dealer, random_wagers
@@ -81,17 +82,21 @@ def _candidates(tracker: RoundTracker, rng: random.Random) -> list:
         CloseInsurance(),
         PeekAnswered(rng.choice(list(PeekResult))),
         CheckedByHand(rng.random() < 0.5),
+        NoMoreBets(),
+        PaymentsMade(),
     ]
 
 
 @settings(max_examples=150, deadline=None)
-@given(PROFILES, SEEDS)
-def test_what_the_tracker_says_it_would_accept_it_accepts_and_the_reverse(name, seed):
-    """Half the inputs are random (mostly illegal), half move a legal round on, so every phase is probed."""
+@given(PROFILES, SEEDS, st.booleans())
+def test_what_the_tracker_says_it_would_accept_it_accepts_and_the_reverse(name, seed, live):
+    """Half the inputs are random (mostly illegal), half move a legal round on, so every phase is
+    probed, of a round file's round and of a live table's (No more bets, what is settled early)."""
     rng = random.Random(seed)
     profile = load_profile(name)
     shoe = Shoe(profile.decks, rng)
-    tracker = RoundTracker(profile, None, random_player_dealer(profile, rng, profile.seats))
+    tracker = RoundTracker(profile, None, random_player_dealer(profile, rng, profile.seats),
+                           dealer_closes_betting=live, dealer_settles_early=live)
     legal = random_wagers(tracker, rng)
     for _ in range(300):
         if tracker.phase is Phase.SETTLED:
@@ -117,4 +122,30 @@ def _fingerprint(tracker: RoundTracker) -> tuple:
     hands = tuple((seat, tuple((tuple(h.cards), h.double, h.ended, h.confirmed) for h in seat_hands))
                   for seat, seat_hands in tracker.hands.items())
     return (tracker.phase, repr(tracker.wagers), repr(tracker.insurance), tuple(tracker.dealer), hands,
-            tracker.cards_seen, tracker.rows)
+            tracker.cards_seen, tracker.rows, tracker.due, repr(tracker.settled_early))
+
+
+@FEW
+@given(PROFILES, SEEDS, COVERAGE, st.booleans())
+def test_what_a_live_table_settles_early_is_exactly_what_the_settlement_shows(name, seed, coverage, full):
+    """RULES.md §2.15, §2.17, §5.4: every row paid or collected before the round ends equals its
+    row in the settlement, whatever the bank (banks as small as $50) and the hands after it; and
+    the live table's steps change no row of the settlement."""
+    overrides = {"coverage": coverage.value} if load_profile(name).player_dealer else {}
+    profile = load_profile(name, overrides)
+    rng = random.Random(seed)
+    shoe = Shoe(profile.decks, rng)
+    live = RoundTracker(profile, None, random_player_dealer(profile, rng, profile.seats),
+                        dealer_closes_betting=True, dealer_settles_early=True)
+    policy = RandomPolicy(rng, shoe.draw, random_wagers(live, rng, full_table=full))
+    plain = RoundTracker(profile, None, live.player_dealer)
+    told: list = []
+    while (event := next_input(live, policy)) is not None:
+        told += [op for op in live.apply(event) if isinstance(op, PaymentDue)]
+        if not isinstance(event, (NoMoreBets, PaymentsMade)):
+            plain.apply(event)
+    final = {(row.seat, row.hand, row.wager): (row.result, row.amount) for row in live.rows}
+    assert all(final[(op.seat, op.hand, op.wager)] == (op.result, op.amount) for op in told)
+    assert {key: amount for key, (_, amount) in final.items() if key in live.settled_early} == live.settled_early
+    assert live.rows == plain.rows
+    note(f"settled early: {len(told)}")

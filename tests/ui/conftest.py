@@ -14,6 +14,7 @@ from dealer_assist.profile import load_profile
 from dealer_assist.shoe import Shoe
 from dealer_assist.snapshot import TableSnapshot
 from dealer_assist.table import Table as JournaledTable
+from dealer_assist.round_phases import Need
 from dealer_assist.table_session import TableConfig, TableState
 from ui.bank_offer import BANK_CHIPS
 from ui.bench_panel import BenchPanel
@@ -119,10 +120,13 @@ class Table:
         self.tap(self.view.wagers.place)
 
     def deal(self, count: int = 1) -> None:
-        """Cards from the bench; while betting is open the dealer first taps "No more bets"."""
+        """Cards from the bench; while betting is open the dealer first taps "No more bets", and
+        while something is to be settled now, "Paid"."""
         if self.snap.closes_betting:
             self.tap(self.view.wagers.no_more_bets)
         for _ in range(count):
+            if self.snap.need is Need.PAYMENTS:
+                self.tap(self.view.payments.confirm)
             self.tap(self.bench.deal)
 
     def decide(self, action: Action) -> None:

@@ -10,7 +10,8 @@ from dealer_assist.ledger import ledger
 from dealer_assist.profile import profile_names
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
-from ui.text import money, settlement_action
+from dealer_assist.settlement import Wager
+from ui.text import money, settled_before, settlement_action
 
 ROUNDS = 4
 
@@ -27,7 +28,11 @@ def _check_screen(t) -> None:
     less = wait.need is Need.DECISION and tracker.profile.table_min < tracker.hands[wait.seat][wait.hand].stake \
         and tracker.can(Decide(wait.seat, wait.hand, Action.DOUBLE, tracker.profile.table_min))
     assert t.view.double_less.keypad.chips[500].isEnabled() == less
-    if wait.need is not Need.NOTHING:
+    if wait.need is Need.PAYMENTS:  # what is settled now covers the table, row for row as the tracker has it
+        assert t.view.stack.currentWidget() is t.view.payments
+        due = [(str(r.seat), settlement_action(r.amount, r.result, r.stake, r.in_action)) for r in tracker.due]
+        assert [(row[1], row[5]) for row in t.view.payments.rows.texts()[1:]] == (due if due else [])
+    elif wait.need is not Need.NOTHING:
         shown = t.view.dealer.cards.cards
         assert shown == tuple(tracker.visible_dealer_cards())
         if tracker.profile.dealer_hole_card and tracker.phase.value not in ("dealer", "settled") and len(tracker.dealer) == 2:
@@ -56,6 +61,8 @@ def _play_round(t, rng: random.Random) -> None:
             t.tap(t.view.wagers.close_insurance)
         elif need is Need.PEEK:
             t.tap(t.bench.peek_buttons["answer"])
+        elif need is Need.PAYMENTS:
+            t.tap(t.view.payments.confirm)
         else:
             raise AssertionError(f"unexpected need {need}")
         _check_screen(t)
@@ -69,8 +76,10 @@ def _check_settlement(t) -> None:
         assert cell[0] == str(row)
         assert cell[1] == str(line["seat"])
         assert cell[3] == money(round(line["stake"] * 100))
-        assert cell[5] == settlement_action(round(line["amount"] * 100), line["result"], round(line["stake"] * 100),
-                                            round(line["in_action"] * 100))
+        amount = round(line["amount"] * 100)
+        early = (line["seat"], line["hand"], Wager(line["wager"])) in t.tracker.settled_early
+        assert cell[5] == (settled_before(amount) if early else settlement_action(
+            amount, line["result"], round(line["stake"] * 100), round(line["in_action"] * 100)))
     texts = t.net_cells()
     for seat, entry in result["seats"].items():
         assert texts[texts.index(f"Seat {seat}") + 1] == ("+" if entry["net"] > 0 else "") + money(round(entry["net"] * 100))

@@ -53,7 +53,9 @@ def test_mid_round_and_settlement_fit_the_screen(table, size, tmp_path):
     assert t.window.grab().save(str(tmp_path / "midround.png"))
     while t.snap.need is not Need.NOTHING:
         enabled = t.enabled_decisions()
-        if enabled and not t.tracker.takes_card():
+        if t.snap.need is Need.PAYMENTS:
+            t.tap(t.view.payments.confirm)
+        elif enabled and not t.tracker.takes_card():
             t.decide(sorted(enabled)[0])
         else:
             t.deal()

@@ -87,7 +87,7 @@ def test_the_report_carries_the_bank_the_final_hands_the_dealers_cards_and_the_c
 
 
 @pytest.mark.slow
-def test_every_page_of_a_damaged_journals_report_names_the_damage_and_its_first_bad_record(journal, tmp_path):
+def test_every_page_of_a_damaged_journals_report_names_the_damage_and_its_first_bad_record(qapp, journal, tmp_path):
     table = played_table(journal, 6)
     table.close()
     copy = tmp_path / "copy.db"

@@ -19,6 +19,9 @@ def test_the_worked_example_reads_as_the_ledger(table):
     assert t.view.seats[1].side.text() == "LL $5\nBuster $5"
     assert t.view.seats[4].wagers.text() == "BANK"
     t.deal(6)
+    assert t.view.payments.title.text() == "Settle now: Lucky Lucky"  # 7-7 with the PD's K up is 24: it loses
+    assert [row[5] for row in t.view.payments.rows.texts()[1:]] == ["COLLECT $5"]
+    t.tap(t.view.payments.confirm)
     assert t.view.prompt.text() == "Seat 1 to act on hard 14"
     assert t.enabled_decisions() == {Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER}
     assert t.view.seats[1].marker.isVisible() and t.view.seats[1].marker.text() == "BTN"
@@ -35,7 +38,7 @@ def test_the_worked_example_reads_as_the_ledger(table):
     cells = t.settlement_cells()
     names = {"lucky_lucky": "Lucky Lucky", "base": "Base", "buster": "Buster"}
     assert [(row[1], row[2]) for row in cells] == [(str(s["seat"]), names[s["wager"]]) for s in result["settlements"]]
-    assert [row[5] for row in cells] == ["COLLECT $5", "PAY $25", "PAY $10", "PAY $10", "PAY $2"]
+    assert [row[5] for row in cells] == ["already collected $5", "PAY $25", "PAY $10", "PAY $10", "PAY $2"]
     behind = {(h["seat"], h["hand"]): h for h in result["hands"]}
     for row, line in zip(cells, result["settlements"]):
         hand = behind[(line["seat"], line["hand"])]
