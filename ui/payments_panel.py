@@ -1,26 +1,23 @@
 """What the dealer settles now, before the round goes on (RULES.md §2.15, §2.17, §3.10, §5.4):
 Lucky Lucky right after the deal, insurance once the peek has answered, a Natural as soon as the
 dealer cannot have one. It covers the seats, as the settlement does, until the dealer taps Paid;
-the shoe stays locked meanwhile. Each row reads as it will on the settlement, marked done there."""
+the shoe stays locked meanwhile. Each row reads as it will on the settlement, where it is then
+named as settled before."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from dealer_assist.settlement import Wager
 from dealer_assist.snapshot import TableSnapshot
-from ui.settlement_panel import WRAPPING, settlement_rows
+from ui.settlement_panel import EARLY_NAMES, WRAPPING, settlement_rows
 from ui.settlement_table import SettlementTable
 
-STEP_NAMES = {Wager.LUCKY_LUCKY: "Lucky Lucky", Wager.INSURANCE: "insurance", Wager.BASE: "Naturals"}
-
-
 def step_title(snap: TableSnapshot) -> str:
-    """'Settle now: Lucky Lucky and Naturals' — the kinds of wager due, in settlement order."""
-    kinds = [name for kind, name in STEP_NAMES.items() if any(row.wager is kind for row in snap.due)]
+    """'Settle now: Lucky Lucky · Natural' — the kinds of wager due, in settlement order."""
+    kinds = [name for kind, name in EARLY_NAMES.items() if any(row.wager is kind for row in snap.due)]
     if not kinds:
         return "A Natural's cards go away now; it is paid at settlement"
-    return "Settle now: " + " and ".join(kinds)
+    return "Settle now: " + " · ".join(kinds)
 
 
 class PaymentsPanel(QFrame):

@@ -1,7 +1,7 @@
 """What to pay and collect, wager by wager in settlement order (RULES.md §5.2), each base wager
 beside the hand behind its result, then each seat's net and the player-dealer's (coloured by its
-own sign: red only when the bank lost). A row the dealer settled before the round ended (§5.4) is
-shown as done, never to be paid again."""
+own sign: red only when the bank lost). Rows the dealer settled before the round ended (§5.4) are
+left out of the rows to settle, named in one line above them, never to be paid again."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
@@ -12,7 +12,7 @@ from dealer_assist.settlement import Row, Wager
 from dealer_assist.round_phases import Phase
 from dealer_assist.snapshot import TableSnapshot
 from ui.settlement_table import NO_BREAK, SettlementTable
-from ui.text import RESULTS, WAGER_NAMES, card_text, money, settled_before, settlement_action, signed, total_text
+from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed, total_text
 
 
 COLUMNS = ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "Hand")
@@ -45,6 +45,9 @@ class SettlementPanel(QFrame):
         self.dealer_line = _cell("", "title")
         self.dealer_line.setWordWrap(True)
         rows_box.addWidget(self.dealer_line)
+        self.earlier = _cell("", "muted")
+        self.earlier.setWordWrap(True)
+        rows_box.addWidget(self.earlier)
         self.scroller = QScrollArea()
         self.scroller.setWidgetResizable(True)
         self.rows = SettlementTable(wrapping=WRAPPING)
@@ -74,6 +77,8 @@ class SettlementPanel(QFrame):
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
         self.dealer_line.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
         self.rows.show_rows(settlement_rows(snap.settlement, snap))
+        self.earlier.setText(settled_before(snap))
+        self.earlier.setVisible(bool(snap.settled_early))
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
         if snap.bank is not None and snap.bank.net is not None:
             nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(snap.bank.net))])
@@ -86,8 +91,24 @@ HEAD = [(text, "muted") for text in COLUMNS]
 
 
 def settlement_rows(lines: tuple[Row, ...], snap: TableSnapshot) -> list[list[tuple[str, str]]]:
-    """The heading and one row per wager, numbered in the order the dealer settles them."""
-    return [HEAD, *(_row(order, line, snap) for order, line in enumerate(lines, start=1))]
+    """The heading and one row per wager still to settle, numbered in the order the dealer settles
+    them (a row settled before the round ended keeps its number, and is not shown again)."""
+    settled = snap.phase is Phase.SETTLED
+    return [HEAD, *(_row(order, line, snap) for order, line in enumerate(lines, start=1)
+                    if not (settled and snap.was_settled_early(line)))]
+
+
+def settled_before(snap: TableSnapshot) -> str:
+    """'✓ Settled before: Lucky Lucky of seats 5, 6, 1; Natural of seat 2' (RULES.md §5.4)."""
+    seats: dict[Wager, list[str]] = {}
+    for line in snap.settlement:
+        if snap.was_settled_early(line):
+            seats.setdefault(line.wager, []).append(str(line.seat))
+    parts = [f"{EARLY_NAMES[wager]} of seat{'s' if len(each) > 1 else ''} {', '.join(each)}" for wager, each in seats.items()]
+    return "✓ Settled before: " + "; ".join(parts) if parts else ""
+
+
+EARLY_NAMES = {Wager.LUCKY_LUCKY: "Lucky Lucky", Wager.INSURANCE: "insurance", Wager.BASE: "Natural"}  # pass order
 
 
 def _hand(line: Row, snap: TableSnapshot) -> str:
@@ -104,9 +125,6 @@ def _hand(line: Row, snap: TableSnapshot) -> str:
 def _row(order: int, line: Row, snap: TableSnapshot) -> list[tuple[str, str]]:
     wager = WAGER_NAMES[line.wager] + (f"{NO_BREAK}H{line.hand + 1}" if line.hand else "")
     action = settlement_action(line.amount, line.result, line.stake, line.in_action)
-    role = _role(line.amount)
-    if snap.phase is Phase.SETTLED and snap.was_settled_early(line):
-        action, role = settled_before(line.amount), "return"
     return [(str(order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
-            (RESULTS[line.result], "row"), (action, role), (_hand(line, snap), "hand")]
+            (RESULTS[line.result], "row"), (action, _role(line.amount)), (_hand(line, snap), "hand")]
 

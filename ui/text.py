@@ -44,11 +44,6 @@ def settlement_action(amount: Cents, result: Result, stake: Cents, in_action: Ce
     return f"RETURN {money(stake)}" if stake and result in (Result.PUSH, Result.NO_ACTION) else "—"
 
 
-def settled_before(amount: Cents) -> str:
-    """A row the dealer settled before the round ended (RULES.md §5.4): never to pay twice."""
-    return f"already {'paid' if amount > 0 else 'collected'} {money(abs(amount))}"
-
-
 TABLE_STATES = {
     TableState.NEEDS_SHOE: "waiting for a new shoe",
     TableState.OFFERING_BANK: "offering the bank",

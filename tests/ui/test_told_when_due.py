@@ -1,7 +1,7 @@
 """Told when due (RULES.md §2.15, §2.17, §3.10, §5.4): right after the deal the dealer's screen shows
 what is settled now, Lucky Lucky and an early Natural, or after the peek the insurance, each with
-the amount to pay or collect; the round goes on only after "Paid", and the settlement shows those
-rows as done, never to pay twice."""
+the amount to pay or collect; the round goes on only after "Paid", and the settlement names those
+rows as settled before and leaves them out of what is still to pay."""
 from __future__ import annotations
 
 from dealer_assist.inputs import Action, WagerKind
@@ -25,7 +25,7 @@ def test_lucky_lucky_and_an_early_natural_are_shown_right_after_the_deal(table):
     assert t.snap.need is Need.PAYMENTS
     assert t.view.stack.currentWidget() is t.view.payments
     assert t.view.prompt.text() == "Settle now, then tap Paid; shoe locked"
-    assert t.view.payments.title.text() == "Settle now: Lucky Lucky and Naturals"
+    assert t.view.payments.title.text() == "Settle now: Lucky Lucky · Natural"
     assert [(row[1], row[2], row[4], row[5]) for row in _due_cells(t)] == [
         ("1", "Lucky Lucky", "win", "PAY $10"), ("2", "Base", "win", "PAY $15")]
     assert _due_cells(t)[1][6] == "A♥ K♥ = Natural"  # the Natural beside its payment
@@ -38,9 +38,9 @@ def test_lucky_lucky_and_an_early_natural_are_shown_right_after_the_deal(table):
     t.decide(Action.STAND)  # seat 6 on 16
     t.deal()  # KD: the PD's 16 goes over
     assert t.snap.need is Need.NOTHING
-    assert [(row[1], row[2], row[5]) for row in t.settlement_cells()] == [
-        ("1", "Lucky Lucky", "already paid $10"), ("6", "Base", "PAY $10"), ("1", "Base", "PAY $10"),
-        ("2", "Base", "already paid $15")]
+    assert [(row[0], row[1], row[2], row[5]) for row in t.settlement_cells()] == [
+        ("2", "6", "Base", "PAY $10"), ("3", "1", "Base", "PAY $10")]  # 1 and 4 were settled after the deal
+    assert t.view.settlement.earlier.text() == "✓ Settled before: Lucky Lucky of seat 1; Natural of seat 2"
     assert t.net_cells() == ["Seat 1", "+$20", "Seat 2", "+$15", "Seat 6", "+$10", "PD seat 4", "-$45"]
 
 
@@ -55,12 +55,13 @@ def test_insurance_and_a_natural_are_settled_after_the_peek(table):
     t.wager(1, INSURANCE, 500)
     t.tap(t.view.wagers.close_insurance)
     t.tap(t.bench.peek_buttons["answer"])
-    assert t.view.payments.title.text() == "Settle now: insurance and Naturals"
+    assert t.view.payments.title.text() == "Settle now: insurance · Natural"
     assert [(row[1], row[2], row[5]) for row in _due_cells(t)] == [
         ("1", "Insurance", "COLLECT $5"), ("2", "Base", "PAY $12")]
     t.tap(t.view.payments.confirm)
     t.decide(Action.STAND)  # seat 1 on 16; the PD's soft 19 stands
-    assert [row[5] for row in t.settlement_cells()] == ["already collected $5", "COLLECT $10", "already paid $12"]
+    assert [row[5] for row in t.settlement_cells()] == ["COLLECT $10"]
+    assert t.view.settlement.earlier.text() == "✓ Settled before: insurance of seat 1; Natural of seat 2"
 
 
 def test_a_natural_the_bank_may_not_reach_is_told_and_paid_at_settlement(table):
@@ -78,3 +79,4 @@ def test_a_natural_the_bank_may_not_reach_is_told_and_paid_at_settlement(table):
     t.decide(Action.STAND)
     t.deal()  # 4D: the PD stands on 20 and wins seat 1's $100 first
     assert [row[5] for row in t.settlement_cells()] == ["COLLECT $100", "PAY $12"]
+    assert not t.view.settlement.earlier.isVisible()

@@ -37,10 +37,13 @@ def test_the_worked_example_reads_as_the_ledger(table):
     result = ledger(t.tracker)
     cells = t.settlement_cells()
     names = {"lucky_lucky": "Lucky Lucky", "base": "Base", "buster": "Buster"}
-    assert [(row[1], row[2]) for row in cells] == [(str(s["seat"]), names[s["wager"]]) for s in result["settlements"]]
-    assert [row[5] for row in cells] == ["already collected $5", "PAY $25", "PAY $10", "PAY $10", "PAY $2"]
+    still = result["settlements"][1:]  # the Lucky Lucky was collected after the deal
+    assert t.view.settlement.earlier.text() == "✓ Settled before: Lucky Lucky of seat 1"
+    assert [(row[0], row[1], row[2]) for row in cells] == [
+        (str(n), str(s["seat"]), names[s["wager"]]) for n, s in enumerate(still, start=2)]
+    assert [row[5] for row in cells] == ["PAY $25", "PAY $10", "PAY $10", "PAY $2"]
     behind = {(h["seat"], h["hand"]): h for h in result["hands"]}
-    for row, line in zip(cells, result["settlements"]):
+    for row, line in zip(cells, still):
         hand = behind[(line["seat"], line["hand"])]
         shown = " ".join(card.replace("T", "10")[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[-1]] for card in hand["cards"])
         assert row[6] == (f"{shown} = {hand['total']}" if line["wager"] == "base" else ""), "the hand behind each base result"
