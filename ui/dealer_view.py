@@ -93,7 +93,7 @@ class DealerView(QWidget):
         self.settlement.confirmed.connect(lambda: self.input_entered.emit(SettlementConfirmed()))
         self.stack.addWidget(self.settlement)
         self.payments = PaymentsPanel()
-        self.payments.paid.connect(lambda: self.input_entered.emit(PaymentsMade()))
+        self.payments.confirmed.connect(lambda: self.input_entered.emit(PaymentsMade()))
         self.stack.addWidget(self.payments)
         self.keypads = see_through(QWidget())  # one place for the wager pad, the double for less, the bank offer
         slot = QGridLayout(self.keypads)

@@ -29,25 +29,26 @@ def _role(amount: int) -> str:
     return "pay" if amount > 0 else "collect" if amount < 0 else "return"
 
 
-class SettlementPanel(QFrame):
-    """Built once; each settled round only changes its texts. The dealer confirms when every row
-    is done."""
+class RowsPanel(QFrame):
+    """A page over the seats: a title, a note and the rows to settle on the left (scrolling down,
+    never sideways); on the right what the page adds (`side_top`, `side_bottom`) above one large
+    button that confirms the page. Built once; each showing changes only its texts."""
 
     confirmed = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, button: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("panel")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(16)
         rows_box = QVBoxLayout()
-        self.dealer_line = _cell("", "title")
-        self.dealer_line.setWordWrap(True)
-        rows_box.addWidget(self.dealer_line)
-        self.earlier = _cell("", "muted")
-        self.earlier.setWordWrap(True)
-        rows_box.addWidget(self.earlier)
+        self.title = _cell("", "title")
+        self.title.setWordWrap(True)
+        rows_box.addWidget(self.title)
+        self.note = _cell("", "muted")
+        self.note.setWordWrap(True)
+        rows_box.addWidget(self.note)
         self.scroller = QScrollArea()
         self.scroller.setWidgetResizable(True)
         self.rows = SettlementTable(wrapping=WRAPPING)
@@ -56,29 +57,43 @@ class SettlementPanel(QFrame):
         rows_box.addWidget(self.scroller, 1)
         layout.addLayout(rows_box, 3)
         side = QVBoxLayout()
-        side.addWidget(_cell("Nets", "title"))
-        self.nets = SettlementTable(margin=0, row_gap=4)
-        side.addWidget(self.nets)
+        self.side_top, self.side_bottom = QVBoxLayout(), QVBoxLayout()
+        side.addLayout(self.side_top)
         side.addStretch(1)
-        self.fees = _cell("", "muted")
-        self.fees.setWordWrap(True)
-        side.addWidget(self.fees)
-        self.confirm = QPushButton("Done · next round")
+        side.addLayout(self.side_bottom)
+        self.confirm = QPushButton(button)
         self.confirm.setObjectName("primary")
         self.confirm.setMinimumHeight(80)
         self.confirm.clicked.connect(self.confirmed)
         side.addWidget(self.confirm)
         layout.addLayout(side, 1)
 
+    def show_note(self, text: str) -> None:
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
+
+
+class SettlementPanel(RowsPanel):
+    """The round's end: every row still to settle, each seat's net and the fees. The dealer
+    confirms when every row is done."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Done · next round", parent)
+        self.side_top.addWidget(_cell("Nets", "title"))
+        self.nets = SettlementTable(margin=0, row_gap=4)
+        self.side_top.addWidget(self.nets)
+        self.fees = _cell("", "muted")
+        self.fees.setWordWrap(True)
+        self.side_bottom.addWidget(self.fees)
+
     def show_table(self, snap: TableSnapshot) -> None:
         """Only what differs from the round shown before is laid out and painted again."""
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
-        self.dealer_line.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
+        self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
         self.rows.show_rows(settlement_rows(snap.settlement, snap))
-        self.earlier.setText(settled_before(snap))
-        self.earlier.setVisible(bool(snap.settled_early))
+        self.show_note(settled_before(snap))
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
         if snap.bank is not None and snap.bank.net is not None:
             nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(snap.bank.net))])

@@ -38,7 +38,7 @@ def test_the_worked_example_reads_as_the_ledger(table):
     cells = t.settlement_cells()
     names = {"lucky_lucky": "Lucky Lucky", "base": "Base", "buster": "Buster"}
     still = result["settlements"][1:]  # the Lucky Lucky was collected after the deal
-    assert t.view.settlement.earlier.text() == "✓ Settled before: Lucky Lucky of seat 1"
+    assert t.view.settlement.note.text() == "✓ Settled before: Lucky Lucky of seat 1"
     assert [(row[0], row[1], row[2]) for row in cells] == [
         (str(n), str(s["seat"]), names[s["wager"]]) for n, s in enumerate(still, start=2)]
     assert [row[5] for row in cells] == ["PAY $25", "PAY $10", "PAY $10", "PAY $2"]
