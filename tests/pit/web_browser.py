@@ -140,12 +140,12 @@ def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screen
     with served(create_app(data)) as base, chromium(folder) as driver:
         log_in(driver, base, "sue")
         before = tile_text(driver, "T-1")
-        shoot(driver, folder, "floor")
         closed_at = close_a_round()
         WebDriverWait(driver, 5, poll_frequency=0.02).until(lambda d: tile_text(d, "T-1") != before)
         seen_after = time.monotonic() - closed_at
         assert seen_after < 1.0, f"the tile changed {seen_after:.2f} s after the round closed"
         assert "Round 7" in tile_text(driver, "T-1")
+        shoot(driver, folder, "floor")  # the floor as the report will count it: T-1's seventh round closed
 
         driver.find_element(By.ID, "tile-T-3").click()
         WebDriverWait(driver, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".dealer .card.hole"))
