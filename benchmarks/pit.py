@@ -1,8 +1,11 @@
 """The card room's figures (PIT.md §7), on this one machine with broker, pit and store together.
 
-1. The table's card latency, with the shipper attached (broker up, broker down) and without: from
-   the emulated shoe writing a card frame to that card's record being durable in the journal,
-   through the pseudo-terminal link, the adapter, the tracker and the journal.
+1. The table's card latency, with the shipper attached (broker up, broker down) and without, in
+   passes that take the three in turn so that each comparison is made under the same load: from the
+   emulated shoe writing a card frame to the tracker having applied that card (the figure of
+   benchmarks/device_latency.py, here on the table's whole path: pseudo-terminal, shoe adapter,
+   table controller, `Table`, tracker), and on to the card's record durable in the journal and
+   offered to the record sinks, the shipper's among them.
 2. A backlog: one table about 8 hours behind (~13,000 records) waiting in the stream, ingested by
    `pit serve` at a rate read from the witness API (target >= 5,000 records/s).
 3. Traffic: recorded bench journals of 200 tables replayed at one round a minute, with status
@@ -12,7 +15,7 @@
 Parts 2 and 3 need `pit serve` (the pit's store and web app); without them they are skipped and
 say so.
 
-    python benchmarks/pit.py            # 60 rounds a latency run, 13,000 records, 200 tables for 3 minutes
+    python benchmarks/pit.py            # 3 passes of 60 rounds a latency run, 13,000 records, 200 tables for 3 minutes
     python benchmarks/pit.py --short    # a quick run that checks every part works
 
 Run as a script, this file's folder comes first on the import path, where its own name would hide
@@ -43,9 +46,10 @@ import httpx
 import nats
 
 from dealer_assist.bench import BenchPlayer
+from dealer_assist.inputs import CardDrawn
 from dealer_assist.journal import Record, RecordKind, read_records
 from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
+from dealer_assist.table_session import TableConfig, TableInput
 from devices.messages import CardOut, Message
 from hw_sims.linked_bench import LinkedBench
 from pit.broker import Identity, ensure_stream
@@ -53,6 +57,7 @@ from pit.journal_command import ship
 from pit.link import PitLink
 from pit.local_services import NatsServer, PostgresCluster, free_port
 from pit.shipper import attach_shipper
+from pit.table_view import snapshot_view
 from pit.wire import RecordMessage, StatusMessage, journal_identity
 
 BACKLOG_TARGET = 5000.0  # records/s
@@ -84,24 +89,49 @@ def creds(folder: Path) -> Path:
 
 # --- 1. the table's card latency ------------------------------------------------------------------
 
-def card_latency(folder: Path, name: str, rounds: int, pit: str | None) -> list[float]:
-    """Milliseconds from each card frame written by the emulated shoe to its record durable."""
+LATENCY_RUNS = (("without --pit", "without"), ("--pit up     ", "up"), ("--pit down   ", "down"))
+
+
+@dataclass
+class Latencies:
+    """Milliseconds from each card frame written to its card applied by the tracker, and to its record durable."""
+
+    tracker: list[float]
+    durable: list[float]
+
+
+def card_latency(folder: Path, name: str, rounds: int, pit: str | None) -> Latencies:
+    """One run of `rounds` rounds on the bench's emulated devices, shipping to `pit` if given (as
+    `bench --pit` does, with the controller's status). The tracker's moment is taken where the table
+    applies the input, before it journals it: the wrapper below is this benchmark's probe."""
     table = Table.open(folder / f"latency-{name}.db", TableConfig("LAT-1", "nobust-4.0"),
                        devices={"shoe": {"model": "emulated", "seed": 5}})
     bench = LinkedBench(table, 5)
     sent: list[float] = []
-    latencies: list[float] = []
+    found = Latencies([], [])
 
     def on_sent(message: Message) -> None:
         if isinstance(message, CardOut):
             sent.append(time.perf_counter())
 
+    session = table.session
+    apply = session.apply
+
+    def applied(event: TableInput, now: float) -> tuple[Any, ...]:
+        ops = apply(event, now)
+        if isinstance(event, CardDrawn) and sent:
+            found.tracker.append((time.perf_counter() - sent[-1]) * 1000)
+        return ops
+
     def on_record(record: Record) -> None:
         if record.kind in (RecordKind.INPUT, RecordKind.CLOSE) and record.body["input"].get("type") == "CardDrawn" and sent:
-            latencies.append((time.perf_counter() - sent[-1]) * 1000)
+            found.durable.append((time.perf_counter() - sent[-1]) * 1000)
 
-    shipper = attach_shipper(table.journal, "LAT-1", PitLink.of(pit, creds(folder))) if pit else None
-    table.journal.add_sink(on_record)
+    session.apply = applied  # type: ignore[method-assign]
+    controller = bench.controller
+    shipper = attach_shipper(table.journal, "LAT-1", PitLink.of(pit, creds(folder)),
+                             snapshot_view(lambda: controller.snapshot, controller.device_lights)) if pit else None
+    table.journal.add_sink(on_record)  # after the shipper's: the durable moment includes its offer
     bench.devices.shoe.sim_on_first_send = on_sent
     bench.start()
     try:
@@ -112,7 +142,34 @@ def card_latency(folder: Path, name: str, rounds: int, pit: str | None) -> list[
         table.close()
         if shipper is not None:
             shipper.stop(5.0)
-    return latencies
+    return found
+
+
+def latency_passes(folder: Path, rounds: int, passes: int) -> dict[str, list[Latencies]]:
+    """Each pass runs without the pit, with it up and with it down, one after the other."""
+    broker = NatsServer(folder / "latency-nats").start()
+    urls = {"without": None, "up": broker.url, "down": f"nats://127.0.0.1:{free_port()}"}
+    found: dict[str, list[Latencies]] = {key: [] for _, key in LATENCY_RUNS}
+    try:
+        asyncio.run(_stream(broker.url))
+        for number in range(passes):
+            for _, key in LATENCY_RUNS:
+                found[key].append(card_latency(folder, f"{key}-{number}", rounds, urls[key]))
+    finally:
+        broker.stop()
+    return found
+
+
+def _latency_report(found: dict[str, list[Latencies]]) -> None:
+    for what in ("tracker", "durable"):
+        print(f"  card frame written -> {'tracker applied' if what == 'tracker' else 'record durable, sinks offered'}:")
+        pooled = {key: [v for run in runs for v in getattr(run, what)] for key, runs in found.items()}
+        for label, key in LATENCY_RUNS:
+            by_pass = " / ".join(f"{percentile(getattr(run, what), 0.99):.2f}" for run in found[key])
+            print(f"    {_line(label, pooled[key])}; p99 by pass {by_pass} ms")
+        base = percentile(pooled["without"], 0.99)
+        print(f"    p99 with --pit up {percentile(pooled['up'], 0.99) / base:.2f}x, down "
+              f"{percentile(pooled['down'], 0.99) / base:.2f}x the p99 without")
 
 
 async def _stream(url: str) -> None:
@@ -318,26 +375,19 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--short", action="store_true", help="a quick run for CI: checks that every part works")
     parser.add_argument("--rounds", type=int, default=60, help="rounds of each latency run")
+    parser.add_argument("--passes", type=int, default=3, help="passes of the three latency runs")
     parser.add_argument("--backlog", type=int, default=13_000, help="records behind")
     parser.add_argument("--tables", type=int, default=200, help="tables of the traffic part (0: leave it out)")
     parser.add_argument("--minutes", type=int, default=3, help="rounds each replayed table deals, one a minute")
     args = parser.parse_args(argv)
     if args.short:
-        args.rounds, args.backlog, args.tables, args.minutes = 3, 600, 5, 2
+        args.rounds, args.passes, args.backlog, args.tables, args.minutes = 3, 1, 600, 5, 2
     folder = Path(tempfile.mkdtemp(prefix="da-pit-bench-", dir="/tmp"))
     folder.chmod(0o755)
     try:
-        print(f"1. card frame written -> record durable, {args.rounds} rounds on pseudo-terminals each")
-        broker = NatsServer(folder / "latency-nats").start()
-        asyncio.run(_stream(broker.url))
-        try:
-            without = card_latency(folder, "without", args.rounds, None)
-            up = card_latency(folder, "up", args.rounds, broker.url)
-        finally:
-            broker.stop()
-        down = card_latency(folder, "down", args.rounds, f"nats://127.0.0.1:{free_port()}")
-        for name, values in (("without --pit", without), ("--pit up     ", up), ("--pit down   ", down)):
-            print("  " + _line(name, values))
+        print(f"1. card latency: {args.passes} passes, each of {args.rounds} rounds on pseudo-terminals without the pit,"
+              " with it up, with it down")
+        _latency_report(latency_passes(folder, args.rounds, args.passes))
         if importlib.util.find_spec("pit.commands") is None or importlib.util.find_spec("pit.web") is None:
             print("2, 3. skipped: `pit serve` (pit.commands, pit.web) is not installed here")
             return 0

@@ -123,6 +123,12 @@ class TableController:
         """Owner thread: the table as the supervisor's screens show it, with the last `recent` rounds."""
         return build_supervisor_snapshot(self.table, recent)
 
+    def device_lights(self) -> dict[str, str]:
+        """Any thread: each device link's light, "up" or "down", by the device's name as the journal
+        has it ("shoe", "peek", "camera"), for the card room's status message; status items that are
+        not devices are left out."""
+        return {link.name.lower(): "up" if link.up else "down" for link in self.devices.links() if link.text is None}
+
     def add_status(self, name: str, text: str, ok: bool = True) -> None:
         """Any thread: a status item on the dealer's status line beside the devices ("Pit", "down · 312 to send")."""
         self.devices.status(name, text, ok)

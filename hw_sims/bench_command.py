@@ -5,7 +5,8 @@ in-process` feeds the same inputs straight to the table controller, for long run
 are not what is being measured. A journal that stops taking records ends the run: exit 2 with the
 error, the journal intact up to its last record. `--pit URL --pit-creds FILE` ships the journal to
 the card room as it is written; `--pace SECONDS` waits between the table's moves, for a table dealt
-at a human pace.
+at a human pace. Its status messages carry the device lights the table controller keeps, as
+`run`'s do (none with `--links in-process`, which has no device links).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from devices.table_controller import TableController
 from hw_sims.linked_bench import LinkedBench
 from pit.link import PitLinkError, add_pit_options, pit_link
 from pit.shipper import Shipper, attach_shipper
-from pit.table_view import session_view
+from pit.table_view import snapshot_view
 from pit.wire import WireError, check_table_id
 
 DRAIN_S = 10.0  # at the end, how long the bench waits for the pit's stream to hold every record
@@ -68,12 +69,13 @@ def main(argv: list[str]) -> int:
         code, message = _refusal(error)
         print(json.dumps({"error": {"code": code, "message": message}}))
         return 2
-    shipper = None if link is None else attach_shipper(table.journal, table.session.config.table_id, link,
-                                                       session_view(table.session))
+    bench = LinkedBench(table, args.seed) if args.links == "pty" else None
+    controller = bench.controller if bench is not None else TableController(table)
+    shipper = None if link is None else attach_shipper(table.journal, controller.table_id, link,
+                                                       snapshot_view(lambda: controller.snapshot, controller.device_lights))
     start, steps = time.perf_counter(), 0
     try:
-        if args.links == "pty":
-            bench = LinkedBench(table, args.seed)
+        if bench is not None:
             bench.start()
             try:
                 while table.rounds_closed < args.rounds:
@@ -84,7 +86,7 @@ def main(argv: list[str]) -> int:
             finally:
                 bench.stop()
         else:
-            player, controller = BenchPlayer(args.seed), TableController(table)
+            player = BenchPlayer(args.seed)
             while table.rounds_closed < args.rounds:
                 refused = controller.submit(player.next_input(table.session))
                 if refused is not None:

@@ -1,8 +1,8 @@
 """What a table's status message says about its game, beside what the shipper knows of the link.
 
-The table's owner hands the shipper a `StatusSource`; the shipper calls it on its own thread, so a
-source reads values the owner has already published (a snapshot), or plain attributes whose
-momentary tearing a status message every few seconds can bear.
+The table's owner hands the shipper a `StatusSource`; the shipper calls it on its own thread, so the
+source reads what the owner has already published: the table controller's snapshot and its device
+lights, as `run` and `bench` both do.
 """
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import Any
 
 from dealer_assist.money import to_units
 from dealer_assist.snapshot import TableSnapshot
-from dealer_assist.table_session import TableSession
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,19 +24,6 @@ class TableView:
 
 
 StatusSource = Callable[[], TableView]
-
-
-def session_view(session: TableSession, devices: Callable[[], dict[str, str]] | None = None) -> StatusSource:
-    """A status source over a live table session (the bench's, or the controller's own)."""
-
-    def view() -> TableView:
-        s = session.s
-        tracker = session.tracker
-        player_dealer = None if s.pd_seat is None else {"seat": s.pd_seat, "bank": to_units(s.pd_bank), "turn": s.pd_turn}
-        return TableView(session.profile.id, session.round_id, tracker.phase.value if tracker is not None else session.state.value,
-                         player_dealer, dict(devices()) if devices is not None else {})
-
-    return view
 
 
 def snapshot_view(snapshot: Callable[[], TableSnapshot], devices: Callable[[], dict[str, str]]) -> StatusSource:

@@ -131,10 +131,7 @@ def _open_and_show(args: argparse.Namespace, held: ExitStack, lifetime: Lifetime
         from pit.shipper import attach_shipper
         from pit.table_view import snapshot_view
 
-        def devices() -> dict[str, str]:
-            return {device.name: "up" if device.up else "down" for device in controller.devices.links() if device.text is None}
-
-        status = snapshot_view(lambda: controller.snapshot, devices)
+        status = snapshot_view(lambda: controller.snapshot, controller.device_lights)
         shipper = attach_shipper(controller.journal, controller.table_id, link, status,
                                  lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up))
     try:

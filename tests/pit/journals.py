@@ -11,10 +11,12 @@ from pit.wire import RecordMessage, journal_identity
 
 
 def bench_journal(path: Path, rounds: int, seed: int, table_id: str, resume: bool = False,
-                  profile: str = "nobust-4.0") -> Path:
+                  profile: str = "nobust-4.0", pit: tuple[str, Path] | None = None) -> Path:
+    """`bench` in process; with `pit` (the broker's URL, the table's credentials) shipping as it deals."""
     args = ["--rounds", str(rounds), "--seed", str(seed), "--journal", str(path), "--table-id", table_id,
             "--links", "in-process", "--profile", profile]
-    assert bench(args + (["--resume"] if resume else [])) == 0
+    shipping = [] if pit is None else ["--pit", pit[0], "--pit-creds", str(pit[1])]
+    assert bench(args + (["--resume"] if resume else []) + shipping) == 0
     return path
 
 

@@ -10,15 +10,15 @@ from pathlib import Path
 import nats
 from nats.js.errors import NotFoundError
 
-import sqlite3
-
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.journal import canonical_json, read_records, record_hash, seal_path
+from dealer_assist.money import to_units
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 from pit.broker import Identity, ensure_stream, nats_config
 from pit.link import PitLink
 from pit.local_services import NatsServer, free_port
+from pit.table_view import StatusSource, TableView
 from pit.wire import STREAM, RecordMessage, parse_record_message
 
 
@@ -77,6 +77,20 @@ def once_each(messages: list[RecordMessage], journal: str) -> Counter[int]:
 
 def open_bench_table(path: Path, table_id: str = "T1") -> Table:
     return Table.open(path, TableConfig(table_id, "nobust-4.0"), devices={"shoe": {"model": "emulated", "seed": 1}})
+
+
+def session_view(table: Table) -> StatusSource:
+    """A status source over a table played in process, without a controller or devices: its session's
+    attributes, read on the shipper's thread (a status torn mid-input is corrected by the next)."""
+
+    def view() -> TableView:
+        session = table.session
+        s, tracker = session.s, session.tracker
+        player_dealer = None if s.pd_seat is None else {"seat": s.pd_seat, "bank": to_units(s.pd_bank), "turn": s.pd_turn}
+        return TableView(session.profile.id, session.round_id,
+                         tracker.phase.value if tracker is not None else session.state.value, player_dealer)
+
+    return view
 
 
 def play(table: Table, player: BenchPlayer, rounds: int) -> None:

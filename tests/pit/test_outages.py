@@ -16,7 +16,8 @@ from pit.broker import Identity
 from pit.local_services import NatsServer, PostgresCluster, free_port
 from pit.store import PitStore
 from tests.pit.journals import head, messages
-from tests.pit.pit_service import fresh_database, running_ingest, stored_counts, wait_for
+from tests.pit.pit_service import (ROOT, fresh_database, rooms_broker, running_ingest, serve_command,
+                                   stored_counts, wait_for)
 
 pytestmark = pytest.mark.slow
 TABLES = ("A1", "B2", "C3")
@@ -33,7 +34,7 @@ def _bench(url: str, tmp_path: Path, table: str, seed: int, creds: str) -> subpr
                "--pace", str(PACE_S), "--pit", url, "--pit-creds", str(tmp_path / f"{table}.creds")]
     (tmp_path / f"{table}.creds").write_text(creds.strip() + "\n")
     log = open(tmp_path / f"{table}.log", "ab")
-    return subprocess.Popen(command, stdout=log, stderr=log, cwd=Path(__file__).parents[2])
+    return subprocess.Popen(command, stdout=log, stderr=log, cwd=ROOT)
 
 
 def _dealing(url: str, tmp_path: Path, seeds: dict[str, str] | None = None) -> list[subprocess.Popen[bytes]]:
@@ -104,34 +105,21 @@ def test_postgresql_restarted_and_killed(tmp_path: Path, postgres: PostgresClust
     _outage(tmp_path, postgres, nats_server, restart_then_crash)
 
 
-def _pit(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ui.cli", "pit", *args], capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).parents[2])
-
-
 def test_the_pit_service_killed_and_restarted_on_the_rooms_own_broker(tmp_path: Path, postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    assert _pit("init", "--db", dsn).returncode == 0
-    seeds = {}
-    for table in TABLES:
-        added = _pit("table", "add", table, "--db", dsn)
-        assert added.returncode == 0, added.stderr
-        seeds[table] = added.stdout.strip()
-    port = free_port()
-    config = _pit("nats-config", "--db", dsn, "--port", str(port), "--store", str(tmp_path / "js"), "--host", "127.0.0.1")
-    broker = NatsServer(tmp_path / "nats", port, config.stdout).start()
+    broker, creds = rooms_broker(dsn, tmp_path, TABLES)
+    seeds = {table: path.read_text() for table, path in creds.items()}
     store = PitStore.open(dsn)
-    command = [sys.executable, "-m", "ui.cli", "pit", "serve", "--nats", broker.url, "--db", dsn,
-               "--http", f"127.0.0.1:{free_port()}"]
+    command = serve_command(broker.url, dsn, f"127.0.0.1:{free_port()}")
     log = open(tmp_path / "pit.log", "ab")
-    serve = subprocess.Popen(command, stdout=log, stderr=log, cwd=Path(__file__).parents[2])
+    serve = subprocess.Popen(command, stdout=log, stderr=log, cwd=ROOT)
     try:
         tables = _dealing(broker.url, tmp_path, seeds)
         _under_way(store, tables)
         serve.kill()
         serve.wait()
         time.sleep(1.0)
-        serve = subprocess.Popen(command, stdout=log, stderr=log, cwd=Path(__file__).parents[2])
+        serve = subprocess.Popen(command, stdout=log, stderr=log, cwd=ROOT)
         _finished(tables, tmp_path)
         _exactly_once(store, tmp_path)
         serve.send_signal(signal.SIGTERM)

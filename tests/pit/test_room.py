@@ -55,6 +55,7 @@ def test_a_room_of_two_tables_deals_ships_and_stops_on_ctrl_c() -> None:
             time.sleep(1)
         assert sorted(t["table_id"] for t in tables) == ["T01", "T02"], tables
         assert all((t.get("round_id") or 0) >= 2 for t in tables), tables
+        assert all(t["devices"].get("shoe") == "up" for t in tables), tables  # the tiles' device lights
         room.send_signal(signal.SIGINT)
         assert room.wait(90) == 0
     finally:

@@ -12,9 +12,8 @@ import pytest
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.journal import last_seq, read_records, seal_path
 from pit.shipper import Shipper, attach_shipper
-from pit.table_view import session_view
 from pit.wire import StatusMessage, journal_identity, parse_status_message
-from tests.pit.room_rig import Room, once_each, open_bench_table, play, rewrite_chain, start_room
+from tests.pit.room_rig import Room, once_each, open_bench_table, play, rewrite_chain, session_view, start_room
 
 pytestmark = pytest.mark.slow
 SHIPPED_S = 20.0
@@ -49,7 +48,7 @@ def _until(predicate, timeout: float = SHIPPED_S) -> bool:  # type: ignore[no-un
 def test_every_record_once_with_the_broker_killed_twice_mid_run(room: Room, tmp_path: Path) -> None:
     table = open_bench_table(tmp_path / "t1.db")
     player = BenchPlayer(7)
-    shipper = attach_shipper(table.journal, "T1", room.link("T1"), session_view(table.session))
+    shipper = attach_shipper(table.journal, "T1", room.link("T1"), session_view(table))
     try:
         for _ in range(2):
             play(table, player, 15)
@@ -97,7 +96,7 @@ def test_status_every_change_with_what_is_left_to_send(room: Room, tmp_path: Pat
             statuses.append(parse_status_message(message.data))
         await client.subscribe("da.status.T1", cb=heard)
         await client.flush()
-        shipper = attach_shipper(table.journal, "T1", room.link("T1"), session_view(table.session))
+        shipper = attach_shipper(table.journal, "T1", room.link("T1"), session_view(table))
         await asyncio.sleep(0.5)
         play(table, BenchPlayer(5), 2)
         await asyncio.sleep(0.5)

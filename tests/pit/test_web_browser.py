@@ -1,5 +1,5 @@
-"""The browser walk (`web_browser.walk`) over the test double of the store, on eight tables; its
-screenshots are copied into the folder named by PIT_SCREENSHOTS (docs/screens) when it is set."""
+"""The browser walk (`web_browser.walk`) over the test double of the store, on eight tables (the
+README's screenshots come from the walk over the real store, test_web_browser_store.py)."""
 from __future__ import annotations
 
 import time
@@ -9,25 +9,19 @@ import uvicorn
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
 from pit.data import Change
 from pit.local_services import free_port
 from pit.web import create_app
-from web_bench import bench_journals, bench_tables, floor_data, play
+from web_bench import bench_journals, bench_tables, floor_data, more_tables, play
 from web_browser import chromium, log_in, running, walk
 
 pytestmark = pytest.mark.slow
-MORE_TABLES = (("T-4", "nobust-4.0"), ("T-5", "c21-8.0"), ("T-6", "nobust-4.0"), ("T-7", "c21-8.0"),
-               ("T-8", "nobust-4.0"))
 
 
 def test_the_dashboard_in_a_browser_over_the_test_double(tmp_path):
     tables = bench_tables(tmp_path)
     data = floor_data(tmp_path)
-    for number, (table_id, profile) in enumerate(MORE_TABLES):
-        extra = Table.open(tmp_path / f"{table_id}.db", TableConfig(table_id, profile))
-        play(extra, 2 + number, 20 + number)
+    for table_id, extra in more_tables(tmp_path).items():
         extra.close()
         data.add_table(table_id, tmp_path / f"{table_id}.db", devices={"shoe": "up", "peek": "up", "camera": "up"})
 
@@ -38,7 +32,7 @@ def test_the_dashboard_in_a_browser_over_the_test_double(tmp_path):
         return closed_at
 
     try:
-        walk(data, close_a_round, tmp_path)
+        walk(data, close_a_round, tmp_path, screens=False)
     finally:
         for table in tables.values():
             table.close()

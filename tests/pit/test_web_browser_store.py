@@ -1,5 +1,8 @@
-"""The browser walk on the real stack: bench tables ship their records and status messages through
-a real nats-server; the pit's ingest stores them in a real PostgreSQL; the dashboard reads the store."""
+"""The browser walk on the real stack: eight bench tables ship their records and status messages
+through a real nats-server; the pit's ingest stores them in a real PostgreSQL and raises its alerts;
+the dashboard reads the store. Its screenshots of the floor, a table, the alerts and a report are
+copied into the folder named by PIT_SCREENSHOTS (docs/screens) when it is set: every figure on them
+comes from the same records."""
 from __future__ import annotations
 
 import asyncio
@@ -19,7 +22,7 @@ from pit.local_services import NatsServer, PostgresCluster
 from pit.store import PitStore
 from pit.wire import RecordMessage, StatusMessage, journal_identity
 from tests.pit.pit_service import fresh_database, running_ingest, wait_for
-from web_bench import PASSWORDS, bench_tables, play
+from web_bench import PASSWORDS, bench_tables, more_tables, play
 from web_browser import walk
 
 pytestmark = pytest.mark.slow
@@ -89,17 +92,17 @@ def test_the_dashboard_in_a_browser_on_the_real_store(tmp_path: Path, nats_serve
                                                       postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.open(dsn)
-    store.set_payout_threshold(Decimal(100))  # bench rounds pay that much: there are alerts to acknowledge
+    store.set_payout_threshold(Decimal(500))  # a few bench rounds pay that much: there are alerts to acknowledge
     for name, role in ROLES.items():
         store.add_user(name, role, PASSWORDS[name])
-    tables = bench_tables(tmp_path)
+    tables = bench_tables(tmp_path) | more_tables(tmp_path)
     side = TableSide(nats_server.url, tables)
     try:
         with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
             for table_id in tables:
                 side.ship(table_id)
-            wait_for(lambda: all(tile["link"] == "live" for tile in store.tables()) and len(store.tables()) == 3,
-                     what="three live tables")
+            wait_for(lambda: all(tile["link"] == "live" for tile in store.tables()) and len(store.tables()) == len(tables),
+                     what="every table live")
             wait_for(lambda: store.alerts(state="open"), what="an open alert")
 
             def close_a_round() -> float:
@@ -108,7 +111,7 @@ def test_the_dashboard_in_a_browser_on_the_real_store(tmp_path: Path, nats_serve
                 side.ship("T-1")
                 return closed_at
 
-            walk(store, close_a_round, tmp_path, screens=False)
+            walk(store, close_a_round, tmp_path)
     finally:
         side.close()
         for table in tables.values():

@@ -1,27 +1,30 @@
-"""`pit serve`'s web listener: HOST:PORT read plainly, HTTPS with Secure cookies when given a certificate."""
+"""`pit serve`'s web listener: HOST:PORT read plainly, HTTPS with Secure cookies when given a certificate;
+and `pit serve` itself on a real broker and store, refusing a call without a login (401) and a
+surveillance user's acknowledgement (403)."""
 from __future__ import annotations
 
 import json
 import signal
 import subprocess
-import sys
 import time
-from pathlib import Path
+from decimal import Decimal
 
 import httpx
 import pytest
 
+from dealer_assist.journal import read_records
 from memory_pit import MemoryPitData
 from pit.data import Role
 from pit.local_services import free_port
 from pit.store import PitStore
 from pit.web import parse_http, web_config
+from pit.wire import journal_identity
 from web_bench import PASSWORDS, bench_journals, floor_data
 from web_browser import running
-from tests.pit.pit_service import fresh_database
-from web_client import csrf_of
-
-ROOT = Path(__file__).parents[2]
+from tests.pit.journals import bench_journal
+from tests.pit.pit_service import (ROOT, fresh_database, pit_command, pit_serving, rooms_broker, serve_command,
+                                   wait_for)
+from web_client import csrf_of, session_csrf
 
 
 def test_http_is_host_and_port():
@@ -69,9 +72,8 @@ def test_pit_serve_puts_up_the_dashboard_and_stops_on_sigint_with_a_page_listeni
     store.add_user("sue", Role.SUPERVISOR, PASSWORDS["sue"])
     store.close()
     port = free_port()
-    serving = subprocess.Popen([sys.executable, "-m", "ui.cli", "pit", "serve", "--nats", nats_server.url, "--db", dsn,
-                                "--http", f"127.0.0.1:{port}"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+    serving = subprocess.Popen(serve_command(nats_server.url, dsn, f"127.0.0.1:{port}"), cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert json.loads(serving.stdout.readline())["serving"] == f"http://127.0.0.1:{port}"
         base = f"http://127.0.0.1:{port}"
@@ -93,3 +95,46 @@ def test_pit_serve_puts_up_the_dashboard_and_stops_on_sigint_with_a_page_listeni
         if serving.poll() is None:
             serving.kill()
             serving.wait()
+
+
+def _logged_in(client: httpx.Client, name: str) -> str:
+    """Log `client` in as `name`; the session's CSRF token."""
+    form = client.get("/login")
+    assert client.post("/login", data={"csrf": csrf_of(form.text), "name": name, "password": PASSWORDS[name]}
+                       ).status_code == 303
+    return session_csrf(client)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_pit_serve_on_the_real_store_wants_a_login_and_refuses_surveillance_an_acknowledgement(tmp_path, postgres):
+    dsn = fresh_database(postgres)
+    broker, creds = rooms_broker(dsn, tmp_path, ["T1"])
+    store = PitStore.open(dsn)
+    store.add_user("sue", Role.SUPERVISOR, PASSWORDS["sue"])
+    store.add_user("sam", Role.SURVEILLANCE, PASSWORDS["sam"])
+    store.set_payout_threshold(Decimal(100))  # bench rounds pay that much: a real alert to acknowledge
+    wall_screen = pit_command("token", "add", "wall-screen", "--role", "surveillance", "--db", dsn).strip()
+    try:
+        with pit_serving(broker.url, dsn, tmp_path / "pit.log") as base:
+            journal = journal_identity(next(read_records(bench_journal(tmp_path / "t1.db", 4, 4, "T1",
+                                                                       pit=(broker.url, creds["T1"])))))
+            alert = wait_for(lambda: store.alerts(state="open"), what="an open alert")[0]
+            ack, note = f"/api/alerts/{alert['id']}/ack", {"note": "seen on camera 4"}
+            with httpx.Client(base_url=base) as anyone:
+                for answer in (anyone.get("/api/tables"), anyone.get(f"/api/witness/{journal}"),
+                               anyone.post(ack, json=note), anyone.get("/api/alerts", headers={"Authorization": "Bearer x"})):
+                    assert answer.status_code == 401, answer.text
+                    assert answer.json()["error"]["code"] == "login_required"
+                by_token = anyone.post(ack, json=note, headers={"Authorization": f"Bearer {wall_screen}"})
+            with httpx.Client(base_url=base) as sam:
+                by_login = sam.post(ack, json=note, headers={"x-csrf-token": _logged_in(sam, "sam")})
+            for answer in (by_token, by_login):
+                assert answer.status_code == 403, answer.text
+                assert answer.json()["error"]["code"] == "forbidden" and "surveillance" in answer.json()["error"]["message"]
+            assert alert["id"] in [a["id"] for a in store.alerts(state="open")]  # refused, and nothing kept
+            with httpx.Client(base_url=base) as sue:
+                answer = sue.post(ack, json=note, headers={"x-csrf-token": _logged_in(sue, "sue")})
+            assert answer.status_code == 200 and answer.json()["acked"]["by"] == "sue", answer.text
+    finally:
+        broker.stop()
+        store.close()

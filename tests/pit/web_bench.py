@@ -43,6 +43,20 @@ def bench_tables(folder: Path) -> dict[str, Table]:
     return tables
 
 
+MORE_TABLES = (("T-4", "nobust-4.0"), ("T-5", "c21-8.0"), ("T-6", "nobust-4.0"), ("T-7", "c21-8.0"),
+               ("T-8", "nobust-4.0"))
+
+
+def more_tables(folder: Path) -> dict[str, Table]:
+    """T-4 to T-8, each with a few closed rounds, for a floor of eight; open, the caller closes them."""
+    tables = {}
+    for number, (table_id, profile) in enumerate(MORE_TABLES):
+        table = Table.open(folder / f"{table_id}.db", TableConfig(table_id, profile))
+        play(table, 2 + number, 20 + number)
+        tables[table_id] = table
+    return tables
+
+
 def floor_data(folder: Path) -> MemoryPitData:
     """The store's view of the three tables' journals in `folder`, with users, tokens and alerts."""
     data = MemoryPitData()

@@ -99,6 +99,25 @@ def tile_text(driver: WebDriver, table_id: str) -> str:
     return element_text(driver, f"tile-{table_id}")
 
 
+def download_trouble(driver: WebDriver, downloads: Path) -> str:
+    """Why the CSV link left no file: the folder, the page, what the link answers when the page asks
+    it again, and what Chrome's own download list says of it."""
+    page = str(driver.execute_script("var main = document.querySelector('main'); return main ? main.innerText : '';"))
+    found = f"downloads {sorted(p.name for p in downloads.iterdir())}; page {driver.current_url}: {page[:200]!r}"
+    answer = driver.execute_async_script(
+        "var done = arguments[arguments.length - 1], link = document.getElementById('csv');"
+        "if (!link) { done('no link'); return; }"
+        "fetch(link.href, {credentials: 'same-origin'}).then("
+        " function (r) { r.text().then(function (t) { done(r.status + ' ' + t.slice(0, 200)); }); },"
+        " function (e) { done('no answer: ' + e); });")
+    driver.get("chrome://downloads")
+    listed = driver.execute_script(
+        "var manager = document.querySelector('downloads-manager');"
+        "var list = manager && manager.shadowRoot.querySelector('#downloadsList');"
+        "return list ? list.items.map(function (i) { return [i.fileName, i.state, i.lastReasonText]; }) : null;")
+    return f"{found}; the link answers {answer!r}; Chrome's downloads: {listed}"
+
+
 def screenshot(driver: WebDriver, folder: Path, name: str) -> None:
     """The whole page, up to 2,400 pixels tall."""
     size = driver.get_window_size()
@@ -121,12 +140,12 @@ def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screen
     with served(create_app(data)) as base, chromium(folder) as driver:
         log_in(driver, base, "sue")
         before = tile_text(driver, "T-1")
-        shoot(driver, folder, "floor")
         closed_at = close_a_round()
         WebDriverWait(driver, 5, poll_frequency=0.02).until(lambda d: tile_text(d, "T-1") != before)
         seen_after = time.monotonic() - closed_at
         assert seen_after < 1.0, f"the tile changed {seen_after:.2f} s after the round closed"
         assert "Round 7" in tile_text(driver, "T-1")
+        shoot(driver, folder, "floor")  # the floor as the report will count it: T-1's seventh round closed
 
         driver.find_element(By.ID, "tile-T-3").click()
         WebDriverWait(driver, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".dealer .card.hole"))
@@ -151,6 +170,7 @@ def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screen
         shoot(driver, folder, "alerts")
 
         driver.find_element(By.CSS_SELECTOR, ".me button").click()
+        WebDriverWait(driver, 5).until(lambda d: "/login" in d.current_url)  # logged out before the next page
         log_in(driver, base, "meg")
         driver.get(base + "/reports")
         shoot(driver, folder, "report")
@@ -159,8 +179,7 @@ def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screen
         try:
             WebDriverWait(driver, 30).until(lambda d: [p for p in downloads.glob("shift-all-*.csv")])
         except TimeoutException:
-            raise AssertionError(f"no shift CSV after 30 s; downloads: {sorted(p.name for p in downloads.iterdir())},"
-                                 f" page {driver.current_url}: {element_text(driver, 'main')[:300]!r}") from None
+            raise AssertionError(f"no shift CSV after 30 s: {download_trouble(driver, downloads)}") from None
         rows = list(csv.DictReader(io.StringIO(next(downloads.glob("shift-all-*.csv")).read_text())))
         assert [row["table_id"] for row in rows] == [row["table_id"] for row in data.tables()]
         assert int(rows[0]["rounds"]) == 7  # the last eight hours hold every round T-1 played, the newest too
