@@ -90,7 +90,8 @@ def table_config(where: RecordSource | Path | str) -> TableConfig:
     if header is None or header.kind is not RecordKind.TABLE:
         raise JournalError(Refusal.BAD_JOURNAL, f"{source.name}: record 1 is not a table header")
     raw = header.body["config"]
-    return TableConfig(raw["table_id"], raw["profile"], raw["settings"], raw["seats"], raw["burn_cards"], raw["rotation_rules"])
+    return TableConfig(raw["table_id"], raw["profile"], raw["settings"], raw["seats"], raw["burn_cards"], raw["rotation_rules"],
+                       raw.get("live_steps", 0))
 
 
 def verify_source(source: RecordSource) -> Verdict:

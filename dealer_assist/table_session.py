@@ -43,18 +43,28 @@ class TableState(StrEnum):
     UNREAD = "unread"
 
 
+LIVE_STEPS = 2  # what a new table's journal records; see TableConfig.live_steps
+
+
 @dataclass(frozen=True)
 class TableConfig:
+    """`live_steps`: the live table's own steps its rounds take, which a round file has no token
+    for: from 1 the dealer's "No more bets" (RULES.md §8.21), from 2 also the dealer's "Paid" after
+    what is settled before the round ends (§5.4). A journal keeps the steps it was recorded with
+    (one written before they existed reads as 0), so its rounds replay as they were dealt."""
+
     table_id: str
     profile: str
     settings: Mapping[str, object] = field(default_factory=dict)
     seats: int | None = None
     burn_cards: int = 0
     rotation_rules: bool = False  # California: proposition-player rotation limits
+    live_steps: int = LIVE_STEPS
 
     def to_json(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "profile": self.profile, "settings": dict(self.settings),
-                "seats": self.seats, "burn_cards": self.burn_cards, "rotation_rules": self.rotation_rules}
+                "seats": self.seats, "burn_cards": self.burn_cards, "rotation_rules": self.rotation_rules,
+                "live_steps": self.live_steps}
 
 
 @dataclass
@@ -301,7 +311,9 @@ class TableSession:
                 return
             pd = PlayerDealer(s.pd_seat, s.pd_bank)
         s.round_id += 1
-        self.tracker = RoundTracker(self.profile, self.seats, pd, dealer_closes_betting=True, dealer_settles_early=True)
+        steps = self.config.live_steps
+        self.tracker = RoundTracker(self.profile, self.seats, pd, dealer_closes_betting=steps >= 1,
+                                    dealer_settles_early=steps >= 2)
         self.round_inputs = []
         ops.append(RoundOpened(s.round_id, pd.seat if pd else None, pd.bank if pd else None,
                                s.pd_turn if pd else None, s.shoe_id))

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 
 import pytest
 
-from dealer_assist.journal import RecordKind, last_round_id, read_records, round_records
-from dealer_assist.record_source import SqliteRecords, closing_record
+from dealer_assist.journal import (
+    GENESIS, RecordKind, canonical_json, last_round_id, read_records, record_hash, round_records, seal_path,
+)
+from dealer_assist.record_source import SqliteRecords, closing_record, table_config
 from dealer_assist.recall import HIDDEN, export_round, recall
 from dealer_assist.round_file import settle_round
 from dealer_assist.table import Table
@@ -84,3 +87,38 @@ def test_recall_of_an_open_round_masks_the_hole_card_until_it_is_revealed(journa
     assert hole[0]["card"] not in [op.get("card") for op in entry["operations"] if op.get("hidden")]
     assert any(op.get("card") == HIDDEN for op in entry["operations"]) and HIDDEN in shown
     table.close()
+
+
+def _as_written_before_live_steps(path) -> None:
+    """The header as a journal of an earlier version wrote it: no `live_steps`, the chain recomputed."""
+    db = sqlite3.connect(path)
+    prev = GENESIS
+    for record in read_records(path):
+        body = record.body
+        if record.seq == 1:
+            body = dict(body, config={k: v for k, v in body["config"].items() if k != "live_steps"})
+        text = canonical_json(body)
+        prev = record_hash(prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value, text)
+        db.execute("UPDATE records SET body = ?, hash = ? WHERE seq = ?", (text, prev, record.seq))
+    db.commit()
+    db.close()
+    seal_path(path).unlink(missing_ok=True)
+
+
+def test_a_journal_recorded_before_the_live_steps_replays_recalls_and_exports_as_it_was_dealt(journal_dir):
+    """Its rounds have no "No more bets" and no "Paid" (TableConfig.live_steps 0): they still
+    export to round files that settle to their ledgers, and the table reopens and deals on."""
+    path = journal_dir / "older.db"
+    table = Table.open(path, TableConfig("T-1", "nobust-4.0", live_steps=0))
+    play(table, 12, seed=3)
+    table.close()
+    assert not any(record.body.get("input", {}).get("type") in ("NoMoreBets", "PaymentsMade")
+                   for record in read_records(path) if record.kind is RecordKind.INPUT)
+    _as_written_before_live_steps(path)
+    assert table_config(path).live_steps == 0
+    for entry in recall(path):
+        assert settle_round(export_round(path, entry["round_id"])) == entry["ledger"]
+    reopened = Table.open(path)
+    play(reopened, 14, seed=4)
+    reopened.close()
+    assert any(entry["ledger"]["settlements"] for entry in recall(path, round_id=14))
