@@ -211,6 +211,16 @@ def test_a_player_dealer_hands_moves_are_worth_exactly_their_ev_through_the_trac
         assert exact_result(profile, list(deal), choose) == pytest.approx(values[first], abs=1e-12), f"{cell} {first}"
 
 
+def test_the_trackers_rounds_are_also_counted_by_the_dealer_column_they_were_played_against() -> None:
+    g = game("nobust-4.0")
+    sample = play_table(g, 2_000, 7)
+    assert set(sample.by_column) <= set(g.columns) and len(sample.by_column) > 20
+    assert sum(column.rounds for column in sample.by_column.values()) == 2_000
+    assert sum(column.rounds * column.mean for column in sample.by_column.values()) == pytest.approx(2_000 * sample.mean)
+    natural = sample.by_column["natural"]
+    assert -1 <= natural.mean < -0.8, "against a player-dealer Natural everything loses but a Natural, which pushes"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_the_trackers_rounds_played_by_the_table_agree_with_the_ev(name: str) -> None:
