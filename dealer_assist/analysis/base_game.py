@@ -87,20 +87,27 @@ def analyze(profile: Profile, decks: int | None) -> BaseGame:
     total = 0.0
     for label, members in groups.items():
         column = Column(label)
-        values: dict[tuple[tuple[int, ...], CardOdds], HandValues] = {}
+        # A column's hands share one total (2-T and 5-7 are both hard 12), and the dealer's final
+        # totals depend only on that total and the odds: equal odds share their values and moves.
+        values: dict[CardOdds, HandValues] = {}
+        known_moves: dict[tuple[CardOdds, int, int, bool], dict[Move, float]] = {}
 
         def values_for(odds: CardOdds, dealer_cards: tuple[int, ...]) -> HandValues:
-            key = (dealer_cards, odds)
-            if key not in values:
-                values[key] = _hand_values(rules, odds, dealer_cards)
-            return values[key]
+            if odds not in values:
+                values[odds] = _hand_values(rules, odds, dealer_cards)
+            return values[odds]
+
+        def moves_for(deal: Deal, dealer_cards: tuple[int, ...]) -> dict[Move, float]:
+            key = (deal.odds, deal.first, deal.second, deal.pair)
+            if key not in known_moves:
+                known_moves[key] = start_moves(values_for(deal.odds, dealer_cards), deal.first, deal.second, deal.pair)
+            return known_moves[key]
 
         evaluated: list[tuple[tuple[int, ...], float, Deal, dict[Move, float]]] = []
         for dealer_cards, chance in members:
             column_odds = _odds(profile, shoe, dealer_cards)
             for deal in _deals(profile, shoe, dealer_cards, column_odds):
-                moves = {} if _no_decision(deal, dealer_cards) else start_moves(
-                    values_for(deal.odds, dealer_cards), deal.first, deal.second, deal.pair)
+                moves = {} if _no_decision(deal, dealer_cards) else moves_for(deal, dealer_cards)
                 evaluated.append((dealer_cards, chance, deal, moves))
         if label != NATURAL:
             likeliest = max(members, key=lambda member: member[1])[0]

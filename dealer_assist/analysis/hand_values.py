@@ -28,6 +28,7 @@ class HandValues:
     finals: Finals
     _stand: dict[tuple[int, int], float] = field(default_factory=dict)
     _play: dict[tuple[int, bool, int], float] = field(default_factory=dict)
+    _two_card: dict[tuple[int, bool, bool, bool], dict[Move, float]] = field(default_factory=dict)
 
     def stand(self, hard: int, ace: bool, cards: int) -> float:
         total = total_of(hard, ace).value
@@ -62,6 +63,10 @@ class HandValues:
 
     def two_card_moves(self, hard: int, ace: bool, *, after_split: bool, split_aces: bool = False) -> dict[Move, float]:
         """Each allowed move's EV for a two-card hand that is no Natural, splitting aside."""
+        key = (hard, ace, after_split, split_aces)
+        known = self._two_card.get(key)
+        if known is not None:
+            return known
         values: dict[Move, float] = {}
         for move in self.rules.two_card_moves(hard, ace, after_split=after_split, split_aces=split_aces):
             if move is Move.STAND:
@@ -72,6 +77,7 @@ class HandValues:
                 values[move] = self.double(hard, ace)
             elif move is Move.SURRENDER:
                 values[move] = SURRENDER_EV
+        self._two_card[key] = values
         return values
 
     def best_two_card(self, hard: int, ace: bool, *, after_split: bool, split_aces: bool = False) -> float:

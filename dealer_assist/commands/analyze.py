@@ -13,23 +13,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from dealer_assist.analysis.base_game import BaseGame, analyze
 from dealer_assist.analysis.buster_odds import BUST_KEYS, FreeBonusShare, buster_odds, free_bonus_share
 from dealer_assist.analysis.chart import bar_chart_png, interval_chart_png
-from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
 from dealer_assist.analysis.odds import BetOdds
 from dealer_assist.analysis.player_strategy import STRATEGY
-from dealer_assist.analysis.optimal_play import OptimalPlayer
-from dealer_assist.analysis.seat_result import SeatResult, seat_result
 from dealer_assist.analysis.strategy_chart import LETTER, chart_columns, strategy_chart_png, strategy_rows
 from dealer_assist.analysis.strategy_table import best
 from dealer_assist.errors import InputError, Refusal, RuleError
 from dealer_assist.money import Cents, format_money, parse_amount, to_units
 from dealer_assist.profile import FreeBonus, Profile, load_profile
 from dealer_assist.settlement import FREE_BONUS, Wager
+
+if TYPE_CHECKING:  # `game` alone plays rounds: the tracker loads only when it is asked for
+    from dealer_assist.analysis.seat_result import SeatResult
 
 BAD_ARGUMENTS = 2
 OPTIMAL = "optimal"
@@ -228,6 +228,10 @@ def _odds_report(title: str, odds: BetOdds, labels: dict[str, str], loss_label: 
 # --- game -----------------------------------------------------------------------------------------
 
 def _game(args: argparse.Namespace) -> _Report:
+    from dealer_assist.analysis.game_sim import simulate
+    from dealer_assist.analysis.optimal_play import OptimalPlayer
+    from dealer_assist.analysis.seat_result import seat_result
+
     profile = load_profile(args.profile)
     wager = _base_wager(args.wager, profile)
     optimal = args.strategy == OPTIMAL
