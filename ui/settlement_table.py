@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QPointF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPaintEvent, QResizeEvent, QStaticText
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPaintEvent, QStaticText
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ui.theme import COLLECT, MUTED, PAY, TEXT
@@ -48,7 +48,9 @@ class SettlementTable(QWidget):
         self._widths: dict[str, dict[str, int]] = {}  # role: text: width
         self._narrow: dict[int, int] | None = None  # by column, for the rows shown; None: not yet measured
         self._laid_for: dict[int | None, Laid] = {}  # by the width fitted, for the rows shown
-        self._placed: Placed = []
+        self._sizes: dict[int | None, QSize] = {}  # likewise: a layout asks the same sizes many times over
+        self._minimum: QSize | None = None
+        self._placed: Placed | None = []  # None: to place again at the next paint
         self._placed_for: int | None = None  # the width the placed lines fit; None: as written
         self._natural = QSize(2 * margin, margin)
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
@@ -71,7 +73,7 @@ class SettlementTable(QWidget):
 
     def lines(self) -> list[list[list[str]]]:
         """Each cell's lines as painted at the present width."""
-        limits = self._laid(self._placed_for)[0]
+        limits = self._laid(self._fitting(self.width()))[0]
         return [[self._cell_lines(role, text, limits[column]) for column, (text, role) in enumerate(row)]
                 for row in self.rows]
 
@@ -79,7 +81,7 @@ class SettlementTable(QWidget):
     def painted_width(self) -> int:
         """How far right the painted lines reach: within width() unless even the narrowest breaks
         do not fit, and then the scroll area scrolls sideways."""
-        return self._size(self._placed_for).width()
+        return self._size(self._fitting(self.width())).width()
 
     def _restyle(self) -> None:
         """Fonts follow the style sheet's base size; lines laid out in the old fonts are dropped."""
@@ -140,11 +142,12 @@ class SettlementTable(QWidget):
 
     def _measure(self) -> None:
         """The rows changed: laid out as written; how narrow they can break is found when asked."""
-        self._laid_for = {}
+        self._laid_for, self._sizes, self._minimum = {}, {}, None
         self._narrow = None
         self._natural = self._size(None)
         self.updateGeometry()
-        self._place(again=True)
+        self._placed = None
+        self.update()
 
     def _narrowest(self) -> dict[int, int]:
         """Each wrapping column's widest word: as narrow as the column can break."""
@@ -207,9 +210,14 @@ class SettlementTable(QWidget):
         return kept
 
     def _size(self, width: int | None) -> QSize:
-        _, _, widths, heights = self._laid(width)
-        return QSize(2 * self._margin + sum(widths) + _COLUMN_GAP * max(0, len(widths) - 1),
-                     self._margin + sum(heights) + self._row_gap * len(heights))
+        size = self._sizes.get(width)
+        if size is None:
+            _, _, widths, heights = self._laid(width)
+            if len(self._sizes) >= _KEPT_WIDTHS:
+                self._sizes = {}
+            size = self._sizes[width] = QSize(2 * self._margin + sum(widths) + _COLUMN_GAP * max(0, len(widths) - 1),
+                                              self._margin + sum(heights) + self._row_gap * len(heights))
+        return size
 
     def _placement(self, width: int | None) -> Placed:
         """Where each line goes; cells are centred on their row's height."""
@@ -232,11 +240,13 @@ class SettlementTable(QWidget):
         """The width to break the rows for; None when they fit as written."""
         return width if self._wrapping and width < self._natural.width() else None
 
-    def _place(self, again: bool = False) -> None:
+    def _placed_now(self) -> Placed:
+        """The lines placed for the present width: worked out once per paint that needs them, so
+        the widths a layout only asks about on its way (heightForWidth) are never placed."""
         width = self._fitting(self.width())
-        if again or width != self._placed_for:
+        if self._placed is None or width != self._placed_for:
             self._placed, self._placed_for = self._placement(width), width
-            self.update()
+        return self._placed
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
@@ -244,18 +254,18 @@ class SettlementTable(QWidget):
             self._measure()
         super().changeEvent(event)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        self._place()
-        super().resizeEvent(event)
 
     def sizeHint(self) -> QSize:
         return self._natural
 
     def minimumSizeHint(self) -> QSize:
         """As narrow as the wrapping columns break; never squeezed shorter than a row: it scrolls."""
-        narrow = self._narrowest()
-        narrowest = [narrow.get(column, width) for column, width in enumerate(self._laid(None)[2])]
-        return QSize(2 * self._margin + sum(narrowest) + _COLUMN_GAP * max(0, len(narrowest) - 1), self._natural.height())
+        if self._minimum is None:
+            narrow = self._narrowest()
+            narrowest = [narrow.get(column, width) for column, width in enumerate(self._laid(None)[2])]
+            self._minimum = QSize(2 * self._margin + sum(narrowest) + _COLUMN_GAP * max(0, len(narrowest) - 1),
+                                  self._natural.height())
+        return self._minimum
 
     def hasHeightForWidth(self) -> bool:
         return bool(self._wrapping)
@@ -267,7 +277,7 @@ class SettlementTable(QWidget):
         painter = QPainter(self)
         bottom = event.rect().bottom()
         role = None
-        for point, line_role, line in self._placed:
+        for point, line_role, line in self._placed_now():
             if point.y() > bottom:
                 break
             if line_role != role:
