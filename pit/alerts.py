@@ -5,7 +5,6 @@ so the store raises it once however often the broker redelivers or the table rep
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
@@ -13,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.journal import RecordKind
-from pit.wire import RecordMessage, StatusMessage
+from pit.wire import RecordMessage, StatusMessage, body_of
 
 SILENT_AFTER_S = 15.0  # no status for this long: the table is silent
 LINK_DOWN_AFTER_S = 10.0  # a device link down longer than this
@@ -68,7 +67,7 @@ def divergence(table_id: str, journal: str, seq: int | None, round_id: int | Non
 
 def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PAYOUT_THRESHOLD) -> list[AlertCause]:
     """The alerts one stored record raises."""
-    body: dict[str, Any] = json.loads(message.body)
+    body: dict[str, Any] = body_of(message.body)
     at = wall_time(message.wall)
     key = f"{message.journal}:{message.seq}"
     table, round_id = message.table_id, message.round_id

@@ -292,12 +292,19 @@ class Ingest:
             try:
                 await ensure_stream(js)
                 sub = await js.pull_subscribe(STREAM_SUBJECTS, durable=CONSUMER, stream=STREAM, config=config)
-                while not stop.is_set():
-                    try:
-                        messages = await sub.fetch(self.batch, timeout=1.0)
-                    except NatsTimeout:
-                        continue
-                    await self._ingest(pool, messages, stop)
+                coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
+                try:
+                    while not stop.is_set():
+                        try:
+                            messages = await coming
+                        except NatsTimeout:
+                            coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
+                            continue
+                        # the next batch is on its way from the broker while this one is stored
+                        coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
+                        await self._ingest(pool, messages, stop)
+                finally:
+                    coming.cancel()
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as error:
                 log.warning("records consumer: %s; subscribing again", str(error) or type(error).__name__)
                 await _pause(stop, 0.5)

@@ -3,14 +3,13 @@ closed with its ledger, a supervisor's correction. Pure, so the derived tables c
 from the records at any time with the same code that fills them as records arrive."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from dealer_assist.journal import RecordKind
 from dealer_assist.money import to_units
-from pit.wire import RecordMessage
+from pit.wire import RecordMessage, body_of
 
 CORRECTION_OPS = ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed")
 
@@ -55,7 +54,7 @@ Fact = Header | RoundOpen | RoundClose | Correction
 
 
 def facts(message: RecordMessage) -> list[Fact]:
-    body: dict[str, Any] = json.loads(message.body)
+    body: dict[str, Any] = body_of(message.body)
     if message.kind is RecordKind.TABLE:
         profile = body.get("profile", {})
         return [Header(str(profile.get("id", "")), str(profile.get("hash", "")), str(body.get("software", "")), body)]

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
     ("settle_throughput.py", "rounds/s"),
     ("journal.py", "durable appends"),
     ("kill_soak.py", "identical: True"),
+    ("pit.py", "closed round stored, on the API"),  # a private broker and store, the pit service, five tables
 ])
 def test_benchmark_runs_in_short_mode(script, expected):
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--short"],
