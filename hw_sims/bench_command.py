@@ -20,6 +20,7 @@ from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.journal import JournalCorrupt
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
+from devices.cli_support import stop_on_signals
 from devices.table_controller import TableController
 from hw_sims.linked_bench import LinkedBench
 from pit.link import PitLinkError, add_pit_options, pit_link
@@ -56,6 +57,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait this long after each move")
     add_pit_options(parser)
     args = parser.parse_args(argv)
+    # Stopped by hand or by `room`, the bench ends between two moves, never inside a journal
+    # append, and the journal closes as after the last round.
+    stop = stop_on_signals()
     try:
         check_table_id(args.table_id)
         link = pit_link(args.pit, args.pit_creds)
@@ -78,24 +82,22 @@ def main(argv: list[str]) -> int:
         if bench is not None:
             bench.start()
             try:
-                while table.rounds_closed < args.rounds:
+                while table.rounds_closed < args.rounds and not stop.is_set():
                     bench.step()
                     steps += 1
                     if args.pace:
-                        time.sleep(args.pace)
+                        stop.wait(args.pace)
             finally:
                 bench.stop()
         else:
             player = BenchPlayer(args.seed)
-            while table.rounds_closed < args.rounds:
+            while table.rounds_closed < args.rounds and not stop.is_set():
                 refused = controller.submit(player.next_input(table.session))
                 if refused is not None:
                     raise refused
                 steps += 1
                 if args.pace:
-                    time.sleep(args.pace)
-    except KeyboardInterrupt:  # stopped by hand or by `room`: the journal closes as after the last round
-        pass
+                    stop.wait(args.pace)
     except RuleError as error:
         table.close()
         _stop(shipper)

@@ -111,3 +111,33 @@ def test_bench_over_pseudo_terminals_records_the_same_inputs_as_in_process(tmp_p
     over_links = bench("pty.db", "pty")
     assert over_links == bench("direct.db", "in-process")
     assert sum(event["type"] == "CardDrawn" for event in over_links) > 12 * 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("links", ["pty", "in-process"])
+def test_bench_stopped_by_a_signal_ends_between_moves_with_its_journal_sealed(tmp_path, links):
+    """A signal may come while a record is being written: the bench finishes that move, so the
+    seal counts every record and the summary names the last one."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from dealer_assist.journal import verify
+
+    for number, delay in enumerate((0.3, 0.45, 0.6, 0.75, 0.9)):
+        path = tmp_path / f"{links}-{number}.db"
+        bench = subprocess.Popen([sys.executable, "-m", "ui.cli", "bench", "--rounds", "100000", "--seed", str(number),
+                                  "--journal", str(path), "--links", links], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(delay)
+        bench.send_signal(signal.SIGINT if number % 2 else signal.SIGTERM)
+        out, err = bench.communicate(timeout=60)
+        assert bench.returncode == 0, out + err
+        summary = json.loads(out)
+        verdict = verify(path)
+        assert verdict.ok and verdict.message == f"{summary['records']} records intact", (verdict.message, summary)

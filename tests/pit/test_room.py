@@ -64,7 +64,10 @@ def test_a_room_of_two_tables_deals_ships_and_stops_on_ctrl_c() -> None:
             room.wait()
         PostgresCluster(folder / "room" / "postgres").stop("immediate")
     left = subprocess.run(["pgrep", "-f", str(folder)], capture_output=True, text=True).stdout.split()
-    verdicts = [verify(folder / "room" / "tables" / f"{table_id}.db") for table_id in ("T01", "T02")]
+    verdicts = {table_id: verify(folder / "room" / "tables" / f"{table_id}.db") for table_id in ("T01", "T02")}
+    logs = {table_id: (folder / "room" / "logs" / f"table-{table_id}.log").read_text(errors="replace")[-2000:]
+            for table_id in verdicts}
     shutil.rmtree(folder, ignore_errors=True)
     assert left == [], "processes of the room outlived it"
-    assert all(v.ok and v.message.endswith("records intact") for v in verdicts), verdicts  # closed and sealed
+    for table_id, verdict in verdicts.items():  # closed and sealed
+        assert verdict.ok and verdict.message.endswith("records intact"), (table_id, verdict.message, logs[table_id])
