@@ -88,12 +88,18 @@ class Table:
 Chooser = Callable[[RoundTracker, int, int], Decide | None]  # a hand's decision; None is the hit
 
 
+def check_game(profile: Profile, rounds: int, players: int) -> Table:
+    """The seated table for a simulation of `rounds` rounds; raises InputError when it cannot be
+    run, so a command can refuse before it computes anything else."""
+    if rounds < 2:
+        raise InputError(Refusal.BAD_ROUNDS, f"rounds: {rounds} is too few for an interval: give at least 2", None)
+    return Table.seated(profile, players)
+
+
 def simulate(profile: Profile, rounds: int, seed: int, players: int, choose: Chooser | None = None) -> GameEstimate:
     """Play `rounds` rounds from one seeded shoe and estimate the banker's edge on each wager;
     `choose` takes the players' decisions (default: the short strategy)."""
-    if rounds < 2:
-        raise InputError(Refusal.BAD_ROUNDS, f"rounds: {rounds} is too few for an interval: give at least 2", None)
-    table = Table.seated(profile, players)
+    table = check_game(profile, rounds, players)
     shoe = Shoe(profile.decks, random.Random(seed))
     choose = short_strategy if choose is None else choose
     totals: dict[Wager, int] = {}

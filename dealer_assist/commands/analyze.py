@@ -228,12 +228,13 @@ def _odds_report(title: str, odds: BetOdds, labels: dict[str, str], loss_label: 
 # --- game -----------------------------------------------------------------------------------------
 
 def _game(args: argparse.Namespace) -> _Report:
-    from dealer_assist.analysis.game_sim import simulate
+    from dealer_assist.analysis.game_sim import check_game, simulate
     from dealer_assist.analysis.optimal_play import OptimalPlayer
     from dealer_assist.analysis.seat_result import seat_result
 
     profile = load_profile(args.profile)
     wager = _base_wager(args.wager, profile)
+    check_game(profile, args.rounds, args.players)
     optimal = args.strategy == OPTIMAL
     game = analyze(profile, profile.decks) if optimal else None
     decide = None if game is None else OptimalPlayer(game).decide

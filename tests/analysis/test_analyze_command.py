@@ -74,6 +74,7 @@ def test_2_18_lucky_lucky_json_gives_every_line(capsys: pytest.CaptureFixture[st
     assert total == 1
 
 
+@pytest.mark.slow  # the optimal strategy of a 6-deck shoe is computed first
 def test_game_json_gives_the_banker_edge_on_every_wager_with_an_interval(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ("game", "--profile", "nobust-4.0", "--rounds", "300", "--seed", "3")
     data = _json(capsys, *argv)
@@ -127,7 +128,7 @@ def test_tables_are_readable(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    game = ["--profile", "c21-8.0", "--rounds", "50", "--seed", "1"]
+    game = ["--profile", "c21-8.0", "--rounds", "50", "--seed", "1", "--strategy", "short"]
     for analysis, extra in (("buster", ["--profile", "c21-8.0"]), ("lucky-lucky", ["--decks", "2"]), ("game", game)):
         chart = tmp_path / f"{analysis}.png"
         code, out = _run(capsys, analysis, *extra, "--plot", str(chart))
