@@ -39,6 +39,8 @@ case "$mode" in
   room) exec .venv/bin/dealer-assist room "$@" ;;
   test)
     export QT_QPA_PLATFORM=offscreen
+    # Each pytest worker reuses the compiled, assertion-rewritten modules of the last run.
+    unset PYTHONDONTWRITEBYTECODE
     .venv/bin/lint-imports
     .venv/bin/mypy dealer_assist devices calibration hw_sims ui pit
     exec .venv/bin/python -m pytest "$@" ;;

@@ -49,6 +49,7 @@ def test_the_same_seed_plays_the_same_rounds() -> None:
     assert simulate(profile, 200, 5, 3) != simulate(profile, 200, 6, 3)
 
 
+@pytest.mark.slow  # four thousand rounds
 def test_2_18_2_19_simulated_side_bets_agree_with_the_exact_odds() -> None:
     """The side bets' exact full-shoe edges lie inside the simulation's 99.9% intervals."""
     profile = load_profile("nobust-4.0")

@@ -106,7 +106,8 @@ def test_decks_the_profile_does_not_allow_are_refused_by_name(capsys: pytest.Cap
 
 # --- properties ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("shoe", [("--infinite",), ("--decks", "6")], ids=["infinite", "6 decks"])
+@pytest.mark.parametrize("shoe", [("--infinite",), pytest.param(("--decks", "6"), marks=pytest.mark.slow)],
+                         ids=["infinite", "6 decks"])
 @pytest.mark.parametrize("name", GAMES)
 def test_the_printed_best_move_has_the_largest_ev_of_the_allowed_moves(
         name: str, shoe: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
@@ -165,7 +166,7 @@ def _moves_now(optimal: OptimalPlayer, tracker: Any) -> set[Move]:
     return moves
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", [pytest.param(GAMES[0], marks=pytest.mark.slow), *GAMES[1:]])
 def test_every_two_card_deal_against_every_dealer_hand_has_its_starting_cell(name: str) -> None:
     optimal = OptimalPlayer(game(name))
     profile = load_profile(name)

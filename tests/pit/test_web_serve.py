@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import ssl
 import time
 from decimal import Decimal
 
@@ -54,7 +55,7 @@ def test_over_https_the_login_and_session_cookies_are_secure(tmp_path):
     port = free_port()
     data = floor_data(bench_journals(tmp_path))
     with running(web_config(data, f"127.0.0.1:{port}", cert, key)):
-        with httpx.Client(base_url=f"https://127.0.0.1:{port}", verify=str(cert)) as client:
+        with httpx.Client(base_url=f"https://127.0.0.1:{port}", verify=ssl.create_default_context(cafile=str(cert))) as client:
             form = client.get("/login")
             assert "secure" in form.headers["set-cookie"].lower()
             answer = client.post("/login", data={"csrf": csrf_of(form.text), "name": "sue", "password": PASSWORDS["sue"]})
