@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.journal import RecordKind
+from dealer_assist.money import format_money
 from pit.wire import RecordMessage, StatusMessage, body_of
 
 SILENT_AFTER_S = 15.0  # no status for this long: the table is silent
@@ -65,6 +66,11 @@ def divergence(table_id: str, journal: str, seq: int | None, round_id: int | Non
     return AlertCause(f"divergence:{journal}", AlertKind.DIVERGENCE, table_id, journal, round_id, seq, at, text)
 
 
+def _money(units: Decimal) -> str:
+    """An amount in currency units as the dealer's screen writes it: $1,500.00."""
+    return format_money(int(units * 100))
+
+
 def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PAYOUT_THRESHOLD) -> list[AlertCause]:
     """The alerts one stored record raises."""
     body: dict[str, Any] = body_of(message.body)
@@ -101,8 +107,8 @@ def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PA
             amount = Decimal(str(line.get("amount", 0)))
             if amount >= payout_threshold:
                 found.append(cause(f"payout:{key}:{position}", AlertKind.LARGE_PAYOUT,
-                                   f"payout of {amount} to seat {line.get('seat')} ({line.get('wager')},"
-                                   f" {line.get('result')}) at or above the threshold of {payout_threshold}"))
+                                   f"payout of {_money(amount)} to seat {line.get('seat')} ({line.get('wager')},"
+                                   f" {line.get('result')}) at or above the threshold of {_money(payout_threshold)}"))
     elif message.kind is RecordKind.REFUSED:
         error = body.get("error", {})
         if error.get("code") == "rotation":

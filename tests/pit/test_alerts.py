@@ -11,6 +11,7 @@ import pytest
 from dealer_assist.cards import parse_card
 from dealer_assist.codec import encode
 from dealer_assist.journal import RecordKind, canonical_json
+from dealer_assist.money import format_money
 from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, RekeyCard, VoidRound
 from dealer_assist.session_operations import (
     CardRekeyed, MisdealDiscarded, MisdealHeld, PeekConfirmed, RotationWarning, RoundVoided,
@@ -86,7 +87,7 @@ def test_a_payout_at_or_above_the_threshold(tmp_path: Path) -> None:
     top = max(Decimal(str(line["amount"])) for _, line in lines)
     found = [cause for m in closes for cause in record_alerts(m, top)]
     assert len(found) == sum(1 for _, line in lines if Decimal(str(line["amount"])) == top) >= 1
-    assert all(cause.kind is AlertKind.LARGE_PAYOUT and f"payout of {top}" in cause.text for cause in found)
+    assert all(cause.kind is AlertKind.LARGE_PAYOUT and f"payout of {format_money(int(top * 100))} to seat" in cause.text for cause in found)
     assert [c for m in closes for c in record_alerts(m, top + 1)] == []
 
 
