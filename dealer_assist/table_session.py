@@ -388,7 +388,7 @@ class TableSession:
         for number, step in enumerate(replayed):
             error = rebuilt.verify(step)
             if error is not None:
-                raise RuleError(Refusal.REKEY_CONFLICT, f"with card {event.index} as {event.card}, input {number} is refused: {error.message}", error.rule)
+                raise RuleError(Refusal.REKEY_CONFLICT, f"with card {event.index + 1} as {event.card}, the round's input {number + 1} is refused: {error.message}", error.rule)
             rebuilt.apply(step)
         if rebuilt.settled_early != tracker.settled_early:
             raise RuleError(Refusal.REKEY_CONFLICT, f"with card {event.index + 1} as {event.card}, what the dealer already settled"

@@ -94,6 +94,7 @@ def test_rekeying_a_misread_card_replays_the_round_and_keeps_the_original(journa
     with pytest.raises(RuleError) as conflict:
         table.supervise(RekeyCard(0, parse_card("2H"), "floor-1", "would make 10"), PIN)
     assert conflict.value.code == "rekey_conflict" and conflict.value.rule == "2.10"
+    assert conflict.value.message.startswith("with card 1 as 2H, the round's input "), conflict.value.message  # counted from 1, as the screens count
     assert [str(c) for c in table.session.tracker.hands[2][0].cards] == ["9H", "8H"], "a refused re-key changes nothing"
 
 
