@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 from pit.web import params
 from pit.web.access import CSRF_HEADER, Caller
 from pit.web.context import Context
-from pit.web.errors import bad_request, forbidden
+from pit.web.errors import WebCode, bad_request, forbidden
 from pit.web.report_view import as_csv, summary
 
 
@@ -68,7 +68,7 @@ def shift_report(request: Request, who: Caller, ctx: Context) -> Response:
     if report_format == "json":
         return JSONResponse(ctx.data.shift_report(table_id, start, end))
     if report_format != "csv":
-        raise bad_request("bad_parameter", f"format={report_format!r}: use json or csv")
+        raise bad_request(WebCode.BAD_PARAMETER, f"format={report_format!r}: use json or csv")
     ids = [table_id] if table_id else [row["table_id"] for row in ctx.data.tables()]
     rows = [summary(each, start, end, ctx.data.shift_report(each, start, end)) for each in ids]
     name = f"shift-{table_id or 'all'}-{start:%Y%m%dT%H%M}-{end:%Y%m%dT%H%M}.csv"

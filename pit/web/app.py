@@ -21,7 +21,7 @@ from pit.data import Conflict, NotFound, PitData
 from pit.web import api, events, pages
 from pit.web.access import Caller, Sessions, caller
 from pit.web.context import Context, WebSettings
-from pit.web.errors import WebError, not_logged_in
+from pit.web.errors import WebCode, WebError, not_logged_in
 from pit.web.params import payload
 from pit.web.templating import templates
 
@@ -47,13 +47,13 @@ def create_app(data: PitData, settings: WebSettings | None = None) -> Starlette:
                 request.state.payload = await payload(request)
                 return await run_in_threadpool(handler, request, who, ctx)
             except NotFound as error:
-                return _refusal(ctx, request, who, WebError(404, "not_found", str(error)), page)
+                return _refusal(ctx, request, who, WebError(404, WebCode.NOT_FOUND, str(error)), page)
             except Conflict as error:
-                return _refusal(ctx, request, who, WebError(409, "conflict", str(error)), page)
+                return _refusal(ctx, request, who, WebError(409, WebCode.CONFLICT, str(error)), page)
             except PermissionError as error:
-                return _refusal(ctx, request, who, WebError(403, "forbidden", str(error)), page)
+                return _refusal(ctx, request, who, WebError(403, WebCode.FORBIDDEN, str(error)), page)
             except ValueError as error:  # the store's refusal of a value it was given
-                return _refusal(ctx, request, who, WebError(400, "bad_request", str(error)), page)
+                return _refusal(ctx, request, who, WebError(400, WebCode.BAD_REQUEST, str(error)), page)
             except WebError as error:
                 return _refusal(ctx, request, who, error, page)
         return endpoint
@@ -103,12 +103,12 @@ def _refusal(ctx: Context, request: Request, who: Caller | None, error: WebError
 
 
 def _unknown_path(request: Request, _: Exception) -> Response:
-    error = WebError(404, "not_found", f"no page or API call at {request.url.path}")
+    error = WebError(404, WebCode.NOT_FOUND, f"no page or API call at {request.url.path}")
     if request.url.path.startswith("/api/"):
         return JSONResponse(error.body(), status_code=404)
     return HTMLResponse(f"<h1>Not found</h1><p>{escape(error.message)}</p><p><a href='/'>Floor</a></p>", status_code=404)
 
 
 def _wrong_method(request: Request, _: Exception) -> Response:
-    error = WebError(405, "method_not_allowed", f"{request.method} is not served at {request.url.path}")
+    error = WebError(405, WebCode.METHOD_NOT_ALLOWED, f"{request.method} is not served at {request.url.path}")
     return JSONResponse(error.body(), status_code=405)

@@ -2,9 +2,26 @@
 `{"error": {"code", "message"}}` for the API and as a plain page for a person."""
 from __future__ import annotations
 
+from enum import StrEnum
+
+
+class WebCode(StrEnum):
+    """The API's error codes, as a program reading `{"error": {"code"}}` checks them."""
+
+    LOGIN_REQUIRED = "login_required"
+    BAD_PARAMETER = "bad_parameter"
+    NOTE_REQUIRED = "note_required"
+    NOTE_TOO_LONG = "note_too_long"
+    BAD_BODY = "bad_body"
+    NOT_FOUND = "not_found"
+    CONFLICT = "conflict"
+    FORBIDDEN = "forbidden"
+    BAD_REQUEST = "bad_request"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+
 
 class WebError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: WebCode, message: str) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -14,13 +31,13 @@ class WebError(Exception):
         return {"error": {"code": self.code, "message": self.message}}
 
 
-def bad_request(code: str, message: str) -> WebError:
+def bad_request(code: WebCode, message: str) -> WebError:
     return WebError(400, code, message)
 
 
 def not_logged_in() -> WebError:
-    return WebError(401, "login_required", "log in, or send Authorization: Bearer TOKEN")
+    return WebError(401, WebCode.LOGIN_REQUIRED, "log in, or send Authorization: Bearer TOKEN")
 
 
 def forbidden(message: str) -> WebError:
-    return WebError(403, "forbidden", message)
+    return WebError(403, WebCode.FORBIDDEN, message)

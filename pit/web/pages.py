@@ -20,7 +20,7 @@ from pit.web.access import (
     CSRF_FIELD, LOGIN_CSRF_COOKIE, SESSION_COOKIE, Caller, same_token, set_cookie,
 )
 from pit.web.context import Context
-from pit.web.errors import WebError, forbidden
+from pit.web.errors import WebCode, WebError, forbidden
 from pit.web.live_view import live_round
 from pit.web.report_view import Bar, bar_chart, slices, summary
 
@@ -172,7 +172,7 @@ def reports(request: Request, who: Caller, ctx: Context) -> Response:
     table_id = query.get("table") or None
     table_ids = [row["table_id"] for row in ctx.data.tables()]
     if table_id is not None and table_id not in table_ids:
-        raise WebError(404, "not_found", f"no table {table_id!r} on the floor")
+        raise WebError(404, WebCode.NOT_FOUND, f"no table {table_id!r} on the floor")
     report = ctx.data.shift_report(table_id, start, end)
     if table_id is None:
         rows = [summary(each, start, end, ctx.data.shift_report(each, start, end)) for each in table_ids]

@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from pit.web.errors import bad_request
+from pit.web.errors import WebCode, bad_request
 
 ALERT_STATES = ("open", "acked")
 MAX_ROUNDS = 1000
@@ -19,7 +19,7 @@ def whole_number(raw: str | None, name: str, default: int, low: int, high: int) 
     if raw is None or raw == "":
         return default
     if not raw.isdigit() or not low <= int(raw) <= high:
-        raise bad_request("bad_parameter", f"{name}={raw!r}: use a whole number from {low} to {high}")
+        raise bad_request(WebCode.BAD_PARAMETER, f"{name}={raw!r}: use a whole number from {low} to {high}")
     return int(raw)
 
 
@@ -27,7 +27,7 @@ def alert_state(raw: str | None) -> str | None:
     if raw in (None, "", "all"):
         return None
     if raw not in ALERT_STATES:
-        raise bad_request("bad_parameter", f"state={raw!r}: use open or acked")
+        raise bad_request(WebCode.BAD_PARAMETER, f"state={raw!r}: use open or acked")
     return raw
 
 
@@ -38,7 +38,7 @@ def moment(raw: str | None, name: str, default: datetime) -> datetime:
     try:
         value = datetime.fromisoformat(raw)
     except ValueError:
-        raise bad_request("bad_parameter", f"{name}={raw!r} is not an ISO 8601 date-time") from None
+        raise bad_request(WebCode.BAD_PARAMETER, f"{name}={raw!r} is not an ISO 8601 date-time") from None
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
@@ -47,7 +47,7 @@ def shift(raw_from: str | None, raw_to: str | None, now: datetime) -> tuple[date
     end = moment(raw_to, "to", now)
     start = moment(raw_from, "from", end - SHIFT)
     if start >= end:
-        raise bad_request("bad_parameter", f"from={start.isoformat()} is not before to={end.isoformat()}")
+        raise bad_request(WebCode.BAD_PARAMETER, f"from={start.isoformat()} is not before to={end.isoformat()}")
     return start, end
 
 
@@ -55,9 +55,9 @@ def note(body: Any) -> str:
     """An acknowledgement's note: required, kept forever, so it must say something."""
     text = body.get("note") if isinstance(body, dict) else None
     if not isinstance(text, str) or not text.strip():
-        raise bad_request("note_required", "an acknowledgement needs a note saying what was done")
+        raise bad_request(WebCode.NOTE_REQUIRED, "an acknowledgement needs a note saying what was done")
     if len(text) > MAX_NOTE:
-        raise bad_request("note_too_long", f"the note has {len(text)} characters; at most {MAX_NOTE}")
+        raise bad_request(WebCode.NOTE_TOO_LONG, f"the note has {len(text)} characters; at most {MAX_NOTE}")
     return text.strip()
 
 
@@ -75,7 +75,7 @@ async def payload(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(raw)
     except ValueError:
-        raise bad_request("bad_body", 'the body is not JSON: send an object such as {"note": "..."}') from None
+        raise bad_request(WebCode.BAD_BODY, 'the body is not JSON: send an object such as {"note": "..."}') from None
     if not isinstance(body, dict):
-        raise bad_request("bad_body", "the body is not a JSON object")
+        raise bad_request(WebCode.BAD_BODY, "the body is not a JSON object")
     return body
