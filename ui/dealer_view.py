@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from dealer_assist.inputs import PaymentsMade
@@ -41,16 +42,15 @@ class DealerView(QWidget):
         super().__init__(parent)
         self.selected: int | None = None
         self.snapshot: TableSnapshot | None = None
-        root = QVBoxLayout(self)
+        root = self._root = QVBoxLayout(self)
         root.setContentsMargins(10, 8, 10, 10)
         root.setSpacing(8)
-        top = QHBoxLayout()
+        top = self._top = QHBoxLayout()
         self.title = QLabel("")
         self.title.setObjectName("title")
         self.devices = DeviceBar()
         top.addWidget(self.title)
-        top.addStretch(1)
-        top.addWidget(self.devices)
+        top.addWidget(self.devices, 1)  # the room the title leaves
         root.addLayout(top)
         self.banner = AttentionBanner()
         self.banner.dismissed.connect(self.attention_dismissed)
@@ -122,6 +122,23 @@ class DealerView(QWidget):
             parts.append(f"shoe {table.shoe_id}, {count(table.shoe_cards, 'card')}" + (" (cut card out)" if table.new_shoe_due else ""))
         return " · ".join(parts)
 
+    def _fit_title(self) -> None:
+        """The title in full, or without the shoe where the status items would not fit beside it
+        even saying the least (the shoe is on the title's tooltip and the bench panel)."""
+        full = self._title(self.snapshot) if self.snapshot is not None else ""
+        short = " · ".join(full.split(" · ")[:2])
+        self.title.ensurePolished()
+        margins = self._root.contentsMargins()
+        room = self.width() - margins.left() - margins.right() - self._top.spacing()
+        fits = self.title.fontMetrics().horizontalAdvance(full) + self.devices.least_width() <= room
+        text = full if fits else short
+        if self.title.text() != text:
+            self.title.setText(text)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_title()
+
     def _select(self, seat: int) -> None:
         self.selected = seat
         if self.snapshot is not None:
@@ -131,8 +148,8 @@ class DealerView(QWidget):
         if snap.need not in (Need.WAGERS, Need.INSURANCE):
             self.selected = None  # a seat is picked for wager entry only
         self.snapshot = snap
-        self.title.setText(self._title(snap))
-        self.title.setToolTip(snap.profile_title)
+        self._fit_title()
+        self.title.setToolTip(f"{snap.profile_title}\n{self._title(snap)}")
         self.banner.show_table(snap)
         self.prompt.setText(snap.prompt)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
@@ -159,3 +176,4 @@ class DealerView(QWidget):
 
     def show_devices(self, links: tuple[DeviceLink, ...]) -> None:
         self.devices.show_links(links)
+        self._fit_title()

@@ -1,10 +1,42 @@
-"""Device status in the top bar: each device's link and its last read."""
+"""Device status in the top bar: each device's link and its last read, and the status items beside
+them (the pit link, the last correction).
+
+The bar takes the room the title leaves and never widens the window: when every item in full
+does not fit, the items say less, in steps (the devices' last reads go first, then what a status
+item says after its first " · ", then all but the names and what is wrong: "Peek DOWN", "Pit
+stopped…"), and each item's tooltip keeps its full words. The dot's colour always says whether
+the item is well.
+"""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QSizePolicy, QWidget
 
 from devices.device_status import DeviceLink
 from ui.theme import COLLECT, PAY
+
+SPACING = 18
+DOT = "●"
+LEVELS = 4  # 0: in full; 1: no last reads; 2: status items to their first " · "; 3: names, and what is wrong
+
+
+def words(link: DeviceLink, level: int) -> str:
+    """What the item says after its dot at `level`."""
+    if link.text is not None:  # a status item: its own words
+        if level >= 3 and link.up:
+            return link.name
+        head, sep, _ = link.text.partition(" · ")
+        return f"{link.name} {head}…" if level >= 2 and sep else f"{link.name} {link.text}"
+    if level >= 3:
+        return link.name if link.up else f"{link.name} DOWN"
+    state = "up" if link.up else "DOWN"
+    last = f" · last {link.last_read}" if link.last_read and level == 0 else ""
+    return f"{link.name} {state}{last}"
+
+
+def rich(link: DeviceLink, level: int) -> str:
+    return f"<span style='color:{PAY if link.up else COLLECT}'>{DOT}</span> {words(link, level)}"
 
 
 class DeviceBar(QWidget):
@@ -12,16 +44,60 @@ class DeviceBar(QWidget):
         super().__init__(parent)
         self._layout = QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setSpacing(18)
+        self._layout.setSpacing(SPACING)
+        self._layout.addStretch(1)  # the items stand at the right
+        self._layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.labels: dict[str, QLabel] = {}
+        self._links: tuple[DeviceLink, ...] = ()
+        self._shown: dict[str, str] = {}
+        self._ruler = QLabel(self)  # measures a text as a label of the bar lays it out; never shown
+        self._ruler.hide()
+        self._widths: dict[str, int] = {}
 
     def show_links(self, links: tuple[DeviceLink, ...]) -> None:
+        self._links = links
         for link in links:
-            label = self.labels.get(link.name)
-            if label is None:
+            if link.name not in self.labels:
                 label = self.labels[link.name] = QLabel()
                 self._layout.addWidget(label)
-            colour = PAY if link.up else COLLECT
-            state = link.text if link.text is not None else "up" if link.up else "DOWN"
-            last = f" · last {link.last_read}" if link.last_read else ""
-            label.setText(f"<span style='color:{colour}'>●</span> {link.name} {state}{last}")
+            self.labels[link.name].setToolTip(f"{link.name}: {words(link, 0).removeprefix(link.name + ' ')}")
+        self._fit()
+
+    def least_width(self) -> int:
+        """The width the items need when they say the least."""
+        texts = [rich(link, LEVELS - 1) for link in self._links]
+        return SPACING * max(len(texts) - 1, 0) + sum(self._width(text) for text in texts)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new style sheet (the window's scale) or font: every text measures anew."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            self._widths.clear()
+            self._fit()
+
+    def _fit(self) -> None:
+        """The fullest level whose words fit the bar's width."""
+        if not self._links:
+            return
+        gaps = SPACING * (len(self._links) - 1)
+        for level in range(LEVELS):
+            texts = {link.name: rich(link, level) for link in self._links}
+            if gaps + sum(self._width(text) for text in texts.values()) <= self.width():
+                break
+        for name, shown in texts.items():
+            if self._shown.get(name) != shown:  # an unchanged label is not laid out again
+                self._shown[name] = shown
+                self.labels[name].setText(shown)
+
+    def _width(self, text: str) -> int:
+        if text not in self._widths:
+            if len(self._widths) > 1000:  # every card read is a new text: keep the cache small
+                self._widths.clear()
+            self._ruler.setText(text)
+            self._widths[text] = self._ruler.sizeHint().width()
+        return self._widths[text]

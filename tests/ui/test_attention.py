@@ -144,7 +144,8 @@ def test_the_top_bar_shows_each_links_state_and_last_read(table, qtbot):
     t = table("nobust-4.0", ["7S"])
     t.wager(1, WagerKind.BASE, 1_000)
     t.deal()
-    assert "Shoe up · last 7S" in t.view.devices.labels["Shoe"].text()
+    assert "Shoe up · last 7S" in t.view.devices.labels["Shoe"].text()  # with room for it, the last read is shown
+    assert t.view.devices.labels["Shoe"].toolTip() == "Shoe: up · last 7S"
     t.devices.link("Peek", False)
     qtbot.waitUntil(lambda: "Peek DOWN" in t.view.devices.labels["Peek"].text())
 

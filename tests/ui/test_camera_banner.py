@@ -73,7 +73,7 @@ def test_a_card_the_shoe_misread_shows_the_seat_and_both_cards(filmed, qtbot):
     qtbot.waitUntil(t.view.banner.isVisible, timeout=WAIT_MS)
     assert t.view.banner.message.text() == f"MISMATCH: Seat 1: the shoe read TS, the camera sees TC. {NEXT}"
     assert t.view.banner.resolve.isVisible(), "the dealer acknowledges it"
-    assert "Camera up · last MISMATCH" in t.view.devices.labels["Camera"].text()
+    assert "Camera: up · last MISMATCH" == t.view.devices.labels["Camera"].toolTip()
     qtbot.waitUntil(lambda: bool(camera_notes(t)), timeout=WAIT_MS)
     note = camera_notes(t)[0]
     assert note["type"] == "CameraMismatch" and note["message"] == "Seat 1: the shoe read TS, the camera sees TC"
@@ -109,7 +109,7 @@ def test_a_camera_that_agrees_with_the_shoe_shows_nothing(filmed, qtbot):
     qtbot.waitUntil(lambda: camera.frames >= seen + 3 * SETTLE_FRAMES, timeout=WAIT_MS)
     assert not t.view.banner.isVisible()
     assert camera_notes(t) == []
-    assert "Camera up" in t.view.devices.labels["Camera"].text()
+    assert t.view.devices.labels["Camera"].toolTip().startswith("Camera: up")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -92,7 +92,7 @@ def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
     assert fixes.notice.text().startswith("Recorded: Card rekeyed"), fixes.notice.text()
     _tap(qtbot, supervisor.back)
     assert view.seats[1].hands[0].cards.cards == (ON_THE_FELT, parse_card("7D")), "the dealer's screen shows the re-key"
-    qtbot.waitUntil(lambda: "Card rekeyed in round 1 · by Floor 1" in view.devices.labels["Supervisor"].text(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: view.devices.labels["Supervisor"].toolTip() == "Supervisor: Card rekeyed in round 1 · by Floor 1", timeout=WAIT_MS)
     qtbot.waitUntil(lambda: any(r.body.get("type") == "CameraAgrees" for r in read_records(path)
                                 if r.kind is RecordKind.DEVICE), timeout=WAIT_MS)
     _tap(qtbot, view.banner.resolve)

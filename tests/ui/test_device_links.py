@@ -62,7 +62,7 @@ def test_cards_from_the_shoe_scanner_reach_the_screen(linked, qtbot):
         emulator.sim_deal_next()
     qtbot.waitUntil(lambda: view.prompt.text() == "Seat 1 to act on hard 16", timeout=10_000)
     assert view.dealer.cards.cards == (parse_card("5H"), None), "the hole card stays down"
-    assert "last TC" in view.devices.labels["Shoe"].text()
+    assert "last TC" in view.devices.labels["Shoe"].toolTip()
     qtbot.mouseClick(view.decisions.buttons[Action.STAND], Qt.MouseButton.LeftButton)
     emulator.sim_deal_next()
     qtbot.waitUntil(lambda: bridge.snapshot.need is Need.NOTHING, timeout=10_000)

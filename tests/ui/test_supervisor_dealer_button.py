@@ -107,7 +107,7 @@ def test_a_void_by_taps_only_is_asked_first_and_marked_on_the_dealers_screen(qtb
     assert fixes.notice.text().startswith("Recorded: Round voided")
     assert t.snap.table.state is TableState.OFFERING_BANK, "the dealer's screen shows the round closed"
     tap(qtbot, window.back)
-    qtbot.waitUntil(lambda: "Round voided in round 1 · by floor-2" in t.view.devices.labels["Supervisor"].text())
+    qtbot.waitUntil(lambda: t.view.devices.labels["Supervisor"].toolTip() == "Supervisor: Round voided in round 1 · by floor-2")
 
 
 def test_the_supervisor_closes_the_table_after_asking_once_more(qtbot, table):
