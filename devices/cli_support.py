@@ -11,6 +11,8 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 from dealer_assist.errors import CommandError, Refusal
@@ -57,9 +59,16 @@ def report(error: CommandError) -> int:
     return error.exit_code
 
 
-def stop_on_signals() -> threading.Event:
-    """An event set by SIGINT or SIGTERM, for commands that run until told to stop."""
+@contextmanager
+def stop_on_signals() -> Iterator[threading.Event]:
+    """While inside, SIGINT and SIGTERM set the event instead of stopping the process, for commands
+    that run until told to stop; the signals' handlers before are restored after. Only the main
+    thread can take signals: a command run on another thread (a caller's own) is stopped by its caller."""
     stop = threading.Event()
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, lambda *_: stop.set())
-    return stop
+    numbers = (signal.SIGINT, signal.SIGTERM) if threading.current_thread() is threading.main_thread() else ()
+    before = {number: signal.signal(number, lambda *_: stop.set()) for number in numbers}
+    try:
+        yield stop
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)

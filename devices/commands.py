@@ -59,15 +59,15 @@ def monitor(url: str) -> int:
     def show(event: DeviceEvent) -> None:
         emit({"device": "shoe"} | event_line(event))  # once the reader has gone, events are dropped
     scanner = ShoeScanner(url, show)
-    stop = stop_on_signals()
-    scanner.start()
-    error = scanner.wait_opened(OPEN_WAIT)
-    if error is not None:
+    with stop_on_signals() as stop:
+        scanner.start()
+        error = scanner.wait_opened(OPEN_WAIT)
+        if error is not None:
+            scanner.stop()
+            raise CommandError(Refusal.PORT_UNAVAILABLE, f"cannot open {url!r}: {error}")
+        while not stop.wait(0.2):
+            pass
         scanner.stop()
-        raise CommandError(Refusal.PORT_UNAVAILABLE, f"cannot open {url!r}: {error}")
-    while not stop.wait(0.2):
-        pass
-    scanner.stop()
     stats = scanner.stats()
     emit_last(
         {

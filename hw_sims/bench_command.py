@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import threading
 import time
 from pathlib import Path
 
@@ -59,7 +60,11 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     # Stopped by hand or by `room`, the bench ends between two moves, never inside a journal
     # append, and the journal closes as after the last round.
-    stop = stop_on_signals()
+    with stop_on_signals() as stop:
+        return _bench(args, stop)
+
+
+def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
     try:
         check_table_id(args.table_id)
         link = pit_link(args.pit, args.pit_creds)

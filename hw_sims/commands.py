@@ -111,11 +111,11 @@ def main(argv: list[str]) -> int:
         device = _build(args)
     except CommandError as error:
         return report(error)
-    stop = stop_on_signals()
-    print(device.endpoint.url, flush=True)
-    device.start()
-    while not stop.wait(0.2):
-        pass
-    device.stop()
+    with stop_on_signals() as stop:
+        print(device.endpoint.url, flush=True)
+        device.start()
+        while not stop.wait(0.2):
+            pass
+        device.stop()
     emit({"device": args.device, "type": "sim_stats"} | device.stats.to_json())
     return 0
