@@ -180,9 +180,11 @@ class TableController:
     # --- any thread ------------------------------------------------------------------------------
 
     def deliver(self, item: TableInput | DeviceNote) -> None:
-        """A device's input or evidence, from its reader thread; the status line hears it at once."""
-        self._show_on_status_line(item)
+        """A device's input or evidence, from its reader thread. The input goes to the owner thread
+        first and the status line hears of it next, so a card is never queued behind the status
+        line's repaint; the status line shows it even when the rules refuse it."""
         self._post(lambda: self._take(item))
+        self._show_on_status_line(item)
 
     def _show_on_status_line(self, item: TableInput | DeviceNote) -> None:
         if isinstance(item, DeviceNote):

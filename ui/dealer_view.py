@@ -41,6 +41,7 @@ class DealerView(QWidget):
     def __init__(self, seats: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.selected: int | None = None
+        self._title_fitted: tuple[str, int, int, str] | None = None
         self.snapshot: TableSnapshot | None = None
         root = self._root = QVBoxLayout(self)
         root.setContentsMargins(10, 8, 10, 10)
@@ -126,6 +127,10 @@ class DealerView(QWidget):
         """The title in full, or without the shoe where the status items would not fit beside it
         even saying the least (the shoe is on the title's tooltip and the bench panel)."""
         full = self._title(self.snapshot) if self.snapshot is not None else ""
+        key = (full, self.devices.least_width(), self.width(), self.title.font().key())
+        if key == self._title_fitted:  # most snapshots change none of it
+            return
+        self._title_fitted = key
         short = " · ".join(full.split(" · ")[:2])
         self.title.ensurePolished()
         margins = self._root.contentsMargins()

@@ -54,9 +54,11 @@ class DeviceBar(QWidget):
         self._ruler = QLabel(self)  # measures a text as a label of the bar lays it out; never shown
         self._ruler.hide()
         self._widths: dict[str, int] = {}
+        self._least: int | None = None
 
     def show_links(self, links: tuple[DeviceLink, ...]) -> None:
         self._links = links
+        self._least = None
         for link in links:
             if link.name not in self.labels:
                 label = self.labels[link.name] = QLabel()
@@ -66,8 +68,10 @@ class DeviceBar(QWidget):
 
     def least_width(self) -> int:
         """The width the items need when they say the least."""
-        texts = [rich(link, LEVELS - 1) for link in self._links]
-        return SPACING * max(len(texts) - 1, 0) + sum(self._width(text) for text in texts)
+        if self._least is None:
+            texts = [rich(link, LEVELS - 1) for link in self._links]
+            self._least = SPACING * max(len(texts) - 1, 0) + sum(self._width(text) for text in texts)
+        return self._least
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -78,6 +82,7 @@ class DeviceBar(QWidget):
         super().changeEvent(event)
         if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
             self._widths.clear()
+            self._least = None
             self._fit()
 
     def _fit(self) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
+from PySide6.QtWidgets import QAbstractButton, QWidget
 
 GUARD_S = 0.4
 REPEATABLE = "repeatable"  # the dynamic property that exempts a button (a chip)
@@ -26,28 +26,26 @@ def repeatable(button: Button) -> Button:
 
 
 class TapGuard(QObject):
-    """Swallows a press, and its release, on the button that was clicked less than `GUARD_S` ago.
-    It watches the application's mouse events, so buttons added later (a confirmation) are guarded
-    too, and a tap on any other button ends the guard."""
+    """Swallows a press, and its release, on the button that was clicked less than `GUARD_S` ago;
+    a tap on any other button of the screen ends the guard. It watches the screen's buttons one by
+    one, never the whole application, whose every event (each paint of every widget) would
+    otherwise cross into Python on its way."""
 
     def __init__(self, parent: QObject | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(parent)
         self.clock = clock  # a test moves its own clock past the guard instead of waiting
-        self._screen: QWidget | None = None
         self._last: QObject | None = None
         self._at = 0.0
         self._swallowing: QObject | None = None
 
     def guard(self, screen: QWidget) -> None:
-        """Guard every button of `screen`, now and later, but the repeatable ones."""
-        self._screen = screen
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)
+        """Guard every button `screen` has, but the repeatable ones (call it once the screen is built)."""
+        for button in screen.findChildren(QAbstractButton):
+            button.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         kind = event.type()
-        if kind not in _MOUSE or not isinstance(watched, QAbstractButton):
+        if kind not in _MOUSE:
             return False
         if kind == QEvent.Type.MouseButtonRelease:
             if watched is self._swallowing:
@@ -55,9 +53,7 @@ class TapGuard(QObject):
                 return True
             self._last, self._at = watched, self.clock()
             return False
-        guarded = (self._screen is not None and self._screen.isAncestorOf(watched)
-                   and not watched.property(REPEATABLE))
-        if guarded and watched is self._last and self.clock() - self._at < GUARD_S:
+        if not watched.property(REPEATABLE) and watched is self._last and self.clock() - self._at < GUARD_S:
             self._swallowing = watched
             return True
         self._swallowing = None
