@@ -43,6 +43,7 @@ class DealerWindow(QMainWindow):
         bridge.snapshot_changed.connect(self.view.show_table)
         bridge.devices_changed.connect(self.view.show_devices)
         self.view.show_table(bridge.snapshot)
+        self.view.tap_guard.watch(self)
         self.view.show_devices(bridge.devices.links())
 
     def resizeEvent(self, event: QResizeEvent) -> None:

@@ -24,9 +24,7 @@ class PaymentsPanel(RowsPanel):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Paid · go on", parent)
-        hint = QLabel("Pay and collect top to bottom, before any more cards.")
-        hint.setWordWrap(True)
-        self.side_top.addWidget(hint)
+        self.side_top.addWidget(QLabel("Pay and collect\ntop to bottom,\nbefore any\nmore cards."))  # lines of its own, as the fees
 
     def show_table(self, snap: TableSnapshot) -> None:
         self.title.setText(step_title(snap))

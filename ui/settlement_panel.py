@@ -82,8 +82,9 @@ class SettlementPanel(RowsPanel):
         self.side_top.addWidget(_cell("Nets", "title"))
         self.nets = SettlementTable(margin=0, row_gap=4)
         self.side_top.addWidget(self.nets)
+        # Its own short lines rather than word wrap, which would make the whole screen's layout
+        # work out heights for widths at every page switch.
         self.fees = _cell("", "muted")
-        self.fees.setWordWrap(True)
         self.side_bottom.addWidget(self.fees)
 
     def show_table(self, snap: TableSnapshot) -> None:
@@ -99,7 +100,7 @@ class SettlementPanel(RowsPanel):
             nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(snap.bank.net))])
         self.nets.show_rows(nets)
         players, pd = snap.fees
-        self.fees.setText(f"Fees taken before the deal: players {money(players)}, player-dealer {money(pd)}" if players or pd else "")
+        self.fees.setText(f"Fees taken before the deal:\nplayers {money(players)}\nplayer-dealer {money(pd)}" if players or pd else "")
 
 
 HEAD = [(text, "muted") for text in COLUMNS]
