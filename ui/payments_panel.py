@@ -32,5 +32,5 @@ class PaymentsPanel(RowsPanel):
         self.rows.show_rows(settlement_rows(snap.due, snap) if snap.due else [])
         self.scroller.setVisible(bool(snap.due))
         later = ", ".join(str(seat) for seat in snap.naturals_later)
-        self.show_note(f"Natural of seat {later}: put the cards away and leave the wager; it is paid in its place"
+        self.show_note(f"Natural of seat {later}: put the cards away and leave the wager;\nit is paid in its place"
                        " at settlement (the bank may not reach it in full)." if later else "")

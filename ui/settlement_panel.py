@@ -43,11 +43,11 @@ class RowsPanel(QFrame):
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(16)
         rows_box = QVBoxLayout()
+        # The title and the note break their own lines: a word-wrapped label would make the whole
+        # screen's layout work out heights for widths at every switch to this page.
         self.title = _cell("", "title")
-        self.title.setWordWrap(True)
         rows_box.addWidget(self.title)
         self.note = _cell("", "muted")
-        self.note.setWordWrap(True)
         rows_box.addWidget(self.note)
         self.scroller = QScrollArea()
         self.scroller.setWidgetResizable(True)
@@ -92,7 +92,7 @@ class SettlementPanel(RowsPanel):
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
-        self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}   ·   pay and collect top to bottom")
+        self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}\nPay and collect top to bottom")
         self.rows.show_rows(settlement_rows(snap.settlement, snap))
         self.show_note(settled_before(snap))
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
@@ -100,7 +100,7 @@ class SettlementPanel(RowsPanel):
             nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(snap.bank.net))])
         self.nets.show_rows(nets)
         players, pd = snap.fees
-        self.fees.setText(f"Fees taken before the deal:\nplayers {money(players)}\nplayer-dealer {money(pd)}" if players or pd else "")
+        self.fees.setText(f"Fees: players {money(players)} · PD {money(pd)}" if players or pd else "")  # taken before the deal
 
 
 HEAD = [(text, "muted") for text in COLUMNS]
@@ -115,13 +115,13 @@ def settlement_rows(lines: tuple[Row, ...], snap: TableSnapshot) -> list[list[tu
 
 
 def settled_before(snap: TableSnapshot) -> str:
-    """'✓ Settled before: Lucky Lucky of seats 5, 6, 1; Natural of seat 2' (RULES.md §5.4)."""
+    """'✓ Settled before: Lucky Lucky of seats 5, 6, 1;' and 'Natural of seat 2' below (RULES.md §5.4)."""
     seats: dict[Wager, list[str]] = {}
     for line in snap.settlement:
         if snap.was_settled_early(line):
             seats.setdefault(line.wager, []).append(str(line.seat))
     parts = [f"{EARLY_NAMES[wager]} of seat{'s' if len(each) > 1 else ''} {', '.join(each)}" for wager, each in seats.items()]
-    return "✓ Settled before: " + "; ".join(parts) if parts else ""
+    return "✓ Settled before: " + ";\n".join(parts) if parts else ""
 
 
 EARLY_NAMES = {Wager.LUCKY_LUCKY: "Lucky Lucky", Wager.INSURANCE: "insurance", Wager.BASE: "Natural"}  # pass order

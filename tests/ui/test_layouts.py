@@ -33,6 +33,8 @@ def _check_fit(window) -> None:
     for table in window.findChildren(SettlementTable):
         if table.isVisible():
             assert table.painted_width <= table.width(), f"the column {table.texts()[0][-1]!r} is cut off"
+            scrolls = isinstance(table.parentWidget().parentWidget(), QScrollArea)
+            assert scrolls or table.height() >= table.minimumSizeHint().height(), f"the rows {table.texts()} are cut off"
 
 
 def _midround(t) -> None:

@@ -40,7 +40,7 @@ def test_lucky_lucky_and_an_early_natural_are_shown_right_after_the_deal(table):
     assert t.snap.need is Need.NOTHING
     assert [(row[0], row[1], row[2], row[5]) for row in t.settlement_cells()] == [
         ("2", "6", "Base", "PAY $10"), ("3", "1", "Base", "PAY $10")]  # 1 and 4 were settled after the deal
-    assert t.view.settlement.note.text() == "✓ Settled before: Lucky Lucky of seat 1; Natural of seat 2"
+    assert t.view.settlement.note.text() == "✓ Settled before: Lucky Lucky of seat 1;\nNatural of seat 2"
     assert t.net_cells() == ["Seat 1", "+$20", "Seat 2", "+$15", "Seat 6", "+$10", "PD seat 4", "-$45"]
 
 
@@ -61,7 +61,7 @@ def test_insurance_and_a_natural_are_settled_after_the_peek(table):
     t.tap(t.view.payments.confirm)
     t.decide(Action.STAND)  # seat 1 on 16; the PD's soft 19 stands
     assert [row[5] for row in t.settlement_cells()] == ["COLLECT $10"]
-    assert t.view.settlement.note.text() == "✓ Settled before: insurance of seat 1; Natural of seat 2"
+    assert t.view.settlement.note.text() == "✓ Settled before: insurance of seat 1;\nNatural of seat 2"
 
 
 def test_a_natural_the_bank_may_not_reach_is_told_and_paid_at_settlement(table):
