@@ -8,11 +8,12 @@ from ui.dealer_window import DealerWindow
 from ui.run_command import main
 
 
-def _watch_the_window(seen: dict[str, object]) -> None:
-    """Once the table's window is up: how it is shown, then close it as a dealer would."""
+def _watch_the_window(seen: dict[str, object], tries: int = 40) -> None:
+    """Once the table's window is up and placed (a loaded machine places it a moment after it
+    shows; 2 s at the most): how it is shown, then close it as a dealer would."""
     windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow) and w.isVisible()]
     if not windows:
-        QTimer.singleShot(50, lambda: _watch_the_window(seen))
+        QTimer.singleShot(50, lambda: _watch_the_window(seen, tries))
         return
     window = windows[0]
     cursor = QApplication.overrideCursor()
@@ -21,6 +22,9 @@ def _watch_the_window(seen: dict[str, object]) -> None:
                 screen_covered=window.geometry().topLeft() == screen.topLeft() and window.geometry().contains(screen),
                 frameless=bool(window.windowFlags() & Qt.WindowType.FramelessWindowHint) and window.frameGeometry() == window.geometry(),
                 cursor=None if cursor is None else cursor.shape())
+    if seen["full_screen"] and not seen["screen_covered"] and tries > 0:
+        QTimer.singleShot(50, lambda: _watch_the_window(seen, tries - 1))
+        return
     window.close()
 
 
