@@ -8,12 +8,14 @@ from ui.dealer_window import DealerWindow
 from ui.run_command import main
 
 
-def _watch_the_window(seen: dict[str, object], tries: int = 40) -> None:
-    """Once the table's window is up and placed (a loaded machine places it a moment after it
-    shows; 2 s at the most): how it is shown, then close it as a dealer would."""
-    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, DealerWindow) and w.isVisible()]
+def _watch_the_window(seen: dict[str, object], before: set[int], tries: int = 40) -> None:
+    """Once this run's window is up and placed (a loaded machine places it a moment after it
+    shows; 2 s at the most): how it is shown, then close it as a dealer would. Windows an earlier
+    test left in the same application are not looked at."""
+    windows = [w for w in QApplication.topLevelWidgets()
+               if isinstance(w, DealerWindow) and w.isVisible() and id(w) not in before]
     if not windows:
-        QTimer.singleShot(50, lambda: _watch_the_window(seen, tries))
+        QTimer.singleShot(50, lambda: _watch_the_window(seen, before, tries))
         return
     window = windows[0]
     cursor = QApplication.overrideCursor()
@@ -23,14 +25,15 @@ def _watch_the_window(seen: dict[str, object], tries: int = 40) -> None:
                 frameless=bool(window.windowFlags() & Qt.WindowType.FramelessWindowHint) and window.frameGeometry() == window.geometry(),
                 cursor=None if cursor is None else cursor.shape())
     if seen["full_screen"] and not seen["screen_covered"] and tries > 0:
-        QTimer.singleShot(50, lambda: _watch_the_window(seen, tries - 1))
+        QTimer.singleShot(50, lambda: _watch_the_window(seen, before, tries - 1))
         return
     window.close()
 
 
 def _run(tmp_path, *options: str) -> dict[str, object]:
     seen: dict[str, object] = {}
-    QTimer.singleShot(50, lambda: _watch_the_window(seen))
+    before = {id(w) for w in QApplication.topLevelWidgets()}
+    QTimer.singleShot(50, lambda: _watch_the_window(seen, before))
     try:
         assert main(["--journal", str(tmp_path / "t.db"), "--seed", "2", *options]) == 0
     finally:
