@@ -135,13 +135,10 @@ class Table:
         """Append one record; one that cannot be written stops the table where its journal ends."""
         try:
             return self.journal.append(kind, body, round_id)
-        except JournalWriteFailed as error:
+        except (JournalWriteFailed, JournalClosed) as error:
+            fix = "has the disk fixed and then " if isinstance(error, JournalWriteFailed) else ""
             self.stopped = (f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
-                            "supervisor, who has the disk fixed and then opens the table again; it resumes where the journal ends")
-            raise TableStopped(self.stopped) from error
-        except JournalClosed as error:
-            self.stopped = (f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
-                            "supervisor, who opens the table again; it resumes where the journal ends")
+                            f"supervisor, who {fix}opens the table again; it resumes where the journal ends")
             raise TableStopped(self.stopped) from error
 
     def _apply(self, event: TableInput) -> tuple[Any, ...]:

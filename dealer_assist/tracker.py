@@ -98,7 +98,7 @@ class RoundTracker:
 
     def verify(self, event: Input) -> RuleError | None:
         """Why `event` would be refused now, or None when `apply` would accept it."""
-        if self._payments_pending() and type(event) is not PaymentsMade and type(event) is not CardDrawn:
+        if self._step_open and type(event) is not PaymentsMade and type(event) is not CardDrawn:
             return self._payments_first()  # a card is a misdeal, which its own check says
         match event:
             case CardDrawn():
@@ -127,7 +127,7 @@ class RoundTracker:
     def awaiting(self) -> Awaiting:
         """What the round needs next."""
         phase = self.phase
-        if self._payments_pending():
+        if self._step_open:
             return PAYMENTS_DUE
         if phase is Phase.PLAYING:
             seat, index = self._play_order[self._turn], self._hand_index
@@ -303,7 +303,7 @@ class RoundTracker:
 
     def _card_target(self) -> tuple[RuleError | None, int, int, CardUse]:
         """Who the next card from the shoe belongs to, or why nobody may take it."""
-        if self._payments_pending():
+        if self._step_open:
             first = self._payments_first()
             return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: {first.message}", first.rule), 0, 0, CardUse.DEAL
         phase = self.phase
@@ -455,9 +455,6 @@ class RoundTracker:
 
     # --- what is settled before the round ends ---------------------------------------------------
 
-    def _payments_pending(self) -> bool:
-        return self._step_open
-
     def _payments_first(self) -> RuleError:
         return RuleError(Refusal.PAYMENTS_DUE, "settle what is due now first (Lucky Lucky, insurance, an early Natural),"
                          " then tap Paid", "5.4")
@@ -488,7 +485,7 @@ class RoundTracker:
         return most
 
     def _check_payments(self) -> RuleError | None:
-        if not self._payments_pending():
+        if not self._step_open:
             return RuleError(Refusal.NOTHING_DUE, "nothing is due to be settled now", "5.4")
         return None
 

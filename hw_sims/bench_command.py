@@ -14,6 +14,7 @@ import argparse
 import json
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from dealer_assist.bench import BenchPlayer
@@ -82,27 +83,20 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
     controller = bench.controller if bench is not None else TableController(table)
     shipper = None if link is None else attach_shipper(table.journal, controller.table_id, link,
                                                        snapshot_view(lambda: controller.snapshot, controller.device_lights))
+    step = bench.step if bench is not None else _in_process(controller, args.seed)
     start, steps = time.perf_counter(), 0
     try:
         if bench is not None:
             bench.start()
-            try:
-                while table.rounds_closed < args.rounds and not stop.is_set():
-                    bench.step()
-                    steps += 1
-                    if args.pace:
-                        stop.wait(args.pace)
-            finally:
-                bench.stop()
-        else:
-            player = BenchPlayer(args.seed)
+        try:
             while table.rounds_closed < args.rounds and not stop.is_set():
-                refused = controller.submit(player.next_input(table.session))
-                if refused is not None:
-                    raise refused
+                step()
                 steps += 1
                 if args.pace:
                     stop.wait(args.pace)
+        finally:
+            if bench is not None:
+                bench.stop()
     except RuleError as error:
         table.close()
         _stop(shipper)
@@ -117,6 +111,18 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
         summary["pit"] = shipper.link_text()
     print(json.dumps(summary))
     return 0
+
+
+def _in_process(controller: TableController, seed: int) -> Callable[[], None]:
+    """One move of an in-process bench: the bench player's next input, straight to the controller."""
+    player = BenchPlayer(seed)
+
+    def step() -> None:
+        refused = controller.submit(player.next_input(controller.table.session))
+        if refused is not None:
+            raise refused
+
+    return step
 
 
 def _stop(shipper: Shipper | None) -> None:

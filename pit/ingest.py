@@ -296,13 +296,13 @@ class Ingest:
                 try:
                     while not stop.is_set():
                         try:
-                            messages = await coming
+                            messages: list[Msg] = await coming
                         except NatsTimeout:
-                            coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
-                            continue
+                            messages = []
                         # the next batch is on its way from the broker while this one is stored
                         coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
-                        await self._ingest(pool, messages, stop)
+                        if messages:
+                            await self._ingest(pool, messages, stop)
                 finally:
                     coming.cancel()
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as error:

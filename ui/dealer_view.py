@@ -41,6 +41,7 @@ class DealerView(QWidget):
     def __init__(self, seats: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.selected: int | None = None
+        self._full_title = ""  # the title of the snapshot shown, before it is fitted
         self._title_fitted: tuple[str, int, int, str] | None = None
         self.snapshot: TableSnapshot | None = None
         root = self._root = QVBoxLayout(self)
@@ -126,8 +127,8 @@ class DealerView(QWidget):
     def _fit_title(self) -> None:
         """The title in full, or without the shoe where the status items would not fit beside it
         even saying the least (the shoe is on the title's tooltip and the bench panel)."""
-        full = self._title(self.snapshot) if self.snapshot is not None else ""
-        key = (full, self.devices.least_width(), self.width(), self.title.font().key())
+        full, least = self._full_title, self.devices.least_width()
+        key = (full, least, self.width(), self.title.font().key())
         if key == self._title_fitted:  # most snapshots change none of it
             return
         self._title_fitted = key
@@ -135,7 +136,7 @@ class DealerView(QWidget):
         self.title.ensurePolished()
         margins = self._root.contentsMargins()
         room = self.width() - margins.left() - margins.right() - self._top.spacing()
-        fits = self.title.fontMetrics().horizontalAdvance(full) + self.devices.least_width() <= room
+        fits = self.title.fontMetrics().horizontalAdvance(full) + least <= room
         text = full if fits else short
         if self.title.text() != text:
             self.title.setText(text)
@@ -153,8 +154,9 @@ class DealerView(QWidget):
         if snap.need not in (Need.WAGERS, Need.INSURANCE):
             self.selected = None  # a seat is picked for wager entry only
         self.snapshot = snap
+        self._full_title = self._title(snap)
         self._fit_title()
-        self.title.setToolTip(f"{snap.profile_title}\n{self._title(snap)}")
+        self.title.setToolTip(f"{snap.profile_title}\n{self._full_title}")
         self.banner.show_table(snap)
         self.prompt.setText(snap.prompt)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))

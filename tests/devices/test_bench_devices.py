@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -18,6 +20,22 @@ SEED = 4
 
 def _table(tmp_path, profile: str = "c21-8.0") -> Table:
     return Table.open(tmp_path / "table.db", TableConfig("T1", profile))
+
+
+@contextmanager
+def _linked(table: Table) -> Iterator[tuple[BenchDevices, TableController]]:
+    """The bench's wire devices and a controller on them, started; all stopped and the table closed after."""
+    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
+    linked = TableController(table)
+    linked.connect_devices(devices.shoe_url, devices.peek_url)
+    devices.start()
+    linked.start()
+    try:
+        yield devices, linked
+    finally:
+        linked.stop()
+        devices.stop()
+        table.close()
 
 
 def test_a_bench_shoe_names_its_seed():
@@ -50,20 +68,11 @@ def test_a_table_stopped_after_its_hole_card_gets_its_shoe_and_its_hole_card_bac
 def test_a_shoe_the_bench_did_not_shuffle_reports_its_cut_and_the_next_is_a_bench_shoe(tmp_path):
     table = _table(tmp_path)
     table.submit(ShoeLoaded("BENCH-1", 6))
-    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
-    linked = TableController(table)
-    linked.connect_devices(devices.shoe_url, devices.peek_url)
-    devices.start()
-    linked.start()
-    try:
+    with _linked(table) as (devices, linked):
         assert devices.busy(), "the cut card is on its way"
         assert linked.pump_until(lambda: not devices.busy(), 10)
         assert table.session.s.new_shoe_due
         assert devices.next_shoe() == ShoeLoaded(f"S{SEED}-2", 6)
-    finally:
-        linked.stop()
-        devices.stop()
-        table.close()
 
 
 def test_a_shoe_with_no_number_to_go_on_from_is_refused(tmp_path):
@@ -99,12 +108,7 @@ def test_a_card_pulled_before_the_last_one_arrived_and_a_shoe_nobody_needs_are_r
 def test_the_card_stop_holds_until_no_more_bets_the_deal_refuses_meanwhile_and_no_wager_is_lost(tmp_path):
     from dealer_assist.inputs import NoMoreBets, PlaceWager, WagerKind
     table = Table.open(tmp_path / "table.db", TableConfig("T1", "sd-buster-a"))
-    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
-    linked = TableController(table)
-    linked.connect_devices(devices.shoe_url, devices.peek_url)
-    devices.start()
-    linked.start()
-    try:
+    with _linked(table) as (devices, linked):
         devices.load(devices.next_shoe())
         assert linked.pump_until(lambda: table.session.tracker is not None and devices.shoe.locked, 10)
         assert linked.submit(PlaceWager(1, WagerKind.BASE, 1_000)) is None
@@ -122,26 +126,13 @@ def test_the_card_stop_holds_until_no_more_bets_the_deal_refuses_meanwhile_and_n
         assert linked.pump_until(lambda: table.session.tracker.cards_seen == 1, 10)
         assert table.session.tracker.hands[1][0].cards, "the first card after No more bets is seat 1's"
         assert [table.session.tracker.wagers[s][WagerKind.BASE] for s in (1, 2, 3)] == [1_000, 2_000, 2_000]
-    finally:
-        linked.stop()
-        devices.stop()
-        table.close()
 
 
 def test_a_card_pulled_while_the_bank_is_offered_says_what_the_table_waits_for(tmp_path):
     table = _table(tmp_path, "nobust-4.0")
-    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
-    linked = TableController(table)
-    linked.connect_devices(devices.shoe_url, devices.peek_url)
-    devices.start()
-    linked.start()
-    try:
+    with _linked(table) as (devices, linked):
         devices.load(devices.next_shoe())
         assert linked.pump_until(lambda: table.session.s.shoe_id is not None and devices.shoe.locked and not devices.busy(), 10)
         with pytest.raises(RuleError) as locked:
             devices.pull()
         assert locked.value.message == "the shoe's card-stop is on: no card is due (Offer the bank to seat 1 (first turn))"
-    finally:
-        linked.stop()
-        devices.stop()
-        table.close()

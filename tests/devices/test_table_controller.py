@@ -94,6 +94,16 @@ def test_a_refused_device_input_is_kept_and_shown(filmed):
     assert controller.snapshot.attention.kind is AttentionKind.REFUSED
 
 
+def _into_the_second_round(path, config: TableConfig, seed: int, inputs: int) -> tuple[TableController, BenchPlayer]:
+    """A table dealt by the bench player through its first round and `inputs` inputs into the next."""
+    controller = TableController(Table.open(path, config))
+    player = BenchPlayer(seed)
+    session = controller.table.session
+    while controller.table.rounds_closed < 1 or session.tracker is None or len(session.round_inputs) < inputs:
+        assert controller.submit(player.next_input(session)) is None
+    return controller, player
+
+
 def _fill_the_disk(table: Table) -> None:
     (pages,) = table.journal.db.execute("PRAGMA page_count").fetchone()
     table.journal.db.execute(f"PRAGMA max_page_count = {pages}")
@@ -101,12 +111,7 @@ def _fill_the_disk(table: Table) -> None:
 
 def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_restart_resumes(tmp_path):
     path = tmp_path / "full.db"
-    controller = TableController(Table.open(path, TableConfig("CTL-2", "nobust-4.0")))
-    player = BenchPlayer(5)
-    session = controller.table.session
-    while controller.table.rounds_closed < 1 or session.tracker is None or len(session.round_inputs) < 3:
-        assert controller.submit(player.next_input(session)) is None
-        session = controller.table.session
+    controller, player = _into_the_second_round(path, TableConfig("CTL-2", "nobust-4.0"), 5, inputs=3)
     _fill_the_disk(controller.table)
     refusal = None
     while refusal is None:
@@ -132,11 +137,8 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
 
 def test_a_journal_closed_mid_round_stops_the_table_and_nothing_in_memory_moves(tmp_path):
     path = tmp_path / "closed.db"
-    controller = TableController(Table.open(path, TableConfig("CTL-3", "c21-8.0")))
-    player = BenchPlayer(8)
+    controller, player = _into_the_second_round(path, TableConfig("CTL-3", "c21-8.0"), 8, inputs=5)
     session = controller.table.session
-    while controller.table.rounds_closed < 1 or session.tracker is None or len(session.round_inputs) < 5:
-        assert controller.submit(player.next_input(session)) is None
     durable = controller.table.journal.seq
     before, carried, inputs = controller.snapshot, session.between_rounds(), list(session.round_inputs)
     controller.table.journal.close()  # as a shutdown racing the last input would
