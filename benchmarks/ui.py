@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
+    from ui.screen_font import load_screen_font
     from ui.card_widget import CardRow
     from ui.dealer_window import DealerWindow
     from ui.settlement_table import SettlementTable
@@ -127,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             return False
 
     app = QApplication.instance() or QApplication([])
+    load_screen_font()
     ticker = QTimer()  # waits for events wake at least this often to check their deadline
     ticker.start(100)
     scratch = tempfile.TemporaryDirectory(prefix="dealer-assist-bench-")

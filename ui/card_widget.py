@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from dealer_assist.cards import Card
 from ui.text import RED_SUITS, SUIT_SYMBOLS
+from ui.screen_font import FAMILY
 from ui.theme import RED_SUIT
 
 _FACE = QColor("#fbfbf8")
@@ -70,7 +71,7 @@ class CardRow(QWidget):
         step = w + 4
         if count > 1 and (count - 1) * step + w > self.width():
             step = max(12, (self.width() - w - 1) // (count - 1))
-        font = QFont("DejaVu Sans", 1, QFont.Weight.Bold)
+        font = QFont(FAMILY, 1, QFont.Weight.Bold)
         font.setPixelSize(max(12, h * 3 // 10))
         painter.setFont(font)
         for position, card in enumerate(self.cards):

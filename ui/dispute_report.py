@@ -18,14 +18,15 @@ from dealer_assist.journal import Verdict
 from dealer_assist.recall import recall
 from dealer_assist.record_source import RecordSource, as_source, table_config, verify_source
 from dealer_assist.round_story import HANDS_HEAD, LEDGER_HEAD, Evidence, RoundStory, story
+from ui.screen_font import FAMILY
 
 CSS = """
-body { font-family: 'DejaVu Sans'; font-size: 8pt; color: #000; }
+body { font-family: '%s'; font-size: 8pt; color: #000; }
 h1 { font-size: 16pt; margin: 0; } h2 { font-size: 11pt; margin-top: 12pt; }
 table { border-collapse: collapse; } td, th { padding: 2pt 5pt; border: 0.5pt solid #888; vertical-align: top; }
 th { background: #e4e8ee; text-align: left; } .op { color: #333; } .bad { color: #b00000; font-weight: bold; }
 .ok { color: #006020; font-weight: bold; }
-"""
+""" % FAMILY
 NARROW = (10, 16, 74)  # record and time columns stay narrow, the text takes the rest
 
 
@@ -112,7 +113,7 @@ def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Repo
     height = page.height() - band
     document.setPageSize(QSizeF(page.width(), height))
     painter = QPainter(writer)
-    font = QFont("DejaVu Sans")
+    font = QFont(FAMILY)
     font.setPointSize(9)
     font.setBold(True)
     for number in range(document.pageCount()):

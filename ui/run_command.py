@@ -175,9 +175,14 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     from ui.bridge import TableBridge
     from ui.dealer_window import DealerWindow
     from ui.kiosk import present
+    from ui.screen_font import ScreenFontMissing, load_screen_font
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0]])
+    try:
+        load_screen_font()
+    except ScreenFontMissing as missing:  # the table still deals; text may then be cut differently
+        print(f"dealer-assist run: warning: {missing}", file=sys.stderr)
     # A loop of its own, not app.exec(): once app.exec() has returned, Qt treats the application as
     # closing and no longer delivers signals queued from device threads, so the screen could not be
     # opened a second time in the same process.

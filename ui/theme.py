@@ -5,6 +5,8 @@ from typing import TypeVar
 
 from PySide6.QtWidgets import QWidget
 
+from ui.screen_font import FAMILY
+
 BACKGROUND = "#0d1117"
 PANEL = "#161d27"
 FELT = "#0f3b2a"
@@ -24,7 +26,7 @@ def style(scale: float = 1.0) -> str:
         return round(size * scale)
 
     return f"""
-QWidget {{ background: {BACKGROUND}; color: {TEXT}; font-family: "DejaVu Sans"; font-size: {px(18)}px; }}
+QWidget {{ background: {BACKGROUND}; color: {TEXT}; font-family: "{FAMILY}"; font-size: {px(18)}px; }}
 QLabel, QWidget[layer="true"] {{ background: none; }}
 QFrame#panel {{ background: {PANEL}; border-radius: {px(10)}px; }}
 QFrame#seat {{ background: {FELT}; border: {px(2)}px solid #1f5a42; border-radius: {px(12)}px; }}

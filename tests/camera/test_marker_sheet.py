@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 
 import cv2
-import pytest
 
 from calibration.commands import main
 from calibration.layout import MarkerCorner, default_layout, load_layout
@@ -31,7 +29,6 @@ def test_calibrating_still_needs_a_source_and_an_output(capsys):
     assert "give --source and --out" in capsys.readouterr().out
 
 
-@pytest.mark.skipif(shutil.which("gs") is None, reason="needs Ghostscript to print the PDF to an image")
 def test_each_page_prints_its_marker_readable_at_the_layout_size(tmp_path):
     pdf = tmp_path / "markers.pdf"
     assert main(["--print-markers", str(pdf)]) == 0

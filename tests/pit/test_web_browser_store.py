@@ -1,7 +1,7 @@
 """The browser walk on the real stack: eight bench tables ship their records and status messages
 through a real nats-server; the pit's ingest stores them in a real PostgreSQL and raises its alerts;
 the dashboard reads the store. Its screenshots of the floor, a table, the alerts and a report are
-copied into the folder named by PIT_SCREENSHOTS (docs/screens) when it is set: every figure on them
+copied into the folder named by SCREENSHOTS (docs/screens) when it is set: every figure on them
 comes from the same records."""
 from __future__ import annotations
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -27,6 +25,7 @@ from starlette.applications import Starlette
 from pit.data import PitData
 from pit.local_services import free_port
 from pit.web import create_app
+from tests.screenshots import publish
 from web_bench import PASSWORDS
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -126,8 +125,7 @@ def screenshot(driver: WebDriver, folder: Path, name: str) -> None:
     path = folder / f"pit-{name}.png"
     driver.save_screenshot(str(path))
     driver.set_window_size(size["width"], size["height"])
-    if os.environ.get("PIT_SCREENSHOTS"):
-        shutil.copy(path, Path(os.environ["PIT_SCREENSHOTS"]) / path.name)
+    publish(path)
 
 
 def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screens: bool = True) -> None:

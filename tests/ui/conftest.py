@@ -23,10 +23,17 @@ from dealer_assist.table_session import TableInput
 from devices.table_controller import TableController
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
+from ui.screen_font import load_screen_font
 from ui.tap_guard import GUARD_S, REPEATABLE
 from ui.wager_pad import CHIPS
 
 PIN = "2468"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def screen_font(qapp) -> None:
+    """Every screen test lays text out in the screens' own font, as a table PC does."""
+    load_screen_font()
 
 
 def scripted_shoe(decks: int, cards: Iterable[str], seed: int = 0) -> Shoe:

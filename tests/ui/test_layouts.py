@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QScrollArea
 from dealer_assist.inputs import WagerKind
 from dealer_assist.session_inputs import ConfirmPeek
 from dealer_assist.tracker import Need
+from tests.screenshots import shoot
 from ui.settlement_table import NO_BREAK, SettlementTable
 
 SIZES = [(1280, 800), (1920, 1080)]
@@ -52,7 +53,7 @@ def test_mid_round_and_settlement_fit_the_screen(table, size, tmp_path):
     assert t.window.size().width() == size[0] and t.window.size().height() == size[1]
     _midround(t)
     _check_fit(t.window)
-    assert t.window.grab().save(str(tmp_path / "midround.png"))
+    shoot(t.window, tmp_path, f"dealer-midround-{size[0]}x{size[1]}.png")
     while t.snap.need is not Need.NOTHING:
         enabled = t.enabled_decisions()
         if t.snap.need is Need.PAYMENTS:
@@ -62,7 +63,21 @@ def test_mid_round_and_settlement_fit_the_screen(table, size, tmp_path):
         else:
             t.deal()
     _check_fit(t.window)
-    assert t.window.grab().save(str(tmp_path / "settlement.png"))
+    shoot(t.window, tmp_path, f"settlement-{size[0]}x{size[1]}.png")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_what_is_settled_after_the_deal_fits_the_screen(table, size, tmp_path):
+    # as in test_told_when_due: Lucky Lucky on seat 1 and a Natural on seat 2, due right after the deal
+    t = table("nobust-4.0", ["6S", "AH", "9D", "7D", "7C", "KH", "7H", "9C", "KD"], pd_seat=4, bank=50_000, size=size)
+    t.wager(1, WagerKind.BASE, 1_000)
+    t.wager(1, WagerKind.LUCKY_LUCKY, 500)
+    t.wager(2, WagerKind.BASE, 1_000)
+    t.wager(6, WagerKind.BASE, 1_000)
+    t.deal(8)
+    assert t.snap.need is Need.PAYMENTS and t.view.stack.currentWidget() is t.view.payments
+    _check_fit(t.window)
+    shoot(t.window, tmp_path, f"settle-now-{size[0]}x{size[1]}.png")
 
 
 def test_wager_entry_fits_at_1280x800(table):
@@ -83,13 +98,13 @@ def test_a_failed_peek_and_the_bank_offer_fit_the_screen(table, size, tmp_path):
     t.tap(t.bench.peek_buttons["noread"])
     assert t.view.banner.isVisible()
     _check_fit(t.window)
-    assert t.window.grab().save(str(tmp_path / "peek-failed.png"))
+    shoot(t.window, tmp_path, f"peek-failed-{size[0]}x{size[1]}.png")
     assert t.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
     t.tap(t.view.settlement.confirm)
     assert t.view.bank_offer.isVisible()
     t.tap(t.view.bank_offer.keypad.chips[50_000])
     _check_fit(t.window)
-    assert t.window.grab().save(str(tmp_path / "bank-offer.png"))
+    shoot(t.window, tmp_path, f"bank-offer-{size[0]}x{size[1]}.png")
 
 
 HAND = f"10♦ A♣ 2♥ 3♠ 4♦ ={NO_BREAK}soft{NO_BREAK}20"

@@ -15,7 +15,9 @@ from dealer_assist.record_words import wager_name
 from ui.corrections_view import REASONS
 from dealer_assist.roster import ROSTER_FILE
 
-from test_supervisor_helpers import assert_fits, journal, open_round, played_table, tap, unlocked  # noqa: F401
+from tests.screenshots import shoot
+from test_supervisor_helpers import (PIN, assert_fits, journal, key_in, open_round, opened, played_table,  # noqa: F401
+                                     tap, unlocked)
 
 SIZES = [(1280, 800), (1920, 1080)]
 
@@ -76,9 +78,7 @@ def test_the_ledger_lists_every_settlement_row_in_order_with_the_nets(qtbot, jou
 
 def test_an_open_rounds_hole_card_stays_masked_on_every_screen(qtbot, journal):
     table = played_table(journal, 3, profile="c21-8.0")
-    player = BenchPlayer(3)
-    while table.session.tracker is None or table.session.tracker.phase.value in ("betting", "dealing"):
-        table.submit(player.next_input(table.session))
+    play_into_the_next_round(table)
     hole = next(op["card"] for op in _raw_ops(table) if op["type"] == "CardAssigned" and op["hidden"])
     window = unlocked(qtbot, table)
     view = window.recall
@@ -93,6 +93,13 @@ def test_an_open_rounds_hole_card_stays_masked_on_every_screen(qtbot, journal):
     assert any(text.endswith(HIDDEN) for text in cards)
 
 
+def play_into_the_next_round(table) -> None:
+    """The bench deals the next round up to its first decision: a round open for corrections."""
+    player = BenchPlayer(3)
+    while table.session.tracker is None or table.session.tracker.phase.value in ("betting", "dealing"):
+        table.submit(player.next_input(table.session))
+
+
 def _raw_ops(table) -> list[dict]:
     return [op for record in read_records(table.path) if record.kind is RecordKind.INPUT
             and record.round_id == table.session.round_id for op in record.body["ops"]]
@@ -100,23 +107,38 @@ def _raw_ops(table) -> list[dict]:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_recall_screen_fits_the_screen(qtbot, journal, size, tmp_path):
+    name = f"{size[0]}x{size[1]}"
     (journal.parent / ROSTER_FILE).write_text("floor-1\nfloor-2\nM. Reyes\nJ. Okafor\nbadge 4417\nnight shift\n")
-    window = unlocked(qtbot, played_table(journal, 12), size)
+    table = played_table(journal, 12)
+    play_into_the_next_round(table)
+    window = opened(qtbot, table, size)
+    tap(qtbot, window.pad.keys[PIN[0]])
+    tap(qtbot, window.pad.keys[PIN[1]])
+    assert_fits(window, size)
+    shoot(window, tmp_path, f"supervisor-pin-{name}.png")
+    key_in(qtbot, window, PIN[2:])
     for _ in range(6):
         tap(qtbot, window.recall.next)
     assert_fits(window, size)
-    assert window.grab().save(str(tmp_path / f"supervisor-recall-{size[0]}x{size[1]}.png"))
+    shoot(window, tmp_path, f"supervisor-recall-{name}.png")
     for tab in range(window.tabs.count()):
         window.tabs.setCurrentIndex(tab)
         assert_fits(window, size)
+    window.tabs.setCurrentWidget(window.rotation)
+    shoot(window, tmp_path, f"supervisor-rotation-{name}.png")
     fixes = window.corrections
     window.tabs.setCurrentWidget(fixes)
     assert len(fixes.findChildren(QPushButton, "chip")) == 6 + len(REASONS), "a full roster and every reason"
+    shoot(window, tmp_path, f"supervisor-corrections-{name}.png")
     fixes.type_into(fixes.reason)
     assert_fits(window, size)  # the keyboard's page
+    shoot(window, tmp_path, f"supervisor-keyboard-{name}.png")
     tap(qtbot, fixes.typing)
+    for chip in ("floor-2", REASONS[0]):
+        tap(qtbot, next(b for b in fixes.findChildren(QPushButton, "chip") if b.text() == chip))
     tap(qtbot, fixes.void)
     assert_fits(window, size)  # the question over it
+    shoot(window, tmp_path, f"supervisor-confirm-{name}.png")
 
 
 def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journal):
