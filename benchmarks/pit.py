@@ -52,13 +52,13 @@ from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig, TableInput
 from devices.messages import CardOut, Message
 from hw_sims.linked_bench import LinkedBench
-from pit.broker import Identity, ensure_stream
-from pit.journal_command import ship
-from pit.link import PitLink
-from pit.local_services import NatsServer, PostgresCluster, free_port
-from pit.shipper import attach_shipper
-from pit.table_view import snapshot_view
-from pit.wire import RecordMessage, StatusMessage, journal_identity
+from pit.stream.broker import Identity, ensure_stream
+from pit.shipping.journal_command import ship
+from pit.shipping.link import PitLink
+from pit.trial.local_services import NatsServer, PostgresCluster, free_port
+from pit.shipping.shipper import attach_shipper
+from pit.shipping.table_view import snapshot_view
+from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
 
 BACKLOG_TARGET = 5000.0  # records/s
 API_TARGET_S = 1.0
@@ -407,8 +407,8 @@ def main(argv: list[str]) -> int:
         print(f"1. card latency: {args.passes} passes, each of {args.rounds} rounds on pseudo-terminals without the pit,"
               " with it up, with it down")
         _latency_report(latency_passes(folder, args.rounds, args.passes))
-        if importlib.util.find_spec("pit.commands") is None or importlib.util.find_spec("pit.web") is None:
-            print("2, 3. skipped: `pit serve` (pit.commands, pit.web) is not installed here")
+        if importlib.util.find_spec("pit.commands") is None or importlib.util.find_spec("pit.service.web") is None:
+            print("2, 3. skipped: `pit serve` (pit.commands, pit.service.web) is not installed here")
             return 0
         pit = Pit(folder)
         try:

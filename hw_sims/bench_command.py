@@ -25,10 +25,10 @@ from dealer_assist.table_session import TableConfig
 from devices.cli_support import stop_on_signals
 from devices.table_controller import TableController
 from hw_sims.linked_bench import LinkedBench
-from pit.link import PitLinkError, add_pit_options, pit_link
-from pit.shipper import Shipper, attach_shipper
-from pit.table_view import snapshot_view
-from pit.wire import WireError, check_table_id
+from pit.shipping.link import PitLinkError, add_pit_options, pit_link
+from pit.shipping.shipper import Shipper, attach_shipper
+from pit.shipping.table_view import snapshot_view
+from pit.stream.wire import WireError, check_table_id
 
 DRAIN_S = 10.0  # at the end, how long the bench waits for the pit's stream to hold every record
 

@@ -20,12 +20,12 @@ from typing import Any
 import psycopg
 
 from dealer_assist.errors import CommandError, Refusal
-from pit.broker import nats_config
-from pit.data import Conflict, Role
-from pit.ingest import Ingest, rebuild
-from pit.migrate import migrate
-from pit.store import PitStore, units
-from pit.wire import WireError
+from pit.stream.broker import nats_config
+from pit.service.data import Conflict, Role
+from pit.service.ingest import Ingest, rebuild
+from pit.service.migrate import migrate
+from pit.service.store import PitStore, units
+from pit.stream.wire import WireError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -200,7 +200,7 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
 async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str | None, stop: asyncio.Event) -> None:
     import uvicorn
 
-    from pit.web import web_config
+    from pit.service.web import web_config
 
     config = web_config(store, f"{host}:{port}", Path(cert) if cert else None, Path(key) if key else None)
     server = uvicorn.Server(config)

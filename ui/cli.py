@@ -11,7 +11,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "settle": ("dealer_assist.commands.settle", "settle one round file and print its ledger"),
     "profiles": ("dealer_assist.commands.profiles", "list the rule profiles or show one"),
-    "journal": ("pit.journal_command", "verify, recall and export a table's journal; ship it to the pit"),
+    "journal": ("pit.shipping.journal_command", "verify, recall and export a table's journal; ship it to the pit"),
     "bench": ("hw_sims.bench_command", "play N rounds on a headless table into a journal"),
     "calibrate": ("calibration.commands", "calibrate the overhead camera from its four markers"),
     "devices": ("devices.commands", "watch the shoe scanner or ask the peek device, as JSON lines"),
@@ -19,7 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("dealer_assist.commands.analyze", "exact odds of the Buster and Lucky Lucky bets; Monte Carlo of whole rounds"),
     "run": ("ui.run_command", "open the dealer's touchscreen"),
     "pit": ("pit.commands", "the card room's pit service: init, table add, nats-config, user add, token add, serve"),
-    "room": ("pit.room", "a whole card room on this machine: broker, store, pit and N emulated tables"),
+    "room": ("pit.trial.room", "a whole card room on this machine: broker, store, pit and N emulated tables"),
 }
 
 

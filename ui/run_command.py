@@ -30,8 +30,8 @@ from dealer_assist.profile import load_profile
 from dealer_assist.table_match import refuse_other_table
 from dealer_assist.table_session import TableConfig
 from devices.table_controller import TableController
-from pit.link import PitLinkError, add_pit_options, pit_link
-from pit.wire import WireError, check_table_id
+from pit.shipping.link import PitLinkError, add_pit_options, pit_link
+from pit.stream.wire import WireError, check_table_id
 from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
 from ui.text import count
 
@@ -128,8 +128,8 @@ def _open_and_show(args: argparse.Namespace, held: ExitStack, lifetime: Lifetime
     print(f"dealer-assist run: journal {journal} (table {table_config.table_id}, {table_config.profile})", file=sys.stderr)
     shipper = None
     if link is not None:
-        from pit.shipper import attach_shipper
-        from pit.table_view import snapshot_view
+        from pit.shipping.shipper import attach_shipper
+        from pit.shipping.table_view import snapshot_view
 
         status = snapshot_view(lambda: controller.snapshot, controller.device_lights)
         shipper = attach_shipper(controller.journal, controller.table_id, link, status,

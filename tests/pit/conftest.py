@@ -14,8 +14,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from memory_pit import MemoryPitData
-from pit.local_services import NatsServer, PostgresCluster
-from pit.web import create_app
+from pit.trial.local_services import NatsServer, PostgresCluster
+from pit.service.web import create_app
 from web_bench import bench_journals, floor_data
 
 

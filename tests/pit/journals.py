@@ -7,7 +7,7 @@ from pathlib import Path
 
 from dealer_assist.journal import Record, read_records, record_hash
 from hw_sims.bench_command import main as bench
-from pit.wire import RecordMessage, journal_identity
+from pit.stream.wire import RecordMessage, journal_identity
 
 
 def bench_journal(path: Path, rounds: int, seed: int, table_id: str, resume: bool = False,

@@ -21,8 +21,8 @@ from dealer_assist.recall import export_round, recall
 from dealer_assist.record_source import SqliteRecords, closing_record, table_config
 from dealer_assist.table import replay
 from dealer_assist.table_session import TableConfig
-from pit.data import Change, Conflict, LoginRefused, NotFound, Role, User
-from pit.wire import journal_identity
+from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
+from pit.stream.wire import journal_identity
 
 TRIES = 5
 LOCK_S = 60.0

@@ -18,9 +18,9 @@ from typing import Any
 
 import psycopg
 
-from pit.ingest import Ingest
-from pit.local_services import NatsServer, PostgresCluster, free_port
-from pit.store import PitStore
+from pit.service.ingest import Ingest
+from pit.trial.local_services import NatsServer, PostgresCluster, free_port
+from pit.service.store import PitStore
 
 ROOT = Path(__file__).parents[2]
 

@@ -15,11 +15,11 @@ from dealer_assist.journal import canonical_json, read_records, record_hash, sea
 from dealer_assist.money import to_units
 from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
-from pit.broker import Identity, ensure_stream, nats_config
-from pit.link import PitLink
-from pit.local_services import NatsServer, free_port
-from pit.table_view import StatusSource, TableView
-from pit.wire import STREAM, RecordMessage, parse_record_message
+from pit.stream.broker import Identity, ensure_stream, nats_config
+from pit.shipping.link import PitLink
+from pit.trial.local_services import NatsServer, free_port
+from pit.shipping.table_view import StatusSource, TableView
+from pit.stream.wire import STREAM, RecordMessage, parse_record_message
 
 
 @dataclass

@@ -9,9 +9,9 @@ import pytest
 from nats.errors import TimeoutError as NatsTimeout
 
 from dealer_assist.journal import Journal, RecordKind, Verdict, read_records
-from pit.broker import Identity, ensure_stream, inbox_prefix, last_shipped, nats_config, read_creds
-from pit.local_services import NatsServer, free_port
-from pit.wire import RecordMessage, journal_identity
+from pit.stream.broker import Identity, ensure_stream, inbox_prefix, last_shipped, nats_config, read_creds
+from pit.trial.local_services import NatsServer, free_port
+from pit.stream.wire import RecordMessage, journal_identity
 
 pytestmark = pytest.mark.slow
 

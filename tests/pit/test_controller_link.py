@@ -9,8 +9,8 @@ import pytest
 
 from dealer_assist.bench import BenchPlayer
 from devices.table_controller import TableController
-from pit.shipper import attach_shipper
-from pit.table_view import snapshot_view
+from pit.shipping.shipper import attach_shipper
+from pit.shipping.table_view import snapshot_view
 from tests.pit.room_rig import open_bench_table, play, start_room
 
 pytestmark = pytest.mark.slow

@@ -9,9 +9,9 @@ import pytest
 
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.journal import last_seq, read_records, seal_path
-from pit.local_services import free_port
-from pit.shipper import attach_shipper
-from pit.wire import journal_identity
+from pit.trial.local_services import free_port
+from pit.shipping.shipper import attach_shipper
+from pit.stream.wire import journal_identity
 from tests.pit.room_rig import Room, once_each, open_bench_table, play, start_room
 from ui.cli import main as cli
 

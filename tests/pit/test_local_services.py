@@ -7,7 +7,7 @@ import nats
 import psycopg
 import pytest
 
-from pit.local_services import NatsServer, PostgresCluster
+from pit.trial.local_services import NatsServer, PostgresCluster
 
 pytestmark = pytest.mark.slow
 

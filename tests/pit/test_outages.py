@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pit.broker import Identity
-from pit.local_services import NatsServer, PostgresCluster, free_port
-from pit.store import PitStore
+from pit.stream.broker import Identity
+from pit.trial.local_services import NatsServer, PostgresCluster, free_port
+from pit.service.store import PitStore
 from tests.pit.journals import head, messages
 from tests.pit.pit_service import (ROOT, fresh_database, rooms_broker, running_ingest, serve_command,
                                    stored_counts, wait_for)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pit.broker import public_key, read_creds
-from pit.data import Role, User
-from pit.local_services import PostgresCluster
-from pit.store import PitStore
+from pit.stream.broker import public_key, read_creds
+from pit.service.data import Role, User
+from pit.trial.local_services import PostgresCluster
+from pit.service.store import PitStore
 from tests.pit.pit_service import fresh_database
 
 pytestmark = pytest.mark.slow

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.journal import verify
-from pit.local_services import PostgresCluster, free_port
-from pit.room import ROOT_DATA, default_folder, table_ids
+from pit.trial.local_services import PostgresCluster, free_port
+from pit.trial.room import ROOT_DATA, default_folder, table_ids
 
 
 def test_the_room_folder_is_reachable_by_the_unprivileged_store_when_run_as_root() -> None:

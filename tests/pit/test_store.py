@@ -15,12 +15,12 @@ import pytest
 from dealer_assist.journal import RecordKind
 from dealer_assist.recall import export_round, recall
 from dealer_assist.round_file import settle_round
-from pit.data import Change, Conflict, LoginRefused, NotFound, Role, User
-from pit.ingest import rebuild, write_records
-from pit.local_services import PostgresCluster
-from pit.migrate import migrate, migrations
-from pit.store import PitStore
-from pit.wire import RecordMessage
+from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
+from pit.service.ingest import rebuild, write_records
+from pit.trial.local_services import PostgresCluster
+from pit.service.migrate import migrate, migrations
+from pit.service.store import PitStore
+from pit.stream.wire import RecordMessage
 from tests.pit.journals import bench_journal, messages
 from tests.pit.pit_service import fresh_database
 
@@ -110,7 +110,7 @@ def test_an_open_rounds_hole_card_stays_hidden_on_the_table_view(store: PitStore
 def _alerting_journal(tmp_path: Path) -> list[RecordMessage]:
     """A real chain whose records raise a correction, a PIN lockout and a large payout."""
     from dealer_assist.journal import Journal, Verdict, read_records
-    from pit.wire import journal_identity
+    from pit.stream.wire import journal_identity
     path = tmp_path / "a.db"
     j = Journal(path, Verdict(True, 0, "new journal"))
     j.append(RecordKind.TABLE, {"config": {"table_id": "T1"}, "profile": {"id": "nobust-4.0", "hash": "x"}, "software": "t"})

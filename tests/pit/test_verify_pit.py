@@ -16,8 +16,8 @@ import pytest
 
 from dealer_assist.bench import BenchPlayer
 from dealer_assist.journal import read_records, seal_path
-from pit.local_services import PostgresCluster
-from pit.wire import journal_identity
+from pit.trial.local_services import PostgresCluster
+from pit.stream.wire import journal_identity
 from tests.pit.journals import bench_journal, head, rewrite
 from tests.pit.pit_http_double import TOKEN, WitnessDouble
 from tests.pit.pit_service import fresh_database, pit_command, pit_serving, rooms_broker, wait_for

@@ -9,9 +9,9 @@ import uvicorn
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from pit.data import Change
-from pit.local_services import free_port
-from pit.web import create_app
+from pit.service.data import Change
+from pit.trial.local_services import free_port
+from pit.service.web import create_app
 from web_bench import bench_journals, bench_tables, floor_data, more_tables, play
 from web_browser import chromium, log_in, running, walk
 

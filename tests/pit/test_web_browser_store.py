@@ -16,11 +16,11 @@ import pytest
 
 from dealer_assist.journal import read_records
 from dealer_assist.table import Table
-from pit.broker import ensure_stream
-from pit.data import Role
-from pit.local_services import NatsServer, PostgresCluster
-from pit.store import PitStore
-from pit.wire import RecordMessage, StatusMessage, journal_identity
+from pit.stream.broker import ensure_stream
+from pit.service.data import Role
+from pit.trial.local_services import NatsServer, PostgresCluster
+from pit.service.store import PitStore
+from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
 from tests.pit.pit_service import fresh_database, running_ingest, wait_for
 from web_bench import PASSWORDS, bench_tables, more_tables, play
 from web_browser import walk

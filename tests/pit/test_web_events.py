@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from memory_pit import MemoryPitData
-from pit.data import Change
-from pit.web import create_app
-from pit.web.context import Context
-from pit.web.events import Broadcast
+from pit.service.data import Change
+from pit.service.web import create_app
+from pit.service.web.context import Context
+from pit.service.web.events import Broadcast
 from web_bench import bench_journals, floor_data
 
 

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from dealer_assist.journal import RecordKind, read_records
 from dealer_assist.journal_text import card_code
-from pit.web import create_app
+from pit.service.web import create_app
 from web_client import csrf_of, log_in
 
 

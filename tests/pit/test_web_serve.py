@@ -15,11 +15,11 @@ import pytest
 
 from dealer_assist.journal import read_records
 from memory_pit import MemoryPitData
-from pit.data import Role
-from pit.local_services import free_port
-from pit.store import PitStore
-from pit.web import parse_http, web_config
-from pit.wire import journal_identity
+from pit.service.data import Role
+from pit.trial.local_services import free_port
+from pit.service.store import PitStore
+from pit.service.web import parse_http, web_config
+from pit.stream.wire import journal_identity
 from web_bench import PASSWORDS, bench_journals, floor_data
 from web_browser import running
 from tests.pit.journals import bench_journal

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pit.witness import Head, Verdict, judge, moved
+from pit.service.witness import Head, Verdict, judge, moved
 from tests.pit.journals import bench_journal, messages, rewrite
 
 

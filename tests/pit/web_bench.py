@@ -9,7 +9,7 @@ from dealer_assist.table import Table
 from dealer_assist.table_session import TableConfig
 from dealer_assist.tracker import Phase
 from memory_pit import MemoryPitData
-from pit.data import Role
+from pit.service.data import Role
 
 PASSWORDS = {"sue": "sue-pass-1", "sam": "sam-pass-1", "meg": "meg-pass-1"}
 TOKEN = "tok-surveillance-0123456789"

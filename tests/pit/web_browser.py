@@ -22,9 +22,9 @@ from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 from starlette.applications import Starlette
 
-from pit.data import PitData
-from pit.local_services import free_port
-from pit.web import create_app
+from pit.service.data import PitData
+from pit.trial.local_services import free_port
+from pit.service.web import create_app
 from tests.screenshots import publish
 from web_bench import PASSWORDS
 

@@ -18,8 +18,8 @@ from nats.js.api import PubAck
 from nats.js.client import JetStreamContext
 
 from dealer_assist.journal import Record, last_seq, read_records, record_at
-from pit.broker import last_shipped
-from pit.wire import RecordMessage, journal_identity
+from pit.stream.broker import last_shipped
+from pit.stream.wire import RecordMessage, journal_identity
 
 BATCH = 500  # records read from the file at a time (a short read transaction each)
 WINDOW = 256  # publishes in flight before the oldest's acknowledgement is awaited

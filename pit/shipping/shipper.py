@@ -21,10 +21,10 @@ from pathlib import Path
 from nats.aio.client import Client
 
 from dealer_assist.journal import Journal, Record, last_seq, record_at
-from pit.link import PitLink, quietly_close
-from pit.outbox import Divergence, journal_of, position, ship_from
-from pit.table_view import StatusSource, TableView
-from pit.wire import STATUS_EVERY_S, StatusMessage, check_table_id
+from pit.shipping.link import PitLink, quietly_close
+from pit.shipping.outbox import Divergence, journal_of, position, ship_from
+from pit.shipping.table_view import StatusSource, TableView
+from pit.stream.wire import STATUS_EVERY_S, StatusMessage, check_table_id
 
 log = logging.getLogger(__name__)
 BACKOFF_FIRST_S = 0.2

@@ -13,7 +13,7 @@ from typing import Any
 
 from dealer_assist.journal import RecordKind
 from dealer_assist.money import format_money
-from pit.wire import RecordMessage, StatusMessage, body_of
+from pit.stream.wire import RecordMessage, StatusMessage, body_of
 
 SILENT_AFTER_S = 15.0  # no status for this long: the table is silent
 LINK_DOWN_AFTER_S = 10.0  # a device link down longer than this

@@ -14,15 +14,15 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from dealer_assist.round_story import story
-from pit.data import LoginRefused
-from pit.web import params
-from pit.web.access import (
+from pit.service.data import LoginRefused
+from pit.service.web import params
+from pit.service.web.access import (
     CSRF_FIELD, LOGIN_CSRF_COOKIE, SESSION_COOKIE, Caller, same_token, set_cookie,
 )
-from pit.web.context import Context
-from pit.web.errors import WebCode, WebError, forbidden
-from pit.web.live_view import live_round
-from pit.web.report_view import Bar, bar_chart, slices, summary
+from pit.service.web.context import Context
+from pit.service.web.errors import WebCode, WebError, forbidden
+from pit.service.web.live_view import live_round
+from pit.service.web.report_view import Bar, bar_chart, slices, summary
 
 RECALL_ROUNDS = 30
 LOGIN_FORM_S = 3600

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import uvicorn
 
-from pit.data import PitData
-from pit.web.app import create_app
-from pit.web.context import WebSettings
+from pit.service.data import PitData
+from pit.service.web.app import create_app
+from pit.service.web.context import WebSettings
 
 STOP_S = 2  # open event streams never end by themselves: at a stop, they are cut after this
 

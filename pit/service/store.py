@@ -1,4 +1,4 @@
-"""The pit's store on PostgreSQL: `pit.data.PitData` for the dashboard and the API, and what the
+"""The pit's store on PostgreSQL: `pit.service.data.PitData` for the dashboard and the API, and what the
 `pit` commands change (users, tokens, tables, the pit's broker identity).
 
 Every answer is in the JSON shape of PIT.md §6, amounts in currency units. Recall and the round
@@ -18,14 +18,14 @@ from psycopg_pool import ConnectionPool
 
 from dealer_assist.errors import Refusal, RuleError
 from dealer_assist.recall import export_round, recall
-from pit import passwords
-from pit.alerts import SILENT_AFTER_S
-from pit.broker import Identity
-from pit.data import Change, Conflict, LoginRefused, NotFound, Role, User
-from pit.ingest import CHANNEL
-from pit.migrate import migrate
-from pit.pit_records import PitRecords
-from pit.wire import check_table_id
+from pit.service import passwords
+from pit.service.alerts import SILENT_AFTER_S
+from pit.stream.broker import Identity
+from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
+from pit.service.ingest import CHANNEL
+from pit.service.migrate import migrate
+from pit.service.pit_records import PitRecords
+from pit.stream.wire import check_table_id
 
 LARGEST_PAYOUTS = 10
 _DUMMY_SALT, _DUMMY_HASH = passwords.hash_password("a name nobody has")  # an unknown name costs the same

@@ -17,13 +17,13 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pit.data import Conflict, NotFound, PitData
-from pit.web import api, events, pages
-from pit.web.access import Caller, Sessions, caller
-from pit.web.context import Context, WebSettings
-from pit.web.errors import WebCode, WebError, not_logged_in
-from pit.web.params import payload
-from pit.web.templating import templates
+from pit.service.data import Conflict, NotFound, PitData
+from pit.service.web import api, events, pages
+from pit.service.web.access import Caller, Sessions, caller
+from pit.service.web.context import Context, WebSettings
+from pit.service.web.errors import WebCode, WebError, not_logged_in
+from pit.service.web.params import payload
+from pit.service.web.templating import templates
 
 HERE = Path(__file__).parent
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from dealer_assist.journal import RecordKind
 from dealer_assist.money import to_units
-from pit.wire import RecordMessage, body_of
+from pit.stream.wire import RecordMessage, body_of
 
 CORRECTION_OPS = ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed")
 

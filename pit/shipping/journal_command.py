@@ -19,7 +19,7 @@ from dealer_assist.journal import last_seq, verify
 from dealer_assist.table import table_config
 
 if TYPE_CHECKING:  # the broker's client loads only for the commands that talk to it
-    from pit.link import PitLink
+    from pit.shipping.link import PitLink
 
 USAGE_ERROR = 2
 
@@ -39,7 +39,7 @@ def ship_main(argv: list[str]) -> int:
     parser.add_argument("--pit", required=True, metavar="URL", help="the broker: nats://HOST:PORT or tls://..., comma-separated")
     parser.add_argument("--pit-creds", required=True, metavar="FILE", help="the table's credentials (dealer-assist pit table add)")
     args = parser.parse_args(argv)
-    from pit.link import PitLink, PitLinkError
+    from pit.shipping.link import PitLink, PitLinkError
 
     try:
         if not args.db.is_file():
@@ -56,8 +56,8 @@ def ship_main(argv: list[str]) -> int:
 
 async def ship(path: Path, table_id: str, link: PitLink) -> tuple[int, str]:
     """Send what the stream lacks, then ask the broker again that it holds the journal's head."""
-    from pit.link import quietly_close
-    from pit.outbox import Divergence, journal_of, position, ship_from
+    from pit.shipping.link import quietly_close
+    from pit.shipping.outbox import Divergence, journal_of, position, ship_from
 
     errors: list[str] = []
     lost = asyncio.Event()
@@ -101,8 +101,8 @@ def verify_main(argv: list[str]) -> int:
     parser.add_argument("--token", type=Path, metavar="FILE", help="a file holding a pit API token (dealer-assist pit token add)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    from pit.outbox import journal_of
-    from pit.witness_check import PitUnavailable, PitWeb, check_against_pit, describe
+    from pit.shipping.outbox import journal_of
+    from pit.shipping.witness_check import PitUnavailable, PitWeb, check_against_pit, describe
 
     if not args.db.is_file():
         print(f"dealer-assist journal verify: {args.db}: no such journal file", file=sys.stderr)

@@ -17,10 +17,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from pit.data import Change
-from pit.web.access import caller
-from pit.web.context import Context
-from pit.web.errors import not_logged_in
+from pit.service.data import Change
+from pit.service.web.access import caller
+from pit.service.web.context import Context
+from pit.service.web.errors import not_logged_in
 
 log = logging.getLogger(__name__)
 KEEPALIVE_S = 15.0

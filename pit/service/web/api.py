@@ -6,11 +6,11 @@ from datetime import UTC, datetime
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from pit.web import params
-from pit.web.access import CSRF_HEADER, Caller
-from pit.web.context import Context
-from pit.web.errors import WebCode, bad_request, forbidden
-from pit.web.report_view import as_csv, summary
+from pit.service.web import params
+from pit.service.web.access import CSRF_HEADER, Caller
+from pit.service.web.context import Context
+from pit.service.web.errors import WebCode, bad_request, forbidden
+from pit.service.web.report_view import as_csv, summary
 
 
 def tables(request: Request, who: Caller, ctx: Context) -> Response:

@@ -33,13 +33,13 @@ from nats.js.errors import Error as JetStreamError
 from psycopg_pool import AsyncConnectionPool
 
 from dealer_assist.journal import RecordKind
-from pit import alerts as rules
-from pit.alerts import AlertCause
-from pit.broker import ensure_stream
-from pit.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
-from pit.wire import STREAM, STREAM_SUBJECTS, RecordMessage, StatusMessage, WireError, parse_record_message, \
+from pit.service import alerts as rules
+from pit.service.alerts import AlertCause
+from pit.stream.broker import ensure_stream
+from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
+from pit.stream.wire import STREAM, STREAM_SUBJECTS, RecordMessage, StatusMessage, WireError, parse_record_message, \
     parse_status_message
-from pit.witness import Head, Judgement, Verdict, judge, moved
+from pit.service.witness import Head, Judgement, Verdict, judge, moved
 
 CONSUMER = "pit-ingest"
 BATCH = 1000

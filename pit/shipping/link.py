@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 from nats.aio.client import Client
 
-from pit.broker import inbox_prefix, read_creds
-from pit.wire import check_table_id
+from pit.stream.broker import inbox_prefix, read_creds
+from pit.stream.wire import check_table_id
 
 SCHEMES = ("nats", "tls")
 CONNECT_TIMEOUT_S = 2.0

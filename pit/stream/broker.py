@@ -17,7 +17,7 @@ from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfi
 from nats.js.client import JetStreamContext
 from nats.js.errors import NotFoundError
 
-from pit.wire import STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message
+from pit.stream.wire import STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message
 
 DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from dealer_assist.journal import GENESIS
-from pit.wire import RecordMessage
+from pit.stream.wire import RecordMessage
 
 
 class Verdict(StrEnum):

@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from pit.web.errors import WebCode, bad_request
+from pit.service.web.errors import WebCode, bad_request
 
 ALERT_STATES = ("open", "acked")
 MAX_ROUNDS = 1000

@@ -24,7 +24,7 @@ from typing import IO
 
 import platformdirs
 
-from pit.local_services import NatsServer, PostgresCluster, ServiceError, free_port
+from pit.trial.local_services import NatsServer, PostgresCluster, ServiceError, free_port
 
 ROOT_DATA = Path("/var/lib/dealer-assist/room")
 PACE_S = 0.4  # seconds between a table's moves: a round in half a minute or so

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 from starlette.templating import Jinja2Templates
 
-from pit.data import PitData
-from pit.web.access import Sessions
+from pit.service.data import PitData
+from pit.service.web.access import Sessions
 
 
 @dataclass(frozen=True, slots=True)
