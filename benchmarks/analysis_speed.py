@@ -21,7 +21,7 @@ from dealer_assist.analysis.buster_odds import buster_odds
 from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
 from dealer_assist.analysis.odds import BetOdds
-from dealer_assist.profile import load_profile, profile_names
+from dealer_assist.rules.profile import load_profile, profile_names
 
 DECKS = 8
 EXACT_BUDGET_SECONDS = 0.2

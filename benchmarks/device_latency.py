@@ -18,12 +18,12 @@ import sys
 import threading
 import time
 
-from dealer_assist.cards import Card
-from dealer_assist.inputs import CardDrawn
-from dealer_assist.profile import load_profile
-from dealer_assist.random_play import RandomPolicy, random_player_dealer, random_wagers
-from dealer_assist.round_driver import next_input
-from dealer_assist.tracker import Need, RoundTracker
+from dealer_assist.play.random_play import RandomPolicy, random_player_dealer, random_wagers
+from dealer_assist.play.round_driver import next_input
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.inputs import CardDrawn
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.tracker import Need, RoundTracker
 from devices.events import CardSeen, DeviceEvent
 from devices.messages import CardOut, Message
 from devices.shoe import ShoeScanner

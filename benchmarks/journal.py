@@ -20,10 +20,10 @@ import time
 from itertools import islice
 from pathlib import Path
 
-from dealer_assist.bench import BenchPlayer
-from dealer_assist.journal import Journal, Verdict, read_records, verify
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
+from dealer_assist.journal.journal_file import Journal, Verdict, read_records, verify
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
 
 OPEN_ROUND_INPUTS = 12  # inputs of the round a kill interrupts
 BLOCK = 4096  # one WAL frame of a small record

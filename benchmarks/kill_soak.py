@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dealer_assist.journal import RecordKind, read_records, verify
+from dealer_assist.journal.journal_file import RecordKind, read_records, verify
 
 BENCH = [sys.executable, "-m", "ui.cli", "bench"]
 

@@ -45,20 +45,20 @@ from typing import Any
 import httpx
 import nats
 
-from dealer_assist.bench import BenchPlayer
-from dealer_assist.inputs import CardDrawn
-from dealer_assist.journal import Record, RecordKind, read_records
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig, TableInput
+from dealer_assist.journal.journal_file import Record, RecordKind, read_records
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.rules.inputs import CardDrawn
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig, TableInput
 from devices.messages import CardOut, Message
 from hw_sims.linked_bench import LinkedBench
-from pit.stream.broker import Identity, ensure_stream
 from pit.shipping.journal_command import ship
 from pit.shipping.link import PitLink
-from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 from pit.shipping.shipper import attach_shipper
 from pit.shipping.table_view import snapshot_view
+from pit.stream.broker import Identity, ensure_stream
 from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
+from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 
 BACKLOG_TARGET = 5000.0  # records/s
 API_TARGET_S = 1.0

@@ -14,13 +14,13 @@ import random
 import statistics
 import time
 
-from dealer_assist.inputs import Input
-from dealer_assist.profile import load_profile, profile_names
-from dealer_assist.random_play import play_random_round
-from dealer_assist.round_file import settle_round
-from dealer_assist.round_record import RoundRecorder
-from dealer_assist.shoe import Shoe
-from dealer_assist.tracker import RoundTracker
+from dealer_assist.history.round_record import RoundRecorder
+from dealer_assist.play.random_play import play_random_round
+from dealer_assist.play.round_file import settle_round
+from dealer_assist.play.shoe import Shoe
+from dealer_assist.rules.inputs import Input
+from dealer_assist.rules.profile import load_profile, profile_names
+from dealer_assist.rules.tracker import RoundTracker
 
 
 def make_rounds(count: int, seed: int) -> list[tuple[dict, list[Input], RoundTracker]]:

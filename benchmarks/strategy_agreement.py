@@ -15,7 +15,7 @@ import time
 
 from dealer_assist.analysis.base_game import BaseGame, analyze
 from dealer_assist.analysis.strategy_check import Sample, play_table
-from dealer_assist.profile import load_profile, profile_names
+from dealer_assist.rules.profile import load_profile, profile_names
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -54,12 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
     from PySide6.QtWidgets import QApplication, QWidget
 
-    from dealer_assist.bench import BenchPlayer
-    from dealer_assist.inputs import CardDrawn
-    from dealer_assist.profile import load_profile
-    from dealer_assist.table import Table
-    from dealer_assist.table_session import TableConfig, TableInput
-    from dealer_assist.tracker import Need
+    from dealer_assist.play.bench import BenchPlayer
+    from dealer_assist.rules.inputs import CardDrawn
+    from dealer_assist.rules.profile import load_profile
+    from dealer_assist.rules.tracker import Need
+    from dealer_assist.table.journaled_table import Table
+    from dealer_assist.table.session import TableConfig, TableInput
 
     pages = {Need.PAYMENTS: "settle now", Need.NOTHING: "settlement"}
     from devices.table_controller import TableController
@@ -68,9 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
-    from ui.screen_font import load_screen_font
     from ui.card_widget import CardRow
     from ui.dealer_window import DealerWindow
+    from ui.screen_font import load_screen_font
     from ui.settlement_table import SettlementTable
 
     class TimedTable(Table):

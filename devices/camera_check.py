@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from dealer_assist.cards import Card
-from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.rules.cards import Card
+from dealer_assist.table.snapshot import TableSnapshot
 from devices.camera_mismatch import Mismatch, MismatchKind, compare_placements
 from devices.camera_placements import PlacementTracker
 from devices.camera_reader import FrameReading

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dealer_assist.cards import RANKS, SUITS, Card, parse_card
+from dealer_assist.rules.cards import RANKS, SUITS, Card, parse_card
 
 _CODE = re.compile(rf"([{RANKS}][{SUITS}])(?:\.([0-9A-Za-z]+))?")
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dealer_assist.cards import Card
+from dealer_assist.rules.cards import Card
 
 
 class MismatchKind(StrEnum):

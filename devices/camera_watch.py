@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.table.snapshot import TableSnapshot
 from devices.camera_check import CameraCheck, CameraVerdict
 from devices.camera_reader import CardReader
 from devices.device_status import DeviceStatus

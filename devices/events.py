@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_assist.cards import Card
+from dealer_assist.rules.cards import Card
 from devices.framing import RejectReason
 from devices.link import LinkState
 from devices.messages import LidState, LockState

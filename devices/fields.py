@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from dealer_assist.cards import RANKS, SUITS, TEN_VALUES, Card
+from dealer_assist.rules.cards import RANKS, SUITS, TEN_VALUES, Card
 
 HEX = "0123456789ABCDEF"
 

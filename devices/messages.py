@@ -11,7 +11,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import ClassVar
 
-from dealer_assist.cards import Card
+from dealer_assist.rules.cards import Card
 from devices.fields import BOOT, CARD, COUNT, POSITIVE, SEQ_REF, TEXT, TOKEN, UP_RANK, enum_kind, wire
 
 

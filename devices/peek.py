@@ -8,11 +8,11 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from dealer_assist.cards import TEN_VALUES
+from dealer_assist.rules.cards import TEN_VALUES
+from dealer_assist.rules.inputs import PeekResult
 from devices.adapter import DeviceAdapter, EventSink
 from devices.clock import MONOTONIC, Clock
 from devices.link import LinkState
-from dealer_assist.inputs import PeekResult
 from devices.messages import PEEK_TO_HOST, Message, PeekAnswer, PeekRequest
 from devices.messages import PeekResult as ResultFrame
 from devices.timing import PEEK_TIMEOUT

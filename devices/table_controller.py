@@ -20,17 +20,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dealer_assist.errors import JournalError, Refusal, RuleError
-from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
-from dealer_assist.journal import Journal, JournalCorrupt
-from dealer_assist.profile import Profile
-from dealer_assist.record_source import RecordSource, SqliteRecords
-from dealer_assist.round_driver import RoundPolicy, at_the_table, next_input
-from dealer_assist.session_inputs import CardsUnread
-from dealer_assist.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
-from dealer_assist.supervisor_snapshot import SupervisorSnapshot, build_supervisor_snapshot
-from dealer_assist.table import Table, TableStopped
-from dealer_assist.table_session import TableConfig, TableInput
-from dealer_assist.tracker import RoundTracker
+from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot, build_supervisor_snapshot
+from dealer_assist.journal.journal_file import Journal, JournalCorrupt
+from dealer_assist.journal.record_source import RecordSource, SqliteRecords
+from dealer_assist.play.round_driver import RoundPolicy, at_the_table, next_input
+from dealer_assist.rules.inputs import CardDrawn, PeekAnswered, PeekResult
+from dealer_assist.rules.profile import Profile
+from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.table.journaled_table import Table, TableStopped
+from dealer_assist.table.session import TableConfig, TableInput
+from dealer_assist.table.session_inputs import CardsUnread
+from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
 from devices.device_status import DeviceStatus
 from devices.peek import PeekReader
 from devices.shoe import ShoeScanner

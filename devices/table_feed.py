@@ -13,10 +13,10 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
-from dealer_assist import session_inputs
-from dealer_assist.inputs import CardDrawn, PeekAnswered
-from dealer_assist.table_session import TableInput, TableSession, TableState
-from dealer_assist.tracker import Need
+from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
+from dealer_assist.rules.tracker import Need
+from dealer_assist.table import session_inputs
+from dealer_assist.table.session import TableInput, TableSession, TableState
 from devices import events
 from devices.peek import PeekReader
 from devices.shoe import ShoeScanner

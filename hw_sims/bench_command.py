@@ -17,11 +17,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import JournalError, Refusal, RuleError
-from dealer_assist.journal import JournalCorrupt
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
+from dealer_assist.journal.journal_file import JournalCorrupt
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
 from devices.cli_support import stop_on_signals
 from devices.table_controller import TableController
 from hw_sims.linked_bench import LinkedBench

@@ -1,7 +1,7 @@
 """The bench's emulated shoe and peek reader on pseudo-terminals, powered up where the table stands.
 
 Shared by the headless bench (`dealer-assist bench`) and the screen's bench (`dealer-assist run`).
-The shoes are the bench's seeded shoes (`dealer_assist.bench`): shoe `S{seed}-{n}` holds the same
+The shoes are the bench's seeded shoes (`dealer_assist.play.bench`): shoe `S{seed}-{n}` holds the same
 cards at every start, so a table resumed from its journal goes on with the shoe it was dealing:
 the same id, the next card numbered on, the hole card back under the reader. The cards left in any
 other shoe are unknown here, so that shoe is not continued: the emulated shoe reports its cut card
@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 import time
 
-from dealer_assist.bench import BenchPlayer, EmulatedShoe
 from dealer_assist.errors import DeviceError, Refusal
-from dealer_assist.session_inputs import ShoeLoaded
-from dealer_assist.snapshot import between_rounds_prompt
-from dealer_assist.table_session import TableSession
+from dealer_assist.play.bench import BenchPlayer, EmulatedShoe
+from dealer_assist.table.session import TableSession
+from dealer_assist.table.session_inputs import ShoeLoaded
+from dealer_assist.table.snapshot import between_rounds_prompt
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
 from hw_sims.shoe import ShoeEmulator

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from dealer_assist.cards import Card, parse_card
 from dealer_assist.errors import CommandError, Refusal, RuleError
+from dealer_assist.rules.cards import Card, parse_card
 from devices.cli_support import JsonArgumentParser, emit, report, stop_on_signals
 from hw_sims.device import EmulatedDevice
 from hw_sims.endpoints import Endpoint, PtyEndpoint, TcpEndpoint

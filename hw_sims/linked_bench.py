@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from dealer_assist.bench import BenchPlayer
 from dealer_assist.errors import JournalError, Refusal
-from dealer_assist.inputs import CardDrawn, PeekAnswered
-from dealer_assist.session_inputs import ConfirmPeek, ShoeLoaded
-from dealer_assist.table import Table
-from dealer_assist.tracker import Need
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
+from dealer_assist.rules.tracker import Need
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session_inputs import ConfirmPeek, ShoeLoaded
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 

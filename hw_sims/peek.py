@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dealer_assist.cards import Card
+from dealer_assist.rules.cards import Card
 from devices.clock import MONOTONIC, Clock
 from devices.messages import HOST_TO_PEEK, Message, PeekAnswer, PeekRequest, PeekResult
 from hw_sims.device import EmulatedDevice, Identity

@@ -16,7 +16,7 @@ import numpy as np
 
 from calibration.layout import Layout
 from calibration.zones import Point, Zone
-from dealer_assist.cards import RANKS, SUITS
+from dealer_assist.rules.cards import RANKS, SUITS
 from hw_sims.synthetic_camera_codes import Symbology, modules_for, qr_modules
 from hw_sims.synthetic_camera_effects import Perturbation, perturb
 

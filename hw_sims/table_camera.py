@@ -15,7 +15,7 @@ import numpy as np
 
 from calibration.camera_calibration import Calibration, calibrate
 from calibration.layout import Layout, default_layout
-from dealer_assist.cards import Card
+from dealer_assist.rules.cards import Card
 from hw_sims.synthetic_camera import SyntheticCamera
 
 Felt = Mapping[str, Sequence[Card]]

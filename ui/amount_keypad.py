@@ -6,7 +6,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
-from dealer_assist.money import Cents
+from dealer_assist.rules.money import Cents
 from ui.tap_guard import repeatable
 from ui.text import money
 

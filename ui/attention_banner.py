@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from dealer_assist.snapshot import AttentionKind, TableSnapshot
+from dealer_assist.table.snapshot import AttentionKind, TableSnapshot
 from ui.theme import set_flag
 
 TITLES = {

@@ -13,17 +13,16 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QWidget
 
-from dealer_assist.inputs import CardDrawn, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PlaceWager
-from dealer_assist.random_play import RandomTablePolicy
-from dealer_assist.session_inputs import ConfirmPeek
-from dealer_assist.shoe import FULL_DECK
-from dealer_assist.table_session import TableState
-from dealer_assist.tracker import Need
+from dealer_assist.play.random_play import RandomTablePolicy
+from dealer_assist.play.shoe import FULL_DECK
+from dealer_assist.rules.inputs import CardDrawn, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PlaceWager
+from dealer_assist.rules.tracker import Need
+from dealer_assist.table.session import TableState
+from dealer_assist.table.session_inputs import ConfirmPeek
 from ui.bank_offer import BANK_CHIPS
-from ui.dealer_window import DealerWindow
 from ui.confirm_overlay import open_confirmation
+from ui.dealer_window import DealerWindow
 from ui.supervisor_window import open_supervisor
-
 
 AUTOPLAY_PIN = "0000"  # set only on a table that has no supervisor PIN yet
 STALL_S = 30.0  # above the devices' longest own waits: a peek's 1.5 s, a link's 8 s back-off

@@ -4,10 +4,10 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
-from dealer_assist.money import Cents
-from dealer_assist.session_inputs import BankAccepted, BankRefused
-from dealer_assist.snapshot import TableSnapshot
-from dealer_assist.table_session import TableState
+from dealer_assist.rules.money import Cents
+from dealer_assist.table.session import TableState
+from dealer_assist.table.session_inputs import BankAccepted, BankRefused
+from dealer_assist.table.snapshot import TableSnapshot
 from ui.amount_keypad import AmountKeypad
 from ui.text import money
 

@@ -12,17 +12,17 @@ from collections.abc import Callable
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from dealer_assist.cards import Card
 from dealer_assist.errors import DeviceError
-from dealer_assist.inputs import CardDrawn, PeekAnswered, PeekResult
-from dealer_assist.session_inputs import CutCardReached, ShoeLoaded
-from dealer_assist.shoe import Shoe
-from dealer_assist.snapshot import TableSnapshot
-from dealer_assist.table_session import TableState
-from dealer_assist.tracker import Need
+from dealer_assist.play.shoe import Shoe
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.inputs import CardDrawn, PeekAnswered, PeekResult
+from dealer_assist.rules.tracker import Need
+from dealer_assist.table.session import TableState
+from dealer_assist.table.session_inputs import CutCardReached, ShoeLoaded
+from dealer_assist.table.snapshot import TableSnapshot
+from devices.device_status import DeviceStatus
 from hw_sims.bench_devices import BenchDevices
 from ui.tap_guard import repeatable
-from devices.device_status import DeviceStatus
 
 SHOE, PEEK = "Shoe", "Peek"
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from dealer_assist.snapshot import TableSnapshot
-from dealer_assist.table_session import TableInput
+from dealer_assist.table.session import TableInput
+from dealer_assist.table.snapshot import TableSnapshot
 from devices.device_status import DeviceStatus
 from devices.table_controller import Call, TableController
 

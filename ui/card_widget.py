@@ -5,9 +5,9 @@ from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from dealer_assist.cards import Card
-from ui.text import RED_SUITS, SUIT_SYMBOLS
+from dealer_assist.rules.cards import Card
 from ui.screen_font import FAMILY
+from ui.text import RED_SUITS, SUIT_SYMBOLS
 from ui.theme import RED_SUIT
 
 _FACE = QColor("#fbfbf8")

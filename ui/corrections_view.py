@@ -10,14 +10,13 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import (
-    QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QStackedWidget, QVBoxLayout,
-    QWidget,
+    QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QStackedWidget, QVBoxLayout, QWidget,
 )
 
-from dealer_assist.cards import RANKS, SUITS, Card
-from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
-from dealer_assist.journal_text import card_code
-from dealer_assist.supervisor_snapshot import SupervisorSnapshot
+from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
+from dealer_assist.rules.cards import RANKS, SUITS, Card
+from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
+from dealer_assist.text.journal_text import card_code
 from ui.confirm_overlay import confirm
 from ui.notice_label import NoticeLabel
 from ui.text import SUIT_SYMBOLS, TABLE_STATES

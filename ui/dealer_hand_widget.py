@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.table.snapshot import TableSnapshot
 from ui.card_widget import CardRow
 from ui.text import money, total_text
 

@@ -5,16 +5,16 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from dealer_assist.inputs import PaymentsMade
-from dealer_assist.session_inputs import SettlementConfirmed
-from dealer_assist.snapshot import TableSnapshot
-from dealer_assist.tracker import Need
+from dealer_assist.rules.inputs import PaymentsMade
+from dealer_assist.rules.tracker import Need
+from dealer_assist.table.session_inputs import SettlementConfirmed
+from dealer_assist.table.snapshot import TableSnapshot
+from devices.device_status import DeviceLink
 from ui.attention_banner import AttentionBanner
 from ui.bank_offer import BankOffer
 from ui.dealer_hand_widget import DealerHandPanel
 from ui.decision_bar import DecisionBar
 from ui.device_bar import DeviceBar
-from devices.device_status import DeviceLink
 from ui.double_for_less import DoubleForLess
 from ui.payments_panel import PaymentsPanel
 from ui.seat_widget import SeatPanel

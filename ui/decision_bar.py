@@ -4,8 +4,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
-from dealer_assist.inputs import Action, Decide
-from dealer_assist.snapshot import Decisions
+from dealer_assist.rules.inputs import Action, Decide
+from dealer_assist.table.snapshot import Decisions
 from ui.confirm_overlay import Confirmation, confirm
 
 LABELS = {Action.STAND: "Stand", Action.DOUBLE: "Double", Action.SPLIT: "Split", Action.SURRENDER: "Surrender"}

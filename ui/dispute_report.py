@@ -14,10 +14,11 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
-from dealer_assist.journal import Verdict
-from dealer_assist.recall import recall
-from dealer_assist.record_source import RecordSource, as_source, table_config, verify_source
-from dealer_assist.round_story import HANDS_HEAD, LEDGER_HEAD, Evidence, RoundStory, story
+from dealer_assist.history.recall import recall
+from dealer_assist.journal.journal_file import Verdict
+from dealer_assist.journal.record_source import RecordSource, as_source, verify_source
+from dealer_assist.table.header import table_config
+from dealer_assist.text.round_story import HANDS_HEAD, LEDGER_HEAD, Evidence, RoundStory, story
 from ui.screen_font import FAMILY
 
 CSS = """

@@ -4,10 +4,10 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from dealer_assist.inputs import Action, Decide
-from dealer_assist.money import Cents
-from dealer_assist.snapshot import Decisions, TableSnapshot
-from dealer_assist.tracker import Phase
+from dealer_assist.rules.inputs import Action, Decide
+from dealer_assist.rules.money import Cents
+from dealer_assist.rules.tracker import Phase
+from dealer_assist.table.snapshot import Decisions, TableSnapshot
 from ui.amount_keypad import AmountKeypad
 from ui.text import money
 from ui.wager_pad import CHIPS

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QWidget
 
-from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.table.snapshot import TableSnapshot
 from ui.settlement_panel import EARLY_NAMES, RowsPanel, settlement_rows
 
 

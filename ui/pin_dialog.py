@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from dealer_assist.errors import Refusal, RuleError
-from dealer_assist.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
+from dealer_assist.table.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
 from devices.table_controller import TableController
 from ui.notice_label import NoticeLabel
 

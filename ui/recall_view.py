@@ -6,11 +6,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget, QPushButton, QTableWidget,
-    QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
+    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget, QPushButton, QTableWidget, QTableWidgetItem,
+    QTabWidget, QVBoxLayout, QWidget,
 )
 
-from dealer_assist.round_story import LEDGER_HEAD, Evidence, RoundStory
+from dealer_assist.text.round_story import LEDGER_HEAD, Evidence, RoundStory
 from ui.theme import COLLECT, PAY
 
 DEVICES_TAB, CORRECTIONS_TAB = 2, 3  # after the ledger and the hands

@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 
 from dealer_assist.errors import RuleError
-from dealer_assist.journal import JournalCorrupt
-from dealer_assist.journal_lock import JournalLock
-from dealer_assist.profile import load_profile
-from dealer_assist.table_match import refuse_other_table
-from dealer_assist.table_session import TableConfig
+from dealer_assist.journal.journal_file import JournalCorrupt
+from dealer_assist.journal.lock import JournalLock
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.table.match import refuse_other_table
+from dealer_assist.table.session import TableConfig
 from devices.table_controller import TableController
 from pit.shipping.link import PitLinkError, add_pit_options, pit_link
 from pit.stream.wire import WireError, check_table_id
@@ -168,7 +168,7 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from dealer_assist.shoe import Shoe
+    from dealer_assist.play.shoe import Shoe
     from hw_sims.linked_bench import screen_bench
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel

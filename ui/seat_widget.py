@@ -5,9 +5,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from dealer_assist.operations import EndReason
-from dealer_assist.outcomes import Status
-from dealer_assist.snapshot import HandView, SeatView
+from dealer_assist.rules.operations import EndReason
+from dealer_assist.rules.outcomes import Status
+from dealer_assist.table.snapshot import HandView, SeatView
 from ui.card_widget import CardRow
 from ui.text import ENDED, money, total_text
 from ui.theme import set_flag

@@ -7,13 +7,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from dealer_assist.outcomes import Status
-from dealer_assist.settlement import Row, Wager
-from dealer_assist.round_phases import Phase
-from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.rules.outcomes import Status
+from dealer_assist.rules.phases import Phase
+from dealer_assist.rules.settlement import Row, Wager
+from dealer_assist.table.snapshot import TableSnapshot
 from ui.settlement_table import NO_BREAK, SettlementTable
 from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed, total_text
-
 
 COLUMNS = ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "Hand")
 WRAPPING = (6, 2, 4, 5)  # on a narrow screen the hand breaks first, then the wager, the result, the action

@@ -14,9 +14,9 @@ from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from dealer_assist.errors import RuleError
-from dealer_assist.journal_text import words
-from dealer_assist.round_story import story
-from dealer_assist.table_session import TableInput
+from dealer_assist.table.session import TableInput
+from dealer_assist.text.journal_text import words
+from dealer_assist.text.round_story import story
 from devices.table_controller import TableController
 from ui.confirm_overlay import confirm
 from ui.corrections_view import CorrectionsView, OpenRound
@@ -24,8 +24,8 @@ from ui.dispute_report import write_report
 from ui.notice_label import NoticeLabel
 from ui.pin_dialog import PinPad
 from ui.recall_view import RecallView
-from ui.run_lifetime import CLOSED_BY
 from ui.rotation_view import RotationStatus, RotationView
+from ui.run_lifetime import CLOSED_BY
 from ui.supervisor_theme import supervisor_style
 
 RECALL_ROUNDS = 20

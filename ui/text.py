@@ -1,12 +1,13 @@
 """How amounts, cards and outcomes read on the felt: short words, whole dollars without cents."""
 from __future__ import annotations
 
-from dealer_assist.journal_text import RED_SUITS, SUIT_SYMBOLS, card_text, money
-from dealer_assist.money import Cents
-from dealer_assist.operations import EndReason
-from dealer_assist.table_session import TableState
-from dealer_assist.outcomes import Result
-from dealer_assist.record_words import RESULT_WORDS as RESULTS, WAGER_NAMES
+from dealer_assist.rules.money import Cents
+from dealer_assist.rules.operations import EndReason
+from dealer_assist.rules.outcomes import Result
+from dealer_assist.table.session import TableState
+from dealer_assist.text.journal_text import RED_SUITS, SUIT_SYMBOLS, card_text, money
+from dealer_assist.text.record_words import RESULT_WORDS as RESULTS
+from dealer_assist.text.record_words import WAGER_NAMES
 
 __all__ = ["RED_SUITS", "RESULTS", "SUIT_SYMBOLS", "WAGER_NAMES", "card_text", "money"]  # the felt and the journal's text share them
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QButtonGroup, QGridLayout, QLabel, QPushButton, QWidget
 
-from dealer_assist.inputs import CloseInsurance, Insure, NoMoreBets, PlaceWager, WagerKind
-from dealer_assist.money import Cents
-from dealer_assist.snapshot import SeatView, TableSnapshot
-from dealer_assist.tracker import Need
+from dealer_assist.rules.inputs import CloseInsurance, Insure, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.rules.money import Cents
+from dealer_assist.rules.tracker import Need
+from dealer_assist.table.snapshot import SeatView, TableSnapshot
 from ui.tap_guard import repeatable
 from ui.text import money
 

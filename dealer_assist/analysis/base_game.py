@@ -23,9 +23,9 @@ from dealer_assist.analysis.hand_values import HandValues
 from dealer_assist.analysis.options import HandRules, Move, result_value
 from dealer_assist.analysis.shoe import Shoe
 from dealer_assist.analysis.strategy_table import NATURAL, VALUE_LABEL, Column, best, play_on_tables, situation, start_moves
-from dealer_assist.outcomes import Standing, Status, base_outcome
-from dealer_assist.profile import Profile
-from dealer_assist.totals import TARGET
+from dealer_assist.rules.outcomes import Standing, Status, base_outcome
+from dealer_assist.rules.profile import Profile
+from dealer_assist.rules.totals import TARGET
 
 INFINITE = "infinite"
 

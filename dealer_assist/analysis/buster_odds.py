@@ -8,9 +8,9 @@ from fractions import Fraction
 from dealer_assist.analysis.dealer_draws import dealer_finals
 from dealer_assist.analysis.odds import BetOdds, PayLine
 from dealer_assist.analysis.shoe import Shoe
-from dealer_assist.money import Cents
-from dealer_assist.profile import FreeBonus
-from dealer_assist.settlement import FREE_BONUS
+from dealer_assist.rules.money import Cents
+from dealer_assist.rules.profile import FreeBonus
+from dealer_assist.rules.settlement import FREE_BONUS
 
 FEWEST_BUST_CARDS = 3
 MOST_PAID_CARDS = 8

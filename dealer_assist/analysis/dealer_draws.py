@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dealer_assist.analysis.shoe import ACE, TEN, Shoe, falling
-from dealer_assist.totals import TARGET, dealer_draws_on, total_of
+from dealer_assist.rules.totals import TARGET, dealer_draws_on, total_of
 
 
 @dataclass(frozen=True, slots=True)

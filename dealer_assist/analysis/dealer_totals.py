@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dealer_assist.analysis.card_odds import ACE, TEN, VALUES
-from dealer_assist.totals import dealer_draws_on, total_of
+from dealer_assist.rules.totals import dealer_draws_on, total_of
 
 LOWEST_FINAL = 17
 HIGHEST_FINAL = 26

@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dealer_assist.analysis.player_strategy import Move, preferred_moves
-from dealer_assist.cards import Card
 from dealer_assist.errors import InputError, Refusal
-from dealer_assist.inputs import Action, Decide, PlaceWager, WagerKind
-from dealer_assist.money import Cents
-from dealer_assist.profile import Profile
-from dealer_assist.settlement import Wager, banker_net
-from dealer_assist.shoe import Shoe
-from dealer_assist.round_driver import RoundPolicy, play
-from dealer_assist.tracker import PlayerDealer, RoundTracker
+from dealer_assist.play.round_driver import RoundPolicy, play
+from dealer_assist.play.shoe import Shoe
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.inputs import Action, Decide, PlaceWager, WagerKind
+from dealer_assist.rules.money import Cents
+from dealer_assist.rules.profile import Profile
+from dealer_assist.rules.settlement import Wager, banker_net
+from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
 Z_95 = 1.959963984540054
 LUCKY_LUCKY_WAGER: Cents = 500

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from dealer_assist.analysis.card_odds import ACE, VALUES, CardOdds
 from dealer_assist.analysis.dealer_totals import FINALS, Finals
 from dealer_assist.analysis.options import HandRules, Move
-from dealer_assist.totals import total_of
+from dealer_assist.rules.totals import total_of
 
 MANY_CARDS = 4  # four or more cards: no count-dependent outcome remains
 SURRENDER_EV = -0.5

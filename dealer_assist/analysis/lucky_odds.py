@@ -15,8 +15,8 @@ from math import comb, prod
 
 from dealer_assist.analysis.odds import BetOdds, PayLine
 from dealer_assist.analysis.shoe import ACE, TEN, Shoe
-from dealer_assist.cards import SUITS, Card
-from dealer_assist.lucky_lucky import LUCKY_PAYS, LuckyLine, lucky_line
+from dealer_assist.rules.cards import SUITS, Card
+from dealer_assist.rules.lucky_lucky import LUCKY_PAYS, LuckyLine, lucky_line
 
 LUCKY_CARDS = 3
 

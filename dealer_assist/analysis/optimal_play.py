@@ -11,9 +11,9 @@ from __future__ import annotations
 from dealer_assist.analysis.base_game import BaseGame
 from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.strategy_table import VALUE_LABEL, Column, best, later_label, situation, total_label
-from dealer_assist.cards import Card
-from dealer_assist.inputs import Action, Decide
-from dealer_assist.tracker import RoundTracker
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.inputs import Action, Decide
+from dealer_assist.rules.tracker import RoundTracker
 
 _DECISIONS = {Move.STAND: Action.STAND, Move.DOUBLE: Action.DOUBLE, Move.SPLIT: Action.SPLIT,
               Move.SURRENDER: Action.SURRENDER}

@@ -11,9 +11,9 @@ from enum import StrEnum
 from fractions import Fraction
 
 from dealer_assist.analysis.card_odds import ACE
-from dealer_assist.outcomes import Result, Standing, Status, base_outcome
-from dealer_assist.profile import Profile, Surrender
-from dealer_assist.totals import TARGET, total_of
+from dealer_assist.rules.outcomes import Result, Standing, Status, base_outcome
+from dealer_assist.rules.profile import Profile, Surrender
+from dealer_assist.rules.totals import TARGET, total_of
 
 SURRENDER_FROM = 12  # no_ace_12_plus (RULES.md §3.9)
 

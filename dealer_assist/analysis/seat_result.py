@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dealer_assist.analysis.game_sim import BANK_COVERS
-from dealer_assist.cards import Card
-from dealer_assist.inputs import CardDrawn, PlaceWager, WagerKind
-from dealer_assist.money import Cents
-from dealer_assist.profile import Profile
-from dealer_assist.tracker import PlayerDealer, RoundTracker
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.inputs import CardDrawn, PlaceWager, WagerKind
+from dealer_assist.rules.money import Cents
+from dealer_assist.rules.profile import Profile
+from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
 
 @dataclass(frozen=True, slots=True)

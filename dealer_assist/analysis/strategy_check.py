@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from dealer_assist.analysis.base_game import BaseGame
 from dealer_assist.analysis.game_sim import BANK_COVERS, Table, play_round
 from dealer_assist.analysis.optimal_play import OptimalPlayer
-from dealer_assist.cards import Card
-from dealer_assist.inputs import PlaceWager, WagerKind
-from dealer_assist.settlement import Wager, seat_nets
-from dealer_assist.shoe import FULL_DECK, Shoe
-from dealer_assist.tracker import PlayerDealer
+from dealer_assist.play.shoe import FULL_DECK, Shoe
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.inputs import PlaceWager, WagerKind
+from dealer_assist.rules.settlement import Wager, seat_nets
+from dealer_assist.rules.tracker import PlayerDealer
 
 PLAYER_SEAT = 1
 

@@ -15,7 +15,7 @@ from dealer_assist.analysis.card_odds import ACE, TEN
 from dealer_assist.analysis.hand_values import MANY_CARDS, HandValues
 from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.splits import SplitValue
-from dealer_assist.totals import TARGET, total_of
+from dealer_assist.rules.totals import TARGET, total_of
 
 NATURAL = "natural"
 LOWEST_TWO_CARD = 4

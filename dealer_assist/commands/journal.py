@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import InputError, JournalError, Refusal, RuleError
-from dealer_assist.recall import export_round, recall
-from dealer_assist.record_source import SqliteRecords, verify_source
-from dealer_assist.round_story import HANDS_HEAD, LEDGER_HEAD, story
-from dealer_assist.trusted_journal import JournalDamaged, intact_journal
+from dealer_assist.history.recall import export_round, recall
+from dealer_assist.journal.record_source import SqliteRecords, verify_source
+from dealer_assist.journal.trusted import JournalDamaged, intact_journal
+from dealer_assist.text.round_story import HANDS_HEAD, LEDGER_HEAD, story
 
 
 class _Parser(argparse.ArgumentParser):

@@ -5,7 +5,7 @@ import argparse
 import json
 
 from dealer_assist.errors import RuleError
-from dealer_assist.profile import load_profile, profile_names, profile_sources
+from dealer_assist.rules.profile import load_profile, profile_names, profile_sources
 
 
 def main(argv: list[str]) -> int:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import InputError, Refusal, RuleError
-from dealer_assist.record_words import amount_text, result_word, wager_name
-from dealer_assist.round_file import settle_round
+from dealer_assist.play.round_file import settle_round
+from dealer_assist.text.record_words import amount_text, result_word, wager_name
 
 
 class _Parser(argparse.ArgumentParser):

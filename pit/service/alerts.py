@@ -11,8 +11,8 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from dealer_assist.journal import RecordKind
-from dealer_assist.money import format_money
+from dealer_assist.journal.journal_file import RecordKind
+from dealer_assist.rules.money import format_money
 from pit.stream.wire import RecordMessage, StatusMessage, body_of
 
 SILENT_AFTER_S = 15.0  # no status for this long: the table is silent

@@ -32,14 +32,15 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import Error as JetStreamError
 from psycopg_pool import AsyncConnectionPool
 
-from dealer_assist.journal import RecordKind
+from dealer_assist.journal.journal_file import RecordKind
 from pit.service import alerts as rules
 from pit.service.alerts import AlertCause
-from pit.stream.broker import ensure_stream
 from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
-from pit.stream.wire import STREAM, STREAM_SUBJECTS, RecordMessage, StatusMessage, WireError, parse_record_message, \
-    parse_status_message
 from pit.service.witness import Head, Judgement, Verdict, judge, moved
+from pit.stream.broker import ensure_stream
+from pit.stream.wire import (
+    STREAM, STREAM_SUBJECTS, RecordMessage, StatusMessage, WireError, parse_record_message, parse_status_message,
+)
 
 CONSUMER = "pit-ingest"
 BATCH = 1000

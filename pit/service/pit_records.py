@@ -8,7 +8,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from dealer_assist.journal import Record, RecordKind
+from dealer_assist.journal.journal_file import Record, RecordKind
 
 COLUMNS = "seq, wall, mono_ns, round_id, kind, body, hash"
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from dealer_assist.journal import RecordKind
-from dealer_assist.money import to_units
+from dealer_assist.journal.journal_file import RecordKind
+from dealer_assist.rules.money import to_units
 from pit.stream.wire import RecordMessage, body_of
 
 CORRECTION_OPS = ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed")

@@ -17,14 +17,14 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from dealer_assist.errors import Refusal, RuleError
-from dealer_assist.recall import export_round, recall
+from dealer_assist.history.recall import export_round, recall
 from pit.service import passwords
 from pit.service.alerts import SILENT_AFTER_S
-from pit.stream.broker import Identity
 from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
 from pit.service.ingest import CHANNEL
 from pit.service.migrate import migrate
 from pit.service.pit_records import PitRecords
+from pit.stream.broker import Identity
 from pit.stream.wire import check_table_id
 
 LARGEST_PAYOUTS = 10

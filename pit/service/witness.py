@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dealer_assist.journal import GENESIS
+from dealer_assist.journal.journal_file import GENESIS
 from pit.stream.wire import RecordMessage
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dealer_assist.commands import journal as domain_journal
-from dealer_assist.journal import last_seq, verify
-from dealer_assist.table import table_config
+from dealer_assist.journal.journal_file import last_seq, verify
+from dealer_assist.table.header import table_config
 
 if TYPE_CHECKING:  # the broker's client loads only for the commands that talk to it
     from pit.shipping.link import PitLink

@@ -17,7 +17,7 @@ from typing import Any
 from nats.js.api import PubAck
 from nats.js.client import JetStreamContext
 
-from dealer_assist.journal import Record, last_seq, read_records, record_at
+from dealer_assist.journal.journal_file import Record, last_seq, read_records, record_at
 from pit.stream.broker import last_shipped
 from pit.stream.wire import RecordMessage, journal_identity
 

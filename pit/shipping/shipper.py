@@ -20,7 +20,7 @@ from pathlib import Path
 
 from nats.aio.client import Client
 
-from dealer_assist.journal import Journal, Record, last_seq, record_at
+from dealer_assist.journal.journal_file import Journal, Record, last_seq, record_at
 from pit.shipping.link import PitLink, quietly_close
 from pit.shipping.outbox import Divergence, journal_of, position, ship_from
 from pit.shipping.table_view import StatusSource, TableView

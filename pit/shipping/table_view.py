@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dealer_assist.money import to_units
-from dealer_assist.snapshot import TableSnapshot
+from dealer_assist.rules.money import to_units
+from dealer_assist.table.snapshot import TableSnapshot
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.journal import Record, read_records
+from dealer_assist.journal.journal_file import Record, read_records
 
 HTTP_TIMEOUT_S = 15.0
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from dealer_assist.journal import GENESIS, Record, RecordKind, canonical_json, record_hash
+from dealer_assist.journal.journal_file import GENESIS, Record, RecordKind, canonical_json, record_hash
 
 STREAM = "DA_RECORDS"
 STREAM_SUBJECTS = "da.records.>"

@@ -3,11 +3,11 @@ on, for the strategy tests."""
 from __future__ import annotations
 
 from dealer_assist.analysis.game_sim import BANK_COVERS, Chooser, Table, play_round
-from dealer_assist.cards import RANKS, Card, parse_card
-from dealer_assist.inputs import CardDrawn, CloseInsurance, PeekAnswered, PlaceWager, WagerKind
-from dealer_assist.profile import Profile
-from dealer_assist.settlement import Wager
-from dealer_assist.tracker import Need, Phase, PlayerDealer, RoundTracker
+from dealer_assist.rules.cards import RANKS, Card, parse_card
+from dealer_assist.rules.inputs import CardDrawn, CloseInsurance, PeekAnswered, PlaceWager, WagerKind
+from dealer_assist.rules.profile import Profile
+from dealer_assist.rules.settlement import Wager
+from dealer_assist.rules.tracker import Need, Phase, PlayerDealer, RoundTracker
 
 
 def to_decision(profile: Profile, player: list[str], dealer: list[str]) -> RoundTracker | None:

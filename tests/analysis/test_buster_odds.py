@@ -8,10 +8,10 @@ import pytest
 from dealer_assist.analysis.buster_odds import BUST_KEYS, buster_odds, free_bonus_share
 from dealer_assist.analysis.dealer_draws import dealer_finals
 from dealer_assist.analysis.shoe import Shoe
-from dealer_assist.cards import Card
-from dealer_assist.profile import FreeBonus, load_profile
-from dealer_assist.settlement import FREE_BONUS
-from dealer_assist.totals import hand_total, is_natural_pair
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.profile import FreeBonus, load_profile
+from dealer_assist.rules.settlement import FREE_BONUS
+from dealer_assist.rules.totals import hand_total, is_natural_pair
 
 # The pay table the published analysis prices: 8+ 250, 7 50, 6 12, 5 4, 4 2, 3 2 (Deadwood table C).
 PUBLISHED_PAYS = (2, 2, 4, 12, 50, 250)

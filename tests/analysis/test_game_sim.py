@@ -8,10 +8,10 @@ from dealer_assist.analysis.buster_odds import buster_odds
 from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
 from dealer_assist.analysis.player_strategy import Move, preferred_moves
-from dealer_assist.cards import parse_card
+from dealer_assist.rules.cards import parse_card
 from dealer_assist.errors import RuleError
-from dealer_assist.profile import load_profile, profile_names
-from dealer_assist.settlement import Wager
+from dealer_assist.rules.profile import load_profile, profile_names
+from dealer_assist.rules.settlement import Wager
 
 Z_95, Z_999 = 1.96, 3.29
 

@@ -9,8 +9,8 @@ from math import comb
 import pytest
 
 from dealer_assist.analysis.lucky_odds import lucky_odds
-from dealer_assist.cards import RANKS, SUITS, Card
-from dealer_assist.lucky_lucky import LuckyLine, lucky_line
+from dealer_assist.rules.cards import RANKS, SUITS, Card
+from dealer_assist.rules.lucky_lucky import LuckyLine, lucky_line
 
 # Pay table 1 of the published analysis: as RULES.md §2.18, but a suited 21 pays 15 to 1.
 PAY_TABLE_1 = {"suited_777": 200, "suited_678": 100, "777": 50, "678": 30,

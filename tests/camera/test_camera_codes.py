@@ -9,7 +9,7 @@ import pytest
 
 from calibration.camera_calibration import Calibration
 from calibration.layout import Layout
-from dealer_assist.cards import Card
+from dealer_assist.rules.cards import Card
 from dealer_assist.errors import RuleError
 from devices.camera_codes import CardCode, parse_card_code
 from devices.camera_decoders import DEFAULT_DECODER, DecoderName, make_decoder

@@ -8,7 +8,7 @@ import pytest
 
 from calibration.camera_calibration import Calibration
 from calibration.layout import Layout
-from dealer_assist.cards import parse_card
+from dealer_assist.rules.cards import parse_card
 from devices.camera import watch
 from devices.camera_mismatch import Mismatch, MismatchKind, compare_placements
 from devices.camera_placements import PlacementTracker

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from dealer_assist.cards import parse_card
+from dealer_assist.rules.cards import parse_card
 from devices.camera_check import CameraCheck, reported_by_zone
 from devices.camera_reader import CardReader
 from devices.table_controller import TableController

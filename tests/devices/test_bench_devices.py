@@ -7,11 +7,11 @@ from contextlib import contextmanager
 
 import pytest
 
-from dealer_assist.bench import BenchPlayer
+from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.errors import RuleError
-from dealer_assist.session_inputs import ShoeLoaded
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
+from dealer_assist.table.session_inputs import ShoeLoaded
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 
@@ -106,7 +106,7 @@ def test_a_card_pulled_before_the_last_one_arrived_and_a_shoe_nobody_needs_are_r
 
 
 def test_the_card_stop_holds_until_no_more_bets_the_deal_refuses_meanwhile_and_no_wager_is_lost(tmp_path):
-    from dealer_assist.inputs import NoMoreBets, PlaceWager, WagerKind
+    from dealer_assist.rules.inputs import NoMoreBets, PlaceWager, WagerKind
     table = Table.open(tmp_path / "table.db", TableConfig("T1", "sd-buster-a"))
     with _linked(table) as (devices, linked):
         devices.load(devices.next_shoe())

@@ -3,33 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.cards import Card
+from dealer_assist.rules.cards import Card
 from devices.codec import CodecError, decode, encode
 from devices.framing import RejectReason
 from devices.messages import (
-    HOST_TO_PEEK,
-    HOST_TO_SHOE,
-    PEEK_TO_HOST,
-    SHOE_TO_HOST,
-    Ack,
-    CardOut,
-    CutCard,
-    Fault,
-    Heartbeat,
-    Hello,
-    Ident,
-    Lid,
-    LidState,
-    Lock,
-    LockState,
-    Message,
-    Nak,
-    NewShoe,
-    NoRead,
-    PeekAnswer,
-    PeekRequest,
-    PeekResult,
-    Status,
+    HOST_TO_PEEK, HOST_TO_SHOE, PEEK_TO_HOST, SHOE_TO_HOST, Ack, CardOut, CutCard, Fault, Heartbeat, Hello, Ident, Lid, LidState,
+    Lock, LockState, Message, Nak, NewShoe, NoRead, PeekAnswer, PeekRequest, PeekResult, Status,
 )
 
 EXAMPLES: list[tuple[Message, str]] = [

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from dealer_assist.cards import RANKS, SUITS
+from dealer_assist.rules.cards import RANKS, SUITS
 from hw_sims.faults import BAD_FRAMES, RATED
 
 pytestmark = pytest.mark.slow  # each test runs `python -m ui.cli devices|sim`; one soaks 100 disconnects

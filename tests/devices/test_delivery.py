@@ -1,7 +1,7 @@
 """DEVICES.md §1 delivery rules, on the pure state machine with the clock in the test's hands."""
 from __future__ import annotations
 
-from dealer_assist.cards import Card
+from dealer_assist.rules.cards import Card
 from devices.delivery import Delivery
 from devices.messages import SHOE_TO_HOST, Ack, CardOut, Heartbeat
 from devices.timing import MAX_REPEATS, REPEAT_EVERY

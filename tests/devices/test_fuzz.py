@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from dealer_assist.cards import RANKS, SUITS
+from dealer_assist.rules.cards import RANKS, SUITS
 from devices.codec import encode
 from devices.decoding import Decoder
 from devices.framing import STX, Rejection, RejectReason, encode_frame

@@ -1,7 +1,7 @@
 """DEVICES.md §1 start-up, supervision and duplicate state of the host link, with a hand-held clock."""
 from __future__ import annotations
 
-from dealer_assist.cards import Card
+from dealer_assist.rules.cards import Card
 from devices.codec import encode
 from devices.framing import Rejection, encode_frame
 from devices.link import HostLink, LinkHandler, LinkState

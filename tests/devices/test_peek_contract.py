@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.cards import Card, parse_card
-from dealer_assist.inputs import PeekResult
+from dealer_assist.rules.cards import Card, parse_card
+from dealer_assist.rules.inputs import PeekResult
 from devices.clock import MONOTONIC, Clock
 from devices.events import LinkChanged
 from devices.link import LinkState

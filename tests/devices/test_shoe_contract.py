@@ -7,19 +7,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from dealer_assist.cards import parse_card
+from dealer_assist.rules.cards import parse_card
 from devices.clock import MONOTONIC, Clock
 from devices.events import (
-    CardSeen,
-    CardsMissed,
-    CardUnread,
-    CutReached,
-    DeviceFault,
-    DeviceHello,
-    FrameRejected,
-    LidChanged,
-    LinkChanged,
-    LockChanged,
+    CardSeen, CardsMissed, CardUnread, CutReached, DeviceFault, DeviceHello, FrameRejected, LidChanged, LinkChanged, LockChanged,
     ShoeLoaded,
 )
 from devices.link import LinkState

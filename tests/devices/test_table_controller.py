@@ -6,18 +6,18 @@ import random
 
 import pytest
 
-from dealer_assist.bench import BenchPlayer
+from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, Decide, NoMoreBets, PeekAnswered, PeekResult, PlaceWager, WagerKind
-from dealer_assist.journal import Record, RecordKind, read_records, verify
-from dealer_assist.recall import export_round, recall
-from dealer_assist.round_file import settle_round
-from dealer_assist.random_play import RandomPolicy
-from dealer_assist.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
-from dealer_assist.snapshot import AttentionKind
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
-from dealer_assist.tracker import Need, Phase
+from dealer_assist.rules.inputs import Action, Decide, NoMoreBets, PeekAnswered, PeekResult, PlaceWager, WagerKind
+from dealer_assist.journal.journal_file import Record, RecordKind, read_records, verify
+from dealer_assist.history.recall import export_round, recall
+from dealer_assist.play.round_file import settle_round
+from dealer_assist.play.random_play import RandomPolicy
+from dealer_assist.table.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
+from dealer_assist.table.snapshot import AttentionKind
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
+from dealer_assist.rules.tracker import Need, Phase
 from devices.table_controller import TableController
 from hw_sims.linked_bench import LinkedBench
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
-from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.recall import export_round, recall
-from dealer_assist.round_file import settle_round
-from dealer_assist.session_inputs import BankAccepted, SettlementConfirmed
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
-from dealer_assist.tracker import Phase, RoundTracker
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.history.recall import export_round, recall
+from dealer_assist.play.round_file import settle_round
+from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
+from dealer_assist.rules.tracker import Phase, RoundTracker
 from devices.table_controller import TableController
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
@@ -98,7 +98,7 @@ def test_bench_over_pseudo_terminals_records_the_same_inputs_as_in_process(tmp_p
     import subprocess
     import sys
 
-    from dealer_assist.journal import verify
+    from dealer_assist.journal.journal_file import verify
 
     def bench(name: str, links: str) -> list[dict]:
         path = tmp_path / name
@@ -124,7 +124,7 @@ def test_bench_stopped_by_a_signal_ends_between_moves_with_its_journal_sealed(tm
     import sys
     import time
 
-    from dealer_assist.journal import verify
+    from dealer_assist.journal.journal_file import verify
 
     for number, delay in enumerate((0.3, 0.45, 0.6, 0.75, 0.9)):
         path = tmp_path / f"{links}-{number}.db"

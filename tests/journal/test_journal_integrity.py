@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.journal import JournalClosed, JournalCorrupt, RecordKind, verify
-from dealer_assist.table import Table, TableStopped, table_config
+from dealer_assist.journal.journal_file import JournalClosed, JournalCorrupt, RecordKind, verify
+from dealer_assist.table.journaled_table import Table, TableStopped
+from dealer_assist.table.header import table_config
 
 from journal_helpers import bench_journal
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from dealer_assist.journal_lock import JournalInUse, JournalLock, lock_path
+from dealer_assist.journal.lock import JournalInUse, JournalLock, lock_path
 
 
 def test_a_held_journal_is_refused_naming_the_holder(tmp_path):

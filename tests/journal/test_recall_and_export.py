@@ -8,14 +8,15 @@ import sys
 
 import pytest
 
-from dealer_assist.journal import (
+from dealer_assist.journal.journal_file import (
     GENESIS, RecordKind, canonical_json, last_round_id, read_records, record_hash, round_records, seal_path,
 )
-from dealer_assist.record_source import SqliteRecords, closing_record, table_config
-from dealer_assist.recall import HIDDEN, export_round, recall
-from dealer_assist.round_file import settle_round
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
+from dealer_assist.journal.record_source import SqliteRecords, closing_record
+from dealer_assist.table.header import table_config
+from dealer_assist.history.recall import HIDDEN, export_round, recall
+from dealer_assist.play.round_file import settle_round
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
 
 from journal_helpers import bench_journal, play
 
@@ -74,7 +75,7 @@ def test_recall_of_some_rounds_reads_from_where_they_start_and_matches_a_full_re
 def test_recall_of_an_open_round_masks_the_hole_card_until_it_is_revealed(journal_dir):
     table = Table.open(journal_dir / "open.db", TableConfig("T-2", "c21-8.0"))
     play(table, 3, seed=2)
-    from dealer_assist.bench import BenchPlayer
+    from dealer_assist.play.bench import BenchPlayer
     player = BenchPlayer(2)
     while table.session.tracker is None or table.session.tracker.phase.value in ("betting", "dealing"):
         table.submit(player.next_input(table.session))

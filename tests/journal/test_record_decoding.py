@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.cards import parse_card
-from dealer_assist.codec import decode, encode
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.table.codec import decode, encode
 from dealer_assist.errors import JournalError
-from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
-from dealer_assist.session_inputs import BankAccepted
-from dealer_assist.table_session import TableConfig, TableSession
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.table.session_inputs import BankAccepted
+from dealer_assist.table.session import TableConfig, TableSession
 
 
 @pytest.mark.parametrize("record", [

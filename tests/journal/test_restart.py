@@ -4,10 +4,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from dealer_assist.bench import BenchPlayer
-from dealer_assist.journal import RecordKind, read_records, verify
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.journal.journal_file import RecordKind, read_records, verify
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
 
 from journal_helpers import bench_journal
 

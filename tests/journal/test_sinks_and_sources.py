@@ -7,13 +7,13 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-from dealer_assist.bench import BenchPlayer
-from dealer_assist.journal import Record, RecordKind, read_records
-from dealer_assist.recall import export_round, recall
-from dealer_assist.record_source import SqliteRecords, verify_source
-from dealer_assist.record_source import table_config
-from dealer_assist.table import Table, replay
-from dealer_assist.table_session import TableConfig
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.journal.journal_file import Record, RecordKind, read_records
+from dealer_assist.history.recall import export_round, recall
+from dealer_assist.journal.record_source import SqliteRecords, verify_source
+from dealer_assist.table.header import table_config
+from dealer_assist.table.journaled_table import Table, replay
+from dealer_assist.table.session import TableConfig
 from journal_helpers import bench_journal
 
 
@@ -63,7 +63,7 @@ def test_a_sink_sees_every_append_of_a_bench_run_in_order_and_they_equal_the_jou
         raise ValueError("the card room's queue is gone")
     table.journal.add_sink(broken)
     player = BenchPlayer(9)
-    with caplog.at_level(logging.ERROR, logger="dealer_assist.journal"):
+    with caplog.at_level(logging.ERROR, logger="dealer_assist.journal.journal_file"):
         while table.rounds_closed < 30:
             table.submit(player.next_input(table.session))
     table.set_pin("1357")

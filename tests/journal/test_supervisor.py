@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.cards import parse_card
+from dealer_assist.rules.cards import parse_card
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind, Action
-from dealer_assist.tracker import Phase
-from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.recall import recall
-from dealer_assist.session_inputs import (
+from dealer_assist.rules.inputs import CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind, Action
+from dealer_assist.rules.tracker import Phase
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.history.recall import recall
+from dealer_assist.table.session_inputs import (
     BankAccepted, DiscardMisdeal, RekeyCard, SettlementConfirmed, ShoeLoaded, VoidRound,
 )
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig, TableState
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig, TableState
 
 from journal_helpers import Clock
 

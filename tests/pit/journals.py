@@ -5,7 +5,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from dealer_assist.journal import Record, read_records, record_hash
+from dealer_assist.journal.journal_file import Record, read_records, record_hash
 from hw_sims.bench_command import main as bench
 from pit.stream.wire import RecordMessage, journal_identity
 

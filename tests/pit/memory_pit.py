@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import RuleError
-from dealer_assist.journal import read_records
-from dealer_assist.recall import export_round, recall
-from dealer_assist.record_source import SqliteRecords, closing_record, table_config
-from dealer_assist.table import replay
-from dealer_assist.table_session import TableConfig
+from dealer_assist.journal.journal_file import read_records
+from dealer_assist.history.recall import export_round, recall
+from dealer_assist.journal.record_source import SqliteRecords, closing_record
+from dealer_assist.table.header import table_config
+from dealer_assist.table.journaled_table import replay
+from dealer_assist.table.session import TableConfig
 from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
 from pit.stream.wire import journal_identity
 

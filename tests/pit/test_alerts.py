@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.cards import parse_card
-from dealer_assist.codec import encode
-from dealer_assist.journal import RecordKind, canonical_json
-from dealer_assist.money import format_money
-from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, RekeyCard, VoidRound
-from dealer_assist.session_operations import (
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.table.codec import encode
+from dealer_assist.journal.journal_file import RecordKind, canonical_json
+from dealer_assist.rules.money import format_money
+from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, RekeyCard, VoidRound
+from dealer_assist.table.session_operations import (
     CardRekeyed, MisdealDiscarded, MisdealHeld, PeekConfirmed, RotationWarning, RoundVoided,
 )
 from devices.events import DeviceFault

@@ -8,7 +8,7 @@ from pathlib import Path
 import nats
 import pytest
 
-from dealer_assist.journal import last_seq, read_records
+from dealer_assist.journal.journal_file import last_seq, read_records
 from hw_sims.bench_command import main as bench
 from pit.stream.wire import StatusMessage, journal_identity, parse_status_message
 from tests.pit.room_rig import once_each, start_room

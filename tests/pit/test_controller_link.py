@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.bench import BenchPlayer
+from dealer_assist.play.bench import BenchPlayer
 from devices.table_controller import TableController
 from pit.shipping.shipper import attach_shipper
 from pit.shipping.table_view import snapshot_view

@@ -11,7 +11,7 @@ from pathlib import Path
 import nats
 import pytest
 
-from dealer_assist.journal import RecordKind, record_hash
+from dealer_assist.journal.journal_file import RecordKind, record_hash
 from hw_sims.bench_command import main as bench
 from pit.stream.broker import Identity, ensure_stream
 from pit.trial.local_services import NatsServer, PostgresCluster

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.bench import BenchPlayer
-from dealer_assist.journal import last_seq, read_records, seal_path
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.journal.journal_file import last_seq, read_records, seal_path
 from pit.trial.local_services import free_port
 from pit.shipping.shipper import attach_shipper
 from pit.stream.wire import journal_identity

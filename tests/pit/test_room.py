@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.journal import verify
+from dealer_assist.journal.journal_file import verify
 from pit.trial.local_services import PostgresCluster, free_port
 from pit.trial.room import ROOT_DATA, default_folder, table_ids
 

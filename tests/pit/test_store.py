@@ -12,9 +12,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from dealer_assist.journal import RecordKind
-from dealer_assist.recall import export_round, recall
-from dealer_assist.round_file import settle_round
+from dealer_assist.journal.journal_file import RecordKind
+from dealer_assist.history.recall import export_round, recall
+from dealer_assist.play.round_file import settle_round
 from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
 from pit.service.ingest import rebuild, write_records
 from pit.trial.local_services import PostgresCluster
@@ -109,7 +109,7 @@ def test_an_open_rounds_hole_card_stays_hidden_on_the_table_view(store: PitStore
 
 def _alerting_journal(tmp_path: Path) -> list[RecordMessage]:
     """A real chain whose records raise a correction, a PIN lockout and a large payout."""
-    from dealer_assist.journal import Journal, Verdict, read_records
+    from dealer_assist.journal.journal_file import Journal, Verdict, read_records
     from pit.stream.wire import journal_identity
     path = tmp_path / "a.db"
     j = Journal(path, Verdict(True, 0, "new journal"))

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.bench import BenchPlayer
-from dealer_assist.journal import read_records, seal_path
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.journal.journal_file import read_records, seal_path
 from pit.trial.local_services import PostgresCluster
 from pit.stream.wire import journal_identity
 from tests.pit.journals import bench_journal, head, rewrite

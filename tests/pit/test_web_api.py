@@ -7,8 +7,8 @@ import io
 import pytest
 from starlette.testclient import TestClient
 
-from dealer_assist.journal import read_records
-from dealer_assist.round_file import settle_round
+from dealer_assist.journal.journal_file import read_records
+from dealer_assist.play.round_file import settle_round
 from memory_pit import MemoryPitData
 from pit.service.web import create_app
 from web_bench import SUPERVISOR_TOKEN, TOKEN, floor_data

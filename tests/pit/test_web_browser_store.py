@@ -14,8 +14,8 @@ from pathlib import Path
 import nats
 import pytest
 
-from dealer_assist.journal import read_records
-from dealer_assist.table import Table
+from dealer_assist.journal.journal_file import read_records
+from dealer_assist.table.journaled_table import Table
 from pit.stream.broker import ensure_stream
 from pit.service.data import Role
 from pit.trial.local_services import NatsServer, PostgresCluster

@@ -10,8 +10,8 @@ import threading
 import pytest
 from starlette.testclient import TestClient
 
-from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.journal_text import card_code
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.text.journal_text import card_code
 from pit.service.web import create_app
 from web_client import csrf_of, log_in
 

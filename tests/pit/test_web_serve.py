@@ -13,7 +13,7 @@ from decimal import Decimal
 import httpx
 import pytest
 
-from dealer_assist.journal import read_records
+from dealer_assist.journal.journal_file import read_records
 from memory_pit import MemoryPitData
 from pit.service.data import Role
 from pit.trial.local_services import free_port

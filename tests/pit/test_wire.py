@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.journal import GENESIS, Journal, RecordKind, Verdict, read_records
+from dealer_assist.journal.journal_file import GENESIS, Journal, RecordKind, Verdict, read_records
 from pit.stream.wire import RecordMessage, WireError, check_table_id, journal_identity, parse_record_message
 
 

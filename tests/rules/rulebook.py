@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from dealer_assist.errors import RuleError
-from dealer_assist.round_file import settle_round
+from dealer_assist.play.round_file import settle_round
 from ui.cli import main as cli_main
 
 Wagers = Mapping[int, Mapping[str, float]]

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.cards import parse_card
+from dealer_assist.rules.cards import parse_card
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerKind
-from dealer_assist.session_inputs import BankAccepted, BankRefused, SettlementConfirmed, ShoeLoaded
-from dealer_assist.session_operations import BankDeclined, BankOffered, BankTaken, RoundClosed, RoundOpened
-from dealer_assist.table_session import TableConfig, TableSession
+from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.table.session_inputs import BankAccepted, BankRefused, SettlementConfirmed, ShoeLoaded
+from dealer_assist.table.session_operations import BankDeclined, BankOffered, BankTaken, RoundClosed, RoundOpened
+from dealer_assist.table.session import TableConfig, TableSession
 from rulebook import heads_up, make_round, rows, settle, stack
 
 NB, C21 = "nobust-4.0", "c21-8.0"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.errors import RuleError
-from dealer_assist.profile import load_profile
+from dealer_assist.rules.profile import load_profile
 from rulebook import (
     PD_SEAT4, button_round, buster_rows, hand, heads_up, make_round, refused, rotated, rows, settle, stack,
 )

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.cards import parse_card
+from dealer_assist.rules.cards import parse_card
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
-from dealer_assist.operations import NaturalPaidEarly
-from dealer_assist.profile import load_profile
-from dealer_assist.tracker import PlayerDealer, RoundTracker
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.rules.operations import NaturalPaidEarly
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 from rulebook import (
     PD_SEAT4, button_round, buster_rows, hand, heads_up, make_round, refused, rotated, rows, settle, stack,
 )

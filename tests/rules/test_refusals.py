@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.errors import CommandError, DeviceError, InputError, JournalError, Refusal, RuleError
-from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
-from dealer_assist.profile import load_profile
-from dealer_assist.round_file import settle_round
-from dealer_assist.tracker import RoundTracker
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.play.round_file import settle_round
+from dealer_assist.rules.tracker import RoundTracker
 
 ROUND = {"format": "round-v1", "profile": "sd-buster-a", "wagers": {"1": {"base": 10}},
          "cards": ["TS", "6H", "9D", "7C"], "actions": {"1": ["stand"]}}

@@ -4,17 +4,17 @@ have one, each told as a step the dealer settles ("Paid") before the round goes 
 exactly as the settlement shows it at the end."""
 from __future__ import annotations
 
-from dealer_assist.cards import parse_card
-from dealer_assist.inputs import (
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import (
     Action, CardDrawn, CloseInsurance, Decide, Input, Insure, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult,
     PlaceWager, WagerKind,
 )
-from dealer_assist.operations import NaturalPaidLater, Operation, PaymentDue, PaymentsDone
-from dealer_assist.outcomes import Result
-from dealer_assist.profile import load_profile
-from dealer_assist.round_phases import Need
-from dealer_assist.settlement import Wager
-from dealer_assist.tracker import PlayerDealer, RoundTracker
+from dealer_assist.rules.operations import NaturalPaidLater, Operation, PaymentDue, PaymentsDone
+from dealer_assist.rules.outcomes import Result
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.phases import Need
+from dealer_assist.rules.settlement import Wager
+from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
 
 def _live(profile: str, pd: PlayerDealer | None, seats: int | None = None) -> RoundTracker:

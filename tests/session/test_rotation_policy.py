@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from dealer_assist.errors import Refusal, RuleError
-from dealer_assist.rotation import ROTATION_WINDOW_S, CaliforniaRotation, NoLimits, rotation_policy
-from dealer_assist.session_inputs import BankAccepted
+from dealer_assist.table.rotation import ROTATION_WINDOW_S, CaliforniaRotation, NoLimits, rotation_policy
+from dealer_assist.table.session_inputs import BankAccepted
 
 T0 = 1_800_000_000.0
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.cards import parse_card
+from dealer_assist.rules.cards import parse_card
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
-from dealer_assist.session_inputs import (
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.table.session_inputs import (
     BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded,
 )
-from dealer_assist.table_session import TableConfig, TableSession, TableState
+from dealer_assist.table.session import TableConfig, TableSession, TableState
 
 T0 = 1_800_000_000.0
 
@@ -116,7 +116,7 @@ def test_a_refused_input_changes_nothing_in_the_session():
 
 
 def test_6_1_an_unread_card_holds_the_round_until_a_person_names_it():
-    from dealer_assist.session_inputs import CardsUnread, KeyCard
+    from dealer_assist.table.session_inputs import CardsUnread, KeyCard
     session = _session()
     session.apply(BankAccepted(1, 50_000), T0)
     session.apply(PlaceWager(2, WagerKind.BASE, 1_000), T0)
@@ -141,7 +141,7 @@ def test_6_1_an_unread_card_holds_the_round_until_a_person_names_it():
 
 
 def test_8_21_betting_stays_open_until_no_more_bets_and_an_early_card_is_a_misdeal_hold():
-    from dealer_assist.session_inputs import DiscardMisdeal
+    from dealer_assist.table.session_inputs import DiscardMisdeal
     session = _session()
     session.apply(BankAccepted(1, 50_000), T0)
     session.apply(PlaceWager(2, WagerKind.BASE, 1_000), T0)

@@ -7,19 +7,19 @@ from collections.abc import Iterable
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, WagerKind
-from dealer_assist.money import Cents
-from dealer_assist.profile import load_profile
-from dealer_assist.shoe import Shoe
-from dealer_assist.snapshot import TableSnapshot
-from dealer_assist.table import Table as JournaledTable
-from dealer_assist.round_phases import Need
-from dealer_assist.table_session import TableConfig, TableState
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, WagerKind
+from dealer_assist.rules.money import Cents
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.play.shoe import Shoe
+from dealer_assist.table.snapshot import TableSnapshot
+from dealer_assist.table.journaled_table import Table as JournaledTable
+from dealer_assist.rules.phases import Need
+from dealer_assist.table.session import TableConfig, TableState
 from ui.bank_offer import BANK_CHIPS
 from ui.bench_panel import BenchPanel
 from dealer_assist.errors import RuleError
-from dealer_assist.table_session import TableInput
+from dealer_assist.table.session import TableInput
 from devices.table_controller import TableController
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow

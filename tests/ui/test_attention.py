@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import threading
 
-from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, WagerKind
-from dealer_assist.session_inputs import CardsUnread, ConfirmPeek, DiscardMisdeal, KeyCard
-from dealer_assist.snapshot import Attention, AttentionKind
-from dealer_assist.tracker import Need
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, CardDrawn, WagerKind
+from dealer_assist.table.session_inputs import CardsUnread, ConfirmPeek, DiscardMisdeal, KeyCard
+from dealer_assist.table.snapshot import Attention, AttentionKind
+from dealer_assist.rules.tracker import Need
 from ui.wager_pad import INSURANCE
 
 

@@ -2,10 +2,10 @@
 before any round holds the table with what to do and who must do it."""
 from __future__ import annotations
 
-from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
-from dealer_assist.session_inputs import DiscardMisdeal, SettlementConfirmed
-from dealer_assist.table_session import TableState
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.table.session_inputs import DiscardMisdeal, SettlementConfirmed
+from dealer_assist.table.session import TableState
 
 
 def _one_round(t) -> None:

@@ -7,11 +7,11 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
-from dealer_assist.tracker import Need
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
+from dealer_assist.rules.tracker import Need
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.shoe import ShoeEmulator
 from devices.table_controller import TableController

@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from dealer_assist.inputs import Action, Decide, WagerKind
-from dealer_assist.ledger import ledger
-from dealer_assist.profile import profile_names
-from dealer_assist.table_session import TableState
-from dealer_assist.tracker import Need
-from dealer_assist.settlement import Wager
+from dealer_assist.rules.inputs import Action, Decide, WagerKind
+from dealer_assist.rules.ledger import ledger
+from dealer_assist.rules.profile import profile_names
+from dealer_assist.table.session import TableState
+from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.settlement import Wager
 from ui.text import money, settlement_action
 
 ROUNDS = 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QApplication, QWidget
 
-from dealer_assist.inputs import Action, WagerKind
+from dealer_assist.rules.inputs import Action, WagerKind
 
 CARDS = ["TS", "9H", "KD", "QH", "8C", "5D", "KC"]  # seat 1 20, seat 6 17, the PD KD 5D hits KC: bust
 

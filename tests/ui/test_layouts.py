@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QScrollArea
 
-from dealer_assist.inputs import WagerKind
-from dealer_assist.session_inputs import ConfirmPeek
-from dealer_assist.tracker import Need
+from dealer_assist.rules.inputs import WagerKind
+from dealer_assist.table.session_inputs import ConfirmPeek
+from dealer_assist.rules.tracker import Need
 from tests.screenshots import shoot
 from ui.settlement_table import NO_BREAK, SettlementTable
 

@@ -1,6 +1,6 @@
 """One door to the table: the screens act only through the table controller.
 
-The import contract in pyproject keeps `ui` from importing `dealer_assist.table`; this test keeps
+The import contract in pyproject keeps `ui` from importing `dealer_assist.table.journaled_table`; this test keeps
 it from reaching around the controller to the session, the journal's PINs or the `Table` it holds,
 and from reading the live round tracker or the journal's path instead of the snapshots."""
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _offences(source: str) -> list[str]:
             owner = node.value.id if isinstance(node.value, ast.Name) else node.value.attr
             if owner in ("controller", "bridge"):
                 found.append(f"line {node.lineno}: {owner}.{node.attr}")
-        if isinstance(node, ast.ImportFrom) and node.module == "dealer_assist.table_session":
+        if isinstance(node, ast.ImportFrom) and node.module == "dealer_assist.table.session":
             found += [f"line {node.lineno}: imports {a.name}" for a in node.names if a.name not in TABLE_SESSION_DATA]
     return found
 
@@ -40,4 +40,4 @@ def test_the_check_finds_a_screen_that_reaches_around_it():
     reading = "def g(controller):\n    controller.tracker.awaiting()\n    controller.journal_path.parent\n"
     assert sorted(_offences(reading)) == ["line 2: .tracker", "line 3: controller.journal_path"]
     assert _offences("def h(snap):\n    snap.journal_path.parent\n") == []
-    assert _offences("from dealer_assist.table_session import TableSession\n") == ["line 1: imports TableSession"]
+    assert _offences("from dealer_assist.table.session import TableSession\n") == ["line 1: imports TableSession"]

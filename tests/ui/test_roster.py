@@ -1,7 +1,7 @@
 """The table's roster of floor supervisors, read from `supervisors.txt` beside the journal."""
 from __future__ import annotations
 
-from dealer_assist.roster import MAX_NAMES, ROSTER_FILE, read_roster
+from dealer_assist.table.roster import MAX_NAMES, ROSTER_FILE, read_roster
 
 
 def test_no_roster_file_offers_no_names(tmp_path):

@@ -23,7 +23,7 @@ def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path, capsys):
     assert [n for n in names if n.endswith("settlement.png")] == [f"round-0{i}-settlement.png" for i in (1, 2, 3)]
     assert "supervisor-recall.png" in names, "the supervisor's recall of the last round"
     assert all((shots / n).stat().st_size > 10_000 for n in names)
-    from dealer_assist.journal import verify
+    from dealer_assist.journal.journal_file import verify
     assert verify(journal).ok
 
 
@@ -55,7 +55,7 @@ def test_a_table_file_sets_the_profile_and_the_journal(qapp, tmp_path, capsys):
     config.write_text(f'table_id = "T7"\nprofile = "sd-buster-c"\njournal = "{journal}"\n')
     assert main(["--config", str(config), "--exit"]) == 0
     assert "run: --exit closed the table once it was open; the journal is closed and sealed" in capsys.readouterr().err
-    from dealer_assist.table import table_config
+    from dealer_assist.table.header import table_config
     assert table_config(journal).profile == "sd-buster-c" and table_config(journal).table_id == "T7"
     config.write_text('table_id = "T7"\ncolour = "green"\n')
     assert main(["--config", str(config), "--exit"]) == 2

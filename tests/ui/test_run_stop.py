@@ -13,9 +13,9 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from dealer_assist.journal import seal_path, verify
-from dealer_assist.journal_lock import lock_path
-from dealer_assist.table import table_config
+from dealer_assist.journal.journal_file import seal_path, verify
+from dealer_assist.journal.lock import lock_path
+from dealer_assist.table.header import table_config
 from ui.dealer_window import DealerWindow
 from ui.run_command import main
 

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from dealer_assist.inputs import Action, Decide
-from dealer_assist.profile import load_profile, profile_names
-from dealer_assist.random_play import play_random_round
-from dealer_assist.shoe import Shoe
-from dealer_assist.snapshot import build_snapshot
-from dealer_assist.tracker import Need, Phase, RoundTracker
+from dealer_assist.rules.inputs import Action, Decide
+from dealer_assist.rules.profile import load_profile, profile_names
+from dealer_assist.play.random_play import play_random_round
+from dealer_assist.play.shoe import Shoe
+from dealer_assist.table.snapshot import build_snapshot
+from dealer_assist.rules.tracker import Need, Phase, RoundTracker
 
 
 def _check(tracker: RoundTracker) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
-from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.session_inputs import CardsUnread, SettlementConfirmed, ShoeLoaded
-from dealer_assist.table_session import TableState
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.table.session_inputs import CardsUnread, SettlementConfirmed, ShoeLoaded
+from dealer_assist.table.session import TableState
 
 from test_supervisor_helpers import journal, new_table, open_round, tap, tap_and_confirm, unlocked  # noqa: F401
 

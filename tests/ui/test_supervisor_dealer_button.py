@@ -8,8 +8,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
-from dealer_assist.table_session import TableState
-from dealer_assist.roster import ROSTER_FILE
+from dealer_assist.table.session import TableState
+from dealer_assist.table.roster import ROSTER_FILE
 from ui.pin_dialog import Step
 from ui.run_lifetime import CLOSED_BY
 from ui.supervisor_window import SupervisorWindow

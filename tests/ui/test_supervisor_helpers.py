@@ -12,11 +12,11 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "journal"))
 from journal_helpers import Clock, play  # noqa: E402
 
-from dealer_assist.cards import parse_card  # noqa: E402
-from dealer_assist.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerKind  # noqa: E402
-from dealer_assist.session_inputs import BankAccepted, ShoeLoaded  # noqa: E402
-from dealer_assist.table import Table  # noqa: E402
-from dealer_assist.table_session import TableConfig  # noqa: E402
+from dealer_assist.rules.cards import parse_card  # noqa: E402
+from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerKind  # noqa: E402
+from dealer_assist.table.session_inputs import BankAccepted, ShoeLoaded  # noqa: E402
+from dealer_assist.table.journaled_table import Table  # noqa: E402
+from dealer_assist.table.session import TableConfig  # noqa: E402
 from devices.table_controller import TableController  # noqa: E402
 from ui.supervisor_window import SupervisorWindow  # noqa: E402
 

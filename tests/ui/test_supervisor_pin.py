@@ -2,7 +2,7 @@
 lockout show the table's refusal, and the lock shows the time it has left."""
 from __future__ import annotations
 
-from dealer_assist.journal import RecordKind, read_records
+from dealer_assist.journal.journal_file import RecordKind, read_records
 
 from test_supervisor_helpers import PIN, Clock, journal, key_in, new_table, opened, tap, unlocked  # noqa: F401
 

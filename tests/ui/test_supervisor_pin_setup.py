@@ -7,11 +7,11 @@ import random
 
 from PySide6.QtWidgets import QApplication, QPushButton
 
-from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.profile import load_profile
-from dealer_assist.shoe import Shoe
-from dealer_assist.table import Table
-from dealer_assist.table_session import TableConfig
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.play.shoe import Shoe
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QPushButton
 
-from dealer_assist.bench import BenchPlayer
+from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.errors import RuleError
-from dealer_assist.inputs import PlaceWager, WagerKind
-from dealer_assist.journal import RecordKind, read_records
-from dealer_assist.recall import HIDDEN, recall
-from dealer_assist.journal_text import card_code, describe
-from dealer_assist.record_words import wager_name
+from dealer_assist.rules.inputs import PlaceWager, WagerKind
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.history.recall import HIDDEN, recall
+from dealer_assist.text.journal_text import card_code, describe
+from dealer_assist.text.record_words import wager_name
 from ui.corrections_view import REASONS
-from dealer_assist.roster import ROSTER_FILE
+from dealer_assist.table.roster import ROSTER_FILE
 
 from tests.screenshots import shoot
 from test_supervisor_helpers import (PIN, assert_fits, journal, key_in, open_round, opened, played_table,  # noqa: F401

@@ -9,11 +9,11 @@ import subprocess
 
 import pytest
 
-from dealer_assist.cards import parse_card
-from dealer_assist.inputs import Action, CardDrawn, Decide
-from dealer_assist.recall import recall
-from dealer_assist.journal_text import describe
-from dealer_assist.session_inputs import RekeyCard, SettlementConfirmed
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide
+from dealer_assist.history.recall import recall
+from dealer_assist.text.journal_text import describe
+from dealer_assist.table.session_inputs import RekeyCard, SettlementConfirmed
 from ui.dispute_report import report_html, write_report
 
 from test_supervisor_helpers import PIN, journal, open_round, played_table, tap, unlocked  # noqa: F401

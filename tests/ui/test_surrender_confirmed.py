@@ -1,7 +1,7 @@
 """Surrender cannot be taken back, so the dealer's screen asks once more before it is sent."""
 from __future__ import annotations
 
-from dealer_assist.inputs import Action, Decide, WagerKind
+from dealer_assist.rules.inputs import Action, Decide, WagerKind
 from ui.confirm_overlay import open_confirmation
 
 

@@ -4,8 +4,8 @@ the amount to pay or collect; the round goes on only after "Paid", and the settl
 rows as settled before and leaves them out of what is still to pay."""
 from __future__ import annotations
 
-from dealer_assist.inputs import Action, WagerKind
-from dealer_assist.round_phases import Need
+from dealer_assist.rules.inputs import Action, WagerKind
+from dealer_assist.rules.phases import Need
 from ui.wager_pad import INSURANCE
 
 

@@ -1,8 +1,8 @@
 """ROUND-FILE.md's worked example, played by taps on the dealer's screen."""
 from __future__ import annotations
 
-from dealer_assist.inputs import Action, Decide, WagerKind
-from dealer_assist.ledger import ledger
+from dealer_assist.rules.inputs import Action, Decide, WagerKind
+from dealer_assist.rules.ledger import ledger
 
 CARDS = ["7S", "9H", "KD", "7H", "7C", "5D", "2S", "KC"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.journal_text import card_code, money
-from dealer_assist.recall import HIDDEN, round_cards
+from dealer_assist.history.recall import HIDDEN, round_cards
+from dealer_assist.text.journal_text import card_code, money
 
 
 @dataclass(frozen=True, slots=True)

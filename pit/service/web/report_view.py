@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 
 from markupsafe import Markup
 
-from dealer_assist.journal_text import units
+from dealer_assist.text.journal_text import units
 
 CSV_COLUMNS = ("table_id", "from", "to", "rounds", "fees_players", "fees_player_dealer", "drop",
                "player_dealer_net", "corrections", "largest_payout")

@@ -6,7 +6,7 @@ from typing import Any
 
 from starlette.templating import Jinja2Templates
 
-from dealer_assist.journal_text import card_code, clock, signed_units, stamp, units
+from dealer_assist.text.journal_text import card_code, clock, signed_units, stamp, units
 
 
 def fee_total(fees: Any) -> float:

@@ -1,0 +1,57 @@
+"""The one line the dealer reads: what the round waits for next, in words."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.hand_options import must_stand, why_not_split, why_not_stand, why_not_surrender
+from dealer_assist.rules.phases import DEALER, Need, Phase
+from dealer_assist.rules.totals import hand_total
+
+if TYPE_CHECKING:
+    from dealer_assist.rules.tracker import RoundTracker
+
+_PHASE_PROMPTS = {
+    Phase.BETTING: "Place wagers, then deal",
+    Phase.INSURANCE: "Ace up: take insurance, then peek",
+    Phase.PEEK: "Peek for a Natural",
+    Phase.HELD: "Check the hole card by hand; a floor supervisor confirms",
+}
+
+
+def describe(cards: Sequence[Card]) -> str:
+    total = hand_total(cards)
+    return f"{'soft' if total.soft else 'hard'} {total.value}"
+
+
+def prompt(tracker: RoundTracker) -> str:
+    wait = tracker.awaiting()
+    dealer = "the player-dealer" if tracker.pd_seat else "the dealer"
+    if wait.need is Need.PAYMENTS:
+        return "Settle now, then tap Paid; shoe locked"
+    if wait.seat is not None and wait.hand is not None:
+        seat_hands = tracker.hands[wait.seat]
+        hand = seat_hands[wait.hand]
+        label = f"Seat {wait.seat}" + (f" hand {wait.hand + 1}" if len(seat_hands) > 1 else "")
+        if wait.need is Need.CARD:
+            return f"{label} takes a card"
+        profile = tracker.profile
+        if why_not_stand(profile, hand) is not None:
+            return f"{label} must hit ({hand.total.value})"
+        if must_stand(profile, hand) is not None:
+            others = [name for name, why in (("split", why_not_split(profile, hand, len(seat_hands))),
+                                             ("surrender", why_not_surrender(profile, hand, len(seat_hands))))
+                      if why is None]
+            return f"{label} must stand on {describe(hand.cards)} (or {' / '.join(others)})"
+        return f"{label} to act on {describe(hand.cards)}"
+    if tracker.phase is Phase.DEALING:
+        target = tracker.next_card_goes_to()
+        return f"Deal to {dealer if target == DEALER else f'seat {target}'}"
+    if tracker.phase is Phase.DEALER:
+        return f"{dealer.capitalize()} hits {describe(tracker.dealer)}"
+    if tracker.phase is Phase.SETTLED:
+        return f"{dealer.capitalize()} stands — settle in order; shoe locked"
+    if tracker.phase is Phase.BETTING and tracker.dealer_closes_betting:
+        return "Place wagers, then tap No more bets; shoe locked"
+    return _PHASE_PROMPTS[tracker.phase]

@@ -1,0 +1,214 @@
+"""A table on its journal: every input is worked out, written durably, and only then taken.
+
+Opening a table verifies its journal first; a damaged journal is left untouched and the table
+refuses to deal. A table killed at any moment reopens into the same round at the same point by
+replaying, from the journal alone, the inputs since the last closed round.
+
+Journal first: a trial copy of the session works out what an input does (the operations, or the
+refusal); that record is written; only once it is durable does the session everyone reads take
+the input. A record that cannot be written (a full disk, a closed journal) stops the table where
+its journal ends, with nothing in memory moved, and every later input is refused until the table
+is opened again.
+"""
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dealer_assist.errors import JournalError, Refusal, RuleError
+from dealer_assist.journal.journal_file import (
+    Journal, JournalClosed, JournalCorrupt, JournalWriteFailed, Record, RecordKind, Verdict, record_at, security_events, verify,
+)
+from dealer_assist.journal.record_source import RecordSource, as_source
+from dealer_assist.rules.ledger import ledger
+from dealer_assist.rules.tracker import Phase
+from dealer_assist.table.codec import decode, encode
+from dealer_assist.table.header import header_body, table_config
+from dealer_assist.table.pins import PinGuard, new_pin
+from dealer_assist.table.session import TableConfig, TableInput, TableSession
+from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, VoidRound
+from dealer_assist.table.session_operations import RoundClosed
+
+SOFTWARE = "dealer-assist 0.1.0"
+SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard)
+
+
+class TableStopped(RuntimeError):
+    """The journal could not take a record, so the table takes no more inputs until it is opened
+    again; the message says which record failed and where the journal ends."""
+
+
+class Table:
+    def __init__(self, path: Path, journal: Journal, session: TableSession, pins: PinGuard,
+                 verdict: Verdict, clock: Callable[[], float], rounds_closed: int) -> None:
+        self.path = path
+        self.journal = journal
+        self.session = session
+        self.pins = pins
+        self.clock = clock
+        self.rounds_closed = rounds_closed
+        self.stopped: str | None = None  # why the table stopped taking inputs, once it has
+        self._verified = (verdict.records, verdict.head)
+        self._trial = _twin(session)  # works out each input before its record is written
+
+    # --- opening --------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None,
+             clock: Callable[[], float] = time.time) -> Table:
+        """Open or create the table's journal; raises JournalCorrupt on any damage."""
+        path = Path(path)
+        verdict = verify(path) if path.exists() else Verdict(True, 0, "new journal")
+        if not verdict.ok:
+            raise JournalCorrupt(verdict)
+        if verdict.records == 0:  # new, or created by a start that stopped before its first record
+            if config is None:
+                raise JournalError(Refusal.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one")
+            session = TableSession(config)
+            journal = Journal(path, verdict)
+            journal.append(RecordKind.TABLE, header_body(config, session.profile, devices or {}, SOFTWARE))
+            verdict = Verdict(True, journal.seq, "", None, 1, journal.head)
+            return cls(path, journal, session, PinGuard(), verdict, clock, 0)
+        session, pins = _recover(path, verdict)
+        journal = Journal(path, verdict)
+        table = cls(path, journal, session, pins, verdict, clock, verdict.closed)
+        table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
+                                            "devices": devices or {}, "software": SOFTWARE})
+        return table
+
+    # --- inputs -----------------------------------------------------------------------------------
+
+    def submit(self, event: TableInput) -> tuple[Any, ...]:
+        """Apply one input and record it; a refusal is recorded too, then raised."""
+        self._check_running()
+        if isinstance(event, SUPERVISOR_INPUTS):
+            raise RuleError(Refusal.SUPERVISOR_ONLY, f"{type(event).__name__} needs the floor supervisor's PIN")
+        return self._apply(event)
+
+    def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
+        """A correction: the supervisor's PIN first, then the input like any other."""
+        self.check_pin(pin)
+        return self._apply(event)
+
+    def check_pin(self, pin: str) -> None:
+        """The supervisor's PIN check, every try recorded; five wrong tries lock it for 60 s."""
+        self._check_running()
+        try:
+            events = self.pins.check(pin, self.clock())
+        except RuleError as error:
+            self._write(RecordKind.SECURITY, {"event": "pin_refused", "reason": error.code})
+            raise
+        for body in events:
+            self._write(RecordKind.SECURITY, body)
+            self.pins.replay(body)
+        if events[-1]["event"] == "pin_locked":
+            raise RuleError(Refusal.PIN_LOCKED, "wrong supervisor PIN: five wrong tries, locked for 60 s")
+        if events[-1]["event"] != "pin_ok":
+            raise RuleError(Refusal.WRONG_PIN, "wrong supervisor PIN")
+
+    def set_pin(self, new: str, current: str | None = None) -> None:
+        """Set the supervisor PIN; changing it needs the current one."""
+        self._check_running()
+        if self.pins.digest is not None:
+            if current is None:
+                raise RuleError(Refusal.WRONG_PIN, "changing the PIN needs the current PIN")
+            self.check_pin(current)
+        body = new_pin(new)
+        self._write(RecordKind.SECURITY, body)
+        self.pins.replay(body)
+
+    def note_device(self, body: dict[str, Any]) -> None:
+        """Device identities and link changes go into the journal as evidence."""
+        self._check_running()
+        self._write(RecordKind.DEVICE, body, self.session.round_id if self.session.tracker else None)
+
+    def _check_running(self) -> None:
+        if self.stopped is not None:
+            raise TableStopped(self.stopped)
+
+    def _write(self, kind: RecordKind, body: dict[str, Any], round_id: int | None = None) -> Record:
+        """Append one record; one that cannot be written stops the table where its journal ends."""
+        try:
+            return self.journal.append(kind, body, round_id)
+        except (JournalWriteFailed, JournalClosed) as error:
+            fix = "has the disk fixed and then " if isinstance(error, JournalWriteFailed) else ""
+            self.stopped = (f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
+                            f"supervisor, who {fix}opens the table again; it resumes where the journal ends")
+            raise TableStopped(self.stopped) from error
+
+    def _apply(self, event: TableInput) -> tuple[Any, ...]:
+        """The trial session takes `event` first; its record is written; then the session does.
+        A refusal is recorded too and never reaches the session; the trial is copied afresh from
+        it, so whatever the refused input touched cannot drift into the next one."""
+        session, now = self.session, self.clock()
+        tracker = session.tracker
+        round_id = session.round_id if tracker is not None else None
+        settled = tracker is not None and tracker.phase is Phase.SETTLED and isinstance(event, SettlementConfirmed)
+        try:
+            ops = self._trial.apply(event, now)
+        except RuleError as error:
+            self._trial = _twin(session)
+            self._write(RecordKind.REFUSED, {"input": encode(event), "now": now, "error": error.to_json()["error"]}, round_id)
+            raise
+        body: dict[str, Any] = {"input": encode(event), "ops": [encode(op) for op in ops], "now": now}
+        closes = any(isinstance(op, RoundClosed) for op in ops)
+        if closes:
+            body["state"] = self._trial.checkpoint
+            body["ledger"] = ledger(tracker) if tracker is not None and settled else None
+        self._write(RecordKind.CLOSE if closes else RecordKind.INPUT, body, round_id)
+        session.apply(event, now)  # the same input on the same state: the same operations
+        if closes:
+            self.rounds_closed += 1
+            self._verify_since_last()
+        return ops
+
+    def _verify_since_last(self) -> None:
+        """At every round's end, read back what was written since the last check."""
+        since, head = self._verified
+        verdict = verify(self.path, since, head)
+        if not verdict.ok:
+            raise JournalCorrupt(verdict)
+        self._verified = (verdict.records, verdict.head)
+
+    def close(self) -> None:
+        self.journal.close()
+
+
+def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None,
+           until: int | None = None) -> TableSession:
+    """The session restored at `checkpoint` (a closing record, or None for the table's start),
+    with every later input up to record `until` applied again and checked against the journal."""
+    source = as_source(where)
+    session = TableSession(config, checkpoint.body["state"] if checkpoint is not None else None)
+    for record in source.records(since=checkpoint.seq if checkpoint is not None else 0):
+        if until is not None and record.seq >= until:
+            break
+        if record.kind not in (RecordKind.INPUT, RecordKind.CLOSE):
+            continue
+        ops = session.apply(decode(record.body["input"]), record.body["now"])
+        if [encode(op) for op in ops] != record.body["ops"]:
+            raise JournalError(Refusal.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
+    return session
+
+
+def _twin(session: TableSession) -> TableSession:
+    """A session in the same state that shares nothing it changes (its rules and settings it does)."""
+    return copy.deepcopy(session, {id(session.config): session.config, id(session.profile): session.profile})
+
+
+def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard]:
+    """The session at the last closed round, then every input since, replayed and compared."""
+    pins = PinGuard()
+    for body in security_events(path):
+        pins.replay(body)
+    checkpoint = record_at(path, verdict.checkpoint)
+    closed = checkpoint if checkpoint.kind is RecordKind.CLOSE else None
+    try:
+        session = replay(path, table_config(path), closed)
+    except RuleError as error:
+        raise JournalCorrupt(Verdict(False, verdict.records, error.message)) from None
+    return session, pins
+

@@ -1,0 +1,306 @@
+"""An immutable picture of the table for the screens (ARCHITECTURE.md "snapshot() -> views").
+
+The screens hold no rule logic: everything they show or enable is read here from the round
+tracker, once per change, into frozen records. The hole card stays None until the tracker
+reveals it, so no screen can show it early.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from dealer_assist.errors import Refusal, RuleError
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, WagerKind
+from dealer_assist.rules.money import Cents
+from dealer_assist.rules.operations import EndReason, HoldReason
+from dealer_assist.rules.outcomes import Status, standing
+from dealer_assist.rules.settlement import Row, Wager, banker_net, seat_nets
+from dealer_assist.rules.totals import hand_total
+from dealer_assist.rules.tracker import Need, Phase, RoundTracker
+from dealer_assist.table.session import TableSession, TableState
+
+
+class AttentionKind(StrEnum):
+    """What a person must look at before the round goes on."""
+
+    REFUSED = "refused"
+    MISDEAL = "misdeal"
+    MISREAD = "misread"
+    MISMATCH = "mismatch"
+    PEEK_FAILED = "peek_failed"
+    PEEK_DISAGREES = "peek_disagrees"
+    JOURNAL = "journal"
+
+
+@dataclass(frozen=True, slots=True)
+class Attention:
+    """`held`: the round waits for a floor supervisor; nobody at the table can dismiss it."""
+
+    kind: AttentionKind
+    message: str
+    rule: str | None = None
+    held: bool = False
+
+    @classmethod
+    def refusal(cls, error: RuleError) -> Attention:
+        """A refused card is a misdeal (RULES.md §6.1); any other refusal is just refused."""
+        kind = AttentionKind.MISDEAL if error.code == Refusal.CARD_NOT_ALLOWED else AttentionKind.REFUSED
+        return cls(kind, error.message, error.rule)
+
+
+_HOLDS = {HoldReason.PEEK_FAILED: AttentionKind.PEEK_FAILED, HoldReason.PEEK_DISAGREES: AttentionKind.PEEK_DISAGREES}
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    index: int
+    cards: tuple[Card, ...]
+    total: int
+    soft: bool
+    status: Status | None  # None until the hand has two cards
+    stake: Cents
+    doubled: Cents
+    surrendered: bool
+    ended: EndReason | None
+    acting: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    base: Cents
+    lucky_lucky: Cents
+    buster: Cents
+    insurance: Cents
+    hands: tuple[HandView, ...]
+    player_dealer: bool
+    action_button: bool
+    acting: bool
+    net: Cents | None  # after settlement, for seats that had a wager
+
+
+@dataclass(frozen=True, slots=True)
+class DealerHandView:
+    """The dealer's cards as the table shows them: None is the hole card, face down."""
+
+    cards: tuple[Card | None, ...]
+    total: int | None
+    soft: bool
+    status: Status | None
+    hole_hidden: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BankView:
+    seat: int
+    bank: Cents
+    net: Cents | None
+
+
+@dataclass(frozen=True, slots=True)
+class Decisions:
+    """The decision buttons, each enabled exactly when the tracker would accept it; a double for
+    less is open when the tracker would accept one of `double_min`, up to `double_max`."""
+
+    seat: int | None = None
+    hand: int | None = None
+    stand: bool = False
+    double: bool = False
+    split: bool = False
+    surrender: bool = False
+    double_for_less: bool = False
+    double_min: Cents = 0
+    double_max: Cents = 0
+
+    def enabled(self, action: Action) -> bool:
+        return bool(getattr(self, action.value))
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What lasts longer than a round: the round number, the shoe, who banks and for which turn."""
+
+    table_id: str
+    state: TableState
+    round_id: int
+    shoe_id: str | None
+    shoe_cards: int
+    new_shoe_due: bool
+    pd_turn: int | None  # 1 or 2 while a player-dealer banks the open round (RULES.md §5.6)
+    offer_seat: int | None
+    offer_turn: int
+    misdeal: Card | None
+    unread: tuple[int, ...]  # shoe numbers of cards that left the shoe unread, oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """`phase` and `need` are None between rounds (a shoe to load, the bank to offer)."""
+
+    profile_id: str
+    profile_title: str
+    phase: Phase | None
+    need: Need | None
+    prompt: str
+    seats: tuple[SeatView, ...]
+    dealer: DealerHandView
+    bank: BankView | None
+    action_seat: int | None
+    decisions: Decisions
+    takes_card: bool
+    next_card_is_hole_card: bool
+    lucky_lucky_offered: bool
+    player_dealer_game: bool
+    settlement: tuple[Row, ...]  # each wager to pay (amount > 0), collect (< 0) or return (0), in order
+    fees: tuple[Cents, Cents]
+    attention: Attention | None
+    table: TableView | None = None
+    closes_betting: bool = False  # the dealer's "No more bets" is accepted now (RULES.md §8.21)
+    due: tuple[Row, ...] = ()  # to settle now, before the round goes on (need PAYMENTS)
+    naturals_later: tuple[int, ...] = ()  # seats whose early Natural is paid in its place at settlement
+    settled_early: frozenset[tuple[int, int, Wager]] = frozenset()  # (seat, hand, wager) settled before the end
+
+    def was_settled_early(self, row: Row) -> bool:
+        return (row.seat, row.hand, row.wager) in self.settled_early
+
+    def seat(self, number: int) -> SeatView:
+        return self.seats[number - 1]
+
+
+def _hand_views(tracker: RoundTracker, seat: int, acting: tuple[int | None, int | None]) -> tuple[HandView, ...]:
+    views = []
+    for index, hand in enumerate(tracker.hands.get(seat, [])):
+        total = hand.total
+        status = standing(hand.cards, tracker.profile, from_split=hand.from_split).status if len(hand.cards) >= 2 else None
+        views.append(HandView(
+            index, tuple(hand.cards), total.value, total.soft, status, hand.stake, hand.double,
+            hand.surrendered, hand.ended, acting == (seat, index),
+        ))
+    return tuple(views)
+
+
+def _dealer_view(tracker: RoundTracker) -> DealerHandView:
+    shown = tuple(tracker.visible_dealer_cards())
+    visible = [card for card in shown if card is not None]
+    hidden = len(visible) < len(shown)
+    if not visible:
+        return DealerHandView(shown, None, False, None, hidden)
+    total = hand_total(visible)
+    status = standing(visible, tracker.profile).status if len(visible) >= 2 else None
+    return DealerHandView(shown, total.value, total.soft, status, hidden)
+
+
+def _decisions(tracker: RoundTracker) -> Decisions:
+    wait = tracker.awaiting()
+    if wait.need is not Need.DECISION or wait.seat is None or wait.hand is None:
+        return Decisions()
+    seat, hand = wait.seat, wait.hand
+    low, high = tracker.double_range(seat, hand)
+    less = low < high and tracker.can(Decide(seat, hand, Action.DOUBLE, low))
+    return Decisions(seat, hand, **{a.value: tracker.can(Decide(seat, hand, a)) for a in Action},
+                     double_for_less=less, double_min=low if less else 0, double_max=high if less else 0)
+
+
+def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) -> TableSnapshot:
+    """The table as the screens show it now; `attention` is a refusal or device fault to show."""
+    wait = tracker.awaiting()
+    acting = (wait.seat, wait.hand)
+    nets = seat_nets(tracker.rows, tracker.wagers) if tracker.phase is Phase.SETTLED else {}
+    seats = tuple(
+        SeatView(
+            seat,
+            tracker.wagers.get(seat, {}).get(WagerKind.BASE, 0),
+            tracker.wagers.get(seat, {}).get(WagerKind.LUCKY_LUCKY, 0),
+            tracker.wagers.get(seat, {}).get(WagerKind.BUSTER, 0),
+            tracker.insurance.get(seat, 0),
+            _hand_views(tracker, seat, acting),
+            seat == tracker.pd_seat,
+            seat == tracker.action_seat,
+            seat == wait.seat,
+            nets.get(seat),
+        )
+        for seat in range(1, tracker.seats + 1)
+    )
+    pd = tracker.player_dealer
+    bank = None if pd is None else BankView(pd.seat, pd.bank, banker_net(tracker.rows) if nets else None)
+    if attention is None and tracker.hold is not None:
+        attention = Attention(_HOLDS[tracker.hold.reason], f"{tracker.hold.detail}; a floor supervisor checks the hole card by hand", "6.2", held=True)
+    return TableSnapshot(
+        profile_id=tracker.profile.id,
+        profile_title=tracker.profile.title,
+        phase=tracker.phase,
+        need=wait.need,
+        prompt=tracker.prompt(),
+        seats=seats,
+        dealer=_dealer_view(tracker),
+        bank=bank,
+        action_seat=tracker.action_seat,
+        decisions=_decisions(tracker),
+        takes_card=tracker.takes_card(),
+        next_card_is_hole_card=tracker.next_card_is_hole_card(),
+        lucky_lucky_offered=tracker.profile.lucky_lucky,
+        player_dealer_game=tracker.profile.player_dealer,
+        settlement=tracker.rows,
+        fees=tracker.fees,
+        attention=attention,
+        closes_betting=tracker.dealer_closes_betting and tracker.can(NoMoreBets()),
+        due=tracker.due,
+        naturals_later=tracker.naturals_later,
+        settled_early=frozenset(tracker.settled_early),
+    )
+
+
+def _table_view(session: TableSession) -> TableView:
+    s = session.s
+    open_round = session.tracker is not None and session.profile.player_dealer
+    return TableView(
+        session.config.table_id, session.state, s.round_id, s.shoe_id, s.shoe_cards, s.new_shoe_due,
+        s.pd_turn if open_round else None, s.offer_seat, s.offer_turn, session.misdeal, tuple(session.unread),
+    )
+
+
+def between_rounds_prompt(session: TableSession) -> str:
+    """What the table waits for between rounds, as the dealer reads it."""
+    s = session.s
+    if session.misdeal is not None:
+        return f"Hold {session.misdeal} aside and call a floor supervisor: it came out before the round"
+    if session.state is TableState.NEEDS_SHOE:
+        return "Cut card is out: load a new shoe" if s.new_shoe_due else "Load a shoe"
+    turn = "first" if s.offer_turn == 1 else "second"
+    return f"Offer the bank to seat {s.offer_seat} ({turn} turn)"
+
+
+def build_table_snapshot(session: TableSession, attention: Attention | None = None) -> TableSnapshot:
+    """The whole table: the open round as `build_snapshot` sees it, or the table between rounds.
+    A card out unread, or a held misdeal with the refusal the round gave it, holds the table for a
+    floor supervisor (RULES.md §6.1); a refusal just made is shown first."""
+    table = _table_view(session)
+    tracker = session.tracker
+    if table.unread and attention is None:
+        more = f" (and {len(table.unread) - 1} more after it)" if len(table.unread) > 1 else ""
+        attention = Attention(AttentionKind.MISREAD, f"shoe card {table.unread[0]} left the shoe unread{more}: "
+                              "a floor supervisor names it", "6.1", held=True)
+    if tracker is not None:
+        if session.misdeal is not None and attention is None:
+            error = tracker.verify(CardDrawn(session.misdeal))
+            message = error.message if error is not None else "the card is held for a supervisor"
+            attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} held: {message}; a floor supervisor "
+                                  "discards it (Supervisor, Corrections), then the round goes on",
+                                  error.rule if error is not None else "6.1", held=True)
+        snapshot = build_snapshot(tracker, attention)
+        return replace(snapshot, table=table)
+    if session.misdeal is not None and attention is None:
+        attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} came out of the shoe before the round: call a floor "
+                              "supervisor, who discards it on the supervisor's screen", "6.1", held=True)
+    profile = session.profile
+    return TableSnapshot(
+        profile_id=profile.id, profile_title=profile.title, phase=None, need=None,
+        prompt=between_rounds_prompt(session),
+        seats=tuple(SeatView(seat, 0, 0, 0, 0, (), False, False, seat == table.offer_seat, None)
+                    for seat in range(1, session.seats + 1)),
+        dealer=DealerHandView((), None, False, None, False), bank=None, action_seat=None,
+        decisions=Decisions(), takes_card=False, next_card_is_hole_card=False, lucky_lucky_offered=profile.lucky_lucky,
+        player_dealer_game=profile.player_dealer,
+        settlement=(), fees=(0, 0), attention=attention, table=table,
+    )
