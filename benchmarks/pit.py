@@ -51,6 +51,7 @@ from dealer_assist.rules.inputs import CardDrawn
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig, TableInput
 from devices.messages import CardOut, Message
+from devices.table_controller import TableController
 from hw_sims.linked_bench import LinkedBench
 from pit.shipping.journal_command import ship
 from pit.shipping.link import PitLink
@@ -106,7 +107,7 @@ def card_latency(folder: Path, name: str, rounds: int, pit: str | None) -> Laten
     applies the input, before it journals it: the wrapper below is this benchmark's probe."""
     table = Table.open(folder / f"latency-{name}.db", TableConfig("LAT-1", "nobust-4.0"),
                        devices={"shoe": {"model": "emulated", "seed": 5}})
-    bench = LinkedBench(table, 5)
+    bench = LinkedBench(TableController(table), 5)
     sent: list[float] = []
     found = Latencies([], [])
 
@@ -129,7 +130,7 @@ def card_latency(folder: Path, name: str, rounds: int, pit: str | None) -> Laten
 
     session.apply = applied  # type: ignore[method-assign]
     controller = bench.controller
-    shipper = attach_shipper(table.journal, "LAT-1", PitLink.of(pit, creds(folder)),
+    shipper = attach_shipper(table.journal.path, table.journal.add_sink, "LAT-1", PitLink.of(pit, creds(folder)),
                              snapshot_view(lambda: controller.snapshot, controller.device_lights)) if pit else None
     table.journal.add_sink(on_record)  # after the shipper's: the durable moment includes its offer
     bench.devices.shoe.sim_on_first_send = on_sent

@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     wire = BenchDevices(table.session, BenchPlayer(1, shoe_reports_cut=True))
     wire.start()
     controller.connect_devices(wire.shoe_url, wire.peek_url)
-    bench = BenchPanel(None, controller.expected_peek_answer, controller.devices, wire=wire)
+    bench = BenchPanel(None, controller.consult, controller.devices, wire=wire)
     window = DealerWindow(bridge, bench)
     times: list[CardTime] = []
     try:

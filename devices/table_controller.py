@@ -14,21 +14,21 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot, build_supervisor_snapshot
-from dealer_assist.journal.journal_file import Journal, JournalCorrupt
+from dealer_assist.journal.journal_file import JournalCorrupt, Sink
+from dealer_assist.journal.lock import Holder
 from dealer_assist.journal.record_source import RecordSource, SqliteRecords
-from dealer_assist.play.round_driver import RoundPolicy, at_the_table, next_input
-from dealer_assist.rules.inputs import CardDrawn, PeekAnswered, PeekResult
+from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
 from dealer_assist.rules.profile import Profile
-from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.journaled_table import Table, TableStopped
-from dealer_assist.table.session import TableConfig, TableInput
+from dealer_assist.table.roster import read_roster
+from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import CardsUnread
 from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
 from devices.device_status import DeviceStatus
@@ -46,7 +46,16 @@ if TYPE_CHECKING:  # OpenCV and the decoders load only for a table with a camera
 Call = Callable[[], None]
 Post = Callable[[Call], None]
 Listener = Callable[[TableSnapshot], None]
+SupervisorListener = Callable[[SupervisorSnapshot], None]
 T = TypeVar("T")
+
+
+
+class Consult(Protocol):
+    """`TableController.consult`, as a bench or an emulator is handed it."""
+
+    def __call__(self, question: Callable[[TableSession], T]) -> T: ...
+
 
 NAMES = {"shoe": "Shoe", "peek": "Peek"}
 POLL_S = 0.005
@@ -54,74 +63,81 @@ POLL_S = 0.005
 
 class TableController:
     def __init__(self, table: Table) -> None:
-        self.table = table
+        self._table = table
         self.devices = DeviceStatus()
         self.attention: Attention | None = None  # the last refusal, until an input is accepted
         self.reported: Attention | None = None  # a device's report, until the dealer acknowledges it
         self.halted: Attention | None = None  # a stopped or damaged journal: stays until the table is reopened
-        self.refused: list[tuple[TableInput, RuleError]] = []  # device inputs the rules refused, in order
         self.feed: DeviceFeed | None = None
         self.camera: CameraWatch | None = None
         self._inbox: queue.Queue[Call] = queue.Queue()
         self._post: Post = self._inbox.put
         self._listeners: list[Listener] = []
+        self._supervisor_listeners: list[SupervisorListener] = []
+        self._roster = read_roster(table.path)  # the supervisors' names, read again when their screens open
         self.snapshot: TableSnapshot = self._build()
 
     @classmethod
-    def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None) -> TableController:
-        """The table at `path` (opened, or created with `config`), owned by a new controller; raises
-        JournalCorrupt on a damaged journal and RuleError without a journal or a configuration."""
-        return cls(Table.open(path, config, devices=devices))
+    def open(cls, path: Path | str, config: TableConfig | None = None, *, named: Mapping[str, str] | None = None,
+             devices: dict[str, Any] | None = None) -> TableController:
+        """The one way a program opens a table to write to it (`run`, `bench`): the table at `path`,
+        opened or created with `config`, owned by a new controller. Raises JournalInUse naming the
+        process that holds the journal, InputError when a field the start `named` disagrees with
+        the journal's table, JournalCorrupt on a damaged journal, and RuleError without a journal or
+        a configuration."""
+        return cls(Table.open(path, config, named=named, devices=devices))
 
     def close(self) -> None:
-        """Close the journal (sealing it); `stop` the devices first."""
-        self.table.close()
+        """Close the journal (sealing it) and give up its lock; `stop` the devices first."""
+        self._table.close()
 
     # --- what others read ------------------------------------------------------------------------
 
     @property
     def table_id(self) -> str:
-        return self.table.session.config.table_id
-
-    @property
-    def journal(self) -> Journal:
-        """The table's journal, for `add_sink` (the card room's shipper) and its record count."""
-        return self.table.journal
+        return self._table.session.config.table_id
 
     @property
     def profile(self) -> Profile:
-        return self.table.session.profile
+        return self._table.session.profile
 
     @property
     def journal_path(self) -> Path:
-        return self.table.path
+        return self._table.path
+
+    @property
+    def took_over(self) -> Holder | None:
+        """The process that died holding this journal's lock, which opening the table took over."""
+        return self._table.lock.took_over
 
     @property
     def records(self) -> RecordSource:
         """The table's journal to read: recall, export, the dispute report."""
-        return SqliteRecords(self.table.path)
+        return SqliteRecords(self._table.path)
 
     @property
-    def tracker(self) -> RoundTracker | None:
-        """The open round, for a play policy's questions (what is legal now); inputs go through `submit`."""
-        return self.table.session.tracker
+    def records_written(self) -> int:
+        """Records durable in the journal so far."""
+        return self._table.journal.seq
 
-    def next_input(self, policy: RoundPolicy, supervisor: str) -> TableInput | None:
-        """The round driver's input from `policy` for what the open round awaits, as the table takes
-        it (a check by hand signed by `supervisor`); None between rounds and once the round is settled."""
-        tracker = self.tracker
-        return None if tracker is None else at_the_table(next_input(tracker, policy), supervisor)
+    @property
+    def rounds_closed(self) -> int:
+        return self._table.rounds_closed
 
-    def expected_peek_answer(self) -> PeekResult:
-        """What an honest peek device answers for the open round's hole card (the bench's peek button)."""
-        tracker = self.tracker
-        if tracker is None:
-            raise RuleError(Refusal.NO_ROUND, "no round is open: there is no hole card to peek at")
-        return tracker.expected_peek_answer()
+    def add_sink(self, sink: Sink) -> None:
+        """`sink` hears every record once it is durable (the card room's shipper)."""
+        self._table.journal.add_sink(sink)
+
+    def consult(self, question: Callable[[TableSession], T]) -> T:
+        """Owner thread: a question about the live table from a player model or an emulated device
+        (what is legal now, where the shoe stands, what the hole card is). The answer reads the
+        session and must not change it: inputs go through `submit`."""
+        return question(self._table.session)
 
     def supervisor_snapshot(self, recent: int = 20) -> SupervisorSnapshot:
-        """Owner thread: the table as the supervisor's screens show it, with the last `recent` rounds."""
-        return build_supervisor_snapshot(self.table, recent)
+        """Owner thread: the table as the supervisor's screens show it now, with the last `recent`
+        rounds read from the journal (none read for 0)."""
+        return build_supervisor_snapshot(self._table, self._roster, recent)
 
     def device_lights(self) -> dict[str, str]:
         """Any thread: each device link's light, "up" or "down", by the device's name as the journal
@@ -136,6 +152,14 @@ class TableController:
     def subscribe(self, listener: Listener) -> None:
         """`listener` hears every snapshot, on the owner thread."""
         self._listeners.append(listener)
+
+    def subscribe_supervisor(self, listener: SupervisorListener) -> Call:
+        """`listener` hears the supervisor's snapshot (no rounds read) after every change, on the
+        owner thread, until the returned call unsubscribes it: the supervisor's screens while they
+        are open, so a change made at the table while they are open shows on them."""
+        self._roster = read_roster(self._table.path)  # read once each time the screens open
+        self._supervisor_listeners.append(listener)
+        return lambda: self._supervisor_listeners.remove(listener)
 
     def run_on(self, post: Post) -> None:
         """From now on, what other threads hand in runs through `post` (the screen's GUI thread)."""
@@ -210,7 +234,7 @@ class TableController:
     def submit(self, event: TableInput) -> RuleError | None:
         """The dealer's input (or a device's); the refusal, if any, also shown on the banner."""
         try:
-            self._guarded(lambda: self.table.submit(event))
+            self._guarded(lambda: self._table.submit(event))
             self.attention = None
             return None
         except RuleError as error:
@@ -223,7 +247,7 @@ class TableController:
     def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
         """A floor supervisor's correction, PIN first; raises RuleError with the refusal."""
         try:
-            ops = self._guarded(lambda: self.table.supervise(event, pin))
+            ops = self._guarded(lambda: self._table.supervise(event, pin))
             self.attention = None
             return ops
         finally:
@@ -232,21 +256,21 @@ class TableController:
     def check_pin(self, pin: str) -> None:
         """The supervisor's PIN, every try journaled; raises RuleError when it is wrong or locked."""
         try:
-            self._guarded(lambda: self.table.check_pin(pin))
+            self._guarded(lambda: self._table.check_pin(pin))
         finally:
             self._publish()
 
     def set_pin(self, new: str, current: str | None = None) -> None:
         """The table's first PIN, or a new one behind the current one; raises RuleError when refused."""
         try:
-            self._guarded(lambda: self.table.set_pin(new, current))
+            self._guarded(lambda: self._table.set_pin(new, current))
         finally:
             self._publish()
 
     def note_device(self, body: dict[str, Any]) -> None:
         """Device evidence (identity, link, faults, the camera's findings) into the journal."""
         try:
-            self._guarded(lambda: self.table.note_device(body))
+            self._guarded(lambda: self._table.note_device(body))
         except RuleError:
             self._publish()  # the journal stopped: the banner says so
 
@@ -291,9 +315,7 @@ class TableController:
         if isinstance(item, DeviceNote):
             self.note_device(item.body)
             return
-        refused = self.submit(item)
-        if refused is not None:
-            self.refused.append((item, refused))
+        self.submit(item)  # a refusal is journaled and shown on the banner
 
     def _reported(self, attention: Attention) -> None:
         self.reported = attention
@@ -323,7 +345,7 @@ class TableController:
             raise JournalError(Refusal.JOURNAL_DAMAGED, message) from error
 
     def _build(self) -> TableSnapshot:
-        snapshot = build_table_snapshot(self.table.session, self.halted or self.attention)
+        snapshot = build_table_snapshot(self._table.session, self.halted or self.attention)
         if snapshot.attention is None and self.reported is not None:
             snapshot = replace(snapshot, attention=self.reported)
         return snapshot
@@ -333,8 +355,12 @@ class TableController:
         self._sync()
         for listener in self._listeners:
             listener(self.snapshot)
+        if self._supervisor_listeners:  # built only while the supervisor's screens are open
+            supervisor = self.supervisor_snapshot(recent=0)
+            for told in list(self._supervisor_listeners):
+                told(supervisor)
 
     def _sync(self) -> None:
         if self.feed is not None:
-            self.feed.sync(self.table.session, stopped=self.halted is not None)
+            self.feed.sync(self._table.session, stopped=self.halted is not None)
 

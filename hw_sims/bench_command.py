@@ -20,7 +20,6 @@ from pathlib import Path
 from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.journal.journal_file import JournalCorrupt
 from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from devices.cli_support import stop_on_signals
 from devices.table_controller import TableController
@@ -30,6 +29,7 @@ from pit.shipping.shipper import Shipper, attach_shipper
 from pit.shipping.table_view import snapshot_view
 from pit.stream.wire import WireError, check_table_id
 
+PROFILE, TABLE_ID = "nobust-4.0", "BENCH-1"  # a new bench journal's table, unless named
 DRAIN_S = 10.0  # at the end, how long the bench waits for the pit's stream to hold every record
 
 
@@ -52,8 +52,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--journal", required=True, type=Path)
     parser.add_argument("--resume", action="store_true", help="continue the table in an existing journal")
-    parser.add_argument("--profile", default="nobust-4.0")
-    parser.add_argument("--table-id", default="BENCH-1")
+    parser.add_argument("--profile", help=f"the rule profile of a new journal (default {PROFILE})")
+    parser.add_argument("--table-id", help=f"the table of a new journal (default {TABLE_ID})")
     parser.add_argument("--links", choices=("pty", "in-process"), default="pty",
                         help="emulated devices on pseudo-terminals (default), or inputs fed in process")
     parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait this long after each move")
@@ -67,21 +67,21 @@ def main(argv: list[str]) -> int:
 
 def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
     try:
-        check_table_id(args.table_id)
+        check_table_id(args.table_id or TABLE_ID)
         link = pit_link(args.pit, args.pit_creds)
         if args.journal.exists() and not args.resume:
             raise JournalError(Refusal.JOURNAL_EXISTS, f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
         if args.resume and not args.journal.exists():
             raise JournalError(Refusal.NO_JOURNAL, f"{args.journal}: nothing to resume")
-        table = Table.open(args.journal, TableConfig(args.table_id, args.profile),
-                           devices={"shoe": {"model": "emulated", "seed": args.seed}})
+        named = {field: flag for field, flag in (("profile", "--profile"), ("table_id", "--table-id")) if getattr(args, field)}
+        controller = TableController.open(args.journal, TableConfig(args.table_id or TABLE_ID, args.profile or PROFILE),
+                                          named=named, devices={"shoe": {"model": "emulated", "seed": args.seed}})
     except (RuleError, JournalCorrupt, WireError, PitLinkError) as error:
         code, message = _refusal(error)
         print(json.dumps({"error": {"code": code, "message": message}}))
         return 2
-    bench = LinkedBench(table, args.seed) if args.links == "pty" else None
-    controller = bench.controller if bench is not None else TableController(table)
-    shipper = None if link is None else attach_shipper(table.journal, controller.table_id, link,
+    bench = LinkedBench(controller, args.seed) if args.links == "pty" else None
+    shipper = None if link is None else attach_shipper(controller.journal_path, controller.add_sink, controller.table_id, link,
                                                        snapshot_view(lambda: controller.snapshot, controller.device_lights))
     step = bench.step if bench is not None else _in_process(controller, args.seed)
     start, steps = time.perf_counter(), 0
@@ -89,7 +89,7 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
         if bench is not None:
             bench.start()
         try:
-            while table.rounds_closed < args.rounds and not stop.is_set():
+            while controller.rounds_closed < args.rounds and not stop.is_set():
                 step()
                 steps += 1
                 if args.pace:
@@ -98,13 +98,13 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
             if bench is not None:
                 bench.stop()
     except RuleError as error:
-        table.close()
+        controller.close()
         _stop(shipper)
         print(json.dumps(error.to_json()))
         return 2
-    table.close()
+    controller.close()
     elapsed = time.perf_counter() - start
-    summary = {"rounds": table.rounds_closed, "steps": steps, "records": table.journal.seq, "links": args.links,
+    summary = {"rounds": controller.rounds_closed, "steps": steps, "records": controller.records_written, "links": args.links,
                "seconds": round(elapsed, 3)}
     if shipper is not None:
         _stop(shipper)
@@ -118,7 +118,7 @@ def _in_process(controller: TableController, seed: int) -> Callable[[], None]:
     player = BenchPlayer(seed)
 
     def step() -> None:
-        refused = controller.submit(player.next_input(controller.table.session))
+        refused = controller.submit(controller.consult(player.next_input))
         if refused is not None:
             raise refused
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 import time
 
-from dealer_assist.errors import DeviceError, Refusal
+from dealer_assist.errors import DeviceError, Refusal, RuleError
 from dealer_assist.play.bench import BenchPlayer, EmulatedShoe
+from dealer_assist.rules.inputs import PeekResult
 from dealer_assist.table.session import TableSession
 from dealer_assist.table.session_inputs import ShoeLoaded
 from dealer_assist.table.snapshot import between_rounds_prompt
@@ -25,6 +26,14 @@ from hw_sims.shoe import ShoeEmulator
 SEEN_WITHIN_S = 1.0
 _BENCH_SHOE = re.compile(r"S(\d+)-\d+")  # the ids BenchPlayer gives its shoes: S{seed}-{number}
 _NUMBERED_SHOE = re.compile(r".*-\d+")  # what BenchPlayer can number the next shoe after
+
+
+def honest_peek_answer(session: TableSession) -> PeekResult:
+    """What an honest peek device answers for the open round's hole card (the bench's peek button)."""
+    tracker = session.tracker
+    if tracker is None:
+        raise RuleError(Refusal.NO_ROUND, "no round is open: there is no hole card to peek at")
+    return tracker.expected_peek_answer()
 
 
 def bench_seed(shoe_id: str | None) -> int | None:

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from devices.framing import STX, RejectReason, encode_frame, lrc
+from devices.framing import STX, encode_frame, lrc
 
 
 class FaultKind(StrEnum):

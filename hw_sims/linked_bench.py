@@ -15,7 +15,6 @@ from dealer_assist.errors import JournalError, Refusal
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
 from dealer_assist.rules.tracker import Need
-from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session_inputs import ConfirmPeek, ShoeLoaded
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
@@ -25,13 +24,12 @@ BENCH_PIN = "0000"
 
 
 class LinkedBench:
-    def __init__(self, table: Table, seed: int) -> None:
-        self.table = table
+    def __init__(self, controller: TableController, seed: int) -> None:
+        self.controller = controller
         self.player = BenchPlayer(seed, shoe_reports_cut=True)
-        self.devices = BenchDevices(table.session, self.player)
-        self.controller = TableController(table)
+        self.devices = controller.consult(lambda session: BenchDevices(session, self.player))
         self.controller.connect_devices(self.devices.shoe_url, self.devices.peek_url)
-        if table.pins.digest is None:
+        if not controller.supervisor_snapshot(recent=0).has_pin:
             self.controller.set_pin(BENCH_PIN)
 
     def start(self) -> None:
@@ -44,7 +42,7 @@ class LinkedBench:
 
     def step(self) -> None:
         """One move of the table: a device's delivery or answer awaited, or one input made."""
-        session = self.table.session
+        session = self.devices.session
         self._stopped()
         if self.devices.busy():
             self._wait(lambda: not self.devices.busy(), f"the shoe's delivery (shoe {session.s.shoe_id}, "
@@ -80,8 +78,8 @@ class LinkedBench:
 def screen_bench(controller: TableController, seed: int | None, rng: random.Random) -> BenchDevices:
     """The emulated shoe and peek reader of the screen's bench; a resumed table deals on from the
     shoe it was dealing."""
-    session = controller.table.session
-    shoes = bench_seed(session.s.shoe_id)
+    shoes = controller.consult(lambda session: bench_seed(session.s.shoe_id))
     if shoes is None:
         shoes = seed if seed is not None else rng.randrange(1_000_000)
-    return BenchDevices(session, BenchPlayer(shoes, shoe_reports_cut=True))
+    player = BenchPlayer(shoes, shoe_reports_cut=True)
+    return controller.consult(lambda session: BenchDevices(session, player))

@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication, QWidget
 
 from dealer_assist.play.random_play import RandomTablePolicy
+from dealer_assist.play.round_driver import table_input
 from dealer_assist.play.shoe import FULL_DECK
 from dealer_assist.rules.inputs import CardDrawn, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PlaceWager
 from dealer_assist.rules.tracker import Need
@@ -68,7 +69,7 @@ class AutoPlayer:
         return True
 
     def _check_stalled(self) -> None:
-        seq, now = self.controller.journal.seq, time.monotonic()
+        seq, now = self.controller.records_written, time.monotonic()
         if seq != self._journal_seq:
             self._journal_seq, self._moved_at = seq, now
         elif now - self._moved_at > STALL_S:
@@ -118,7 +119,7 @@ class AutoPlayer:
         if need is Need.DECISION and not self._shot_mid:
             self._shoot("midround")
             self._shot_mid = True
-        event = self.controller.next_input(self._policy, "autoplay")
+        event = self.controller.consult(lambda session: table_input(session, self._policy, "autoplay"))
         if isinstance(event, PlaceWager):
             view.wagers.entered.emit(event)
         elif isinstance(event, ConfirmPeek):  # the peek device failed: a floor supervisor checks by hand

@@ -7,8 +7,6 @@ the bench's seeded shoes, so a resumed table goes on with its shoe; the cards, t
 peek answers reach the table over the devices' links."""
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -21,7 +19,8 @@ from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CutCardReached, ShoeLoaded
 from dealer_assist.table.snapshot import TableSnapshot
 from devices.device_status import DeviceStatus
-from hw_sims.bench_devices import BenchDevices
+from devices.table_controller import Consult
+from hw_sims.bench_devices import BenchDevices, honest_peek_answer
 from ui.tap_guard import repeatable
 
 SHOE, PEEK = "Shoe", "Peek"
@@ -34,7 +33,7 @@ class BenchPanel(QFrame):
 
     entered = Signal(object)
 
-    def __init__(self, shoe: Shoe | None, honest_peek: Callable[[], PeekResult], devices: DeviceStatus,
+    def __init__(self, shoe: Shoe | None, consult: Consult, devices: DeviceStatus,
                  parent: QWidget | None = None, wire: BenchDevices | None = None) -> None:
         super().__init__(parent)
         if (shoe is None) == (wire is None):
@@ -42,7 +41,7 @@ class BenchPanel(QFrame):
         self.wire = wire
         self.setObjectName("bench")
         self.shoe = shoe
-        self.honest_peek = honest_peek
+        self.consult = consult  # the table's answer to what an honest peek device would say
         self.devices = devices
         self._loaded = self._cut_told = False
         layout = QVBoxLayout(self)
@@ -123,7 +122,7 @@ class BenchPanel(QFrame):
         return self.wire is not None and self.wire.busy()
 
     def _peek(self, key: str) -> None:
-        result = self.honest_peek() if key == "answer" else PeekResult(key)
+        result = self.consult(honest_peek_answer) if key == "answer" else PeekResult(key)
         self.devices.read(PEEK, result.value)
         self.entered.emit(PeekAnswered(result))
 

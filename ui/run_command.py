@@ -25,9 +25,7 @@ import platformdirs
 
 from dealer_assist.errors import RuleError
 from dealer_assist.journal.journal_file import JournalCorrupt
-from dealer_assist.journal.lock import JournalLock
 from dealer_assist.rules.profile import load_profile
-from dealer_assist.table.match import refuse_other_table
 from dealer_assist.table.session import TableConfig
 from devices.table_controller import TableController
 from pit.shipping.link import PitLinkError, add_pit_options, pit_link
@@ -91,10 +89,10 @@ def main(argv: list[str]) -> int:
             print(f"dealer-assist run: {error}", file=sys.stderr)
             return 2
         lifetime = held.enter_context(Lifetime())
-        return _open_and_show(args, held, lifetime)
+        return _open_and_show(args, lifetime)
 
 
-def _open_and_show(args: argparse.Namespace, held: ExitStack, lifetime: Lifetime) -> int:
+def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
     try:
         config, journal = table_file(args)
         if config.get("shoe") and not args.shoe:
@@ -111,13 +109,12 @@ def _open_and_show(args: argparse.Namespace, held: ExitStack, lifetime: Lifetime
         check_table_id(table_config.table_id)
         link = pit_link(args.pit, args.pit_creds, config)
         journal.parent.mkdir(parents=True, exist_ok=True)
-        lock = held.enter_context(JournalLock(journal))
-        if lock.took_over is not None:
-            print(f"dealer-assist run: {journal} was left locked by {lock.took_over}, which is no longer running: "
+        devices = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
+        controller = TableController.open(journal, table_config, named=named_fields(args, config),
+                                          devices=devices | ({"camera": args.camera} if args.camera else {}))
+        if controller.took_over is not None:
+            print(f"dealer-assist run: {journal} was left locked by {controller.took_over}, which is no longer running: "
                   "taken over", file=sys.stderr)
-        refuse_other_table(journal, table_config, named_fields(args, config))
-        named = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
-        controller = TableController.open(journal, table_config, devices=named | ({"camera": args.camera} if args.camera else {}))
     except JournalCorrupt as error:
         print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
         return 2
@@ -125,14 +122,14 @@ def _open_and_show(args: argparse.Namespace, held: ExitStack, lifetime: Lifetime
         message = error.message if isinstance(error, RuleError) else str(error)
         print(f"dealer-assist run: {message}", file=sys.stderr)
         return 2
-    print(f"dealer-assist run: journal {journal} (table {table_config.table_id}, {table_config.profile})", file=sys.stderr)
+    print(f"dealer-assist run: journal {journal} (table {controller.table_id}, {controller.profile.id})", file=sys.stderr)
     shipper = None
     if link is not None:
         from pit.shipping.shipper import attach_shipper
         from pit.shipping.table_view import snapshot_view
 
         status = snapshot_view(lambda: controller.snapshot, controller.device_lights)
-        shipper = attach_shipper(controller.journal, controller.table_id, link, status,
+        shipper = attach_shipper(journal, controller.add_sink, controller.table_id, link, status,
                                  lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up))
     try:
         return _show(controller, args, width, height, lifetime)
@@ -202,8 +199,8 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     if args.shoe:
         controller.connect_devices(args.shoe, args.peek)
     shoe = Shoe(controller.profile.decks, rng) if wire is None else None
-    bench = None if args.shoe and wire is None else BenchPanel(shoe, controller.expected_peek_answer, controller.devices,
-                                                                wire=wire)
+    bench = None if args.shoe and wire is None else BenchPanel(
+        shoe, controller.consult, controller.devices, wire=wire)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
     lifetime.watch(loop, window)

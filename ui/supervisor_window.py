@@ -14,6 +14,7 @@ from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from dealer_assist.errors import RuleError
+from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
 from dealer_assist.table.session import TableInput
 from dealer_assist.text.journal_text import words
 from dealer_assist.text.round_story import story
@@ -51,6 +52,8 @@ class SupervisorWindow(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
         self.setWindowTitle(f"dealer-assist · supervisor · table {controller.table_id}")
         self.controller = controller
+        self._unsubscribe = controller.subscribe_supervisor(self._told)
+        self.destroyed.connect(lambda: self._unsubscribe())
         snap = controller.supervisor_snapshot(recent=0)
         self.reports = reports or snap.journal_path.parent / "reports"
         self.pin: str | None = None
@@ -147,6 +150,11 @@ class SupervisorWindow(QWidget):
         self.corrections.show_round(OpenRound.of(snap))
         self.rotation.show_status(RotationStatus.of(snap.rotation))
 
+    def _told(self, snap: SupervisorSnapshot) -> None:
+        """A change at the table while these screens are open: what they show follows it."""
+        if self.pin is not None and self.isVisible():
+            self.refresh()
+
     def lock_screens(self) -> None:
         """Forget the PIN and go back to the pad."""
         self.pin = None
@@ -181,7 +189,6 @@ class SupervisorWindow(QWidget):
         except RuleError as error:
             self.corrections.notice.refuse(error.message)
             return
-        self.refresh()
         # by its kind only: the operation itself may name an open round's hole card; recall masks it
         what = words(type(ops[0]).__name__)
         self.corrections.accepted(f"Recorded: {what}, see the round in Recall")

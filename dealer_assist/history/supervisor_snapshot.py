@@ -18,7 +18,6 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.tracker import Phase
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.pins import MAX_TRIES
-from dealer_assist.table.roster import read_roster
 from dealer_assist.table.session import TableState
 
 
@@ -64,9 +63,9 @@ class SupervisorSnapshot:
     pin_tries_left: int = MAX_TRIES  # wrong PINs the pad takes before the next lock
 
 
-def build_supervisor_snapshot(table: Table, recent: int) -> SupervisorSnapshot:
-    """The table now, with the last `recent` rounds read from its journal; with none (`recent` 0)
-    the journal is not read and the open round's cards are left out."""
+def build_supervisor_snapshot(table: Table, roster: tuple[str, ...], recent: int) -> SupervisorSnapshot:
+    """The table now, offering `roster`'s names, with the last `recent` rounds read from its
+    journal; with none (`recent` 0) the journal is not read and the open round's cards are left out."""
     session, s, now = table.session, table.session.s, table.clock()
     rounds = tuple(recall(SqliteRecords(table.path), last=recent)) if recent else ()
     tracker = session.tracker
@@ -81,4 +80,4 @@ def build_supervisor_snapshot(table: Table, recent: int) -> SupervisorSnapshot:
         max(0.0, table.pins.locked_until - now), session.state, session.round_id,
         tracker.phase if tracker is not None else None, session.misdeal, tuple(session.unread),
         tuple(round_cards(open_entry)) if open_entry is not None else (), rotation, rounds, table.stopped,
-        table.path, read_roster(table.path), MAX_TRIES - table.pins.wrong % MAX_TRIES)
+        table.path, roster, MAX_TRIES - table.pins.wrong % MAX_TRIES)

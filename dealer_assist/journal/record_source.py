@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
-from dealer_assist.errors import JournalError, Refusal
 from dealer_assist.journal import journal_file as journal
 from dealer_assist.journal.journal_file import GENESIS, Record, RecordKind, Verdict, record_hash
 

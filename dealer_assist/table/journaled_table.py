@@ -1,7 +1,8 @@
 """A table on its journal: every input is worked out, written durably, and only then taken.
 
-Opening a table verifies its journal first; a damaged journal is left untouched and the table
-refuses to deal. A table killed at any moment reopens into the same round at the same point by
+Opening a table takes its journal's lock first (one writer per journal, whoever opens it: the
+screen, the bench, a test), checks that the start names the journal's own table, and verifies the
+journal; a damaged journal is left untouched and the table refuses to deal. A table killed at any moment reopens into the same round at the same point by
 replaying, from the journal alone, the inputs since the last closed round.
 
 Journal first: a trial copy of the session works out what an input does (the operations, or the
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,13 @@ from dealer_assist.errors import JournalError, Refusal, RuleError
 from dealer_assist.journal.journal_file import (
     Journal, JournalClosed, JournalCorrupt, JournalWriteFailed, Record, RecordKind, Verdict, record_at, security_events, verify,
 )
+from dealer_assist.journal.lock import JournalLock
 from dealer_assist.journal.record_source import RecordSource, as_source
 from dealer_assist.rules.ledger import ledger
 from dealer_assist.rules.tracker import Phase
 from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.header import header_body, table_config
+from dealer_assist.table.match import refuse_other_table
 from dealer_assist.table.pins import PinGuard, new_pin
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, VoidRound
@@ -43,9 +46,10 @@ class TableStopped(RuntimeError):
 
 class Table:
     def __init__(self, path: Path, journal: Journal, session: TableSession, pins: PinGuard,
-                 verdict: Verdict, clock: Callable[[], float], rounds_closed: int) -> None:
+                 verdict: Verdict, clock: Callable[[], float], rounds_closed: int, lock: JournalLock) -> None:
         self.path = path
         self.journal = journal
+        self.lock = lock  # held until `close`; `lock.took_over` names a dead holder whose lock was left
         self.session = session
         self.pins = pins
         self.clock = clock
@@ -58,9 +62,23 @@ class Table:
 
     @classmethod
     def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None,
-             clock: Callable[[], float] = time.time) -> Table:
-        """Open or create the table's journal; raises JournalCorrupt on any damage."""
+             clock: Callable[[], float] = time.time, named: Mapping[str, str] | None = None) -> Table:
+        """Open or create the table's journal. Raises JournalInUse naming the process that holds it,
+        InputError when a field the start `named` (field -> where it was named, e.g. "--profile")
+        differs from the journal's own table, and JournalCorrupt on any damage."""
         path = Path(path)
+        lock = JournalLock(path).acquire()
+        try:
+            if config is not None and named:
+                refuse_other_table(path, config, named)
+            return cls._opened(path, config, devices, clock, lock)
+        except BaseException:
+            lock.release()
+            raise
+
+    @classmethod
+    def _opened(cls, path: Path, config: TableConfig | None, devices: dict[str, Any] | None, clock: Callable[[], float],
+                lock: JournalLock) -> Table:
         verdict = verify(path) if path.exists() else Verdict(True, 0, "new journal")
         if not verdict.ok:
             raise JournalCorrupt(verdict)
@@ -71,10 +89,10 @@ class Table:
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, header_body(config, session.profile, devices or {}, SOFTWARE))
             verdict = Verdict(True, journal.seq, "", None, 1, journal.head)
-            return cls(path, journal, session, PinGuard(), verdict, clock, 0)
+            return cls(path, journal, session, PinGuard(), verdict, clock, 0, lock)
         session, pins = _recover(path, verdict)
         journal = Journal(path, verdict)
-        table = cls(path, journal, session, pins, verdict, clock, verdict.closed)
+        table = cls(path, journal, session, pins, verdict, clock, verdict.closed, lock)
         table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
                                             "devices": devices or {}, "software": SOFTWARE})
         return table
@@ -159,7 +177,12 @@ class Table:
             body["state"] = self._trial.checkpoint
             body["ledger"] = ledger(tracker) if tracker is not None and settled else None
         self._write(RecordKind.CLOSE if closes else RecordKind.INPUT, body, round_id)
-        session.apply(event, now)  # the same input on the same state: the same operations
+        taken = session.apply(event, now)  # the same input on the same state: the same operations
+        if taken != ops:
+            self.stopped = (f"the table stopped: {type(event).__name__} worked out to other operations when taken than when "
+                            f"it was recorded (record {self.journal.seq}); nothing after it is taken. Dealer: deal no more "
+                            "and call a floor supervisor, who opens the table again; it resumes from the journal")
+            raise TableStopped(self.stopped)
         if closes:
             self.rounds_closed += 1
             self._verify_since_last()
@@ -174,7 +197,11 @@ class Table:
         self._verified = (verdict.records, verdict.head)
 
     def close(self) -> None:
-        self.journal.close()
+        """Seal the journal and give up its lock."""
+        try:
+            self.journal.close()
+        finally:
+            self.lock.release()
 
 
 def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None,

@@ -39,7 +39,7 @@ def ship_main(argv: list[str]) -> int:
     parser.add_argument("--pit", required=True, metavar="URL", help="the broker: nats://HOST:PORT or tls://..., comma-separated")
     parser.add_argument("--pit-creds", required=True, metavar="FILE", help="the table's credentials (dealer-assist pit table add)")
     args = parser.parse_args(argv)
-    from pit.shipping.link import PitLink, PitLinkError
+    from pit.shipping.link import PitLink
 
     try:
         if not args.db.is_file():

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from nats.aio.client import Client
 
-from dealer_assist.journal.journal_file import Journal, Record, last_seq, record_at
+from dealer_assist.journal.journal_file import Record, Sink, last_seq, record_at
 from pit.shipping.link import PitLink, quietly_close
 from pit.shipping.outbox import Divergence, journal_of, position, ship_from
 from pit.shipping.table_view import StatusSource, TableView
@@ -289,9 +289,10 @@ class Shipper:
             pass
 
 
-def attach_shipper(journal: Journal, table_id: str, link: PitLink, status: StatusSource | None = None,
-                   on_link: LinkListener | None = None) -> Shipper:
-    """Ship `journal` from now on: the table's owner calls this once after opening its table."""
-    shipper = Shipper(journal.path, table_id, link, status, on_link).start()
-    journal.add_sink(shipper.offer)
+def attach_shipper(journal: Path, add_sink: Callable[[Sink], None], table_id: str, link: PitLink,
+                   status: StatusSource | None = None, on_link: LinkListener | None = None) -> Shipper:
+    """Ship the journal at `journal` from now on, hearing each new record through `add_sink`: the
+    table's owner calls this once after opening its table."""
+    shipper = Shipper(journal, table_id, link, status, on_link).start()
+    add_sink(shipper.offer)
     return shipper

@@ -13,12 +13,14 @@ from dealer_assist.journal.journal_file import Record, RecordKind, read_records,
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.play.round_file import settle_round
 from dealer_assist.play.random_play import RandomPolicy
+from dealer_assist.play.round_driver import table_input
 from dealer_assist.table.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
 from dealer_assist.table.snapshot import AttentionKind
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.rules.tracker import Need, Phase
 from devices.table_controller import TableController
+from hw_sims.bench_devices import honest_peek_answer
 from hw_sims.linked_bench import LinkedBench
 
 from camera_round import MISMATCH, ON_THE_FELT, PIN, PROFILE, FilmedShoe
@@ -83,25 +85,31 @@ def test_a_round_over_the_wire_with_the_camera_and_a_correction(filmed):
     entry = recall(path, round_id=1)[0]
     assert [c["type"] for c in entry["corrections"]] == ["CardRekeyed"]
     assert settle_round(export_round(path, 1)) == entry["ledger"]
-    assert controller.refused == []
+    assert _refused(path) == []
 
 
 def test_a_refused_device_input_is_kept_and_shown(filmed):
     controller, rig = filmed
     assert controller.pump_until(lambda: controller.snapshot.need is Need.WAGERS, WAIT_S)
     controller.deliver(Decide(1, 0, Action.STAND))  # as a device thread would hand in a bad input
-    assert controller.pump_until(lambda: bool(controller.refused), WAIT_S)
+    assert controller.pump_until(lambda: bool(_refused(controller.journal_path)), WAIT_S)
     assert controller.snapshot.attention.kind is AttentionKind.REFUSED
 
 
-def _into_the_second_round(path, config: TableConfig, seed: int, inputs: int) -> tuple[TableController, BenchPlayer]:
+def _refused(path) -> list[dict]:
+    """The inputs the journal recorded as refused."""
+    return [r.body for r in read_records(path) if r.kind is RecordKind.REFUSED]
+
+
+def _into_the_second_round(path, config: TableConfig, seed: int, inputs: int) -> tuple[TableController, Table, BenchPlayer]:
     """A table dealt by the bench player through its first round and `inputs` inputs into the next."""
-    controller = TableController(Table.open(path, config))
+    table = Table.open(path, config)
+    controller = TableController(table)
     player = BenchPlayer(seed)
-    session = controller.table.session
-    while controller.table.rounds_closed < 1 or session.tracker is None or len(session.round_inputs) < inputs:
+    session = table.session
+    while table.rounds_closed < 1 or session.tracker is None or len(session.round_inputs) < inputs:
         assert controller.submit(player.next_input(session)) is None
-    return controller, player
+    return controller, table, player
 
 
 def _fill_the_disk(table: Table) -> None:
@@ -111,12 +119,12 @@ def _fill_the_disk(table: Table) -> None:
 
 def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_restart_resumes(tmp_path):
     path = tmp_path / "full.db"
-    controller, player = _into_the_second_round(path, TableConfig("CTL-2", "nobust-4.0"), 5, inputs=3)
-    _fill_the_disk(controller.table)
+    controller, table, player = _into_the_second_round(path, TableConfig("CTL-2", "nobust-4.0"), 5, inputs=3)
+    _fill_the_disk(table)
     refusal = None
     while refusal is None:
         before = controller.snapshot
-        refusal = controller.submit(player.next_input(controller.table.session))
+        refusal = controller.submit(player.next_input(table.session))
     assert refusal.code == "table_stopped"
     stopped = controller.snapshot
     assert stopped.attention is not None and stopped.attention.kind is AttentionKind.JOURNAL and stopped.attention.held
@@ -126,7 +134,7 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
     assert controller.supervisor_snapshot(recent=0).stopped == stopped.attention.message
     controller.dismiss()
     assert controller.snapshot.attention == stopped.attention, "nobody at the table can dismiss it"
-    assert controller.submit(player.next_input(controller.table.session)).code == "table_stopped"
+    assert controller.submit(player.next_input(table.session)).code == "table_stopped"
     controller.close()
     assert verify(path).ok
     again = TableController.open(path)
@@ -137,44 +145,46 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
 
 def test_a_journal_closed_mid_round_stops_the_table_and_nothing_in_memory_moves(tmp_path):
     path = tmp_path / "closed.db"
-    controller, player = _into_the_second_round(path, TableConfig("CTL-3", "c21-8.0"), 8, inputs=5)
-    session = controller.table.session
-    durable = controller.table.journal.seq
+    controller, table, player = _into_the_second_round(path, TableConfig("CTL-3", "c21-8.0"), 8, inputs=5)
+    session = table.session
+    durable = controller.records_written
     before, carried, inputs = controller.snapshot, session.between_rounds(), list(session.round_inputs)
-    controller.table.journal.close()  # as a shutdown racing the last input would
+    table.journal.close()  # as a shutdown racing the last input would
     refusal = controller.submit(player.next_input(session))
     assert refusal is not None and refusal.code == "table_stopped"
     shown = controller.snapshot.attention
     assert shown is not None and shown.kind is AttentionKind.JOURNAL and shown.held
     assert "journal is closed" in shown.message and "Nothing recorded is lost" in shown.message
-    assert controller.table.session is session, "the table still reads the same session"
+    assert table.session is session, "the table still reads the same session"
     assert controller.snapshot.seats == before.seats and controller.snapshot.dealer == before.dealer
     assert session.between_rounds() == carried and session.round_inputs == inputs, "the input that failed moved nothing"
     controller.note_device({"device": "shoe", "type": "LinkChanged", "state": "down"})
     assert controller.snapshot.attention == shown, "what comes after is refused with the same banner"
-    assert controller.table.journal.seq == durable
+    assert controller.records_written == durable
     assert verify(path).ok
+    table.lock.release()  # the closed journal's lock, as the process that held it would on its way out
     again = TableController.open(path)
     assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, "resumed at the last durable input"
-    assert again.table.session.round_inputs == inputs
-    while again.table.rounds_closed < 3:
-        assert again.submit(player.next_input(again.table.session)) is None
+    assert again.consult(lambda session: session.round_inputs) == inputs
+    while again.rounds_closed < 3:
+        assert again.submit(again.consult(player.next_input)) is None
     again.close()
     assert verify(path).ok
 
 
 def test_a_held_peek_is_answered_through_the_round_driver_as_the_supervisors_check(tmp_path):
-    controller = TableController(Table.open(tmp_path / "held.db", TableConfig("CTL-4", "sd-buster-a")))
+    table = Table.open(tmp_path / "held.db", TableConfig("CTL-4", "sd-buster-a"))
+    controller = TableController(table)
     controller.set_pin(PIN)
     player = BenchPlayer(2)
     while controller.snapshot.need is not Need.PEEK:
-        assert controller.submit(player.next_input(controller.table.session)) is None
+        assert controller.submit(player.next_input(table.session)) is None
     assert controller.submit(PeekAnswered(PeekResult.NOREAD)) is None
     assert controller.snapshot.need is Need.CHECK_BY_HAND
-    policy = RandomPolicy(random.Random(1), lambda: player.shoe(controller.table.session).card(0))
-    event = controller.next_input(policy, "Floor 2")
+    policy = RandomPolicy(random.Random(1), lambda: player.shoe(table.session).card(0))
+    event = controller.consult(lambda session: table_input(session, policy, "Floor 2"))
     assert isinstance(event, ConfirmPeek) and event.supervisor == "Floor 2"
-    assert event.natural is (controller.expected_peek_answer() is PeekResult.NATURAL), "the policy's answer: the truth"
+    assert event.natural is (honest_peek_answer(table.session) is PeekResult.NATURAL), "the policy's answer: the truth"
     controller.supervise(event, PIN)
     assert controller.snapshot.need not in (Need.PEEK, Need.CHECK_BY_HAND)
     controller.close()
@@ -185,7 +195,7 @@ def test_a_sink_records_every_append_of_a_bench_run_over_the_wire_in_order(tmp_p
     table = Table.open(path, TableConfig("BENCH-1", "c21-8.0"))
     seen: list[Record] = []
     table.journal.add_sink(seen.append)
-    bench = LinkedBench(table, seed=4)
+    bench = LinkedBench(TableController(table), seed=4)
     bench.start()
     try:
         while table.rounds_closed < 4:

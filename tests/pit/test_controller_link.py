@@ -32,16 +32,17 @@ def _until(predicate, timeout: float = 20.0) -> bool:  # type: ignore[no-untyped
 
 def test_the_status_line_follows_the_pit_link(tmp_path: Path) -> None:
     room = start_room(tmp_path)
-    controller = TableController(open_bench_table(tmp_path / "t1.db"))
+    table = open_bench_table(tmp_path / "t1.db")
+    controller = TableController(table)
     status = snapshot_view(lambda: controller.snapshot, lambda: {"shoe": "up"})
-    shipper = attach_shipper(controller.journal, controller.table_id, room.link("T1"), status,
+    shipper = attach_shipper(controller.journal_path, controller.add_sink, controller.table_id, room.link("T1"), status,
                              lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up))
     try:
         assert _until(lambda: _pit_item(controller) == (True, "up"))
         view = status()
         assert (view.profile, view.devices) == ("nobust-4.0", {"shoe": "up"})
         room.server.kill()
-        play(controller.table, BenchPlayer(3), 2)
+        play(table, BenchPlayer(3), 2)
         assert _until(lambda: (item := _pit_item(controller)) is not None and not item[0]
                       and item[1] is not None and item[1].startswith("down · ") and item[1].endswith(" to send"))
         room.server.start()

@@ -39,7 +39,7 @@ def test_a_bench_that_ended_during_an_outage_is_shipped_afterwards(room: Room, t
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "t1.db"
     table = open_bench_table(path)
-    shipper = attach_shipper(table.journal, "T1", room.link("T1"))
+    shipper = attach_shipper(table.journal.path, table.journal.add_sink, "T1", room.link("T1"))
     player = BenchPlayer(9)
     play(table, player, 5)
     assert shipper.wait_shipped(table.journal.seq, 20)

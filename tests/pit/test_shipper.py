@@ -48,7 +48,7 @@ def _until(predicate, timeout: float = SHIPPED_S) -> bool:  # type: ignore[no-un
 def test_every_record_once_with_the_broker_killed_twice_mid_run(room: Room, tmp_path: Path) -> None:
     table = open_bench_table(tmp_path / "t1.db")
     player = BenchPlayer(7)
-    shipper = attach_shipper(table.journal, "T1", room.link("T1"), session_view(table))
+    shipper = attach_shipper(table.journal.path, table.journal.add_sink, "T1", room.link("T1"), session_view(table))
     try:
         for _ in range(2):
             play(table, player, 15)
@@ -70,7 +70,7 @@ def test_every_record_once_after_the_shipper_itself_restarts(room: Room, tmp_pat
     path = tmp_path / "t1.db"
     table = open_bench_table(path)
     player = BenchPlayer(3)
-    first = attach_shipper(table.journal, "T1", room.link("T1"))
+    first = attach_shipper(table.journal.path, table.journal.add_sink, "T1", room.link("T1"))
     play(table, player, 10)
     first.stop()  # mid-run: what it had not sent is still in the journal
     play(table, player, 10)
@@ -96,7 +96,7 @@ def test_status_every_change_with_what_is_left_to_send(room: Room, tmp_path: Pat
             statuses.append(parse_status_message(message.data))
         await client.subscribe("da.status.T1", cb=heard)
         await client.flush()
-        shipper = attach_shipper(table.journal, "T1", room.link("T1"), session_view(table))
+        shipper = attach_shipper(table.journal.path, table.journal.add_sink, "T1", room.link("T1"), session_view(table))
         await asyncio.sleep(0.5)
         play(table, BenchPlayer(5), 2)
         await asyncio.sleep(0.5)
@@ -120,7 +120,7 @@ def test_status_every_change_with_what_is_left_to_send(room: Room, tmp_path: Pat
 def _five_rounds_shipped(room: Room, path: Path) -> int:
     """A table that dealt five rounds, every record in the stream, then closed; its last seq."""
     table = open_bench_table(path)
-    shipper = attach_shipper(table.journal, "T1", room.link("T1"))
+    shipper = attach_shipper(table.journal.path, table.journal.add_sink, "T1", room.link("T1"))
     play(table, BenchPlayer(2), 5)
     assert shipper.wait_shipped(table.journal.seq, SHIPPED_S)
     shipper.stop()
@@ -150,7 +150,7 @@ def test_a_rewritten_journal_dealt_on_differs_from_the_stream_and_is_not_shipped
     head = _five_rounds_shipped(room, path)
     rewrite_chain(path, 30)  # a careful forger: the chain recomputed, the file verifies on its own
     table = open_bench_table(path)  # resumed on it, as `bench --resume` would
-    again = attach_shipper(table.journal, "T1", room.link("T1"))
+    again = attach_shipper(table.journal.path, table.journal.add_sink, "T1", room.link("T1"))
     try:
         play(table, BenchPlayer(2), 2)
         assert _until(lambda: again.state.divergence is not None), again.state
@@ -163,7 +163,7 @@ def test_a_rewritten_journal_dealt_on_differs_from_the_stream_and_is_not_shipped
 
 def test_another_tables_credentials_are_refused_on_this_tables_subjects(room: Room, tmp_path: Path) -> None:
     table = open_bench_table(tmp_path / "t1.db")
-    shipper = attach_shipper(table.journal, "T1", room.link("T1", creds_of="T2"))
+    shipper = attach_shipper(table.journal.path, table.journal.add_sink, "T1", room.link("T1", creds_of="T2"))
     try:
         play(table, BenchPlayer(2), 1)
         assert _until(lambda: "permissions violation" in (shipper.state.error or "").lower()), shipper.state

@@ -61,7 +61,7 @@ class Table:
         self.devices = self.controller.devices
         self.bridge = TableBridge(self.controller)
         shoe = scripted_shoe(self.profile.decks, cards, seed)
-        self.bench = BenchPanel(shoe, self.controller.expected_peek_answer, self.devices)
+        self.bench = BenchPanel(shoe, self.controller.consult, self.devices)
         self.window = DealerWindow(self.bridge, self.bench)
         self.view = self.window.view
         self.guard_clock = 0.0  # the double-tap guard runs on a clock that a deliberate tap moves on
@@ -93,7 +93,7 @@ class Table:
 
     @property
     def tracker(self):
-        return self.controller.tracker
+        return self.journaled.session.tracker
 
     def supervise(self, event: TableInput, pin: str) -> RuleError | None:
         """A floor supervisor's correction through the controller; the refusal, if any."""

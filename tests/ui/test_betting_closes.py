@@ -28,7 +28,7 @@ def wired(qtbot, tmp_path):
     wire = BenchDevices(table.session, BenchPlayer(3, shoe_reports_cut=True))
     wire.start()
     controller.connect_devices(wire.shoe_url, wire.peek_url)
-    bench = BenchPanel(None, controller.expected_peek_answer, controller.devices, wire=wire)
+    bench = BenchPanel(None, controller.consult, controller.devices, wire=wire)
     window = DealerWindow(TableBridge(controller), bench)
     qtbot.addWidget(window)
     window.resize(1280, 800)

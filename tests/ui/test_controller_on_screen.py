@@ -39,7 +39,8 @@ def _tap(qtbot, widget) -> None:
 
 @pytest.fixture
 def screen(qtbot, tmp_path):
-    controller = TableController(Table.open(tmp_path / "table.db", TableConfig("CTL-1", PROFILE)))
+    table = Table.open(tmp_path / "table.db", TableConfig("CTL-1", PROFILE))
+    controller = TableController(table)
     controller.set_pin(PIN)
     rig = FilmedShoe(controller)
     bridge = TableBridge(controller)
@@ -49,7 +50,7 @@ def screen(qtbot, tmp_path):
     window.show()
     rig.start()
     controller.start()
-    yield controller, rig, window
+    yield controller, rig, window, table
     controller.stop()
     rig.stop()
     QApplication.processEvents()  # the last device notes reach the journal before it closes
@@ -57,7 +58,7 @@ def screen(qtbot, tmp_path):
 
 
 def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
-    controller, rig, window = screen
+    controller, rig, window, table = screen
     view, path = window.view, controller.journal_path
     qtbot.waitUntil(lambda: controller.snapshot.need is Need.WAGERS, timeout=WAIT_MS)
     qtbot.mouseClick(view.seats[1], Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
@@ -109,11 +110,11 @@ def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
 
 
 def test_a_journal_that_stops_shows_on_the_dealers_screen(screen, qtbot):
-    controller, rig, window = screen
+    controller, rig, window, table = screen
     view = window.view
     qtbot.waitUntil(lambda: controller.snapshot.need is Need.WAGERS, timeout=WAIT_MS)
-    (pages,) = controller.journal.db.execute("PRAGMA page_count").fetchone()
-    controller.journal.db.execute(f"PRAGMA max_page_count = {pages}")
+    (pages,) = table.journal.db.execute("PRAGMA page_count").fetchone()
+    table.journal.db.execute(f"PRAGMA max_page_count = {pages}")
     qtbot.mouseClick(view.seats[1], Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
     while controller.snapshot.attention is None:
         _tap(qtbot, view.wagers.kind_buttons[WagerKind.BASE])

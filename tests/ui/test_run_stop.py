@@ -2,6 +2,7 @@
 and seal its journal; a second run on a journal in use, or one that names another table, is refused."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -105,6 +106,27 @@ def test_a_second_run_on_a_journal_in_use_exits_2_naming_the_first(tmp_path):
                                 capture_output=True, text=True, timeout=60)
         assert second.returncode == 2
         assert f"is in use by process {first.pid} on " in second.stderr
+    finally:
+        code, err = stop(first, signal.SIGTERM)
+    assert code == 0, err
+    assert _sealed_and_intact(journal)
+
+
+@pytest.mark.slow
+def test_every_command_that_writes_a_journal_is_refused_while_run_holds_it(tmp_path):
+    journal = tmp_path / "t.db"
+    first = start_run("--journal", str(journal), env={"QT_QPA_PLATFORM": "offscreen"})
+    try:
+        for bench in (["--resume"], []):
+            done = subprocess.run([sys.executable, "-m", "ui.cli", "bench", "--journal", str(journal), "--rounds", "1", *bench],
+                                  cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                                  timeout=60)
+            assert done.returncode == 2, done.stdout + done.stderr
+            error = json.loads(done.stdout)["error"]
+            if bench:  # a resume reaches the journal and finds it held
+                assert error["code"] == "journal_in_use" and f"is in use by process {first.pid} on " in error["message"]
+            else:  # a new bench journal is never written over, held or not
+                assert error["code"] == "journal_exists"
     finally:
         code, err = stop(first, signal.SIGTERM)
     assert code == 0, err

@@ -128,7 +128,7 @@ def test_the_dealers_supervisor_button_on_a_table_without_a_pin_opens_on_choosin
     controller = TableController(table)
     bridge = TableBridge(controller)
     shoe = Shoe(load_profile("nobust-4.0").decks, random.Random(0))
-    dealer = DealerWindow(bridge, BenchPanel(shoe, controller.expected_peek_answer, controller.devices))
+    dealer = DealerWindow(bridge, BenchPanel(shoe, controller.consult, controller.devices))
     qtbot.addWidget(dealer)
     dealer.resize(1280, 800)
     dealer.show()
