@@ -16,7 +16,7 @@ import numpy as np
 from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, Calibration
 from calibration.homography import as_matrix
 from calibration.layout import MarkerCorner, layout_from_dict
-from dealer_assist.errors import InputError, Refusal, RuleError
+from calibration.errors import CalibrationCode, CalibrationError
 
 FORMAT = "dealer-assist-calibration"
 VERSION = 1
@@ -25,8 +25,7 @@ VERSION = 1
 def save_calibration(calibration: Calibration, path: str | Path, max_error_mm: float = DEFAULT_MAX_ERROR_MM) -> None:
     """Write the file, or refuse when the reprojection error is above the limit."""
     if not calibration.error_mm <= max_error_mm:
-        raise InputError(
-            Refusal.ERROR_TOO_HIGH,
+        raise CalibrationError(CalibrationCode.ERROR_TOO_HIGH,
             f"reprojection error {calibration.error_mm:.2f} mm is above the {max_error_mm:g} mm limit "
             f"(worst corner {calibration.worst_mm:.2f} mm); check the layout's marker positions and size, "
             "and that the markers lie flat and the lens is not bending the picture",
@@ -41,17 +40,17 @@ def save_calibration(calibration: Calibration, path: str | Path, max_error_mm: f
         os.replace(partial, target)
     except OSError as error:
         message = f"calibration file {str(path)!r} cannot be written: {error}"
-        raise InputError(Refusal.CALIBRATION_UNWRITABLE, message) from None
+        raise CalibrationError(CalibrationCode.CALIBRATION_UNWRITABLE, message) from None
 
 
 def load_calibration(path: str | Path) -> Calibration:
-    def fail(message: str) -> RuleError:
-        return InputError(Refusal.BAD_CALIBRATION, f"calibration file {str(path)!r}: {message}")
+    def fail(message: str) -> CalibrationError:
+        return CalibrationError(CalibrationCode.BAD_CALIBRATION, f"calibration file {str(path)!r}: {message}")
 
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
-        raise InputError(Refusal.CALIBRATION_UNREADABLE, f"calibration file {str(path)!r} cannot be read: {error}") from None
+        raise CalibrationError(CalibrationCode.CALIBRATION_UNREADABLE, f"calibration file {str(path)!r} cannot be read: {error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise fail(f"not JSON ({error})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:

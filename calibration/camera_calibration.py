@@ -11,7 +11,7 @@ from calibration.homography import Matrix, apply, fit_homography
 from calibration.layout import Layout, MarkerCorner
 from calibration.markers import MarkerDecoder, Pixel, Quad, as_quad, find_markers, quad_centre
 from calibration.zones import Point
-from dealer_assist.errors import DeviceError, Refusal
+from calibration.errors import CalibrationCode, CalibrationError
 
 DEFAULT_MAX_ERROR_MM = 2.0
 
@@ -56,16 +56,15 @@ def calibrate(frames: Iterable[np.ndarray], layout: Layout) -> Calibration:
         count += 1
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         if size is not None and size != (gray.shape[1], gray.shape[0]):
-            raise DeviceError(Refusal.BAD_SOURCE, f"frame {count} is {gray.shape[1]}x{gray.shape[0]}, not {size[0]}x{size[1]}")
+            raise CalibrationError(CalibrationCode.BAD_SOURCE, f"frame {count} is {gray.shape[1]}x{gray.shape[0]}, not {size[0]}x{size[1]}")
         size = (gray.shape[1], gray.shape[0])
         for corner, sighting in find_markers(gray).items():
             seen[corner].setdefault(sighting.decoder, []).append(sighting.quad)
     if size is None:
-        raise DeviceError(Refusal.BAD_SOURCE, "the source gave no frames")
+        raise CalibrationError(CalibrationCode.BAD_SOURCE, "the source gave no frames")
     missing = [corner.text for corner, readings in seen.items() if not readings]
     if missing:
-        raise DeviceError(
-            Refusal.MARKER_MISSING,
+        raise CalibrationError(CalibrationCode.MARKER_MISSING,
             f"marker{'s' if len(missing) > 1 else ''} {', '.join(missing)} not found in {count} frame(s); "
             "check that all four markers are in view, lit and not covered",
         )

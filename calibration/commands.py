@@ -9,21 +9,14 @@ import argparse
 import json
 import math
 from pathlib import Path
-from typing import NoReturn
 
 from calibration.calibration_file import save_calibration
 from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, calibrate
 from calibration.frames import read_frames
 from calibration.layout import Layout, default_layout, default_layout_text, load_layout
 from calibration.marker_sheet import write_marker_sheet
-from dealer_assist.errors import InputError, Refusal, RuleError
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that raises instead of printing usage and exiting, so errors stay JSON."""
-
-    def error(self, message: str) -> NoReturn:
-        raise InputError(Refusal.BAD_ARGUMENTS, f"calibrate: {message}")
+from dealer_assist.errors import CommandCode, CommandError
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 
 
 def _positive(text: str) -> float:
@@ -36,8 +29,8 @@ def _positive(text: str) -> float:
     return value
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="dealer-assist calibrate", description="Calibrate the overhead camera from its markers.")
+def _parser() -> JsonArgumentParser:
+    parser = JsonArgumentParser(prog="dealer-assist calibrate", description="Calibrate the overhead camera from its markers.")
     parser.add_argument("--print-markers", type=Path, metavar="FILE.pdf",
                         help="write the printable marker sheet, and beside it FILE.toml, the layout to start from")
     parser.add_argument("--source", help="OpenCV source: device index, video or image file, URL")
@@ -54,7 +47,7 @@ def _print_markers(layout: Layout, pdf: Path, layout_file: Path | None) -> int:
     """The marker sheet, and the layout it was drawn for as the file to measure the felt against."""
     start = pdf.with_suffix(".toml")
     if start.exists():
-        raise InputError(Refusal.FILE_EXISTS, f"{start} exists: the starting layout is not written over (move it first)")
+        raise CommandError(CommandCode.FILE_EXISTS, f"{start} exists: the starting layout is not written over (move it first)")
     write_marker_sheet(layout, pdf)
     text = layout_file.read_text(encoding="utf-8") if layout_file else default_layout_text()
     start.write_text(text, encoding="utf-8")
@@ -63,17 +56,17 @@ def _print_markers(layout: Layout, pdf: Path, layout_file: Path | None) -> int:
 
 
 def main(argv: list[str]) -> int:
-    try:
-        args = _parser().parse_args(argv)
-        layout = load_layout(args.layout) if args.layout else default_layout()
-        if args.print_markers:
-            return _print_markers(layout, args.print_markers, Path(args.layout) if args.layout else None)
-        if not args.source or not args.out:
-            raise InputError(Refusal.BAD_ARGUMENTS, "dealer-assist calibrate: give --source and --out (or --print-markers FILE.pdf)")
-        calibration = calibrate(read_frames(args.source, args.frames), layout)
-        save_calibration(calibration, args.out, args.max_error_mm)
-    except RuleError as error:
-        print(json.dumps({"error": {"code": error.code, "message": error.message}}))
-        return 2
+    return reporting(lambda: _calibrate(argv), Stream.STDOUT)
+
+
+def _calibrate(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    layout = load_layout(args.layout) if args.layout else default_layout()
+    if args.print_markers:
+        return _print_markers(layout, args.print_markers, Path(args.layout) if args.layout else None)
+    if not args.source or not args.out:
+        raise CommandError(CommandCode.BAD_ARGUMENTS, "dealer-assist calibrate: give --source and --out (or --print-markers FILE.pdf)")
+    calibration = calibrate(read_frames(args.source, args.frames), layout)
+    save_calibration(calibration, args.out, args.max_error_mm)
     print(json.dumps({"calibration": calibration.report() | {"saved": args.out, "max_error_mm": args.max_error_mm}}))
     return 0

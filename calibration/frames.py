@@ -4,7 +4,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from dealer_assist.errors import DeviceError, Refusal
+from calibration.errors import CalibrationCode, CalibrationError
 
 
 def read_frames(source: str, count: int) -> list[np.ndarray]:
@@ -21,5 +21,5 @@ def read_frames(source: str, count: int) -> list[np.ndarray]:
         capture.release()
     if not frames:
         message = f"camera source {source!r} gave no frame: not a camera, video, image or stream"
-        raise DeviceError(Refusal.SOURCE_UNREADABLE, message)
+        raise CalibrationError(CalibrationCode.SOURCE_UNREADABLE, message)
     return frames

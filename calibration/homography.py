@@ -16,7 +16,7 @@ import numpy as np
 
 from calibration.layout import Layout, MarkerCorner
 from calibration.markers import Quad, canonical_quad, quad_centre
-from dealer_assist.errors import DeviceError, Refusal
+from calibration.errors import CalibrationCode, CalibrationError
 
 Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
 
@@ -51,7 +51,7 @@ def fit_homography(layout: Layout, quads: Mapping[MarkerCorner, Quad]) -> Homogr
     table = np.array([layout.markers[c] for c in corners], dtype=np.float64)
     matrix = cv2.getPerspectiveTransform(image.astype(np.float32), table.astype(np.float32))
     if not np.all(np.isfinite(matrix)) or abs(np.linalg.det(matrix)) < 1e-12:
-        raise DeviceError(Refusal.BAD_MARKERS, "the four markers lie on a line in the image; no table plane can be fitted")
+        raise CalibrationError(CalibrationCode.BAD_MARKERS, "the four markers lie on a line in the image; no table plane can be fitted")
     fitted = as_matrix(matrix.tolist())
     half = layout.marker_size_mm / 2
     misses = []

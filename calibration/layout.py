@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from calibration.zones import Point, Zone, zone_at
-from dealer_assist.errors import InputError, Refusal, RuleError
+from calibration.errors import CalibrationCode, CalibrationError
 
 DEFAULT_LAYOUT = "default_layout.toml"
 _ZONE_NAME = re.compile(r"seat_([1-9][0-9]?)|dealer|discard")
@@ -50,7 +50,7 @@ class Layout:
         for zone in self.zones:
             if zone.name == name:
                 return zone
-        raise InputError(Refusal.UNKNOWN_ZONE, f"layout {self.name!r} has no zone {name!r}")
+        raise CalibrationError(CalibrationCode.UNKNOWN_ZONE, f"layout {self.name!r} has no zone {name!r}")
 
     def zone_at(self, point: Point) -> str | None:
         return zone_at(self.zones, point)
@@ -69,7 +69,7 @@ def load_layout(path: str | Path) -> Layout:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise InputError(Refusal.LAYOUT_UNREADABLE, f"layout file {str(path)!r} cannot be read: {error}") from None
+        raise CalibrationError(CalibrationCode.LAYOUT_UNREADABLE, f"layout file {str(path)!r} cannot be read: {error}") from None
     return parse_layout(text, str(path))
 
 
@@ -85,13 +85,13 @@ def parse_layout(text: str, source: str) -> Layout:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise InputError(Refusal.BAD_LAYOUT, f"layout {source!r} is not valid TOML: {error}") from None
+        raise CalibrationError(CalibrationCode.BAD_LAYOUT, f"layout {source!r} is not valid TOML: {error}") from None
     return layout_from_dict(data, source)
 
 
 def layout_from_dict(data: object, source: str) -> Layout:
-    def fail(message: str) -> RuleError:
-        return InputError(Refusal.BAD_LAYOUT, f"layout {source!r}: {message}")
+    def fail(message: str) -> CalibrationError:
+        return CalibrationError(CalibrationCode.BAD_LAYOUT, f"layout {source!r}: {message}")
 
     def table(key: str) -> Mapping[str, object]:
         value = data.get(key) if isinstance(data, Mapping) else None

@@ -15,7 +15,7 @@ import zxingcpp
 from pyzbar import pyzbar
 
 from calibration.layout import MarkerCorner
-from dealer_assist.errors import DeviceError, Refusal
+from calibration.errors import CalibrationCode, CalibrationError
 
 Pixel = tuple[float, float]
 Quad = tuple[Pixel, Pixel, Pixel, Pixel]
@@ -74,7 +74,7 @@ def find_markers(gray: np.ndarray) -> dict[MarkerCorner, MarkerSighting]:
         corner = _BY_TEXT.get(item.data.decode("latin-1"))
         if corner in found:
             message = f"marker {corner.text} appears twice in one frame; the table has one of each"
-            raise DeviceError(Refusal.BAD_MARKERS, message)
+            raise CalibrationError(CalibrationCode.BAD_MARKERS, message)
         if corner is not None and len(item.polygon) == 4:
             found[corner] = MarkerSighting(corner, canonical_quad(item.polygon), MarkerDecoder.PYZBAR)
     if len(found) < len(MarkerCorner):

@@ -16,7 +16,7 @@ import numpy as np
 import zxingcpp
 from pyzbar import pyzbar
 
-from dealer_assist.errors import DeviceError, Refusal
+from devices.errors import DeviceCode, DeviceError
 
 Pixel = tuple[float, float]
 
@@ -83,4 +83,4 @@ def make_decoder(name: str = DEFAULT_DECODER) -> Decoder:
         return DECODERS[DecoderName(name)]()
     except ValueError:
         choices = ", ".join(DecoderName)
-        raise DeviceError(Refusal.BAD_DECODER, f"decoder {name!r} is not one of {choices}") from None
+        raise DeviceError(DeviceCode.BAD_DECODER, f"decoder {name!r} is not one of {choices}") from None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from dealer_assist.errors import InputError, Refusal
+from dealer_assist.rules.refusals import InputError, Refusal
 from dealer_assist.rules.cards import Card
 from devices.camera_codes import CardCode
 from devices.camera_reader import FrameReading

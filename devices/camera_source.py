@@ -7,7 +7,7 @@ from types import TracebackType
 import cv2
 import numpy as np
 
-from dealer_assist.errors import DeviceError, Refusal
+from devices.errors import DeviceCode, DeviceError
 
 
 class CameraSource:
@@ -18,7 +18,7 @@ class CameraSource:
         target = int(source) if isinstance(source, str) and source.isdigit() else source
         self._capture = cv2.VideoCapture(target)
         if not self._capture.isOpened():
-            raise DeviceError(Refusal.SOURCE_UNREADABLE, f"camera source {source!r} cannot be opened as a device, file or URL")
+            raise DeviceError(DeviceCode.SOURCE_UNREADABLE, f"camera source {source!r} cannot be opened as a device, file or URL")
 
     def __iter__(self) -> Iterator[np.ndarray]:
         """BGR frames until the source ends (a file's last frame; a camera that stops answering)."""

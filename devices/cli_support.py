@@ -1,11 +1,11 @@
 """Command-line plumbing shared by `dealer-assist devices` and `dealer-assist sim`.
 
-Errors are one JSON object on stdout and exit status 2 (DEVICES.md §5), argument errors included,
-so a script driving the bench never has to parse argparse's text or a traceback.
+Errors are one JSON object on stdout and exit status 2 (DEVICES.md §5), argument errors included
+(`dealer_assist.commands.command_line`), so a script driving the bench never has to parse
+argparse's text or a traceback.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import signal
@@ -13,16 +13,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NoReturn
 
-from dealer_assist.errors import CommandError, Refusal
-
-
-class JsonArgumentParser(argparse.ArgumentParser):
-    """argparse that reports a bad argument as a `CommandError` instead of text and `exit(2)`."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CommandError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
 
 
 _reader_gone = threading.Event()  # stdout's reader has closed its end (`monitor | tee`, then Ctrl-C)
@@ -52,11 +43,6 @@ def emit_last(line: dict[str, object]) -> None:
     if not emit(line):
         sys.stderr.write(json.dumps(line) + "\n")
         sys.stderr.flush()
-
-
-def report(error: CommandError) -> int:
-    emit({"error": {"code": error.code, "message": error.message}})
-    return error.exit_code
 
 
 @contextmanager

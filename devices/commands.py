@@ -5,8 +5,10 @@
 """
 from __future__ import annotations
 
-from dealer_assist.errors import CommandError, Refusal
-from devices.cli_support import JsonArgumentParser, emit, emit_last, report, stop_on_signals
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
+from dealer_assist.errors import CommandCode, CommandError
+from devices.errors import DeviceCode
+from devices.cli_support import emit, emit_last, stop_on_signals
 from devices.events import (
     CardSeen,
     CardsMissed,
@@ -64,7 +66,7 @@ def monitor(url: str) -> int:
         error = scanner.wait_opened(OPEN_WAIT)
         if error is not None:
             scanner.stop()
-            raise CommandError(Refusal.PORT_UNAVAILABLE, f"cannot open {url!r}: {error}")
+            raise CommandError(DeviceCode.PORT_UNAVAILABLE, f"cannot open {url!r}: {error}")
         while not stop.wait(0.2):
             pass
         scanner.stop()
@@ -84,13 +86,13 @@ def monitor(url: str) -> int:
 def peek(url: str, up: str) -> int:
     rank = "T" if up == "10" else up.upper()
     if rank not in PEEK_UP_RANKS:
-        raise CommandError(Refusal.BAD_UP_CARD, f"--up {up!r} is not A or a ten-value rank (T, J, Q, K or 10)")
+        raise CommandError(CommandCode.BAD_UP_CARD, f"--up {up!r} is not A or a ten-value rank (T, J, Q, K or 10)")
     reader = PeekReader(url)
     reader.start()
     try:
         error = reader.wait_opened(OPEN_WAIT)
         if error is not None:
-            raise CommandError(Refusal.PORT_UNAVAILABLE, f"cannot open {url!r}: {error}")
+            raise CommandError(DeviceCode.PORT_UNAVAILABLE, f"cannot open {url!r}: {error}")
         reader.wait_up(LINK_WAIT)
         outcome = reader.peek(rank)
     finally:
@@ -100,6 +102,10 @@ def peek(url: str, up: str) -> int:
 
 
 def main(argv: list[str]) -> int:
+    return reporting(lambda: _devices(argv), Stream.STDOUT)
+
+
+def _devices(argv: list[str]) -> int:
     parser = JsonArgumentParser(prog="dealer-assist devices", description="Talk to one device on the bench.")
     sub = parser.add_subparsers(dest="command", required=True)
     watch = sub.add_parser("monitor", help="print every event of a shoe scanner as JSON lines")
@@ -107,10 +113,7 @@ def main(argv: list[str]) -> int:
     ask = sub.add_parser("peek", help="ask the peek device once and print its answer")
     ask.add_argument("--url", required=True, metavar="URL", help="device path, pseudo-terminal or socket://")
     ask.add_argument("--up", required=True, metavar="RANK", help="the up card: A or a ten-value rank")
-    try:
-        args = parser.parse_args(argv)
-        if args.command == "monitor":
-            return monitor(args.shoe)
-        return peek(args.url, args.up)
-    except CommandError as error:
-        return report(error)
+    args = parser.parse_args(argv)
+    if args.command == "monitor":
+        return monitor(args.shoe)
+    return peek(args.url, args.up)

@@ -19,9 +19,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from dealer_assist.errors import JournalError, Refusal, RuleError
+from dealer_assist.errors import Failure
+from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot, build_supervisor_snapshot
-from dealer_assist.journal.journal_file import JournalCorrupt, Sink
+from dealer_assist.journal.journal_file import Sink
+from dealer_assist.journal.errors import JournalDamaged
 from dealer_assist.journal.lock import Holder
 from dealer_assist.journal.record_source import RecordSource, SqliteRecords
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
@@ -83,7 +85,7 @@ class TableController:
         """The one way a program opens a table to write to it (`run`, `bench`): the table at `path`,
         opened or created with `config`, owned by a new controller. Raises JournalInUse naming the
         process that holds the journal, InputError when a field the start `named` disagrees with
-        the journal's table, JournalCorrupt on a damaged journal, and RuleError without a journal or
+        the journal's table, JournalDamaged on a damaged journal, and RuleError without a journal or
         a configuration."""
         return cls(Table.open(path, config, named=named, devices=devices))
 
@@ -231,13 +233,13 @@ class TableController:
 
     # --- the owner thread ------------------------------------------------------------------------
 
-    def submit(self, event: TableInput) -> RuleError | None:
+    def submit(self, event: TableInput) -> Failure | None:
         """The dealer's input (or a device's); the refusal, if any, also shown on the banner."""
         try:
             self._guarded(lambda: self._table.submit(event))
             self.attention = None
             return None
-        except RuleError as error:
+        except Failure as error:
             if self.halted is None:
                 self.attention = Attention.refusal(error)
             return error
@@ -271,7 +273,7 @@ class TableController:
         """Device evidence (identity, link, faults, the camera's findings) into the journal."""
         try:
             self._guarded(lambda: self._table.note_device(body))
-        except RuleError:
+        except Failure:
             self._publish()  # the journal stopped: the banner says so
 
     def dismiss(self) -> None:
@@ -332,17 +334,17 @@ class TableController:
     def _guarded(self, change: Callable[[], T]) -> T:
         """Run a change of the table; a journal that fails or is damaged halts the table, visibly."""
         if self.halted is not None:
-            raise JournalError(Refusal.TABLE_STOPPED, self.halted.message)
+            raise JournalError(JournalCode.TABLE_STOPPED, self.halted.message)
         try:
             return change()
         except TableStopped as error:
-            self.halted = Attention(AttentionKind.JOURNAL, str(error), held=True)
-            raise JournalError(Refusal.TABLE_STOPPED, str(error)) from error
-        except JournalCorrupt as error:
+            self.halted = Attention(AttentionKind.JOURNAL, error.message, held=True)
+            raise
+        except JournalDamaged as error:
             message = (f"the journal is damaged, the table has stopped: {error.verdict.message}. Dealer: deal no more and "
                        "call a floor supervisor, who keeps this journal as evidence and opens the table on a new one")
             self.halted = Attention(AttentionKind.JOURNAL, message, held=True)
-            raise JournalError(Refusal.JOURNAL_DAMAGED, message) from error
+            raise JournalError(JournalCode.JOURNAL_DAMAGED, message) from error
 
     def _build(self) -> TableSnapshot:
         snapshot = build_table_snapshot(self._table.session, self.halted or self.attention)

@@ -17,37 +17,29 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dealer_assist.errors import JournalError, Refusal, RuleError
-from dealer_assist.journal.journal_file import JournalCorrupt
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
+from dealer_assist.errors import Failure
+from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.session import TableConfig
 from devices.cli_support import stop_on_signals
 from devices.table_controller import TableController
 from hw_sims.linked_bench import LinkedBench
-from pit.shipping.link import PitLinkError, add_pit_options, pit_link
+from pit.shipping.link import add_pit_options, pit_link
 from pit.shipping.shipper import Shipper, attach_shipper
 from pit.shipping.table_view import snapshot_view
-from pit.stream.wire import WireError, check_table_id
+from pit.stream.wire import check_table_id
 
 PROFILE, TABLE_ID = "nobust-4.0", "BENCH-1"  # a new bench journal's table, unless named
 DRAIN_S = 10.0  # at the end, how long the bench waits for the pit's stream to hold every record
 
 
-def _refusal(error: RuleError | JournalCorrupt | WireError | PitLinkError) -> tuple[Refusal, str]:
-    """What the bench prints for a start it refuses: the code and the message."""
-    match error:
-        case RuleError():
-            return error.code, error.message
-        case JournalCorrupt():
-            return Refusal.JOURNAL_DAMAGED, error.verdict.message
-        case WireError():
-            return Refusal.BAD_TABLE_ID, str(error)
-        case _:
-            return Refusal.BAD_PIT, str(error)
-
-
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="dealer-assist bench", description="Play N complete rounds into a journal.")
+    return reporting(lambda: _main(argv), Stream.STDOUT)
+
+
+def _main(argv: list[str]) -> int:
+    parser = JsonArgumentParser(prog="dealer-assist bench", description="Play N complete rounds into a journal.")
     parser.add_argument("--rounds", type=int, required=True, help="rounds to have closed in the journal")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--journal", required=True, type=Path)
@@ -66,20 +58,15 @@ def main(argv: list[str]) -> int:
 
 
 def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
-    try:
-        check_table_id(args.table_id or TABLE_ID)
-        link = pit_link(args.pit, args.pit_creds)
-        if args.journal.exists() and not args.resume:
-            raise JournalError(Refusal.JOURNAL_EXISTS, f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
-        if args.resume and not args.journal.exists():
-            raise JournalError(Refusal.NO_JOURNAL, f"{args.journal}: nothing to resume")
-        named = {field: flag for field, flag in (("profile", "--profile"), ("table_id", "--table-id")) if getattr(args, field)}
-        controller = TableController.open(args.journal, TableConfig(args.table_id or TABLE_ID, args.profile or PROFILE),
-                                          named=named, devices={"shoe": {"model": "emulated", "seed": args.seed}})
-    except (RuleError, JournalCorrupt, WireError, PitLinkError) as error:
-        code, message = _refusal(error)
-        print(json.dumps({"error": {"code": code, "message": message}}))
-        return 2
+    check_table_id(args.table_id or TABLE_ID)
+    link = pit_link(args.pit, args.pit_creds)
+    if args.journal.exists() and not args.resume:
+        raise JournalError(JournalCode.JOURNAL_EXISTS, f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
+    if args.resume and not args.journal.exists():
+        raise JournalError(JournalCode.NO_JOURNAL, f"{args.journal}: nothing to resume")
+    named = {field: flag for field, flag in (("profile", "--profile"), ("table_id", "--table-id")) if getattr(args, field)}
+    controller = TableController.open(args.journal, TableConfig(args.table_id or TABLE_ID, args.profile or PROFILE),
+                                      named=named, devices={"shoe": {"model": "emulated", "seed": args.seed}})
     bench = LinkedBench(controller, args.seed) if args.links == "pty" else None
     shipper = None if link is None else attach_shipper(controller.journal_path, controller.add_sink, controller.table_id, link,
                                                        snapshot_view(lambda: controller.snapshot, controller.device_lights))
@@ -97,11 +84,10 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
         finally:
             if bench is not None:
                 bench.stop()
-    except RuleError as error:
+    except Failure:  # the table refused the bench's own move, or its journal stopped
         controller.close()
         _stop(shipper)
-        print(json.dumps(error.to_json()))
-        return 2
+        raise
     controller.close()
     elapsed = time.perf_counter() - start
     summary = {"rounds": controller.rounds_closed, "steps": steps, "records": controller.records_written, "links": args.links,

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 import time
 
-from dealer_assist.errors import DeviceError, Refusal, RuleError
+from dealer_assist.rules.refusals import Refusal, RuleError
+from devices.errors import DeviceCode, DeviceError
 from dealer_assist.play.bench import BenchPlayer, EmulatedShoe
 from dealer_assist.rules.inputs import PeekResult
 from dealer_assist.table.session import TableSession
@@ -59,7 +60,7 @@ class BenchDevices:
             self.shoe = ShoeEmulator(PtyEndpoint(), cards=[], decks=decks, announce=False, pace=None, seed=player.seed)
         else:
             if not _NUMBERED_SHOE.fullmatch(s.shoe_id):
-                raise DeviceError(Refusal.FOREIGN_SHOE, f"the journal's shoe {s.shoe_id!r} is not an emulated one and the "
+                raise DeviceError(DeviceCode.FOREIGN_SHOE, f"the journal's shoe {s.shoe_id!r} is not an emulated one and the "
                                 "bench cannot name a shoe after it: connect that table's shoe (--shoe URL)")
             self.current, self.pulled = player.shoe(session), s.shoe_cards
             shoe = self.current.shoe
@@ -107,7 +108,7 @@ class BenchDevices:
         """The bench's next shoe, for a table that needs one."""
         event = self.player.next_input(self.session)
         if not isinstance(event, ShoeLoaded):
-            raise DeviceError(Refusal.SHOE_NOT_DUE, f"the table needs no new shoe now ({self.session.state})")
+            raise DeviceError(DeviceCode.SHOE_NOT_DUE, f"the table needs no new shoe now ({self.session.state})")
         return event
 
     def load(self, event: ShoeLoaded) -> None:
@@ -120,9 +121,9 @@ class BenchDevices:
     def pull(self) -> None:
         """The dealer pulls the next card; when it becomes the hole card the reader sees it first."""
         if self.current is None or self.busy():
-            raise DeviceError(Refusal.SHOE_BUSY, "no shoe is in, or the last card pulled has not reached the table")
+            raise DeviceError(DeviceCode.SHOE_BUSY, "no shoe is in, or the last card pulled has not reached the table")
         if self.shoe.locked:
-            raise DeviceError(Refusal.SHOE_LOCKED, f"the shoe's card-stop is on: no card is due ({self.session_prompt()})")
+            raise DeviceError(DeviceCode.SHOE_LOCKED, f"the shoe's card-stop is on: no card is due ({self.session_prompt()})")
         card = self.current.card(self.pulled)
         tracker = self.session.tracker
         if self.peek is not None and tracker is not None and tracker.next_card_is_hole_card():

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 
-from dealer_assist.errors import CommandError, Refusal, RuleError
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
+from dealer_assist.errors import CommandCode, CommandError
+from dealer_assist.rules.refusals import Refusal, RuleError
+from devices.errors import DeviceCode
 from dealer_assist.rules.cards import Card, parse_card
-from devices.cli_support import JsonArgumentParser, emit, report, stop_on_signals
+from devices.cli_support import emit, stop_on_signals
 from hw_sims.device import EmulatedDevice
 from hw_sims.endpoints import Endpoint, PtyEndpoint, TcpEndpoint
 from hw_sims.faults import RATED, FaultKind, parse_rates
@@ -33,17 +36,17 @@ def _endpoint(args: argparse.Namespace) -> Endpoint:
     try:
         return TcpEndpoint(args.tcp)
     except OSError as error:
-        raise CommandError(Refusal.PORT_UNAVAILABLE, f"--tcp {args.tcp}: {error.strerror}") from None
+        raise CommandError(DeviceCode.PORT_UNAVAILABLE, f"--tcp {args.tcp}: {error.strerror}") from None
 
 
 def _rates(args: argparse.Namespace) -> dict[FaultKind, float]:
     if not 0.0 <= args.faults <= 1.0:
-        raise CommandError(Refusal.BAD_FAULT, f"--faults {args.faults}: the rate must be between 0 and 1")
+        raise CommandError(CommandCode.BAD_FAULT, f"--faults {args.faults}: the rate must be between 0 and 1")
     rates: dict[FaultKind, float] = {kind: args.faults for kind in RATED} if args.faults else {}
     try:
         rates.update(parse_rates(args.fault))
     except ValueError as error:
-        raise CommandError(Refusal.BAD_FAULT, str(error)) from None
+        raise CommandError(CommandCode.BAD_FAULT, str(error)) from None
     return rates
 
 
@@ -63,7 +66,7 @@ def _build(args: argparse.Namespace) -> EmulatedDevice:
         hole = _hole_card(args)
         return PeekEmulator(_endpoint(args), hole_card=hole, delay=args.delay, seed=args.seed, faults=rates)
     if args.decks < 1:
-        raise CommandError(Refusal.BAD_ARGUMENTS, f"--decks {args.decks}: a shoe holds at least one deck")
+        raise CommandError(CommandCode.BAD_ARGUMENTS, f"--decks {args.decks}: a shoe holds at least one deck")
     cards = _cards(args.cards) if args.cards else None
     return ShoeEmulator(
         _endpoint(args),
@@ -106,11 +109,12 @@ def _parser() -> JsonArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    try:
-        args = _parser().parse_args(argv)
-        device = _build(args)
-    except CommandError as error:
-        return report(error)
+    return reporting(lambda: _sim(argv), Stream.STDOUT)
+
+
+def _sim(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    device = _build(args)
     with stop_on_signals() as stop:
         print(device.endpoint.url, flush=True)
         device.start()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from dealer_assist.errors import JournalError, Refusal
+from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
 from dealer_assist.rules.tracker import Need
@@ -67,7 +67,7 @@ class LinkedBench:
     def _stopped(self) -> None:
         halted = self.controller.halted
         if halted is not None:
-            raise JournalError(Refusal.TABLE_STOPPED, halted.message)
+            raise JournalError(JournalCode.TABLE_STOPPED, halted.message)
 
     def _wait(self, done: Callable[[], bool], what: str) -> None:
         if not self.controller.pump_until(lambda: done() or self.controller.halted is not None, WAIT):

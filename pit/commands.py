@@ -5,7 +5,6 @@ line and 1 for everything else.
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import getpass
@@ -14,12 +13,15 @@ import logging
 import signal
 import sys
 from decimal import Decimal
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
-from dealer_assist.errors import CommandError, Refusal
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, report
+from dealer_assist.errors import CommandCode, CommandError, Failure
+from pit.errors import PitCode
 from pit.stream.broker import nats_config
 from pit.service.data import Conflict, Role
 from pit.service.ingest import Ingest, rebuild
@@ -28,14 +30,9 @@ from pit.service.store import PitStore, units
 from pit.stream.wire import WireError
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise CommandError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="dealer-assist pit", description="The card room's pit service and its setup.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _parser() -> JsonArgumentParser:
+    parser = JsonArgumentParser(prog="dealer-assist pit", description="The card room's pit service and its setup.")
+    commands = parser.add_subparsers(dest="command", required=True)
     init = commands.add_parser("init", help="create or migrate the store, and the pit's broker identity")
     init.add_argument("--db", required=True, metavar="DSN")
     table = commands.add_parser("table", help="tables: `table add TABLE_ID` prints its --pit-creds file")
@@ -76,7 +73,7 @@ def _store(dsn: str) -> PitStore:
     try:
         return PitStore.open(dsn)
     except psycopg.OperationalError as error:
-        raise CommandError(Refusal.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
+        raise CommandError(PitCode.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
 
 
 def _password(from_stdin: bool) -> str:
@@ -84,14 +81,14 @@ def _password(from_stdin: bool) -> str:
         return sys.stdin.readline().rstrip("\r\n")
     first = getpass.getpass("password: ")
     if getpass.getpass("again: ") != first:
-        raise CommandError(Refusal.PASSWORD_MISMATCH, "the two passwords differ", 1)
+        raise CommandError(PitCode.PASSWORD_MISMATCH, "the two passwords differ", 1)
     return first
 
 
 def _http(address: str) -> tuple[str, int]:
     host, _, port = address.rpartition(":")
     if not host or not port.isdigit():
-        raise CommandError(Refusal.BAD_ARGUMENTS, f"--http {address!r}: use HOST:PORT")
+        raise CommandError(CommandCode.BAD_ARGUMENTS, f"--http {address!r}: use HOST:PORT")
     return host, int(port)
 
 
@@ -112,14 +109,13 @@ def main(argv: list[str]) -> int:
     except CommandError as error:
         return _fail(error.code, error.message, error.exit_code)
     except Conflict as error:
-        return _fail(Refusal.ALREADY_EXISTS, str(error), 1)
+        return _fail(PitCode.ALREADY_EXISTS, str(error), 1)
     except (ValueError, WireError) as error:
-        return _fail(Refusal.BAD_VALUE, str(error), 1)
+        return _fail(PitCode.BAD_VALUE, str(error), 1)
 
 
-def _fail(code: Refusal, message: str, exit_code: int) -> int:
-    print(json.dumps({"error": {"code": code, "message": message}}), file=sys.stderr)
-    return exit_code
+def _fail(code: StrEnum, message: str, exit_code: int) -> int:
+    return report(Failure(code, message, exit_code), Stream.STDERR)
 
 
 def _init(dsn: str) -> int:
@@ -127,7 +123,7 @@ def _init(dsn: str) -> int:
         with psycopg.connect(dsn) as conn:
             applied = migrate(conn)
     except psycopg.OperationalError as error:
-        raise CommandError(Refusal.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
+        raise CommandError(PitCode.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
     store = _store(dsn)
     try:
         identity = store.pit_identity()
@@ -167,7 +163,7 @@ def _change(store: PitStore, args: Any) -> int:
 def _serve(args: Any) -> int:
     host, port = _http(args.http)
     if bool(args.tls_cert) != bool(args.tls_key):
-        raise CommandError(Refusal.BAD_ARGUMENTS, "--tls-cert and --tls-key go together")
+        raise CommandError(CommandCode.BAD_ARGUMENTS, "--tls-cert and --tls-key go together")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     store = _store(args.db)
     try:
@@ -193,7 +189,7 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
     if failed:
-        return _fail(Refusal.PIT_FAILED, f"{type(failed[0]).__name__}: {failed[0]}", 1)
+        return _fail(PitCode.PIT_FAILED, f"{type(failed[0]).__name__}: {failed[0]}", 1)
     return 0
 
 

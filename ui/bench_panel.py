@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from dealer_assist.errors import DeviceError
+from devices.errors import DeviceError
 from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered, PeekResult

@@ -14,7 +14,8 @@ from enum import StrEnum
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from dealer_assist.errors import Refusal, RuleError
+from dealer_assist.errors import Failure
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
 from devices.table_controller import TableController
 from ui.notice_label import NoticeLabel
@@ -156,12 +157,12 @@ class PinPad(QWidget):
         self._show_digits()
         try:
             self._take(pin)
-        except RuleError as error:
+        except Failure as error:
             self.notice.refuse(self._refusal(error))
         finally:
             self._show_lock()
 
-    def _refusal(self, error: RuleError) -> str:
+    def _refusal(self, error: Failure) -> str:
         """A wrong PIN says how many tries are left before the lock."""
         if error.code is not Refusal.WRONG_PIN or self.step not in (Step.UNLOCK, Step.CURRENT):
             return error.message
@@ -191,7 +192,7 @@ class PinPad(QWidget):
                     raise RuleError(Refusal.PIN_MISMATCH, "the second entry differs from the first: enter the new PIN again")
                 try:
                     self.controller.set_pin(pin, self._current)
-                except RuleError:
+                except Failure:
                     self.reset()  # set or changed meanwhile: start again from the PIN the table has
                     raise
                 self.reset()

@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
-from dealer_assist.errors import RuleError
-from dealer_assist.journal.journal_file import JournalCorrupt
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
+from dealer_assist.errors import Failure
+from dealer_assist.journal.errors import JournalDamaged
 from dealer_assist.rules.profile import load_profile
 from dealer_assist.table.session import TableConfig
 from devices.table_controller import TableController
-from pit.shipping.link import PitLinkError, add_pit_options, pit_link
-from pit.stream.wire import WireError, check_table_id
+from pit.shipping.link import add_pit_options, pit_link
+from pit.stream.wire import check_table_id
 from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
 from ui.text import count
 
@@ -44,8 +45,8 @@ TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotatio
               "camera", "calibration", "pit"}
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dealer-assist run", description="Open the dealer's touchscreen.")
+def _parser() -> JsonArgumentParser:
+    parser = JsonArgumentParser(prog="dealer-assist run", description="Open the dealer's touchscreen.")
     parser.add_argument("--profile", help=f"rule profile of a new table (default {DEFAULT_PROFILE})")
     parser.add_argument("--table-id", help=f"the table's name in a new journal (default {DEFAULT_TABLE_ID})")
     parser.add_argument("--config", type=Path, metavar="TABLE.toml",
@@ -72,6 +73,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
+    return reporting(lambda: _run(argv), Stream.STDERR)
+
+
+def _run(argv: list[str]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.shoe and args.autoplay:
@@ -115,11 +120,11 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         if controller.took_over is not None:
             print(f"dealer-assist run: {journal} was left locked by {controller.took_over}, which is no longer running: "
                   "taken over", file=sys.stderr)
-    except JournalCorrupt as error:
+    except JournalDamaged as error:
         print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
         return 2
-    except (RuleError, ValueError, OSError, tomllib.TOMLDecodeError, WireError, PitLinkError) as error:
-        message = error.message if isinstance(error, RuleError) else str(error)
+    except (Failure, ValueError, OSError, tomllib.TOMLDecodeError) as error:
+        message = error.message if isinstance(error, Failure) else str(error)
         print(f"dealer-assist run: {message}", file=sys.stderr)
         return 2
     print(f"dealer-assist run: journal {journal} (table {controller.table_id}, {controller.profile.id})", file=sys.stderr)
@@ -190,7 +195,7 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
         wire = screen_bench(controller, args.seed, rng) if not args.shoe and args.bench == "wire" else None
         if args.camera:
             _camera(args.camera, args.calibration, controller)
-    except RuleError as error:
+    except Failure as error:
         print(f"dealer-assist run: {error.message}", file=sys.stderr)
         return 2
     if wire is not None:

@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Failure
 from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
 from dealer_assist.table.session import TableInput
 from dealer_assist.text.journal_text import words
@@ -186,7 +186,7 @@ class SupervisorWindow(QWidget):
         round_id = self.corrections.round_id
         try:
             ops = self.controller.supervise(event, self.pin)
-        except RuleError as error:
+        except Failure as error:
             self.corrections.notice.refuse(error.message)
             return
         # by its kind only: the operation itself may name an open round's hole card; recall masks it
@@ -199,7 +199,7 @@ class SupervisorWindow(QWidget):
         pdf = self.reports / f"{self.controller.table_id}-round-{round_id}.pdf"
         try:
             report = write_report(self.controller.records, round_id, pdf)
-        except (RuleError, OSError) as error:
+        except (Failure, OSError) as error:
             self.notice.refuse(f"No dispute report written to {pdf}: {getattr(error, 'message', error)}")
             return
         if report.damage is not None:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dealer_assist.analysis.player_strategy import Move, preferred_moves
-from dealer_assist.errors import InputError, Refusal
+from dealer_assist.errors import CommandCode
+from dealer_assist.rules.refusals import InputError
 from dealer_assist.play.round_driver import RoundPolicy, play
 from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.cards import Card
@@ -71,7 +72,7 @@ class Table:
         pd_seat = profile.seats if profile.player_dealer else None
         most = profile.seats - (pd_seat is not None)
         if not 1 <= players <= most:
-            raise InputError(Refusal.BAD_PLAYERS, f"players: {players} is not from 1 to {most} for {profile.id}", "1")
+            raise InputError(CommandCode.BAD_PLAYERS, f"players: {players} is not from 1 to {most} for {profile.id}", "1")
         wagers = []
         for seat in range(1, players + 1):
             wagers.append(PlaceWager(seat, WagerKind.BASE, profile.table_min))
@@ -92,7 +93,7 @@ def check_game(profile: Profile, rounds: int, players: int) -> Table:
     """The seated table for a simulation of `rounds` rounds; raises InputError when it cannot be
     run, so a command can refuse before it computes anything else."""
     if rounds < 2:
-        raise InputError(Refusal.BAD_ROUNDS, f"rounds: {rounds} is too few for an interval: give at least 2", None)
+        raise InputError(CommandCode.BAD_ROUNDS, f"rounds: {rounds} is too few for an interval: give at least 2", None)
     return Table.seated(profile, players)
 
 

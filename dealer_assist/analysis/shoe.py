@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_assist.errors import InputError, Refusal
+from dealer_assist.errors import CommandCode
+from dealer_assist.rules.refusals import InputError
 
 ACE = 1
 TEN = 10
@@ -22,7 +23,7 @@ class Shoe:
     def full(cls, decks: int, order: tuple[int, ...] = tuple(range(ACE, TEN + 1))) -> Shoe:
         """`decks` whole decks; `order` only changes the visiting order, never a result."""
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-            raise InputError(Refusal.BAD_DECKS, f"decks: {decks!r} is not a whole number of at least 1", None)
+            raise InputError(CommandCode.BAD_DECKS, f"decks: {decks!r} is not a whole number of at least 1", None)
         return cls(order, tuple(decks * (16 if value == TEN else 4) for value in order))
 
     @property

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from dealer_assist.analysis.base_game import BaseGame, analyze
 from dealer_assist.analysis.buster_odds import BUST_KEYS, FreeBonusShare, buster_odds, free_bonus_share
@@ -23,7 +23,9 @@ from dealer_assist.analysis.odds import BetOdds
 from dealer_assist.analysis.player_strategy import STRATEGY
 from dealer_assist.analysis.strategy_chart import LETTER, chart_columns, strategy_chart_png, strategy_rows
 from dealer_assist.analysis.strategy_table import best
-from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.errors import CommandCode
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.money import Cents, format_money, parse_amount, to_units
 from dealer_assist.rules.profile import FreeBonus, Profile, load_profile
 from dealer_assist.rules.settlement import FREE_BONUS, Wager
@@ -31,7 +33,6 @@ from dealer_assist.rules.settlement import FREE_BONUS, Wager
 if TYPE_CHECKING:  # `game` alone plays rounds: the tracker loads only when it is asked for
     from dealer_assist.analysis.seat_result import SeatResult
 
-BAD_ARGUMENTS = 2
 OPTIMAL = "optimal"
 SHORT = "short"
 OPTIMAL_STRATEGY = "the optimal strategy of `analyze strategy` for the profile's decks; never insure"
@@ -40,13 +41,6 @@ LUCKY_LABELS = {
     "suited_777": "suited 7-7-7", "suited_678": "suited 6-7-8", "777": "7-7-7", "678": "6-7-8",
     "suited_21": "suited 21", "21": "21", "20": "20", "19": "19",
 }
-
-
-class _Parser(argparse.ArgumentParser):
-    """Argument mistakes become a RuleError, so they are reported as JSON like any refusal."""
-
-    def error(self, message: str) -> NoReturn:
-        raise InputError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +52,8 @@ class _Report:
     chart: Callable[[], bytes]
 
 
-def _parser() -> _Parser:
-    parser = _Parser(prog="dealer-assist analyze", description="What the bets are worth under a rule profile.")
+def _parser() -> JsonArgumentParser:
+    parser = JsonArgumentParser(prog="dealer-assist analyze", description="What the bets are worth under a rule profile.")
     kinds = parser.add_subparsers(dest="analysis", required=True, metavar="ANALYSIS")
     buster = kinds.add_parser("buster", help="exact: the dealer's bust by number of cards, the Buster pay table")
     buster.add_argument("--profile", required=True, help="rule profile, e.g. nobust-4.0 or sd-buster-a")
@@ -97,20 +91,19 @@ def _parser() -> _Parser:
 
 
 def main(argv: list[str]) -> int:
-    parser = _parser()
+    return reporting(lambda: _analyze(argv), Stream.STDOUT, rule=True)
+
+
+def _analyze(argv: list[str]) -> int:
     try:
-        try:
-            args = parser.parse_args(argv)
-        except SystemExit as done:  # --help has printed its text
-            return int(done.code or 0)
-        if args.plot is not None and not args.plot.parent.is_dir():
-            raise InputError(Refusal.BAD_ARGUMENTS, f"--plot: folder {str(args.plot.parent)!r} does not exist", None)
-        report = _ANALYSES[args.analysis](args)
-        if args.plot is not None:
-            _write_plot(report, args.plot)
-    except RuleError as error:
-        print(json.dumps(error.to_json()))
-        return BAD_ARGUMENTS
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help has printed its text
+        return int(done.code or 0)
+    if args.plot is not None and not args.plot.parent.is_dir():
+        raise InputError(CommandCode.BAD_ARGUMENTS, f"--plot: folder {str(args.plot.parent)!r} does not exist", None)
+    report = _ANALYSES[args.analysis](args)
+    if args.plot is not None:
+        _write_plot(report, args.plot)
     if args.json:
         print(json.dumps(report.data, indent=2))
     else:
@@ -161,7 +154,7 @@ def _wager(text: str | None, profile: Profile) -> int | None:
         return None
     wager = parse_amount(text, "--wager")
     if not profile.buster_min <= wager <= profile.buster_max:
-        raise InputError(Refusal.BAD_WAGER, f"--wager: {format_money(wager)} is outside the Buster limits "
+        raise InputError(CommandCode.BAD_WAGER, f"--wager: {format_money(wager)} is outside the Buster limits "
                         f"{format_money(profile.buster_min)} to {format_money(profile.buster_max)} of {profile.id}", "7")
     return wager
 
@@ -278,7 +271,7 @@ def _base_wager(text: str | None, profile: Profile) -> Cents:
         return profile.table_min
     wager = parse_amount(text, "--wager")
     if not profile.table_min <= wager <= profile.table_max:
-        raise InputError(Refusal.BAD_WAGER, f"--wager: {format_money(wager)} is outside the base limits "
+        raise InputError(CommandCode.BAD_WAGER, f"--wager: {format_money(wager)} is outside the base limits "
                         f"{format_money(profile.table_min)} to {format_money(profile.table_max)} of {profile.id}", "7")
     return wager
 
@@ -358,7 +351,7 @@ def _write_plot(report: _Report, path: Path) -> None:
     try:
         path.write_bytes(png)
     except OSError as error:
-        raise InputError(Refusal.CANNOT_WRITE, f"--plot: cannot write {str(path)!r}: {error.strerror}", None) from None
+        raise InputError(CommandCode.CANNOT_WRITE, f"--plot: cannot write {str(path)!r}: {error.strerror}", None) from None
 
 
 def _percent(value: Fraction) -> str:

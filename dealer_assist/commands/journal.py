@@ -1,27 +1,25 @@
 """`dealer-assist journal verify|recall|export`: the floor supervisor's view of a table's journal."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import InputError, JournalError, Refusal, RuleError
+from dealer_assist.errors import CommandCode, Failure
+from dealer_assist.journal.errors import JournalCode, JournalError
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, report
+from dealer_assist.rules.refusals import InputError
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.record_source import SqliteRecords, verify_source
-from dealer_assist.journal.trusted import JournalDamaged, intact_journal
+from dealer_assist.journal.trusted import intact_journal
+from dealer_assist.journal.errors import JournalDamaged
 from dealer_assist.text.round_story import HANDS_HEAD, LEDGER_HEAD, story
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise InputError(Refusal.BAD_ARGUMENTS, f"{self.prog}: {message}")
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="dealer-assist journal", description="Check, recall and export a table's journal.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _parser() -> JsonArgumentParser:
+    parser = JsonArgumentParser(prog="dealer-assist journal", description="Check, recall and export a table's journal.")
+    commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("verify", help="check every record and the seal; exit 1 when damaged")
     check.add_argument("db")
     check.add_argument("--json", action="store_true")
@@ -39,33 +37,36 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     try:
-        args = _parser().parse_args(argv)
-        if not Path(args.db).is_file():
-            raise JournalError(Refusal.NO_JOURNAL, f"{args.db}: no such journal file")
-        source = SqliteRecords(args.db)
-        if args.command == "verify":
-            verdict = verify_source(source)
-            if args.json:
-                print(json.dumps({"ok": verdict.ok, "records": verdict.records, "first_bad": verdict.first_bad,
-                                  "message": verdict.message}))
-            else:
-                print(("OK: " if verdict.ok else "DAMAGED: ") + verdict.message)
-            return 0 if verdict.ok else 1
-        intact_journal(Path(args.db))  # recall and export print evidence: a damaged journal is refused
-        if args.command == "recall":
-            if args.last is not None and args.last < 1:
-                raise InputError(Refusal.BAD_ARGUMENTS, f"--last {args.last}: ask for one round or more")
-            found = recall(source, last=None if args.round_id else args.last, round_id=args.round_id)
-            print(json.dumps(found, indent=1) if args.json else "\n\n".join(render_round(r) for r in found))
-            return 0
-        print(json.dumps(export_round(source, args.round_id), indent=2))
-        return 0
-    except JournalDamaged as error:
-        print(json.dumps(error.to_json() | {"first_bad": error.verdict.first_bad}))
+        return _journal(argv)
+    except JournalDamaged as damaged:  # exit 1: the file is evidence of damage, the command line was right
+        report(damaged, Stream.STDOUT, rule=True, first_bad=damaged.verdict.first_bad)
         return 1
-    except RuleError as error:
-        print(json.dumps(error.to_json()))
-        return 2
+    except Failure as failure:
+        return report(failure, Stream.STDOUT, rule=True)
+
+
+def _journal(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    if not Path(args.db).is_file():
+        raise JournalError(JournalCode.NO_JOURNAL, f"{args.db}: no such journal file")
+    source = SqliteRecords(args.db)
+    if args.command == "verify":
+        verdict = verify_source(source)
+        if args.json:
+            print(json.dumps({"ok": verdict.ok, "records": verdict.records, "first_bad": verdict.first_bad,
+                              "message": verdict.message}))
+        else:
+            print(("OK: " if verdict.ok else "DAMAGED: ") + verdict.message)
+        return 0 if verdict.ok else 1
+    intact_journal(Path(args.db))  # recall and export print evidence: a damaged journal is refused
+    if args.command == "recall":
+        if args.last is not None and args.last < 1:
+            raise InputError(CommandCode.BAD_ARGUMENTS, f"--last {args.last}: ask for one round or more")
+        found = recall(source, last=None if args.round_id else args.last, round_id=args.round_id)
+        print(json.dumps(found, indent=1) if args.json else "\n\n".join(render_round(r) for r in found))
+        return 0
+    print(json.dumps(export_round(source, args.round_id), indent=2))
+    return 0
 
 
 def render_round(entry: dict[str, Any]) -> str:

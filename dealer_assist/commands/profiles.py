@@ -1,15 +1,18 @@
 """`dealer-assist profiles [NAME]`: list the rule profiles, or show one with its sources."""
 from __future__ import annotations
 
-import argparse
 import json
 
-from dealer_assist.errors import RuleError
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.rules.profile import load_profile, profile_names, profile_sources
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="dealer-assist profiles", description="Rule profiles shipped with dealer-assist.")
+    return reporting(lambda: _profiles(argv), Stream.STDOUT, rule=True)
+
+
+def _profiles(argv: list[str]) -> int:
+    parser = JsonArgumentParser(prog="dealer-assist profiles", description="Rule profiles shipped with dealer-assist.")
     parser.add_argument("name", nargs="?", help="show this profile's settings")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
@@ -21,11 +24,7 @@ def main(argv: list[str]) -> int:
             for name, profile in rows:
                 print(f"{name:<13} {profile.title}  [{profile.content_hash[:12]}]")
         return 0
-    try:
-        profile = load_profile(args.name)
-    except RuleError as error:
-        print(json.dumps(error.to_json()))
-        return 2
+    profile = load_profile(args.name)
     sources = profile_sources(args.name)
     settings = profile.settings()
     if args.json:

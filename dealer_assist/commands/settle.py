@@ -1,47 +1,41 @@
 """`dealer-assist settle ROUND.json [--table]`: replay one round file and print its ledger."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.errors import CommandCode
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
+from dealer_assist.rules.refusals import InputError
 from dealer_assist.play.round_file import settle_round
 from dealer_assist.text.record_words import amount_text, result_word, wager_name
-
-
-class _Parser(argparse.ArgumentParser):
-    """Argument errors come out as the same JSON error object as any other bad input."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise InputError(Refusal.BAD_ARGUMENTS, f"dealer-assist settle: {message}")
 
 
 def load_json(path: str) -> object:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise InputError(Refusal.UNREADABLE_FILE, f"{path}: {error.strerror or error}") from None
+        raise InputError(CommandCode.UNREADABLE_FILE, f"{path}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
-        raise InputError(Refusal.MALFORMED_JSON, f"{path}: not UTF-8 text (byte {error.start})") from None
+        raise InputError(CommandCode.MALFORMED_JSON, f"{path}: not UTF-8 text (byte {error.start})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise InputError(Refusal.MALFORMED_JSON, f"{path}: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise InputError(CommandCode.MALFORMED_JSON, f"{path}: {error.msg} at line {error.lineno} column {error.colno}") from None
 
 
 def main(argv: list[str]) -> int:
-    parser = _Parser(prog="dealer-assist settle", description="Settle one round file (round-v1).")
+    return reporting(lambda: _settle(argv), Stream.STDOUT, rule=True)
+
+
+def _settle(argv: list[str]) -> int:
+    parser = JsonArgumentParser(prog="dealer-assist settle", description="Settle one round file (round-v1).")
     parser.add_argument("round", help="the round file, or - for standard input")
     parser.add_argument("--table", action="store_true", help="print a readable table instead of JSON")
-    try:
-        args = parser.parse_args(argv)
-        result = settle_round(load_json(args.round))
-    except RuleError as error:
-        print(json.dumps(error.to_json()))
-        return 2
+    args = parser.parse_args(argv)
+    result = settle_round(load_json(args.round))  # nothing is printed before the whole ledger is known
     print(render_table(result) if args.table else json.dumps(result, indent=2))
     return 0
 

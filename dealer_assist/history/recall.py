@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import JournalError, Refusal
+from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.history.round_record import RoundRecorder
 from dealer_assist.journal.journal_file import Record, RecordKind
 from dealer_assist.journal.record_source import RecordSource, as_source, closing_record
@@ -109,7 +109,7 @@ def recall(where: RecordSource | Path | str, last: int | None = None, round_id: 
     if round_id is not None:
         found = [entry for entry in _rounds(source.round_records(round_id, round_id)) if entry["round_id"] == round_id]
         if not found:
-            raise JournalError(Refusal.NO_SUCH_ROUND, f"{source.name} has no round {round_id}")
+            raise JournalError(JournalCode.NO_SUCH_ROUND, f"{source.name} has no round {round_id}")
         return found
     if not last:
         return _rounds(source.records())
@@ -133,9 +133,9 @@ def export_round(where: RecordSource | Path | str, round_id: int) -> dict[str, A
     closing = closing_record(source, round_id)
     before = _checkpoint_before(source, round_id)
     if closing is None:
-        raise JournalError(Refusal.NO_SUCH_ROUND, f"round {round_id} is not a closed round of this journal")
+        raise JournalError(JournalCode.NO_SUCH_ROUND, f"round {round_id} is not a closed round of this journal")
     if any(op["type"] == "RoundVoided" for op in closing.body["ops"]):
-        raise JournalError(Refusal.ROUND_VOIDED, f"round {round_id} was voided: it has no ledger to replay")
+        raise JournalError(JournalCode.ROUND_VOIDED, f"round {round_id} was voided: it has no ledger to replay")
     session = replay(source, config, before, until=closing.seq)
     tracker = session.tracker
     assert tracker is not None

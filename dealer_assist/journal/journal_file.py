@@ -21,6 +21,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from dealer_assist.journal.errors import JournalClosed, JournalWriteFailed
+
 GENESIS = b"\x00" * 32
 log = logging.getLogger(__name__)
 SCHEMA = """
@@ -73,12 +75,6 @@ class Verdict:
     closed: int = 0  # closing records among those checked: the rounds closed, for a full check
 
 
-class JournalCorrupt(Exception):
-    def __init__(self, verdict: Verdict) -> None:
-        super().__init__(verdict.message)
-        self.verdict = verdict
-
-
 def record_hash(prev: bytes, seq: int, wall: str, mono_ns: int, round_id: int | None, kind: str, body: str) -> bytes:
     """A record's hash, which anyone holding the record can recompute:
 
@@ -97,15 +93,6 @@ def canonical_json(body: dict[str, Any]) -> str:
 
 def seal_path(path: Path) -> Path:
     return path.with_name(path.name + ".seal")
-
-
-class JournalClosed(RuntimeError):
-    """A record came after the journal was closed: it was not written, and says what it was."""
-
-
-class JournalWriteFailed(RuntimeError):
-    """A record could not be made durable (disk full, file gone, I/O error): it was not written,
-    and the journal ends at the record before it."""
 
 
 Sink = Callable[[Record], None]

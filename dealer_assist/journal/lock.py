@@ -15,15 +15,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
 
-from dealer_assist.errors import JournalError, Refusal
+from dealer_assist.journal.errors import JournalCode, JournalInUse
 
 
 def lock_path(journal: Path) -> Path:
     return journal.with_name(journal.name + ".lock")
-
-
-class JournalInUse(JournalError):
-    """Another live process holds the journal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +51,7 @@ class JournalLock:
                 holder = _holder(fd)
                 os.close(fd)
                 named = str(holder) if holder else "another process"
-                raise JournalInUse(Refusal.JOURNAL_IN_USE, f"{self.journal} is in use by {named}; "
+                raise JournalInUse(JournalCode.JOURNAL_IN_USE, f"{self.journal} is in use by {named}; "
                                    "stop that table first (one process per journal)") from None
             if _same_file(fd, self.path):
                 break

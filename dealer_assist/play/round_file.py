@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.play.round_driver import RoundPolicy, play
 from dealer_assist.rules.cards import Card, check_copies, parse_card
 from dealer_assist.rules.inputs import Action, Decide, Insure, PlaceWager, WagerKind

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dealer_assist.errors import InputError, Refusal
+from dealer_assist.rules.refusals import InputError, Refusal
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -73,8 +73,7 @@ def check_copies(cards: Iterable[Card], decks: int) -> None:
     """No card may appear more often than the shoe's decks hold (RULES.md §8.12)."""
     for card, count in Counter(cards).items():
         if count > decks:
-            raise InputError(
-                Refusal.IMPOSSIBLE_CARD,
+            raise InputError(Refusal.IMPOSSIBLE_CARD,
                 f"card {card} appears {count} times but a {decks}-deck shoe holds {decks}",
                 "8.12",
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from dealer_assist.errors import InputError, Refusal
+from dealer_assist.rules.refusals import InputError, Refusal
 
 Cents = int
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.dealer_draw import dealer_draws, dealer_stands_reason
 from dealer_assist.rules.hand_options import double_range, forced_end, why_not, why_not_hit, why_not_split

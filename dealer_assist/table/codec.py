@@ -13,7 +13,7 @@ import typing
 from enum import StrEnum
 from typing import Any
 
-from dealer_assist.errors import JournalError, Refusal
+from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.rules import inputs, operations
 from dealer_assist.rules.cards import Card, parse_card
 from dealer_assist.table import session_inputs, session_operations
@@ -54,13 +54,13 @@ def decode(data: dict[str, Any]) -> Any:
     name = data.get("type")
     kind = TYPES.get(name) if isinstance(name, str) else None
     if kind is None:
-        raise JournalError(Refusal.BAD_RECORD, f"unknown record type {name!r}")
+        raise JournalError(JournalCode.BAD_RECORD, f"unknown record type {name!r}")
     hints = _hints(kind)
     values = {}
     for field in dataclasses.fields(kind):
         if field.name not in data:
             if field.default is dataclasses.MISSING:
-                raise JournalError(Refusal.BAD_RECORD, f"{name}: field {field.name!r} is missing")
+                raise JournalError(JournalCode.BAD_RECORD, f"{name}: field {field.name!r} is missing")
             continue
         values[field.name] = _decode_value(hints[field.name], data[field.name], f"{name}.{field.name}")
     return kind(**values)
@@ -81,14 +81,14 @@ def _decode_value(hint: Any, value: object, where: str) -> object:
             if member.value == value:
                 return member
         choices = ", ".join(member.value for member in hint)
-        raise JournalError(Refusal.BAD_RECORD, f"{where}: {value!r} is not one of {choices}")
+        raise JournalError(JournalCode.BAD_RECORD, f"{where}: {value!r} is not one of {choices}")
     if origin is tuple:
         if not isinstance(value, list):
-            raise JournalError(Refusal.BAD_RECORD, f"{where}: {value!r} is not a list")
+            raise JournalError(JournalCode.BAD_RECORD, f"{where}: {value!r} is not a list")
         (item, *_rest) = typing.get_args(hint)
         return tuple(_decode_value(item, v, f"{where}[{i}]") for i, v in enumerate(value))
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if not isinstance(value, dict):
-            raise JournalError(Refusal.BAD_RECORD, f"{where}: {value!r} is not a record")
+            raise JournalError(JournalCode.BAD_RECORD, f"{where}: {value!r} is not a record")
         return decode(value)
     return value

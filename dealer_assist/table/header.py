@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import JournalError, Refusal
+from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.journal.record_source import RecordSource, as_source
 from dealer_assist.rules.profile import Profile
@@ -23,5 +23,5 @@ def table_config(where: RecordSource | Path | str) -> TableConfig:
     source = as_source(where)
     header = next(source.records(), None)
     if header is None or header.kind is not RecordKind.TABLE:
-        raise JournalError(Refusal.BAD_JOURNAL, f"{source.name}: record 1 is not a table header")
+        raise JournalError(JournalCode.BAD_JOURNAL, f"{source.name}: record 1 is not a table header")
     return TableConfig.from_json(header.body["config"])

@@ -19,10 +19,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import JournalError, Refusal, RuleError
-from dealer_assist.journal.journal_file import (
-    Journal, JournalClosed, JournalCorrupt, JournalWriteFailed, Record, RecordKind, Verdict, record_at, security_events, verify,
-)
+from dealer_assist.errors import Failure
+from dealer_assist.journal.errors import JournalCode, JournalError
+from dealer_assist.rules.refusals import Refusal, RuleError
+from dealer_assist.journal.journal_file import Journal, Record, RecordKind, Verdict, record_at, security_events, verify
+from dealer_assist.journal.errors import JournalClosed, JournalDamaged, JournalWriteFailed
 from dealer_assist.journal.lock import JournalLock
 from dealer_assist.journal.record_source import RecordSource, as_source
 from dealer_assist.rules.ledger import ledger
@@ -39,9 +40,12 @@ SOFTWARE = "dealer-assist 0.1.0"
 SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard)
 
 
-class TableStopped(RuntimeError):
+class TableStopped(JournalError):
     """The journal could not take a record, so the table takes no more inputs until it is opened
     again; the message says which record failed and where the journal ends."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(JournalCode.TABLE_STOPPED, message)
 
 
 class Table:
@@ -65,7 +69,7 @@ class Table:
              clock: Callable[[], float] = time.time, named: Mapping[str, str] | None = None) -> Table:
         """Open or create the table's journal. Raises JournalInUse naming the process that holds it,
         InputError when a field the start `named` (field -> where it was named, e.g. "--profile")
-        differs from the journal's own table, and JournalCorrupt on any damage."""
+        differs from the journal's own table, and JournalDamaged on any damage."""
         path = Path(path)
         lock = JournalLock(path).acquire()
         try:
@@ -81,10 +85,10 @@ class Table:
                 lock: JournalLock) -> Table:
         verdict = verify(path) if path.exists() else Verdict(True, 0, "new journal")
         if not verdict.ok:
-            raise JournalCorrupt(verdict)
+            raise JournalDamaged(verdict, verdict.message)
         if verdict.records == 0:  # new, or created by a start that stopped before its first record
             if config is None:
-                raise JournalError(Refusal.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one")
+                raise JournalError(JournalCode.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one")
             session = TableSession(config)
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, header_body(config, session.profile, devices or {}, SOFTWARE))
@@ -193,7 +197,7 @@ class Table:
         since, head = self._verified
         verdict = verify(self.path, since, head)
         if not verdict.ok:
-            raise JournalCorrupt(verdict)
+            raise JournalDamaged(verdict, verdict.message)
         self._verified = (verdict.records, verdict.head)
 
     def close(self) -> None:
@@ -217,7 +221,7 @@ def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Re
             continue
         ops = session.apply(decode(record.body["input"]), record.body["now"])
         if [encode(op) for op in ops] != record.body["ops"]:
-            raise JournalError(Refusal.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
+            raise JournalError(JournalCode.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
     return session
 
 
@@ -235,7 +239,7 @@ def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard]:
     closed = checkpoint if checkpoint.kind is RecordKind.CLOSE else None
     try:
         session = replay(path, table_config(path), closed)
-    except RuleError as error:
-        raise JournalCorrupt(Verdict(False, verdict.records, error.message)) from None
+    except Failure as error:  # a record the rules refuse now, or one that replays to other operations
+        raise JournalDamaged(Verdict(False, verdict.records, error.message), error.message) from None
     return session, pins
 

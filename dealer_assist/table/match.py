@@ -6,7 +6,8 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from dealer_assist.errors import InputError, Refusal, RuleError
+from dealer_assist.errors import Failure
+from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.table.header import table_config
 from dealer_assist.table.session import TableConfig
 
@@ -19,7 +20,7 @@ def refuse_other_table(journal: Path, wanted: TableConfig, named: Mapping[str, s
     journal's verification to report."""
     try:
         existing = table_config(journal)
-    except (OSError, sqlite3.Error, StopIteration, KeyError, TypeError, RuleError):
+    except (OSError, sqlite3.Error, StopIteration, KeyError, TypeError, Failure):
         return
     differ = [(field, where) for field, where in named.items()
               if field in FIELDS and _value(existing, field) != _value(wanted, field)]
@@ -27,7 +28,7 @@ def refuse_other_table(journal: Path, wanted: TableConfig, named: Mapping[str, s
         return
     said = "; ".join(f"{where} says {field} {_value(wanted, field)!r}, the journal's table has {_value(existing, field)!r}"
                      for field, where in differ)
-    raise InputError(Refusal.OTHER_TABLE, f"{journal} is the journal of table {existing.table_id} ({existing.profile}): {said}. "
+    raise JournalError(JournalCode.OTHER_TABLE, f"{journal} is the journal of table {existing.table_id} ({existing.profile}): {said}. "
                     "Give a new table its own --journal, or leave out what disagrees to resume this one")
 
 

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.errors import Refusal, RuleError
+from dealer_assist.rules.refusals import Refusal, RuleError
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 MAX_TRIES = 5

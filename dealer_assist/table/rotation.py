@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dealer_assist.errors import Refusal, RuleError
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.session_inputs import BankAccepted
 from dealer_assist.table.session_operations import RotationWarning
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
-from dealer_assist.errors import InputError, JournalError, Refusal, RuleError
+from dealer_assist.journal.errors import JournalCode, JournalError
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import CardDrawn, CheckedByHand, Input
 from dealer_assist.rules.money import Cents
@@ -103,7 +104,7 @@ class _Between:
         carried: dict[str, Any] = {}
         for name, value in state.items():
             if name not in known:
-                raise JournalError(Refusal.BAD_RECORD, f"carried state: unknown field {name!r}")
+                raise JournalError(JournalCode.BAD_RECORD, f"carried state: unknown field {name!r}")
             carried[name] = list(value) if isinstance(value, list) else value
         return cls(**carried)
 
@@ -255,11 +256,10 @@ class TableSession:
             self.s.burn_left -= 1
             ops.append(CardBurned(event.card))
             return
-        error = self.tracker.verify(event) if self.tracker is not None else RuleError(
-            Refusal.CARD_NOT_ALLOWED, "misdeal: no round is open for this card", "6.1")
+        error = self.tracker.verify(event) if self.tracker is not None else RuleError(Refusal.CARD_NOT_ALLOWED, "misdeal: no round is open for this card", "6.1")
         if error is not None:
             self.misdeal = event.card
-            ops.append(MisdealHeld(event.card, error.code, error.message, error.rule))
+            ops.append(MisdealHeld(event.card, Refusal(error.code), error.message, error.rule))
             return
         self._to_round(event, ops)
 

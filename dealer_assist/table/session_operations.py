@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_assist.errors import Refusal
+from dealer_assist.rules.refusals import Refusal
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.money import Cents
 

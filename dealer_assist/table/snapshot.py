@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from dealer_assist.errors import Refusal, RuleError
+from dealer_assist.errors import Failure
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, WagerKind
 from dealer_assist.rules.money import Cents
@@ -43,10 +44,10 @@ class Attention:
     held: bool = False
 
     @classmethod
-    def refusal(cls, error: RuleError) -> Attention:
+    def refusal(cls, error: Failure) -> Attention:
         """A refused card is a misdeal (RULES.md §6.1); any other refusal is just refused."""
         kind = AttentionKind.MISDEAL if error.code == Refusal.CARD_NOT_ALLOWED else AttentionKind.REFUSED
-        return cls(kind, error.message, error.rule)
+        return cls(kind, error.message, error.rule if isinstance(error, RuleError) else None)
 
 
 _HOLDS = {HoldReason.PEEK_FAILED: AttentionKind.PEEK_FAILED, HoldReason.PEEK_DISAGREES: AttentionKind.PEEK_DISAGREES}

@@ -16,7 +16,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from dealer_assist.errors import Refusal, RuleError
+from dealer_assist.errors import Failure
+from dealer_assist.journal.errors import JournalCode
 from dealer_assist.history.recall import export_round, recall
 from pit.service import passwords
 from pit.service.alerts import SILENT_AFTER_S
@@ -161,8 +162,8 @@ class PitStore:
         source = self._round_source(table_id, round_id)
         try:
             exported = export_round(source, round_id)
-        except RuleError as error:
-            if error.code is Refusal.ROUND_VOIDED:
+        except Failure as error:
+            if error.code is JournalCode.ROUND_VOIDED:
                 raise Conflict(error.message) from None
             raise NotFound(f"table {table_id!r}: {error.message}") from None
         exported.setdefault("meta", {})["journal"] = source.journal

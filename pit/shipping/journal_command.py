@@ -7,13 +7,13 @@ imports the card room.
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.commands import journal as domain_journal
 from dealer_assist.journal.journal_file import last_seq, verify
 from dealer_assist.table.header import table_config
@@ -26,15 +26,15 @@ USAGE_ERROR = 2
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["ship"]:
-        return ship_main(argv[1:])
+        return reporting(lambda: ship_main(argv[1:]), Stream.STDOUT, rule=True)
     if argv[:1] == ["verify"] and any(arg == "--pit" or arg.startswith("--pit=") for arg in argv):
-        return verify_main(argv[1:])
+        return reporting(lambda: verify_main(argv[1:]), Stream.STDOUT, rule=True)
     return int(domain_journal.main(argv))
 
 
 def ship_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="dealer-assist journal ship",
-                                     description="Send the pit's stream every record of a journal it does not hold yet.")
+    parser = JsonArgumentParser(prog="dealer-assist journal ship",
+                                description="Send the pit's stream every record of a journal it does not hold yet.")
     parser.add_argument("db", type=Path)
     parser.add_argument("--pit", required=True, metavar="URL", help="the broker: nats://HOST:PORT or tls://..., comma-separated")
     parser.add_argument("--pit-creds", required=True, metavar="FILE", help="the table's credentials (dealer-assist pit table add)")
@@ -94,8 +94,8 @@ async def ship(path: Path, table_id: str, link: PitLink) -> tuple[int, str]:
 
 
 def verify_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="dealer-assist journal verify",
-                                     description="Check a journal's file, and against the copy the pit witnessed.")
+    parser = JsonArgumentParser(prog="dealer-assist journal verify",
+                                description="Check a journal's file, and against the copy the pit witnessed.")
     parser.add_argument("db", type=Path)
     parser.add_argument("--pit", required=True, metavar="URL", help="the pit's web address: http(s)://HOST:PORT")
     parser.add_argument("--token", type=Path, metavar="FILE", help="a file holding a pit API token (dealer-assist pit token add)")

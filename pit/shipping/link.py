@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from nats.aio.client import Client
 
+from pit.errors import PitCode, PitError
 from pit.stream.broker import inbox_prefix, read_creds
 from pit.stream.wire import check_table_id
 
@@ -21,8 +22,11 @@ SCHEMES = ("nats", "tls")
 CONNECT_TIMEOUT_S = 2.0
 
 
-class PitLinkError(ValueError):
+class PitLinkError(PitError):
     """A pit URL or credentials file that cannot be used; the text names which and why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.BAD_PIT, message)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pit.errors import PitCode, PitError
 from dealer_assist.journal.journal_file import GENESIS, Record, RecordKind, canonical_json, record_hash
 
 STREAM = "DA_RECORDS"
@@ -21,14 +22,17 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-class WireError(ValueError):
-    """A message that is not what PIT.md §2 describes; the text names the field."""
+class WireError(PitError):
+    """A message or a table id that is not what PIT.md §2 describes; the text names the field."""
+
+    def __init__(self, message: str, code: PitCode = PitCode.BAD_VALUE) -> None:
+        super().__init__(code, message)
 
 
 def check_table_id(table_id: str) -> str:
     """A table id is 1-32 characters A-Z a-z 0-9 _ - (PIT.md §2); anything else is refused at start."""
     if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
-        raise WireError(f"table id {table_id!r}: use 1-32 characters A-Z a-z 0-9 _ -")
+        raise WireError(f"table id {table_id!r}: use 1-32 characters A-Z a-z 0-9 _ -", PitCode.BAD_TABLE_ID)
     return table_id
 
 

@@ -9,7 +9,6 @@ resumes the same tables and journals.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import secrets
@@ -24,6 +23,7 @@ from typing import IO
 
 import platformdirs
 
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from pit.trial.local_services import NatsServer, PostgresCluster, ServiceError, free_port
 
 ROOT_DATA = Path("/var/lib/dealer-assist/room")
@@ -185,7 +185,11 @@ class Room:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="dealer-assist room", description=__doc__.splitlines()[0])
+    return reporting(lambda: _room(argv), Stream.STDERR)
+
+
+def _room(argv: list[str]) -> int:
+    parser = JsonArgumentParser(prog="dealer-assist room", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=4, help="emulated tables (default 4)")
     parser.add_argument("--http", default="127.0.0.1:8080", metavar="HOST:PORT", help="the dashboard's address")
     parser.add_argument("--data", type=Path, metavar="DIR", help=f"the room's folder (default {default_folder()})")

@@ -13,7 +13,7 @@ import pytest
 from calibration.calibration_file import load_calibration, save_calibration
 from calibration.camera_calibration import Calibration, calibrate
 from calibration.layout import Layout, MarkerCorner, layout_from_dict
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Failure
 from hw_sims.synthetic_camera import SyntheticCamera
 from hw_sims.synthetic_camera_effects import Perturbation
 
@@ -53,7 +53,7 @@ def test_a_layout_that_does_not_match_the_table_is_refused(layout: Layout, tmp_p
     wrong = layout_from_dict(data, "wrong.toml")
     calibration = calibrate([camera.render(camera.deal({})).image], wrong)
     assert calibration.error_mm > 2.0
-    with pytest.raises(RuleError, match=r"above the 2 mm limit") as refused:
+    with pytest.raises(Failure, match=r"above the 2 mm limit") as refused:
         save_calibration(calibration, tmp_path / "cal.json")
     assert refused.value.code == "error_too_high"
     assert not (tmp_path / "cal.json").exists()
@@ -68,7 +68,7 @@ def test_a_covered_marker_is_named(layout: Layout) -> None:
     half = layout.marker_size_mm
     box = np.array([[[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]]])
     cv2.fillConvexPoly(image, cv2.perspectiveTransform(box, camera.table_to_image)[0].astype(np.int32), (40, 100, 30))
-    with pytest.raises(RuleError, match="DA:CAL:BR not found") as refused:
+    with pytest.raises(Failure, match="DA:CAL:BR not found") as refused:
         calibrate([image], layout)
     assert refused.value.code == "marker_missing"
 
@@ -79,7 +79,7 @@ def test_a_marker_seen_twice_is_refused(layout: Layout) -> None:
     tl = np.round(cv2.perspectiveTransform(np.array([[layout.markers[MarkerCorner.TL]]]), camera.table_to_image)[0, 0])
     x, y = int(tl[0]), int(tl[1])
     image[300:400, 560:660] = image[y - 50:y + 50, x - 50:x + 50]
-    with pytest.raises(RuleError, match="DA:CAL:TL appears twice") as refused:
+    with pytest.raises(Failure, match="DA:CAL:TL appears twice") as refused:
         calibrate([image], layout)
     assert refused.value.code == "bad_markers"
 
@@ -115,12 +115,12 @@ def test_a_corrupt_calibration_file_is_refused_naming_what_is_wrong(
     save_calibration(calibrated(SyntheticCamera(layout, seed=7), frames=1), path)
     text = path.read_text()
     path.write_text(spoil(text, json.loads(text)))
-    with pytest.raises(RuleError, match=named) as refused:
+    with pytest.raises(Failure, match=named) as refused:
         load_calibration(path)
     assert refused.value.code == ("bad_layout" if named == "height_mm" else "bad_calibration")
 
 
 def test_a_missing_calibration_file_is_unreadable(tmp_path: Path) -> None:
-    with pytest.raises(RuleError, match="cannot be read") as refused:
+    with pytest.raises(Failure, match="cannot be read") as refused:
         load_calibration(tmp_path / "none.json")
     assert refused.value.code == "calibration_unreadable"

@@ -9,8 +9,8 @@ import pytest
 
 from calibration.camera_calibration import Calibration
 from calibration.layout import Layout
+from dealer_assist.errors import Failure
 from dealer_assist.rules.cards import Card
-from dealer_assist.errors import RuleError
 from devices.camera_codes import CardCode, parse_card_code
 from devices.camera_decoders import DEFAULT_DECODER, DecoderName, make_decoder
 from devices.camera_reader import CardReader
@@ -55,7 +55,7 @@ def test_both_decoders_read_both_symbologies(decoder: DecoderName, symbology: Sy
 
 def test_an_unknown_decoder_is_refused_naming_the_choices() -> None:
     assert make_decoder().name == DEFAULT_DECODER
-    with pytest.raises(RuleError, match="pyzbar, zxing") as refused:
+    with pytest.raises(Failure, match="pyzbar, zxing") as refused:
         make_decoder("opencv")
     assert refused.value.code == "bad_decoder"
 

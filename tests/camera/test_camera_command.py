@@ -10,7 +10,7 @@ import pytest
 
 from calibration.calibration_file import load_calibration
 from calibration.layout import Layout
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Failure
 from devices.camera import watch
 from devices.camera_placements import PlacementTracker
 from devices.camera_reader import CardReader
@@ -105,6 +105,6 @@ def test_bad_inputs_give_one_json_error_and_exit_2(
 
 
 def test_a_source_that_cannot_open_is_named() -> None:
-    with pytest.raises(RuleError, match="'/nonexistent.avi' cannot be opened"):
+    with pytest.raises(Failure, match="'/nonexistent.avi' cannot be opened"):
         CameraSource("/nonexistent.avi")
 

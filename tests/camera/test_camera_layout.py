@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from calibration.layout import Layout, MarkerCorner, layout_from_dict, load_layout, parse_layout
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Failure
 
 
 def test_default_layout_has_eight_seats_the_dealer_and_the_discard_tray(layout: Layout) -> None:
@@ -54,16 +54,16 @@ def test_a_layout_file_is_read_from_disk(layout: Layout, tmp_path: Path) -> None
 def test_a_wrong_layout_is_refused_naming_what_is_wrong(layout: Layout, change, named: str) -> None:
     data = layout.to_dict()
     change(data)
-    with pytest.raises(RuleError) as refused:
+    with pytest.raises(Failure) as refused:
         layout_from_dict(data, "table.toml")
     assert refused.value.code == "bad_layout"
     assert named in refused.value.message
 
 
 def test_a_layout_that_is_not_toml_or_not_there_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(RuleError, match="not valid TOML") as refused:
+    with pytest.raises(Failure, match="not valid TOML") as refused:
         parse_layout("[table\nwidth_mm = 3", "broken.toml")
     assert refused.value.code == "bad_layout"
-    with pytest.raises(RuleError, match="cannot be read") as refused:
+    with pytest.raises(Failure, match="cannot be read") as refused:
         load_layout(tmp_path / "missing.toml")
     assert refused.value.code == "layout_unreadable"

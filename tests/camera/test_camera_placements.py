@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.rules.cards import Card
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from devices.camera_codes import CardCode
 from devices.camera_placements import PlacementTracker
 from devices.camera_reader import FrameReading, Sighting

@@ -7,8 +7,8 @@ from contextlib import contextmanager
 
 import pytest
 
+from dealer_assist.errors import Failure
 from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.errors import RuleError
 from dealer_assist.table.session_inputs import ShoeLoaded
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
@@ -79,7 +79,7 @@ def test_a_shoe_with_no_number_to_go_on_from_is_refused(tmp_path):
     table = _table(tmp_path)
     table.submit(ShoeLoaded("1A2B", 6))
     try:
-        with pytest.raises(RuleError, match="'1A2B' is not an emulated one"):
+        with pytest.raises(Failure, match="'1A2B' is not an emulated one"):
             BenchDevices(table.session, BenchPlayer(SEED))
     finally:
         table.close()
@@ -89,16 +89,16 @@ def test_a_card_pulled_before_the_last_one_arrived_and_a_shoe_nobody_needs_are_r
     table = _table(tmp_path)
     devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
     try:
-        with pytest.raises(RuleError) as no_shoe:
+        with pytest.raises(Failure) as no_shoe:
             devices.pull()
         assert no_shoe.value.code == "shoe_busy"
         devices.load(devices.next_shoe())
         assert devices.busy(), "the shoe has not reached the table: nothing is linked"
-        with pytest.raises(RuleError) as busy:
+        with pytest.raises(Failure) as busy:
             devices.pull()
         assert busy.value.code == "shoe_busy" and devices.pulled == 0
         table.submit(ShoeLoaded(f"S{SEED}-1", 6))
-        with pytest.raises(RuleError) as not_due:
+        with pytest.raises(Failure) as not_due:
             devices.next_shoe()
         assert not_due.value.code == "shoe_not_due" and "needs no new shoe" in not_due.value.message
     finally:
@@ -113,7 +113,7 @@ def test_the_card_stop_holds_until_no_more_bets_the_deal_refuses_meanwhile_and_n
         assert linked.pump_until(lambda: table.session.tracker is not None and devices.shoe.locked, 10)
         assert linked.submit(PlaceWager(1, WagerKind.BASE, 1_000)) is None
         assert linked.pump_until(lambda: table.session.tracker.wagers, 10)
-        with pytest.raises(RuleError) as locked:
+        with pytest.raises(Failure) as locked:
             devices.pull()
         assert locked.value.code == "shoe_locked" and "No more bets" in locked.value.message
         for seat in (2, 3):
@@ -133,6 +133,6 @@ def test_a_card_pulled_while_the_bank_is_offered_says_what_the_table_waits_for(t
     with _linked(table) as (devices, linked):
         devices.load(devices.next_shoe())
         assert linked.pump_until(lambda: table.session.s.shoe_id is not None and devices.shoe.locked and not devices.busy(), 10)
-        with pytest.raises(RuleError) as locked:
+        with pytest.raises(Failure) as locked:
             devices.pull()
         assert locked.value.message == "the shoe's card-stop is on: no card is due (Offer the bank to seat 1 (first turn))"

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import Action, Decide, NoMoreBets, PeekAnswered, PeekResult, PlaceWager, WagerKind
 from dealer_assist.journal.journal_file import Record, RecordKind, read_records, verify
 from dealer_assist.history.recall import export_round, recall

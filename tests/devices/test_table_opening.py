@@ -8,16 +8,15 @@ import os
 
 import pytest
 
-from dealer_assist.errors import RuleError
 from dealer_assist.journal.journal_file import RecordKind, read_records, verify
-from dealer_assist.journal.lock import JournalInUse, lock_path
+from dealer_assist.journal.lock import lock_path
+from dealer_assist.journal.errors import JournalError, JournalInUse
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.roster import ROSTER_FILE
 from dealer_assist.table.session import TableConfig
 from devices.table_controller import TableController
 from hw_sims.bench_command import main as bench
-
 
 def test_a_second_opening_of_a_held_journal_is_refused_naming_the_holder(tmp_path):
     path = tmp_path / "t.db"
@@ -30,7 +29,6 @@ def test_a_second_opening_of_a_held_journal_is_refused_naming_the_holder(tmp_pat
         held.close()
     assert not lock_path(path).exists(), "closing the table gives up its lock"
     Table.open(path).close()
-
 
 def test_bench_resume_on_a_journal_a_table_holds_exits_2_naming_the_holder(tmp_path, capsys):
     path = tmp_path / "t.db"
@@ -45,7 +43,6 @@ def test_bench_resume_on_a_journal_a_table_holds_exits_2_naming_the_holder(tmp_p
         held.close()
     assert bench(["--journal", str(path), "--rounds", "2", "--links", "in-process", "--resume"]) == 0
 
-
 def test_a_start_naming_another_table_is_refused_by_opening_it(tmp_path, capsys):
     path = tmp_path / "t.db"
     assert bench(["--journal", str(path), "--rounds", "1", "--links", "in-process", "--profile", "c21-8.0"]) == 0
@@ -54,7 +51,6 @@ def test_a_start_naming_another_table_is_refused_by_opening_it(tmp_path, capsys)
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["code"] == "other_table" and "--profile says profile 'nobust-4.0'" in error["message"]
     assert not lock_path(path).exists(), "a refused opening leaves no lock behind"
-
 
 def test_the_owner_keeps_its_table_journal_and_tracker_to_itself(tmp_path):
     controller = TableController.open(tmp_path / "t.db", TableConfig("T1", "nobust-4.0"))
@@ -67,7 +63,6 @@ def test_the_owner_keeps_its_table_journal_and_tracker_to_itself(tmp_path):
         assert controller.records_written == len(list(read_records(controller.journal_path)))
     finally:
         controller.close()
-
 
 def test_an_input_that_works_out_otherwise_when_taken_than_when_recorded_stops_the_table(tmp_path):
     path = tmp_path / "t.db"
@@ -89,7 +84,6 @@ def test_an_input_that_works_out_otherwise_when_taken_than_when_recorded_stops_t
     table.close()
     assert verify(path).ok
 
-
 def test_the_supervisors_snapshot_is_published_while_their_screens_listen(tmp_path):
     path = tmp_path / "t.db"
     controller = TableController.open(path, TableConfig("T1", "nobust-4.0"))
@@ -108,5 +102,6 @@ def test_the_supervisors_snapshot_is_published_while_their_screens_listen(tmp_pa
         assert len(heard) == 2, "nothing is built for screens that are closed"
     finally:
         controller.close()
-    with pytest.raises(RuleError):
+    with pytest.raises(JournalError) as none:
         TableController.open(tmp_path / "none.db")
+    assert none.value.code == "no_journal"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import Action, Decide
 from dealer_assist.journal.journal_file import read_records, verify
 from dealer_assist.table.session_inputs import SettlementConfirmed

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.journal.journal_file import JournalClosed, JournalCorrupt, RecordKind, verify
+from dealer_assist.journal.journal_file import RecordKind, verify
+from dealer_assist.journal.errors import JournalClosed, JournalDamaged
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.header import table_config
 
@@ -85,7 +86,7 @@ def test_a_damaged_journal_is_refused_at_start_and_left_untouched(sealed, tmp_pa
     copy.write_bytes(bytes(data))
     shutil.copy(str(sealed) + ".seal", str(copy) + ".seal")
     before = hashlib.sha256(copy.read_bytes()).hexdigest()
-    with pytest.raises(JournalCorrupt) as refused:
+    with pytest.raises(JournalDamaged) as refused:
         Table.open(copy)
     assert not refused.value.verdict.ok
     assert hashlib.sha256(copy.read_bytes()).hexdigest() == before

@@ -6,7 +6,7 @@ import pytest
 
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.table.codec import decode, encode
-from dealer_assist.errors import JournalError
+from dealer_assist.journal.errors import JournalError
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.table.session_inputs import BankAccepted
 from dealer_assist.table.session import TableConfig, TableSession

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.rules.cards import parse_card
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind, Action
 from dealer_assist.rules.tracker import Phase
 from dealer_assist.journal.journal_file import RecordKind, read_records

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import RuleError
+from dealer_assist.errors import Failure
 from dealer_assist.journal.journal_file import read_records
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.record_source import SqliteRecords, closing_record
@@ -101,7 +101,7 @@ class MemoryPitData:
         table = self._table(table_id)
         try:
             entry = recall(table.path, round_id=round_id)[0]
-        except RuleError:
+        except Failure:
             raise NotFound(f"table {table_id} has no round {round_id}") from None
         return {"table_id": table_id, "journal": table.journal, **entry}
 
@@ -109,7 +109,7 @@ class MemoryPitData:
         table = self._table(table_id)
         try:
             return export_round(table.path, round_id)
-        except RuleError as error:
+        except Failure as error:
             if error.code == "round_voided":
                 raise Conflict(error.message) from None
             raise NotFound(f"table {table_id}: {error.message}") from None

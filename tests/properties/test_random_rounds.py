@@ -6,7 +6,7 @@ import random
 from hypothesis import HealthCheck, given, note, settings, strategies as st
 
 from dealer_assist.rules.cards import RANKS, SUITS, Card
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import (
     Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Insure, NoMoreBets, PaymentsMade, PeekAnswered,
     PeekResult, PlaceWager, WagerKind,

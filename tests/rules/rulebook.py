@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.play.round_file import settle_round
 from ui.cli import main as cli_main
 

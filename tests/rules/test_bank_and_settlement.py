@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from dealer_assist.rules.cards import parse_card
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused, SettlementConfirmed, ShoeLoaded
 from dealer_assist.table.session_operations import BankDeclined, BankOffered, BankTaken, RoundClosed, RoundOpened

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.profile import load_profile
 from rulebook import (
     PD_SEAT4, button_round, buster_rows, hand, heads_up, make_round, refused, rotated, rows, settle, stack,

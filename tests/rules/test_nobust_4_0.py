@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.rules.cards import parse_card
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.rules.operations import NaturalPaidEarly
 from dealer_assist.rules.profile import load_profile

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.profile import load_profile, profile_names
 
 FEES = [{"upto": 50, "player": 0.5, "pd": 1}, {"upto": 100, "player": 1, "pd": 2}]

@@ -3,7 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.errors import CommandError, DeviceError, InputError, JournalError, Refusal, RuleError
+from dealer_assist.errors import CommandCode, CommandError, Failure
+from dealer_assist.journal.errors import JournalError
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
+from devices.errors import DeviceError
+from pit.errors import PitCode
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.rules.profile import load_profile
@@ -27,7 +31,7 @@ def test_a_bare_string_of_a_known_code_is_taken_and_an_unknown_one_is_not():
 
 
 def test_the_json_object_carries_the_plain_code():
-    error = InputError(Refusal.MALFORMED_JSON, "x.json: Expecting value at line 1 column 1")
+    error = InputError(CommandCode.MALFORMED_JSON, "x.json: Expecting value at line 1 column 1")
     assert error.to_json() == {"error": {"code": "malformed_json", "message": error.message, "rule": None}}
     assert type(error.to_json()["error"]["code"]) is str  # type: ignore[index]
 
@@ -48,8 +52,9 @@ def test_the_tracker_refuses_by_rule_and_the_kinds_stay_apart():
     tracker = RoundTracker(load_profile("sd-buster-a"))
     refusal = tracker.verify(PlaceWager(1, WagerKind.BASE, 1))
     assert refusal is not None and refusal.code is Refusal.WAGER_LIMIT and refusal.rule == "7"
-    for kind in (InputError, DeviceError, JournalError, CommandError):
-        assert issubclass(kind, RuleError) and not isinstance(refusal, kind)
+    assert issubclass(InputError, RuleError) and not isinstance(refusal, InputError)
+    for kind in (DeviceError, JournalError, CommandError):  # not the rules' refusals: failures of their own layer
+        assert issubclass(kind, Failure) and not issubclass(kind, RuleError) and not isinstance(refusal, kind)
 
 
 def test_a_decision_that_is_no_action_is_refused_by_name_and_changes_nothing():
@@ -66,7 +71,7 @@ def test_a_decision_that_is_no_action_is_refused_by_name_and_changes_nothing():
 
 
 def test_a_command_refused_at_its_start_is_in_the_tree_and_keeps_its_exit_status():
-    usage = CommandError(Refusal.BAD_ARGUMENTS, "--http 'x': use HOST:PORT")
-    store = CommandError(Refusal.STORE_UNREACHABLE, "the store cannot be reached", 1)
-    assert isinstance(usage, RuleError) and (usage.exit_code, store.exit_code) == (2, 1)
-    assert (usage.code, store.code, Refusal.ALREADY_EXISTS) == ("bad_arguments", "store_unreachable", "exists")
+    usage = CommandError(CommandCode.BAD_ARGUMENTS, "--http 'x': use HOST:PORT")
+    store = CommandError(PitCode.STORE_UNREACHABLE, "the store cannot be reached", 1)
+    assert isinstance(usage, Failure) and (usage.exit_code, store.exit_code) == (2, 1)
+    assert (usage.code, store.code, PitCode.ALREADY_EXISTS) == ("bad_arguments", "store_unreachable", "exists")

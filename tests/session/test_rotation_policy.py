@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from dealer_assist.errors import Refusal, RuleError
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.rotation import ROTATION_WINDOW_S, CaliforniaRotation, NoLimits, rotation_policy
 from dealer_assist.table.session_inputs import BankAccepted
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.rules.cards import parse_card
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.table.session_inputs import (
     BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded,

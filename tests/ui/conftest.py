@@ -18,7 +18,7 @@ from dealer_assist.rules.phases import Need
 from dealer_assist.table.session import TableConfig, TableState
 from ui.bank_offer import BANK_CHIPS
 from ui.bench_panel import BenchPanel
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.table.session import TableInput
 from devices.table_controller import TableController
 from ui.bridge import TableBridge

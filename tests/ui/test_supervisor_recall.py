@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtWidgets import QPushButton
 
 from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.errors import RuleError
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import PlaceWager, WagerKind
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.history.recall import HIDDEN, recall

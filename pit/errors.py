@@ -1,0 +1,23 @@
+"""The card room's failures: a pit that cannot be reached or used, and a value its store refuses."""
+from __future__ import annotations
+
+from enum import StrEnum
+
+from dealer_assist.errors import Failure
+
+
+class PitCode(StrEnum):
+    BAD_VALUE = "bad_value"  # a value the pit's store refuses (a payout threshold of 0)
+    BAD_TABLE_ID = "bad_table_id"  # not a table id the card room's wire takes (PIT.md §2)
+    BAD_PIT = "bad_pit"  # a pit URL or credentials file that cannot be used
+    ALREADY_EXISTS = "exists"  # a table, user or token the pit already has
+    STORE_UNREACHABLE = "store_unreachable"
+    PASSWORD_MISMATCH = "password_mismatch"
+    PIT_FAILED = "pit_failed"  # a part of the running pit service failed
+
+
+class PitError(Failure):
+    """A pit, its store or a value it was given that cannot be used."""
+
+    def __init__(self, code: PitCode, message: str, exit_code: int = 2) -> None:
+        super().__init__(code, message, exit_code)
