@@ -23,7 +23,8 @@ from dealer_assist.play.round_driver import next_input
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import CardDrawn
 from dealer_assist.rules.profile import load_profile
-from dealer_assist.rules.tracker import Need, RoundTracker
+from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.rules.phases import Need
 from devices.events import CardSeen, DeviceEvent
 from devices.messages import CardOut, Message
 from devices.shoe import ShoeScanner

@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from dealer_assist.table import session_inputs
 from dealer_assist.table.session import TableInput, TableSession, TableState
 from devices import events

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from dealer_assist.table.session_inputs import ConfirmPeek, ShoeLoaded
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed

@@ -30,7 +30,8 @@ def perturb(
 def _somewhere_on(table_px: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A random point inside the table's image quadrilateral."""
     weights = rng.dirichlet(np.ones(4))
-    return weights @ table_px
+    point: np.ndarray = weights @ table_px
+    return point
 
 
 def _occlude(image: np.ndarray, table_px: np.ndarray, rng: np.random.Generator) -> np.ndarray:

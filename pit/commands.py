@@ -196,7 +196,7 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
 async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str | None, stop: asyncio.Event) -> None:
     import uvicorn
 
-    from pit.service.web import web_config
+    from pit.service.web.serve import web_config
 
     config = web_config(store, f"{host}:{port}", Path(cert) if cert else None, Path(key) if key else None)
     server = uvicorn.Server(config)

@@ -47,7 +47,7 @@ case "$mode" in
     # Each pytest worker reuses the compiled, assertion-rewritten modules of the last run.
     unset PYTHONDONTWRITEBYTECODE
     .venv/bin/lint-imports
-    .venv/bin/mypy dealer_assist devices calibration hw_sims ui pit
+    .venv/bin/mypy --strict dealer_assist devices calibration hw_sims ui pit
     exec .venv/bin/python -m pytest "$@" ;;
   *) echo "usage: scripts/bootstrap.sh run|test|room [args...]" >&2; exit 2 ;;
 esac

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
 from dealer_assist.rules.money import Cents
 from ui.tap_guard import repeatable
-from ui.text import money
+from dealer_assist.text.journal_text import money
 
 
 class AmountKeypad(QWidget):

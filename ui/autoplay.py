@@ -17,7 +17,7 @@ from dealer_assist.play.random_play import RandomTablePolicy
 from dealer_assist.play.round_driver import table_input
 from dealer_assist.play.shoe import FULL_DECK
 from dealer_assist.rules.inputs import CardDrawn, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PlaceWager
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import ConfirmPeek
 from ui.bank_offer import BANK_CHIPS

@@ -9,7 +9,7 @@ from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused
 from dealer_assist.table.snapshot import TableSnapshot
 from ui.amount_keypad import AmountKeypad
-from ui.text import money
+from dealer_assist.text.journal_text import money
 
 BANK_CHIPS: tuple[Cents, ...] = (10_000, 50_000, 100_000)
 

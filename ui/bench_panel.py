@@ -14,7 +14,7 @@ from devices.errors import DeviceError
 from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered, PeekResult
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CutCardReached, ShoeLoaded
 from dealer_assist.table.snapshot import TableSnapshot

@@ -19,7 +19,8 @@ from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, KeyC
 from dealer_assist.text.journal_text import card_code
 from ui.confirm_overlay import confirm
 from ui.notice_label import NoticeLabel
-from ui.text import SUIT_SYMBOLS, TABLE_STATES
+from ui.text import TABLE_STATES
+from dealer_assist.text.journal_text import SUIT_SYMBOLS
 from ui.touch_keyboard import TouchKeyboard
 
 PICKS_PER_ROW = 7

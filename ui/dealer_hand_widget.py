@@ -5,7 +5,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLay
 
 from dealer_assist.table.snapshot import TableSnapshot
 from ui.card_widget import CardRow
-from ui.text import money, total_text
+from ui.text import total_text
+from dealer_assist.text.journal_text import money
 
 
 class DealerHandPanel(QFrame):

@@ -6,7 +6,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from dealer_assist.rules.inputs import PaymentsMade
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from dealer_assist.table.session_inputs import SettlementConfirmed
 from dealer_assist.table.snapshot import TableSnapshot
 from devices.device_status import DeviceLink

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QVBoxLayout, QWidget
 
 from dealer_assist.history.supervisor_snapshot import RotationFacts
-from ui.text import money
+from dealer_assist.text.journal_text import money
 
 TURNS = {1: "first turn", 2: "second turn"}
 

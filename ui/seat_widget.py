@@ -9,7 +9,8 @@ from dealer_assist.rules.operations import EndReason
 from dealer_assist.rules.outcomes import Status
 from dealer_assist.table.snapshot import HandView, SeatView
 from ui.card_widget import CardRow
-from ui.text import ENDED, money, total_text
+from ui.text import ENDED, total_text
+from dealer_assist.text.journal_text import money
 from ui.theme import set_flag
 
 

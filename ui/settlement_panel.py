@@ -12,7 +12,10 @@ from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.settlement import Row, Wager
 from dealer_assist.table.snapshot import TableSnapshot
 from ui.settlement_table import NO_BREAK, SettlementTable
-from ui.text import RESULTS, WAGER_NAMES, card_text, money, settlement_action, signed, total_text
+from ui.text import settlement_action, signed, total_text
+from dealer_assist.text.journal_text import money
+from dealer_assist.text.record_words import RESULT_WORDS, WAGER_NAMES
+from dealer_assist.text.journal_text import card_text
 
 COLUMNS = ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "Hand")
 WRAPPING = (6, 2, 4, 5)  # on a narrow screen the hand breaks first, then the wager, the result, the action
@@ -141,5 +144,5 @@ def _row(order: int, line: Row, snap: TableSnapshot) -> list[tuple[str, str]]:
     wager = WAGER_NAMES[line.wager] + (f"{NO_BREAK}H{line.hand + 1}" if line.hand else "")
     action = settlement_action(line.amount, line.result, line.stake, line.in_action)
     return [(str(order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
-            (RESULTS[line.result], "row"), (action, _role(line.amount)), (_hand(line, snap), "hand")]
+            (RESULT_WORDS[line.result], "row"), (action, _role(line.amount)), (_hand(line, snap), "hand")]
 

@@ -5,11 +5,7 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.operations import EndReason
 from dealer_assist.rules.outcomes import Result
 from dealer_assist.table.session import TableState
-from dealer_assist.text.journal_text import RED_SUITS, SUIT_SYMBOLS, card_text, money
-from dealer_assist.text.record_words import RESULT_WORDS as RESULTS
-from dealer_assist.text.record_words import WAGER_NAMES
-
-__all__ = ["RED_SUITS", "RESULTS", "SUIT_SYMBOLS", "WAGER_NAMES", "card_text", "money"]  # the felt and the journal's text share them
+from dealer_assist.text.journal_text import money
 
 ENDED = {
     EndReason.NATURAL: "Natural",

@@ -7,10 +7,10 @@ from PySide6.QtWidgets import QButtonGroup, QGridLayout, QLabel, QPushButton, QW
 
 from dealer_assist.rules.inputs import CloseInsurance, Insure, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from dealer_assist.table.snapshot import SeatView, TableSnapshot
 from ui.tap_guard import repeatable
-from ui.text import money
+from dealer_assist.text.journal_text import money
 
 CHIPS: tuple[Cents, ...] = (100, 500, 2_500, 10_000)
 INSURANCE = "insurance"

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dealer_assist.analysis.player_strategy import Move, preferred_moves
+from dealer_assist.analysis.player_strategy import preferred_moves
+from dealer_assist.analysis.options import Move
 from dealer_assist.errors import CommandCode
 from dealer_assist.rules.refusals import InputError
 from dealer_assist.play.round_driver import RoundPolicy, play

@@ -9,7 +9,6 @@ from dealer_assist.rules.refusals import InputError
 
 ACE = 1
 TEN = 10
-CARDS_PER_DECK = 52
 
 
 @dataclass(frozen=True, slots=True)

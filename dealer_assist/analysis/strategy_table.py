@@ -20,7 +20,6 @@ from dealer_assist.rules.totals import TARGET, total_of
 NATURAL = "natural"
 LOWEST_TWO_CARD = 4
 VALUE_LABEL = {ACE: "A", TEN: "T"} | {v: str(v) for v in range(2, TEN)}
-LABEL_VALUE = {label: value for value, label in VALUE_LABEL.items()}
 
 Moves = Mapping[Move, float]
 

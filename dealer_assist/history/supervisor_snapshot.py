@@ -15,7 +15,7 @@ from dealer_assist.history.recall import recall, round_cards
 from dealer_assist.journal.record_source import SqliteRecords
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.money import Cents
-from dealer_assist.rules.tracker import Phase
+from dealer_assist.rules.phases import Phase
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.pins import MAX_TRIES
 from dealer_assist.table.session import TableState

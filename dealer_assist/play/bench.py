@@ -14,7 +14,7 @@ from dealer_assist.play.round_driver import at_the_table, next_input
 from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import PlaceWager
-from dealer_assist.rules.tracker import Phase
+from dealer_assist.rules.phases import Phase
 from dealer_assist.table.session import TableInput, TableSession, TableState
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded
 

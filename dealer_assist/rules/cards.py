@@ -4,20 +4,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 
 from dealer_assist.rules.refusals import InputError, Refusal
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 TEN_VALUES = frozenset("TJQK")
-
-
-class Suit(StrEnum):
-    SPADES = "S"
-    HEARTS = "H"
-    DIAMONDS = "D"
-    CLUBS = "C"
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from dealer_assist.rules.operations import (
 )
 from dealer_assist.rules.phases import DEALER, PAYMENTS_DUE, PHASE_NEEDS, Awaiting, Need, Phase, turn_need
 from dealer_assist.rules.player_hand import PlayerHand
-from dealer_assist.rules.profile import PlayStart, Profile
+from dealer_assist.rules.profile import FeeTier, PlayStart, Profile
 from dealer_assist.rules.prompts import prompt
 from dealer_assist.rules.seating import action_seat, clockwise_from
 from dealer_assist.rules.settlement import FinalHand, RoundFacts, Row, Wager, banker_net, settle, settle_early
@@ -292,7 +292,7 @@ class RoundTracker:
         if not tiers or not seats:
             return 0, 0
 
-        def tier(base: Cents):  # the first tier that covers the wager, else the last
+        def tier(base: Cents) -> FeeTier:  # the first tier that covers the wager, else the last
             return next((t for t in tiers if t.upto >= base), tiers[-1])
 
         bases = [self.wagers[s][WagerKind.BASE] for s in seats]

@@ -27,7 +27,7 @@ from dealer_assist.journal.errors import JournalClosed, JournalDamaged, JournalW
 from dealer_assist.journal.lock import JournalLock
 from dealer_assist.journal.record_source import RecordSource, as_source
 from dealer_assist.rules.ledger import ledger
-from dealer_assist.rules.tracker import Phase
+from dealer_assist.rules.phases import Phase
 from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.header import header_body, table_config
 from dealer_assist.table.match import refuse_other_table

@@ -21,7 +21,8 @@ from dealer_assist.rules.operations import Operation
 from dealer_assist.rules.profile import Profile, load_profile
 from dealer_assist.rules.seating import next_clockwise
 from dealer_assist.rules.settlement import banker_net
-from dealer_assist.rules.tracker import Phase, PlayerDealer, RoundTracker
+from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
+from dealer_assist.rules.phases import Phase
 from dealer_assist.table.rotation import rotation_policy
 from dealer_assist.table.session_inputs import (
     BankAccepted, BankRefused, CardsUnread, ConfirmPeek, CutCardReached, DiscardMisdeal, KeyCard, RekeyCard, SessionInput,

@@ -18,7 +18,8 @@ from dealer_assist.rules.operations import EndReason, HoldReason
 from dealer_assist.rules.outcomes import Status, standing
 from dealer_assist.rules.settlement import Row, Wager, banker_net, seat_nets
 from dealer_assist.rules.totals import hand_total
-from dealer_assist.rules.tracker import Need, Phase, RoundTracker
+from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.table.session import TableSession, TableState
 
 

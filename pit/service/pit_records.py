@@ -25,7 +25,8 @@ class PitRecords:
 
     def _rows(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
         with self.pool.connection() as conn:
-            return conn.execute(sql, (self.journal, *args)).fetchall()
+            rows: list[tuple[Any, ...]] = conn.execute(sql, (self.journal, *args)).fetchall()
+            return rows
 
     def records(self, since: int = 0) -> Iterator[Record]:
         for row in self._rows(f"SELECT {COLUMNS} FROM records WHERE journal = %s AND seq > %s ORDER BY seq", since):

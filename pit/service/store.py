@@ -64,7 +64,8 @@ class PitStore:
 
     def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self.pool.connection() as conn:
-            return conn.execute(sql, args).fetchall()
+            rows: list[tuple[Any, ...]] = conn.execute(sql, args).fetchall()
+            return rows
 
     def _one(self, sql: str, args: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
         rows = self._all(sql, args)

@@ -71,7 +71,7 @@ class Identity:
 
 
 def public_key(seed: str) -> str:
-    return nkeys.from_seed(bytearray(seed.strip().encode())).public_key.decode()
+    return str(nkeys.from_seed(bytearray(seed.strip().encode())).public_key.decode())
 
 
 def read_creds(text: str) -> str:

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from pit.errors import PitCode, PitError
-from dealer_assist.journal.journal_file import GENESIS, Record, RecordKind, canonical_json, record_hash
+from dealer_assist.journal.journal_file import Record, RecordKind, canonical_json, record_hash
 
 STREAM = "DA_RECORDS"
 STREAM_SUBJECTS = "da.records.>"
@@ -200,7 +200,3 @@ def _field(raw: dict[str, Any], name: str, kind: type) -> Any:
         raise WireError(f"message: field {name!r} is {type(value).__name__}, not {kind.__name__}")
     return value
 
-
-__all__ = ["GENESIS", "STREAM", "STREAM_SUBJECTS", "STATUS_EVERY_S", "RecordMessage", "StatusMessage", "WireError",
-           "check_table_id", "journal_identity", "msg_id", "parse_record_message", "parse_status_message",
-           "records_subject", "status_subject"]

@@ -18,7 +18,7 @@ from dealer_assist.table.session_inputs import ConfirmPeek, RekeyCard, Settlemen
 from dealer_assist.table.snapshot import AttentionKind
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from dealer_assist.rules.tracker import Need, Phase
+from dealer_assist.rules.phases import Need, Phase
 from devices.table_controller import TableController
 from hw_sims.bench_devices import honest_peek_answer
 from hw_sims.linked_bench import LinkedBench

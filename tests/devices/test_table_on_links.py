@@ -12,7 +12,8 @@ from dealer_assist.play.round_file import settle_round
 from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from dealer_assist.rules.tracker import Phase, RoundTracker
+from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.rules.phases import Phase
 from devices.table_controller import TableController
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator

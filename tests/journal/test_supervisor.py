@@ -6,7 +6,7 @@ import pytest
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind, Action
-from dealer_assist.rules.tracker import Phase
+from dealer_assist.rules.phases import Phase
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.history.recall import recall
 from dealer_assist.table.session_inputs import (

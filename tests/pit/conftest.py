@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from memory_pit import MemoryPitData
 from pit.trial.local_services import NatsServer, PostgresCluster
-from pit.service.web import create_app
+from pit.service.web.app import create_app
 from web_bench import bench_journals, floor_data
 
 

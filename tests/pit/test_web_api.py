@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from dealer_assist.journal.journal_file import read_records
 from dealer_assist.play.round_file import settle_round
 from memory_pit import MemoryPitData
-from pit.service.web import create_app
+from pit.service.web.app import create_app
 from web_bench import SUPERVISOR_TOKEN, TOKEN, floor_data
 from web_client import log_in, session_csrf
 

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.text.journal_text import card_code
-from pit.service.web import create_app
+from pit.service.web.app import create_app
 from web_client import csrf_of, log_in
 
 

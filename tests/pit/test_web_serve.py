@@ -18,7 +18,7 @@ from memory_pit import MemoryPitData
 from pit.service.data import Role
 from pit.trial.local_services import free_port
 from pit.service.store import PitStore
-from pit.service.web import parse_http, web_config
+from pit.service.web.serve import parse_http, web_config
 from pit.stream.wire import journal_identity
 from web_bench import PASSWORDS, bench_journals, floor_data
 from web_browser import running

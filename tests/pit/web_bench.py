@@ -7,7 +7,7 @@ from pathlib import Path
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from dealer_assist.rules.tracker import Phase
+from dealer_assist.rules.phases import Phase
 from memory_pit import MemoryPitData
 from pit.service.data import Role
 

@@ -24,7 +24,7 @@ from starlette.applications import Starlette
 
 from pit.service.data import PitData
 from pit.trial.local_services import free_port
-from pit.service.web import create_app
+from pit.service.web.app import create_app
 from tests.screenshots import publish
 from web_bench import PASSWORDS
 

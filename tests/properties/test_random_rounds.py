@@ -19,7 +19,8 @@ from dealer_assist.play.round_driver import next_input
 from dealer_assist.play.round_file import settle_round
 from dealer_assist.history.round_record import RoundRecorder
 from dealer_assist.play.shoe import Shoe
-from dealer_assist.rules.tracker import Phase, RoundTracker
+from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.rules.phases import Phase
 
 PROFILES = st.sampled_from(profile_names())
 COVERAGE = st.sampled_from([Coverage.RUNNING, Coverage.STAKE])

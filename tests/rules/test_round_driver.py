@@ -9,7 +9,8 @@ from dealer_assist.rules.inputs import (
 from dealer_assist.rules.profile import load_profile
 from dealer_assist.play.round_driver import RoundPolicy, at_the_table, next_input, play
 from dealer_assist.table.session_inputs import ConfirmPeek
-from dealer_assist.rules.tracker import Phase, RoundTracker
+from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.rules.phases import Phase
 
 
 class Scripted(RoundPolicy):

@@ -7,7 +7,7 @@ from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, WagerKind
 from dealer_assist.table.session_inputs import CardsUnread, ConfirmPeek, DiscardMisdeal, KeyCard
 from dealer_assist.table.snapshot import Attention, AttentionKind
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from ui.wager_pad import INSURANCE
 
 

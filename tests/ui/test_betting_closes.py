@@ -9,7 +9,7 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from dealer_assist.rules.tracker import Need, Phase
+from dealer_assist.rules.phases import Need, Phase
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices
 from ui.bench_panel import BenchPanel

@@ -11,7 +11,7 @@ from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.shoe import ShoeEmulator
 from devices.table_controller import TableController

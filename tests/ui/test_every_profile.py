@@ -9,9 +9,10 @@ from dealer_assist.rules.inputs import Action, Decide, WagerKind
 from dealer_assist.rules.ledger import ledger
 from dealer_assist.rules.profile import profile_names
 from dealer_assist.table.session import TableState
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from dealer_assist.rules.settlement import Wager
-from ui.text import money, settlement_action
+from ui.text import settlement_action
+from dealer_assist.text.journal_text import money
 
 ROUNDS = 4
 

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QScrollArea
 
 from dealer_assist.rules.inputs import WagerKind
 from dealer_assist.table.session_inputs import ConfirmPeek
-from dealer_assist.rules.tracker import Need
+from dealer_assist.rules.phases import Need
 from tests.screenshots import shoot
 from ui.settlement_table import NO_BREAK, SettlementTable
 

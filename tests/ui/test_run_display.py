@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.ui.test_run_stop import ROOT, start_run, stop
+from tests.ui.test_run_stop import start_run, stop
 from ui.vnc_screen import missing_tools, start_xvfb
 
 pytestmark = pytest.mark.slow

@@ -11,7 +11,8 @@ from dealer_assist.rules.profile import load_profile, profile_names
 from dealer_assist.play.random_play import play_random_round
 from dealer_assist.play.shoe import Shoe
 from dealer_assist.table.snapshot import build_snapshot
-from dealer_assist.rules.tracker import Need, Phase, RoundTracker
+from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.rules.phases import Need, Phase
 
 
 def _check(tracker: RoundTracker) -> None:

@@ -1,8 +1,2 @@
-"""The pit's web dashboard and JSON API (PIT.md §6)."""
-from __future__ import annotations
-
-from pit.service.web.app import create_app
-from pit.service.web.context import WebSettings
-from pit.service.web.serve import parse_http, web_config
-
-__all__ = ["WebSettings", "create_app", "parse_http", "web_config"]
+"""The pit's web dashboard and JSON API (PIT.md §6): the application (`app`), its pages, API and
+event stream, and how `pit serve` runs it (`serve`)."""
