@@ -187,13 +187,15 @@ class TableController:
         return self.camera
 
     def start(self) -> None:
+        """Start the devices; the shoe's card-stop is set first, so it is the first thing the shoe
+        hears as its link comes up."""
+        self._sync()
         if self.feed is not None:
             for device in (self.feed.shoe, self.feed.peek):
                 if device is not None:
                     device.start()
         if self.camera is not None:
             self.camera.start()
-        self._sync()
 
     def stop(self) -> None:
         if self.camera is not None:

@@ -65,7 +65,11 @@ class DeviceFeed:
         self._peeking = threading.Lock()
 
     def on_shoe_event(self, event: events.DeviceEvent) -> None:
-        """Called on the shoe's reader thread."""
+        """Called on the shoe's reader thread. At every HELLO (the link coming up, a shoe powered up
+        again) the card-stop goes to the shoe again, on unless the table has said a card is due, so
+        a shoe that never heard it, or forgot it, holds back its cards."""
+        if isinstance(event, events.DeviceHello) and self.shoe is not None:
+            self.shoe.set_lock(self.locked is not False)
         mapped = table_input(event)
         self.deliver(mapped if mapped is not None else evidence("shoe", event))
 

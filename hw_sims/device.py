@@ -61,6 +61,7 @@ class EmulatedDevice:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._host_ready = False
+        self.host_seen = False  # a host has asked who is there since power-up
         self._silent_until = 0.0
         self._last_heartbeat = 0.0
         self._acks_to_drop = 0  # ACKs for the outstanding frame to ignore, as if lost on the line
@@ -165,7 +166,7 @@ class EmulatedDevice:
             self._delivery.refused(item.of, now)
         elif isinstance(item, Ident):
             self._delivery.forget_peer()
-            self._host_ready = True
+            self._host_ready = self.host_seen = True
             self._delivery.send(self._hello())
             self._delivery.resume(now, renumber=False)
         elif isinstance(item, Status):

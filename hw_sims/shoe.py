@@ -102,6 +102,11 @@ class ShoeEmulator(EmulatedDevice):
     def tick(self, now: float) -> None:
         if self.locked or self.dealt >= len(self.cards):
             return
+        if self.pace is not None and not self.host_seen:
+            # The dealer at a paced shoe starts once a table has asked who is there, so no card
+            # leaves the shoe before the table could hold it back with its card-stop.
+            self._next_deal = now + self.pace
+            return
         if self.pace is None:
             if self._pulls:
                 self._pulls -= 1

@@ -2,6 +2,8 @@
 feed a journaled table; the card-stop follows the rules; the ledger equals the round file's."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from dealer_assist.rules.cards import parse_card
@@ -142,3 +144,26 @@ def test_bench_stopped_by_a_signal_ends_between_moves_with_its_journal_sealed(tm
         summary = json.loads(out)
         verdict = verify(path)
         assert verdict.ok and verdict.message == f"{summary['records']} records intact", (verdict.message, summary)
+
+
+def _locks(path) -> list[str]:
+    return [r.body["state"] for r in read_records(path) if r.kind is RecordKind.DEVICE and r.body["type"] == "LockChanged"]
+
+
+def test_a_paced_shoe_started_before_the_table_deals_nothing_until_the_table_allows_a_card(tmp_path):
+    shoe = ShoeEmulator(PtyEndpoint(), pace=0.02, seed=3)  # a dealer pulling a card every 20 ms
+    shoe.start()
+    time.sleep(0.5)  # the shoe is on before the table is
+    table = Table.open(tmp_path / "table.db", TableConfig("LINK-2", "nobust-4.0"))
+    linked = TableController(table)
+    linked.connect_devices(shoe.endpoint.url)
+    try:
+        linked.start()
+        assert linked.pump_until(lambda: bool(_locks(table.path)), 10)
+        linked.pump(0.5)
+        assert shoe.dealt == 0 and shoe.locked, "no card left the shoe: the table is not dealing"
+        assert set(_locks(table.path)) == {"ON"} and table.session.misdeal is None and linked.snapshot.attention is None
+    finally:
+        linked.stop()
+        shoe.stop()
+        linked.close()
