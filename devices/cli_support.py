@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 
@@ -19,7 +19,7 @@ from contextlib import contextmanager
 _reader_gone = threading.Event()  # stdout's reader has closed its end (`monitor | tee`, then Ctrl-C)
 
 
-def emit(line: dict[str, object]) -> bool:
+def emit(line: Mapping[str, object]) -> bool:
     """One JSON object per line, flushed at once so a reader sees each event as it happens. False
     once the reader has gone: the line was not delivered, and nothing more goes to stdout."""
     if _reader_gone.is_set():
@@ -38,7 +38,7 @@ def emit(line: dict[str, object]) -> bool:
         return False
 
 
-def emit_last(line: dict[str, object]) -> None:
+def emit_last(line: Mapping[str, object]) -> None:
     """The closing line (a command's stats): to stderr when stdout's reader has gone, so it is not lost."""
     if not emit(line):
         sys.stderr.write(json.dumps(line) + "\n")

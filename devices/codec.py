@@ -1,4 +1,4 @@
-"""Frame bodies <-> typed messages (DEVICES.md §1-§3); pure, so it is fuzzed without a port.
+"""Frame bodies <-> typed messages (DEVICES.md §1-§3, §6); pure, so it is fuzzed without a port.
 
 `decode` refuses, with `CodecError`, a body whose TYPE the receiver does not know or whose fields do
 not fit its TYPE; it never returns a half-filled message.
@@ -58,15 +58,14 @@ def _parse_fields(cls: type[Message], tokens: list[str], seq: int) -> dict[str, 
     specs = _wire_fields(cls)  # type: ignore[arg-type]  # python/mypy#20409, as in encode
     values: dict[str, object] = {}
     for index, (name, kind) in enumerate(specs):
-        if kind.rest:
-            values[name] = " ".join(tokens[index:])
-            return values
-        if index >= len(tokens):
+        if not kind.rest and index >= len(tokens):
             raise CodecError(RejectReason.MALFORMED, f"{cls.TYPE} lacks its field {name!r}", seq)
         try:
-            values[name] = kind.parse(tokens[index])
+            values[name] = kind.parse(" ".join(tokens[index:]) if kind.rest else tokens[index])
         except ValueError as error:
             raise CodecError(RejectReason.MALFORMED, f"{cls.TYPE} field {name!r}: {error}", seq) from None
+        if kind.rest:
+            return values
     if len(tokens) > len(specs):
         raise CodecError(RejectReason.MALFORMED, f"{cls.TYPE} has {len(tokens) - len(specs)} extra field(s)", seq)
     return values

@@ -6,16 +6,23 @@ of any type, and every refused frame by reason.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from devices.codec import CodecError, decode
 from devices.framing import Framer, Rejection, RejectReason
 from devices.messages import Message, Vocabulary
 
 
+Refuse = Callable[[Message], str | None]
+
+
 class Decoder:
-    def __init__(self, vocabulary: Vocabulary) -> None:
+    """`refuse` names what makes a message that decoded still malformed against what the device said
+    before (a spot its reader never listed); None when nothing does."""
+
+    def __init__(self, vocabulary: Vocabulary, refuse: Refuse = lambda message: None) -> None:
         self._vocabulary = vocabulary
+        self._refuse = refuse
         self._framer = Framer()
         self.accepted = 0
         self.rejected: Counter[RejectReason] = Counter()
@@ -29,6 +36,10 @@ class Decoder:
                 message = decode(item.body, self._vocabulary)
             except CodecError as error:
                 yield self._count(Rejection(error.reason, error.detail, error.seq))
+                continue
+            detail = self._refuse(message)
+            if detail is not None:
+                yield self._count(Rejection(RejectReason.MALFORMED, detail, message.seq))
             else:
                 self.accepted += 1
                 yield message

@@ -8,7 +8,7 @@ accepted one from the peer is reported as a duplicate.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from devices.codec import encode
@@ -54,6 +54,13 @@ class Delivery:
     def post(self, message: Message, now: float) -> None:
         """Queue a ✓ message; it goes out when everything before it is acknowledged."""
         self._queue.append(message)
+        self.pump(now)
+
+    def post_first(self, messages: Sequence[Message], now: float) -> None:
+        """Queue ✓ messages ahead of all queued ones, which drop any of the same TYPEs they replace
+        (a reader's spot list after each HELLO); a frame already sent stays outstanding."""
+        replaced = {message.TYPE for message in messages}
+        self._queue = deque([*messages, *(message for message in self._queue if message.TYPE not in replaced)])
         self.pump(now)
 
     @property

@@ -1,4 +1,4 @@
-"""The kinds of field a frame body carries (DEVICES.md §1-§3), each parsed strictly and formatted back.
+"""The kinds of field a frame body carries (DEVICES.md §1-§3, §6), each parsed strictly and formatted back.
 
 A parser raises ValueError with a message that quotes the offending text; the codec adds which
 field of which TYPE it was.
@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.rules.cards import RANKS, SUITS, TEN_VALUES, Card
+from devices.spots import Spot, parse_spot
 
 HEX = "0123456789ABCDEF"
 
@@ -22,7 +23,7 @@ class FieldKind:
     name: str
     parse: Callable[[str], Any]
     format: Callable[[Any], str] = str
-    rest: bool = False  # takes every remaining token, joined by single spaces
+    rest: bool = False  # takes every remaining token, joined by single spaces ("" when none is left)
     choices: tuple[str, ...] = ()  # the only values a named-value field may take
 
 
@@ -59,6 +60,26 @@ def _up_rank(text: str) -> str:
     return text
 
 
+def _spots(text: str) -> tuple[Spot, ...]:
+    if not text:
+        raise ValueError("no spot listed")
+    return tuple(parse_spot(item) for item in text.split(" "))
+
+
+def _spot_or_none(text: str) -> Spot | None:
+    return None if text == "-" else parse_spot(text)
+
+
+def _alien(text: str) -> int:
+    """The optional `ALIEN k` at the end of a SPOT: 0 when absent, else k >= 1."""
+    if not text:
+        return 0
+    tag, _, count = text.partition(" ")
+    if tag != "ALIEN":
+        raise ValueError(f"{text!r} is not ALIEN followed by a count")
+    return _number(1)(count)
+
+
 def enum_kind(enum: type[StrEnum]) -> FieldKind:
     names = "/".join(member.value for member in enum)
 
@@ -79,6 +100,10 @@ TOKEN = FieldKind("token", lambda text: text)
 BOOT = FieldKind("boot id", _hex(8))
 UP_RANK = FieldKind("up-card rank", _up_rank)
 TEXT = FieldKind("text", lambda text: text, rest=True)
+SPOT = FieldKind("spot", parse_spot)
+SPOT_OR_NONE = FieldKind("spot or -", _spot_or_none, lambda spot: "-" if spot is None else str(spot))
+SPOT_LIST = FieldKind("spots", _spots, lambda spots: " ".join(map(str, spots)), rest=True)
+ALIEN = FieldKind("alien", _alien, lambda count: f"ALIEN {count}" if count else "", rest=True)
 
 
 def wire(kind: FieldKind) -> Any:

@@ -34,10 +34,14 @@ class LinkHandler:
     def sent(self, message: Message, now: float) -> None:
         """A ✓ message of the host went out for the first time, with its SEQ."""
 
+    def refuse(self, message: Message) -> str | None:
+        """Why a message that decoded does not fit what the device said before; it is then malformed."""
+        return None
+
 
 class HostLink:
     def __init__(self, vocabulary: Vocabulary, handler: LinkHandler) -> None:
-        self.decoder = Decoder(vocabulary)
+        self.decoder = Decoder(vocabulary, handler.refuse)
         self.delivery = Delivery(self._write, handler.sent)
         self.delivery.paused = True  # nothing ✓ goes out before the first HELLO
         self.duplicates = 0

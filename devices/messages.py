@@ -1,4 +1,4 @@
-"""The messages of the shoe scanner and the Natural-peek device (DEVICES.md §2-§3), one class per TYPE.
+"""The messages of the shoe, the Natural-peek device and the wager reader (DEVICES.md §2-§3, §6), one class per TYPE.
 
 Each class names its wire TYPE and whether it is a ✓ frame (acknowledged, repeated until it is).
 A receiver knows only the TYPEs of its direction: a `Vocabulary`; anything else is `unknown_type`.
@@ -12,7 +12,23 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from dealer_assist.rules.cards import Card
-from devices.fields import BOOT, CARD, COUNT, POSITIVE, SEQ_REF, TEXT, TOKEN, UP_RANK, enum_kind, wire
+from devices.fields import (
+    ALIEN,
+    BOOT,
+    CARD,
+    COUNT,
+    POSITIVE,
+    SEQ_REF,
+    SPOT,
+    SPOT_LIST,
+    SPOT_OR_NONE,
+    TEXT,
+    TOKEN,
+    UP_RANK,
+    enum_kind,
+    wire,
+)
+from devices.spots import Spot
 
 
 class LidState(StrEnum):
@@ -151,6 +167,68 @@ class PeekResult(Message):
     answer: PeekAnswer = wire(enum_kind(PeekAnswer))
 
 
+@dataclass(frozen=True, slots=True)
+class ReaderHello(Hello):
+    """The wager reader's HELLO: a shoe's, plus the casino id its chips must carry."""
+
+    casino: str = wire(TOKEN)
+
+
+@dataclass(frozen=True, slots=True)
+class SpotList(Message):
+    """Spots the reader has; a list too long for one frame comes as several in a row."""
+
+    TYPE: ClassVar[str] = "SPOTS"
+    ACKED: ClassVar[bool] = True
+    spots: tuple[Spot, ...] = wire(SPOT_LIST)
+
+
+@dataclass(frozen=True, slots=True)
+class SpotContent(Message):
+    """A spot's whole content, never a difference: chips read, their total in cents, other chips."""
+
+    TYPE: ClassVar[str] = "SPOT"
+    ACKED: ClassVar[bool] = True
+    spot: Spot = wire(SPOT)
+    chips: int = wire(COUNT)
+    total: int = wire(COUNT)
+    alien: int = wire(ALIEN)  # chips of another casino or unreadable ones, not in the total
+
+
+@dataclass(frozen=True, slots=True)
+class Scan(Message):
+    TYPE: ClassVar[str] = "SCAN"
+    ACKED: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Scanned(Message):
+    """The `n` SPOT frames before this one answer the SCAN whose SEQ is `request`."""
+
+    TYPE: ClassVar[str] = "SCANNED"
+    ACKED: ClassVar[bool] = True
+    request: int = wire(SEQ_REF)
+    n: int = wire(COUNT)
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderFault(Message):
+    """A reader fault; `spot` None (`-` on the wire) when it is not one spot's."""
+
+    TYPE: ClassVar[str] = "FAULT"
+    ACKED: ClassVar[bool] = True
+    code: str = wire(TOKEN)
+    spot: Spot | None = wire(SPOT_OR_NONE)
+    text: str = wire(TEXT)
+
+
+@dataclass(frozen=True, slots=True)
+class SpotClear(Message):
+    TYPE: ClassVar[str] = "CLEAR"
+    ACKED: ClassVar[bool] = True
+    spot: Spot = wire(SPOT)
+
+
 Vocabulary = Mapping[str, type[Message]]
 
 
@@ -162,3 +240,5 @@ SHOE_TO_HOST = vocabulary(Hello, NewShoe, CardOut, NoRead, CutCard, Lid, Lock, H
 HOST_TO_SHOE = vocabulary(Ack, Nak, Ident, Status, Lock)
 PEEK_TO_HOST = vocabulary(Hello, PeekResult, Heartbeat, Fault, Ack, Nak)
 HOST_TO_PEEK = vocabulary(Ack, Nak, Ident, Status, PeekRequest)
+WAGERS_TO_HOST = vocabulary(ReaderHello, SpotList, SpotContent, Scanned, Heartbeat, ReaderFault, SpotClear, Ack, Nak)
+HOST_TO_WAGERS = vocabulary(Ack, Nak, Ident, Status, Scan)

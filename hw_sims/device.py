@@ -11,8 +11,9 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from devices.clock import MONOTONIC, Clock
 from devices.decoding import Decoder
@@ -21,7 +22,7 @@ from devices.framing import Rejection
 from devices.messages import Ack, Heartbeat, Hello, Ident, Message, Nak, Status, Vocabulary
 from devices.timing import HEARTBEAT_EVERY
 from hw_sims.endpoints import Endpoint
-from hw_sims.faults import BAD_FRAMES, SILENCE_LENGTH, FaultKind, SimStats, bad_frame, noise
+from hw_sims.faults import BAD_FRAMES, SHOE_MALFORMED, SILENCE_LENGTH, FaultKind, SimStats, bad_frame, noise
 
 POLL = 0.002  # the emulator's clock resolution
 
@@ -36,6 +37,9 @@ class Identity:
 
 
 class EmulatedDevice:
+    # bodies after the SEQ that this device's host knows by TYPE and must call malformed
+    malformed_bodies: ClassVar[tuple[str, ...]] = SHOE_MALFORMED
+
     def __init__(
         self,
         endpoint: Endpoint,
@@ -82,7 +86,7 @@ class EmulatedDevice:
 
     def serve(self) -> None:
         """Run until `stop()`: power up, then answer the host and run the device's clocks."""
-        self._delivery.send(self._hello())
+        self._say_hello(self.clock.now())
         self.powered_up(self.clock.now())
         while not self._stop.is_set():
             attached = self.endpoint.connected
@@ -122,7 +126,20 @@ class EmulatedDevice:
     def sim_set_fault_rate(self, kind: FaultKind, rate: float) -> None:
         self.sim_call(lambda now: self._faults.__setitem__(kind, rate))
 
+    def sim_power_up(self) -> None:
+        """Power off and on now: a new boot id, SEQ from 0000, nothing held or queued, the host's SEQ
+        forgotten; then HELLO and what the device says at power-up. The line stays as it was."""
+        self.sim_call(self._power_up)
+
     # for subclasses
+
+    def hello(self) -> Hello:
+        """The HELLO this device sends; one that says more (the wager reader's casino) extends it."""
+        i = self._identity
+        return Hello(0, i.vendor, i.model, i.serial, i.firmware, i.proto, self.boot)
+
+    def said_hello(self, now: float) -> None:
+        """Queue what the device sends after every HELLO, ahead of anything else but a frame held over an outage."""
 
     def powered_up(self, now: float) -> None:
         """Queue what the device says at power-up, after its HELLO."""
@@ -139,6 +156,9 @@ class EmulatedDevice:
     def post(self, message: Message, now: float) -> None:
         self._delivery.post(message, now)
 
+    def post_first(self, messages: Sequence[Message], now: float) -> None:
+        self._delivery.post_first(messages, now)
+
     def chance(self, kind: FaultKind) -> bool:
         rate = self._faults.get(kind, 0.0)
         return rate > 0 and self.rng.random() < rate
@@ -148,9 +168,17 @@ class EmulatedDevice:
 
     # the link
 
-    def _hello(self) -> Hello:
-        i = self._identity
-        return Hello(0, i.vendor, i.model, i.serial, i.firmware, i.proto, self.boot)
+    def _say_hello(self, now: float) -> None:
+        self._delivery.send(self.hello())
+        self.said_hello(now)
+
+    def _power_up(self, now: float) -> None:
+        self.boot = f"{self.rng.getrandbits(32):08X}"
+        self._delivery = Delivery(self._write_good, self._first_send)
+        self._delivery.paused = not self._host_ready
+        self._acks_to_drop = 0
+        self._say_hello(now)
+        self.powered_up(now)
 
     def _received(self, item: Message | Rejection, now: float) -> None:
         if isinstance(item, Rejection):
@@ -167,10 +195,10 @@ class EmulatedDevice:
         elif isinstance(item, Ident):
             self._delivery.forget_peer()
             self._host_ready = self.host_seen = True
-            self._delivery.send(self._hello())
+            self._say_hello(now)
             self._delivery.resume(now, renumber=False)
         elif isinstance(item, Status):
-            self._delivery.send(self._hello())
+            self._say_hello(now)
             self._delivery.send(Heartbeat(0, self.heartbeat_count()))
         elif item.ACKED and self._delivery.accept(item):
             self.command(item, now)
@@ -205,7 +233,7 @@ class EmulatedDevice:
         if self.chance(FaultKind.NOISE):
             self.endpoint.write(noise(self.rng))
         for kind in BAD_FRAMES:  # TRUNCATED comes last: the good frame's STX is what cuts it short
-            if self.chance(kind) and self.endpoint.write(bad_frame(kind, self._delivery.stamp(Ident(0)).seq, self.rng)):
+            if self.chance(kind) and self.endpoint.write(self._bad_frame(kind)):
                 self.stats.bad[kind.value] += 1
         if self.chance(FaultKind.SPLIT):
             written = self._write_split(frame)
@@ -213,6 +241,9 @@ class EmulatedDevice:
             written = self.endpoint.write(frame)
         if written:
             self.stats.frames += 1
+
+    def _bad_frame(self, kind: FaultKind) -> bytes:
+        return bad_frame(kind, self._delivery.stamp(Ident(0)).seq, self.rng, self.malformed_bodies)
 
     def _write_split(self, frame: bytes) -> bool:
         at = 0

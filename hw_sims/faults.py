@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -76,8 +77,12 @@ def noise(rng: random.Random) -> bytes:
     return bytes(rng.choice([b for b in range(256) if b != STX]) for _ in range(rng.randint(1, 16)))
 
 
-def bad_frame(kind: FaultKind, seq: int, rng: random.Random) -> bytes:
-    """A frame the host must reject for exactly the reason `kind` names."""
+SHOE_MALFORMED = ("CARD 7 1X", "CARD", "CARD 0 AS", "LID AJAR", "HB x", "SHOE S1", "CUT 3 4")
+
+
+def bad_frame(kind: FaultKind, seq: int, rng: random.Random, malformed: Sequence[str] = SHOE_MALFORMED) -> bytes:
+    """A frame the host must reject for exactly the reason `kind` names; `malformed` are bodies after
+    the SEQ that the receiving host knows by TYPE and must call malformed."""
     head = f"{seq:04X}"
     if kind is FaultKind.LRC:
         good = encode_frame(f"{head} HB 0")
@@ -89,8 +94,7 @@ def bad_frame(kind: FaultKind, seq: int, rng: random.Random) -> bytes:
     if kind is FaultKind.UNKNOWN_TYPE:
         return encode_frame(f"{head} {rng.choice(['BOGUS', 'CARDS', 'hb', 'PING'])} 1")
     if kind is FaultKind.MALFORMED:
-        tail = rng.choice(["CARD 7 1X", "CARD", "CARD 0 AS", "LID AJAR", "HB x", "SHOE S1", "CUT 3 4"])
-        return encode_frame(f"{head} {tail}")
+        return encode_frame(f"{head} {rng.choice(malformed)}")
     if kind is FaultKind.TRUNCATED:
         return encode_frame(f"{head} CARD 9 AS")[: rng.randint(1, 12)]
     raise ValueError(f"{kind} is not a bad-frame fault")

@@ -25,11 +25,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 class Running:
-    """A command whose stdout lines are collected as they are printed."""
+    """A command whose stdout lines are collected as they are printed, and that can be sent lines."""
 
     def __init__(self, *args: str) -> None:
         self.process = subprocess.Popen(
-            [*COMMAND, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [*COMMAND, *args], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True,
         )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -39,6 +40,11 @@ class Running:
         assert self.process.stdout is not None
         for line in self.process.stdout:
             self.lines.append(line.rstrip("\n"))
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
 
     def wait_for(self, done: object, limit: float) -> None:
         deadline = time.monotonic() + limit

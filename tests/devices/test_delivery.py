@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dealer_assist.rules.cards import Card
 from devices.delivery import Delivery
-from devices.messages import SHOE_TO_HOST, Ack, CardOut, Heartbeat
+from devices.messages import SHOE_TO_HOST, WAGERS_TO_HOST, Ack, CardOut, Heartbeat, SpotContent, SpotList
+from devices.spots import Spot, SpotKind
 from devices.timing import MAX_REPEATS, REPEAT_EVERY
 from device_rig import Wire
 
@@ -76,3 +77,21 @@ def test_icd_1_seq_wraps_from_ffff_to_0000() -> None:
     delivery = Delivery(Wire(SHOE_TO_HOST))
     seqs = [delivery.stamp(Heartbeat(0, 0)).seq for _ in range(0x10001)]
     assert seqs[0xFFFF] == 0xFFFF and seqs[0x10000] == 0
+
+
+def test_icd_6_frames_put_first_go_out_after_the_held_one_and_replace_queued_ones_of_their_type() -> None:
+    """A reader's SPOTS after each HELLO: ahead of everything queued, but not of a frame held over an outage."""
+    one, two = Spot(1, SpotKind.BASE), Spot(2, SpotKind.BASE)
+    wire = Wire(WAGERS_TO_HOST)
+    delivery = Delivery(wire)
+    delivery.post(SpotContent(0, one, 1, 500, 0), 0.0)  # sent, and held
+    delivery.post(SpotList(0, (one,)), 0.0)
+    delivery.post(SpotContent(0, two, 2, 1000, 0), 0.0)
+    delivery.post_first([SpotList(0, (one, two))], 0.0)
+    for _ in range(3):
+        delivery.acknowledged(wire.sent[-1].seq, 0.01)
+    assert wire.sent == [
+        SpotContent(0, one, 1, 500, 0),
+        SpotList(1, (one, two)),
+        SpotContent(2, two, 2, 1000, 0),
+    ] and delivery.idle

@@ -16,7 +16,17 @@ from dealer_assist.rules.cards import RANKS, SUITS
 from devices.codec import encode
 from devices.decoding import Decoder
 from devices.framing import STX, Rejection, RejectReason, encode_frame
-from devices.messages import HOST_TO_PEEK, HOST_TO_SHOE, PEEK_TO_HOST, SHOE_TO_HOST, Message, Vocabulary
+from devices.messages import (
+    HOST_TO_PEEK,
+    HOST_TO_SHOE,
+    HOST_TO_WAGERS,
+    PEEK_TO_HOST,
+    SHOE_TO_HOST,
+    WAGERS_TO_HOST,
+    Message,
+    Vocabulary,
+)
+from devices.spots import layout
 
 pytestmark = pytest.mark.slow  # a fuzz run: 100,000 frames a decoder
 
@@ -28,6 +38,9 @@ def _token(rng: random.Random) -> str:
     return "".join(rng.choices(WORD, k=rng.randint(1, 10)))
 
 
+SPOT_NAMES = [str(spot) for spot in layout(12)]
+
+
 GENERATORS: dict[str, Callable[[random.Random], object]] = {
     "seq": lambda rng: rng.randrange(0x10000),
     "count": lambda rng: rng.randrange(1000),
@@ -37,6 +50,10 @@ GENERATORS: dict[str, Callable[[random.Random], object]] = {
     "boot id": lambda rng: f"{rng.getrandbits(32):08X}",
     "up-card rank": lambda rng: rng.choice("ATJQK"),
     "text": lambda rng: " ".join(_token(rng) for _ in range(rng.randint(0, 4))),
+    "spot": lambda rng: rng.choice(SPOT_NAMES),
+    "spot or -": lambda rng: rng.choice([*SPOT_NAMES, "-"]),
+    "spots": lambda rng: " ".join(rng.sample(SPOT_NAMES, rng.randint(1, 20))),
+    "alien": lambda rng: rng.choice(["", f"ALIEN {rng.randint(1, 99)}"]),
 }
 
 
@@ -81,8 +98,8 @@ def random_frame(rng: random.Random) -> bytes:
 
 @pytest.mark.parametrize(
     "vocabulary",
-    [SHOE_TO_HOST, HOST_TO_SHOE, PEEK_TO_HOST, HOST_TO_PEEK],
-    ids=["shoe-to-host", "host-to-shoe", "peek-to-host", "host-to-peek"],
+    [SHOE_TO_HOST, HOST_TO_SHOE, PEEK_TO_HOST, HOST_TO_PEEK, WAGERS_TO_HOST, HOST_TO_WAGERS],
+    ids=["shoe-to-host", "host-to-shoe", "peek-to-host", "host-to-peek", "wagers-to-host", "host-to-wagers"],
 )
 def test_icd_1_fuzzed_frames_are_each_accepted_or_rejected_and_counted(vocabulary: Vocabulary) -> None:
     rng = random.Random(20261129)

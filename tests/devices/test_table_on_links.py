@@ -151,7 +151,7 @@ def _locks(path) -> list[str]:
 
 
 def test_a_paced_shoe_started_before_the_table_deals_nothing_until_the_table_allows_a_card(tmp_path):
-    shoe = ShoeEmulator(PtyEndpoint(), pace=0.02, seed=3)  # a dealer pulling a card every 20 ms
+    shoe = ShoeEmulator(PtyEndpoint(), pace=0.25, seed=3)  # a brisk dealer: a card every 250 ms
     shoe.start()
     time.sleep(0.5)  # the shoe is on before the table is
     table = Table.open(tmp_path / "table.db", TableConfig("LINK-2", "nobust-4.0"))
@@ -160,7 +160,7 @@ def test_a_paced_shoe_started_before_the_table_deals_nothing_until_the_table_all
     try:
         linked.start()
         assert linked.pump_until(lambda: bool(_locks(table.path)), 10)
-        linked.pump(0.5)
+        linked.pump(1.0)  # four of the dealer's cards' time
         assert shoe.dealt == 0 and shoe.locked, "no card left the shoe: the table is not dealing"
         assert set(_locks(table.path)) == {"ON"} and table.session.misdeal is None and linked.snapshot.attention is None
     finally:
