@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from dealer_assist.cards import Card
@@ -21,6 +21,7 @@ from dealer_assist.snapshot import TableSnapshot
 from dealer_assist.table_session import TableState
 from dealer_assist.tracker import Need
 from hw_sims.bench_devices import BenchDevices
+from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
 from devices.device_status import DeviceStatus
 
@@ -59,14 +60,11 @@ class BenchPanel(QFrame):
         self.deal.setMinimumHeight(90)
         self.deal.clicked.connect(self.deal_card)
         layout.addWidget(self.deal)
-        self.refused = QLabel("")
-        self.refused.setObjectName("bench_refused")
-        self.refused.setWordWrap(True)
-        self.refused.setMinimumHeight(60)  # kept when empty: nothing below it moves when a refusal shows
+        # Each line keeps its height, said or not: the buttons below never move.
+        self.refused = ElidedLabel(name="bench_refused", lines=6)  # why the shoe would not deal, in full
+        self.refused.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.refused)
-        self.count = QLabel("")
-        self.count.setObjectName("muted")
-        self.count.setWordWrap(True)
+        self.count = ElidedLabel(name="muted", lines=2)
         layout.addWidget(self.count)
         self.peek_buttons: dict[str, QPushButton] = {}
         for key, text in (("answer", "Peek answers"), (PeekResult.NOREAD, "Peek: no read"), (PeekResult.TIMEOUT, "Peek: timeout")):

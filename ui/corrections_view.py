@@ -19,6 +19,7 @@ from dealer_assist.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, R
 from dealer_assist.journal_text import card_code
 from dealer_assist.supervisor_snapshot import SupervisorSnapshot
 from ui.confirm_overlay import confirm
+from ui.elided_label import ElidedLabel
 from ui.notice_label import NoticeLabel
 from ui.text import SUIT_SYMBOLS, TABLE_STATES
 from ui.touch_keyboard import TouchKeyboard
@@ -92,8 +93,7 @@ class CorrectionsView(QWidget):
         self.round_id: int | None = None
         root = QVBoxLayout(self)
         root.setContentsMargins(0, 10, 0, 0)
-        self.status = QLabel("")
-        self.status.setObjectName("title")
+        self.status = ElidedLabel(name="title")
         root.addWidget(self.status)
         self.supervisor = QLineEdit()
         self.supervisor.setPlaceholderText("name or badge: tap a name or type one")
