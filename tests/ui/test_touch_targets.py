@@ -150,7 +150,8 @@ def _play_the_round(t: WatchedTable) -> None:
 
 def _discard_the_misdeal(t: WatchedTable) -> None:
     """The table has no PIN yet: the supervisor chooses one (a second entry that differs first), then
-    discards the held card with a typed name and a listed reason."""
+    discards the held card with a name typed under the refusal of a discard without one, and a
+    listed reason."""
     window = t.supervisor()
     t.key_in(window.pad, NEW_PIN)
     t.key_in(window.pad, OTHER_PIN)  # differs: asked again
@@ -161,7 +162,9 @@ def _discard_the_misdeal(t: WatchedTable) -> None:
     fixes = window.corrections
     window.tabs.setCurrentWidget(fixes)
     t.look("corrections")
-    t.type_on_keyboard(fixes, fixes.supervisor, "floor 1")
+    t.tap(fixes.discard)  # no name, no reason: refused on the screen
+    assert fixes.notice.isVisible()
+    t.type_on_keyboard(fixes, fixes.supervisor, "floor 1")  # the keyboard with the refusal shown
     t.tap(fixes.typing)
     t.tap(next(b for b in fixes.findChildren(QPushButton, "chip") if b.text() == REASONS[2]))
     t.confirm(fixes.discard)
@@ -188,11 +191,8 @@ def _supervisor_session(t: WatchedTable) -> None:
     fixes = window.corrections
     window.tabs.setCurrentWidget(fixes)
     t.look("corrections")
-    t.type_on_keyboard(fixes, fixes.reason, "late")
-    t.tap(fixes.typing)
-    t.tap(fixes.name_card)  # no card picked: refused on the screen
-    assert fixes.notice.isVisible()
-    t.type_on_keyboard(fixes, fixes.reason, " bet")  # the keyboard with the refusal shown
+    assert not fixes.notice.isVisible()
+    t.type_on_keyboard(fixes, fixes.reason, "late bet")  # the keyboard with nothing refused
     t.tap(fixes.typing)
     window.tabs.setCurrentWidget(window.rotation)
     t.look("rotation")
