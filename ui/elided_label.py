@@ -15,10 +15,12 @@ def fit_lines(text: str, font: QFont, width: int, lines: int) -> tuple[str, bool
     `width` pixels, its own line breaks kept; the last line cut short with "…" when the text goes
     on. Returns the lines and whether anything was cut."""
     metrics = QFontMetrics(font)
+    paragraphs = text.split("\n")
+    if len(paragraphs) <= lines and all(metrics.horizontalAdvance(line) <= width for line in paragraphs):
+        return text, False  # most texts fit as they are: no layout to work out
     option = QTextOption()
     option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
     shown: list[str] = []
-    paragraphs = text.split("\n")
     for number, paragraph in enumerate(paragraphs):
         layout = QTextLayout(paragraph, font)
         layout.setTextOption(option)
