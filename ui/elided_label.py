@@ -5,7 +5,7 @@ what does not fit short with "…", its full words on the tooltip. The text is f
 the label's width changes, never while painting."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent, QTextLayout, QTextOption
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
@@ -53,7 +53,7 @@ class ElidedLabel(QLabel):
             self.setObjectName(name)  # before the first polish, which reads the style sheet's padding
         self.lines = lines
         self._text = text
-        self._fitted: tuple[str, int, str] | None = None
+        self._fitted: tuple[str, int] | None = None  # the text and the width last fitted
         self.cut = False  # whether `shown()` leaves words out (they are on the tooltip)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -71,12 +71,6 @@ class ElidedLabel(QLabel):
             self._text = text
             self._fit()
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return QSize(0, self.minimumHeight())
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return self.sizeHint()
-
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
         self._fit()
@@ -88,14 +82,15 @@ class ElidedLabel(QLabel):
 
     def _reserve(self) -> None:
         """The height of `lines` lines in the label's font, with its padding."""
-        metrics, margins = self.fontMetrics(), self.contentsMargins()
-        height = metrics.lineSpacing() * (self.lines - 1) + metrics.height()
-        self.setFixedHeight(height + margins.top() + margins.bottom() + 2 * self.margin())
+        lines = self.fontMetrics().boundingRect(QRect(0, 0, 10_000, 10_000), Qt.AlignmentFlag.AlignLeft, "\n".join("X" * self.lines))
+        margins = self.contentsMargins()  # as QLabel measures its own text
+        self.setFixedHeight(lines.height() + margins.top() + margins.bottom() + 2 * self.margin())
+        self._fitted = None  # another font: fitted again
         self._fit()
 
     def _fit(self) -> None:
         width = self.contentsRect().width() - 2 * self.margin()
-        key = (self._text, width, self.font().key())
+        key = (self._text, width)
         if key == self._fitted:
             return
         self._fitted = key
