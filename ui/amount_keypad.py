@@ -4,9 +4,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
 
 from dealer_assist.rules.money import Cents
+from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
 from dealer_assist.text.journal_text import money
 
@@ -28,8 +29,7 @@ class AmountKeypad(QWidget):
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setSpacing(6)
-        self.label = QLabel("")
-        self.label.setObjectName("amount")
+        self.label = ElidedLabel(name="amount")  # however long the amount's words, the chips stay put
         self.grid.addWidget(self.label, 0, 0, 1, 2)
         self.confirm = QPushButton(confirm)
         self.confirm.setObjectName("primary")

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QWidget
 
 from dealer_assist.table.snapshot import AttentionKind, TableSnapshot
-from ui.theme import set_flag
+from ui.elided_label import ElidedLabel
+from ui.theme import hold_place, set_flag
+
+LINES = 3  # a misdeal: the rule, what it held, and that a floor supervisor discards it
 
 TITLES = {
     AttentionKind.REFUSED: "Refused",
@@ -19,8 +22,9 @@ TITLES = {
 
 
 class AttentionBanner(QFrame):
-    """Hidden while all is well. What holds the round stays until a supervisor resolves it on
-    the supervisor's screen; anything else the dealer acknowledges."""
+    """Hidden while all is well, its place kept (the owner holds it): it is as tall with one line
+    to say as with three. What holds the round stays until a supervisor resolves it on the
+    supervisor's screen; anything else the dealer acknowledges."""
 
     dismissed = Signal()
 
@@ -29,10 +33,9 @@ class AttentionBanner(QFrame):
         self.setObjectName("banner")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(14, 6, 8, 6)
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
+        self.message = ElidedLabel(lines=LINES)
         layout.addWidget(self.message, 1)
-        self.resolve = QPushButton("OK")
+        self.resolve = hold_place(QPushButton("OK"))  # a banner the dealer cannot dismiss is as tall
         self.resolve.setObjectName("attention_resolved")
         self.resolve.clicked.connect(self.dismissed)
         layout.addWidget(self.resolve)

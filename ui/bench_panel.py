@@ -7,17 +7,21 @@ the bench's seeded shoes, so a resumed table goes on with its shoe; the cards, t
 peek answers reach the table over the devices' links."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from devices.errors import DeviceError
-from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.cards import Card
+from devices.errors import DeviceError
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered, PeekResult
-from dealer_assist.rules.phases import Need
-from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CutCardReached, ShoeLoaded
+from dealer_assist.play.shoe import Shoe
 from dealer_assist.table.snapshot import TableSnapshot
+from dealer_assist.table.session import TableState
+from dealer_assist.rules.phases import Need
+from hw_sims.bench_devices import BenchDevices
+from ui.elided_label import ElidedLabel
+from ui.tap_guard import repeatable
 from devices.device_status import DeviceStatus
 from devices.table_controller import Consult
 from hw_sims.bench_devices import BenchDevices, honest_peek_answer
@@ -58,14 +62,11 @@ class BenchPanel(QFrame):
         self.deal.setMinimumHeight(90)
         self.deal.clicked.connect(self.deal_card)
         layout.addWidget(self.deal)
-        self.refused = QLabel("")
-        self.refused.setObjectName("bench_refused")
-        self.refused.setWordWrap(True)
-        self.refused.setMinimumHeight(60)  # kept when empty: nothing below it moves when a refusal shows
+        # Each line keeps its height, said or not: the buttons below never move.
+        self.refused = ElidedLabel(name="bench_refused", lines=6)  # why the shoe would not deal, in full
+        self.refused.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.refused)
-        self.count = QLabel("")
-        self.count.setObjectName("muted")
-        self.count.setWordWrap(True)
+        self.count = ElidedLabel(name="muted", lines=2)
         layout.addWidget(self.count)
         self.peek_buttons: dict[str, QPushButton] = {}
         for key, text in (("answer", "Peek answers"), (PeekResult.NOREAD, "Peek: no read"), (PeekResult.TIMEOUT, "Peek: timeout")):

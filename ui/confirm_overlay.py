@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ui.theme import ALERT, PANEL, TEXT
@@ -24,6 +24,7 @@ class Confirmation(QFrame):
                            f"QFrame#question {{ background: {PANEL}; border: 3px solid {ALERT}; border-radius: 14px; }}"
                            f"QLabel {{ color: {TEXT}; }}")
         self._act = act
+        self._host = host
         self._window = window
         outer = QVBoxLayout(self)
         outer.addStretch(1)
@@ -71,6 +72,12 @@ class Confirmation(QFrame):
         if event.type() == QEvent.Type.Resize:
             self.setGeometry(self._window.rect())
         return False
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """The keyboard goes back to the screen that asked: its Escape (leave the supervisor's
+        screens) works again, rather than going to whatever the window focuses next."""
+        super().closeEvent(event)
+        self._host.setFocus()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Escape goes back without acting."""

@@ -1,8 +1,10 @@
 """Corrections on the open round: void it, re-key a misread card, name a card out unread, discard a
 misdealt card, confirm a peek checked by hand. Each names the supervisor (from the table's roster
 or typed) and a reason (from a short list or typed), on the screen's own keyboard; a void, a
-discard and a re-key are asked once more before they are sent. The view only builds the input,
-the table checks the PIN and the rules, and any refusal comes back to be shown here."""
+discard and a re-key are asked once more before they are sent, once the name and the reason are
+given (what is missing is said instead of asking). A correction the table is not in a state to
+take is dimmed. The view only builds the input, the table checks the PIN and the rules, and any
+refusal comes back to be shown here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,11 +15,14 @@ from PySide6.QtWidgets import (
     QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QStackedWidget, QVBoxLayout, QWidget,
 )
 
-from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
 from dealer_assist.rules.cards import RANKS, SUITS, Card
 from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
 from dealer_assist.text.journal_text import card_code
+from dealer_assist.rules.phases import Phase
+from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
+from dealer_assist.table.session import TableInput
 from ui.confirm_overlay import confirm
+from ui.elided_label import ElidedLabel
 from ui.notice_label import NoticeLabel
 from ui.text import TABLE_STATES
 from dealer_assist.text.journal_text import SUIT_SYMBOLS
@@ -35,6 +40,8 @@ class OpenRound:
     cards: tuple[str, ...]
     round_id: int | None = None
     misdeal: str = ""  # the held card, as the screen writes it
+    peek_held: bool = False  # the round waits for the hole card checked by hand
+    unread: bool = False  # a card left the shoe unread and waits to be named
 
     @classmethod
     def of(cls, snap: SupervisorSnapshot) -> OpenRound:
@@ -42,10 +49,12 @@ class OpenRound:
         held = f"   ·   misdeal held: {misdeal}" if misdeal else ""
         if snap.unread:
             held += f"   ·   out unread: shoe card {', '.join(str(n) for n in snap.unread)}"
+        unread = bool(snap.unread)
         if snap.phase is None:
-            return cls(f"No round is open: the table is {TABLE_STATES[snap.state]}{held}", (), None, misdeal)
+            return cls(f"No round is open: the table is {TABLE_STATES[snap.state]}{held}", (), None, misdeal, unread=unread)
         cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}" for card in snap.round_cards)
-        return cls(f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}", cards, snap.round_id, misdeal)
+        return cls(f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}", cards, snap.round_id, misdeal,
+                   snap.phase is Phase.HELD, unread)
 
 
 def _place(card: dict[str, Any]) -> str:
@@ -92,8 +101,7 @@ class CorrectionsView(QWidget):
         self.round_id: int | None = None
         root = QVBoxLayout(self)
         root.setContentsMargins(0, 10, 0, 0)
-        self.status = QLabel("")
-        self.status.setObjectName("title")
+        self.status = ElidedLabel(name="title")
         root.addWidget(self.status)
         self.supervisor = QLineEdit()
         self.supervisor.setPlaceholderText("name or badge: tap a name or type one")
@@ -189,6 +197,12 @@ class CorrectionsView(QWidget):
         self.cards.addItems(round_now.cards or ("No cards dealt",))
         if 0 <= chosen < len(round_now.cards):
             self.cards.setCurrentRow(chosen)
+        self.void.setEnabled(round_now.round_id is not None)
+        self.discard.setEnabled(bool(round_now.misdeal))
+        self.natural.setEnabled(round_now.peek_held)
+        self.no_natural.setEnabled(round_now.peek_held)
+        self.rekey.setEnabled(bool(round_now.cards))
+        self.name_card.setEnabled(round_now.unread)
 
     def accepted(self, message: str) -> None:
         """After a correction the table took: the reason is spent, the picks are cleared."""
@@ -198,19 +212,34 @@ class CorrectionsView(QWidget):
     def _who(self) -> tuple[str, str]:
         return self.supervisor.text().strip(), self.reason.text()
 
-    def _by(self) -> str:
+    def _missing(self) -> str:
+        """What a correction lacks before it is asked: the supervisor's name, a reason, or both."""
         name, reason = self._who()
-        return f"Kept for good in the journal: supervisor {name or '(none given)'}, reason {reason.strip() or '(none given)'}."
+        if not name and not reason.strip():
+            return "Name the supervisor and give a reason first"
+        if not name:
+            return "Name the supervisor first: tap a name or type one"
+        if not reason.strip():
+            return "Give a reason first: tap one or type it"
+        return ""
+
+    def _ask(self, question: str, detail: str, action: str, event: TableInput) -> None:
+        """Ask once more before `event` is sent, or say what it lacks instead of asking."""
+        missing = self._missing()
+        if missing:
+            self.notice.refuse(missing)
+            return
+        name, reason = self._who()
+        confirm(self, question, f"{detail} Kept for good in the journal: supervisor {name}, reason {reason.strip()}.",
+                action, lambda: self.correction.emit(event))
 
     def _void(self) -> None:
-        what = f"Void round {self.round_id}?" if self.round_id is not None else "Void the round?"
-        confirm(self, what, f"Every wager of the round goes back and the round ends without a ledger. {self._by()}",
-                "Void the round", lambda: self.correction.emit(VoidRound(*self._who())))
+        self._ask(f"Void round {self.round_id}?", "Every wager of the round goes back and the round ends without a ledger.",
+                  "Void the round", VoidRound(*self._who()))
 
     def _discard(self) -> None:
-        card = f" {self.misdeal}" if self.misdeal else ""
-        confirm(self, f"Discard the misdealt card{card}?", f"The card leaves the round and is not dealt to anyone. {self._by()}",
-                "Discard the card", lambda: self.correction.emit(DiscardMisdeal(*self._who())))
+        self._ask(f"Discard the misdealt card {self.misdeal}?", "The card leaves the round and is not dealt to anyone.",
+                  "Discard the card", DiscardMisdeal(*self._who()))
 
     def _picked(self) -> Card | None:
         rank, suit = self.ranks.checkedButton(), self.suits.checkedButton()
@@ -224,10 +253,9 @@ class CorrectionsView(QWidget):
             self.notice.refuse("Pick the card of the round, then the right rank and suit")
             return
         was = self.cards.item(index).text()
-        event = RekeyCard(index, card, *self._who())
-        confirm(self, f"Re-key card {index + 1} as {card_code(str(card))}?",
-                f"{was} becomes {card_code(str(card))}; the round is worked out again from that card. {self._by()}",
-                "Re-key the card", lambda: self.correction.emit(event))
+        self._ask(f"Re-key card {index + 1} as {card_code(str(card))}?",
+                  f"{was} becomes {card_code(str(card))}; the round is worked out again from that card.",
+                  "Re-key the card", RekeyCard(index, card, *self._who()))
 
     def _name_card(self) -> None:
         card = self._picked()

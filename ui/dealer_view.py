@@ -13,6 +13,7 @@ from devices.device_status import DeviceLink
 from ui.attention_banner import AttentionBanner
 from ui.bank_offer import BankOffer
 from ui.dealer_hand_widget import DealerHandPanel
+from ui.elided_label import ElidedLabel
 from ui.decision_bar import DecisionBar
 from ui.device_bar import DeviceBar
 from ui.double_for_less import DoubleForLess
@@ -46,7 +47,7 @@ class DealerView(QWidget):
         self.snapshot: TableSnapshot | None = None
         root = self._root = QVBoxLayout(self)
         root.setContentsMargins(10, 8, 10, 10)
-        root.setSpacing(8)
+        root.setSpacing(6)  # with the prompt's own line and the banner's three: the seats keep their height
         top = self._top = QHBoxLayout()
         self.title = QLabel("")
         self.title.setObjectName("title")
@@ -58,9 +59,7 @@ class DealerView(QWidget):
         self.banner.dismissed.connect(self.attention_dismissed)
         hold_place(self.banner)  # its room is kept when it hides: the table never jumps under a finger
         root.addWidget(self.banner)
-        self.prompt = QLabel("")
-        self.prompt.setObjectName("prompt")
-        self.prompt.setWordWrap(True)
+        self.prompt = ElidedLabel(name="prompt")  # one line, whatever it says: the seats below never move
         root.addWidget(self.prompt)
         self.stack = see_through(QStackedWidget())
         root.addWidget(self.stack, 1)
@@ -87,8 +86,10 @@ class DealerView(QWidget):
             grid.addLayout(tray, 1, 0, 1, columns)
         else:
             grid.addLayout(tray, 1, 1, 1, columns - 2)
-        for column in range(columns):
+        for column in range(columns):  # equal columns and rows, whatever the seats hold
             grid.setColumnStretch(column, 1)
+        for row in range(2):
+            grid.setRowStretch(row, 1)
         self.table_page = table
         self.stack.addWidget(table)
         self.settlement = SettlementPanel()

@@ -1,4 +1,7 @@
-"""The dealer's window as a kiosk: full screen, no frame, no mouse cursor, the screen kept awake."""
+"""The dealer's window as a kiosk: full screen, no frame, no mouse cursor, the screen kept awake.
+Without a window manager (a table PC straight on X11, eglfs) nobody but the window itself sizes it:
+full screen is then the screen's own geometry, set here, and a window that is not a kiosk is never
+larger than the screen it opens on."""
 from __future__ import annotations
 
 import shutil
@@ -11,12 +14,15 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 
 def present(window: QWidget, kiosk: bool) -> None:
-    """Show the window: as it is, or as a kiosk."""
+    """Show the window: at its size as far as the screen has room, or as a kiosk over the whole screen."""
+    screen = window.screen()
     if not kiosk:
+        window.resize(window.size().boundedTo(screen.availableGeometry().size()))
         window.show()
         return
     window.setWindowFlag(Qt.WindowType.FramelessWindowHint, True)
     QApplication.setOverrideCursor(Qt.CursorShape.BlankCursor)
+    window.setGeometry(screen.geometry())  # what a window manager would do for full screen, done without one
     window.showFullScreen()
     _keep_awake()
 

@@ -1,17 +1,18 @@
 """A line that tells the supervisor what just happened: the rules' refusal in red, a success in
-green, nothing at all while there is nothing to say."""
+green, nothing at all while there is nothing to say. Its place is kept while it says nothing, and
+it is as tall whatever it says, so the tabs, lists and keys below it never move."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QWidget
 
-from ui.theme import set_flag
+from ui.elided_label import ElidedLabel
+from ui.theme import hold_place, set_flag
 
 
-class NoticeLabel(QLabel):
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("notice")  # set before the first polish: the padding is read only then
-        self.setWordWrap(True)
+class NoticeLabel(ElidedLabel):
+    def __init__(self, lines: int = 1, parent: QWidget | None = None) -> None:
+        super().__init__(name="notice", lines=lines, parent=parent)
+        hold_place(self)
         self.hide()
 
     def refuse(self, message: str) -> None:

@@ -1,6 +1,7 @@
 """The supervisor's PIN on a large keypad. The table controller checks it and journals every try;
 the pad only collects digits, shows the refusal with the tries left before the lock and, while
-locked, the time the lock has left. The refusal has a place of its own: no key moves when it shows.
+locked, the time the lock has left. Every line has a place of its own, kept while it says nothing:
+no key moves from step to step, nor when a refusal shows.
 "Back to table" leaves the pad at any step.
 
 A table without a supervisor PIN opens the pad on choosing one: the new PIN twice, then it is
@@ -11,17 +12,19 @@ from __future__ import annotations
 import math
 from enum import StrEnum
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from dealer_assist.errors import Failure
 from dealer_assist.rules.refusals import Refusal, RuleError
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
 from devices.table_controller import TableController
+from ui.elided_label import ElidedLabel
 from ui.notice_label import NoticeLabel
+from ui.theme import hold_place
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "⌫")
-NOTICE_HEIGHT = 96  # two lines of a refusal: kept whether or not one shows
 
 
 def tries_left(tries: int) -> str:
@@ -69,24 +72,13 @@ class PinPad(QWidget):
         self.back.setMinimumHeight(64)
         top.addWidget(self.back)
         root.addLayout(top)
-        self.flow = QLabel("")
-        self.flow.setObjectName("step")
+        self.flow = hold_place(ElidedLabel(name="step"))
         root.addWidget(self.flow)
-        self.shown = QLabel("")
-        self.shown.setObjectName("pin")
-        self.shown.setWordWrap(True)
+        self.shown = ElidedLabel(name="pin")
         root.addWidget(self.shown)
-        self.notice = NoticeLabel()
-        self.notice.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.notice.setFixedHeight(NOTICE_HEIGHT)
-        kept = self.notice.sizePolicy()
-        kept.setRetainSizeWhenHidden(True)
-        self.notice.setSizePolicy(kept)
+        self.notice = NoticeLabel(lines=2)  # a wrong PIN with the tries left, the lock with its time
         root.addWidget(self.notice)
-        self.lock = QLabel("")
-        self.lock.setObjectName("total")
-        self.lock.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        self.lock.setMinimumHeight(self.lock.fontMetrics().height() * 2)
+        self.lock = ElidedLabel(name="total")
         root.addWidget(self.lock)
         grid = QGridLayout()
         grid.setSpacing(10)
@@ -100,7 +92,7 @@ class PinPad(QWidget):
         root.addLayout(grid)
         bottom = QHBoxLayout()
         bottom.setSpacing(10)
-        self.cancel = QPushButton("Cancel")
+        self.cancel = hold_place(QPushButton("Cancel"))  # Enter keeps its width without it
         self.cancel.setMinimumHeight(80)
         self.cancel.clicked.connect(self._cancel)
         bottom.addWidget(self.cancel, 1)

@@ -3,17 +3,21 @@ inputs (each with the operations it caused), its device evidence, corrections an
 Layout only: it renders `RoundStory` rows and keeps nothing but which round and step is shown."""
 from __future__ import annotations
 
+from typing import TypeVar
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget, QPushButton, QTableWidget, QTableWidgetItem,
-    QTabWidget, QVBoxLayout, QWidget,
+    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget, QPushButton, QScrollArea, QSizePolicy,
+    QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from dealer_assist.text.round_story import LEDGER_HEAD, Evidence, RoundStory
+from ui.elided_label import ElidedLabel
 from ui.theme import COLLECT, PAY
 
 DEVICES_TAB, CORRECTIONS_TAB = 2, 3  # after the ledger and the hands
+Shared = TypeVar("Shared", bound=QWidget)
 
 
 def _label(text: str, role: str, wrap: bool = False) -> QLabel:
@@ -21,6 +25,12 @@ def _label(text: str, role: str, wrap: bool = False) -> QLabel:
     label.setObjectName(role)
     label.setWordWrap(wrap)
     return label
+
+
+def _fixed_share(widget: Shared) -> Shared:
+    """A widget whose height is its stretch's share of the column, never what it holds."""
+    widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+    return widget
 
 
 def _evidence_list(rows: tuple[Evidence, ...], empty: str) -> list[str]:
@@ -44,21 +54,20 @@ class RecallView(QWidget):
         root.addWidget(self.rounds, 1)
         right = QVBoxLayout()
         root.addLayout(right, 4)
-        self.heading = _label("", "title", wrap=True)
+        self.heading = ElidedLabel(name="title")
         right.addWidget(self.heading)
         stepper = QHBoxLayout()
         self.previous = QPushButton("◀ Previous")
         self.previous.clicked.connect(lambda: self._go(self.step - 1))
-        self.position = _label("", "step")
+        self.position = ElidedLabel(name="step")  # after both steppers: "Input 10 of 12" moves neither
         self.next = QPushButton("Next ▶")
         self.next.clicked.connect(lambda: self._go(self.step + 1))
         self.report = QPushButton("Dispute report (PDF)")
         self.report.setObjectName("primary")
         self.report.clicked.connect(self._ask_report)
         stepper.addWidget(self.previous)
-        stepper.addWidget(self.position)
         stepper.addWidget(self.next)
-        stepper.addStretch(1)
+        stepper.addWidget(self.position, 1)
         stepper.addWidget(self.report)
         right.addLayout(stepper)
         panel = QFrame()
@@ -70,8 +79,14 @@ class RecallView(QWidget):
         for widget in (self.record, self.input, self.operations):
             shown.addWidget(widget)
         shown.addStretch(1)
-        right.addWidget(panel, 2)
-        self.tabs = QTabWidget()
+        # The input and the tabs share the height two to three whatever the step or the tab shows:
+        # a long list of operations scrolls rather than push the tabs down.
+        scroller = QScrollArea()
+        scroller.setWidgetResizable(True)
+        scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroller.setWidget(panel)
+        right.addWidget(_fixed_share(scroller), 2)
+        self.tabs = _fixed_share(QTabWidget())
         ledger = QWidget()
         ledger_box = QVBoxLayout(ledger)
         ledger_box.setContentsMargins(0, 6, 0, 0)
@@ -82,7 +97,7 @@ class RecallView(QWidget):
         self.ledger.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.ledger.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         ledger_box.addWidget(self.ledger, 1)
-        self.nets = _label("", "row", wrap=True)
+        self.nets = ElidedLabel(name="row", lines=3)  # the seats' nets, then the player-dealer's and the bank
         ledger_box.addWidget(self.nets)
         self.tabs.addTab(ledger, "Ledger")
         self.hands = QListWidget()

@@ -1,24 +1,18 @@
 """One betting circle: its wagers and its hands as they are dealt (its net is on the settlement)."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from dealer_assist.rules.operations import EndReason
 from dealer_assist.rules.outcomes import Status
 from dealer_assist.table.snapshot import HandView, SeatView
 from ui.card_widget import CardRow
+from ui.elided_label import ElidedLabel
 from ui.text import ENDED, total_text
 from dealer_assist.text.journal_text import money
 from ui.theme import set_flag
-
-
-def _label(text: str = "", name: str | None = None) -> QLabel:
-    label = QLabel(text)
-    if name:
-        label.setObjectName(name)
-    return label
 
 
 class HandBox(QWidget):
@@ -30,8 +24,8 @@ class HandBox(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         self.cards = CardRow(card_lines)
-        self.total = _label(name="total")
-        self.status = _label(name="status")
+        self.total = ElidedLabel(name="total")
+        self.status = ElidedLabel(name="status")
         layout.addWidget(self.cards)
         layout.addWidget(self.total)
         layout.addWidget(self.status)
@@ -52,7 +46,9 @@ class HandBox(QWidget):
 
 
 class SeatPanel(QFrame):
-    """A seat as the dealer sees it; a tap selects it for wager entry."""
+    """A seat as the dealer sees it; a tap selects it for wager entry. Its size is its place's in
+    the grid, whatever it says or holds: every seat is as large as the others, so the decision bar
+    between them never moves."""
 
     tapped = Signal(int)
 
@@ -60,18 +56,24 @@ class SeatPanel(QFrame):
         super().__init__(parent)
         self.seat = seat
         self.setObjectName("seat")
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setContentsMargins(6, 6, 6, 6)  # "Seat 8" and its BTN badge fit the narrowest seat
         layout.setSpacing(4)
         head = QHBoxLayout()
-        self.name = _label(f"Seat {seat}", "seatName")
-        self.marker = _label("", "button")
+        head.setSpacing(4)
+        self.name = QLabel(f"Seat {seat}")
+        self.name.setObjectName("seatName")
+        self.marker = QLabel("BTN")
+        self.marker.setObjectName("button")
+        self.marker.hide()
         head.addWidget(self.name)
         head.addWidget(self.marker)
         head.addStretch(1)
         layout.addLayout(head)
-        self.wagers = _label("", "amount")
-        self.side = _label("", "muted")
+        self.wagers = ElidedLabel(name="amount")
+        self.side = ElidedLabel(name="muted", lines=2)
+        self.side.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.wagers)
         layout.addWidget(self.side)
         self.hand_grid = QGridLayout()
@@ -92,7 +94,6 @@ class SeatPanel(QFrame):
         set_flag(self, "acting", view.acting)
         set_flag(self, "selected", selected)
         set_flag(self, "bank", view.player_dealer)
-        self.marker.setText("BTN" if view.action_button else "")
         self.marker.setVisible(view.action_button)
         if view.player_dealer:
             self.wagers.setText("BANK")
@@ -102,7 +103,7 @@ class SeatPanel(QFrame):
             side = [f"LL {money(view.lucky_lucky)}" if view.lucky_lucky else "",
                     f"Buster {money(view.buster)}" if view.buster else "",
                     f"Ins {money(view.insurance)}" if view.insurance else ""]
-            self.side.setText("\n".join(s for s in side if s))
+            self.side.setText("\n".join(s for s in side if s))  # a third kind goes on the second line
         self._show_hands(view.hands)
 
     def _show_hands(self, hands: tuple[HandView, ...]) -> None:

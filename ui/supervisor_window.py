@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from dealer_assist.errors import Failure
 from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
@@ -22,6 +22,7 @@ from devices.table_controller import TableController
 from ui.confirm_overlay import confirm
 from ui.corrections_view import CorrectionsView, OpenRound
 from ui.dispute_report import write_report
+from ui.elided_label import ElidedLabel
 from ui.notice_label import NoticeLabel
 from ui.pin_dialog import PinPad
 from ui.recall_view import RecallView
@@ -73,8 +74,7 @@ class SupervisorWindow(QWidget):
         box = QVBoxLayout(screens)
         box.setContentsMargins(0, 0, 0, 0)
         top = QHBoxLayout()
-        self.title = QLabel("")
-        self.title.setObjectName("title")
+        self.title = ElidedLabel(name="title")
         top.addWidget(self.title, 1)
         self.change_pin = QPushButton("Change PIN")
         self.change_pin.clicked.connect(self._change_pin)

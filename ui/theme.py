@@ -34,7 +34,7 @@ QFrame#seat[acting="true"] {{ border: {px(4)}px solid {ACCENT}; }}
 QFrame#seat[selected="true"] {{ border: {px(4)}px solid #5aa9ff; }}
 QFrame#seat[bank="true"] {{ background: #2a2340; border: {px(2)}px solid #6b5ca5; }}
 QFrame#dealer {{ background: #1b2a3a; border: {px(2)}px solid #35506e; border-radius: {px(12)}px; }}
-QLabel#prompt {{ font-size: {px(34)}px; font-weight: bold; color: {ACCENT}; padding: {px(6)}px {px(12)}px; }}
+QLabel#prompt {{ font-size: {px(34)}px; font-weight: bold; color: {ACCENT}; padding: 0 {px(12)}px; }}
 QLabel#title {{ font-size: {px(20)}px; font-weight: bold; }}
 QLabel#muted {{ color: {MUTED}; font-size: {px(16)}px; }}
 QLabel#seatName {{ font-size: {px(22)}px; font-weight: bold; }}
@@ -42,7 +42,7 @@ QLabel#amount {{ font-size: {px(22)}px; font-weight: bold; }}
 QLabel#big {{ font-size: {px(30)}px; font-weight: bold; }}
 QLabel#total {{ font-size: {px(24)}px; font-weight: bold; color: {ACCENT}; }}
 QLabel#status {{ font-size: {px(16)}px; color: {MUTED}; }}
-QLabel#button {{ background: {ACCENT}; color: #111; border-radius: {px(14)}px; font-weight: bold; padding: {px(2)}px {px(8)}px; }}
+QLabel#button {{ background: {ACCENT}; color: #111; border-radius: {px(14)}px; font-weight: bold; padding: {px(2)}px {px(6)}px; }}
 QLabel#pay {{ color: {PAY}; font-size: {px(24)}px; font-weight: bold; }}
 QLabel#collect {{ color: {COLLECT}; font-size: {px(24)}px; font-weight: bold; }}
 QLabel#row {{ font-size: {px(20)}px; font-weight: bold; }}
@@ -85,7 +85,7 @@ def set_flag(widget: QWidget, name: str, value: bool | str) -> None:
         widget.style().polish(widget)
 
 
-def hold_place(widget: QWidget) -> QWidget:
+def hold_place(widget: Container) -> Container:
     """A widget that comes and goes keeps its room in the layout, so nothing around it moves."""
     policy = widget.sizePolicy()
     policy.setRetainSizeWhenHidden(True)

@@ -3,13 +3,15 @@ confirm: the chips add up to one amount, and the limits are checked on the amoun
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QButtonGroup, QGridLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QButtonGroup, QGridLayout, QPushButton, QWidget
 
 from dealer_assist.rules.inputs import CloseInsurance, Insure, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents
-from dealer_assist.rules.phases import Need
 from dealer_assist.table.snapshot import SeatView, TableSnapshot
+from dealer_assist.rules.phases import Need
+from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
+from ui.theme import hold_place
 from dealer_assist.text.journal_text import money
 
 CHIPS: tuple[Cents, ...] = (100, 500, 2_500, 10_000)
@@ -37,8 +39,7 @@ class WagerPad(QWidget):
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
-        self.target = QLabel("Tap a seat")
-        self.target.setObjectName("amount")
+        self.target = ElidedLabel("Tap a seat", "amount")  # "Seat 3 · Base $0 → $25" never widens its columns
         layout.addWidget(self.target, 0, 0, 1, 2)
         self.kinds = QButtonGroup(self)
         self.kind_buttons: dict[str, QPushButton] = {}
@@ -46,6 +47,7 @@ class WagerPad(QWidget):
             button = QPushButton(text)
             button.setObjectName(f"kind_{kind}")
             button.setCheckable(True)
+            hold_place(button)  # Lucky Lucky, where it is not offered, leaves its place empty
             self.kinds.addButton(button)
             self.kind_buttons[kind] = button
             layout.addWidget(button, 0, column)
@@ -66,11 +68,11 @@ class WagerPad(QWidget):
         self.clear.setObjectName("wager_clear")
         self.clear.clicked.connect(lambda: self._key(0))
         layout.addWidget(self.clear, 1, len(CHIPS))
-        self.close_insurance = QPushButton("Close insurance")
+        self.close_insurance = hold_place(QPushButton("Close insurance"))  # the wider of the two sets the column
         self.close_insurance.setObjectName("close_insurance")
         self.close_insurance.clicked.connect(lambda: self.entered.emit(CloseInsurance()))
         layout.addWidget(self.close_insurance, 1, len(CHIPS) + 1)
-        self.no_more_bets = QPushButton("No more bets")
+        self.no_more_bets = hold_place(QPushButton("No more bets"))
         self.no_more_bets.setObjectName("no_more_bets")
         self.no_more_bets.clicked.connect(lambda: self.entered.emit(NoMoreBets()))
         layout.addWidget(self.no_more_bets, 1, len(CHIPS) + 1)  # the place of "Close insurance": one or the other

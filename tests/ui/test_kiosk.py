@@ -1,12 +1,24 @@
-"""`run --kiosk`: the dealer's window fills the screen, without a frame and without a mouse cursor."""
+"""`run --kiosk`: the dealer's window fills the screen, without a frame and without a mouse cursor,
+with or without a window manager; without --kiosk it opens no larger than the screen."""
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
 from PySide6.QtCore import QTimer, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
+from tests.ui.test_run_stop import start_run, stop
 from ui import kiosk
 from ui.dealer_window import DealerWindow
 from ui.run_command import main
+from ui.vnc_screen import start_xvfb
 
 
 def _watch_the_window(seen: dict[str, object], before: set[int], tries: int = 40) -> None:
@@ -62,3 +74,63 @@ def test_kiosk_fills_the_screen_without_a_frame_or_a_cursor(qapp, tmp_path, monk
 def test_without_kiosk_the_window_has_its_frame_and_the_cursor_shows(qapp, tmp_path, monkeypatch):
     assert _run(tmp_path, monkeypatch) == {"shown_full_screen": False, "full_screen": False, "screen_covered": False,
                                            "frameless": False, "cursor": None}
+
+
+def test_a_kiosk_takes_the_screens_geometry_itself(qtbot):
+    """No window manager sizes a kiosk's window: it has the whole screen as soon as it is shown."""
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    try:
+        kiosk.present(window, True)
+        assert window.geometry() == QGuiApplication.primaryScreen().geometry()
+    finally:
+        QApplication.restoreOverrideCursor()
+
+
+def test_a_window_that_is_not_a_kiosk_opens_no_larger_than_the_screen(qtbot):
+    screen = QGuiApplication.primaryScreen().availableGeometry()
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.resize(screen.width() + 480, screen.height() + 200)
+    kiosk.present(window, False)
+    assert window.width() <= screen.width() and window.height() <= screen.height(), (window.size(), screen)
+    smaller = QWidget()
+    qtbot.addWidget(smaller)
+    smaller.resize(screen.width() - 100, screen.height() - 100)
+    kiosk.present(smaller, False)
+    assert (smaller.width(), smaller.height()) == (screen.width() - 100, screen.height() - 100), "a size that fits is kept"
+
+
+GRAB_OUTSIDE = textwrap.dedent("""
+    import sys
+    from PySide6.QtGui import QGuiApplication
+    app = QGuiApplication([sys.argv[0], "-platform", "xcb"])
+    image = app.primaryScreen().grabWindow(0).toImage()
+    image.save(sys.argv[1])
+    right = {image.pixel(x, y) for x in range(1300, image.width(), 8) for y in range(0, image.height(), 8)}
+    below = {image.pixel(x, y) for x in range(0, image.width(), 8) for y in range(820, image.height(), 8)}
+    print(len(right), len(below))
+""")
+
+
+@pytest.mark.slow
+def test_kiosk_fills_a_1920x1080_display_without_a_window_manager(tmp_path):
+    """Straight on X11 (Xvfb, no window manager): the table covers the screen beyond 1280x800 too."""
+    xvfb, display = start_xvfb(1920, 1080)
+    try:
+        process = start_run("--journal", str(tmp_path / "t.db"), "--kiosk", env={"DISPLAY": display})
+        try:
+            time.sleep(2.0)  # shown and painted
+            shot = tmp_path / "screen.png"
+            grabbed = subprocess.run([sys.executable, "-c", GRAB_OUTSIDE, str(shot)], env=os.environ | {"DISPLAY": display},
+                                     capture_output=True, text=True, timeout=60)
+            assert grabbed.returncode == 0, grabbed.stderr
+            right, below = (int(n) for n in grabbed.stdout.split())
+            assert right > 10 and below > 10, f"the screen right of and below 1280x800 is bare ({shot})"
+        finally:
+            code, err = stop(process, signal.SIGTERM)
+        assert code == 0, err
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)

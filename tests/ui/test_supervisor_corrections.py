@@ -10,6 +10,8 @@ from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.table.session_inputs import CardsUnread, SettlementConfirmed, ShoeLoaded
 from dealer_assist.table.session import TableState
 
+from ui.confirm_overlay import open_confirmation
+
 from test_supervisor_helpers import journal, new_table, open_round, tap, tap_and_confirm, unlocked  # noqa: F401
 
 
@@ -26,11 +28,11 @@ def test_a_correction_without_a_reason_is_refused_and_changes_nothing(qtbot, jou
     window = unlocked(qtbot, table)
     window.tabs.setCurrentWidget(window.corrections)
     _type(qtbot, window, "floor-1", "   ")
-    tap_and_confirm(qtbot, window.corrections.void, "Void round 1?")
-    assert window.corrections.notice.isVisible() and window.corrections.notice.text() == "a correction needs a reason"
+    tap(qtbot, window.corrections.void)  # refused on the screen, before the question
+    assert open_confirmation(window) is None
+    assert window.corrections.notice.isVisible() and window.corrections.notice.text() == "Give a reason first: tap one or type it"
     assert table.session.tracker is not None and table.rounds_closed == 0
-    refused = [r.body for r in read_records(table.path) if r.kind is RecordKind.REFUSED]
-    assert refused[-1]["input"]["type"] == "VoidRound" and refused[-1]["error"]["code"] == "reason_required"
+    assert not [r.body for r in read_records(table.path) if r.kind is RecordKind.REFUSED], "nothing reached the table"
 
 
 def test_a_void_with_pin_and_reason_shows_in_recall_afterwards(qtbot, journal):
@@ -79,7 +81,7 @@ def test_re_keying_a_misread_card_picks_the_card_of_the_round_and_the_right_card
     assert window.recall.position.text() == "Input 3 of 7", "recall stays where the supervisor left it"
 
 
-def test_a_misdealt_card_is_discarded_and_a_refused_peek_confirmation_is_shown(qtbot, journal):
+def test_a_misdealt_card_is_discarded_and_a_peek_confirmation_is_dimmed(qtbot, journal):
     table = open_round(journal, "TH", "KD", "8H", "9D")
     table.submit(Decide(2, 0, Action.STAND))
     table.submit(CardDrawn(parse_card("2C")))
@@ -88,9 +90,7 @@ def test_a_misdealt_card_is_discarded_and_a_refused_peek_confirmation_is_shown(q
     view = window.corrections
     window.tabs.setCurrentWidget(view)
     assert "misdeal held: 2♣" in view.status.text()
-    _type(qtbot, window, "floor-1", "no hole card to check")
-    tap(qtbot, view.natural)
-    assert view.notice.text().startswith("the round holds for a supervisor: misdeal of 2C")
+    assert not view.natural.isEnabled() and not view.no_natural.isEnabled(), "no peek to confirm"
     _type(qtbot, window, "floor-1", "card fell out of the shoe")
     tap_and_confirm(qtbot, view.discard, "Discard the misdealt card 2♣?")
     assert view.notice.text().startswith("Recorded: Misdeal discarded")
