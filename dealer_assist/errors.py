@@ -39,6 +39,7 @@ class CommandCode(StrEnum):
     BAD_DECKS = "bad_decks"
     BAD_UP_CARD = "bad_up_card"
     BAD_FAULT = "bad_fault"
+    BAD_TABLE_FILE = "bad_table_file"  # a table file that cannot be read, or has a key no table file has
 
 
 class CommandError(Failure):

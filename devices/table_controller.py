@@ -29,6 +29,7 @@ from dealer_assist.journal.record_source import RecordSource, SqliteRecords
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
 from dealer_assist.rules.profile import Profile
 from dealer_assist.table.journaled_table import Table, TableStopped
+from dealer_assist.table.pins import PinSetter, bench_pin
 from dealer_assist.table.roster import read_roster
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import CardsUnread
@@ -264,12 +265,23 @@ class TableController:
         finally:
             self._publish()
 
-    def set_pin(self, new: str, current: str | None = None) -> None:
-        """The table's first PIN, or a new one behind the current one; raises RuleError when refused."""
+    def set_pin(self, new: str, current: str | None = None, by: PinSetter = PinSetter.SUPERVISOR) -> None:
+        """A new PIN behind the current one (or a tool's first PIN); raises a Failure when refused."""
         try:
-            self._guarded(lambda: self._table.set_pin(new, current))
+            self._guarded(lambda: self._table.set_pin(new, current, by))
         finally:
             self._publish()
+
+    def adopt_pin_hash(self, text: str) -> None:
+        """The table file's PIN hash as the table's first PIN."""
+        try:
+            self._guarded(lambda: self._table.adopt_pin_hash(text))
+        finally:
+            self._publish()
+
+    def bench_pin(self) -> str:
+        """The PIN a tool gives this table's journal (`pins.bench_pin`)."""
+        return bench_pin(self._table.header_hash)
 
     def note_device(self, body: dict[str, Any]) -> None:
         """Device evidence (identity, link, faults, the camera's findings) into the journal."""

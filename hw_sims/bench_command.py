@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -68,6 +69,9 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
     controller = TableController.open(args.journal, TableConfig(args.table_id or TABLE_ID, args.profile or PROFILE),
                                       named=named, devices={"shoe": {"model": "emulated", "seed": args.seed}})
     bench = LinkedBench(controller, args.seed) if args.links == "pty" else None
+    if bench is not None and bench.pin_set:
+        print(f"dealer-assist bench: this bench journal's supervisor PIN is {bench.pin}, set by the bench; the journal "
+              "will not deal live with real devices until a floor supervisor sets another", file=sys.stderr)
     shipper = None if link is None else attach_shipper(controller.journal_path, controller.add_sink, controller.table_id, link,
                                                        snapshot_view(lambda: controller.snapshot, controller.device_lights))
     step = bench.step if bench is not None else _in_process(controller, args.seed)

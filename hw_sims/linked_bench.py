@@ -16,11 +16,23 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.session_inputs import ConfirmPeek, ShoeLoaded
+from dealer_assist.table.pins import PinSetter
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 
 WAIT = 10.0
-BENCH_PIN = "0000"
+
+
+def tools_pin(controller: TableController) -> tuple[str | None, bool]:
+    """The PIN a tool (the bench, autoplay) uses on this table: the bench's PIN, set now when the
+    table has none (the second value: newly set, to be printed); None when a person set the table's
+    PIN, which a tool never knows."""
+    snap = controller.supervisor_snapshot(recent=0)
+    if not snap.has_pin:
+        pin = controller.bench_pin()
+        controller.set_pin(pin, by=PinSetter.BENCH)
+        return pin, True
+    return (controller.bench_pin() if snap.pin_set_by is PinSetter.BENCH else None), False
 
 
 class LinkedBench:
@@ -29,8 +41,7 @@ class LinkedBench:
         self.player = BenchPlayer(seed, shoe_reports_cut=True)
         self.devices = controller.consult(lambda session: BenchDevices(session, self.player))
         self.controller.connect_devices(self.devices.shoe_url, self.devices.peek_url)
-        if not controller.supervisor_snapshot(recent=0).has_pin:
-            self.controller.set_pin(BENCH_PIN)
+        self.pin, self.pin_set = tools_pin(controller)
 
     def start(self) -> None:
         self.devices.start()
@@ -52,7 +63,10 @@ class LinkedBench:
         if isinstance(event, PeekAnswered):  # the peek device answers by itself, over its link
             self._wait(lambda: self.controller.snapshot.need is not Need.PEEK, "the peek device's answer")
         elif isinstance(event, ConfirmPeek):
-            self.controller.supervise(event, BENCH_PIN)
+            if self.pin is None:
+                raise JournalError(JournalCode.TABLE_STOPPED, "the peek needs a check by hand and a floor supervisor's PIN, "
+                                   "which a person set on this table: the bench cannot give it")
+            self.controller.supervise(event, self.pin)
         elif isinstance(event, ShoeLoaded):
             self.devices.load(event)
         elif isinstance(event, CardDrawn):

@@ -14,6 +14,7 @@ STDOUT, STDERR = "stdout", "stderr"
 WRONG = [  # (command, arguments, the stream its failure goes to)
     ("settle", ["--bogus"], STDOUT),
     ("profiles", ["--bogus"], STDOUT),
+    ("pin", ["set", "--bogus"], STDOUT),
     ("journal", ["recall"], STDOUT),
     ("journal", ["ship", "x.db"], STDOUT),
     ("journal", ["verify", "x.db", "--pit", "http://127.0.0.1:1", "--bogus"], STDOUT),

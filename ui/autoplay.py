@@ -23,9 +23,9 @@ from dealer_assist.table.session_inputs import ConfirmPeek
 from ui.bank_offer import BANK_CHIPS
 from ui.confirm_overlay import open_confirmation
 from ui.dealer_window import DealerWindow
+from hw_sims.linked_bench import tools_pin
 from ui.supervisor_window import open_supervisor
 
-AUTOPLAY_PIN = "0000"  # set only on a table that has no supervisor PIN yet
 STALL_S = 30.0  # above the devices' longest own waits: a peek's 1.5 s, a link's 8 s back-off
 
 
@@ -36,14 +36,12 @@ class AutoplayStalled(RuntimeError):
 class AutoPlayer:
     """Plays `rounds` rounds one input per step; screenshots of the first decision, of what is
     settled before the round ends and of the settlement panel of each round go to `shots`, and at the end one of the supervisor's recall of
-    the last round (when the PIN is the one autoplay set)."""
+    the last round (when the table's PIN is the bench's, which autoplay knows)."""
 
     def __init__(self, window: DealerWindow, rng: random.Random, rounds: int, shots: Path | None = None) -> None:
         assert window.bench is not None, "autoplay deals from the bench shoe"
         self.controller = window.bridge.controller
-        self._knows_pin = not self.controller.supervisor_snapshot(recent=0).has_pin
-        if self._knows_pin:
-            self.controller.set_pin(AUTOPLAY_PIN)
+        self._pin, _ = tools_pin(self.controller)  # None on a table whose PIN a person set
         self.window = window
         self.bench = window.bench
         self.rng = rng
@@ -123,7 +121,10 @@ class AutoPlayer:
         if isinstance(event, PlaceWager):
             view.wagers.entered.emit(event)
         elif isinstance(event, ConfirmPeek):  # the peek device failed: a floor supervisor checks by hand
-            self.controller.supervise(event, AUTOPLAY_PIN)
+            if self._pin is None:
+                raise AutoplayStalled("the peek needs a check by hand and the floor supervisor's PIN, which a person set "
+                                      "on this table: autoplay cannot give it")
+            self.controller.supervise(event, self._pin)
         elif isinstance(event, CardDrawn):
             self.bench.deal.click()
         elif isinstance(event, Decide) and event.amount is None:
@@ -154,10 +155,10 @@ class AutoPlayer:
 
     def _shoot_recall(self) -> None:
         """The supervisor's recall of the last round, opened through the PIN pad, a few steps in."""
-        if self.shots is None or not self._knows_pin:
+        if self.shots is None or self._pin is None:
             return
         supervisor = open_supervisor(self.window, self.controller)
-        for key in AUTOPLAY_PIN:
+        for key in self._pin:
             supervisor.pad.keys[key].click()
         supervisor.pad.enter.click()
         recall = supervisor.recall

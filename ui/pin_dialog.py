@@ -4,8 +4,9 @@ locked, the time the lock has left. Every line has a place of its own, kept whil
 no key moves from step to step, nor when a refusal shows.
 "Back to table" leaves the pad at any step.
 
-A table without a supervisor PIN opens the pad on choosing one: the new PIN twice, then it is
-recorded and opens the screens. Behind the current PIN the same steps change it.
+Nobody chooses the table's first PIN by being first at the screen: on a table without one the pad
+says so and how the PIN is set where the table is set up (`dealer-assist pin set`), and takes no
+digits. Behind the current PIN "Change PIN" asks for the new one twice.
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from dealer_assist.errors import Failure
-from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
 from devices.table_controller import TableController
@@ -34,6 +34,7 @@ def tries_left(tries: int) -> str:
 class Step(StrEnum):
     """What the pad asks for next; the value is what it says while no digit is keyed."""
 
+    NONE = "No supervisor PIN is set"
     UNLOCK = "Enter the PIN"
     CURRENT = "Enter the current PIN"
     NEW = f"Enter a new PIN: {MIN_DIGITS} to {MAX_DIGITS} digits"
@@ -52,6 +53,7 @@ class PinPad(QWidget):
     def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
+        self._journal = controller.supervisor_snapshot(recent=0).journal_path
         self.digits = ""
         self.step = Step.UNLOCK
         self._changing = False
@@ -109,9 +111,9 @@ class PinPad(QWidget):
         self.reset()
 
     def reset(self) -> None:
-        """Ask for the PIN; on a table without one, for the first PIN."""
+        """Ask for the PIN; a table without one says how it is set."""
         self._changing, self._current, self._first = False, None, None
-        self._begin(Step.UNLOCK if self.controller.supervisor_snapshot(recent=0).has_pin else Step.NEW)
+        self._begin(Step.UNLOCK if self.controller.supervisor_snapshot(recent=0).has_pin else Step.NONE)
         self.notice.clear()
 
     def change(self) -> None:
@@ -124,10 +126,13 @@ class PinPad(QWidget):
         self.step = step
         self.digits = ""
         flow = ("Change the supervisor PIN" if self._changing
-                else "No supervisor PIN yet: choose the table's PIN" if step in (Step.NEW, Step.AGAIN) else "")
+                else f"Set it where the table is set up: dealer-assist pin set --journal {self._journal}"
+                if step is Step.NONE else "")
         self.flow.setText(flow)
         self.flow.setVisible(bool(flow))
         self.cancel.setVisible(self._changing)
+        for key in (*self.keys.values(), self.enter):
+            key.setEnabled(step is not Step.NONE)
         self._show_digits()
         self._show_lock()
 
@@ -177,6 +182,8 @@ class PinPad(QWidget):
                 self.notice.clear()
                 self._first = pin
                 self._begin(Step.AGAIN)
+            case Step.NONE:
+                raise RuleError(Refusal.NO_PIN, "no supervisor PIN is set for this table")
             case Step.AGAIN:
                 if pin != self._first:
                     self._first = None

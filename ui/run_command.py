@@ -16,18 +16,17 @@ import argparse
 import os
 import random
 import sys
-import tomllib
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import platformdirs
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import Failure
 from dealer_assist.journal.errors import JournalDamaged
-from dealer_assist.rules.profile import load_profile
-from dealer_assist.table.session import TableConfig
+from dealer_assist.rules.refusals import Refusal, RuleError
+from dealer_assist.table.pins import PinSetter
+from dealer_assist.table.table_file import DEFAULT_PROFILE, DEFAULT_TABLE_ID, table_start
 from devices.table_controller import TableController
 from pit.shipping.link import add_pit_options, pit_link
 from pit.stream.wire import check_table_id
@@ -40,9 +39,6 @@ if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen open
 
 WAIT_MS = 2  # autoplay looks again this soon while a device delivers
 EMULATED_CAMERA = "emulated"
-DEFAULT_PROFILE, DEFAULT_TABLE_ID = "nobust-4.0", "TABLE-1"
-TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek",
-              "camera", "calibration", "pit"}
 
 
 def _parser() -> JsonArgumentParser:
@@ -99,7 +95,8 @@ def _run(argv: list[str]) -> int:
 
 def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
     try:
-        config, journal = table_file(args)
+        start = table_start(args.config, args.table_id, args.profile, args.journal)
+        config, journal = start.file, start.journal
         if config.get("shoe") and not args.shoe:
             args.shoe, args.peek = config["shoe"], config.get("peek")
         if config.get("camera") and not args.camera:
@@ -107,27 +104,31 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         if args.camera not in (None, EMULATED_CAMERA) and not args.calibration:
             raise ValueError(f"camera {args.camera!r} needs its calibration file (dealer-assist calibrate makes one)")
         width, height = window_size(args.size)
-        table_config = TableConfig(config.get("table_id", args.table_id or DEFAULT_TABLE_ID),
-                                   load_profile(config.get("profile", args.profile or DEFAULT_PROFILE)).id,
-                                   config.get("settings", {}), config.get("seats"), config.get("burn_cards", 0),
-                                   config.get("rotation_rules", False))
-        check_table_id(table_config.table_id)
+        check_table_id(start.config.table_id)
         link = pit_link(args.pit, args.pit_creds, config)
         journal.parent.mkdir(parents=True, exist_ok=True)
         devices = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
-        controller = TableController.open(journal, table_config, named=named_fields(args, config),
+        controller = TableController.open(journal, start.config, named=start.named,
                                           devices=devices | ({"camera": args.camera} if args.camera else {}))
-        if controller.took_over is not None:
-            print(f"dealer-assist run: {journal} was left locked by {controller.took_over}, which is no longer running: "
-                  "taken over", file=sys.stderr)
     except JournalDamaged as error:
         print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
         return 2
-    except (Failure, ValueError, OSError, tomllib.TOMLDecodeError) as error:
+    except (Failure, ValueError, OSError) as error:
         message = error.message if isinstance(error, Failure) else str(error)
         print(f"dealer-assist run: {message}", file=sys.stderr)
         return 2
+    if controller.took_over is not None:
+        print(f"dealer-assist run: {journal} was left locked by {controller.took_over}, which is no longer running: "
+              "taken over", file=sys.stderr)
+    try:
+        said = supervisor_pin(controller, config.get("supervisor_pin"), live=bool(args.shoe))
+    except Failure as error:
+        controller.close()
+        print(f"dealer-assist run: {error.message}", file=sys.stderr)
+        return 2
     print(f"dealer-assist run: journal {journal} (table {controller.table_id}, {controller.profile.id})", file=sys.stderr)
+    if said is not None:
+        print(f"dealer-assist run: {said}", file=sys.stderr)
     shipper = None
     if link is not None:
         from pit.shipping.shipper import attach_shipper
@@ -145,25 +146,28 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         print(f"dealer-assist run: {lifetime.reason or 'stopped'}; the journal is closed and sealed: {journal}", file=sys.stderr)
 
 
-def named_fields(args: argparse.Namespace, config: dict[str, Any]) -> dict[str, str]:
-    """The table's fields this start names, and where: an existing journal must agree with them."""
-    named = {key: f"--config {args.config}" for key in config}
-    named |= {key: flag for key, flag in (("profile", "--profile"), ("table_id", "--table-id")) if getattr(args, key)}
-    return named
-
-
-def table_file(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
-    """The table file's settings (if any) and the journal's path."""
-    config: dict[str, Any] = {}
-    if args.config is not None:
-        config = tomllib.loads(args.config.read_text(encoding="utf-8"))
-        unknown = sorted(set(config) - TABLE_KEYS)
-        if unknown:
-            raise ValueError(f"{args.config}: unknown key {unknown[0]!r}; a table file has {', '.join(sorted(TABLE_KEYS))}")
-    table_id = config.get("table_id", args.table_id or DEFAULT_TABLE_ID)
-    journal = args.journal or (Path(config["journal"]) if "journal" in config
-                               else Path(platformdirs.user_data_dir("dealer-assist")) / f"{table_id}.db")
-    return config, journal
+def supervisor_pin(controller: TableController, table_file_hash: str | None, live: bool) -> str | None:
+    """Nobody sets the table's first PIN by being first at its screen. A table without one takes
+    the table file's hash; an emulated one is given the bench's PIN, which is printed (the line
+    returned); a live table (its devices real) without a PIN of a person's is refused, saying how."""
+    snap = controller.supervisor_snapshot(recent=0)
+    if not snap.has_pin and table_file_hash is not None:
+        controller.adopt_pin_hash(table_file_hash)
+        return None
+    how = (f"set one where the table is set up: `dealer-assist pin set --journal {snap.journal_path}` "
+           "reads it from standard input (a PIN the table has first, then the new one), or put "
+           "`supervisor_pin = \"...\"` from `dealer-assist pin hash` in the table file")
+    if live and not snap.has_pin:
+        raise RuleError(Refusal.NO_PIN, f"table {controller.table_id} has no supervisor PIN: {how}")
+    if live and snap.pin_set_by is PinSetter.BENCH:
+        raise RuleError(Refusal.BENCH_PIN, f"table {controller.table_id}'s supervisor PIN was set by the bench and printed, "
+                        f"so it deals live only once a floor supervisor has chosen another: {how}")
+    if snap.has_pin:
+        return None
+    pin = controller.bench_pin()
+    controller.set_pin(pin, by=PinSetter.BENCH)
+    return (f"this emulated table's supervisor PIN is {pin}, set by the bench; the journal will not deal live "
+            "with real devices until a floor supervisor sets another (`dealer-assist pin set`)")
 
 
 def _show(controller: TableController, args: argparse.Namespace, width: int, height: int, lifetime: Lifetime) -> int:

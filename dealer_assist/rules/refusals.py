@@ -75,6 +75,7 @@ class Refusal(StrEnum):
     WRONG_PIN = "wrong_pin"
     PIN_LOCKED = "pin_locked"
     PIN_MISMATCH = "pin_mismatch"
+    BENCH_PIN = "bench_pin"  # a PIN a tool set and printed: the table does not deal live with it
     # profiles, cards and amounts
     UNKNOWN_PROFILE = "unknown_profile"
     UNKNOWN_SETTING = "unknown_setting"

@@ -31,7 +31,7 @@ from dealer_assist.rules.phases import Phase
 from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.header import header_body, table_config
 from dealer_assist.table.match import refuse_other_table
-from dealer_assist.table.pins import PinGuard, new_pin
+from dealer_assist.table.pins import PinGuard, PinSetter, new_pin, pin_from_hash_text
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, VoidRound
 from dealer_assist.table.session_operations import RoundClosed
@@ -131,16 +131,30 @@ class Table:
         if events[-1]["event"] != "pin_ok":
             raise RuleError(Refusal.WRONG_PIN, "wrong supervisor PIN")
 
-    def set_pin(self, new: str, current: str | None = None) -> None:
+    def set_pin(self, new: str, current: str | None = None, by: PinSetter = PinSetter.SUPERVISOR) -> None:
         """Set the supervisor PIN; changing it needs the current one."""
         self._check_running()
         if self.pins.digest is not None:
             if current is None:
                 raise RuleError(Refusal.WRONG_PIN, "changing the PIN needs the current PIN")
             self.check_pin(current)
-        body = new_pin(new)
+        body = new_pin(new, by)
         self._write(RecordKind.SECURITY, body)
         self.pins.replay(body)
+
+    def adopt_pin_hash(self, text: str) -> None:
+        """The table file's PIN hash becomes the table's first PIN; a table that has one keeps it."""
+        self._check_running()
+        if self.pins.digest is not None:
+            raise RuleError(Refusal.BAD_PIN, "the table has a supervisor PIN already: it is changed behind the current one")
+        body = pin_from_hash_text(text)
+        self._write(RecordKind.SECURITY, body)
+        self.pins.replay(body)
+
+    @property
+    def header_hash(self) -> bytes:
+        """The journal's first record's hash: what a tool works its printed PIN out from."""
+        return record_at(self.path, 1).hash
 
     def note_device(self, body: dict[str, Any]) -> None:
         """Device identities and link changes go into the journal as evidence."""

@@ -1,7 +1,10 @@
 """The floor supervisor's PIN: a salted slow hash, and a lockout after five wrong tries.
 
 Pure: the guard is given the time and the recorded history, and says what to record next, so
-a lockout survives a restart of the table.
+a lockout survives a restart of the table. Nobody gets in by being first: a table's first PIN is
+set where the table is set up (`dealer-assist pin set`, or its hash in the table file), never on
+its screen; a tool that needs one (the bench, an emulated table) gives the journal a PIN it prints,
+and such a journal is never dealt live until a supervisor has set a PIN of their own.
 """
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import hashlib
 import hmac
 import os
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from dealer_assist.rules.refusals import Refusal, RuleError
@@ -17,6 +21,18 @@ SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 MAX_TRIES = 5
 LOCK_SECONDS = 60.0
 MIN_DIGITS, MAX_DIGITS = 4, 12
+
+
+class PinSetter(StrEnum):
+    """Who set the table's PIN, journaled with it."""
+
+    SETUP = "setup"  # `dealer-assist pin set`, where the table is set up
+    TABLE_FILE = "table file"  # the hash in the table file's `supervisor_pin`
+    SUPERVISOR = "supervisor"  # changed on the supervisor's screens, behind the current PIN
+    BENCH = "bench"  # a tool's PIN for an emulated table, printed: the table never deals live with it
+
+
+HASH_PREFIX = "scrypt"
 
 
 def _hash(pin: str, salt: bytes) -> bytes:
@@ -32,11 +48,40 @@ def check_new_pin(pin: str) -> None:
         raise RuleError(Refusal.BAD_PIN, f"a PIN is {MIN_DIGITS} to {MAX_DIGITS} digits, this one has {len(pin)}")
 
 
-def new_pin(pin: str) -> dict[str, Any]:
-    """The record of a new PIN: salt and hash, never the PIN itself."""
+def new_pin(pin: str, by: PinSetter) -> dict[str, Any]:
+    """The record of a new PIN: salt and hash, never the PIN itself, and who set it."""
     check_new_pin(pin)
     salt = os.urandom(16)
-    return {"event": "pin_set", "salt": salt.hex(), "hash": _hash(pin, salt).hex(), "kdf": "scrypt", **SCRYPT}
+    return _record(salt, _hash(pin, salt), by)
+
+
+def _record(salt: bytes, digest: bytes, by: PinSetter) -> dict[str, Any]:
+    return {"event": "pin_set", "salt": salt.hex(), "hash": digest.hex(), "kdf": "scrypt", **SCRYPT, "by": by.value}
+
+
+def pin_hash_text(pin: str) -> str:
+    """A PIN as the table file's `supervisor_pin` keeps it: `scrypt$SALT$HASH`, never the PIN."""
+    record = new_pin(pin, PinSetter.TABLE_FILE)
+    return f"{HASH_PREFIX}${record['salt']}${record['hash']}"
+
+
+def pin_from_hash_text(text: str) -> dict[str, Any]:
+    """The record of the table file's `supervisor_pin`; raises naming what is wrong with it."""
+    kind, _, rest = text.partition("$")
+    salt, _, digest = rest.partition("$")
+    try:
+        raw_salt, raw_digest = bytes.fromhex(salt), bytes.fromhex(digest)
+    except ValueError:
+        raw_salt = raw_digest = b""
+    if kind != HASH_PREFIX or len(raw_salt) != 16 or len(raw_digest) != 32:
+        raise RuleError(Refusal.BAD_PIN, "supervisor_pin: not a PIN hash from `dealer-assist pin hash` (scrypt$SALT$HASH)")
+    return _record(raw_salt, raw_digest, PinSetter.TABLE_FILE)
+
+
+def bench_pin(journal_header: bytes) -> str:
+    """The PIN a tool gives a journal it deals (the bench, an emulated table): worked out from the
+    journal's own first record, so every start of the tool knows it; printed, and never dealt live."""
+    return f"{int.from_bytes(hashlib.sha256(b'dealer-assist bench pin' + journal_header).digest()[:8], 'big') % 10**6:06d}"
 
 
 @dataclass
@@ -45,6 +90,7 @@ class PinGuard:
 
     salt: bytes | None = None
     digest: bytes | None = None
+    set_by: PinSetter | None = None
     wrong: int = 0
     locked_until: float = 0.0
 
@@ -53,6 +99,7 @@ class PinGuard:
         kind = event.get("event")
         if kind == "pin_set":
             self.salt, self.digest = bytes.fromhex(event["salt"]), bytes.fromhex(event["hash"])
+            self.set_by = PinSetter(event.get("by", PinSetter.SUPERVISOR))  # before `by` was kept: on the screens
             self.wrong, self.locked_until = 0, 0.0
         elif kind == "pin_wrong":
             self.wrong += 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
+from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.table.session import TableState
 from dealer_assist.table.roster import ROSTER_FILE
 from ui.pin_dialog import Step
@@ -32,21 +33,15 @@ def _back_at_the_table(t) -> None:
 
 
 def test_every_supervisor_screen_goes_back_to_the_live_table(qtbot, table):
-    new = table("nobust-4.0", pin=None)  # its supervisor screens open on choosing the table's PIN
+    new = table("nobust-4.0", pin=None)  # its supervisor screens open on how the table's PIN is set
     t = table("nobust-4.0")
     leave_by_button = lambda w: tap(qtbot, w.back if w.stack.currentIndex() == 1 else w.pad.back)  # noqa: E731
     leave_by_escape = lambda w: qtbot.keyClick(w.focusWidget() or w, Qt.Key.Key_Escape)  # noqa: E731
     for leave in (leave_by_button, leave_by_escape):
         window = _open(qtbot, new)
-        assert window.pad.step is Step.NEW and window.pad.back.isVisible()
+        assert window.pad.step is Step.NONE and window.pad.back.isVisible()
         window.pad.setFocus()
-        leave(window)  # from choosing the first PIN
-        _back_at_the_table(new)
-        window = _open(qtbot, new)
-        key_in(qtbot, window, "7531")
-        assert window.pad.step is Step.AGAIN
-        window.pad.setFocus()
-        leave(window)  # from entering it again
+        leave(window)  # from the pad that says how the PIN is set
         _back_at_the_table(new)
         window = _open(qtbot, t)
         window.setFocus()
@@ -67,6 +62,15 @@ def test_every_supervisor_screen_goes_back_to_the_live_table(qtbot, table):
         _back_at_the_table(t)
         window = _open(qtbot, t)
         key_in(qtbot, window, t.pin)
+        tap(qtbot, window.change_pin)
+        key_in(qtbot, window, t.pin)
+        key_in(qtbot, window, "7531")
+        assert window.pad.step is Step.AGAIN
+        window.pad.setFocus()
+        leave(window)  # from entering the new PIN again
+        _back_at_the_table(t)
+        window = _open(qtbot, t)
+        key_in(qtbot, window, t.pin)
         window.tabs.setCurrentWidget(window.corrections)
         qtbot.mouseClick(window.corrections.reason, Qt.MouseButton.LeftButton)  # the keyboard open
         assert window.corrections.keyboard.isVisible()
@@ -74,7 +78,9 @@ def test_every_supervisor_screen_goes_back_to_the_live_table(qtbot, table):
         _back_at_the_table(t)
     window = _open(qtbot, t)
     assert window.pin is None, "back at the table the PIN is forgotten"
-    assert _open(qtbot, new).pad.step is Step.NEW and new.journaled.pins.digest is None, "a PIN half chosen is not kept"
+    assert _open(qtbot, new).pad.step is Step.NONE and new.journaled.pins.digest is None, "nobody chose a PIN on the screen"
+    pins_set = [r for r in read_records(t.journaled.path) if r.kind is RecordKind.SECURITY and r.body["event"] == "pin_set"]
+    assert len(pins_set) == 1, "a change half made is not kept"
 
 
 def test_a_void_by_taps_only_is_asked_first_and_marked_on_the_dealers_screen(qtbot, table):

@@ -1,12 +1,15 @@
-"""The supervisor's PIN chosen on the keypad: a table without one opens on choosing it (twice, at
-least four digits), the table journals it and it survives a restart; behind the current PIN it is
-changed the same way."""
+"""The supervisor's PIN: nobody chooses a table's first PIN on its screen, where whoever is first
+would; the pad says how it is set where the table is set up (`dealer-assist pin set`), and once
+set it opens the screens and survives a restart; behind the current PIN it is changed on the pad."""
 from __future__ import annotations
 
+import io
+import json
 import random
 
 from PySide6.QtWidgets import QApplication, QPushButton
 
+from dealer_assist.commands.pin import main as pin_command
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.profile import load_profile
 from dealer_assist.play.shoe import Shoe
@@ -35,36 +38,21 @@ def _refused(window: SupervisorWindow) -> str:
     return window.pad.notice.text()
 
 
-def test_a_table_without_a_pin_has_it_chosen_twice_and_it_opens_the_screens_after_a_restart(qtbot, journal):
+def test_a_table_without_a_pin_says_how_it_is_set_and_nobody_chooses_it_on_the_screen(qtbot, journal, monkeypatch, capsys):
     table = _no_pin_table(journal)
     window = opened(qtbot, table)
     pad = window.pad
-    assert window.stack.currentWidget() is pad and pad.step is Step.NEW
-    assert pad.flow.text() == "No supervisor PIN yet: choose the table's PIN"
-    assert pad.shown.text() == "Enter a new PIN: 4 to 12 digits"
-    assert not pad.cancel.isVisible(), "there is no screen to go back to without a PIN"
-
-    key_in(qtbot, window, "135")
-    assert _refused(window) == "a PIN is 4 to 12 digits, this one has 3"
-    assert pad.step is Step.NEW
-    key_in(qtbot, window, "")
-    assert _refused(window) == "a PIN is 4 to 12 digits, this one has 0"
-
-    key_in(qtbot, window, "7531")
-    assert pad.step is Step.AGAIN and pad.shown.text() == "Enter the new PIN again"
-    assert not pad.notice.isVisible()
-    key_in(qtbot, window, "7532")
-    assert _refused(window) == "the second entry differs from the first: enter the new PIN again"
-    assert pad.step is Step.NEW, "a mismatch starts the new PIN over"
+    assert window.stack.currentWidget() is pad and pad.step is Step.NONE
+    assert pad.flow.text() == f"Set it where the table is set up: dealer-assist pin set --journal {journal}"
+    assert pad.shown.text() == "No supervisor PIN is set"
+    assert not any(key.isEnabled() for key in pad.keys.values()) and not pad.enter.isEnabled()
+    assert pad.back.isEnabled(), "the table is always there to go back to"
     assert table.pins.digest is None and _security(table) == []
-
-    key_in(qtbot, window, "7531")
-    key_in(qtbot, window, "7531")
-    assert window.stack.currentIndex() == 1 and window.pin == "7531"
-    assert window.notice.text() == "Supervisor PIN set: it opens these screens now"
-    assert _security(table) == ["pin_set"]
     table.close()
 
+    monkeypatch.setattr("sys.stdin", io.StringIO("7531\n"))
+    assert pin_command(["set", "--journal", str(journal)]) == 0
+    assert json.loads(capsys.readouterr().out) == {"pin_set": {"journal": str(journal), "table_id": "T-5"}}
     reopened = Table.open(journal, clock=Clock())
     again = opened(qtbot, reopened)
     assert again.pad.step is Step.UNLOCK and again.pad.shown.text() == "Enter the PIN"
@@ -73,6 +61,7 @@ def test_a_table_without_a_pin_has_it_chosen_twice_and_it_opens_the_screens_afte
     key_in(qtbot, again, "7531")
     assert again.stack.currentIndex() == 1
     assert _security(reopened) == ["pin_set", "pin_wrong", "pin_ok"]
+    assert next(r.body["by"] for r in read_records(journal) if r.kind is RecordKind.SECURITY) == "setup"
     reopened.close()
 
 
@@ -123,7 +112,7 @@ def test_a_change_given_up_keeps_the_pin_and_the_screens(qtbot, journal):
     assert window.stack.currentIndex() == 1
 
 
-def test_the_dealers_supervisor_button_on_a_table_without_a_pin_opens_on_choosing_it(qtbot, journal):
+def test_the_dealers_supervisor_button_on_a_table_without_a_pin_says_how_it_is_set(qtbot, journal):
     table = _no_pin_table(journal)
     controller = TableController(table)
     bridge = TableBridge(controller)
@@ -135,11 +124,9 @@ def test_the_dealers_supervisor_button_on_a_table_without_a_pin_opens_on_choosin
     qtbot.waitExposed(dealer)
     tap(qtbot, dealer.findChild(QPushButton, "supervisor"))
     window = dealer.findChild(SupervisorWindow)
-    assert window is not None and window.pad.step is Step.NEW
-    key_in(qtbot, window, "24680")
-    key_in(qtbot, window, "24680")
-    assert window.stack.currentIndex() == 1
+    assert window is not None and window.pad.step is Step.NONE and "dealer-assist pin set" in window.pad.flow.text()
+    assert not window.pad.keys["2"].isEnabled(), "a dealer cannot choose the table's PIN by being first"
     QApplication.processEvents()
-    assert table.pins.digest is not None and _security(table) == ["pin_set"]
+    assert table.pins.digest is None and _security(table) == []
     window.close()
     table.close()
