@@ -44,7 +44,7 @@ def main(argv: list[str]) -> int:
 
 def _pin(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    lines = _typed() if sys.stdin.isatty() else [line.strip() for line in sys.stdin.read().splitlines() if line.strip()]
+    lines = _typed(args.command == "set") if sys.stdin.isatty() else [line.strip() for line in sys.stdin.read().splitlines() if line.strip()]
     if args.command == "hash":
         print(pin_hash_text(_one(lines, "a PIN")))
         return 0
@@ -67,10 +67,10 @@ def _pin(argv: list[str]) -> int:
     return 0
 
 
-def _typed() -> list[str]:
-    """At a terminal: the PINs typed unseen, the new one twice (the current one first, if the table
-    has one: an empty line says it has none)."""
-    current = getpass.getpass("Current PIN (Enter if the table has none): ").strip()
+def _typed(with_current: bool) -> list[str]:
+    """At a terminal: the PINs typed unseen, the new one twice (for `set`, the current one first if
+    the table has one: an empty entry says it has none)."""
+    current = getpass.getpass("Current PIN (Enter if the table has none): ").strip() if with_current else ""
     new = getpass.getpass("New PIN: ").strip()
     if getpass.getpass("New PIN again: ").strip() != new:
         raise RuleError(Refusal.PIN_MISMATCH, "the second entry differs from the first: nothing was set")
