@@ -36,7 +36,7 @@ from devices.messages import (
     SpotContent,
     SpotList,
 )
-from devices.spots import Spot
+from dealer_assist.table.spots import Spot
 from devices.timing import MAX_REPEATS, REPEAT_EVERY
 
 # A reader that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.

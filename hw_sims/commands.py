@@ -23,7 +23,7 @@ from dealer_assist.rules.cards import Card, parse_card
 from dealer_assist.rules.refusals import Refusal, RuleError
 from devices.cli_support import emit, stop_on_signals
 from devices.errors import DeviceCode
-from devices.spots import Spot, layout, parse_spot
+from dealer_assist.table.spots import Spot, layout, parse_spot
 from hw_sims.device import EmulatedDevice
 from hw_sims.endpoints import Endpoint, PtyEndpoint, TcpEndpoint
 from hw_sims.faults import RATED, FaultKind, parse_rates

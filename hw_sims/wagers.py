@@ -27,7 +27,7 @@ from devices.messages import (
     SpotContent,
     SpotList,
 )
-from devices.spots import Spot, layout, parse_spot
+from dealer_assist.table.spots import Spot, layout, parse_spot
 from hw_sims.device import EmulatedDevice, Identity
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
