@@ -95,6 +95,11 @@ class WagerReader(DeviceAdapter):
                 MappingProxyType({spot: code for spot, code in self._faults.items() if spot in listed}),
             )
 
+    def scan(self) -> None:
+        """Any thread: read every spot again now (the wagers closed, a payout checked). A
+        `ScanCompleted` answers; while the link is down the scan after its HELLO does."""
+        self._runner.call(lambda now: self._post_scan() if self._link.up else None)
+
     # the link
 
     def link_changed(self, state: LinkState) -> None:

@@ -1,0 +1,165 @@
+"""RULES.md §8.22-8.25 through the table controller: a shoe and a wager reader on pseudo-terminals,
+the players' chips on the emulated reader's spots, every input journaled."""
+from __future__ import annotations
+
+import pytest
+
+from dealer_assist.history.recall import recall
+from dealer_assist.rules.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.rules.phases import Need, Phase
+from dealer_assist.table.readings import ReadingIssue
+from dealer_assist.table.session_inputs import AcceptPayout, DealerSignIn, DealerSignOut, SettlementConfirmed
+from dealer_assist.table.snapshot import AttentionKind
+from dealer_assist.text.round_story import story
+
+from reader_rig import PIN, ReaderTable, spot
+
+# sd-buster-a deals seat 2, seat 3, the dealer's up card, seat 2, seat 3, the hole card:
+# seat 2 TH QH = 20, seat 3 9H 8C = 17, dealer 6D 9C = 15, draws 8S: 23, over.
+BOTH_WIN = ["TH", "9H", "6D", "QH", "8C", "9C", "8S"]
+# seat 3 5H 6C = 11 doubles and draws TD; dealer 6D 9C, draws 8S: over.
+DOUBLE = ["5H", "6D", "6C", "9C", "TD", "8S"]
+
+
+@pytest.fixture
+def table(tmp_path, request):
+    cards = getattr(request, "param", BOTH_WIN)
+    rig = ReaderTable(tmp_path / "table.db", cards)
+    rig.start()
+    yield rig
+    rig.stop()
+
+
+def test_8_22_readings_are_the_wagers_and_a_keyed_wager_on_a_read_spot_is_refused(table):
+    table.chips("3.base", 25)
+    assert table.snapshot.seat(3).base == 2_500
+    table.chips("3.base", 25, 5)
+    assert table.snapshot.seat(3).base == 3_000, "chips added raise the wager"
+    table.chips("3.buster", 5)
+    assert table.snapshot.seat(3).buster == 500
+    table.chips("3.buster")
+    assert table.snapshot.seat(3).buster == 0, "a reading of 0 removes the wager"
+
+    refused = table.controller.submit(PlaceWager(3, WagerKind.BASE, 1_000))
+    assert refused is not None and refused.code == "spot_read" and "3.base" in refused.message
+    assert table.snapshot.seat(3).base == 3_000
+    assert table.refused()[-1]["error"]["code"] == "spot_read"
+
+    table.reader.sim_antenna(spot("4.base"))  # a spot the reader reports faulted is keyed
+    table.until(lambda: not table.session.reader.reads(spot("4.base")), "4.base under a fault")
+    assert table.controller.submit(PlaceWager(4, WagerKind.BASE, 1_000)) is None
+    assert table.snapshot.seat(4).base == 1_000
+    placed = [op["amount"] for op in table.ops("WagerPlaced") if op["seat"] == 3 and op["kind"] == "base"]
+    assert placed == [2_500, 3_000], "each reading is journaled as it comes"
+
+
+def test_8_22_a_reading_below_the_minimum_is_shown_on_its_seat_and_holds_no_more_bets(table):
+    table.chips("3.base", 3)
+    problems = table.snapshot.reader.problems
+    assert [(p.reading.spot, p.issue, p.limit) for p in problems] == [(spot("3.base"), ReadingIssue.BELOW_MINIMUM, 500)]
+    assert table.snapshot.closes_betting is False
+    table.tap(NoMoreBets())
+    assert table.snapshot.phase is Phase.BETTING
+    assert table.snapshot.attention.kind is AttentionKind.REFUSED
+    assert "3.base" in table.snapshot.attention.message and "$5.00 minimum" in table.snapshot.attention.message
+    table.chips("3.base", 3, 2, alien=2)
+    assert [p.issue for p in table.snapshot.reader.problems] == [ReadingIssue.ALIEN]
+    table.chips("3.base", 3, 2)
+    assert table.snapshot.closes_betting is True
+    table.tap(NoMoreBets())
+    assert table.snapshot.phase is Phase.DEALING and table.snapshot.seat(3).base == 500
+
+
+def test_8_23_the_wagers_close_at_the_scan_and_a_change_after_it_is_a_late_change(table):
+    table.chips("2.base", 50)
+    table.chips("3.base", 25)
+    table.reader.sim_place(spot("3.base"), [2_500, 500])  # put down as the dealer taps: the scan has it
+    table.tap(NoMoreBets())
+    closing = [r for r in table.ops("BettingClosed")]
+    assert closing and table.snapshot.seat(3).base == 3_000, "the closed wagers are the scan's"
+    table.chips("3.base", 25, 5, 10)
+    late = table.snapshot.reader.late
+    assert [(v.reading.spot, v.reading.amount, v.due) for v in late] == [(spot("3.base"), 4_000, 3_000)]
+    assert table.snapshot.seat(3).base == 3_000, "the closed wager stands"
+    assert table.ops("LateChange") == [{"type": "LateChange", "spot": "3.base", "due": 3_000, "held": 4_000, "alien": 0}]
+    table.chips("3.base", 25, 5)
+    assert not table.snapshot.reader.late and table.ops("LateChangeUndone")
+
+
+@pytest.mark.parametrize("table", [DOUBLE], indirect=True)
+def test_8_23_a_double_for_less_is_read_from_the_chips_added(table):
+    table.chips("3.base", 25)
+    table.tap(NoMoreBets())
+    table.deal(4)
+    assert table.snapshot.need is Need.DECISION and table.snapshot.decisions.double
+    table.tap(Decide(3, 0, Action.DOUBLE))
+    assert table.snapshot.reader.awaited is not None and table.controller.feed.locked, "no card until the chips are down"
+    table.chips("3.base", 25, 10)
+    hand = table.snapshot.seat(3).hands[0]
+    assert hand.doubled == 1_000, "the $10 added is the double for less, no keypad"
+    assert [op for op in table.ops("DecisionTaken")] == [{"type": "DecisionTaken", "seat": 3, "hand": 0, "action": "double",
+                                                          "amount": 1_000}]
+    assert not table.snapshot.reader.late
+
+
+@pytest.mark.parametrize("table", [DOUBLE], indirect=True)
+def test_8_23_chips_a_decision_does_not_allow_are_refused_naming_the_amount_read(table):
+    table.chips("3.base", 25)
+    table.tap(NoMoreBets())
+    table.deal(4)
+    table.tap(Decide(3, 0, Action.DOUBLE))
+    table.chips("3.base", 25, 25, 5)
+    attention = table.snapshot.attention
+    assert attention is not None and attention.kind is AttentionKind.REFUSED
+    assert "$30.00 read on 3.base for the double" in attention.message
+    assert table.snapshot.seat(3).hands[0].doubled == 0 and table.snapshot.reader.awaited is not None
+
+
+def _settle_both(table: ReaderTable) -> None:
+    table.chips("2.base", 50)
+    table.chips("3.base", 25)
+    table.tap(NoMoreBets())
+    table.deal(6)
+    table.tap(Decide(2, 0, Action.STAND))
+    table.tap(Decide(3, 0, Action.STAND))
+    table.deal(1)
+    assert table.snapshot.phase is Phase.SETTLED
+
+
+def test_8_24_an_overpay_and_an_underpay_hold_the_settlement_with_their_differences(table):
+    _settle_both(table)
+    table.chips("2.base", 100, 25)  # $100 due: $25 overpaid
+    table.chips("3.base", 25)  # $50 due: $25 underpaid
+    table.tap(SettlementConfirmed())
+    differences = {(d.spot, d.held, d.due) for d in table.snapshot.reader.differences}
+    assert differences == {(spot("2.base"), 12_500, 10_000), (spot("3.base"), 2_500, 5_000)}
+    assert table.snapshot.phase is Phase.SETTLED, "the step stays open"
+    table.chips("2.base", 100)  # put right
+    table.tap(SettlementConfirmed())
+    assert {(d.spot, d.held, d.due) for d in table.snapshot.reader.differences} == {(spot("3.base"), 2_500, 5_000)}
+    with pytest.raises(Exception):
+        table.controller.supervise(AcceptPayout("Floor 1", "player left"), "0000")
+    table.controller.supervise(AcceptPayout("Floor 1", "player left"), PIN)
+    [entry] = recall(table.path, round_id=1)
+    assert entry["closed"], "the supervisor's acceptance ends the step: the round closed"
+    assert entry["ledger"]["mispays"] == [{"seat": 3, "spot": "3.base", "held": 25, "due": 50, "difference": -25,
+                                           "supervisor": "Floor 1", "reason": "player left"}]
+    told = story(entry)
+    assert [m.text for m in told.mispays] == [
+        "Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by Floor 1: player left"]
+
+
+def test_8_25_the_dealer_signed_in_is_named_on_the_rounds_records(table):
+    table.tap(DealerSignIn("  Ana R.  "))
+    assert table.snapshot.house_dealer == "Ana R."
+    _settle_both(table)
+    table.chips("2.base", 100)
+    table.chips("3.base", 50)
+    table.tap(SettlementConfirmed())
+    assert recall(table.path, round_id=1)[0]["closed"]
+    table.tap(DealerSignOut())
+    assert table.snapshot.house_dealer is None
+    refused = table.controller.submit(DealerSignOut())
+    assert refused is not None and refused.code == "no_dealer"
+    [entry] = recall(table.path, round_id=1)
+    assert entry["dealers"] == ["Ana R."] and story(entry).dealers == "Ana R."
