@@ -30,13 +30,18 @@ class ReaderTable:
         self.reader = reader or WagerEmulator(PtyEndpoint(), seats=seats, bank=profile == "nobust-4.0")
         self.shoe.start()
         self.reader.start()
-        self.controller = TableController(Table.open(path, TableConfig("READ-1", profile, settings or {})))
-        self.controller.connect_devices(self.shoe.endpoint.url)
-        self.controller.connect_wagers(self.reader.endpoint.url)
         self.path = path
+        self.controller = self._open(TableConfig("READ-1", profile, settings or {}))
+
+    def _open(self, config: TableConfig | None) -> TableController:
+        controller = TableController(Table.open(self.path, config))
+        controller.connect_devices(self.shoe.endpoint.url)
+        controller.connect_wagers(self.reader.endpoint.url)
+        return controller
 
     def start(self) -> None:
-        self.controller.set_pin(PIN)
+        if not self.controller.supervisor_snapshot(recent=0).has_pin:
+            self.controller.set_pin(PIN)
         self.controller.start()
         self.until(lambda: self.session.s.shoe_id is not None and bool(self.session.reader.spots), "the reader's first scan")
 
@@ -46,6 +51,14 @@ class ReaderTable:
         self.reader.stop()
         self.controller.pump(0.2)
         self.controller.close()
+
+    def restart(self, while_down: Callable[[], None]) -> None:
+        """The table stops and opens again on its journal; `while_down` happens at the felt meanwhile."""
+        self.controller.stop()
+        self.controller.close()
+        while_down()
+        self.controller = self._open(None)
+        self.start()
 
     @property
     def session(self):  # the live session, read as a player model would (`consult`)

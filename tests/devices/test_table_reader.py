@@ -2,15 +2,22 @@
 the players' chips on the emulated reader's spots, every input journaled."""
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 
 from dealer_assist.history.recall import recall
-from dealer_assist.rules.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.rules.inputs import (
+    Action, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult, PlaceWager, WagerKind,
+)
 from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.table.readings import ReadingIssue
 from dealer_assist.table.session_inputs import AcceptPayout, DealerSignIn, DealerSignOut, SettlementConfirmed
 from dealer_assist.table.snapshot import AttentionKind
 from dealer_assist.text.round_story import story
+from ui.dispute_report import write_report
 
 from reader_rig import PIN, ReaderTable, spot
 
@@ -115,10 +122,13 @@ def test_8_23_chips_a_decision_does_not_allow_are_refused_naming_the_amount_read
     assert table.snapshot.seat(3).hands[0].doubled == 0 and table.snapshot.reader.awaited is not None
 
 
-def _settle_both(table: ReaderTable) -> None:
+def _settle_both(table: ReaderTable, late: bool = False) -> None:
     table.chips("2.base", 50)
     table.chips("3.base", 25)
     table.tap(NoMoreBets())
+    if late:  # seat 2 slips a chip on after the wagers closed, then takes it back
+        table.chips("2.base", 50, 5)
+        table.chips("2.base", 50)
     table.deal(6)
     table.tap(Decide(2, 0, Action.STAND))
     table.tap(Decide(3, 0, Action.STAND))
@@ -126,8 +136,8 @@ def _settle_both(table: ReaderTable) -> None:
     assert table.snapshot.phase is Phase.SETTLED
 
 
-def test_8_24_an_overpay_and_an_underpay_hold_the_settlement_with_their_differences(table):
-    _settle_both(table)
+def test_8_24_an_overpay_and_an_underpay_hold_the_settlement_with_their_differences(table, qapp, tmp_path):
+    _settle_both(table, late=True)
     table.chips("2.base", 100, 25)  # $100 due: $25 overpaid
     table.chips("3.base", 25)  # $50 due: $25 underpaid
     table.tap(SettlementConfirmed())
@@ -147,6 +157,20 @@ def test_8_24_an_overpay_and_an_underpay_hold_the_settlement_with_their_differen
     told = story(entry)
     assert [m.text for m in told.mispays] == [
         "Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by Floor 1: player left"]
+    assert [c.text for c in told.late_changes] == ["Seat 2 · Base: $55 on the spot, $50 closed · late change"]
+
+    text = _pdf_text(write_report(table.path, 1, tmp_path / "round-1.pdf").path, tmp_path)
+    assert "Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by Floor 1: player left" in text
+    assert "Seat 2 · Base: $55 on the spot, $50 closed · late change" in text
+
+
+def _pdf_text(pdf, folder) -> str:
+    """The PDF read back as text by Ghostscript, its lines' spaces made single."""
+    ghostscript = shutil.which("gs")
+    assert ghostscript is not None, "Ghostscript reads the PDF back as text"
+    subprocess.run([ghostscript, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=txtwrite", f"-sOutputFile={folder}/page-%d.txt",
+                    str(pdf)], check=True)
+    return "\n".join(" ".join(page.read_text().split()) for page in sorted(folder.glob("page-*.txt")))
 
 
 def test_8_25_the_dealer_signed_in_is_named_on_the_rounds_records(table):
@@ -163,3 +187,54 @@ def test_8_25_the_dealer_signed_in_is_named_on_the_rounds_records(table):
     assert refused is not None and refused.code == "no_dealer"
     [entry] = recall(table.path, round_id=1)
     assert entry["dealers"] == ["Ana R."] and story(entry).dealers == "Ana R."
+
+
+@pytest.mark.parametrize("table", [DOUBLE], indirect=True)
+def test_8_23_a_restart_mid_round_resumes_the_wagers_scans_again_and_shows_a_chip_moved_meanwhile(table):
+    table.chips("3.base", 25)
+    table.chips("3.buster", 5)
+    table.tap(NoMoreBets())
+    table.deal(4)
+    before = table.snapshot.seat(3)
+    table.restart(lambda: table.reader.sim_place(spot("3.base"), [2_500, 500]))
+    table.until(lambda: bool(table.snapshot.reader and table.snapshot.reader.late), "the scan after the restart")
+    after = table.snapshot.seat(3)
+    assert (after.base, after.buster, after.hands) == (before.base, before.buster, before.hands), "the same wagers"
+    assert [(v.reading.spot, v.reading.amount, v.due) for v in table.snapshot.reader.late] == [(spot("3.base"), 3_000, 2_500)]
+    scans = [r.body["input"]["purpose"] for r in read_records(table.path) if r.kind is RecordKind.INPUT
+             and r.body["input"]["type"] == "SpotsScanned"]
+    assert scans[-1] == "reading", "the reader scanned the spots again"
+
+
+@pytest.mark.parametrize("table", [["8H", "6D", "8C", "9C"]], indirect=True)
+def test_8_23_a_split_is_staked_by_chips_equal_to_the_wager(table):
+    table.chips("3.base", 25)
+    table.tap(NoMoreBets())
+    table.deal(4)
+    table.tap(Decide(3, 0, Action.SPLIT))
+    table.chips("3.base", 25, 20)
+    assert "for the split" in table.snapshot.attention.message and len(table.snapshot.seat(3).hands) == 1
+    table.chips("3.base", 25, 25)
+    assert [hand.stake for hand in table.snapshot.seat(3).hands] == [2_500, 2_500]
+    assert not table.snapshot.reader.late
+
+
+# seat 3 TH 9H; the dealer's Ace up, 7C in the hole: insurance is open, then the peek finds no Natural.
+@pytest.mark.parametrize("table", [["TH", "AS", "9H", "7C"]], indirect=True)
+def test_8_24_insurance_staked_by_chips_and_the_settle_now_step_checked_at_paid(table):
+    table.chips("3.base", 25)
+    table.tap(NoMoreBets())
+    table.deal(4)
+    assert table.snapshot.need is Need.INSURANCE
+    table.chips("3.ins", 10)
+    assert table.snapshot.seat(3).insurance == 1_000, "the chips on the insurance spot are the insurance"
+    table.tap(CloseInsurance())
+    table.tap(PeekAnswered(PeekResult.NONE))
+    assert table.snapshot.need is Need.PAYMENTS  # insurance lost: the dealer collects it now
+    table.tap(PaymentsMade())
+    assert [(d.spot, d.held, d.due) for d in table.snapshot.reader.differences] == [(spot("3.ins"), 1_000, 0)]
+    assert table.snapshot.need is Need.PAYMENTS, "the step stays open"
+    table.chips("3.ins")
+    table.tap(PaymentsMade())
+    assert table.snapshot.need is Need.DECISION and not table.snapshot.reader.differences
+    assert table.ops("PayoutDifference") == [{"type": "PayoutDifference", "spot": "3.ins", "held": 1_000, "due": 0}]
