@@ -3,7 +3,10 @@ the players' chips on the emulated reader's spots, every input journaled."""
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -238,3 +241,73 @@ def test_8_24_insurance_staked_by_chips_and_the_settle_now_step_checked_at_paid(
     table.tap(PaymentsMade())
     assert table.snapshot.need is Need.DECISION and not table.snapshot.reader.differences
     assert table.ops("PayoutDifference") == [{"type": "PayoutDifference", "spot": "3.ins", "held": 1_000, "due": 0}]
+
+
+@pytest.mark.slow
+def test_8_23_a_bench_killed_mid_round_comes_back_with_the_same_wagers_scans_and_shows_a_chip_moved_while_down(tmp_path):
+    """SIGKILL of a bench whose players bet with chips, after "No more bets", before the round is
+    settled; a chip goes on a closed spot while it is down; the bench resumes and finishes the round."""
+    path = tmp_path / "bench.db"
+    bench = [sys.executable, "-m", "ui.cli", "bench", "--seed", "4", "--journal", str(path), "--wagers", "--profile", "sd-buster-a"]
+    running = subprocess.Popen([*bench, "--rounds", "50", "--pace", "0.05"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        closed = None
+        while closed is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+            closed = _closed_round(path)
+        assert closed is not None, "the bench closed no wagers in 120 s"
+    finally:
+        running.send_signal(signal.SIGKILL)
+        running.communicate(timeout=30)
+    round_id, wagers = closed
+    seat, wager = min(wagers.items())
+    spot_name = f"{seat}.base"
+
+    resumed = subprocess.run([*bench, "--resume", "--rounds", str(round_id), "--spot", f"{spot_name}={wager},500"],
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    records = list(read_records(path))
+    start = max(r.seq for r in records if r.kind is RecordKind.RESUMED)
+    after = [r for r in records if r.seq > start and r.kind in (RecordKind.INPUT, RecordKind.CLOSE)]
+    first_scan = next(r for r in after if r.body["input"]["type"] == "SpotsScanned")
+    assert first_scan.body["input"]["purpose"] == "reading", "the reader scanned every spot before the table used it"
+    late = [op for op in first_scan.body["ops"] if op["type"] == "LateChange"]
+    assert late == [{"type": "LateChange", "spot": spot_name, "due": wager, "held": wager + 500, "alien": 0}]
+    entry = recall(path, round_id=round_id)[0]
+    assert entry["closed"] and entry["late_changes"][0]["spot"] == spot_name
+    stakes = {row["seat"]: row["stake"] for row in entry["ledger"]["settlements"] if row["wager"] == "base" and row["hand"] == 0}
+    assert stakes[seat] * 100 >= wager, "the wager closed before the kill stands"
+    assert _wagers(path, round_id) == wagers, "the same wagers after the restart"
+
+
+def _wagers(path, round_id: int) -> dict[int, int]:
+    """The base wagers placed in the round, as its WagerPlaced operations left them (its closing
+    record opens the next round, whose wagers are not its)."""
+    wagers: dict[int, int] = {}
+    ops = [op for record in read_records(path) if record.round_id == round_id
+           and record.kind in (RecordKind.INPUT, RecordKind.CLOSE) for op in record.body["ops"]]
+    for op in ops:
+        if op["type"] == "RoundOpened":
+            break
+        if op["type"] == "WagerPlaced" and op["kind"] == "base":
+            wagers[op["seat"]] = op["amount"]
+    return {seat: amount for seat, amount in wagers.items() if amount}
+
+
+def _closed_round(path) -> tuple[int, dict[int, int]] | None:
+    """The open round whose wagers are closed and not yet settled, with its base wagers."""
+    if not path.exists():
+        return None
+    try:
+        records = list(read_records(path))
+    except Exception:  # the journal is being created
+        return None
+    rounds = [r for r in records if r.round_id is not None and r.kind in (RecordKind.INPUT, RecordKind.CLOSE)]
+    if not rounds:
+        return None
+    last = rounds[-1].round_id
+    ops = [op["type"] for r in rounds if r.round_id == last for op in r.body["ops"]]
+    if last < 2 or "BettingClosed" not in ops or "RoundSettled" in ops:
+        return None
+    return last, _wagers(path, last)
