@@ -29,9 +29,10 @@ from dealer_assist.journal.record_source import RecordSource, SqliteRecords
 from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PaymentsMade, PeekAnswered
 from dealer_assist.rules.profile import PayoutCheck, Profile
 from dealer_assist.table.journaled_table import Table, TableStopped
-from dealer_assist.table.roster import read_roster
+from dealer_assist.table.roster import DEALERS_FILE, read_roster
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import CardsUnread, ReaderSpots, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned
+from dealer_assist.text.record_words import money_text
 from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
 from devices.device_status import DeviceStatus
 from devices.peek import PeekReader
@@ -145,6 +146,10 @@ class TableController:
         rounds read from the journal (none read for 0)."""
         return build_supervisor_snapshot(self._table, self._roster, recent)
 
+    def dealer_roster(self) -> tuple[str, ...]:
+        """The house dealers' names (`dealers.txt` beside the journal), read each time the sign-in opens (RULES.md §8.25)."""
+        return read_roster(self._table.path, DEALERS_FILE)
+
     def device_lights(self) -> dict[str, str]:
         """Any thread: each device link's light, "up" or "down", by the device's name as the journal
         has it ("shoe", "peek", "camera"), for the card room's status message; status items that are
@@ -244,7 +249,7 @@ class TableController:
         elif isinstance(item, PeekAnswered):
             self.devices.read(NAMES["peek"], item.result.value)
         elif isinstance(item, SpotReading):
-            self.devices.read(NAMES["wagers"], f"{item.spot} {item.amount / 100:g}")
+            self.devices.read(NAMES["wagers"], f"{item.spot} {money_text(item.amount)}")
 
     def report(self, attention: Attention) -> None:
         """A device fault or mismatch a person must see."""

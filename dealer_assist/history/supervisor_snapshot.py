@@ -19,6 +19,7 @@ from dealer_assist.rules.phases import Phase
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.pins import MAX_TRIES
 from dealer_assist.table.session import TableState
+from dealer_assist.table.session_operations import PayoutDifference
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,7 @@ class SupervisorSnapshot:
     journal_path: Path  # the dispute reports go beside it
     roster: tuple[str, ...]  # the floor supervisors' names the corrections offer (`roster.py`)
     pin_tries_left: int = MAX_TRIES  # wrong PINs the pad takes before the next lock
+    payout_differences: tuple[PayoutDifference, ...] = ()  # what the payout check found, for the supervisor to accept
 
 
 def build_supervisor_snapshot(table: Table, roster: tuple[str, ...], recent: int) -> SupervisorSnapshot:
@@ -80,4 +82,4 @@ def build_supervisor_snapshot(table: Table, roster: tuple[str, ...], recent: int
         max(0.0, table.pins.locked_until - now), session.state, session.round_id,
         tracker.phase if tracker is not None else None, session.misdeal, tuple(session.unread),
         tuple(round_cards(open_entry)) if open_entry is not None else (), rotation, rounds, table.stopped,
-        table.path, roster, MAX_TRIES - table.pins.wrong % MAX_TRIES)
+        table.path, roster, MAX_TRIES - table.pins.wrong % MAX_TRIES, tuple(session.reader.round.differences.values()))

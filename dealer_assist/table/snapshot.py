@@ -24,6 +24,7 @@ from dealer_assist.table.readings import SpotProblem, must_hold
 from dealer_assist.table.session import TableSession, TableState
 from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.session_operations import ChipsAwaited, MispayAccepted, PayoutDifference
+from dealer_assist.table.spots import Spot, SpotKind
 
 
 class AttentionKind(StrEnum):
@@ -336,8 +337,12 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
         snapshot = build_snapshot(tracker, attention)
         reader = reader_view(session)
         closes = snapshot.closes_betting and not (reader is not None and reader.problems)
+        decisions = snapshot.decisions
+        if decisions.seat is not None and session.reader.reads(Spot(decisions.seat, SpotKind.BASE)):
+            # the chips added on the spot are the double: no keypad (RULES.md §8.23)
+            decisions = replace(decisions, double_for_less=False, double_min=0, double_max=0)
         return replace(snapshot, table=table, reader=reader, house_dealer=session.s.dealer, takes_card=session.takes_card(),
-                       closes_betting=closes)
+                       closes_betting=closes, decisions=decisions)
     if session.misdeal is not None and attention is None:
         attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} came out of the shoe before the round: call a floor "
                               "supervisor, who discards it on the supervisor's screen", "6.1", held=True)

@@ -42,8 +42,11 @@ def on_spot(spot: Spot, held: Cents, due: Cents, due_word: str, seat: bool = Tru
 
 
 def late_change(spot: Spot, held: Cents, due: Cents, alien: int = 0, seat: bool = True) -> str:
-    """'Seat 3 · Base: $40 on the spot, $30 closed · late change'."""
+    """'Seat 3 · Base: $40 on the spot, $30 closed · late change'; on the seat itself, in its
+    narrow place, it says so first: 'Late change · Base $40 · closed $30'."""
     aliens = f" · {_aliens(alien)}" if alien else ""
+    if not seat:
+        return f"Late change · {spot_name(spot, seat)} {money_text(held)} · closed {money_text(due)}{aliens}"
     return f"{on_spot(spot, held, due, 'closed', seat)}{aliens} · late change"
 
 

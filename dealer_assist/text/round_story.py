@@ -109,6 +109,8 @@ def _steps(entry: dict[str, Any]) -> tuple[Step, ...]:
 
 
 def _correction(fix: dict[str, Any]) -> Evidence:
+    if fix["type"] == "MispayAccepted":
+        return Evidence(fix["seq"], clock(fix["wall"]), f"Mispay accepted · {_mispay(fix).text}")
     return Evidence(fix["seq"], clock(fix["wall"]), describe(fix))
 
 

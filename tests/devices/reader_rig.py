@@ -24,7 +24,9 @@ class ReaderTable:
     """`chips` puts chips on a spot as a player would; `until` pumps the controller until a condition holds."""
 
     def __init__(self, path: Path, cards: list[str], profile: str = "sd-buster-a", settings: dict[str, object] | None = None,
-                 reader: WagerEmulator | None = None) -> None:
+                 reader: WagerEmulator | None = None, wait: Callable[[Callable[[], bool], float], bool] | None = None) -> None:
+        """`wait(done, seconds)`: how the test waits for the table (on a screen, Qt's event loop runs the controller)."""
+        self._wait = wait or (lambda done, seconds: self.controller.pump_until(done, seconds))
         self.shoe = ShoeEmulator(PtyEndpoint(), cards=[parse_card(c) for c in cards], pace=None, seed=5)
         seats = 8 if profile == "nobust-4.0" else 7
         self.reader = reader or WagerEmulator(PtyEndpoint(), seats=seats, bank=profile == "nobust-4.0")
@@ -69,7 +71,7 @@ class ReaderTable:
         return self.controller.snapshot
 
     def until(self, done: Callable[[], bool], what: str) -> None:
-        assert self.controller.pump_until(done, WAIT_S), f"waited {WAIT_S} s for {what}"
+        assert self._wait(done, WAIT_S), f"waited {WAIT_S} s for {what}"
 
     def chips(self, spot: str, *dollars: int, alien: int = 0) -> None:
         """The spot now holds exactly these chips (and `alien` chips of another casino); the table
