@@ -104,6 +104,9 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         if config.get("shoe") and not args.shoe:
             args.shoe, args.peek = config["shoe"], config.get("peek")
         args.wagers = args.wagers or config.get("wagers")
+        if args.wagers and args.autoplay:
+            raise ValueError("--autoplay keys its wagers, and a table with a wager reader takes them from the chips: "
+                             "leave out the wager reader, or play it with dealer-assist bench --wagers")
         if config.get("camera") and not args.camera:
             args.camera, args.calibration = str(config["camera"]), config.get("calibration")
         if args.camera not in (None, EMULATED_CAMERA) and not args.calibration:

@@ -102,6 +102,11 @@ class ReaderTable:
         return [op for r in read_records(self.path) if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)
                 for op in r.body["ops"] if op["type"] == kind]
 
+    def ops_inputs(self, kind: str) -> list[dict]:
+        """The journaled inputs of one kind, in order."""
+        return [r.body["input"] for r in read_records(self.path) if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)
+                and r.body["input"]["type"] == kind]
+
     def refused(self) -> list[dict]:
         return [r.body for r in read_records(self.path) if r.kind is RecordKind.REFUSED]
 

@@ -311,3 +311,16 @@ def _closed_round(path) -> tuple[int, dict[int, int]] | None:
     if last < 2 or "BettingClosed" not in ops or "RoundSettled" in ops:
         return None
     return last, _wagers(path, last)
+
+
+def test_after_a_new_boot_the_readings_are_used_only_once_the_readers_scan_completed(table):
+    table.chips("3.base", 25)
+    scans = len(table.ops_inputs("SpotsScanned"))
+    table.reader.sim_power_up()
+    table.reader.sim_place(spot("3.base"), [2_500, 1_000])  # moved while the reader powered up: its scan reads it
+    table.until(lambda: len(table.ops_inputs("SpotsScanned")) > scans, "the scan after the power-up")
+    inputs = [r.body["input"]["type"] for r in read_records(table.path) if r.kind is RecordKind.INPUT]
+    last_scan = len(inputs) - 1 - inputs[::-1].index("SpotsScanned")
+    assert "ReaderSpots" in inputs[:last_scan][-3:], "the table stopped using the readings until the scan"
+    table.until(lambda: table.snapshot.seat(3).base == 3_500, "the scan's reading as the wager")
+    assert table.session.reader.reads(spot("3.base"))
