@@ -150,4 +150,5 @@ def export_round(where: RecordSource | Path | str, round_id: int) -> dict[str, A
                          tracker.dealer_settles_early)
     for event in session.round_inputs:
         recorder.record(event, fresh.apply(event))
-    return recorder.round_file({"table_id": config.table_id, "round_id": round_id, "journal": source.name})
+    meta = {"table_id": config.table_id, "round_id": round_id, "journal": source.name}
+    return recorder.round_file(meta | {"dealers": closing.body["dealers"]} if "dealers" in closing.body else meta)

@@ -10,14 +10,14 @@ import time
 
 import pytest
 
-from dealer_assist.history.recall import recall
+from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.inputs import (
     Action, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult, PlaceWager, WagerKind,
 )
 from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.table.readings import ReadingIssue
-from dealer_assist.table.session_inputs import AcceptPayout, DealerSignIn, DealerSignOut, SettlementConfirmed
+from dealer_assist.table.session_inputs import AcceptPayout, BankAccepted, DealerSignIn, DealerSignOut, SettlementConfirmed
 from dealer_assist.table.snapshot import AttentionKind
 from dealer_assist.text.round_story import story
 from ui.dispute_report import write_report
@@ -324,3 +324,26 @@ def test_after_a_new_boot_the_readings_are_used_only_once_the_readers_scan_compl
     assert "ReaderSpots" in inputs[:last_scan][-3:], "the table stopped using the readings until the scan"
     table.until(lambda: table.snapshot.seat(3).base == 3_500, "the scan's reading as the wager")
     assert table.session.reader.reads(spot("3.base"))
+
+
+def test_8_22_the_bank_offered_is_the_chips_on_pd_bank(tmp_path):
+    rig = ReaderTable(tmp_path / "table.db", BOTH_WIN, profile="nobust-4.0")
+    rig.start()
+    try:
+        offered = rig.session.s.offer_seat
+        rig.chips("pd.bank", 500)
+        refused = rig.controller.submit(BankAccepted(offered, 20_000))
+        assert refused is not None and refused.code == "spot_read" and "pd.bank: $500.00 there, $200.00 keyed" in refused.message
+        rig.tap(BankAccepted(offered, 50_000))
+        assert rig.session.s.pd_bank == 50_000 and rig.snapshot.bank.bank == 50_000
+    finally:
+        rig.stop()
+
+
+def test_8_25_the_round_file_exported_names_its_dealer(table):
+    table.tap(DealerSignIn("Badge 0417"))
+    _settle_both(table)
+    table.chips("2.base", 100)
+    table.chips("3.base", 50)
+    table.tap(SettlementConfirmed())
+    assert export_round(table.path, 1)["meta"]["dealers"] == ["Badge 0417"]
