@@ -85,8 +85,7 @@ def test_8_23_the_wagers_close_at_the_scan_and_a_change_after_it_is_a_late_chang
     table.chips("3.base", 25)
     table.reader.sim_place(spot("3.base"), [2_500, 500])  # put down as the dealer taps: the scan has it
     table.tap(NoMoreBets())
-    closing = [r for r in table.ops("BettingClosed")]
-    assert closing and table.snapshot.seat(3).base == 3_000, "the closed wagers are the scan's"
+    assert table.ops("BettingClosed") and table.snapshot.seat(3).base == 3_000, "the closed wagers are the scan's"
     table.chips("3.base", 25, 5, 10)
     late = table.snapshot.reader.late
     assert [(v.reading.spot, v.reading.amount, v.due) for v in late] == [(spot("3.base"), 4_000, 3_000)]
