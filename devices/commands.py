@@ -13,7 +13,6 @@ from dealer_assist.errors import CommandCode, CommandError
 from devices.errors import DeviceCode
 from devices.adapter import DeviceAdapter, EventSink
 from devices.cli_support import emit, emit_last, stop_on_signals
-from devices.errors import DeviceCode
 from devices.events import (
     CardSeen,
     CardsMissed,

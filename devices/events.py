@@ -12,7 +12,7 @@ from dealer_assist.rules.cards import Card
 from devices.framing import RejectReason
 from devices.link import LinkState
 from devices.messages import LidState, LockState
-from devices.spots import Spot
+from dealer_assist.table.spots import Spot
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.rules.cards import RANKS, SUITS, TEN_VALUES, Card
-from devices.spots import Spot, parse_spot
+from dealer_assist.table.spots import Spot, parse_spot
 
 HEX = "0123456789ABCDEF"
 

@@ -28,7 +28,7 @@ from devices.fields import (
     enum_kind,
     wire,
 )
-from devices.spots import Spot
+from dealer_assist.table.spots import Spot
 
 
 class LidState(StrEnum):

@@ -26,18 +26,20 @@ from dealer_assist.journal.journal_file import Sink
 from dealer_assist.journal.errors import JournalDamaged
 from dealer_assist.journal.lock import Holder
 from dealer_assist.journal.record_source import RecordSource, SqliteRecords
-from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
-from dealer_assist.rules.profile import Profile
+from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PaymentsMade, PeekAnswered
+from dealer_assist.rules.profile import PayoutCheck, Profile
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.pins import PinSetter, bench_pin
-from dealer_assist.table.roster import read_roster
+from dealer_assist.table.roster import DEALERS_FILE, read_roster
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
-from dealer_assist.table.session_inputs import CardsUnread
+from dealer_assist.table.session_inputs import CardsUnread, ReaderSpots, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned
+from dealer_assist.text.record_words import money_text
 from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
 from devices.device_status import DeviceStatus
 from devices.peek import PeekReader
 from devices.shoe import ShoeScanner
-from devices.table_feed import DeviceFeed, DeviceNote
+from devices.table_feed import DeviceFeed, DeviceNote, ReaderScanned
+from devices.wagers import WagerReader
 
 if TYPE_CHECKING:  # OpenCV and the decoders load only for a table with a camera
     import numpy as np
@@ -60,7 +62,9 @@ class Consult(Protocol):
     def __call__(self, question: Callable[[TableSession], T]) -> T: ...
 
 
-NAMES = {"shoe": "Shoe", "peek": "Peek"}
+NAMES = {"shoe": "Shoe", "peek": "Peek", "wagers": "Wagers"}
+SCANNED_TAPS = {NoMoreBets: ScanFor.NO_MORE_BETS, PaymentsMade: ScanFor.PAID, SettlementConfirmed: ScanFor.SETTLED}
+Item = TableInput | DeviceNote | ReaderScanned
 POLL_S = 0.005
 
 
@@ -73,6 +77,7 @@ class TableController:
         self.halted: Attention | None = None  # a stopped or damaged journal: stays until the table is reopened
         self.feed: DeviceFeed | None = None
         self.camera: CameraWatch | None = None
+        self.scanning: ScanFor | None = None  # a tap waiting for the wager reader's scan
         self._inbox: queue.Queue[Call] = queue.Queue()
         self._post: Post = self._inbox.put
         self._listeners: list[Listener] = []
@@ -142,6 +147,10 @@ class TableController:
         rounds read from the journal (none read for 0)."""
         return build_supervisor_snapshot(self._table, self._roster, recent)
 
+    def dealer_roster(self) -> tuple[str, ...]:
+        """The house dealers' names (`dealers.txt` beside the journal), read each time the sign-in opens (RULES.md §8.25)."""
+        return read_roster(self._table.path, DEALERS_FILE)
+
     def device_lights(self) -> dict[str, str]:
         """Any thread: each device link's light, "up" or "down", by the device's name as the journal
         has it ("shoe", "peek", "camera"), for the card room's status message; status items that are
@@ -172,11 +181,23 @@ class TableController:
 
     def connect_devices(self, shoe_url: str, peek_url: str | None = None) -> None:
         """The shoe scanner (and the peek device) at these URLs; they start with `start`."""
-        self.feed = DeviceFeed(None, None, self.deliver)
-        self.feed.shoe = ShoeScanner(shoe_url, self.feed.on_shoe_event)
-        self.feed.peek = PeekReader(peek_url, self.feed.on_peek_event) if peek_url else None
+        feed = self._feed()
+        feed.shoe = ShoeScanner(shoe_url, feed.on_shoe_event)
+        feed.peek = PeekReader(peek_url, feed.on_peek_event) if peek_url else None
         for name in ("shoe", "peek") if peek_url else ("shoe",):
             self.devices.link(NAMES[name], False)
+
+    def connect_wagers(self, url: str) -> None:
+        """The wager reader at `url` (RULES.md §8.22-8.24); it starts with `start`. Until its first
+        scan completes the table uses none of its readings."""
+        feed = self._feed()
+        feed.wagers = WagerReader(url, feed.on_wagers_event)
+        self.devices.link(NAMES["wagers"], False)
+
+    def _feed(self) -> DeviceFeed:
+        if self.feed is None:
+            self.feed = DeviceFeed(None, None, self.deliver)
+        return self.feed
 
     def watch_camera(self, frames: Iterable[np.ndarray], reader: CardReader, check: CameraCheck | None = None) -> CameraWatch:
         """The overhead camera's frames, checked against the round on a thread of their own."""
@@ -192,30 +213,33 @@ class TableController:
         hears as its link comes up."""
         self._sync()
         if self.feed is not None:
-            for device in (self.feed.shoe, self.feed.peek):
-                if device is not None:
-                    device.start()
+            if self.feed.wagers is not None and self._table.session.reader.spots:
+                self.submit(ReaderSpots(()))  # the readings wait for the reader's first scan
+            for device in self._devices():
+                device.start()
         if self.camera is not None:
             self.camera.start()
 
     def stop(self) -> None:
         if self.camera is not None:
             self.camera.stop()
-        if self.feed is not None:
-            for device in (self.feed.shoe, self.feed.peek):
-                if device is not None:
-                    device.stop()
+        for device in self._devices():
+            device.stop()
+
+    def _devices(self) -> list[ShoeScanner | PeekReader | WagerReader]:
+        feed = self.feed
+        return [] if feed is None else [device for device in (feed.shoe, feed.peek, feed.wagers) if device is not None]
 
     # --- any thread ------------------------------------------------------------------------------
 
-    def deliver(self, item: TableInput | DeviceNote) -> None:
+    def deliver(self, item: Item) -> None:
         """A device's input or evidence, from its reader thread. The input goes to the owner thread
         first and the status line hears of it next, so a card is never queued behind the status
         line's repaint; the status line shows it even when the rules refuse it."""
         self._post(lambda: self._take(item))
         self._show_on_status_line(item)
 
-    def _show_on_status_line(self, item: TableInput | DeviceNote) -> None:
+    def _show_on_status_line(self, item: Item) -> None:
         if isinstance(item, DeviceNote):
             if item.body.get("type") == "LinkChanged":
                 self.devices.link(NAMES[item.body["device"]], item.body["state"] == "up")
@@ -225,6 +249,8 @@ class TableController:
             self.devices.read(NAMES["shoe"], "unread")
         elif isinstance(item, PeekAnswered):
             self.devices.read(NAMES["peek"], item.result.value)
+        elif isinstance(item, SpotReading):
+            self.devices.read(NAMES["wagers"], f"{item.spot} {money_text(item.amount)}")
 
     def report(self, attention: Attention) -> None:
         """A device fault or mismatch a person must see."""
@@ -237,7 +263,16 @@ class TableController:
     # --- the owner thread ------------------------------------------------------------------------
 
     def submit(self, event: TableInput) -> Failure | None:
-        """The dealer's input (or a device's); the refusal, if any, also shown on the banner."""
+        """The dealer's input (or a device's); the refusal, if any, also shown on the banner. At a
+        table whose wager reader reads spots, "No more bets" and a checked "Paid" wait for the
+        reader's scan, and go in with it (RULES.md §8.23, §8.24)."""
+        purpose = SCANNED_TAPS.get(type(event))
+        if purpose is not None and self._scans_for(purpose):
+            assert self.feed is not None and self.feed.wagers is not None
+            self.scanning = purpose
+            self.feed.wagers.scan()
+            self._publish()
+            return None
         try:
             self._guarded(lambda: self._table.submit(event))
             self.attention = None
@@ -327,11 +362,32 @@ class TableController:
 
     # --- inside ----------------------------------------------------------------------------------
 
-    def _take(self, item: TableInput | DeviceNote) -> None:
+    def _scans_for(self, purpose: ScanFor) -> bool:
+        """Whether the tap waits for a scan: the table uses the reader's readings, and at "Paid" a
+        read spot is settled in the step and the profile checks payouts."""
+        session = self._table.session
+        if self.feed is None or self.feed.wagers is None or not session.reader.spots or self.halted is not None:
+            return False
+        if purpose is ScanFor.NO_MORE_BETS:
+            return True
+        tracker = session.tracker
+        return (session.profile.payout_check is PayoutCheck.HOLD and tracker is not None
+                and bool(session.reader.settling(tracker)))
+
+    def _take(self, item: Item) -> None:
         if isinstance(item, DeviceNote):
             self.note_device(item.body)
             return
-        self.submit(item)  # a refusal is journaled and shown on the banner
+        session = self._table.session
+        if isinstance(item, ReaderScanned):
+            purpose, self.scanning = self.scanning or ScanFor.READING, None
+            self.submit(SpotsScanned(purpose, item.reads))
+        elif isinstance(item, ReaderSpots) and set(item.spots) == session.reader.spots:
+            return  # nothing changed: nothing to record
+        elif isinstance(item, SpotReading) and session.reader.reads(item.spot) and session.reader.reading(item.spot) == item:
+            return
+        else:
+            self.submit(item)  # a refusal is journaled and shown on the banner
 
     def _reported(self, attention: Attention) -> None:
         self.reported = attention
@@ -364,6 +420,8 @@ class TableController:
         snapshot = build_table_snapshot(self._table.session, self.halted or self.attention)
         if snapshot.attention is None and self.reported is not None:
             snapshot = replace(snapshot, attention=self.reported)
+        if self.scanning is not None and snapshot.reader is not None:
+            snapshot = replace(snapshot, reader=replace(snapshot.reader, scanning=True))
         return snapshot
 
     def _publish(self) -> None:

@@ -3,7 +3,9 @@
 The devices' reader threads never touch the table. Each event is turned into a table input or a
 piece of device evidence and handed to `deliver`, which belongs to the one thread that owns the
 table (the table controller). After every input that thread calls `sync`, which sets the shoe's
-card-stop from the rules and asks the peek device when the round needs it.
+card-stop from the rules and asks the peek device when the round needs it. The wager reader's
+readings become inputs only while they can be used: a spot not under a fault, after a completed
+scan (RULES.md §8.22, DEVICES.md §6); which spots those are goes to the table whenever it changes.
 """
 from __future__ import annotations
 
@@ -16,10 +18,13 @@ from typing import Any
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
 from dealer_assist.rules.phases import Need
 from dealer_assist.table import session_inputs
-from dealer_assist.table.session import TableInput, TableSession, TableState
+from dealer_assist.table.session import TableInput, TableSession
+from dealer_assist.table.session_inputs import ReaderSpots, SpotReading
+from dealer_assist.table.spots import Spot
 from devices import events
 from devices.peek import PeekReader
 from devices.shoe import ShoeScanner
+from devices.wagers import Readings, WagerReader
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +34,14 @@ class DeviceNote:
     body: dict[str, Any]
 
 
-Delivery = Callable[[TableInput | DeviceNote], None]
+@dataclass(frozen=True, slots=True)
+class ReaderScanned:
+    """The reader read every spot again; the table's owner knows what the scan was for."""
+
+    reads: tuple[SpotReading, ...]
+
+
+Delivery = Callable[[TableInput | DeviceNote | ReaderScanned], None]
 
 
 def table_input(event: events.DeviceEvent) -> TableInput | None:
@@ -51,15 +63,34 @@ def table_input(event: events.DeviceEvent) -> TableInput | None:
 def evidence(device: str, event: events.DeviceEvent) -> DeviceNote:
     body: dict[str, Any] = {"device": device, "type": type(event).__name__}
     for field in fields(event):
-        value = getattr(event, field.name)
-        body[field.name] = value.value if isinstance(value, Enum) else value
+        body[field.name] = _plain(getattr(event, field.name))
     return DeviceNote(body)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Spot):
+        return str(value)
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def spots_in_use(readings: Readings) -> ReaderSpots:
+    """The spots whose readings the table may use now: none until a scan completed, none under a fault."""
+    return ReaderSpots(tuple(spot for spot in readings.spots if spot not in readings.faults) if readings.trusted else ())
+
+
+def reading(read: events.SpotRead) -> SpotReading:
+    return SpotReading(read.spot, read.chips, read.total, read.alien)
 
 
 class DeviceFeed:
     def __init__(self, shoe: ShoeScanner | None, peek: PeekReader | None, deliver: Delivery) -> None:
         self.shoe = shoe
         self.peek = peek
+        self.wagers: WagerReader | None = None
         self.deliver = deliver
         self.locked: bool | None = None
         self._peeking = threading.Lock()
@@ -76,11 +107,28 @@ class DeviceFeed:
     def on_peek_event(self, event: events.DeviceEvent) -> None:
         self.deliver(evidence("peek", event))
 
+    def on_wagers_event(self, event: events.DeviceEvent) -> None:
+        """Called on the reader's thread: a usable reading is an input, a completed scan goes to the
+        table's owner, and any change of the spots in use is told to the table after its evidence."""
+        assert self.wagers is not None
+        readings = self.wagers.readings()
+        match event:
+            case events.SpotRead():
+                if readings.usable(event.spot) is not None:
+                    self.deliver(reading(event))
+                return
+            case events.ScanCompleted(spots=reads):  # its spots are those in use from now on
+                self.deliver(ReaderScanned(tuple(reading(read) for read in reads)))
+                return
+        self.deliver(evidence("wagers", event))
+        if isinstance(event, events.SpotsListed | events.WagersFault | events.SpotCleared | events.ReadingsUntrusted):
+            self.deliver(spots_in_use(readings))
+
     def sync(self, session: TableSession, stopped: bool = False) -> None:
         """On the table's thread, after each input: the card-stop, and a peek when one is due.
         A stopped table takes no card and asks nothing."""
         tracker = session.tracker
-        stop = stopped or session.state is not TableState.ROUND or tracker is None or not tracker.takes_card()
+        stop = stopped or not session.takes_card()
         if self.shoe is not None and stop != self.locked:
             self.shoe.set_lock(stop)
             self.locked = stop

@@ -36,7 +36,7 @@ from devices.messages import (
     SpotContent,
     SpotList,
 )
-from devices.spots import Spot
+from dealer_assist.table.spots import Spot
 from devices.timing import MAX_REPEATS, REPEAT_EVERY
 
 # A reader that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.
@@ -94,6 +94,11 @@ class WagerReader(DeviceAdapter):
                 MappingProxyType({spot: read for spot, read in self._contents.items() if spot in listed}),
                 MappingProxyType({spot: code for spot, code in self._faults.items() if spot in listed}),
             )
+
+    def scan(self) -> None:
+        """Any thread: read every spot again now (the wagers closed, a payout checked). A
+        `ScanCompleted` answers; while the link is down the scan after its HELLO does."""
+        self._runner.call(lambda now: self._post_scan() if self._link.up else None)
 
     # the link
 

@@ -17,14 +17,17 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import Failure
 from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.spots import layout
 from devices.cli_support import stop_on_signals
 from devices.table_controller import TableController
+from hw_sims.commands import felt
 from hw_sims.linked_bench import LinkedBench
 from pit.shipping.link import add_pit_options, pit_link
 from pit.shipping.shipper import Shipper, attach_shipper
@@ -32,6 +35,7 @@ from pit.shipping.table_view import snapshot_view
 from pit.stream.wire import check_table_id
 
 PROFILE, TABLE_ID = "nobust-4.0", "BENCH-1"  # a new bench journal's table, unless named
+MOST_SEATS = 12  # a --spot is checked against the largest layout: the table's is known once its journal is open
 DRAIN_S = 10.0  # at the end, how long the bench waits for the pit's stream to hold every record
 
 
@@ -50,8 +54,17 @@ def _main(argv: list[str]) -> int:
     parser.add_argument("--links", choices=("pty", "in-process"), default="pty",
                         help="emulated devices on pseudo-terminals (default), or inputs fed in process")
     parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait this long after each move")
+    parser.add_argument("--wagers", action="store_true",
+                        help="the players bet with chips on an emulated wager reader's spots (with --links pty)")
+    parser.add_argument("--spot", action="append", default=[], metavar="SPOT=CENTS[,CENTS...]",
+                        help="chips on a spot of the emulated reader as the bench starts (the felt as it is), e.g. 3.base=2500,500")
     add_pit_options(parser)
     args = parser.parse_args(argv)
+    if (args.wagers or args.spot) and args.links != "pty":
+        parser.error("--wagers and --spot need the emulated devices' links (--links pty)")
+    if args.spot and not args.wagers:
+        parser.error("--spot needs --wagers")
+    args.felt = felt(args.spot, layout(MOST_SEATS))
     # Stopped by hand or by `room`, the bench ends between two moves, never inside a journal
     # append, and the journal closes as after the last round.
     with stop_on_signals() as stop:
@@ -66,9 +79,12 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
     if args.resume and not args.journal.exists():
         raise JournalError(JournalCode.NO_JOURNAL, f"{args.journal}: nothing to resume")
     named = {field: flag for field, flag in (("profile", "--profile"), ("table_id", "--table-id")) if getattr(args, field)}
+    devices: dict[str, Any] = {"shoe": {"model": "emulated", "seed": args.seed}}
+    if args.wagers:
+        devices["wagers"] = {"model": "emulated", "seed": args.seed}
     controller = TableController.open(args.journal, TableConfig(args.table_id or TABLE_ID, args.profile or PROFILE),
-                                      named=named, devices={"shoe": {"model": "emulated", "seed": args.seed}})
-    bench = LinkedBench(controller, args.seed) if args.links == "pty" else None
+                                      named=named, devices=devices)
+    bench = LinkedBench(controller, args.seed, args.wagers, args.felt) if args.links == "pty" else None
     if bench is not None and bench.pin_set:
         print(f"dealer-assist bench: this bench journal's supervisor PIN is {bench.pin}, set by the bench; the journal "
               "will not deal live with real devices until a floor supervisor sets another", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""The bench's emulated shoe and peek reader on pseudo-terminals, powered up where the table stands.
+"""The bench's emulated shoe, peek reader and wager reader on pseudo-terminals, powered up where the table stands.
 
 Shared by the headless bench (`dealer-assist bench`) and the screen's bench (`dealer-assist run`).
 The shoes are the bench's seeded shoes (`dealer_assist.play.bench`): shoe `S{seed}-{n}` holds the same
@@ -6,12 +6,14 @@ cards at every start, so a table resumed from its journal goes on with the shoe 
 the same id, the next card numbered on, the hole card back under the reader. The cards left in any
 other shoe are unknown here, so that shoe is not continued: the emulated shoe reports its cut card
 as it powers up, the round in progress (if any) ends on it, and the table calls for a new shoe as
-after any cut.
+after any cut. The wager reader, where the bench has one, powers up with the chips the journal
+last read on each spot (they stay on the felt while the table is down), or the `felt` given.
 """
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping, Sequence
 
 from dealer_assist.rules.refusals import Refusal, RuleError
 from devices.errors import DeviceCode, DeviceError
@@ -20,9 +22,11 @@ from dealer_assist.rules.inputs import PeekResult
 from dealer_assist.table.session import TableSession
 from dealer_assist.table.session_inputs import ShoeLoaded
 from dealer_assist.table.snapshot import between_rounds_prompt
+from dealer_assist.table.spots import Spot, parse_spot
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
 from hw_sims.shoe import ShoeEmulator
+from hw_sims.wagers import WagerEmulator, chips_for
 
 SEEN_WITHIN_S = 1.0
 _BENCH_SHOE = re.compile(r"S(\d+)-\d+")  # the ids BenchPlayer gives its shoes: S{seed}-{number}
@@ -48,7 +52,8 @@ class BenchDevices:
 
     Used on the thread that owns the table: it reads the session to know what has arrived."""
 
-    def __init__(self, session: TableSession, player: BenchPlayer) -> None:
+    def __init__(self, session: TableSession, player: BenchPlayer, wagers: bool = False,
+                 felt: Mapping[Spot, Sequence[int]] | None = None) -> None:
         self.session = session
         self.player = player
         s = session.s
@@ -74,6 +79,11 @@ class BenchDevices:
         hole = session.tracker.hole_card if session.tracker is not None else None
         if self.peek is not None and hole is not None:
             self.peek.sim_set_hole_card(hole)  # still under the reader after a restart
+        self.reader = None
+        if wagers:
+            last = {parse_spot(name): chips_for(total, chips) for name, (chips, total, _alien) in s.readings.items()}
+            self.reader = WagerEmulator(PtyEndpoint(), seats=session.seats, bank=session.profile.player_dealer,
+                                        contents={**last, **(felt or {})}, seed=player.seed)
 
     @property
     def shoe_url(self) -> str:
@@ -83,15 +93,19 @@ class BenchDevices:
     def peek_url(self) -> str | None:
         return self.peek.endpoint.url if self.peek is not None else None
 
+    @property
+    def reader_url(self) -> str | None:
+        return self.reader.endpoint.url if self.reader is not None else None
+
     def start(self) -> None:
-        self.shoe.start()
-        if self.peek is not None:
-            self.peek.start()
+        for device in (self.shoe, self.peek, self.reader):
+            if device is not None:
+                device.start()
 
     def stop(self) -> None:
-        self.shoe.stop()
-        if self.peek is not None:
-            self.peek.stop()
+        for device in (self.shoe, self.peek, self.reader):
+            if device is not None:
+                device.stop()
 
     def session_prompt(self) -> str:
         """What the table waits for instead of a card, for the dealer to read on the bench."""

@@ -20,10 +20,8 @@ from dealer_assist.errors import CommandCode, CommandError
 from dealer_assist.rules.refusals import Refusal, RuleError
 from devices.errors import DeviceCode
 from dealer_assist.rules.cards import Card, parse_card
-from dealer_assist.rules.refusals import Refusal, RuleError
 from devices.cli_support import emit, stop_on_signals
-from devices.errors import DeviceCode
-from devices.spots import Spot, layout, parse_spot
+from dealer_assist.table.spots import Spot, layout, parse_spot
 from hw_sims.device import EmulatedDevice
 from hw_sims.endpoints import Endpoint, PtyEndpoint, TcpEndpoint
 from hw_sims.faults import RATED, FaultKind, parse_rates
@@ -70,15 +68,20 @@ def _hole_card(args: argparse.Namespace) -> Card | None:
 
 def _spots(args: argparse.Namespace) -> dict[Spot, list[int]]:
     """`--spot 3.base=2500,500`: the chips (in cents) on a spot when the reader powers up."""
-    on_layout = layout(args.seats, bank=not args.no_bank)
+    return felt(args.spot, layout(args.seats, bank=not args.no_bank))
+
+
+def felt(items: list[str], on_layout: tuple[Spot, ...]) -> dict[Spot, list[int]]:
+    """`SPOT=CENTS,...` each: the chips on the spots named, each a spot of `on_layout`; a wrong one
+    is a command-line error naming it."""
     contents: dict[Spot, list[int]] = {}
-    for item in args.spot:
+    for item in items:
         name, _, values = item.partition("=")
         try:
             spot = parse_spot(name)
             if spot not in on_layout:
-                bank = "" if args.no_bank else " and a bank"
-                raise ValueError(f"spot {spot} is not on a layout of {args.seats} seats{bank}")
+                bank = " and a bank" if on_layout and on_layout[-1].seat is None else ""
+                raise ValueError(f"spot {spot} is not on a layout of {max(s.seat or 0 for s in on_layout)} seats{bank}")
             contents[spot] = [_cents(value) for value in values.split(",")]
         except ValueError as error:
             raise CommandError(CommandCode.BAD_ARGUMENTS, f"--spot {item!r}: {error}") from None

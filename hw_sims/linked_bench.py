@@ -1,15 +1,16 @@
-"""The bench table over real links: the emulated shoe and peek device on pseudo-terminals.
+"""The bench table over real links: the emulated shoe, peek device and wager reader on pseudo-terminals.
 
 The bench decides what the dealer and the players do, exactly as in-process; but every card
 leaves the emulated shoe as a wire frame when the bench pulls it, crosses a pseudo-terminal,
 and reaches the table through the shoe adapter, the card-stop and the journal; the peek device
 answers over its own link. All of it goes through the table controller, as on the screen. A
-restarted bench powers the shoe up mid-shoe where the journal says.
+restarted bench powers the shoe up mid-shoe where the journal says. With a wager reader the
+players bet, double, split and insure with chips on its spots (`chip_players`).
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.play.bench import BenchPlayer
@@ -17,8 +18,10 @@ from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.session_inputs import ConfirmPeek, ShoeLoaded
 from dealer_assist.table.pins import PinSetter
+from dealer_assist.table.spots import Spot
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
+from hw_sims.chip_players import ChipPlayers
 
 WAIT = 10.0
 
@@ -36,11 +39,16 @@ def tools_pin(controller: TableController) -> tuple[str | None, bool]:
 
 
 class LinkedBench:
-    def __init__(self, controller: TableController, seed: int) -> None:
+    def __init__(self, controller: TableController, seed: int, wagers: bool = False,
+                 felt: Mapping[Spot, Sequence[int]] | None = None) -> None:
         self.controller = controller
         self.player = BenchPlayer(seed, shoe_reports_cut=True)
-        self.devices = controller.consult(lambda session: BenchDevices(session, self.player))
+        self.devices = controller.consult(lambda session: BenchDevices(session, self.player, wagers, felt))
         self.controller.connect_devices(self.devices.shoe_url, self.devices.peek_url)
+        self.chips = None
+        if self.devices.reader is not None and self.devices.reader_url is not None:
+            self.controller.connect_wagers(self.devices.reader_url)
+            self.chips = ChipPlayers(controller, self.devices.reader, self.player.wagers, self._wait)
         self.pin, self.pin_set = tools_pin(controller)
 
     def start(self) -> None:
@@ -60,7 +68,9 @@ class LinkedBench:
                        f"{session.s.shoe_cards} of {self.devices.pulled} cards)")
             return
         event = self.player.next_input(session)
-        if isinstance(event, PeekAnswered):  # the peek device answers by itself, over its link
+        if self.chips is not None and self.chips.plays(event):
+            self.chips.play(event)
+        elif isinstance(event, PeekAnswered):  # the peek device answers by itself, over its link
             self._wait(lambda: self.controller.snapshot.need is not Need.PEEK, "the peek device's answer")
         elif isinstance(event, ConfirmPeek):
             if self.pin is None:

@@ -27,7 +27,7 @@ from devices.messages import (
     SpotContent,
     SpotList,
 )
-from devices.spots import Spot, layout, parse_spot
+from dealer_assist.table.spots import Spot, layout, parse_spot
 from hw_sims.device import EmulatedDevice, Identity
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
@@ -51,6 +51,26 @@ CONTROLS = (
     "silence",  # nothing sent for 3.5 s
     "power",  # a power-up: new boot id, SEQ from 0000
 )
+
+
+DENOMINATIONS = (100_000, 10_000, 2_500, 500, 100)  # the chips players stack, in cents
+
+
+def chips_for(cents: int, count: int | None = None) -> list[int]:
+    """Chips worth `cents`: the fewest of the usual denominations (what is left under $1 as one
+    chip), or `count` chips of near-equal value (a spot as a journal last read it)."""
+    if cents <= 0:
+        return []
+    if count:
+        count = min(count, cents)
+        each, extra = divmod(cents, count)
+        return [each + 1 if number < extra else each for number in range(count)]
+    chips: list[int] = []
+    left = cents
+    for value in DENOMINATIONS:
+        many, left = divmod(left, value)
+        chips += [value] * many
+    return chips + ([left] if left else [])
 
 
 @dataclass(slots=True)

@@ -24,8 +24,7 @@ from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
 from devices.device_status import DeviceStatus
 from devices.table_controller import Consult
-from hw_sims.bench_devices import BenchDevices, honest_peek_answer
-from ui.tap_guard import repeatable
+from hw_sims.bench_devices import honest_peek_answer
 
 SHOE, PEEK = "Shoe", "Peek"
 

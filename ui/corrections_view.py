@@ -1,5 +1,5 @@
 """Corrections on the open round: void it, re-key a misread card, name a card out unread, discard a
-misdealt card, confirm a peek checked by hand. Each names the supervisor (from the table's roster
+misdealt card, confirm a peek checked by hand, accept what the payout check found as a mispay. Each names the supervisor (from the table's roster
 or typed) and a reason (from a short list or typed), on the screen's own keyboard; a void, a
 discard and a re-key are asked once more before they are sent, once the name and the reason are
 given (what is missing is said instead of asking). A correction the table is not in a state to
@@ -16,8 +16,9 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_assist.rules.cards import RANKS, SUITS, Card
-from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
+from dealer_assist.table.session_inputs import AcceptPayout, ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
 from dealer_assist.text.journal_text import card_code
+from dealer_assist.text.reader_words import payout_difference
 from dealer_assist.rules.phases import Phase
 from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
 from dealer_assist.table.session import TableInput
@@ -42,6 +43,7 @@ class OpenRound:
     misdeal: str = ""  # the held card, as the screen writes it
     peek_held: bool = False  # the round waits for the hole card checked by hand
     unread: bool = False  # a card left the shoe unread and waits to be named
+    differences: tuple[str, ...] = ()  # what the payout check found, a supervisor may accept as mispays
 
     @classmethod
     def of(cls, snap: SupervisorSnapshot) -> OpenRound:
@@ -53,8 +55,11 @@ class OpenRound:
         if snap.phase is None:
             return cls(f"No round is open: the table is {TABLE_STATES[snap.state]}{held}", (), None, misdeal, unread=unread)
         cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}" for card in snap.round_cards)
+        differences = tuple(payout_difference(d.spot, d.held, d.due) for d in snap.payout_differences)
+        if differences:
+            held += f"   ·   payout check: {len(differences)} spot{'s' if len(differences) > 1 else ''} wrong"
         return cls(f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}", cards, snap.round_id, misdeal,
-                   snap.phase is Phase.HELD, unread)
+                   snap.phase is Phase.HELD, unread, differences)
 
 
 def _place(card: dict[str, Any]) -> str:
@@ -136,7 +141,9 @@ class CorrectionsView(QWidget):
         self.natural.clicked.connect(lambda: self.correction.emit(ConfirmPeek(True, *self._who())))
         self.no_natural = QPushButton("Peek checked: no Natural")
         self.no_natural.clicked.connect(lambda: self.correction.emit(ConfirmPeek(False, *self._who())))
-        for button in (self.void, self.discard, self.natural, self.no_natural):
+        self.accept_payout = QPushButton("Accept payout difference")
+        self.accept_payout.clicked.connect(self._accept_payout)
+        for button in (self.void, self.discard, self.natural, self.no_natural, self.accept_payout):
             actions.addWidget(button)
         actions.addStretch(1)
         body.addLayout(actions)
@@ -171,6 +178,7 @@ class CorrectionsView(QWidget):
         self.notice = NoticeLabel()
         root.addWidget(self.notice)
         self.misdeal = ""
+        self.differences: tuple[str, ...] = ()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """A tap on a text field opens the keyboard on it."""
@@ -191,6 +199,7 @@ class CorrectionsView(QWidget):
     def show_round(self, round_now: OpenRound) -> None:
         self.round_id = round_now.round_id
         self.misdeal = round_now.misdeal
+        self.differences = round_now.differences
         self.status.setText(round_now.status)
         chosen = self.cards.currentRow()
         self.cards.clear()
@@ -203,6 +212,7 @@ class CorrectionsView(QWidget):
         self.no_natural.setEnabled(round_now.peek_held)
         self.rekey.setEnabled(bool(round_now.cards))
         self.name_card.setEnabled(round_now.unread)
+        self.accept_payout.setEnabled(bool(round_now.differences))
 
     def accepted(self, message: str) -> None:
         """After a correction the table took: the reason is spent, the picks are cleared."""
@@ -240,6 +250,10 @@ class CorrectionsView(QWidget):
     def _discard(self) -> None:
         self._ask(f"Discard the misdealt card {self.misdeal}?", "The card leaves the round and is not dealt to anyone.",
                   "Discard the card", DiscardMisdeal(*self._who()))
+
+    def _accept_payout(self) -> None:
+        self._ask("Accept the payout difference?", "\n".join(self.differences) + "\nThe step ends and each difference is "
+                  "kept with the round as a mispay.", "Accept as a mispay", AcceptPayout(*self._who()))
 
     def _picked(self) -> Card | None:
         rank, suit = self.ranks.checkedButton(), self.suits.checkedButton()

@@ -18,6 +18,7 @@ from ui.decision_bar import DecisionBar
 from ui.device_bar import DeviceBar
 from ui.double_for_less import DoubleForLess
 from ui.payments_panel import PaymentsPanel
+from ui.reader_lines import difference_lines, reader_prompt, seat_line
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
 from ui.tap_guard import TapGuard
@@ -159,7 +160,7 @@ class DealerView(QWidget):
         self._fit_title()
         self.title.setToolTip(f"{snap.profile_title}\n{self._full_title}")
         self.banner.show_table(snap)
-        self.prompt.setText(snap.prompt)
+        self.prompt.setText(reader_prompt(snap) or snap.prompt)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         self.bank_offer.show_table(snap)
         self.double_less.show_table(snap)
@@ -168,13 +169,17 @@ class DealerView(QWidget):
             self.keypads.setMinimumHeight(tallest)
         if snap.need is Need.NOTHING:  # the settlement covers the seats until the next round
             self.settlement.show_table(snap)
+            self.settlement.show_check(difference_lines(snap))
             page: QWidget = self.settlement
         elif snap.need is Need.PAYMENTS:  # so does what is settled now, until the dealer has paid
             self.payments.show_table(snap)
+            self.payments.show_check(difference_lines(snap))
             page = self.payments
         else:
+            reader = snap.reader
             for view in snap.seats:
-                self.seats[view.seat].show_seat(view, view.seat == self.selected)
+                reading = seat_line(reader.on_seat(view.seat), reader, view.seat) if reader is not None else ("", False)
+                self.seats[view.seat].show_seat(view, view.seat == self.selected, reading)
             self.dealer.show_table(snap)
             page = self.table_page
         if self.stack.currentWidget() is not page:

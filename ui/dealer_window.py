@@ -3,10 +3,11 @@ devices; it wires the views to the bridge and nothing else."""
 from __future__ import annotations
 
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
+from ui.dealer_sign_in import dealer_button_text, open_dealer_sign_in
 from ui.dealer_view import DealerView
 from ui.supervisor_window import open_supervisor
 from ui.theme import see_through, style
@@ -31,6 +32,13 @@ class DealerWindow(QMainWindow):
         supervisor.setObjectName("supervisor")
         supervisor.clicked.connect(lambda: open_supervisor(self, bridge.controller))
         side.addWidget(supervisor)
+        self.dealer = QPushButton(dealer_button_text(None))  # who deals (RULES.md §8.25): as wide as the column
+        self.dealer.setObjectName("dealer_sign_in")
+        self.dealer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.dealer.clicked.connect(lambda: open_dealer_sign_in(self, bridge.controller))
+        side.addWidget(self.dealer)
+        bridge.snapshot_changed.connect(lambda snap: self.dealer.setText(dealer_button_text(snap.house_dealer)))
+        self.dealer.setText(dealer_button_text(bridge.snapshot.house_dealer))
         side.addStretch(0 if bench else 1)
         if bench is not None:
             side.addWidget(bench, 1)

@@ -1,6 +1,7 @@
 """The one-round dispute report as a PDF: the table, the round and its times, the player-dealer's
 bank, the final hands with their totals (the dealer's labelled as the dealer's), every input with
-the operations it caused, the evidence, the corrections, the ledger and the journal's verification,
+the operations it caused, the evidence, the corrections, the mispays and late changes the wager
+reader found, who dealt, the ledger and the journal's verification,
 on paper the floor supervisor can hand over. Hands and cards are counted from 1, amounts are in
 dollars. Drawn by Qt's own PDF writer, no other dependency."""
 from __future__ import annotations
@@ -62,16 +63,19 @@ def report_html(where: RecordSource | Path, round_id: int, verdict: Verdict | No
              if told.hands else "<p>No final hands: the round was voided.</p>" if told.state == "voided"
              else "<p>No final hands yet: the round is open.</p>")
     bank = f"Player-dealer's bank: <b>{escape(told.bank)}</b><br/>" if told.bank else ""
+    dealers = f"Dealt by: <b>{escape(told.dealers)}</b><br/>" if told.dealers else "Dealt by: no dealer signed in<br/>"
     settled = (f"{ledger}<p>Seat nets: {nets}</p>{pd}" if told.ledger
                else "<p>No ledger: the round was voided.</p>" if told.state == "voided" else "<p>No ledger yet: the round is open.</p>")
     return f"""<html><head><style>{CSS}</style></head><body>
 <h1>Dispute report · table {escape(config.table_id)} · round {told.round_id}</h1>
 <p>Profile {escape(config.profile)} · round {escape(told.state)} · started {told.started} · ended {told.ended} ·
-journal records {told.records}<br/>{bank}Journal {escape(journal.name)}<br/>Journal verification: {check}<br/>
+journal records {told.records}<br/>{bank}{dealers}Journal {escape(journal.name)}<br/>Journal verification: {check}<br/>
 Report made {datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC</p>
 <h2>Final hands</h2>{hands}
 <h2>Inputs and the operations they caused</h2>{_table(("Record", "Time", "Input → operations"), steps, NARROW)}
 {_evidence("Corrections", told.corrections, "No corrections.")}
+{_evidence("Mispays", told.mispays, "No mispays.")}
+{_evidence("Late changes", told.late_changes, "No late changes.")}
 {_evidence("Refused inputs", told.refused, "No refused inputs.")}
 {_evidence("Device records", told.devices, "No device records during the round.")}
 <h2>Ledger</h2>{settled}

@@ -33,6 +33,13 @@ def _fixed_share(widget: Shared) -> Shared:
     return widget
 
 
+def _wrapping(rows: QListWidget) -> QListWidget:
+    """A list whose long lines (a correction, a mispay in words) break onto lines of their own, never scrolled sideways."""
+    rows.setWordWrap(True)
+    rows.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return rows
+
+
 def _evidence_list(rows: tuple[Evidence, ...], empty: str) -> list[str]:
     return [f"#{row.seq}  {row.time}   {row.text}" for row in rows] or [empty]
 
@@ -102,9 +109,9 @@ class RecallView(QWidget):
         self.tabs.addTab(ledger, "Ledger")
         self.hands = QListWidget()
         self.tabs.addTab(self.hands, "Hands")
-        self.evidence = QListWidget()
+        self.evidence = _wrapping(QListWidget())
         self.tabs.addTab(self.evidence, "Devices")
-        self.corrections = QListWidget()
+        self.corrections = _wrapping(QListWidget())
         self.tabs.addTab(self.corrections, "Corrections")
         right.addWidget(self.tabs, 3)
 
@@ -127,14 +134,16 @@ class RecallView(QWidget):
             return
         story = self.stories[row]
         self.story = story
-        self.heading.setText(f"{story.title}   ·   {story.span}   ·   records {story.records}")
+        dealt = f"   ·   dealt by {story.dealers}" if story.dealers else ""
+        self.heading.setText(f"{story.title}   ·   {story.span}   ·   records {story.records}{dealt}")
         self._fill_ledger(story)
-        self._fill(self.evidence, [*_evidence_list(story.refused, "No refused inputs"),
+        late = _evidence_list(story.late_changes, "") if story.late_changes else []  # the reader's, in words
+        self._fill(self.evidence, [*_evidence_list(story.refused, "No refused inputs"), *late,
                                    *_evidence_list(story.devices, "No device records")])
         self._fill(self.corrections, _evidence_list(story.corrections, "No corrections"))
         self._fill(self.hands, [f"{h.whose}   {h.cards}   =  {h.total}" for h in story.hands]
                    or ["No final hands: the round was voided" if story.state == "voided" else "No final hands yet: the round is open"])
-        self.tabs.setTabText(DEVICES_TAB, f"Devices · refused ({len(story.devices) + len(story.refused)})")
+        self.tabs.setTabText(DEVICES_TAB, f"Devices · refused ({len(story.devices) + len(story.refused) + len(late)})")
         self.tabs.setTabText(CORRECTIONS_TAB, f"Corrections ({len(story.corrections)})")
         self._go(step)
 

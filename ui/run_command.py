@@ -47,13 +47,14 @@ def _parser() -> JsonArgumentParser:
     parser.add_argument("--table-id", help=f"the table's name in a new journal (default {DEFAULT_TABLE_ID})")
     parser.add_argument("--config", type=Path, metavar="TABLE.toml",
                         help="a table file: table_id, profile, settings, seats, burn_cards, rotation_rules, journal, shoe, peek, "
-                        "camera, calibration")
+                        "wagers, camera, calibration")
     parser.add_argument("--journal", type=Path, help="the table's journal; an existing one is resumed "
                         "(default: TABLE_ID.db in the user's data folder)")
     parser.add_argument("--bench", choices=("wire", "in-process"), default="wire",
                         help="without --shoe: emulated devices on pseudo-terminals (default), or cards fed in process")
     parser.add_argument("--shoe", metavar="URL", help="the shoe scanner's URL (a device path, socket://HOST:PORT, ...)")
     parser.add_argument("--peek", metavar="URL", help="the peek device's URL (with --shoe)")
+    parser.add_argument("--wagers", metavar="URL", help="the wager reader's URL: its spots' chips are the wagers (RULES.md §8.22)")
     parser.add_argument("--camera", metavar="SOURCE", help="the overhead camera: a device index, video file or stream URL "
                         f"(with --calibration), or {EMULATED_CAMERA!r} for the synthetic camera over the felt")
     parser.add_argument("--calibration", metavar="FILE", help="the camera's calibration file (from dealer-assist calibrate)")
@@ -99,6 +100,10 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         config, journal = start.file, start.journal
         if config.get("shoe") and not args.shoe:
             args.shoe, args.peek = config["shoe"], config.get("peek")
+        args.wagers = args.wagers or config.get("wagers")
+        if args.wagers and args.autoplay:
+            raise ValueError("--autoplay keys its wagers, and a table with a wager reader takes them from the chips: "
+                             "leave out the wager reader, or play it with dealer-assist bench --wagers")
         if config.get("camera") and not args.camera:
             args.camera, args.calibration = str(config["camera"]), config.get("calibration")
         if args.camera not in (None, EMULATED_CAMERA) and not args.calibration:
@@ -108,6 +113,8 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         link = pit_link(args.pit, args.pit_creds, config)
         journal.parent.mkdir(parents=True, exist_ok=True)
         devices = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
+        if args.wagers:
+            devices["wagers"] = args.wagers
         controller = TableController.open(journal, start.config, named=start.named,
                                           devices=devices | ({"camera": args.camera} if args.camera else {}))
     except JournalDamaged as error:
@@ -207,6 +214,8 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
         args.shoe, args.peek = wire.shoe_url, wire.peek_url
     if args.shoe:
         controller.connect_devices(args.shoe, args.peek)
+    if args.wagers:
+        controller.connect_wagers(args.wagers)
     shoe = Shoe(controller.profile.decks, rng) if wire is None else None
     bench = None if args.shoe and wire is None else BenchPanel(
         shoe, controller.consult, controller.devices, wire=wire)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
 from dealer_assist.rules.operations import EndReason
 from dealer_assist.rules.outcomes import Status
@@ -12,7 +12,7 @@ from ui.card_widget import CardRow
 from ui.elided_label import ElidedLabel
 from ui.text import ENDED, total_text
 from dealer_assist.text.journal_text import money
-from ui.theme import set_flag
+from ui.theme import see_through, set_flag
 
 
 class HandBox(QWidget):
@@ -74,23 +74,32 @@ class SeatPanel(QFrame):
         self.wagers = ElidedLabel(name="amount")
         self.side = ElidedLabel(name="muted", lines=2)
         self.side.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.reader = ElidedLabel(name="reader", lines=2)  # what the wager reader found on the seat's spots
+        self.reader.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.notes = see_through(QStackedWidget())  # one place: the side bets, or what the reader found instead
+        self.notes.addWidget(self.side)
+        self.notes.addWidget(self.reader)
         layout.addWidget(self.wagers)
-        layout.addWidget(self.side)
+        layout.addWidget(self.notes)
         self.hand_grid = QGridLayout()
         self.hand_grid.setSpacing(4)
         layout.addLayout(self.hand_grid)
         layout.addStretch(1)
         self.hands: list[HandBox] = []
-        self._shown: tuple[SeatView, bool] | None = None
+        self._shown: tuple[SeatView, bool, tuple[str, bool]] | None = None
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.tapped.emit(self.seat)
         super().mousePressEvent(event)
 
-    def show_seat(self, view: SeatView, selected: bool) -> None:
-        if (view, selected) == self._shown:
+    def show_seat(self, view: SeatView, selected: bool, reading: tuple[str, bool] = ("", False)) -> None:
+        """`reading`: what the wager reader found on the seat's spots, and whether it asks for them to be put right."""
+        if (view, selected, reading) == self._shown:
             return  # most changes touch one seat: the others keep their frame
-        self._shown = (view, selected)
+        self._shown = (view, selected, reading)
+        self.reader.setText(reading[0])
+        set_flag(self.reader, "warn", reading[1])
+        self.notes.setCurrentWidget(self.reader if reading[0] else self.side)
         set_flag(self, "acting", view.acting)
         set_flag(self, "selected", selected)
         set_flag(self, "bank", view.player_dealer)

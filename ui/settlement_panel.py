@@ -11,7 +11,9 @@ from dealer_assist.rules.outcomes import Status
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.settlement import Row, Wager
 from dealer_assist.table.snapshot import TableSnapshot
+from ui.elided_label import ElidedLabel
 from ui.settlement_table import NO_BREAK, SettlementTable
+from ui.theme import set_flag
 from ui.text import settlement_action, signed, total_text
 from dealer_assist.text.journal_text import money
 from dealer_assist.text.record_words import RESULT_WORDS, WAGER_NAMES
@@ -51,6 +53,10 @@ class RowsPanel(QFrame):
         rows_box.addWidget(self.title)
         self.note = _cell("", "muted")
         rows_box.addWidget(self.note)
+        self.check = ElidedLabel(name="reader", lines=3)  # the spots the payout check found wrong (RULES.md §8.24)
+        set_flag(self.check, "warn", True)
+        self.check.hide()
+        rows_box.addWidget(self.check)
         self.scroller = QScrollArea()
         self.scroller.setWidgetResizable(True)
         self.rows = SettlementTable(wrapping=WRAPPING)
@@ -73,6 +79,11 @@ class RowsPanel(QFrame):
     def show_note(self, text: str) -> None:
         self.note.setText(text)
         self.note.setVisible(bool(text))
+
+    def show_check(self, differences: str) -> None:
+        """The payout check's differences, a line a spot; the step stays open while there are any."""
+        self.check.setText(differences)
+        self.check.setVisible(bool(differences))
 
 
 class SettlementPanel(RowsPanel):

@@ -47,6 +47,8 @@ QLabel#pay {{ color: {PAY}; font-size: {px(24)}px; font-weight: bold; }}
 QLabel#collect {{ color: {COLLECT}; font-size: {px(24)}px; font-weight: bold; }}
 QLabel#row {{ font-size: {px(20)}px; font-weight: bold; }}
 QLabel#return {{ color: {MUTED}; font-size: {px(22)}px; font-weight: bold; }}
+QLabel#reader {{ color: {ACCENT}; font-size: {px(16)}px; font-weight: bold; }}
+QLabel#reader[warn="true"] {{ color: {COLLECT}; }}
 QPushButton {{ background: #243244; color: {TEXT}; border: {px(2)}px solid #3a4f68; border-radius: {px(10)}px;
               min-height: {px(TOUCH)}px; min-width: {px(TOUCH)}px; font-size: {px(22)}px; font-weight: bold; padding: 0 {px(14)}px; }}
 QPushButton:pressed {{ background: #3a4f68; }}

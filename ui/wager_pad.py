@@ -7,7 +7,9 @@ from PySide6.QtWidgets import QButtonGroup, QGridLayout, QPushButton, QWidget
 
 from dealer_assist.rules.inputs import CloseInsurance, Insure, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents
+from dealer_assist.table.readings import WAGER_SPOTS
 from dealer_assist.table.snapshot import SeatView, TableSnapshot
+from dealer_assist.table.spots import Spot, SpotKind
 from dealer_assist.rules.phases import Need
 from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
@@ -36,6 +38,7 @@ class WagerPad(QWidget):
         self.seat: SeatView | None = None
         self.usable = False
         self.pending: Cents | None = None  # the amount keyed and not yet confirmed; None: none keyed
+        self.read: frozenset[Spot] = frozenset()  # spots the wager reader reads: their chips are the wagers
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
@@ -93,25 +96,30 @@ class WagerPad(QWidget):
         if chosen is None or self.seat is None or chosen.seat != self.seat.seat:
             self.pending = None  # another seat: what was keyed for the last one is dropped
         self.seat = chosen
-        usable = (betting or insuring) and self.seat is not None and not self.seat.player_dealer
-        for button in (*self.chip_buttons.values(), self.clear):
-            button.setEnabled(usable)
-        self.usable = usable
+        self.usable = (betting or insuring) and self.seat is not None and not self.seat.player_dealer
+        self.read = frozenset(view.reading.spot for view in snap.reader.spots) if snap.reader is not None else frozenset()
         self.close_insurance.setVisible(insuring)
         self.no_more_bets.setVisible(betting)
         self.no_more_bets.setEnabled(snap.closes_betting)
         self._show_target()
 
     def _show_target(self) -> None:
+        read = self.seat is not None and self._spot(self.seat.seat, self.kind()) in self.read
+        for button in (*self.chip_buttons.values(), self.clear):
+            button.setEnabled(self.usable and not read)
         if self.seat is None:
             self.target.setText("Tap a seat")
             self.place.setEnabled(False)
             return
         kind = self.kind()
         recorded = _amount(self.seat, kind)
-        keyed = "" if self.pending is None else f" → {money(self.pending)}"
+        keyed = " · read" if read else "" if self.pending is None else f" → {money(self.pending)}"
         self.target.setText(f"Seat {self.seat.seat} · {KINDS[kind]} {money(recorded)}{keyed}")
-        self.place.setEnabled(self.usable and self.pending is not None and self.pending != recorded)
+        self.place.setEnabled(self.usable and not read and self.pending is not None and self.pending != recorded)
+
+    @staticmethod
+    def _spot(seat: int, kind: str) -> Spot:
+        return Spot(seat, SpotKind.INSURANCE if kind == INSURANCE else WAGER_SPOTS[WagerKind(kind)])
 
     def _key(self, amount: Cents | None) -> None:
         self.pending = amount

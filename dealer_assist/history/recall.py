@@ -20,6 +20,7 @@ from dealer_assist.table.journaled_table import replay
 
 HIDDEN = "??"
 CARD_INPUTS = ("CardDrawn", "KeyCard")  # the inputs that put a card into the round
+READER_FINDINGS = {"LateChange": "late_changes", "MispayAccepted": "mispays"}  # kept with the round (RULES.md §8.23, §8.24)
 
 
 def _rounds(records: Iterable[Record]) -> list[dict[str, Any]]:
@@ -31,7 +32,7 @@ def _rounds(records: Iterable[Record]) -> list[dict[str, Any]]:
         entry = by_round.setdefault(record.round_id, {
             "round_id": record.round_id, "started": record.wall, "ended": None, "records": [record.seq, record.seq],
             "inputs": [], "operations": [], "refused": [], "devices": [], "corrections": [],
-            "ledger": None, "voided": None, "closed": False,
+            "ledger": None, "voided": None, "closed": False, "dealers": [], "late_changes": [], "mispays": [],
         })
         entry["records"][1] = record.seq
         _add(entry, record)
@@ -53,12 +54,17 @@ def _add(entry: dict[str, Any], record: Record) -> None:
     entry["inputs"].append({"seq": record.seq, "wall": record.wall, **body["input"]})
     for op in body["ops"]:
         entry["operations"].append({"seq": record.seq, **op})
-        if op["type"] in ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed"):
+        if op["type"] in ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed", "MispayAccepted"):
             entry["corrections"].append({"seq": record.seq, "wall": record.wall, **op})
+        if op["type"] in READER_FINDINGS:
+            entry[READER_FINDINGS[op["type"]]].append({"seq": record.seq, "wall": record.wall, **op})
+        if op["type"] == "DealerSignedIn" and op["dealer"] not in entry["dealers"]:
+            entry["dealers"].append(op["dealer"])
         if op["type"] == "RoundVoided":
             entry["voided"] = {"supervisor": op["supervisor"], "reason": op["reason"]}
     if record.kind is RecordKind.CLOSE:
         entry["closed"], entry["ended"], entry["ledger"] = True, record.wall, body.get("ledger")
+        entry["dealers"] = body.get("dealers", entry["dealers"])  # who dealt the round, from its start
 
 
 def _mask_hole_card(entry: dict[str, Any]) -> None:
@@ -144,4 +150,5 @@ def export_round(where: RecordSource | Path | str, round_id: int) -> dict[str, A
                          tracker.dealer_settles_early)
     for event in session.round_inputs:
         recorder.record(event, fresh.apply(event))
-    return recorder.round_file({"table_id": config.table_id, "round_id": round_id, "journal": source.name})
+    meta = {"table_id": config.table_id, "round_id": round_id, "journal": source.name}
+    return recorder.round_file(meta | {"dealers": closing.body["dealers"]} if "dealers" in closing.body else meta)

@@ -19,6 +19,7 @@ from dealer_assist.rules.phases import Phase
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.pins import MAX_TRIES, PinSetter
 from dealer_assist.table.session import TableState
+from dealer_assist.table.session_operations import PayoutDifference
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,7 @@ class SupervisorSnapshot:
     roster: tuple[str, ...]  # the floor supervisors' names the corrections offer (`roster.py`)
     pin_tries_left: int = MAX_TRIES  # wrong PINs the pad takes before the next lock
     pin_set_by: PinSetter | None = None
+    payout_differences: tuple[PayoutDifference, ...] = ()  # what the payout check found, for the supervisor to accept
 
 
 def build_supervisor_snapshot(table: Table, roster: tuple[str, ...], recent: int) -> SupervisorSnapshot:
@@ -81,4 +83,5 @@ def build_supervisor_snapshot(table: Table, roster: tuple[str, ...], recent: int
         max(0.0, table.pins.locked_until - now), session.state, session.round_id,
         tracker.phase if tracker is not None else None, session.misdeal, tuple(session.unread),
         tuple(round_cards(open_entry)) if open_entry is not None else (), rotation, rounds, table.stopped,
-        table.path, roster, MAX_TRIES - table.pins.wrong % MAX_TRIES, table.pins.set_by)
+        table.path, roster, MAX_TRIES - table.pins.wrong % MAX_TRIES, table.pins.set_by,
+        tuple(session.reader.round.differences.values()))

@@ -56,6 +56,11 @@ class BenchPlayer:
             self._shoe = EmulatedShoe(self.seed, s.shoe_id, s.shoe_decks)
         return self._shoe
 
+    def wagers(self, session: TableSession) -> list[PlaceWager]:
+        """The open round's wagers, as its players put them down."""
+        assert session.tracker is not None
+        return random_wagers(session.tracker, random.Random(f"{self.seed}:wagers:{session.s.round_id}"))
+
     def next_input(self, session: TableSession) -> TableInput:
         state = session.state
         s = session.s
@@ -75,7 +80,7 @@ class BenchPlayer:
             return BankRefused(s.offer_seat)
         tracker = session.tracker
         assert tracker is not None
-        wagers = random_wagers(tracker, random.Random(f"{self.seed}:wagers:{s.round_id}"))
+        wagers = self.wagers(session)
         placed = sum(isinstance(e, PlaceWager) for e in session.round_inputs)
         rng = random.Random(f"{self.seed}:{s.round_id}:{len(session.round_inputs)}")
         event = at_the_table(next_input(tracker, RandomPolicy(rng, lambda: shoe.card(s.shoe_cards), wagers[placed:])), SUPERVISOR)

@@ -43,6 +43,13 @@ class Coverage(StrEnum):
     STAKE = "stake"
 
 
+class PayoutCheck(StrEnum):
+    """At a table with a wager reader, whether the dealer's "Paid" waits for the spots to match (RULES.md §8.24)."""
+
+    HOLD = "hold"
+    OFF = "off"
+
+
 class FreeBonus(StrEnum):
     NONE = "none"
     B1 = "B1"
@@ -87,6 +94,7 @@ class Profile:
     buster_max: Cents
     insurance_min: Cents
     fees: tuple[FeeTier, ...]
+    payout_check: PayoutCheck
     content_hash: str
     rules: Mapping[str, str]
 
@@ -231,9 +239,10 @@ _SETTINGS: dict[str, _Setting] = {
     "buster_max": _Setting(_money, _dump_money),
     "insurance_min": _Setting(_money, _dump_money),
     "fees": _Setting(_fees),
+    "payout_check": _Setting(_enum(PayoutCheck)),
 }
 SETTING_NAMES: tuple[str, ...] = tuple(_SETTINGS)
-_DEFAULTS: dict[str, object] = {"coverage": None, "free_bonus": "none", "max_table_payout": None}
+_DEFAULTS: dict[str, object] = {"coverage": None, "free_bonus": "none", "max_table_payout": None, "payout_check": "hold"}
 
 
 @functools.cache

@@ -40,6 +40,17 @@ class Refusal(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     PAYMENTS_DUE = "payments_due"  # the dealer settles what is due now before the round goes on
     NOTHING_DUE = "nothing_due"
+    # the wager reader (RULES.md §8.22-8.24)
+    SPOT_READ = "spot_read"  # a wager keyed on a spot the reader reads: its chips are the wager
+    READING_NOT_ALLOWED = "reading_not_allowed"  # a reading outside the limits, or with alien chips, holds "No more bets"
+    CHIPS_NOT_ALLOWED = "chips_not_allowed"  # the chips a decision adds are not what the rules allow
+    CHIPS_AWAITED = "chips_awaited"  # a double or a split waits for its chips on the spot
+    SCAN_REQUIRED = "scan_required"  # at a table with a reader, wagers close and payouts are checked at its scan
+    NOT_READING = "not_reading"  # a reading of a spot whose readings the table does not use now
+    NO_PAYOUT_DIFFERENCE = "no_payout_difference"
+    # who deals (RULES.md §8.25)
+    DEALER_REQUIRED = "dealer_required"
+    NO_DEALER = "no_dealer"
     # a round file (ROUND-FILE.md)
     BAD_FORMAT = "bad_format"
     BAD_FIELD = "bad_field"

@@ -219,28 +219,29 @@ class RoundTracker:
     def _check_wager(self, event: PlaceWager) -> RuleError | None:
         if self.phase is not Phase.BETTING:
             return RuleError(Refusal.BETTING_CLOSED, f"wagers are placed before the deal; the round is {self.phase}", "2.17")
-        if (error := self._check_seat(event.seat)) is not None:
+        if (error := self.seat_refusal(event.seat)) is not None:
             return error
         if event.amount < 0:
             return InputError(Refusal.BAD_AMOUNT, f"seat {event.seat} {event.kind}: a wager cannot be negative")
-        p = self.profile
         current = self.wagers.get(event.seat, {})
-        if event.kind is WagerKind.BASE:
-            if event.amount == 0:
-                if any(current.get(k) for k in (WagerKind.LUCKY_LUCKY, WagerKind.BUSTER)):
-                    return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: take back the side bets before the base wager", "2.17")
-                return None
-            return _limits(event, p.table_min, p.table_max, "7")
-        if event.amount and not current.get(WagerKind.BASE):
-            rule = "2.17" if event.kind is WagerKind.LUCKY_LUCKY else self.profile.rules["buster"]
+        if event.kind is WagerKind.BASE and event.amount == 0:
+            if any(current.get(k) for k in (WagerKind.LUCKY_LUCKY, WagerKind.BUSTER)):
+                return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: take back the side bets before the base wager", "2.17")
+        return self.wager_refusal(event, current.get(WagerKind.BASE, 0))
+
+    def wager_refusal(self, event: PlaceWager, base: Cents) -> RuleError | None:
+        """Why the amount of `event` breaks the limits or the bets it needs, were the seat's base
+        wager `base`; the wagers read from the spots are checked so before they are placed."""
+        if not event.amount:
+            return None
+        p = self.profile
+        if event.kind is not WagerKind.BASE and not base:
+            rule = "2.17" if event.kind is WagerKind.LUCKY_LUCKY else p.rules["buster"]
             return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: a {event.kind} wager needs a base wager", rule)
-        if event.kind is WagerKind.LUCKY_LUCKY:
-            if event.amount and not p.lucky_lucky:
-                return RuleError(Refusal.NOT_OFFERED, f"{p.id} has no Lucky Lucky bet", "8.19")
-            return None
-        if event.amount == 0:
-            return None
-        return _limits(event, p.buster_min, p.buster_max, "7")
+        if event.kind is WagerKind.LUCKY_LUCKY and not p.lucky_lucky:
+            return RuleError(Refusal.NOT_OFFERED, f"{p.id} has no Lucky Lucky bet", "8.19")
+        limits = wager_limits(p, event.kind)
+        return None if limits is None else _limits(event, *limits, "7")
 
     def _do_wager(self, event: PlaceWager, ops: list[Operation]) -> None:
         seat = self.wagers.setdefault(event.seat, {})
@@ -265,7 +266,7 @@ class RoundTracker:
     def _do_no_more_bets(self, event: NoMoreBets, ops: list[Operation]) -> None:
         self._close_betting(ops)
 
-    def _check_seat(self, seat: int) -> RuleError | None:
+    def seat_refusal(self, seat: int) -> RuleError | None:
         if not 1 <= seat <= self.seats:
             return RuleError(Refusal.BAD_SEAT, f"seat {seat} is not a seat from 1 to {self.seats}", "1")
         if seat == self.pd_seat:
@@ -395,7 +396,7 @@ class RoundTracker:
         rule = self.profile.rules["insurance"]
         if self.phase is not Phase.INSURANCE:
             return RuleError(Refusal.INSURANCE_NOT_OFFERED, "insurance is offered only with an Ace up in a hole-card game, before the peek", "8.8")
-        if (error := self._check_seat(event.seat)) is not None:
+        if (error := self.seat_refusal(event.seat)) is not None:
             return error
         base = self.wagers.get(event.seat, {}).get(WagerKind.BASE, 0)
         if not base:
@@ -496,7 +497,7 @@ class RoundTracker:
     # --- player decisions -----------------------------------------------------------------------
 
     def _check_decide(self, event: Decide) -> RuleError | None:
-        if (error := self._check_seat(event.seat)) is not None:
+        if (error := self.seat_refusal(event.seat)) is not None:
             return error
         hands = self.hands.get(event.seat, [])
         if not 0 <= event.hand < len(hands):
@@ -605,6 +606,15 @@ class RoundTracker:
         self.phase = Phase.SETTLED
         ops.append(DealerStood(hand_total(self.dealer).value, len(self.dealer) > 2))
         ops.append(RoundSettled(banker_net(self.rows)))
+
+def wager_limits(profile: Profile, kind: WagerKind) -> tuple[Cents, Cents] | None:
+    """The least and the most a wager of this kind may be (RULES.md §7); a Lucky Lucky wager has none."""
+    if kind is WagerKind.BASE:
+        return profile.table_min, profile.table_max
+    if kind is WagerKind.BUSTER:
+        return profile.buster_min, profile.buster_max
+    return None
+
 
 def _limits(event: PlaceWager, low: Cents, high: Cents, rule: str) -> RuleError | None:
     if not low <= event.amount <= high:

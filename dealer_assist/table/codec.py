@@ -17,6 +17,7 @@ from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.rules import inputs, operations
 from dealer_assist.rules.cards import Card, parse_card
 from dealer_assist.table import session_inputs, session_operations
+from dealer_assist.table.spots import Spot, parse_spot
 
 _MODULES = (inputs, operations, session_inputs, session_operations)
 TYPES: dict[str, type] = {
@@ -33,7 +34,7 @@ def encode(record: object) -> dict[str, Any]:
 
 
 def _encode_value(value: object) -> object:
-    if isinstance(value, Card):
+    if isinstance(value, Card | Spot):
         return str(value)
     if isinstance(value, StrEnum):
         return value.value
@@ -76,6 +77,11 @@ def _decode_value(hint: Any, value: object, where: str) -> object:
         return _decode_value(options[0], value, where) if len(options) == 1 else value
     if hint is Card:
         return parse_card(value)
+    if hint is Spot:
+        try:
+            return parse_spot(str(value))
+        except ValueError as error:
+            raise JournalError(JournalCode.BAD_RECORD, f"{where}: {error}") from None
     if isinstance(hint, type) and issubclass(hint, StrEnum):
         for member in hint:
             if member.value == value:

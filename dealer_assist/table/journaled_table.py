@@ -33,11 +33,14 @@ from dealer_assist.table.header import header_body, table_config
 from dealer_assist.table.match import refuse_other_table
 from dealer_assist.table.pins import PinGuard, PinSetter, new_pin, pin_from_hash_text
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
-from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, VoidRound
+from dealer_assist.table.readings import mispay_entries
+from dealer_assist.table.session_inputs import (
+    AcceptPayout, ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, SpotsScanned, VoidRound,
+)
 from dealer_assist.table.session_operations import RoundClosed
 
 SOFTWARE = "dealer-assist 0.1.0"
-SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard)
+SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard, AcceptPayout)
 
 
 class TableStopped(JournalError):
@@ -182,7 +185,8 @@ class Table:
         session, now = self.session, self.clock()
         tracker = session.tracker
         round_id = session.round_id if tracker is not None else None
-        settled = tracker is not None and tracker.phase is Phase.SETTLED and isinstance(event, SettlementConfirmed)
+        settled = (tracker is not None and tracker.phase is Phase.SETTLED
+                   and isinstance(event, SettlementConfirmed | SpotsScanned | AcceptPayout))
         try:
             ops = self._trial.apply(event, now)
         except RuleError as error:
@@ -192,8 +196,13 @@ class Table:
         body: dict[str, Any] = {"input": encode(event), "ops": [encode(op) for op in ops], "now": now}
         closes = any(isinstance(op, RoundClosed) for op in ops)
         if closes:
+            closed = self._trial.closed
             body["state"] = self._trial.checkpoint
             body["ledger"] = ledger(tracker) if tracker is not None and settled else None
+            if body["ledger"] is not None and closed.mispays:
+                body["ledger"]["mispays"] = mispay_entries(closed.mispays)
+            if closed.dealers:
+                body["dealers"] = list(closed.dealers)
         self._write(RecordKind.CLOSE if closes else RecordKind.INPUT, body, round_id)
         taken = session.apply(event, now)  # the same input on the same state: the same operations
         if taken != ops:

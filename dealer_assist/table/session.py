@@ -7,6 +7,7 @@ state between rounds is plain data, so the journal can restart a table from its 
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -15,23 +16,29 @@ from typing import Any
 from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.cards import Card
-from dealer_assist.rules.inputs import CardDrawn, CheckedByHand, Input
-from dealer_assist.rules.money import Cents
+from dealer_assist.rules.inputs import (
+    Action, CardDrawn, CheckedByHand, Decide, Input, Insure, NoMoreBets, PaymentsMade, PlaceWager,
+)
+from dealer_assist.rules.money import Cents, format_money
 from dealer_assist.rules.operations import Operation
-from dealer_assist.rules.profile import Profile, load_profile
+from dealer_assist.rules.profile import PayoutCheck, Profile, load_profile
 from dealer_assist.rules.seating import next_clockwise
 from dealer_assist.rules.settlement import banker_net
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 from dealer_assist.rules.phases import Phase
+from dealer_assist.table.readings import CHIP_DECISIONS, WAGER_SPOTS, RoundReadings, WagerReadings, must_hold
 from dealer_assist.table.rotation import rotation_policy
 from dealer_assist.table.session_inputs import (
-    BankAccepted, BankRefused, CardsUnread, ConfirmPeek, CutCardReached, DiscardMisdeal, KeyCard, RekeyCard, SessionInput,
-    SettlementConfirmed, ShoeLoaded, VoidRound,
+    AcceptPayout, BankAccepted, BankRefused, CardsUnread, ConfirmPeek, CutCardReached, DealerSignIn, DealerSignOut,
+    DiscardMisdeal, KeyCard, ReaderSpots, RekeyCard, ScanFor, SessionInput, SettlementConfirmed, ShoeLoaded, SpotReading,
+    SpotsScanned, VoidRound,
 )
 from dealer_assist.table.session_operations import (
-    BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread, MisdealDiscarded, MisdealHeld,
-    NewShoeDue, PeekConfirmed, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
+    BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread, ChipsAwaited,
+    DealerSignedIn, DealerSignedOut, LateChange, LateChangeUndone, MisdealDiscarded, MisdealHeld, MispayAccepted,
+    NewShoeDue, PeekConfirmed, ReadingNotAWager, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
 )
+from dealer_assist.table.spots import BANK, Spot, SpotKind
 
 TableInput = Input | SessionInput
 
@@ -96,6 +103,9 @@ class _Between:
     window_start: float | None = None
     window_pds: list[int] = field(default_factory=list)
     warned: list[int] = field(default_factory=list)
+    dealer: str | None = None  # the house dealer signed in (RULES.md §8.25)
+    reader_spots: list[str] = field(default_factory=list)  # the wager reader's spots in use (RULES.md §8.22)
+    readings: dict[str, list[int]] = field(default_factory=dict)  # each read spot's last [chips, total, alien]
 
     @classmethod
     def restored(cls, state: Mapping[str, Any]) -> _Between:
@@ -106,11 +116,19 @@ class _Between:
         for name, value in state.items():
             if name not in known:
                 raise JournalError(JournalCode.BAD_RECORD, f"carried state: unknown field {name!r}")
-            carried[name] = list(value) if isinstance(value, list) else value
+            carried[name] = copy.deepcopy(value)
         return cls(**carried)
 
 
-def _check_signed(event: KeyCard | ConfirmPeek | VoidRound | DiscardMisdeal | RekeyCard) -> None:
+@dataclass(frozen=True)
+class ClosedRound:
+    """What the close record of a round keeps besides its ledger: who dealt it and its mispays."""
+
+    dealers: tuple[str, ...] = ()
+    mispays: tuple[MispayAccepted, ...] = ()
+
+
+def _check_signed(event: KeyCard | ConfirmPeek | VoidRound | DiscardMisdeal | RekeyCard | AcceptPayout) -> None:
     """A correction is kept forever with who made it and why: neither may be blank."""
     if not event.supervisor.strip():
         raise RuleError(Refusal.SUPERVISOR_REQUIRED, "a correction names the floor supervisor who makes it")
@@ -129,6 +147,9 @@ class TableSession:
         self.round_inputs: list[Input] = []
         self.misdeal: Card | None = None
         self.unread: list[int] = []  # shoe numbers of cards out unread, oldest first
+        self.reader = WagerReadings(self.s.reader_spots, self.s.readings)
+        self.round_dealers: list[str] = []  # who dealt the open round, in turn
+        self.closed = ClosedRound()  # the round closed last
         self.checkpoint: dict[str, Any] = self.between_rounds()
         self._maybe_open([])  # a restored table reopens the round its checkpoint was about to open
 
@@ -152,10 +173,13 @@ class TableSession:
 
     def between_rounds(self) -> dict[str, Any]:
         """The carried state as plain data, as it stands between two rounds."""
-        state = dict(vars(self.s))
-        for key in ("window_pds", "warned", "declined"):
-            state[key] = list(state[key])
-        return state
+        return copy.deepcopy(vars(self.s))
+
+    def takes_card(self) -> bool:
+        """Whether a card from the shoe would go to the open round now (the shoe's card-stop is off)."""
+        tracker = self.tracker
+        return (self.state is TableState.ROUND and tracker is not None and tracker.takes_card()
+                and self.reader.round.awaited is None)
 
     def rotation_deadline(self) -> float | None:
         """When two other player-dealers must have banked, if the rotation limits apply."""
@@ -191,6 +215,18 @@ class TableSession:
                 self._rekey(event, ops)
             case ConfirmPeek():
                 self._confirm_peek(event, ops)
+            case SpotReading():
+                self._spot_read(event, ops)
+            case ReaderSpots():
+                self.reader.use(event.spots)
+            case SpotsScanned():
+                self._scanned(event, ops)
+            case AcceptPayout():
+                self._accept_payout(event, ops)
+            case DealerSignIn():
+                self._sign_in(event, ops)
+            case DealerSignOut():
+                self._sign_out(ops)
             case _:
                 self._round_input(event, ops)
         ops.extend(self.rotation.warnings(self.s, now))
@@ -257,7 +293,11 @@ class TableSession:
             self.s.burn_left -= 1
             ops.append(CardBurned(event.card))
             return
+        awaited = self.reader.round.awaited
         error = self.tracker.verify(event) if self.tracker is not None else RuleError(Refusal.CARD_NOT_ALLOWED, "misdeal: no round is open for this card", "6.1")
+        if error is None and awaited is not None:
+            error = RuleError(Refusal.CHIPS_AWAITED, f"misdeal: the {awaited.action} of seat {awaited.seat} hand {awaited.hand + 1} "
+                              f"waits for its chips on {awaited.spot}", "8.23")
         if error is not None:
             self.misdeal = event.card
             ops.append(MisdealHeld(event.card, Refusal(error.code), error.message, error.rule))
@@ -274,10 +314,17 @@ class TableSession:
         if seat != self.s.offer_seat:
             raise RuleError(Refusal.OFFERED_ELSEWHERE, f"the bank is offered to seat {self.s.offer_seat}, not seat {seat}", "5.6")
 
+    def _check_bank_read(self, bank: Cents) -> None:
+        """Where the reader reads `pd.bank`, the bank offered is the chips on it (RULES.md §8.22)."""
+        if self.reader.reads(BANK) and (read := self.reader.reading(BANK).amount) != bank:
+            raise RuleError(Refusal.SPOT_READ, f"the bank is read on {BANK}: {format_money(read)} there, "
+                            f"{format_money(bank)} keyed", "8.22")
+
     def _bank_accepted(self, event: BankAccepted, now: float, ops: list[Any]) -> None:
         self._check_offer(event.seat)
         if event.bank <= 0:
             raise RuleError(Refusal.BAD_BANK, "the bank must be more than zero", "5.1")
+        self._check_bank_read(event.bank)
         s = self.s
         self.rotation.check(s, event, now)
         turn = s.offer_turn
@@ -321,8 +368,11 @@ class TableSession:
         self.tracker = RoundTracker(self.profile, self.seats, pd, dealer_closes_betting=steps >= 1,
                                     dealer_settles_early=steps >= 2)
         self.round_inputs = []
+        self.reader.round = RoundReadings()
+        self.round_dealers = [s.dealer] if s.dealer else []
         ops.append(RoundOpened(s.round_id, pd.seat if pd else None, pd.bank if pd else None,
                                s.pd_turn if pd else None, s.shoe_id))
+        self._wagers_read(self.tracker, {spot.seat for spot in self.reader.spots if spot.seat is not None}, ops)
 
     def _open_tracker(self) -> RoundTracker:
         if self.misdeal is not None:
@@ -338,23 +388,221 @@ class TableSession:
     def _round_input(self, event: Input, ops: list[Any]) -> None:
         if isinstance(event, CheckedByHand):
             raise RuleError(Refusal.SUPERVISOR_ONLY, "a check by hand is confirmed by a floor supervisor", "6.2")
+        tracker = self._open_tracker()
+        self._check_read(event, tracker)
+        if isinstance(event, Decide):
+            awaited = self.reader.round.awaited
+            if awaited is not None and (awaited.seat, awaited.hand) == (event.seat, event.hand):
+                self.reader.round.awaited = None  # another decision on the hand: the chips are no longer awaited
+            if event.action in CHIP_DECISIONS and self.reader.reads(Spot(event.seat, SpotKind.BASE)):
+                self._await_chips(event, tracker, ops)
+                return
         self._to_round(event, ops)
+
+    # --- the wager reader (RULES.md §8.22-8.24) -----------------------------------------------------
+
+    def _check_read(self, event: Input, tracker: RoundTracker) -> None:
+        """A wager or a double for less keyed on a spot the reader reads is refused, naming the
+        spot; "No more bets" and a checked "Paid" come with the reader's scan."""
+        spot = (Spot(event.seat, WAGER_SPOTS[event.kind]) if isinstance(event, PlaceWager)
+                else Spot(event.seat, SpotKind.INSURANCE) if isinstance(event, Insure) else None)
+        if spot is not None:
+            if self.reader.reads(spot):
+                raise RuleError(Refusal.SPOT_READ, f"seat {spot.seat}: the wager reader reads spot {spot}: the chips on it "
+                                "are the wager; the dealer keys only a spot the reader does not have or reports faulted", "8.22")
+        elif isinstance(event, Decide) and event.amount is not None and self.reader.reads(Spot(event.seat, SpotKind.BASE)):
+            raise RuleError(Refusal.SPOT_READ, f"seat {event.seat}: a double for less is the chips added on {event.seat}.base: "
+                            "tap Double and let the player add them", "8.23")
+        elif isinstance(event, NoMoreBets) and self.reader.spots:
+            raise RuleError(Refusal.SCAN_REQUIRED, "the wagers close at the reader's scan of every spot: tap No more bets "
+                            "again once the reader is up", "8.23")
+        elif isinstance(event, PaymentsMade):
+            self._check_scanned(tracker)
+
+    def _check_scanned(self, tracker: RoundTracker) -> None:
+        if self.profile.payout_check is PayoutCheck.HOLD and self.reader.settling(tracker):
+            raise RuleError(Refusal.SCAN_REQUIRED, "the payouts on the spots are checked at the reader's scan: tap Paid "
+                            "again once the reader is up", "8.24")
+
+    def _wagers_read(self, tracker: RoundTracker, seats: set[int], ops: list[Any], shown: Spot | None = None) -> None:
+        """While betting is open: the seats' read spots become their wagers; a reading the rules do
+        not take as a wager is noted for the spot just read (`shown`)."""
+        for seat in sorted(seats):
+            changes, problems = self.reader.seat_wagers(tracker, seat)
+            for change in changes:
+                self._to_round(change, ops)
+            for problem in problems:
+                if problem.reading.spot == shown:
+                    reading = problem.reading
+                    ops.append(ReadingNotAWager(reading.spot, reading.amount, reading.alien, Refusal.READING_NOT_ALLOWED,
+                                                problem.refusal().message))
+
+    def _spot_read(self, event: SpotReading, ops: list[Any]) -> None:
+        if not self.reader.reads(event.spot):
+            raise RuleError(Refusal.NOT_READING, f"spot {event.spot}: the table does not use the reader's readings of it now", "8.22")
+        self.reader.keep(event)
+        tracker = self.tracker
+        if tracker is None or event.spot.seat is None or self.misdeal is not None:
+            return  # kept: the next round's wagers, the bank offered
+        if tracker.phase is Phase.BETTING:
+            self._wagers_read(tracker, {event.spot.seat}, ops, event.spot)
+        else:
+            self._after_close(tracker, event, ops)
+
+    def _after_close(self, tracker: RoundTracker, reading: SpotReading, ops: list[Any]) -> None:
+        """A spot's chips after "No more bets": a decision's stake, insurance, or a late change (RULES.md §8.23)."""
+        spot, seat = reading.spot, reading.spot.seat
+        assert seat is not None
+        awaited = self.reader.round.awaited
+        if awaited is not None and awaited.spot == spot and reading.amount > must_hold(tracker, spot):
+            self._chips_added(awaited, reading, tracker, ops)
+        elif spot.kind is SpotKind.INSURANCE and tracker.phase is Phase.INSURANCE:
+            self._decided_by_chips(Insure(seat, reading.amount), reading, reading.amount, "insurance", tracker, ops)
+        elif self.reader.watched(tracker, spot):
+            late, due = self.reader.round.late, must_hold(tracker, spot)
+            if reading.amount == due and not reading.alien:
+                if late.pop(spot, None) is not None:
+                    ops.append(LateChangeUndone(spot))
+            else:
+                late[spot] = reading
+                ops.append(LateChange(spot, due, reading.amount, reading.alien))
+
+    def _await_chips(self, event: Decide, tracker: RoundTracker, ops: list[Any]) -> None:
+        """A double or a split at a read spot: its stake is the chips the player adds next."""
+        error = tracker.verify(Decide(event.seat, event.hand, event.action))
+        if error is not None:
+            raise error
+        spot = Spot(event.seat, SpotKind.BASE)
+        awaited = ChipsAwaited(event.seat, event.hand, event.action, spot)
+        self.reader.round.awaited = awaited
+        ops.append(awaited)
+        reading = self.reader.reading(spot)
+        if reading.amount > must_hold(tracker, spot):  # put down before the tap: they are its stake
+            self._chips_added(awaited, reading, tracker, ops)
+
+    def _chips_added(self, awaited: ChipsAwaited, reading: SpotReading, tracker: RoundTracker, ops: list[Any]) -> None:
+        added = reading.amount - must_hold(tracker, awaited.spot)
+        hand = tracker.hands[awaited.seat][awaited.hand]
+        if awaited.action is Action.SPLIT and added != hand.stake:
+            raise RuleError(Refusal.CHIPS_NOT_ALLOWED, f"seat {awaited.seat}: {format_money(added)} added on {awaited.spot} for "
+                            f"the split; each split hand carries the wager, {format_money(hand.stake)}", tracker.profile.rules["split"])
+        amount = added if awaited.action is Action.DOUBLE else None
+        self._decided_by_chips(Decide(awaited.seat, awaited.hand, awaited.action, amount), reading, added,
+                               str(awaited.action), tracker, ops)
+        self.reader.round.awaited = None
+        if self.reader.round.late.pop(awaited.spot, None) is not None:
+            ops.append(LateChangeUndone(awaited.spot))
+
+    def _decided_by_chips(self, event: Decide | Insure, reading: SpotReading, amount: Cents, what: str,
+                          tracker: RoundTracker, ops: list[Any]) -> None:
+        """A decision whose stake is the chips read: refused, naming the amount read, when the rules do not allow it."""
+        error = tracker.verify(event)
+        if error is None and reading.alien:
+            error = RuleError(Refusal.CHIPS_NOT_ALLOWED, f"{reading.alien} chips of another casino lie there too", "8.22")
+        if error is not None:
+            raise RuleError(Refusal.CHIPS_NOT_ALLOWED, f"seat {reading.spot.seat}: {format_money(amount)} read on "
+                            f"{reading.spot} for the {what}: {error.message}", error.rule)
+        self._to_round(event, ops)
+
+    def _scanned(self, event: SpotsScanned, ops: list[Any]) -> None:
+        """A scan of every spot: its spots are those read from now on, each reading their content;
+        taken for "No more bets" it closes the wagers, for "Paid" it checks the payouts."""
+        self.reader.use(reading.spot for reading in event.reads)
+        for reading in event.reads:
+            self.reader.keep(reading)
+        if event.purpose is ScanFor.READING and (self.tracker is None or self.misdeal is not None):
+            return
+        tracker = self._open_tracker()
+        if tracker.phase is Phase.BETTING:
+            self._wagers_read(tracker, {r.spot.seat for r in event.reads if r.spot.seat is not None}, ops)
+        elif event.purpose is not ScanFor.NO_MORE_BETS:
+            for reading in event.reads:
+                if reading.spot.seat is not None:
+                    self._after_close(tracker, reading, ops)
+        if event.purpose is ScanFor.NO_MORE_BETS:
+            self._close_at_scan(tracker, ops)
+        elif event.purpose is not ScanFor.READING:
+            self._check_payouts(event, tracker, ops)
+
+    def _close_at_scan(self, tracker: RoundTracker, ops: list[Any]) -> None:
+        """The closed wagers are the scan's (RULES.md §8.23); a spot whose chips are no wager holds them open."""
+        problems = self.reader.problems(tracker) if tracker.phase is Phase.BETTING else []
+        if problems:
+            raise problems[0].refusal()
+        if (error := tracker.verify(NoMoreBets())) is not None:
+            raise error
+        self._to_round(NoMoreBets(), ops)
+
+    def _check_payouts(self, event: SpotsScanned, tracker: RoundTracker, ops: list[Any]) -> None:
+        """At "Paid": the spots settled in the step against the scan; the step ends once all are right (RULES.md §8.24)."""
+        settling = tracker.phase is Phase.SETTLED
+        wanted = ScanFor.SETTLED if settling else ScanFor.PAID
+        if event.purpose is not wanted:
+            raise RuleError(Refusal.NOTHING_DUE, f"a scan for {event.purpose.value.replace('_', ' ')} came while the "
+                            f"round is {tracker.phase}", "8.24")
+        if not settling and (error := tracker.verify(PaymentsMade())) is not None:
+            raise error
+        differences = self.reader.check(tracker, event.reads)
+        if differences and self.profile.payout_check is PayoutCheck.HOLD:
+            ops.extend(differences)
+            return
+        self._step_done(tracker, ops)
+
+    def _step_done(self, tracker: RoundTracker, ops: list[Any]) -> None:
+        self.reader.round.matched.clear()
+        self.reader.round.differences.clear()
+        if tracker.phase is Phase.SETTLED:
+            self._settlement_confirmed(ops, checked=True)
+        else:
+            self._to_round(PaymentsMade(), ops)
+
+    def _accept_payout(self, event: AcceptPayout, ops: list[Any]) -> None:
+        tracker = self._open_tracker()
+        found = self.reader.round.differences
+        if not found:
+            raise RuleError(Refusal.NO_PAYOUT_DIFFERENCE, "no payout difference is open to accept", "8.24")
+        _check_signed(event)
+        for difference in found.values():
+            mispay = MispayAccepted(difference.spot, difference.held, difference.due, event.supervisor, event.reason)
+            self.reader.round.mispays.append(mispay)
+            ops.append(mispay)
+        self._step_done(tracker, ops)
+
+    # --- who deals (RULES.md §8.25) ---------------------------------------------------------------
+
+    def _sign_in(self, event: DealerSignIn, ops: list[Any]) -> None:
+        dealer = event.dealer.strip()
+        if not dealer:
+            raise RuleError(Refusal.DEALER_REQUIRED, "a sign-in names the house dealer: a name or a badge", "8.25")
+        self.s.dealer = dealer
+        if self.tracker is not None and dealer not in self.round_dealers:
+            self.round_dealers.append(dealer)
+        ops.append(DealerSignedIn(dealer))
+
+    def _sign_out(self, ops: list[Any]) -> None:
+        if self.s.dealer is None:
+            raise RuleError(Refusal.NO_DEALER, "no house dealer is signed in", "8.25")
+        ops.append(DealerSignedOut(self.s.dealer))
+        self.s.dealer = None
 
     def _confirm_peek(self, event: ConfirmPeek, ops: list[Any]) -> None:
         _check_signed(event)
         self._to_round(CheckedByHand(event.natural), ops)
         ops.append(PeekConfirmed(event.natural, event.supervisor, event.reason))
 
-    def _settlement_confirmed(self, ops: list[Any]) -> None:
+    def _settlement_confirmed(self, ops: list[Any], checked: bool = False) -> None:
         tracker = self._open_tracker()
         if tracker.phase is not Phase.SETTLED:
             raise RuleError(Refusal.NOT_SETTLED, f"the round is not settled yet ({tracker.phase})")
+        if not checked:
+            self._check_scanned(tracker)
         self._close(banker_net(tracker.rows), voided=False, ops=ops)
 
     def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:
         s = self.s
         pd = self.tracker.player_dealer if self.tracker is not None else None
         ops.append(RoundClosed(s.round_id, pd_net, voided))
+        self.closed = ClosedRound(tuple(self.round_dealers), tuple(self.reader.round.mispays))
         self.tracker = None
         self.round_inputs = []
         self.misdeal = None

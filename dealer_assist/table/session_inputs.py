@@ -7,9 +7,11 @@ reaches the session (see pins.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.money import Cents
+from dealer_assist.table.spots import Spot
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,5 +96,63 @@ class ConfirmPeek:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class SpotReading:
+    """A spot's whole content as the wager reader read it (DEVICES.md §6): the chips, their total,
+    and chips of another casino that lie there too and are not in the total (RULES.md §8.22)."""
+
+    spot: Spot
+    chips: int
+    amount: Cents  # the chips' total
+    alien: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderSpots:
+    """The spots whose readings the table uses from now on: listed by the reader, not under a
+    fault, its readings trusted (a scan completed since the last outage or power-up); none while
+    it is down. A spot not among them is keyed by the dealer (RULES.md §6.4)."""
+
+    spots: tuple[Spot, ...]
+
+
+class ScanFor(StrEnum):
+    """What a scan of every spot was taken for."""
+
+    READING = "reading"  # the reader's own: at its start, after an outage or a power-up
+    NO_MORE_BETS = "no_more_bets"  # the wagers close at it (RULES.md §8.23)
+    PAID = "paid"  # the settle-now step's "Paid", checked (§8.24)
+    SETTLED = "settled"  # the settlement's "Done", checked (§8.24)
+
+
+@dataclass(frozen=True, slots=True)
+class SpotsScanned:
+    """The reader read every spot not under a fault again; `reads` are the scan's, each a whole content."""
+
+    purpose: ScanFor
+    reads: tuple[SpotReading, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptPayout:
+    """A floor supervisor accepts what the payout check found on the spots: each difference is a mispay."""
+
+    supervisor: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignIn:
+    """The house dealer who deals from now on, by name or badge (RULES.md §8.25); a relief signs in over the last."""
+
+    dealer: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignOut:
+    """The house dealer leaves the table; its rounds from now on name no dealer until one signs in."""
+
+
 SessionInput = (BankAccepted | BankRefused | ShoeLoaded | CutCardReached | CardsUnread | KeyCard
-                | SettlementConfirmed | VoidRound | RekeyCard | DiscardMisdeal | ConfirmPeek)
+                | SettlementConfirmed | VoidRound | RekeyCard | DiscardMisdeal | ConfirmPeek | SpotReading | ReaderSpots
+                | SpotsScanned | AcceptPayout | DealerSignIn | DealerSignOut)

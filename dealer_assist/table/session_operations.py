@@ -5,7 +5,9 @@ from dataclasses import dataclass
 
 from dealer_assist.rules.refusals import Refusal
 from dealer_assist.rules.cards import Card
+from dealer_assist.rules.inputs import Action
 from dealer_assist.rules.money import Cents
+from dealer_assist.table.spots import Spot
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,3 +125,75 @@ class RotationWarning:
     """Minutes left before two other player-dealers must have banked (California rotation)."""
 
     minutes_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingNotAWager:
+    """The chips on a spot are not a wager the rules take (outside the limits, alien chips, a side
+    bet without its base): shown on the seat, and "No more bets" waits until they are put right
+    (RULES.md §8.22)."""
+
+    spot: Spot
+    amount: Cents
+    alien: int
+    code: Refusal
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LateChange:
+    """A spot's chips changed after "No more bets" before its wager was settled: the closed wager
+    stands (RULES.md §8.23); `due` is what the spot must hold, `held` and `alien` what it holds."""
+
+    spot: Spot
+    due: Cents
+    held: Cents
+    alien: int
+
+
+@dataclass(frozen=True, slots=True)
+class LateChangeUndone:
+    """The spot holds its closed wager again."""
+
+    spot: Spot
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAwaited:
+    """The dealer tapped a double or a split: the chips then added on the spot are its stake (RULES.md §8.23)."""
+
+    seat: int
+    hand: int
+    action: Action
+    spot: Spot
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutDifference:
+    """At the dealer's "Paid", a spot settled in the step does not hold what it must (RULES.md
+    §8.24): `held` read, `due` what it must hold; the step stays open."""
+
+    spot: Spot
+    held: Cents
+    due: Cents
+
+
+@dataclass(frozen=True, slots=True)
+class MispayAccepted:
+    """A floor supervisor accepted a payout difference: a mispay, kept with the round (RULES.md §8.24)."""
+
+    spot: Spot
+    held: Cents
+    due: Cents
+    supervisor: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignedIn:
+    dealer: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignedOut:
+    dealer: str

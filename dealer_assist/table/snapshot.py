@@ -20,7 +20,11 @@ from dealer_assist.rules.settlement import Row, Wager, banker_net, seat_nets
 from dealer_assist.rules.totals import hand_total
 from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.rules.phases import Need, Phase
+from dealer_assist.table.readings import SpotProblem, must_hold
 from dealer_assist.table.session import TableSession, TableState
+from dealer_assist.table.session_inputs import SpotReading
+from dealer_assist.table.session_operations import ChipsAwaited, MispayAccepted, PayoutDifference
+from dealer_assist.table.spots import Spot, SpotKind
 
 
 class AttentionKind(StrEnum):
@@ -137,6 +141,44 @@ class TableView:
 
 
 @dataclass(frozen=True, slots=True)
+class SpotView:
+    """A read spot as its seat shows it: its chips, and what is wrong with them if anything: chips
+    that are no wager while betting is open, a late change (`due` the closed wager it must hold),
+    a payout check that found it wrong (RULES.md §8.22-8.24)."""
+
+    reading: SpotReading
+    problem: SpotProblem | None = None
+    due: Cents | None = None
+    difference: PayoutDifference | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderView:
+    """The wager reader's spots in use and the open round's findings; `scanning` while a scan the
+    dealer's tap asked for is awaited."""
+
+    spots: tuple[SpotView, ...]
+    awaited: ChipsAwaited | None = None
+    mispays: tuple[MispayAccepted, ...] = ()
+    scanning: bool = False
+
+    def on_seat(self, seat: int | None) -> tuple[SpotView, ...]:
+        return tuple(view for view in self.spots if view.reading.spot.seat == seat)
+
+    @property
+    def problems(self) -> tuple[SpotProblem, ...]:
+        return tuple(view.problem for view in self.spots if view.problem is not None)
+
+    @property
+    def differences(self) -> tuple[PayoutDifference, ...]:
+        return tuple(view.difference for view in self.spots if view.difference is not None)
+
+    @property
+    def late(self) -> tuple[SpotView, ...]:
+        return tuple(view for view in self.spots if view.due is not None)
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     """`phase` and `need` are None between rounds (a shoe to load, the bank to offer)."""
 
@@ -162,6 +204,8 @@ class TableSnapshot:
     due: tuple[Row, ...] = ()  # to settle now, before the round goes on (need PAYMENTS)
     naturals_later: tuple[int, ...] = ()  # seats whose early Natural is paid in its place at settlement
     settled_early: frozenset[tuple[int, int, Wager]] = frozenset()  # (seat, hand, wager) settled before the end
+    reader: ReaderView | None = None  # a table whose wager reader reads spots, or found something this round
+    house_dealer: str | None = None  # the house dealer signed in (RULES.md §8.25)
 
     def was_settled_early(self, row: Row) -> bool:
         return (row.seat, row.hand, row.wager) in self.settled_early
@@ -291,7 +335,14 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
                                   "discards it (Supervisor, Corrections), then the round goes on",
                                   error.rule if error is not None else "6.1", held=True)
         snapshot = build_snapshot(tracker, attention)
-        return replace(snapshot, table=table)
+        reader = reader_view(session)
+        closes = snapshot.closes_betting and not (reader is not None and reader.problems)
+        decisions = snapshot.decisions
+        if decisions.seat is not None and session.reader.reads(Spot(decisions.seat, SpotKind.BASE)):
+            # the chips added on the spot are the double: no keypad (RULES.md §8.23)
+            decisions = replace(decisions, double_for_less=False, double_min=0, double_max=0)
+        return replace(snapshot, table=table, reader=reader, house_dealer=session.s.dealer, takes_card=session.takes_card(),
+                       closes_betting=closes, decisions=decisions)
     if session.misdeal is not None and attention is None:
         attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} came out of the shoe before the round: call a floor "
                               "supervisor, who discards it on the supervisor's screen", "6.1", held=True)
@@ -304,5 +355,23 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
         dealer=DealerHandView((), None, False, None, False), bank=None, action_seat=None,
         decisions=Decisions(), takes_card=False, next_card_is_hole_card=False, lucky_lucky_offered=profile.lucky_lucky,
         player_dealer_game=profile.player_dealer,
-        settlement=(), fees=(0, 0), attention=attention, table=table,
+        settlement=(), fees=(0, 0), attention=attention, table=table, reader=reader_view(session), house_dealer=session.s.dealer,
     )
+
+
+def reader_view(session: TableSession) -> ReaderView | None:
+    """The reader's spots as the seats show them; None at a table whose reader reads nothing and found nothing."""
+    reader, tracker = session.reader, session.tracker
+    found = reader.round
+    if not reader.spots and not found.late and not found.differences and not found.mispays:
+        return None
+    betting = tracker is not None and tracker.phase is Phase.BETTING
+    problems = {problem.reading.spot: problem for problem in reader.problems(tracker)} if tracker is not None and betting else {}
+    spots = {**reader.readings(), **found.late}
+    views = tuple(
+        SpotView(reading, problems.get(spot),
+                 must_hold(tracker, spot) if tracker is not None and spot in found.late else None,
+                 found.differences.get(spot))
+        for spot, reading in sorted(spots.items(), key=lambda item: (item[0].seat or 0, item[0].kind.value))
+    )
+    return ReaderView(views, found.awaited, tuple(found.mispays))

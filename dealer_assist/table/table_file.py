@@ -16,7 +16,7 @@ from dealer_assist.table.session import TableConfig
 
 DEFAULT_PROFILE, DEFAULT_TABLE_ID = "nobust-4.0", "TABLE-1"
 TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek",
-              "camera", "calibration", "pit", "supervisor_pin"}
+              "wagers", "camera", "calibration", "pit", "supervisor_pin"}
 
 
 @dataclass(frozen=True, slots=True)

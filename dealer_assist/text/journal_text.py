@@ -42,7 +42,18 @@ def card_code(code: str) -> str:
     return code if code == HIDDEN else card_text(parse_card(code))
 
 
+def _readings(reads: list[dict[str, Any]]) -> str:
+    """A scan's readings: how many spots, and those that hold chips ("28 spots: 3.base $25, 4.ll $5")."""
+    held = [f"{r['spot']} {money(r['amount'])}" + (f" + {r['alien']} alien" if r.get("alien") else "")
+            for r in reads if r.get("amount") or r.get("alien")]
+    return f"{len(reads)} spots" + (f": {', '.join(held)}" if held else ", all empty")
+
+
 def _value(key: str, value: Any, typed: frozenset[str]) -> str:
+    if key == "reads" and isinstance(value, list):
+        return _readings(value)
+    if key == "spots" and isinstance(value, list):
+        return f"{len(value)} spots" if len(value) > 4 else ", ".join(map(str, value)) or "none"
     if key in CARD_FIELDS and isinstance(value, str):
         return card_code(value)
     if key == "wager" and isinstance(value, str):

@@ -9,7 +9,7 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.outcomes import Result
 from dealer_assist.rules.settlement import Wager
 
-CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net"})
+CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net", "held", "due"})
 COUNTED_FIELDS = frozenset({"hand", "index"})
 QUIET_FIELDS = frozenset({"type", "seq", "wall"})
 WAGER_NAMES = {

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from dealer_assist.table.spots import parse_spot
 from dealer_assist.text.journal_text import card_code, clock, describe, signed_units, stamp, units
+from dealer_assist.text.reader_words import late_change, mispay
 from dealer_assist.text.record_words import result_word, wager_name
 
 LEDGER_HEAD = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
@@ -78,6 +80,9 @@ class RoundStory:
     player_dealer_net: str | None
     hands: tuple[HandRow, ...] = ()  # the dealer's first, then each seat's, once the round is settled
     bank: str | None = None  # the player-dealer's seat and bank, the limit of what the bank covers
+    dealers: str | None = None  # who dealt the round (RULES.md §8.25), in turn
+    late_changes: tuple[Evidence, ...] = ()  # chips changed after "No more bets" (§8.23)
+    mispays: tuple[Evidence, ...] = ()  # payout differences a floor supervisor accepted (§8.24)
 
     @property
     def title(self) -> str:
@@ -104,6 +109,8 @@ def _steps(entry: dict[str, Any]) -> tuple[Step, ...]:
 
 
 def _correction(fix: dict[str, Any]) -> Evidence:
+    if fix["type"] == "MispayAccepted":
+        return Evidence(fix["seq"], clock(fix["wall"]), f"Mispay accepted · {_mispay(fix).text}")
     return Evidence(fix["seq"], clock(fix["wall"]), describe(fix))
 
 
@@ -147,6 +154,15 @@ def _ledger(ledger: dict[str, Any] | None) -> tuple[tuple[LedgerRow, ...], tuple
     return rows, nets, None if pd is None else f"Seat {pd['seat']} {signed_units(pd['net'])}"
 
 
+def _late_change(op: dict[str, Any]) -> Evidence:
+    return Evidence(op["seq"], clock(op["wall"]), late_change(parse_spot(op["spot"]), op["held"], op["due"], op["alien"]))
+
+
+def _mispay(op: dict[str, Any]) -> Evidence:
+    return Evidence(op["seq"], clock(op["wall"]), mispay(parse_spot(op["spot"]), op["held"], op["due"], op["supervisor"],
+                                                         op["reason"]))
+
+
 def story(entry: dict[str, Any]) -> RoundStory:
     """The round as recall gives it (an open round's hole card already masked), as text rows."""
     rows, nets, pd_net = _ledger(entry["ledger"])
@@ -158,4 +174,7 @@ def story(entry: dict[str, Any]) -> RoundStory:
         refused=tuple(_refused(r) for r in entry["refused"]), devices=tuple(_device(d) for d in entry["devices"]),
         corrections=tuple(_correction(fix) for fix in entry["corrections"]),
         ledger=rows, seat_nets=nets, player_dealer_net=pd_net, hands=_hands(entry["ledger"]),
-        bank=None if pd is None else f"Seat {pd['seat']} banks {units(pd['bank'])}")
+        bank=None if pd is None else f"Seat {pd['seat']} banks {units(pd['bank'])}",
+        dealers=", ".join(entry.get("dealers", ())) or None,
+        late_changes=tuple(_late_change(op) for op in entry.get("late_changes", ())),
+        mispays=tuple(_mispay(op) for op in entry.get("mispays", ())))

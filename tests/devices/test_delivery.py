@@ -4,7 +4,7 @@ from __future__ import annotations
 from dealer_assist.rules.cards import Card
 from devices.delivery import Delivery
 from devices.messages import SHOE_TO_HOST, WAGERS_TO_HOST, Ack, CardOut, Heartbeat, SpotContent, SpotList
-from devices.spots import Spot, SpotKind
+from dealer_assist.table.spots import Spot, SpotKind
 from devices.timing import MAX_REPEATS, REPEAT_EVERY
 from device_rig import Wire
 

@@ -26,7 +26,7 @@ from devices.messages import (
     Message,
     Vocabulary,
 )
-from devices.spots import layout
+from dealer_assist.table.spots import layout
 
 pytestmark = pytest.mark.slow  # a fuzz run: 100,000 frames a decoder
 

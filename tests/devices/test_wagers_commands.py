@@ -23,7 +23,7 @@ from devices.events import (
 )
 from devices.framing import RejectReason
 from devices.link import LinkState
-from devices.spots import BANK, Spot, SpotKind
+from dealer_assist.table.spots import BANK, Spot, SpotKind
 from hw_sims import commands as sim_commands
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.wagers import WagerEmulator

@@ -22,7 +22,7 @@ from devices.events import (
     WagersHello,
 )
 from devices.link import LinkState
-from devices.spots import BANK, Spot, SpotKind, layout
+from dealer_assist.table.spots import BANK, Spot, SpotKind, layout
 from devices.timing import BACKOFF_FIRST, HEARTBEAT_EVERY, REPEAT_EVERY
 from devices.wagers import STALLED_AFTER, WagerReader
 from hw_sims.endpoints import Endpoint

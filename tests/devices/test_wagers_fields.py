@@ -23,7 +23,7 @@ from devices.messages import (
     SpotList,
     Status,
 )
-from devices.spots import BANK, Spot, SpotKind, layout, parse_spot
+from dealer_assist.table.spots import BANK, Spot, SpotKind, layout, parse_spot
 
 BASE_3 = Spot(3, SpotKind.BASE)
 EXAMPLES: list[tuple[Message, str]] = [

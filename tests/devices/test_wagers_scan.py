@@ -37,7 +37,7 @@ from devices.messages import (
     SpotContent,
     SpotList,
 )
-from devices.spots import Spot, SpotKind
+from dealer_assist.table.spots import Spot, SpotKind
 from devices.timing import HEARTBEAT_EVERY
 from devices.wagers import STALLED_AFTER, WagerReader
 from device_rig import EventLog, Wire

@@ -10,7 +10,7 @@ from dealer_assist.rules.profile import load_profile, profile_names
 FEES = [{"upto": 50, "player": 0.5, "pd": 1}, {"upto": 100, "player": 1, "pd": 2}]
 SD_PAYS = {"a": [2, 2, 4, 15, 50, 250], "b": [2, 2, 4, 15, 50, 200], "c": [2, 2, 4, 12, 50, 250],
            "d": [2, 2, 4, 12, 50, 200], "e": [2, 2, 3, 12, 50, 250], "f": [1, 2, 8, 20, 50, 250]}
-COMMON = {"max_hands": 4, "buster_min": 1, "buster_max": 100, "decks": 6, "table_min": 5}
+COMMON = {"max_hands": 4, "buster_min": 1, "buster_max": 100, "decks": 6, "table_min": 5, "payout_check": "hold"}
 # RULES.md §7, column by column ("—" is None, or "none" for free_bonus).
 TABLE = {
     "nobust-4.0": COMMON | {

@@ -66,3 +66,21 @@ def test_a_damaged_journal_is_refused_at_startup(qapp, tmp_path, capsys):
     journal.write_bytes(b"not a journal at all" * 100)
     assert main(["--journal", str(journal), "--exit"]) == 2
     assert "damaged" in capsys.readouterr().err
+
+
+def test_the_table_files_wager_reader_is_connected_and_named_in_the_journal(qapp, tmp_path, capsys):
+    from dealer_assist.journal.journal_file import RecordKind, read_records
+    from hw_sims.endpoints import PtyEndpoint
+    from hw_sims.wagers import WagerEmulator
+
+    reader = WagerEmulator(PtyEndpoint(), seats=8)
+    reader.start()
+    try:
+        journal = tmp_path / "T8.db"
+        config = tmp_path / "table.toml"
+        config.write_text(f'table_id = "T8"\njournal = "{journal}"\nwagers = "{reader.endpoint.url}"\n')
+        assert main(["--config", str(config), "--exit"]) == 0
+    finally:
+        reader.stop()
+    header = next(read_records(journal))
+    assert header.kind is RecordKind.TABLE and header.body["devices"]["wagers"] == reader.endpoint.url

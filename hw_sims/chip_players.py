@@ -1,0 +1,101 @@
+"""The bench's players at a table with a wager reader (RULES.md §8.22-8.24): chips, not keyed wagers.
+
+The bench player chooses as at any table; here its wagers, the bank offered, insurance, the stake
+of a double or a split are chips put on the emulated reader's spots, and before the dealer taps
+Paid each spot settled in the step is given what the settlement leaves on it. The table takes it
+all from the reader over its link, as it would from players at the felt.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dealer_assist.rules.inputs import Action, Decide, Insure, NoMoreBets, PaymentsMade, PlaceWager
+from dealer_assist.rules.money import Cents
+from dealer_assist.rules.phases import Phase
+from dealer_assist.table.readings import CHIP_DECISIONS, WAGER_SPOTS
+from dealer_assist.table.session import TableInput, TableSession
+from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed
+from dealer_assist.table.spots import BANK, Spot, SpotKind
+from devices.table_controller import Consult, TableController
+from hw_sims.wagers import WagerEmulator, chips_for
+
+Wait = Callable[[Callable[[], bool], str], None]
+CHIP_INPUTS = (PlaceWager, NoMoreBets, BankAccepted, Decide, Insure, PaymentsMade, SettlementConfirmed)
+
+
+class ChipPlayers:
+    """`play` makes one move of the bench player's as chips; `wait` pumps the table until a condition holds."""
+
+    def __init__(self, controller: TableController, reader: WagerEmulator, wagers: Callable[[TableSession], list[PlaceWager]],
+                 wait: Wait) -> None:
+        self.controller = controller
+        self.reader = reader
+        self.wagers = wagers
+        self.wait = wait
+        self.consult: Consult = controller.consult
+
+    def plays(self, event: TableInput) -> bool:
+        """Whether this move is made with chips at this table."""
+        if not isinstance(event, CHIP_INPUTS):
+            return False
+        if isinstance(event, Decide):
+            return event.action in CHIP_DECISIONS
+        return True
+
+    def play(self, event: TableInput) -> None:
+        self.wait(lambda: self.consult(lambda session: bool(session.reader.spots)), "the wager reader's scan")
+        match event:
+            case PlaceWager() | NoMoreBets():
+                self._bet()
+            case BankAccepted(bank=bank):
+                self._place(BANK, bank)
+                self._submit(event)
+            case Decide(seat=seat, hand=hand, action=action, amount=amount):
+                stake = self.consult(lambda session: session.tracker.hands[seat][hand].stake if session.tracker else 0)
+                self._submit(Decide(seat, hand, action))
+                spot = Spot(seat, SpotKind.BASE)
+                self.reader.sim_add(spot, chips_for(amount if action is Action.DOUBLE and amount else stake))
+                self.wait(lambda: self.consult(lambda session: session.reader.round.awaited is None), f"the {action}'s chips")
+            case Insure(seat=seat, amount=amount):
+                self._place(Spot(seat, SpotKind.INSURANCE), amount)
+                self.wait(lambda: self.consult(lambda session: session.tracker is not None
+                                               and session.tracker.insurance.get(seat, 0) == amount), "the insurance's chips")
+            case PaymentsMade() | SettlementConfirmed():
+                self._paid(event)
+
+    def _bet(self) -> None:
+        """Every read spot of the round's seats given its wager, the others cleared (insurance
+        paid last round included); then "No more bets"."""
+        wanted = {Spot(w.seat, WAGER_SPOTS[w.kind]): w.amount for w in self.consult(self.wagers)}
+        spots = self.consult(lambda session: sorted(session.reader.spots, key=str))
+        for spot in spots:
+            if spot.seat is not None:
+                self._place(spot, wanted.get(spot, 0))
+        round_id = self.consult(lambda session: session.round_id)
+        self._submit(NoMoreBets())
+        self.wait(lambda: self.consult(lambda session: session.round_id != round_id or session.tracker is None
+                                       or session.tracker.phase is not Phase.BETTING), "the wagers to close at the scan")
+
+    def _paid(self, event: TableInput) -> None:
+        """Each spot settled in the step given what it must hold, then Paid, checked at the reader's scan."""
+        due: dict[Spot, Cents] = self.consult(lambda s: s.reader.settling(s.tracker) if s.tracker is not None else {})
+        for spot, cents in sorted(due.items(), key=lambda item: str(item[0])):
+            self._place(spot, cents)
+        records = self.controller.records_written
+        self._submit(event)
+        self.wait(lambda: self.controller.scanning is None and self.controller.records_written > records, "the payout check")
+        found = self.consult(lambda session: dict(session.reader.round.differences))
+        if found:
+            raise AssertionError(f"the payout check found differences the bench did not make: {found}")
+
+    def _place(self, spot: Spot, cents: Cents) -> None:
+        """The spot now holds these chips; once the table has read them."""
+        if self.consult(lambda session: session.reader.reading(spot).amount) == cents:
+            return
+        self.reader.sim_place(spot, chips_for(cents))
+        self.wait(lambda: self.consult(lambda session: session.reader.reading(spot).amount == cents), f"{spot} to read {cents}")
+
+    def _submit(self, event: TableInput) -> None:
+        refused = self.controller.submit(event)
+        if refused is not None:
+            raise refused

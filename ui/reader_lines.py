@@ -1,0 +1,50 @@
+"""What the dealer's screen says of the wager reader (RULES.md §8.22-8.24): a seat's line (chips
+that are no wager, a late change, a payout difference, a double's chips awaited), the prompt while
+the reader holds the table, and the payout check's differences over the rows being paid."""
+from __future__ import annotations
+
+from dealer_assist.rules.phases import Need
+from dealer_assist.table.snapshot import ReaderView, SpotView, TableSnapshot
+from dealer_assist.text.reader_words import late_change, payout_difference, reading_problem, spot_name
+
+
+def seat_line(views: tuple[SpotView, ...], reader: ReaderView, seat: int) -> tuple[str, bool]:
+    """The seat's reader line, and whether it asks for something to be put right."""
+    awaited = reader.awaited
+    lines = []
+    for view in views:
+        if view.difference is not None:
+            lines.append(payout_difference(view.reading.spot, view.difference.held, view.difference.due, seat=False))
+        elif view.due is not None:
+            lines.append(late_change(view.reading.spot, view.reading.amount, view.due, view.reading.alien, seat=False))
+        elif view.problem is not None:
+            lines.append(reading_problem(view.problem, seat=False))
+    if lines:
+        return " · ".join(lines), True
+    if awaited is not None and awaited.seat == seat:
+        return f"{spot_name(awaited.spot, seat=False)}: add the {awaited.action}'s chips", False
+    return "", False
+
+
+def reader_prompt(snap: TableSnapshot) -> str | None:
+    """The prompt while the reader holds the table, instead of the round's own; None otherwise."""
+    reader = snap.reader
+    if reader is None:
+        return None
+    if reader.scanning:
+        return "Reading the spots…"
+    if reader.differences:
+        return "Spots wrong: put them right, then tap again"
+    if reader.awaited is not None:
+        awaited = reader.awaited
+        return f"Seat {awaited.seat}: the player adds the {awaited.action}'s chips on {awaited.spot}"
+    if snap.need is Need.WAGERS and reader.problems:
+        return f"Put right: {reading_problem(reader.problems[0])}"
+    return None
+
+
+def difference_lines(snap: TableSnapshot) -> str:
+    """Each spot the payout check found wrong, a line each: 'Seat 2 · Base: $75 on the spot, $50 due · $25 overpaid'."""
+    if snap.reader is None:
+        return ""
+    return "\n".join(payout_difference(d.spot, d.held, d.due) for d in snap.reader.differences)
