@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from dealer_assist.rules.cards import Card
+from dealer_assist.rules.cards import Card, card_text
 from dealer_assist.rules.hand_options import must_stand, why_not_split, why_not_stand, why_not_surrender
 from dealer_assist.rules.phases import DEALER, Need, Phase
 from dealer_assist.rules.totals import hand_total
@@ -23,6 +23,16 @@ _PHASE_PROMPTS = {
 def describe(cards: Sequence[Card]) -> str:
     total = hand_total(cards)
     return f"{'soft' if total.soft else 'hard'} {total.value}"
+
+
+def misdeal_prompt(card: Card, before_round: bool) -> str:
+    """A card held as a misdeal (RULES.md §6.1): the dealer sets it aside, a floor supervisor discards it."""
+    return f"Hold {card_text(card)} aside and call a floor supervisor" + (": it came out before the round" if before_round else "")
+
+
+def unread_prompt(shoe_card: int) -> str:
+    """A card out of the shoe unread (RULES.md §6.1): a floor supervisor looks at it and names it."""
+    return f"Hold shoe card {shoe_card} aside and call a floor supervisor to name it"
 
 
 def prompt(tracker: RoundTracker) -> str:
