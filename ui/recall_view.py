@@ -134,7 +134,7 @@ class RecallView(QWidget):
         self._fill(self.corrections, _evidence_list(story.corrections, "No corrections"))
         self._fill(self.hands, [f"{h.whose}   {h.cards}   =  {h.total}" for h in story.hands]
                    or ["No final hands: the round was voided" if story.state == "voided" else "No final hands yet: the round is open"])
-        self.tabs.setTabText(DEVICES_TAB, f"Devices · refused ({len(story.devices) + len(story.refused)})")
+        self.tabs.setTabText(DEVICES_TAB, f"Devices ({len(story.devices)}) · refused ({len(story.refused)})")
         self.tabs.setTabText(CORRECTIONS_TAB, f"Corrections ({len(story.corrections)})")
         self._go(step)
 

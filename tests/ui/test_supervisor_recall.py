@@ -148,7 +148,7 @@ def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journa
         table.submit(PlaceWager(3, WagerKind.BUSTER, 50_000))
     window = unlocked(qtbot, table)
     view = window.recall
-    assert view.tabs.tabText(2) == "Devices · refused (2)"
+    assert view.tabs.tabText(2) == "Devices (1) · refused (1)", "each count named for what it counts"
     lines = [view.evidence.item(row).text() for row in range(view.evidence.count())]
     assert len(lines) == 2
     assert lines[0].endswith("Place wager  ·  seat 3 · kind Buster · amount $500  —  refused (rule 2.17): "
