@@ -130,8 +130,13 @@ EARLY_NAMES = {Wager.LUCKY_LUCKY: "Lucky Lucky", Wager.INSURANCE: "insurance", W
 
 
 def _hand(line: Row, snap: TableSnapshot) -> str:
-    """The hand behind a base wager's result: its cards and total; other wagers say nothing here."""
-    hands = snap.seat(line.seat).hands
+    """The cards behind a row's result: a base wager's hand and its total, a Lucky Lucky's two cards
+    and the up card (RULES.md §2.17); other wagers say nothing here."""
+    seat = snap.seat(line.seat)
+    if line.wager is Wager.LUCKY_LUCKY and seat.lucky_cards:
+        *two, up = seat.lucky_cards
+        return f"{' '.join(card_text(c) for c in two)} + {card_text(up)}{NO_BREAK}up"
+    hands = seat.hands
     if line.wager is not Wager.BASE or line.hand >= len(hands):
         return ""
     hand = hands[line.hand]

@@ -81,6 +81,7 @@ class SeatView:
     action_button: bool
     acting: bool
     net: Cents | None  # after settlement, for seats that had a wager
+    lucky_cards: tuple[Card, ...] = ()  # once dealt: its first two cards and the up card, which decide a Lucky Lucky (RULES.md §2.17)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +224,7 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
             seat == tracker.action_seat,
             seat == wait.seat,
             nets.get(seat),
+            (*tracker.first_cards[seat], tracker.up_card) if seat in tracker.first_cards else (),
         )
         for seat in range(1, tracker.seats + 1)
     )
