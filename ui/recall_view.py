@@ -122,6 +122,10 @@ class RecallView(QWidget):
         self.rounds.blockSignals(False)
         self._choose(row, self.step if shown in ids else 0)
 
+    def forget(self) -> None:
+        """The screens were locked: when they open again the newest round is shown, not the last one looked at."""
+        self.story, self.step = None, 0
+
     def _choose(self, row: int, step: int = 0) -> None:
         if not 0 <= row < len(self.stories):
             return
