@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from dealer_assist.rules.cards import Card, card_text
 from dealer_assist.rules.hand_options import must_stand, why_not_split, why_not_stand, why_not_surrender
+from dealer_assist.rules.outcomes import Status, standing
 from dealer_assist.rules.phases import DEALER, Need, Phase
 from dealer_assist.rules.totals import hand_total
 
@@ -35,6 +36,16 @@ def unread_prompt(shoe_card: int) -> str:
     return f"Hold shoe card {shoe_card} aside and call a floor supervisor to name it"
 
 
+def _came_to(tracker: RoundTracker) -> str:
+    """What the dealer's final hand came to, read from the hand itself: a Natural, over, or standing."""
+    final = standing(tracker.dealer, tracker.profile)
+    if final.status is Status.NATURAL:
+        return "has a Natural"
+    if final.status is Status.OVER:
+        return f"is over at {final.total}"
+    return f"stands on {describe(tracker.dealer)}"
+
+
 def prompt(tracker: RoundTracker) -> str:
     wait = tracker.awaiting()
     dealer = "the player-dealer" if tracker.pd_seat else "the dealer"
@@ -61,7 +72,7 @@ def prompt(tracker: RoundTracker) -> str:
     if tracker.phase is Phase.DEALER:
         return f"{dealer.capitalize()} hits {describe(tracker.dealer)}"
     if tracker.phase is Phase.SETTLED:
-        return f"{dealer.capitalize()} stands — settle in order; shoe locked"
+        return f"{dealer.capitalize()} {_came_to(tracker)} — settle in order; shoe locked"
     if tracker.phase is Phase.BETTING and tracker.dealer_closes_betting:
         return "Place wagers, then tap No more bets; shoe locked"
     return _PHASE_PROMPTS[tracker.phase]
