@@ -115,3 +115,23 @@ def test_while_a_misdeal_holds_the_round_the_prompt_names_the_hold_and_the_deale
     t.wager(3, "base", 500)
     t.deal(4)
     assert t.snap.seat(2).hands[0].cards[0] == parse_card("TH"), "the round goes on from the next card"
+
+
+def test_the_not_dealt_line_goes_once_the_state_it_describes_has_changed(wired, qtbot):
+    window, controller, wire = wired
+    view, bench = window.view, window.bench
+    tap = lambda widget: qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)  # noqa: E731
+    tap(bench.load)
+    qtbot.waitUntil(lambda: controller.snapshot.need is Need.WAGERS and wire.shoe.locked, timeout=WAIT_MS)
+    qtbot.mouseClick(view.seats[1], Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
+    tap(view.wagers.chip_buttons[2_500])
+    qtbot.wait(int(GUARD_S * 1000) + 20)
+    tap(view.wagers.place)
+    qtbot.waitUntil(lambda: view.wagers.no_more_bets.isEnabled(), timeout=WAIT_MS)
+    tap(bench.deal)
+    assert bench.refused.text().startswith("Not dealt: the shoe's card-stop is on")
+    tap(view.wagers.no_more_bets)
+    qtbot.waitUntil(lambda: not wire.shoe.locked and controller.snapshot.closes_betting is False, timeout=WAIT_MS)
+    qtbot.wait(100)  # the snapshot reaches the screen
+    assert view.prompt.text() == "Deal to seat 1"
+    assert bench.refused.text() == "", "betting closed: the card-stop the line told of is off"
