@@ -11,6 +11,7 @@ from dealer_assist.rules.outcomes import Status
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.settlement import Row, Wager
 from dealer_assist.table.snapshot import TableSnapshot
+from ui.elided_label import ElidedLabel
 from ui.settlement_table import NO_BREAK, SettlementTable
 from ui.text import settlement_action, signed, total_text
 from dealer_assist.text.journal_text import money
@@ -45,9 +46,10 @@ class RowsPanel(QFrame):
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(16)
         rows_box = QVBoxLayout()
-        # The title and the note break their own lines: a word-wrapped label would make the whole
-        # screen's layout work out heights for widths at every switch to this page.
-        self.title = _cell("", "title")
+        # The title is one line, cut short with its words on the tooltip; the note breaks its own
+        # lines: a word-wrapped label would make the whole screen's layout work out heights for
+        # widths at every switch to this page.
+        self.title = ElidedLabel(name="title")
         rows_box.addWidget(self.title)
         self.note = _cell("", "muted")
         rows_box.addWidget(self.note)
@@ -94,7 +96,7 @@ class SettlementPanel(RowsPanel):
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
-        self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}\nPay and collect top to bottom")
+        self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}".rstrip())  # the prompt says to settle in order
         self.rows.show_rows(settlement_rows(snap.settlement, snap))
         self.show_note(settled_before(snap))
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
