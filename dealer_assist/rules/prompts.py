@@ -43,7 +43,7 @@ def _came_to(tracker: RoundTracker) -> str:
         return "has a Natural"
     if final.status is Status.OVER:
         return f"is over at {final.total}"
-    return f"stands on {describe(tracker.dealer)}"
+    return f"stands on {final.total}"
 
 
 def prompt(tracker: RoundTracker) -> str:
@@ -72,7 +72,7 @@ def prompt(tracker: RoundTracker) -> str:
     if tracker.phase is Phase.DEALER:
         return f"{dealer.capitalize()} hits {describe(tracker.dealer)}"
     if tracker.phase is Phase.SETTLED:
-        return f"{dealer.capitalize()} {_came_to(tracker)} — settle in order; shoe locked"
+        return f"{dealer.capitalize()} {_came_to(tracker)} — settle in order"  # one line on a 1280-pixel screen
     if tracker.phase is Phase.BETTING and tracker.dealer_closes_betting:
         return "Place wagers, then tap No more bets; shoe locked"
     return _PHASE_PROMPTS[tracker.phase]

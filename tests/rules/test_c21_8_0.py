@@ -241,8 +241,8 @@ def test_8_0_rule_13_action_button_from_the_pds_up_card(card, seat):
 
 
 @pytest.mark.parametrize("draw, said", [
-    ("6H", "The player-dealer is over at 22 — settle in order; shoe locked"),
-    ("3H", "The player-dealer stands on hard 19 — settle in order; shoe locked"),
+    ("6H", "The player-dealer is over at 22 — settle in order"),
+    ("3H", "The player-dealer stands on 19 — settle in order"),
 ])
 def test_8_0_the_settlement_prompt_says_what_the_player_dealers_hand_came_to(draw, said):
     """Seat 1 stands on 9-7; the PD's TD (hole) and 6C (up) draw one card."""

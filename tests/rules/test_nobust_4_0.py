@@ -224,7 +224,7 @@ def test_4_0_a_player_dealers_natural_is_named_as_the_settlement_opens():
     tracker.apply(PlaceWager(1, WagerKind.BASE, 1_000))
     for code in ("TS", "AD", "9H", "KC"):
         tracker.apply(CardDrawn(parse_card(code)))
-    assert tracker.prompt() == "The player-dealer has a Natural — settle in order; shoe locked"
+    assert tracker.prompt() == "The player-dealer has a Natural — settle in order"
 
 
 def test_4_0_rule_10_soft_17_may_hit_and_12_may_stand():

@@ -93,6 +93,7 @@ def test_the_settlement_heading_keeps_to_one_line_at_1280(table):
     t.deal()
     title = t.view.settlement.title
     assert title.text() == "Dealer's hand 10♦ 6♣ 6♥  =  22 OVER"
+    assert t.view.prompt.text() == "The player-dealer is over at 22 — settle in order" and not t.view.prompt.cut
     for heading in (t.view.prompt, title):  # one line, or cut short with its words on the tooltip
         assert isinstance(heading, ElidedLabel) and heading.lines == 1 and "\n" not in heading.shown()
         check_elided(heading)

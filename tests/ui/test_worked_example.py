@@ -32,7 +32,7 @@ def test_the_worked_example_reads_as_the_ledger(table):
     assert t.view.prompt.text() == "The player-dealer hits hard 15"
     assert t.enabled_decisions() == set()
     t.deal()  # KC: 25, over
-    assert t.view.prompt.text() == "The player-dealer is over at 25 — settle in order; shoe locked"
+    assert t.view.prompt.text() == "The player-dealer is over at 25 — settle in order"
     assert t.view.stack.currentWidget() is t.view.settlement
     result = ledger(t.tracker)
     cells = t.settlement_cells()
