@@ -17,7 +17,7 @@ _PHASE_PROMPTS = {
     Phase.BETTING: "Place wagers, then deal",
     Phase.INSURANCE: "Ace up: take insurance, then peek",
     Phase.PEEK: "Peek for a Natural",
-    Phase.HELD: "Check the hole card by hand; a floor supervisor confirms",
+    Phase.HELD: "Call a floor supervisor to check the hole card",  # by hand: the banner says why
 }
 
 
@@ -33,7 +33,7 @@ def misdeal_prompt(card: Card, before_round: bool) -> str:
 
 def unread_prompt(shoe_card: int) -> str:
     """A card out of the shoe unread (RULES.md §6.1): a floor supervisor looks at it and names it."""
-    return f"Hold shoe card {shoe_card} aside and call a floor supervisor to name it"
+    return f"Hold shoe card {shoe_card} aside and call a floor supervisor"
 
 
 def _came_to(tracker: RoundTracker) -> str:

@@ -89,6 +89,7 @@ def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
     t.tap(t.bench.peek_buttons["noread"])
     assert t.view.banner.message.text() == (
         "PEEK FAILED (rule 6.2): the peek device answered noread; a floor supervisor checks the hole card by hand")
+    assert t.view.prompt.text() == "Call a floor supervisor to check the hole card" and not t.view.prompt.cut
     assert not t.view.banner.resolve.isVisible()
     assert t.view.dealer.cards.cards == (None, parse_card("AS"))
     assert t.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
@@ -160,7 +161,7 @@ def test_a_card_out_unread_holds_the_table_until_a_supervisor_names_it(table):
     t.deal()
     t.bridge.submit(CardsUnread(2, 2))
     assert t.view.banner.message.text() == "MISREAD (rule 6.1): shoe card 2 left the shoe unread: a floor supervisor names it"
-    assert t.view.prompt.text() == "Hold shoe card 2 aside and call a floor supervisor to name it"
+    assert t.view.prompt.text() == "Hold shoe card 2 aside and call a floor supervisor" and not t.view.prompt.cut
     assert t.enabled_decisions() == set() and not t.view.wagers.no_more_bets.isEnabled()
     assert not t.view.banner.resolve.isVisible()
     t.deal()
