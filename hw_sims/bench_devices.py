@@ -21,7 +21,7 @@ from dealer_assist.play.bench import BenchPlayer, EmulatedShoe
 from dealer_assist.rules.inputs import PeekResult
 from dealer_assist.table.session import TableSession
 from dealer_assist.table.session_inputs import ShoeLoaded
-from dealer_assist.table.snapshot import between_rounds_prompt
+from dealer_assist.table.snapshot import table_prompt
 from dealer_assist.table.spots import Spot, parse_spot
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
@@ -109,8 +109,7 @@ class BenchDevices:
 
     def session_prompt(self) -> str:
         """What the table waits for instead of a card, for the dealer to read on the bench."""
-        tracker = self.session.tracker
-        return tracker.prompt() if tracker is not None else between_rounds_prompt(self.session)
+        return table_prompt(self.session)
 
     def busy(self) -> bool:
         """A shoe loaded, a card pulled or the cut card reported has not reached the table yet."""

@@ -63,6 +63,8 @@ class BenchPanel(QFrame):
         layout.addWidget(self.deal)
         # Each line keeps its height, said or not: the buttons below never move.
         self.refused = ElidedLabel(name="bench_refused", lines=6)  # why the shoe would not deal, in full
+        self._prompt = ""  # the table's prompt as last shown
+        self._refused_under = ""  # the prompt the refusal was said under: it goes when the table moves on
         self.refused.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.refused)
         self.count = ElidedLabel(name="muted", lines=2)
@@ -114,6 +116,7 @@ class BenchPanel(QFrame):
                 self.wire.pull()
             except DeviceError as error:
                 self.refused.setText(f"Not dealt: {error.message}")
+                self._refused_under = self._prompt
                 return
         self.refused.setText("")
 
@@ -138,6 +141,9 @@ class BenchPanel(QFrame):
         self.count.setText(f"Shoe {name}: {dealt} of {cards} cards dealt")
 
     def show_table(self, snap: TableSnapshot) -> None:
+        self._prompt = snap.prompt
+        if snap.prompt != self._refused_under:
+            self.refused.setText("")  # it told of a state the table has left
         if self.wire is not None:
             self._show_count()
         self.load.setEnabled(snap.table is not None and snap.table.state is TableState.NEEDS_SHOE)

@@ -7,7 +7,8 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from dealer_assist.rules.cards import Card
 from ui.screen_font import FAMILY
-from dealer_assist.text.journal_text import RED_SUITS, SUIT_SYMBOLS
+from dealer_assist.text.journal_text import RED_SUITS
+from dealer_assist.rules.cards import SUIT_SYMBOLS
 from ui.theme import RED_SUIT
 
 _FACE = QColor("#fbfbf8")

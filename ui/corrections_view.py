@@ -26,7 +26,7 @@ from ui.confirm_overlay import confirm
 from ui.elided_label import ElidedLabel
 from ui.notice_label import NoticeLabel
 from ui.text import TABLE_STATES
-from dealer_assist.text.journal_text import SUIT_SYMBOLS
+from dealer_assist.rules.cards import SUIT_SYMBOLS
 from ui.touch_keyboard import TouchKeyboard
 
 PICKS_PER_ROW = 7

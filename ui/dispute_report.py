@@ -33,10 +33,11 @@ NARROW = (10, 16, 74)  # record and time columns stay narrow, the text takes the
 
 
 def _table(head: tuple[str, ...], rows: Sequence[tuple[str, ...]], widths: tuple[int, ...] = ()) -> str:
+    """A table whose heading row is repeated at the top of every page it continues on."""
     cells = "".join(f"<th width='{width}%'>{escape(h)}</th>" if width else f"<th>{escape(h)}</th>"
                     for h, width in zip(head, widths or (0,) * len(head)))
     body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f"<table width='100%' cellspacing='0'><tr>{cells}</tr>{body}</table>"
+    return f"<table width='100%' cellspacing='0'><thead><tr>{cells}</tr></thead>{body}</table>"
 
 
 def _evidence(title: str, rows: tuple[Evidence, ...], empty: str) -> str:
@@ -99,9 +100,9 @@ class Report:
 
 
 def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Report:
-    """Write the report of round `round_id` to `pdf` (US Letter, printable margins). The journal is
-    verified first; a damaged one is still reported, with the damage and its first bad record at
-    the top of every page."""
+    """Write the report of round `round_id` to `pdf` (US Letter, printable margins), "page N of M"
+    at the foot of every page. The journal is verified first; a damaged one is still reported,
+    with the damage and its first bad record at the top of every page."""
     source = as_source(journal)
     verdict = verify_source(source)
     mark = damage_mark(verdict)
@@ -115,13 +116,17 @@ def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Repo
     document.setHtml(report_html(source, round_id, verdict))
     page = writer.pageLayout().paintRectPixels(writer.resolution())
     band = writer.resolution() // 2 if mark else 0  # half an inch: the damage in up to two lines
-    height = page.height() - band
+    foot = writer.resolution() // 4  # a quarter inch: the page's number, so a page out of order is seen
+    height = page.height() - band - foot
     document.setPageSize(QSizeF(page.width(), height))
     painter = QPainter(writer)
     font = QFont(FAMILY)
     font.setPointSize(9)
     font.setBold(True)
-    for number in range(document.pageCount()):
+    numbers = QFont(FAMILY)
+    numbers.setPointSize(8)
+    pages = document.pageCount()
+    for number in range(pages):
         if number:
             writer.newPage()
         if mark:
@@ -129,6 +134,10 @@ def write_report(journal: RecordSource | Path, round_id: int, pdf: Path) -> Repo
             painter.setPen(QColor("#b00000"))
             painter.drawText(QRectF(0, 0, page.width(), band),
                              int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.TextFlag.TextWordWrap), mark)
+        painter.setFont(numbers)
+        painter.setPen(QColor("#000"))
+        painter.drawText(QRectF(0, page.height() - foot, page.width(), foot),
+                         int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom), f"page {number + 1} of {pages}")
         painter.save()
         painter.translate(0, band - number * height)
         document.drawContents(painter, QRectF(0, number * height, page.width(), height))

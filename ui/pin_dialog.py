@@ -105,9 +105,10 @@ class PinPad(QWidget):
         bottom.addWidget(self.enter, 2)
         root.addLayout(bottom)
         root.addStretch(1)
-        self.ticker = QTimer(self)
-        self.ticker.setInterval(1000)
+        self.ticker = QTimer(self)  # fires as the seconds shown change, and as the lock ends
+        self.ticker.setSingleShot(True)
         self.ticker.timeout.connect(self._show_lock)
+        self._lock_told = False  # the notice says the PIN is locked: it goes with the lock
         self.reset()
 
     def reset(self) -> None:
@@ -156,6 +157,7 @@ class PinPad(QWidget):
             self._take(pin)
         except Failure as error:
             self.notice.refuse(self._refusal(error))
+            self._lock_told = error.code is Refusal.PIN_LOCKED
         finally:
             self._show_lock()
 
@@ -202,11 +204,16 @@ class PinPad(QWidget):
         self.cancelled.emit()
 
     def _show_lock(self) -> None:
+        """The time the lock has left, in whole seconds rounded up, until it ends; then neither
+        this line nor a notice of the lock says it lasts."""
         left = self.controller.supervisor_snapshot(recent=0).pin_lock_left
-        if left:
+        if left > 0:
             seconds = math.ceil(left)
             self.lock.setText(f"Locked: {seconds // 60}:{seconds % 60:02d} left")
-            self.ticker.start()
-        else:
-            self.lock.setText("")
-            self.ticker.stop()
+            self.ticker.start(math.ceil((left - (seconds - 1)) * 1000))  # when the next second is shown
+            return
+        self.lock.setText("")
+        self.ticker.stop()
+        if self._lock_told:
+            self.notice.clear()
+            self._lock_told = False

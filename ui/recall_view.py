@@ -129,6 +129,10 @@ class RecallView(QWidget):
         self.rounds.blockSignals(False)
         self._choose(row, self.step if shown in ids else 0)
 
+    def forget(self) -> None:
+        """The screens were locked: when they open again the newest round is shown, not the last one looked at."""
+        self.story, self.step = None, 0
+
     def _choose(self, row: int, step: int = 0) -> None:
         if not 0 <= row < len(self.stories):
             return
@@ -143,7 +147,8 @@ class RecallView(QWidget):
         self._fill(self.corrections, _evidence_list(story.corrections, "No corrections"))
         self._fill(self.hands, [f"{h.whose}   {h.cards}   =  {h.total}" for h in story.hands]
                    or ["No final hands: the round was voided" if story.state == "voided" else "No final hands yet: the round is open"])
-        self.tabs.setTabText(DEVICES_TAB, f"Devices · refused ({len(story.devices) + len(story.refused) + len(late)})")
+        late_count = f" · late changes ({len(late)})" if late else ""  # only at a table with a wager reader
+        self.tabs.setTabText(DEVICES_TAB, f"Devices ({len(story.devices)}) · refused ({len(story.refused)}){late_count}")
         self.tabs.setTabText(CORRECTIONS_TAB, f"Corrections ({len(story.corrections)})")
         self._go(step)
 

@@ -13,12 +13,13 @@ import ctypes.util
 import os
 import re
 import socket
+import sys
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ui.vnc_screen import VncScreen, VncTarget, VncUnavailable, missing_tools
+from ui.vnc_screen import VncScreen, VncTarget, VncUnavailable, missing_tools, vnc_reach
 
 PLATFORMS = ("eglfs", "linuxfb")
 DEFAULT_SIZE = "1280x800"
@@ -102,7 +103,8 @@ def choose_screen(args: argparse.Namespace, environ: MutableMapping[str, str]) -
 @contextmanager
 def opened_screen(choice: ScreenChoice, environ: MutableMapping[str, str]) -> Iterator[None]:
     """The environment Qt opens `choice` from, for the length of the run; a VNC screen is started
-    here and stopped after. Raises NoScreen when the VNC screen cannot start."""
+    here, says on stderr where it listens and how to reach it, and is stopped after. Raises
+    NoScreen when the VNC screen cannot start."""
     saved = {key: environ.get(key) for key in ("QT_QPA_PLATFORM", "DISPLAY")}
     server = VncScreen(choice.vnc) if choice.vnc is not None else None
     try:
@@ -111,6 +113,7 @@ def opened_screen(choice: ScreenChoice, environ: MutableMapping[str, str]) -> It
                 server.start()
             except VncUnavailable as error:
                 raise NoScreen(str(error)) from None
+            print(f"dealer-assist run: {vnc_reach(server.target)}", file=sys.stderr)
             environ["DISPLAY"] = server.display
         if choice.platform is not None:
             environ["QT_QPA_PLATFORM"] = choice.platform

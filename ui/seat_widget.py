@@ -10,7 +10,7 @@ from dealer_assist.rules.outcomes import Status
 from dealer_assist.table.snapshot import HandView, SeatView
 from ui.card_widget import CardRow
 from ui.elided_label import ElidedLabel
-from ui.text import ENDED, total_text
+from ui.text import ENDED, FIRST_TO_ACT, FIRST_TO_ACT_TIP, total_text
 from dealer_assist.text.journal_text import money
 from ui.theme import see_through, set_flag
 
@@ -58,14 +58,15 @@ class SeatPanel(QFrame):
         self.setObjectName("seat")
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)  # "Seat 8" and its BTN badge fit the narrowest seat
+        layout.setContentsMargins(6, 6, 6, 6)  # "Seat 8" and its "▶ first" badge fit the narrowest seat
         layout.setSpacing(4)
         head = QHBoxLayout()
         head.setSpacing(4)
         self.name = QLabel(f"Seat {seat}")
         self.name.setObjectName("seatName")
-        self.marker = QLabel("BTN")
+        self.marker = QLabel(FIRST_TO_ACT)
         self.marker.setObjectName("button")
+        self.marker.setToolTip(FIRST_TO_ACT_TIP)
         self.marker.hide()
         head.addWidget(self.name)
         head.addWidget(self.marker)

@@ -17,7 +17,7 @@ from ui.theme import set_flag
 from ui.text import settlement_action, signed, total_text
 from dealer_assist.text.journal_text import money
 from dealer_assist.text.record_words import RESULT_WORDS, WAGER_NAMES
-from dealer_assist.text.journal_text import card_text
+from dealer_assist.rules.cards import card_text
 
 COLUMNS = ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "Hand")
 WRAPPING = (6, 2, 4, 5)  # on a narrow screen the hand breaks first, then the wager, the result, the action
@@ -47,9 +47,10 @@ class RowsPanel(QFrame):
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(16)
         rows_box = QVBoxLayout()
-        # The title and the note break their own lines: a word-wrapped label would make the whole
-        # screen's layout work out heights for widths at every switch to this page.
-        self.title = _cell("", "title")
+        # The title is one line, cut short with its words on the tooltip; the note breaks its own
+        # lines: a word-wrapped label would make the whole screen's layout work out heights for
+        # widths at every switch to this page.
+        self.title = ElidedLabel(name="title")
         rows_box.addWidget(self.title)
         self.note = _cell("", "muted")
         rows_box.addWidget(self.note)
@@ -105,7 +106,7 @@ class SettlementPanel(RowsPanel):
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
-        self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}\nPay and collect top to bottom")
+        self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}".rstrip())  # the prompt says to settle in order
         self.rows.show_rows(settlement_rows(snap.settlement, snap))
         self.show_note(settled_before(snap))
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
@@ -141,8 +142,13 @@ EARLY_NAMES = {Wager.LUCKY_LUCKY: "Lucky Lucky", Wager.INSURANCE: "insurance", W
 
 
 def _hand(line: Row, snap: TableSnapshot) -> str:
-    """The hand behind a base wager's result: its cards and total; other wagers say nothing here."""
-    hands = snap.seat(line.seat).hands
+    """The cards behind a row's result: a base wager's hand and its total, a Lucky Lucky's two cards
+    and the up card (RULES.md §2.17); other wagers say nothing here."""
+    seat = snap.seat(line.seat)
+    if line.wager is Wager.LUCKY_LUCKY and seat.lucky_cards:
+        *two, up = seat.lucky_cards
+        return f"{' '.join(card_text(c) for c in two)} + {card_text(up)}{NO_BREAK}up"
+    hands = seat.hands
     if line.wager is not Wager.BASE or line.hand >= len(hands):
         return ""
     hand = hands[line.hand]

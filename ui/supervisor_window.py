@@ -156,10 +156,11 @@ class SupervisorWindow(QWidget):
             self.refresh()
 
     def lock_screens(self) -> None:
-        """Forget the PIN and go back to the pad."""
+        """Forget the PIN (and the round recall showed) and go back to the pad."""
         self.pin = None
         self.ticker.stop()
         self.notice.clear()
+        self.recall.forget()
         self.pad.reset()
         self.stack.setCurrentWidget(self.pad)
 

@@ -20,6 +20,10 @@ ENDED = {
 }
 
 
+FIRST_TO_ACT = "▶ first"  # the seat holding the action button (RULES.md §2.16): it acts first
+FIRST_TO_ACT_TIP = "This seat acts first this round (the action button)"
+
+
 def signed(cents: Cents) -> str:
     return ("+" if cents > 0 else "") + money(cents)
 

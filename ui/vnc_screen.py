@@ -29,6 +29,21 @@ class VncTarget:
     height: int
 
 
+LOCAL = frozenset({"127.0.0.1", "localhost", "::1"})
+EVERYWHERE = frozenset({"0.0.0.0", "::", ""})
+
+
+def vnc_reach(target: VncTarget) -> str:
+    """Where the VNC screen listens and how a viewer gets to it, for the person who started it."""
+    where = f"the screen is served over VNC on {target.bind}:{target.port}"
+    if target.bind in LOCAL:
+        return (f"{where}, this computer only: from another, ssh -L {target.port}:localhost:{target.port} "
+                f"{socket.gethostname()}, then a VNC viewer on localhost:{target.port} (--vnc-bind ADDRESS listens elsewhere)")
+    if target.bind in EVERYWHERE:
+        return f"{where}, on every network interface: a VNC viewer reaches it on port {target.port} of any of this computer's addresses"
+    return f"{where}: a VNC viewer reaches it at that address"
+
+
 def missing_tools() -> list[str]:
     return [tool for tool in TOOLS if shutil.which(tool) is None]
 

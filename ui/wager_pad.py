@@ -86,8 +86,8 @@ class WagerPad(QWidget):
     def show_table(self, snap: TableSnapshot, seat: int | None) -> None:
         betting, insuring = snap.need is Need.WAGERS, snap.need is Need.INSURANCE
         self.kind_buttons[WagerKind.LUCKY_LUCKY].setVisible(snap.lucky_lucky_offered)
-        for kind, button in self.kind_buttons.items():
-            button.setEnabled(insuring if kind == INSURANCE else betting)
+        for kind, button in self.kind_buttons.items():  # a hold dims them in their places
+            button.setEnabled((insuring if kind == INSURANCE else betting) and not snap.held)
         if insuring and not self.kind_buttons[INSURANCE].isChecked():
             self.kind_buttons[INSURANCE].setChecked(True)
         elif betting and self.kind_buttons[INSURANCE].isChecked():
@@ -96,7 +96,7 @@ class WagerPad(QWidget):
         if chosen is None or self.seat is None or chosen.seat != self.seat.seat:
             self.pending = None  # another seat: what was keyed for the last one is dropped
         self.seat = chosen
-        self.usable = (betting or insuring) and self.seat is not None and not self.seat.player_dealer
+        self.usable = (betting or insuring) and not snap.held and self.seat is not None and not self.seat.player_dealer
         self.read = frozenset(view.reading.spot for view in snap.reader.spots) if snap.reader is not None else frozenset()
         self.close_insurance.setVisible(insuring)
         self.no_more_bets.setVisible(betting)

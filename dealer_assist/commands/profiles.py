@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
-from dealer_assist.rules.profile import load_profile, profile_names, profile_sources
+from dealer_assist.rules.profile import MONEY_SETTINGS, load_profile, profile_names, profile_sources
+from dealer_assist.text.record_words import amount_text
 
 
 def main(argv: list[str]) -> int:
@@ -33,5 +35,17 @@ def _profiles(argv: list[str]) -> int:
         return 0
     print(f"{profile.title} ({profile.id})\nhash {profile.content_hash}\n")
     for name, value in settings.items():
-        print(f"  {name:<20} {json.dumps(value):<42} {sources.get(name, 'RULES.md §7 (default)')}")
+        print(f"  {name:<20} {_shown(name, value):<42} {sources.get(name, 'RULES.md §7 (default)')}")
     return 0
+
+
+def _shown(name: str, value: Any) -> str:
+    """A setting as a person reads it: amounts as currency ($5, $2.50), the rest as in the JSON."""
+    if name not in MONEY_SETTINGS:
+        return json.dumps(value)
+    if value is None:
+        return "none"
+    if name == "fees":
+        return "; ".join(f"up to {amount_text(tier['upto'])}: player {amount_text(tier['player'])}, "
+                         f"PD {amount_text(tier['pd'])}" for tier in value) or "none"
+    return amount_text(value)

@@ -10,6 +10,7 @@ from dealer_assist.rules.refusals import InputError, Refusal
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 TEN_VALUES = frozenset("TJQK")
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,12 @@ class Card:
 
     def __str__(self) -> str:
         return self.rank + self.suit
+
+
+def card_text(card: Card) -> str:
+    """A card as people read it ("10♠"); its code ("TS") is for the journal and the devices."""
+    rank = "10" if card.rank == "T" else card.rank
+    return rank + SUIT_SYMBOLS[card.suit]
 
 
 _BY_CODE: dict[str, Card] = {rank + suit: Card(rank, suit) for rank in RANKS for suit in SUITS}

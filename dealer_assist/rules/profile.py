@@ -242,6 +242,8 @@ _SETTINGS: dict[str, _Setting] = {
     "payout_check": _Setting(_enum(PayoutCheck)),
 }
 SETTING_NAMES: tuple[str, ...] = tuple(_SETTINGS)
+# Settings kept in currency units in their file form (a fee tier's every field is one): people read them as currency.
+MONEY_SETTINGS = frozenset({*(name for name, setting in _SETTINGS.items() if setting.dump is _dump_money), "fees"})
 _DEFAULTS: dict[str, object] = {"coverage": None, "free_bonus": "none", "max_table_payout": None, "payout_check": "hold"}
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from dealer_assist.rules.cards import Card
+from dealer_assist.rules.cards import Card, card_text
 from dealer_assist.rules.hand_options import must_stand, why_not_split, why_not_stand, why_not_surrender
+from dealer_assist.rules.outcomes import Status, standing
 from dealer_assist.rules.phases import DEALER, Need, Phase
 from dealer_assist.rules.totals import hand_total
 
@@ -16,13 +17,33 @@ _PHASE_PROMPTS = {
     Phase.BETTING: "Place wagers, then deal",
     Phase.INSURANCE: "Ace up: take insurance, then peek",
     Phase.PEEK: "Peek for a Natural",
-    Phase.HELD: "Check the hole card by hand; a floor supervisor confirms",
+    Phase.HELD: "Call a floor supervisor to check the hole card",  # by hand: the banner says why
 }
 
 
 def describe(cards: Sequence[Card]) -> str:
     total = hand_total(cards)
     return f"{'soft' if total.soft else 'hard'} {total.value}"
+
+
+def misdeal_prompt(card: Card, before_round: bool) -> str:
+    """A card held as a misdeal (RULES.md §6.1): the dealer sets it aside, a floor supervisor discards it."""
+    return f"Hold {card_text(card)} aside and call a floor supervisor" + (": it came out before the round" if before_round else "")
+
+
+def unread_prompt(shoe_card: int) -> str:
+    """A card out of the shoe unread (RULES.md §6.1): a floor supervisor looks at it and names it."""
+    return f"Hold shoe card {shoe_card} aside and call a floor supervisor"
+
+
+def _came_to(tracker: RoundTracker) -> str:
+    """What the dealer's final hand came to, read from the hand itself: a Natural, over, or standing."""
+    final = standing(tracker.dealer, tracker.profile)
+    if final.status is Status.NATURAL:
+        return "has a Natural"
+    if final.status is Status.OVER:
+        return f"is over at {final.total}"
+    return f"stands on {final.total}"
 
 
 def prompt(tracker: RoundTracker) -> str:
@@ -51,7 +72,7 @@ def prompt(tracker: RoundTracker) -> str:
     if tracker.phase is Phase.DEALER:
         return f"{dealer.capitalize()} hits {describe(tracker.dealer)}"
     if tracker.phase is Phase.SETTLED:
-        return f"{dealer.capitalize()} stands — settle in order; shoe locked"
+        return f"{dealer.capitalize()} {_came_to(tracker)} — settle in order"  # one line on a 1280-pixel screen
     if tracker.phase is Phase.BETTING and tracker.dealer_closes_betting:
         return "Place wagers, then tap No more bets; shoe locked"
     return _PHASE_PROMPTS[tracker.phase]

@@ -309,7 +309,7 @@ class RoundTracker:
         phase = self.phase
         if phase is Phase.BETTING:
             if self.dealer_closes_betting:
-                return RuleError(Refusal.BETTING_OPEN, "misdeal: betting is open until the dealer taps \"No more bets\"", "8.21"), 0, 0, CardUse.DEAL
+                return RuleError(Refusal.BETTING_OPEN, "misdeal: it came out before the dealer tapped \"No more bets\"", "8.21"), 0, 0, CardUse.DEAL
             if not self._has_base_wager():
                 return RuleError(Refusal.NO_WAGERS, "no seat has a base wager: there is nobody to deal to", "8.1"), 0, 0, CardUse.DEAL
             return None, min(s for s, w in self.wagers.items() if w.get(WagerKind.BASE)), 0, CardUse.DEAL

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import os
 from dataclasses import dataclass
 from enum import StrEnum
@@ -113,7 +114,7 @@ class PinGuard:
         if self.digest is None or self.salt is None:
             raise RuleError(Refusal.NO_PIN, "no supervisor PIN is set for this table")
         if now < self.locked_until:
-            raise RuleError(Refusal.PIN_LOCKED, f"the supervisor PIN is locked for {self.locked_until - now:.0f} s more after {MAX_TRIES} wrong tries")
+            raise RuleError(Refusal.PIN_LOCKED, f"the supervisor PIN is locked for {math.ceil(self.locked_until - now)} s more after {MAX_TRIES} wrong tries")
         if hmac.compare_digest(_hash(pin, self.salt), self.digest):
             return [{"event": "pin_ok"}]
         events: list[dict[str, Any]] = [{"event": "pin_wrong", "try": (self.wrong % MAX_TRIES) + 1}]

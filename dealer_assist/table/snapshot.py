@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from dealer_assist.errors import Failure
 from dealer_assist.rules.refusals import Refusal, RuleError
-from dealer_assist.rules.cards import Card
+from dealer_assist.rules.cards import Card, card_text
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, WagerKind
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.operations import EndReason, HoldReason
@@ -21,6 +21,7 @@ from dealer_assist.rules.totals import hand_total
 from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.table.readings import SpotProblem, must_hold
+from dealer_assist.rules.prompts import misdeal_prompt, unread_prompt
 from dealer_assist.table.session import TableSession, TableState
 from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.session_operations import ChipsAwaited, MispayAccepted, PayoutDifference
@@ -84,6 +85,7 @@ class SeatView:
     action_button: bool
     acting: bool
     net: Cents | None  # after settlement, for seats that had a wager
+    lucky_cards: tuple[Card, ...] = ()  # once dealt: its first two cards and the up card, which decide a Lucky Lucky (RULES.md §2.17)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +203,7 @@ class TableSnapshot:
     attention: Attention | None
     table: TableView | None = None
     closes_betting: bool = False  # the dealer's "No more bets" is accepted now (RULES.md §8.21)
+    held: bool = False  # the round waits for a floor supervisor: no wager, "No more bets" or decision is taken
     due: tuple[Row, ...] = ()  # to settle now, before the round goes on (need PAYMENTS)
     naturals_later: tuple[int, ...] = ()  # seats whose early Natural is paid in its place at settlement
     settled_early: frozenset[tuple[int, int, Wager]] = frozenset()  # (seat, hand, wager) settled before the end
@@ -265,6 +268,7 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
             seat == tracker.action_seat,
             seat == wait.seat,
             nets.get(seat),
+            (*tracker.first_cards[seat], tracker.up_card) if seat in tracker.first_cards else (),
         )
         for seat in range(1, tracker.seats + 1)
     )
@@ -291,6 +295,7 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
         fees=tracker.fees,
         attention=attention,
         closes_betting=tracker.dealer_closes_betting and tracker.can(NoMoreBets()),
+        held=tracker.hold is not None,
         due=tracker.due,
         naturals_later=tracker.naturals_later,
         settled_early=frozenset(tracker.settled_early),
@@ -306,11 +311,16 @@ def _table_view(session: TableSession) -> TableView:
     )
 
 
-def between_rounds_prompt(session: TableSession) -> str:
-    """What the table waits for between rounds, as the dealer reads it."""
-    s = session.s
+def table_prompt(session: TableSession) -> str:
+    """What the table waits for, as the dealer reads it: a hold first, with who resolves it; then
+    the round's next step, or what the table waits for between rounds."""
+    if session.unread:
+        return unread_prompt(session.unread[0])
     if session.misdeal is not None:
-        return f"Hold {session.misdeal} aside and call a floor supervisor: it came out before the round"
+        return misdeal_prompt(session.misdeal, before_round=session.tracker is None)
+    if session.tracker is not None:
+        return session.tracker.prompt()
+    s = session.s
     if session.state is TableState.NEEDS_SHOE:
         return "Cut card is out: load a new shoe" if s.new_shoe_due else "Load a shoe"
     turn = "first" if s.offer_turn == 1 else "second"
@@ -323,6 +333,7 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
     floor supervisor (RULES.md §6.1); a refusal just made is shown first."""
     table = _table_view(session)
     tracker = session.tracker
+    held = session.misdeal is not None or bool(session.unread)
     if table.unread and attention is None:
         more = f" (and {len(table.unread) - 1} more after it)" if len(table.unread) > 1 else ""
         attention = Attention(AttentionKind.MISREAD, f"shoe card {table.unread[0]} left the shoe unread{more}: "
@@ -331,7 +342,7 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
         if session.misdeal is not None and attention is None:
             error = tracker.verify(CardDrawn(session.misdeal))
             message = error.message if error is not None else "the card is held for a supervisor"
-            attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} held: {message}; a floor supervisor "
+            attention = Attention(AttentionKind.MISDEAL, f"{card_text(session.misdeal)} held: {message}; a floor supervisor "
                                   "discards it (Supervisor, Corrections), then the round goes on",
                                   error.rule if error is not None else "6.1", held=True)
         snapshot = build_snapshot(tracker, attention)
@@ -341,21 +352,27 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
         if decisions.seat is not None and session.reader.reads(Spot(decisions.seat, SpotKind.BASE)):
             # the chips added on the spot are the double: no keypad (RULES.md §8.23)
             decisions = replace(decisions, double_for_less=False, double_min=0, double_max=0)
-        return replace(snapshot, table=table, reader=reader, house_dealer=session.s.dealer, takes_card=session.takes_card(),
-                       closes_betting=closes, decisions=decisions)
+        snapshot = replace(snapshot, table=table, reader=reader, house_dealer=session.s.dealer, takes_card=session.takes_card(),
+                           closes_betting=closes, decisions=decisions)
+        if not held:
+            return snapshot
+        # Nothing the dealer keys goes before the held card: dimmed until a supervisor resolves the hold.
+        return replace(snapshot, prompt=table_prompt(session), held=True,
+                       decisions=Decisions(snapshot.decisions.seat, snapshot.decisions.hand), closes_betting=False)
     if session.misdeal is not None and attention is None:
-        attention = Attention(AttentionKind.MISDEAL, f"{session.misdeal} came out of the shoe before the round: call a floor "
+        attention = Attention(AttentionKind.MISDEAL, f"{card_text(session.misdeal)} came out of the shoe before the round: call a floor "
                               "supervisor, who discards it on the supervisor's screen", "6.1", held=True)
     profile = session.profile
     return TableSnapshot(
         profile_id=profile.id, profile_title=profile.title, phase=None, need=None,
-        prompt=between_rounds_prompt(session),
+        prompt=table_prompt(session),
         seats=tuple(SeatView(seat, 0, 0, 0, 0, (), False, False, seat == table.offer_seat, None)
                     for seat in range(1, session.seats + 1)),
         dealer=DealerHandView((), None, False, None, False), bank=None, action_seat=None,
         decisions=Decisions(), takes_card=False, next_card_is_hole_card=False, lucky_lucky_offered=profile.lucky_lucky,
         player_dealer_game=profile.player_dealer,
-        settlement=(), fees=(0, 0), attention=attention, table=table, reader=reader_view(session), house_dealer=session.s.dealer,
+        settlement=(), fees=(0, 0), attention=attention, table=table, held=held, reader=reader_view(session),
+        house_dealer=session.s.dealer,
     )
 
 

@@ -8,11 +8,11 @@ from datetime import datetime
 from typing import Any
 
 from dealer_assist.history.recall import HIDDEN
-from dealer_assist.rules.cards import Card, parse_card
+# A card's words are the rules' own, for the dealer's prompt too; named here for the screens and pages.
+from dealer_assist.rules.cards import card_text, parse_card
 from dealer_assist.rules.money import Cents
 from dealer_assist.text.record_words import QUIET_FIELDS, field_value, money_text, wager_name
 
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RED_SUITS = frozenset("HD")
 CARD_FIELDS = frozenset({"card", "was", "now"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}
@@ -24,11 +24,6 @@ FREE_TEXT_FIELDS = frozenset(LAST_FIELDS)  # typed by a supervisor: shown as typ
 def money(cents: Cents) -> str:
     """$25 or $2.50: cents only when there are some."""
     return money_text(cents)
-
-
-def card_text(card: Card) -> str:
-    rank = "10" if card.rank == "T" else card.rank
-    return rank + SUIT_SYMBOLS[card.suit]
 
 
 def words(type_name: str) -> str:

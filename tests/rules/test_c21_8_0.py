@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 from rulebook import (
     PD_SEAT4, button_round, buster_rows, hand, heads_up, make_round, refused, rotated, rows, settle, stack,
 )
@@ -234,3 +238,18 @@ def test_8_0_rule_13_action_button_from_the_pds_up_card(card, seat):
     ledger = button_round(C21, players, ["9D", card], "9H", "9S")
     assert ledger["action_seat"] == seat
     assert [r[0] for r in base_rows(ledger)] == rotated(players, seat)
+
+
+@pytest.mark.parametrize("draw, said", [
+    ("6H", "The player-dealer is over at 22 — settle in order"),
+    ("3H", "The player-dealer stands on 19 — settle in order"),
+])
+def test_8_0_the_settlement_prompt_says_what_the_player_dealers_hand_came_to(draw, said):
+    """Seat 1 stands on 9-7; the PD's TD (hole) and 6C (up) draw one card."""
+    tracker = RoundTracker(load_profile(C21), None, PlayerDealer(4, 50_000))
+    tracker.apply(PlaceWager(1, WagerKind.BASE, 1_000))
+    for code in ("9S", "TD", "7D", "6C"):
+        tracker.apply(CardDrawn(parse_card(code)))
+    tracker.apply(Decide(1, 0, Action.STAND))
+    tracker.apply(CardDrawn(parse_card(draw)))
+    assert tracker.phase is Phase.SETTLED and tracker.prompt() == said

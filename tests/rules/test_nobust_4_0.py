@@ -219,6 +219,14 @@ def test_4_0_rule_10_a_must_stand_prompt_names_only_the_moves_still_allowed(firs
     assert tracker.prompt() == prompt
 
 
+def test_4_0_a_player_dealers_natural_is_named_as_the_settlement_opens():
+    tracker = RoundTracker(load_profile(NB), None, PlayerDealer(4, 50_000))
+    tracker.apply(PlaceWager(1, WagerKind.BASE, 1_000))
+    for code in ("TS", "AD", "9H", "KC"):
+        tracker.apply(CardDrawn(parse_card(code)))
+    assert tracker.prompt() == "The player-dealer has a Natural — settle in order"
+
+
 def test_4_0_rule_10_soft_17_may_hit_and_12_may_stand():
     soft = heads_up(NB, ["AS", "6H", "TD"], ["TC", "8C"], ["hit"])
     assert hand(soft, 1)["total"] == 17 and base_row(soft)[3] == "lose"

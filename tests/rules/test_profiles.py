@@ -98,3 +98,15 @@ def test_profiles_command_unknown_profile_is_a_json_error(cli):
     status, out, err = cli("profiles", "blackjack-9")
     assert (status, err) == (2, "")
     assert out["error"]["code"] == "unknown_profile" and "blackjack-9" in out["error"]["message"]
+
+
+def test_profiles_command_reads_amounts_as_currency_and_its_json_keeps_numbers(cli):
+    status, text, _ = cli("profiles", "c21-8.0")
+    shown = {line.split()[0]: line.split("RULES.md")[0].split(None, 1)[1].strip() for line in text.splitlines()[3:]}
+    assert status == 0 and "5.0" not in text
+    assert (shown["table_min"], shown["table_max"], shown["insurance_min"], shown["max_table_payout"]) == (
+        "$5", "$500", "$5", "$20,000")
+    assert shown["fees"] == "up to $50: player $0.50, PD $1; up to $100: player $1, PD $2"
+    assert shown["decks"] == "6" and shown["natural_pays"] == '"6:5"', "what is not money reads as before"
+    _, listed, _ = cli("profiles", "c21-8.0", "--json")
+    assert listed["settings"]["table_min"] == 5 and listed["settings"]["fees"] == FEES

@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 
 from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.cards import card_text
 from dealer_assist.rules.inputs import Action, CardDrawn, WagerKind
 from dealer_assist.table.session_inputs import CardsUnread, ConfirmPeek, DiscardMisdeal, KeyCard
 from dealer_assist.table.snapshot import Attention, AttentionKind
@@ -63,7 +64,10 @@ def test_a_hit_on_a_hard_17_is_a_misdeal_naming_the_must_stand_rule(table):
     t.deal()
     assert "held: misdeal: seat 1 hand 1: a player must stand on hard 17" in t.view.banner.message.text()
     assert t.view.banner.message.text().startswith("MISDEAL (rule 2.10): ")
-    assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}, "the buttons stay as the round stands"
+    assert t.view.prompt.text() == f"Hold {card_text(t.snap.table.misdeal)} aside and call a floor supervisor"
+    assert t.enabled_decisions() == set(), "no decision is taken while the misdeal holds the round"
+    assert t.supervise(DiscardMisdeal("Floor 1", "hit on a must-stand hand"), t.pin) is None
+    assert t.enabled_decisions() == {Action.STAND, Action.SURRENDER}, "the buttons are back as the round stands"
 
 
 def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
@@ -85,6 +89,7 @@ def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
     t.tap(t.bench.peek_buttons["noread"])
     assert t.view.banner.message.text() == (
         "PEEK FAILED (rule 6.2): the peek device answered noread; a floor supervisor checks the hole card by hand")
+    assert t.view.prompt.text() == "Call a floor supervisor to check the hole card" and not t.view.prompt.cut
     assert not t.view.banner.resolve.isVisible()
     assert t.view.dealer.cards.cards == (None, parse_card("AS"))
     assert t.supervise(ConfirmPeek(True, "Floor 1", "checked by hand"), t.pin) is None
@@ -156,6 +161,8 @@ def test_a_card_out_unread_holds_the_table_until_a_supervisor_names_it(table):
     t.deal()
     t.bridge.submit(CardsUnread(2, 2))
     assert t.view.banner.message.text() == "MISREAD (rule 6.1): shoe card 2 left the shoe unread: a floor supervisor names it"
+    assert t.view.prompt.text() == "Hold shoe card 2 aside and call a floor supervisor" and not t.view.prompt.cut
+    assert t.enabled_decisions() == set() and not t.view.wagers.no_more_bets.isEnabled()
     assert not t.view.banner.resolve.isVisible()
     t.deal()
     assert t.view.banner.message.text().startswith("Refused (rule 6.1): the round holds until shoe card 2 is named")

@@ -9,7 +9,9 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.phases import Need, Phase
+from dealer_assist.table.session_inputs import DiscardMisdeal
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices
 from ui.bench_panel import BenchPanel
@@ -93,3 +95,43 @@ def test_a_card_sent_straight_to_the_table_before_no_more_bets_is_a_misdeal_hold
     assert "No more bets" in snap.attention.message and "supervisor" in snap.attention.message
     assert t.view.banner.isVisible() and "No more bets" in t.view.banner.message.text()
     assert snap.seat(2).base == 2_500 and t.tracker.cards_seen == 0
+
+
+def test_while_a_misdeal_holds_the_round_the_prompt_names_the_hold_and_the_dealers_keys_are_dimmed(table):
+    t = table("nobust-4.0", ["5S", "TH", "KD", "QH", "9D"])
+    t.wager(2, "base", 2_500)
+    t.tap(t.bench.deal)  # 5S out of the shoe before "No more bets": held for a supervisor
+    assert t.view.prompt.text() == "Hold 5♠ aside and call a floor supervisor"
+    assert "betting is open" not in t.view.banner.message.text(), "nothing on the screen says to go on"
+    t.tap_seat(3)
+    pad = t.view.wagers
+    keys = [*pad.chip_buttons.values(), pad.clear, pad.place, pad.no_more_bets, *pad.kind_buttons.values()]
+    assert [key.objectName() for key in keys if key.isEnabled()] == [], "no wager or No more bets while the round holds"
+    assert t.enabled_decisions() == set()
+    assert t.supervise(DiscardMisdeal("Floor 1", "card out before no more bets"), t.pin) is None
+    assert t.view.prompt.text() == "Place wagers, then tap No more bets; shoe locked"
+    t.tap_seat(3)
+    assert pad.chip_buttons[500].isEnabled() and pad.no_more_bets.isEnabled()
+    t.wager(3, "base", 500)
+    t.deal(4)
+    assert t.snap.seat(2).hands[0].cards[0] == parse_card("TH"), "the round goes on from the next card"
+
+
+def test_the_not_dealt_line_goes_once_the_state_it_describes_has_changed(wired, qtbot):
+    window, controller, wire = wired
+    view, bench = window.view, window.bench
+    tap = lambda widget: qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)  # noqa: E731
+    tap(bench.load)
+    qtbot.waitUntil(lambda: controller.snapshot.need is Need.WAGERS and wire.shoe.locked, timeout=WAIT_MS)
+    qtbot.mouseClick(view.seats[1], Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
+    tap(view.wagers.chip_buttons[2_500])
+    qtbot.wait(int(GUARD_S * 1000) + 20)
+    tap(view.wagers.place)
+    qtbot.waitUntil(lambda: view.wagers.no_more_bets.isEnabled(), timeout=WAIT_MS)
+    tap(bench.deal)
+    assert bench.refused.text().startswith("Not dealt: the shoe's card-stop is on")
+    tap(view.wagers.no_more_bets)
+    qtbot.waitUntil(lambda: not wire.shoe.locked and controller.snapshot.closes_betting is False, timeout=WAIT_MS)
+    qtbot.wait(100)  # the snapshot reaches the screen
+    assert view.prompt.text() == "Deal to seat 1"
+    assert bench.refused.text() == "", "betting closed: the card-stop the line told of is off"

@@ -30,7 +30,7 @@ def test_a_card_before_any_round_says_what_to_do_and_to_call_a_supervisor(table)
     _one_round(t)
     assert t.controller.submit(CardDrawn(parse_card("2C"))) is None  # held, not refused: a real shoe's card is out
     assert t.snap.table.state is TableState.MISDEAL
-    assert t.view.prompt.text() == "Hold 2C aside and call a floor supervisor: it came out before the round"
+    assert t.view.prompt.text() == "Hold 2♣ aside and call a floor supervisor: it came out before the round"
     assert t.view.banner.isVisible() and "call a floor supervisor" in t.view.banner.message.text()
     assert not t.view.banner.resolve.isVisible(), "nobody at the table dismisses it"
     assert t.supervise(DiscardMisdeal("floor-1", "card dropped"), t.pin) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QScrollArea
 
-from dealer_assist.rules.inputs import WagerKind
+from dealer_assist.rules.inputs import Action, WagerKind
 from dealer_assist.table.session_inputs import ConfirmPeek
 from dealer_assist.rules.phases import Need
 from tests.screenshots import shoot
@@ -82,6 +82,21 @@ def test_what_is_settled_after_the_deal_fits_the_screen(table, size, tmp_path):
     assert t.snap.need is Need.PAYMENTS and t.view.stack.currentWidget() is t.view.payments
     _check_fit(t.window)
     shoot(t.window, tmp_path, f"settle-now-{size[0]}x{size[1]}.png")
+
+
+def test_the_settlement_heading_keeps_to_one_line_at_1280(table):
+    # c21-8.0: seat 1 stands on 9S 7D; the PD's TD (hole) 6C (up) draws 6H: over at 22
+    t = table("c21-8.0", ["9S", "TD", "7D", "6C", "6H"], pd_seat=4, size=(1280, 800))
+    t.wager(1, WagerKind.BASE, 2_500)
+    t.deal(4)
+    t.decide(Action.STAND)
+    t.deal()
+    title = t.view.settlement.title
+    assert title.text() == "Dealer's hand 10♦ 6♣ 6♥  =  22 OVER"
+    assert t.view.prompt.text() == "The player-dealer is over at 22 — settle in order" and not t.view.prompt.cut
+    for heading in (t.view.prompt, title):  # one line, or cut short with its words on the tooltip
+        assert isinstance(heading, ElidedLabel) and heading.lines == 1 and "\n" not in heading.shown()
+        check_elided(heading)
 
 
 def test_wager_entry_fits_at_1280x800(table):

@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, window_size
+from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
+from ui.vnc_screen import VncTarget
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,6 +52,20 @@ def test_vnc_listens_on_localhost_unless_told_and_excludes_a_platform():
         choose_screen(_args("--vnc", "5999", "--platform", "linuxfb"), {})
     with pytest.raises(NoScreen, match="a port is a number from 1 to 65535"):
         choose_screen(_args("--vnc", "70000"), {})
+
+
+def test_a_vnc_screen_says_where_it_listens_and_how_to_reach_it(capsys):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    environ: dict[str, str] = {}
+    with opened_screen(choose_screen(_args("--vnc", str(port)), {}), environ):
+        said = capsys.readouterr().err
+    assert f"VNC on 127.0.0.1:{port}" in said and "this computer only" in said
+    assert f"ssh -L {port}:localhost:{port} {socket.gethostname()}" in said, "how to reach it from another computer"
+    from ui.vnc_screen import vnc_reach
+    elsewhere = vnc_reach(VncTarget(port, "0.0.0.0", 1280, 800))
+    assert f"VNC on 0.0.0.0:{port}" in elsewhere and "every network interface" in elsewhere
 
 
 def test_a_framebuffer_platform_needs_its_device():

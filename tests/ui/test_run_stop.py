@@ -73,8 +73,10 @@ def start_run(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen
                                env=base | {"PYTHONPATH": str(ROOT)} | (env or {}),
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert process.stderr is not None
-    line = process.stderr.readline()
-    assert "dealer-assist run: journal" in line, line + process.stderr.read()
+    said = [process.stderr.readline()]  # a VNC screen says where it listens first
+    while said[-1] and "dealer-assist run: journal" not in said[-1]:
+        said.append(process.stderr.readline())
+    assert said[-1], "".join(said)
     return process
 
 

@@ -6,11 +6,14 @@ import random
 
 import pytest
 
-from dealer_assist.rules.inputs import Action, Decide
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.rules.profile import load_profile, profile_names
 from dealer_assist.play.random_play import play_random_round
 from dealer_assist.play.shoe import Shoe
-from dealer_assist.table.snapshot import build_snapshot
+from dealer_assist.table.session import TableConfig, TableSession
+from dealer_assist.table.session_inputs import BankAccepted, DiscardMisdeal, ShoeLoaded
+from dealer_assist.table.snapshot import build_snapshot, build_table_snapshot
 from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.rules.phases import Need, Phase
 
@@ -55,3 +58,16 @@ def test_a_snapshot_cannot_be_changed():
     snap = build_snapshot(tracker)
     with pytest.raises(dataclasses.FrozenInstanceError):
         snap.prompt = "anything"  # type: ignore[misc]
+
+
+def test_a_held_round_names_the_hold_and_who_acts_and_offers_the_dealer_nothing():
+    session = TableSession(TableConfig("T-1", "nobust-4.0"))
+    for event in (ShoeLoaded("S-1", 6), BankAccepted(1, 50_000), PlaceWager(2, WagerKind.BASE, 1_000), CardDrawn(parse_card("5S"))):
+        session.apply(event, 0.0)
+    snap = build_table_snapshot(session)
+    assert snap.prompt == "Hold 5♠ aside and call a floor supervisor" and snap.held
+    assert snap.need is Need.WAGERS and not snap.closes_betting, "no \"No more bets\" while the misdeal holds"
+    assert snap.attention is not None and "betting is open" not in snap.attention.message
+    session.apply(DiscardMisdeal("floor-1", "card before no more bets"), 0.0)
+    snap = build_table_snapshot(session)
+    assert snap.prompt == "Place wagers, then tap No more bets; shoe locked" and not snap.held and snap.closes_betting

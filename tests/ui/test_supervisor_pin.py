@@ -76,3 +76,22 @@ def test_five_wrong_pins_lock_the_pad_and_it_shows_the_time_left(qtbot, journal)
     assert window.stack.currentIndex() == 1
     assert window.pad.lock.text() == ""
     assert _security(table).count("pin_locked") == 1 and "pin_refused" in _security(table)
+
+
+def test_the_lock_is_told_only_while_it_lasts_never_at_0_s(qtbot, journal):
+    clock = Clock()
+    table = new_table(journal, clock=clock)
+    window = opened(qtbot, table)
+    pad = window.pad
+    for _ in range(5):
+        key_in(qtbot, window, "0000")
+    clock.now += 59.7
+    key_in(qtbot, window, PIN)  # 0.3 s of the lock left
+    assert pad.notice.isVisible() and "locked for 1 s more" in pad.notice.text(), pad.notice.text()
+    assert pad.lock.text() == "Locked: 0:01 left"
+    assert 0 < pad.ticker.interval() <= 300, "the line changes as the lock ends, not up to a second later"
+    clock.now += 0.3
+    pad.ticker.timeout.emit()
+    assert pad.lock.text() == "" and not pad.notice.isVisible(), "the lock has ended: nothing says it lasts"
+    key_in(qtbot, window, PIN)
+    assert window.stack.currentIndex() == 1

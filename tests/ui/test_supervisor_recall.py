@@ -16,7 +16,7 @@ from ui.corrections_view import REASONS
 from dealer_assist.table.roster import ROSTER_FILE
 
 from tests.screenshots import shoot
-from test_supervisor_helpers import (PIN, assert_fits, journal, key_in, open_round, opened, played_table,  # noqa: F401
+from test_supervisor_helpers import (PIN, assert_fits, journal, key_in, open_round, opened, play, played_table,  # noqa: F401
                                      tap, unlocked)
 
 SIZES = [(1280, 800), (1920, 1080)]
@@ -28,6 +28,19 @@ def test_the_list_shows_the_last_rounds_newest_first(qtbot, journal):
     assert rounds.count() == 14 >= 10
     assert [rounds.item(row).text().split(" ·")[0] for row in range(rounds.count())] == [f"Round {n}" for n in range(14, 0, -1)]
     assert window.recall.story is not None and window.recall.story.round_id == 14
+
+
+def test_the_screens_open_again_on_the_newest_round(qtbot, journal):
+    table = played_table(journal, 5)
+    window = unlocked(qtbot, table)
+    window.recall.rounds.setCurrentRow(3)  # round 2
+    tap(qtbot, window.recall.next)
+    tap(qtbot, window.lock)
+    play(table, 7, seed=4)  # two more rounds close while the screens are locked
+    key_in(qtbot, window, PIN)
+    view = window.recall
+    assert view.story is not None and view.story.round_id == 7 and view.rounds.currentRow() == 0
+    assert view.position.text().startswith("Input 1 of ")
 
 
 def test_stepping_through_a_round_shows_each_input_in_order_with_its_operations(qtbot, journal):
@@ -148,7 +161,7 @@ def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journa
         table.submit(PlaceWager(3, WagerKind.BUSTER, 50_000))
     window = unlocked(qtbot, table)
     view = window.recall
-    assert view.tabs.tabText(2) == "Devices · refused (2)"
+    assert view.tabs.tabText(2) == "Devices (1) · refused (1)", "each count named for what it counts"
     lines = [view.evidence.item(row).text() for row in range(view.evidence.count())]
     assert len(lines) == 2
     assert lines[0].endswith("Place wager  ·  seat 3 · kind Buster · amount $500  —  refused (rule 2.17): "

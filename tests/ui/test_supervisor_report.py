@@ -14,6 +14,7 @@ from dealer_assist.rules.inputs import Action, CardDrawn, Decide
 from dealer_assist.history.recall import recall
 from dealer_assist.text.journal_text import describe
 from dealer_assist.table.session_inputs import RekeyCard, SettlementConfirmed
+from dealer_assist.text.round_story import HANDS_HEAD, LEDGER_HEAD
 from ui.dispute_report import report_html, write_report
 
 from test_supervisor_helpers import PIN, journal, open_round, played_table, tap, unlocked  # noqa: F401
@@ -110,3 +111,20 @@ def test_every_page_of_a_damaged_journals_report_names_the_damage_and_its_first_
     for page in pages:
         top = page.read_text().replace("\t", " ").splitlines()[0]  # the extracted text keeps the "fi" ligature
         assert top.strip().startswith("DAMAGED JOURNAL ·") and f"bad record #{seq} ·" in top, (page.name, top)
+
+
+def test_every_page_is_numbered_and_a_table_goes_on_under_its_heading_row(qapp, journal, tmp_path):
+    table = played_table(journal, 6)
+    biggest = max(range(1, 7), key=lambda r: len(recall(table.path, round_id=r)[0]["inputs"]))
+    pdf = write_report(table.path, biggest, tmp_path / "report.pdf").path
+    subprocess.run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=txtwrite", f"-sOutputFile={tmp_path}/page-%d.txt", str(pdf)],
+                   check=True)
+    pages = [[" ".join(line.split()) for line in path.read_text().splitlines() if line.strip()]
+             for path in sorted(tmp_path.glob("page-*.txt"), key=lambda p: int(p.stem.split("-")[1]))]
+    assert len(pages) >= 2, "a long round runs over more than one page"
+    for number, lines in enumerate(pages, start=1):
+        assert lines[-1] == f"page {number} of {len(pages)}", (number, lines[-1])
+    headings = {"Record Time Input ³ operations", " ".join(LEDGER_HEAD), "Record Time What", " ".join(HANDS_HEAD)}
+    for number, lines in enumerate(pages[1:], start=2):
+        top = lines[0]
+        assert top in headings or not re.match(r"(#\d+|³|\d+ )", top), f"page {number} goes on with a row, no heading: {top}"

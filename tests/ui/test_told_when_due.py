@@ -44,6 +44,18 @@ def test_lucky_lucky_and_an_early_natural_are_shown_right_after_the_deal(table):
     assert t.net_cells() == ["Seat 1", "+$20", "Seat 2", "+$15", "Seat 6", "+$10", "PD seat 4", "-$45"]
 
 
+def test_the_lucky_lucky_row_shows_the_cards_that_decided_it(table):
+    # as above: seat 1's 6S 7C with the PD's 7D up make 20
+    t = table("nobust-4.0", ["6S", "AH", "9D", "7D", "7C", "KH", "7H", "9C", "KD"], pd_seat=4, bank=50_000)
+    t.wager(1, WagerKind.BASE, 1_000)
+    t.wager(1, WagerKind.LUCKY_LUCKY, 500)
+    t.wager(2, WagerKind.BASE, 1_000)
+    t.wager(6, WagerKind.BASE, 1_000)
+    t.deal(8)
+    lucky = _due_cells(t)[0]
+    assert lucky[2] == "Lucky Lucky" and lucky[6] == "6♠ 7♣ + 7♦ up", "the player's two cards and the up card"
+
+
 def test_insurance_and_a_natural_are_settled_after_the_peek(table):
     # c21-8.0, the PD in seat 7 with $500: seat 1 9S 7C insures $5, seat 2 AH KH; the PD 8D in the
     # hole and AC up: soft 19, no Natural

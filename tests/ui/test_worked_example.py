@@ -24,7 +24,7 @@ def test_the_worked_example_reads_as_the_ledger(table):
     t.tap(t.view.payments.confirm)
     assert t.view.prompt.text() == "Seat 1 to act on hard 14"
     assert t.enabled_decisions() == {Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER}
-    assert t.view.seats[1].marker.isVisible() and t.view.seats[1].marker.text() == "BTN"
+    assert t.view.seats[1].marker.isVisible() and t.view.seats[1].marker.text() == "▶ first", "no jargon: the seat that acts first"
     t.decide(Action.STAND)
     assert t.view.prompt.text() == "Seat 6 to act on hard 16"
     assert t.enabled_decisions() == {Action.STAND, Action.DOUBLE, Action.SURRENDER}
@@ -32,7 +32,7 @@ def test_the_worked_example_reads_as_the_ledger(table):
     assert t.view.prompt.text() == "The player-dealer hits hard 15"
     assert t.enabled_decisions() == set()
     t.deal()  # KC: 25, over
-    assert t.view.prompt.text() == "The player-dealer stands — settle in order; shoe locked"
+    assert t.view.prompt.text() == "The player-dealer is over at 25 — settle in order"
     assert t.view.stack.currentWidget() is t.view.settlement
     result = ledger(t.tracker)
     cells = t.settlement_cells()
