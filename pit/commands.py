@@ -11,8 +11,11 @@ import contextlib
 import getpass
 import json
 import logging
+import os
 import signal
 import sys
+import threading
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -26,6 +29,8 @@ from pit.service.ingest import Ingest, rebuild
 from pit.service.migrate import migrate
 from pit.service.store import PitStore, units
 from pit.stream.wire import WireError
+
+STOP_S = 4.5  # SIGTERM stops a pit serve within 5 s (PIT.md §8)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -181,15 +186,24 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
                key: str | None) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def stopping() -> None:
+        """A stop within STOP_S whatever the links: past it, the process ends with what it has."""
+        if not stop.is_set():
+            deadline = threading.Timer(STOP_S, _stopped_late)
+            deadline.daemon = True
+            deadline.start()
+        stop.set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, stopping)
     ingest = Ingest(nats_url, store.dsn, seed)
     tasks = [asyncio.create_task(ingest.run(stop))]
-    tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop)))
+    tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop, lambda: ingest.health().as_json())))
     print(json.dumps({"serving": f"{'https' if cert else 'http'}://{host}:{port}", "nats": nats_url}), flush=True)
-    stopping = asyncio.create_task(stop.wait())
-    await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
-    stop.set()
+    waiting = asyncio.create_task(stop.wait())
+    await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    stopping()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
     if failed:
@@ -197,12 +211,19 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
     return 0
 
 
-async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str | None, stop: asyncio.Event) -> None:
+def _stopped_late() -> None:
+    logging.getLogger("pit").warning("a link did not let go within %.1f s of the stop: ending now", STOP_S)
+    logging.shutdown()
+    os._exit(0)
+
+
+async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str | None, stop: asyncio.Event,
+               health: Callable[[], dict[str, Any]]) -> None:
     import uvicorn
 
     from pit.service.web import web_config
 
-    config = web_config(store, f"{host}:{port}", Path(cert) if cert else None, Path(key) if key else None)
+    config = web_config(store, f"{host}:{port}", Path(cert) if cert else None, Path(key) if key else None, health)
     server = uvicorn.Server(config)
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]  # our stop event rules
     task = asyncio.create_task(server.serve())

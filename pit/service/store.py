@@ -23,6 +23,7 @@ from pit.service.alerts import SILENT_AFTER_S
 from pit.stream.broker import Identity
 from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
 from pit.service.ingest import CHANNEL
+from pit.service.lease import SESSION_OPTIONS
 from pit.service.migrate import migrate
 from pit.service.pit_records import PitRecords
 from pit.stream.wire import check_table_id
@@ -55,7 +56,7 @@ class PitStore:
         with psycopg.connect(dsn) as conn:
             migrate(conn)
         pool: ConnectionPool[Any] = ConnectionPool(dsn, min_size=1, max_size=max_size, open=True, timeout=5.0,
-                                                   check=ConnectionPool.check_connection)
+                                                   check=ConnectionPool.check_connection, kwargs=SESSION_OPTIONS)
         return cls(dsn, pool)
 
     def close(self) -> None:
@@ -248,7 +249,7 @@ class PitStore:
 
     async def changes(self) -> AsyncIterator[Change]:
         """Every change as the store commits it (LISTEN `pit_changes`); never ends."""
-        async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+        async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, **SESSION_OPTIONS) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
             async for note in conn.notifies():
                 kind, _, table_id = note.payload.partition(":")

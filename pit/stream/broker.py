@@ -9,33 +9,51 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import nacl.signing
 import nkeys
-from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.api import DiscardPolicy, ExternalStream, RetentionPolicy, StorageType, StreamConfig, StreamSource
 from nats.js.client import JetStreamContext
-from nats.js.errors import NotFoundError
+from nats.js.errors import APIError, NotFoundError
 
 from pit.stream.wire import STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message
 
 DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
+MAX_REPLICAS = 3
+# JetStream's answers to replicas it cannot place: no suitable peers, insufficient resources, not clustered
+PLACEMENT_REFUSED = (10005, 10023, 10074)
 
 
-def stream_config() -> StreamConfig:
-    return StreamConfig(name=STREAM, subjects=[STREAM_SUBJECTS], storage=StorageType.FILE,
-                        retention=RetentionPolicy.LIMITS, discard=DiscardPolicy.OLD, allow_direct=True,
-                        duplicate_window=DUPLICATE_WINDOW_S)
+def stream_config(replicas: int = 1, rooms: Sequence[str] = ()) -> StreamConfig:
+    """The records stream; a head office's (`rooms`) has no subjects of its own and sources each room's
+    stream through the JetStream domain of the room's leaf connection, named by the room."""
+    sources = [StreamSource(name=STREAM, external=ExternalStream(api=f"$JS.{room}.API")) for room in rooms]
+    return StreamConfig(name=STREAM, subjects=[] if rooms else [STREAM_SUBJECTS], sources=sources or None,
+                        storage=StorageType.FILE, retention=RetentionPolicy.LIMITS, discard=DiscardPolicy.OLD,
+                        allow_direct=True, duplicate_window=DUPLICATE_WINDOW_S, num_replicas=replicas)
 
 
-async def ensure_stream(js: JetStreamContext) -> None:
-    """Create the records stream, or bring an existing one to our configuration."""
+async def ensure_stream(js: JetStreamContext, rooms: Sequence[str] = ()) -> None:
+    """Create the records stream, or bring an existing one to our configuration, replicated on as many
+    of the cluster's JetStream servers as there are, three at most: the broker says how many it can
+    place (one when it is not clustered)."""
     try:
-        await js.stream_info(STREAM)
+        info = await js.stream_info(STREAM)
     except NotFoundError:
-        await js.add_stream(stream_config())
-    else:
-        await js.update_stream(stream_config())
+        info = None
+    exists = info is not None
+    # a server that is not clustered takes any number on an update, and keeps one copy whatever it says
+    most = 1 if info is not None and (info.cluster is None or not info.cluster.name) else MAX_REPLICAS
+    for replicas in range(most, 0, -1):
+        config = stream_config(replicas, rooms)
+        try:
+            await (js.update_stream(config) if exists else js.add_stream(config))
+            return
+        except APIError as error:
+            if error.err_code not in PLACEMENT_REFUSED or replicas == 1:
+                raise
 
 
 def inbox_prefix(table_id: str) -> str:
