@@ -300,8 +300,9 @@ class Ingest:
     consumer, the status listener and the clock on the lock's session until the lock is lost; and
     watches the broker and the store for `health` throughout."""
 
-    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH) -> None:
+    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH, rooms: Sequence[str] = ()) -> None:
         self.nats_url = nats_url
+        self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
         self.dsn = dsn
         self.seed = seed
         self.batch = batch
@@ -309,6 +310,8 @@ class Ingest:
         self.live: dict[str, LiveTable] = {}
         self.statuses: asyncio.Queue[tuple[str, bytes, float]] = asyncio.Queue()
         self._health = Health()
+        self._found_rooms: dict[str, str] = {}  # table id -> its room, at a head office
+        self._nc: Client | None = None
 
     def health(self) -> Health:
         return self._health
@@ -317,7 +320,7 @@ class Ingest:
         self._health = replace(self._health, **changes)
 
     async def run(self, stop: asyncio.Event) -> None:
-        nc = await self._connect(stop)
+        nc = self._nc = await self._connect(stop)
         if nc is None:
             return
         watching = asyncio.create_task(self._watch(nc, stop))
@@ -415,7 +418,7 @@ class Ingest:
                                 max_waiting=16)
         while not stop.is_set():
             try:
-                await ensure_stream(js)
+                await ensure_stream(js, self.rooms)
                 await self._catch_up(js, session, None)
                 sub = await js.pull_subscribe(STREAM_SUBJECTS, durable=CONSUMER, stream=STREAM, config=config)
                 coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
@@ -438,7 +441,7 @@ class Ingest:
     async def _take(self, js: JetStreamContext, session: Session, messages: list[Msg]) -> None:
         """Store a batch and acknowledge it; a record whose predecessor the store lacks has its journal
         read again from the stream first (PIT.md §8), and is handed back only if that did not help."""
-        verdicts = await self._store(session, messages)
+        verdicts = await self._store(session, messages, await self._rooms_of(messages))
         early = [msg for msg, verdict in zip(messages, verdicts) if verdict is Verdict.EARLY]
         for msg, verdict in zip(messages, verdicts):
             if verdict is not Verdict.EARLY:
@@ -473,15 +476,36 @@ class Ingest:
         for journal in wanted:
             before = self.stored
             async for batch in catch_up.read(js, journal):
-                await self._store(session, batch)
+                await self._store(session, batch, await self._rooms_of(batch))
             if self.stored > before:
                 log.warning("%s: %d records the store lacked were read again from the stream", journal.subject,
                             self.stored - before)
 
-    async def _store(self, session: Session, messages: list[Msg], store_refused: str | None = None
-                     ) -> list[Verdict | None]:
+    async def _rooms_of(self, messages: list[Msg]) -> dict[str, str]:
+        """At a head office, each journal's room: the room whose own stream holds its table's records,
+        asked once per table through the room's JetStream domain."""
+        found: dict[str, str] = {}
+        nc = self._nc
+        for msg in messages if self.rooms and nc is not None else []:
+            assert nc is not None
+            table_id = msg.subject.split(".")[2]
+            if table_id not in self._found_rooms:
+                for room in self.rooms:
+                    try:
+                        await nc.jetstream(domain=room, timeout=2.0).get_last_msg(STREAM, msg.subject)
+                    except (NatsError, JetStreamError, asyncio.TimeoutError):  # not there, or the room is away
+                        continue
+                    self._found_rooms[table_id] = room
+                    break
+            if table_id in self._found_rooms:
+                found[catch_up.journal_of_subject(msg.subject)] = self._found_rooms[table_id]
+        return found
+
+    async def _store(self, session: Session, messages: list[Msg], rooms: dict[str, str] | None = None,
+                     store_refused: str | None = None) -> list[Verdict | None]:
         """One batch in one transaction on the lock's session; a verdict per message (None: refused
-        as it is). `store_refused` is why the store refused this message, alone, as it is."""
+        as it is); `rooms` names new journals' rooms at a head office. `store_refused` is why the
+        store refused this message, alone, as it is."""
         parsed: list[RecordMessage | None] = []
         refused: list[tuple[str, str, bytes]] = []
         for msg in messages:
@@ -497,7 +521,7 @@ class Ingest:
                 refused.append((msg.subject, str(error), msg.data))
         try:
             async with session.transaction() as conn:
-                outcome = await write_records(conn, parsed, [msg.metadata.sequence.stream for msg in messages])
+                outcome = await write_records(conn, parsed, [msg.metadata.sequence.stream for msg in messages], rooms)
                 for subject, why, data in refused:
                     await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)",
                                        (subject, why, data))
@@ -507,9 +531,9 @@ class Ingest:
             if store_refused is not None:
                 raise
             if len(messages) > 1:  # find which, one message at a time, in order
-                return [verdict for msg in messages for verdict in await self._store(session, [msg])]
+                return [verdict for msg in messages for verdict in await self._store(session, [msg], rooms)]
             log.error("the store refused %s: %s; kept in refused_messages", messages[0].subject, error)
-            return await self._store(session, messages, store_refused=str(error).strip())
+            return await self._store(session, messages, rooms, str(error).strip())
         self.stored += outcome.stored
         return outcome.verdicts
 
