@@ -66,6 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     config.add_argument("--head-office", action="store_true", help="a head office's node (with --rooms, --leaf-port)")
     config.add_argument("--rooms", metavar="NAME,...", help="the rooms whose streams the head office sources")
     config.add_argument("--leaf-port", type=int, default=7422, help="where a head office takes the rooms' leaf links")
+    config.add_argument("--leaf-advertise", metavar="HOST:PORT", help="the address rooms reach that port by, if not its own")
     user = commands.add_parser("user", help="`user add NAME --role ROLE`: a pit user with a password")
     user.add_argument("action", choices=["add"])
     user.add_argument("name")
@@ -196,7 +197,7 @@ def _topology(store: PitStore, args: Any) -> tuple[ClusterNode | None, LeafOfHea
     if args.head_office:
         names = list(_urls(args.rooms))
         HeadOffice(args.leaf_port, {name: "" for name in names})  # names checked before any is kept
-        head_office = HeadOffice(args.leaf_port, store.set_rooms(names))
+        head_office = HeadOffice(args.leaf_port, store.set_rooms(names), args.leaf_advertise)
     return cluster, leaf, head_office
 
 

@@ -160,10 +160,12 @@ class LeafOfHeadOffice:
 @dataclass(frozen=True, slots=True)
 class HeadOffice:
     """A head office's node: it takes each room's leaf connection on `leaf_port`, each room known by
-    its name and password."""
+    its name and password. It tells a room to come back to `advertise` when the room reaches it by
+    another address than its own (a NAT, a relay)."""
 
     leaf_port: int
     rooms: dict[str, str]  # room -> its leaf connection's password
+    advertise: str | None = None  # HOST:PORT the rooms reach the leaf port by, when not the node's own (NAT)
 
     def __post_init__(self) -> None:
         if not self.rooms:
@@ -213,7 +215,9 @@ def nats_config(port: int, store_dir: str, pit_public_key: str, tables: dict[str
     if head_office is not None:
         rooms = ",\n      ".join(json.dumps({"user": room, "password": password})
                                   for room, password in sorted(head_office.rooms.items()))
-        lines.append(f"leafnodes {{\n  listen: {json.dumps(f'{host}:{head_office.leaf_port}')}\n"
+        # a room's leaf connection comes back to the address the node tells it (its own, or `advertise`)
+        advertise = f"  advertise: {json.dumps(head_office.advertise)}\n" if head_office.advertise else ""
+        lines.append(f"leafnodes {{\n  listen: {json.dumps(f'{host}:{head_office.leaf_port}')}\n{advertise}"
                      f"  authorization {{\n    users: [\n      {rooms}\n    ]\n  }}\n}}")
     lines.append(f"authorization {{\n  users: [\n    {body}\n  ]\n}}")
     return "\n".join(lines) + "\n"
