@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -82,7 +83,8 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
     bench = LinkedBench(table, args.seed) if args.links == "pty" else None
     controller = bench.controller if bench is not None else TableController(table)
     shipper = None if link is None else attach_shipper(table.journal, controller.table_id, link,
-                                                       snapshot_view(lambda: controller.snapshot, controller.device_lights))
+                                                       snapshot_view(lambda: controller.snapshot, controller.device_lights),
+                                                       _link_said())
     step = bench.step if bench is not None else _in_process(controller, args.seed)
     start, steps = time.perf_counter(), 0
     try:
@@ -111,6 +113,19 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
         summary["pit"] = shipper.link_text()
     print(json.dumps(summary))
     return 0
+
+
+def _link_said() -> Callable[[str, bool], None]:
+    """The status line's pit link, on standard error each time it goes down or comes back
+    ("pit: down · 312 to send"), as the dealer would see it change."""
+    last: list[bool] = []
+
+    def said(text: str, up: bool) -> None:
+        if last != [up]:
+            last[:] = [up]
+            print(text, file=sys.stderr, flush=True)
+
+    return said
 
 
 def _in_process(controller: TableController, seed: int) -> Callable[[], None]:

@@ -159,6 +159,10 @@ class PostgresCluster:
                       "-D", str(self.data), "-R", "-X", "stream", "--checkpoint=fast")
         return self
 
+    def forget(self) -> None:
+        """Remove the cluster's data (a primary that was failed over, to be made a standby again)."""
+        shutil.rmtree(self.data, ignore_errors=True)
+
     def promote(self) -> None:
         """A standby becomes a primary that takes writes (`pg_ctl promote`)."""
         self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-w", "promote")
@@ -174,6 +178,16 @@ class PostgresCluster:
                   "-o", f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='{self.folder}'"
                         " -c fsync=on -c wal_keep_size=256MB", "start")
         return self
+
+    @property
+    def pid(self) -> int | None:
+        """The postmaster's process id while it runs."""
+        try:
+            pid = int((self.data / "postmaster.pid").read_text().split()[0])
+            os.kill(pid, 0)
+        except (OSError, ValueError, IndexError):
+            return None
+        return pid
 
     def running(self) -> bool:
         done = subprocess.run([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "status"], capture_output=True,
