@@ -20,7 +20,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -32,7 +32,6 @@ import psycopg
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
-from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.client import JetStreamContext
 from nats.js.errors import Error as JetStreamError
@@ -42,6 +41,7 @@ from dealer_assist.journal import RecordKind
 from pit.service import alerts as rules
 from pit.service import catch_up, lease
 from pit.service.alerts import AlertCause
+from pit.service.pull import Puller
 from pit.stream.broker import ensure_stream
 from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
 from pit.stream.wire import STREAM, STREAM_SUBJECTS, RecordMessage, StatusMessage, WireError, parse_record_message, \
@@ -100,10 +100,12 @@ async def notify(conn: psycopg.AsyncConnection[Any], payloads: set[str]) -> None
 
 
 async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage | None],
-                        stream_seqs: Sequence[int] | None = None, rooms: Mapping[str, str] | None = None) -> Outcome:
+                        stream_seq: Callable[[int], int] | None = None, rooms: Mapping[str, str] | None = None
+                        ) -> Outcome:
     """Judge and store one batch inside the caller's transaction (None: a refused message, skipped).
-    `stream_seqs` are the messages' places in this pit's stream (each journal's head keeps its own,
-    for reading again from there); `rooms` names a new journal's room at a head office."""
+    `stream_seq(i)` is message i's place in this pit's stream (each journal's head keeps its own, for
+    reading again from there; asked only of the heads); `rooms` names a new journal's room at a head
+    office."""
     outcome = Outcome()
     present = [m for m in messages if m is not None]
     journals = sorted({m.journal for m in present})
@@ -117,7 +119,7 @@ async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
     threshold = await payout_threshold(conn)
     known = set(heads)
     stored: list[RecordMessage] = []
-    places: dict[str, int] = {}
+    last_stored: dict[str, int] = {}  # journal -> the position of its last record stored now
     causes: list[AlertCause] = []
     for position, message in enumerate(messages):
         if message is None:
@@ -130,12 +132,12 @@ async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
         if judgement.verdict is Verdict.STORE:
             stored.append(message)
             held[(message.journal, message.seq)] = message
-            if stream_seqs is not None:
-                places[message.journal] = stream_seqs[position]
+            last_stored[message.journal] = position
             causes += rules.record_alerts(message, threshold)
         elif judgement.verdict is Verdict.DIVERGED:
             causes.append(rules.divergence(message.table_id, message.journal, message.seq, message.round_id,
                                            judgement.text, datetime.now(timezone.utc)))
+    places = {journal: stream_seq(position) for journal, position in last_stored.items()} if stream_seq else {}
     await _store(conn, stored, known, heads, places, rooms or {})
     outcome.stored = len(stored)
     outcome.raised = await raise_alerts(conn, causes)
@@ -420,20 +422,17 @@ class Ingest:
             try:
                 await ensure_stream(js, self.rooms)
                 await self._catch_up(js, session, None)
-                sub = await js.pull_subscribe(STREAM_SUBJECTS, durable=CONSUMER, stream=STREAM, config=config)
-                coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
+                try:
+                    await js.consumer_info(STREAM, CONSUMER)
+                except NotFoundError:
+                    await js.add_consumer(STREAM, config)
+                puller = await Puller(nc, STREAM, CONSUMER, self.batch).start()
                 try:
                     while not stop.is_set():
-                        try:
-                            messages: list[Msg] = await coming
-                        except NatsTimeout:
-                            messages = []
-                        # the next batch is on its way from the broker while this one is stored
-                        coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
-                        if messages:
+                        if messages := await puller.fetch(timeout=1.0):
                             await self._take(js, session, messages)
                 finally:
-                    coming.cancel()
+                    await puller.stop()
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as error:
                 log.warning("records consumer: %s; subscribing again", str(error) or type(error).__name__)
                 await _pause(stop, 0.5)
@@ -521,7 +520,7 @@ class Ingest:
                 refused.append((msg.subject, str(error), msg.data))
         try:
             async with session.transaction() as conn:
-                outcome = await write_records(conn, parsed, [msg.metadata.sequence.stream for msg in messages], rooms)
+                outcome = await write_records(conn, parsed, lambda i: messages[i].metadata.sequence.stream, rooms)
                 for subject, why, data in refused:
                     await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)",
                                        (subject, why, data))
