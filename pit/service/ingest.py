@@ -467,11 +467,9 @@ class Ingest:
         if only is None:
             wanted = await catch_up.behind(js, heads, await catch_up.delivered_upto(js, CONSUMER))
         else:
-            wanted = []
-            for subject, upto in sorted(only.items()):
-                head = heads.get(catch_up.journal_of_subject(subject))
-                wanted.append(catch_up.Behind(subject, head.stream_seq + 1 if head is not None and head.stream_seq else 1,
-                                              upto))
+            wanted = [found for subject, upto in sorted(only.items())
+                      if (found := await catch_up.after_head(js, subject, heads.get(catch_up.journal_of_subject(subject)),
+                                                             upto)) is not None]
         for journal in wanted:
             before = self.stored
             async for batch in catch_up.read(js, journal):
