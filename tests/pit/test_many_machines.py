@@ -6,7 +6,10 @@ stored exactly once, every witnessed head is its journal's head, and each alert 
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
+import signal
+import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -165,3 +168,32 @@ def test_the_primary_stopped_and_the_standby_promoted_though_it_missed_commits(
         serve.kill()
         broker.stop()
         store.close()
+
+
+def test_sigterm_stops_pit_serve_within_5_s_with_its_broker_gone_and_its_store_hung(tmp_path: Path) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="da-pg-hung-", dir="/tmp"))  # reachable by `nobody` when we are root
+    folder.chmod(0o755)
+    cluster = PostgresCluster(folder / "cluster").init()
+    broker, _ = rooms_broker(cluster.dsn, tmp_path, ["H1"])
+    serve = PitServe(broker.url, cluster.dsn, tmp_path / "pit.log")
+    frozen: list[int] = []
+    try:
+        wait_for(lambda: serve.role() == "ingest", 30, "the pit ingesting")
+        broker.kill()
+        postmaster = cluster.pid
+        assert postmaster is not None
+        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
+        frozen = [postmaster, *map(int, children)]
+        for pid in frozen:  # the store answers nothing, as behind a link that drops every packet
+            os.kill(pid, signal.SIGSTOP)
+        time.sleep(2.0)
+        asked = time.monotonic()
+        assert serve.stop() == 0, serve.log.read_text()
+        assert time.monotonic() - asked < 5.0
+    finally:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+        serve.kill()
+        broker.stop()
+        cluster.stop("immediate")
+        shutil.rmtree(folder, ignore_errors=True)
