@@ -44,7 +44,7 @@ from pit.service.alerts import AlertCause
 from pit.service.pull import Puller
 from pit.stream.broker import ensure_stream
 from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
-from pit.stream.wire import STREAM, STREAM_SUBJECTS, RecordMessage, StatusMessage, WireError, parse_record_message, \
+from pit.stream.wire import STREAM, RecordMessage, StatusMessage, WireError, parse_record_message, \
     parse_status_message
 from pit.service.witness import Head, Judgement, Verdict, judge, moved
 
@@ -483,8 +483,9 @@ class Ingest:
         asked once per table through the room's JetStream domain."""
         found: dict[str, str] = {}
         nc = self._nc
-        for msg in messages if self.rooms and nc is not None else []:
-            assert nc is not None
+        if not self.rooms or nc is None:
+            return found
+        for msg in messages:
             table_id = msg.subject.split(".")[2]
             if table_id not in self._found_rooms:
                 for room in self.rooms:

@@ -4,8 +4,8 @@ JetStream's pull requests (`$JS.API.CONSUMER.MSG.NEXT`), kept two batches ahead:
 each request's messages as they come, serving requests in turn, all on one subscription, so they
 arrive in stream order and wait in a buffer, and `fetch` hands out what is there. nats.py's own fetch awaits every message
 behind a timer of its own, which costs more than judging and storing the record; this costs a list
-append. A request the broker ends (its time is up, status 408; nothing left, 404) or that goes
-unanswered past its expiry (the connection was lost) is replaced.
+append. A request the broker ends (its time is up, status 408; nothing left, 404), that goes unanswered past
+its expiry, or that was made on a connection since lost, is replaced.
 """
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ class Puller:
         self._buffer: list[Msg] = []
         self._arrived = asyncio.Event()
         self._count = 0
+        self._reconnects = nc.stats["reconnects"]
         self._sub: Subscription | None = None
 
     async def start(self) -> Puller:
@@ -64,8 +65,12 @@ class Puller:
         return taken
 
     async def _request(self) -> None:
-        """Keep two batches asked for; forget requests past their expiry that the broker never ended."""
+        """Keep two batches asked for; forget requests past their expiry that the broker never ended,
+        and every request made before the connection was made again (the broker forgot them)."""
         now = time.monotonic()
+        if self.nc.stats["reconnects"] != self._reconnects:
+            self._reconnects = self.nc.stats["reconnects"]
+            self._requests.clear()
         for reply in [reply for reply, request in self._requests.items() if request.deadline < now]:
             del self._requests[reply]
         while sum(request.remaining for request in self._requests.values()) + len(self._buffer) < 2 * self.batch:

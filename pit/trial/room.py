@@ -168,7 +168,11 @@ class Room:
         for number, broker in enumerate(self.brokers, start=1):
             if broker.process is None or broker.process.poll() is not None:
                 code = broker.process.returncode if broker.process is not None else None
-                broker.start()
+                try:
+                    broker.start()
+                except ServiceError as error:
+                    self.say(f"dealer-assist room: nats-{number} stopped and would not start again ({error}); trying again")
+                    continue
                 self._said(f"nats-{number}", code, broker.process.pid if broker.process else None)
         for number, store in enumerate(self.stores, start=1):
             if store.pid is None:

@@ -138,11 +138,20 @@ def test_the_rooms_broker_killed_the_tables_deal_on_it_is_started_again_and_ever
         room.send_signal(signal.SIGINT)
         assert room.wait(90) == 0
     finally:
-        if room.poll() is None:
-            room.kill()
-            room.wait()
+        stopped(room)
         PostgresCluster(folder / "room" / "postgres").stop("immediate")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def stopped(room: subprocess.Popen[str]) -> None:
+    """A room a failed test leaves running is stopped as Ctrl-C stops it, which stops its parts too."""
+    if room.poll() is None:
+        room.send_signal(signal.SIGINT)
+        try:
+            room.wait(120)
+        except subprocess.TimeoutExpired:
+            room.kill()
+            room.wait()
 
 
 def _witnessed(dashboard: str, journal: str, token: str) -> dict[str, object]:

@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from pit.trial.local_services import PostgresCluster, free_port
-from tests.pit.test_room import _api, _lines, _until
+from tests.pit.test_room import _api, _lines, _until, stopped
 from web_browser import chromium, tile_text
 
 pytestmark = pytest.mark.slow
@@ -88,9 +88,7 @@ def test_a_tile_changes_within_a_second_on_the_pit_that_does_not_ingest(tmp_path
         assert room.wait(120) == 0
     finally:
         watching.set()
-        if room.poll() is None:
-            room.kill()
-            room.wait()
+        stopped(room)
         for name in ("postgres", "postgres-2"):
             PostgresCluster(folder / "room" / name).stop("immediate")
         shutil.rmtree(folder, ignore_errors=True)
