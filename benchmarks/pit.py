@@ -40,10 +40,12 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import httpx
 import nats
+import psycopg
 
 from dealer_assist.journal.journal_file import Record, RecordKind, read_records
 from dealer_assist.play.bench import BenchPlayer
@@ -62,6 +64,8 @@ from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 
 BACKLOG_TARGET = 5000.0  # records/s
+MANY_TARGET = 20_000.0  # records/s, a backlog of many journals at once
+TAKEOVER_TARGET_S = 10.0
 API_TARGET_S = 1.0
 POLL_S = 0.1
 RECORDS_PER_ROUND = 27  # about, on nobust-4.0 at the bench
@@ -182,12 +186,15 @@ async def _stream(url: str) -> None:
 # --- the pit: store, broker, pit serve --------------------------------------------------------------
 
 class Pit:
+    """The room's store and broker, and `pit serve` processes on them (a second one for the failover)."""
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.postgres = PostgresCluster(folder / "postgres").init()
         self.nats = NatsServer(folder / "nats").start()
-        self.http = f"127.0.0.1:{free_port()}"
-        self.serve: subprocess.Popen[bytes] | None = None
+        self.https = [f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"]
+        self.http = self.https[0]
+        self.serves: dict[int, subprocess.Popen[bytes]] = {}
         self._cli("pit", "init", "--db", self.postgres.dsn)
         self.token = self._cli("pit", "token", "add", "bench", "--role", "manager", "--db", self.postgres.dsn).strip()
         asyncio.run(_stream(self.nats.url))
@@ -195,35 +202,52 @@ class Pit:
     def _cli(self, *args: str) -> str:
         return subprocess.run([sys.executable, "-m", "ui.cli", *args], capture_output=True, text=True, check=True).stdout
 
-    def start_serving(self) -> None:
-        log = open(self.folder / "pit-serve.log", "ab")
-        self.serve = subprocess.Popen([sys.executable, "-m", "ui.cli", "pit", "serve", "--nats", self.nats.url,
-                                       "--db", self.postgres.dsn, "--http", self.http], stdout=log, stderr=log)
+    def start_serving(self, number: int = 0) -> None:
+        log = open(self.folder / f"pit-serve-{number}.log", "ab")
+        self.serves[number] = serve = subprocess.Popen(
+            [sys.executable, "-m", "ui.cli", "pit", "serve", "--nats", self.nats.url, "--db", self.postgres.dsn,
+             "--http", self.https[number]], stdout=log, stderr=log)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                self.get("/api/tables")
+                self.get("/api/tables", number)
                 return
             except (httpx.HTTPError, OSError):
-                if self.serve.poll() is not None:
-                    raise SystemExit(f"pit serve stopped: see {self.folder / 'pit-serve.log'}")
+                if serve.poll() is not None:
+                    raise SystemExit(f"pit serve stopped: see {self.folder / f'pit-serve-{number}.log'}")
                 time.sleep(0.1)
         raise SystemExit("pit serve did not answer within 60 s")
 
-    def get(self, path: str) -> Any:
-        answer = httpx.get(f"http://{self.http}{path}", headers={"Authorization": f"Bearer {self.token}"}, timeout=10)
+    def get(self, path: str, number: int = 0) -> Any:
+        answer = httpx.get(f"http://{self.https[number]}{path}", headers={"Authorization": f"Bearer {self.token}"},
+                           timeout=10)
         answer.raise_for_status()
         return answer.json()
 
-    def stop_serving(self) -> None:
-        if self.serve is not None:
-            self.serve.terminate()
+    def role(self, number: int) -> str | None:
+        try:
+            return str(self.get("/api/health", number)["role"])
+        except (httpx.HTTPError, OSError):
+            return None
+
+    def stop_serving(self, number: int | None = None) -> None:
+        for each in [number] if number is not None else list(self.serves):
+            serve = self.serves.pop(each, None)
+            if serve is None:
+                continue
+            serve.terminate()
             try:
-                self.serve.wait(30)
+                serve.wait(30)
             except subprocess.TimeoutExpired:
-                self.serve.kill()
-                self.serve.wait()
-            self.serve = None
+                serve.kill()
+                serve.wait()
+
+    @staticmethod
+    def stored(conn: psycopg.Connection[Any], prefix: str) -> int:
+        """Records stored of the journals of tables whose id starts with `prefix` (their heads' sum)."""
+        row = conn.execute("SELECT coalesce(sum(head_seq), 0) FROM journals WHERE table_id LIKE %s",
+                           (prefix + "%",)).fetchone()
+        return int(row[0]) if row else 0
 
     def stop(self) -> None:
         self.stop_serving()
@@ -280,6 +304,134 @@ def backlog(pit: Pit, folder: Path, records: int, waiting: bool = False) -> tupl
         first_at, first_stored = start, 0
     ingest = (total - first_stored) / max(done - first_at, 1e-6)
     return total, done - start, total / (done - start), ingest
+
+
+# --- 2b. a backlog of many journals at once -------------------------------------------------------------
+
+def many_journals(pit: Pit, folder: Path, journals: int, records: int, tag: str) -> tuple[int, float]:
+    """`records` records of `journals` journals waiting in the stream while the pit service is down, then
+    ingested once it starts again: (records, records/s from the first stored to the last)."""
+    rounds = max(1, records // journals // RECORDS_PER_ROUND)
+    paths = [bench_journal(folder / f"many-{tag}-{n:03d}.db", f"M{tag}-{n:03d}", rounds, 1000 + n) for n in range(journals)]
+    pit.stop_serving()
+    total = asyncio.run(_publish(pit.nats.url, paths, f"M{tag}-"))
+    started = time.perf_counter()
+    pit.start_serving()
+    samples: list[tuple[float, int]] = []
+    deadline = time.monotonic() + 600
+    with psycopg.connect(pit.postgres.dsn, autocommit=True) as conn:  # one session: a look costs the store little
+        while time.monotonic() < deadline and (not samples or samples[-1][1] < total):
+            samples.append((time.perf_counter(), pit.stored(conn, f"M{tag}-")))
+            time.sleep(0.02)
+    if samples[-1][1] < total:
+        raise SystemExit(f"the backlog of {journals} journals was not ingested within 600 s")
+    first_at, first = next((at, stored) for at, stored in samples if stored > 0)
+    if first >= total:  # all of it came in between two looks: count from the service's start
+        first_at, first = started, 0
+    done = next(at for at, stored in samples if stored >= total)
+    return total, (total - first) / max(done - first_at, 1e-6)
+
+
+async def _publish(url: str, paths: list[Path], prefix: str) -> int:
+    """Every record of every journal into the stream, the journals' records interleaved as tables ship."""
+    client = await nats.connect(url)
+    js = client.jetstream()
+    queues = []
+    for index, path in enumerate(paths):
+        records = list(read_records(path))
+        journal = journal_identity(records[0])
+        queues.append([RecordMessage.of(f"{prefix}{index:03d}", journal, record) for record in records])
+    sent = 0
+    while any(queues):
+        for found in queues:
+            for message in found[:20]:
+                await js.publish_async(message.subject, message.encode(), headers={"Nats-Msg-Id": message.msg_id})
+                sent += 1
+            del found[:20]
+    await js.publish_async_completed()
+    await client.close()
+    return sent
+
+
+# --- 4. a failover of the ingesting pit service -----------------------------------------------------------
+
+@dataclass
+class Failover:
+    took_over_s: float  # from the kill to the other pit's /api/health saying "ingest"
+    stood_still_s: float  # the longest time no record was stored, across the kill
+    ages: list[float]  # the age of each table's status on the store, sampled across the failover
+
+
+def failover(pit: Pit, folder: Path, tables: int, rate: float, before_s: float, after_s: float) -> Failover:
+    """Tables shipping `rate` records/s in all and a status each every second into a room with two pit
+    services; the ingesting one is killed `before_s` into it. The store is sampled every 50 ms."""
+    paths = [bench_journal(folder / f"failover-{n:03d}.db", f"F-{n:03d}", 8, 2000 + n) for n in range(tables)]
+    pit.start_serving(1)
+    while sorted(str(pit.role(n)) for n in (0, 1)) != ["ingest", "standby"]:
+        time.sleep(0.1)
+    ingesting = next(n for n in (0, 1) if pit.role(n) == "ingest")
+    stop = threading.Event()
+    shipping = threading.Thread(target=lambda: asyncio.run(_ship_steadily(pit.nats.url, paths, rate, stop)))
+    shipping.start()
+    samples: list[tuple[float, int]] = []
+    ages: list[float] = []
+    killed_at = took_over = 0.0
+    start = time.perf_counter()
+    with psycopg.connect(pit.postgres.dsn, autocommit=True) as conn:
+        while time.perf_counter() - start < before_s + after_s:
+            now = time.perf_counter()
+            if not killed_at and now - start >= before_s:
+                pit.serves[ingesting].kill()
+                killed_at = now
+            if killed_at and not took_over and pit.role(1 - ingesting) == "ingest":
+                took_over = now - killed_at
+            try:
+                count = pit.stored(conn, "F-")
+                sent = conn.execute("SELECT status->>'sent' FROM table_status WHERE table_id LIKE 'F-%'").fetchall()
+            except psycopg.Error:
+                continue
+            samples.append((now, count))
+            wall = time.time()
+            ages += [wall - datetime.fromisoformat(text).timestamp() for text, in sent if text]
+            time.sleep(0.05)
+    stop.set()
+    shipping.join()
+    pit.serves.pop(ingesting).wait()
+    pit.stop_serving(1 - ingesting)
+    pit.start_serving(0)
+    progress = [at for (at, count), (_, before) in zip(samples[1:], samples) if count != before]
+    after = [at for at in progress if at >= killed_at]
+    if not after:
+        raise SystemExit("ingest did not resume after the failover")
+    resumed = [max([samples[0][0], *(at for at in progress if at < killed_at)]), *after]
+    stood = max(later - earlier for earlier, later in zip(resumed, resumed[1:]))
+    return Failover(took_over, stood, ages)
+
+
+async def _ship_steadily(url: str, paths: list[Path], rate: float, stop: threading.Event) -> None:
+    client = await nats.connect(url)
+    js = client.jetstream()
+    tables = []
+    for index, path in enumerate(paths):
+        records = list(read_records(path))
+        tables.append((f"F-{index:03d}", journal_identity(records[0]), records))
+    gap, sent, last_status = 1.0 / rate, [0] * len(tables), 0.0
+    while not stop.is_set():
+        for index, (table_id, journal, records) in enumerate(tables):
+            if sent[index] < len(records):
+                message = RecordMessage.of(table_id, journal, records[sent[index]])
+                await js.publish_async(message.subject, message.encode(), headers={"Nats-Msg-Id": message.msg_id})
+                sent[index] += 1
+            await asyncio.sleep(gap)
+        if time.monotonic() - last_status >= 1.0:
+            last_status = time.monotonic()
+            for index, (table_id, journal, records) in enumerate(tables):
+                status = StatusMessage(table_id, journal, "nobust-4.0", records[max(0, sent[index] - 1)].round_id, "play",
+                                       None, {"shoe": "up"}, sent[index], 0,
+                                       datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
+                await client.publish(status.subject, status.encode())
+    await js.publish_async_completed()
+    await client.close()
 
 
 # --- 3. the traffic of many tables ------------------------------------------------------------------
@@ -398,9 +550,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--backlog", type=int, default=13_000, help="records behind")
     parser.add_argument("--tables", type=int, default=200, help="tables of the traffic part (0: leave it out)")
     parser.add_argument("--minutes", type=int, default=3, help="rounds each replayed table deals, one a minute")
+    parser.add_argument("--many", type=int, default=50_000, help="records of the backlog of many journals")
     args = parser.parse_args(argv)
     if args.short:
-        args.rounds, args.passes, args.backlog, args.tables, args.minutes = 3, 1, 600, 5, 2
+        args.rounds, args.passes, args.backlog, args.tables, args.minutes, args.many = 3, 1, 600, 5, 2, 1000
     round_s = 6.0 if args.short else 60.0
     folder = Path(tempfile.mkdtemp(prefix="da-pit-bench-", dir="/tmp"))
     folder.chmod(0o755)
@@ -423,6 +576,22 @@ def main(argv: list[str]) -> int:
             print(f"   the same, waiting in the stream while the pit service was down: {total} records stored"
                   f" {seconds:.2f} s after it started again ({rate:,.0f} records/s with its start);"
                   f" ingest {ingest:,.0f} records/s from the first stored to the last{verdict}")
+            print(f"2b. a backlog of many journals at once, waiting in the stream while the pit service was down"
+                  f" ({args.many:,} records each time; target >= {MANY_TARGET:,.0f} records/s):")
+            counts = [1, 10] if args.short else [1, 10, 50, 200]
+            for order, tag in ((counts, "a"), (list(reversed(counts)), "b")):  # each count twice, in turn
+                for journals in order:
+                    total, ingest = many_journals(pit, folder, journals, args.many, f"{tag}{journals}")
+                    verdict = "" if args.short else " " + ("met" if ingest >= MANY_TARGET else "MISSED")
+                    print(f"   {journals:>4} journals: {total:,} records, ingest {ingest:,.0f} records/s{verdict}")
+            found = failover(pit, folder, 10 if args.short else 40, 100 if args.short else 400, 3 if args.short else 5,
+                             12 if args.short else 15)
+            verdict = "" if args.short else " " + ("met" if found.took_over_s < TAKEOVER_TARGET_S else "MISSED")
+            print(f"4. failover: the ingesting pit service killed; the other's /api/health said \"ingest\""
+                  f" {found.took_over_s:.2f} s after (target < {TAKEOVER_TARGET_S:.0f} s){verdict}; ingest stood still"
+                  f" {found.stood_still_s:.2f} s")
+            print("   " + _line("status freshness on the store across the failover (age of each table's status)",
+                               found.ages, "ms", 1000))
             if args.tables == 0:
                 return 0
             print(f"3. traffic: {args.tables} tables at one round every {round_s:.0f} s for {args.minutes} rounds,"

@@ -22,6 +22,7 @@ from typing import Any
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import Failure
 from dealer_assist.journal.errors import JournalCode, JournalError
+from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.spots import layout
@@ -89,7 +90,8 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
         print(f"dealer-assist bench: this bench journal's supervisor PIN is {bench.pin}, set by the bench; the journal "
               "will not deal live with real devices until a floor supervisor sets another", file=sys.stderr)
     shipper = None if link is None else attach_shipper(controller.journal_path, controller.add_sink, controller.table_id, link,
-                                                       snapshot_view(lambda: controller.snapshot, controller.device_lights))
+                                                       snapshot_view(lambda: controller.snapshot, controller.device_lights),
+                                                       _link_said())
     step = bench.step if bench is not None else _in_process(controller, args.seed)
     start, steps = time.perf_counter(), 0
     try:
@@ -117,6 +119,19 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
         summary["pit"] = shipper.link_text()
     print(json.dumps(summary))
     return 0
+
+
+def _link_said() -> Callable[[str, bool], None]:
+    """The status line's pit link, on standard error each time it goes down or comes back
+    ("pit: down · 312 to send"), as the dealer would see it change."""
+    last: list[bool] = []
+
+    def said(text: str, up: bool) -> None:
+        if last != [up]:
+            last[:] = [up]
+            print(text, file=sys.stderr, flush=True)
+
+    return said
 
 
 def _in_process(controller: TableController, seed: int) -> Callable[[], None]:

@@ -10,8 +10,11 @@ import contextlib
 import getpass
 import json
 import logging
+import os
 import signal
 import sys
+import threading
+from collections.abc import Callable
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
@@ -22,12 +25,15 @@ import psycopg
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, report
 from dealer_assist.errors import CommandCode, CommandError, Failure
 from pit.errors import PitCode
-from pit.stream.broker import nats_config
+from pit.errors import PitCode
+from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, nats_config
 from pit.service.data import Conflict, Role
 from pit.service.ingest import Ingest, rebuild
 from pit.service.migrate import migrate
 from pit.service.store import PitStore, units
 from pit.stream.wire import WireError
+
+STOP_S = 4.5  # SIGTERM stops a pit serve within 5 s (PIT.md §8)
 
 
 def _parser() -> JsonArgumentParser:
@@ -49,6 +55,16 @@ def _parser() -> JsonArgumentParser:
     config.add_argument("--port", required=True, type=int)
     config.add_argument("--store", required=True, metavar="DIR", help="JetStream's store folder")
     config.add_argument("--host", default="0.0.0.0", help="the address to listen on (default all)")
+    config.add_argument("--cluster", metavar="NAME", help="a node of the NATS cluster NAME (with --node and --routes)")
+    config.add_argument("--node", type=int, metavar="N", help="this node's number, from 1, in --routes")
+    config.add_argument("--routes", metavar="URL,...", help="every node's cluster URL in node order, this one's included")
+    config.add_argument("--leaf-remote", metavar="URL,...", help="a room's node: the head office's leaf URLs"
+                        " (nats-leaf://ROOM:PASSWORD@HOST:PORT)")
+    config.add_argument("--room", metavar="NAME", help="with --leaf-remote: the room's name, its JetStream domain")
+    config.add_argument("--head-office", action="store_true", help="a head office's node (with --rooms, --leaf-port)")
+    config.add_argument("--rooms", metavar="NAME,...", help="the rooms whose streams the head office sources")
+    config.add_argument("--leaf-port", type=int, default=7422, help="where a head office takes the rooms' leaf links")
+    config.add_argument("--leaf-advertise", metavar="HOST:PORT", help="the address rooms reach that port by, if not its own")
     user = commands.add_parser("user", help="`user add NAME --role ROLE`: a pit user with a password")
     user.add_argument("action", choices=["add"])
     user.add_argument("name")
@@ -148,7 +164,9 @@ def _change(store: PitStore, args: Any) -> int:
     if args.command == "table":
         print(store.add_table(args.table_id).creds_file(), end="")
     elif args.command == "nats-config":
-        print(nats_config(args.port, args.store, store.pit_identity().public_key, store.table_keys(), args.host), end="")
+        cluster, leaf, head_office = _topology(store, args)
+        print(nats_config(args.port, args.store, store.pit_identity().public_key, store.table_keys(), args.host,
+                          cluster, leaf, head_office), end="")
     elif args.command == "user":
         user = store.add_user(args.name, Role(args.role), _password(args.password_stdin))
         print(json.dumps({"user": user.name, "role": user.role.value}))
@@ -160,6 +178,30 @@ def _change(store: PitStore, args: Any) -> int:
     return 0
 
 
+def _topology(store: PitStore, args: Any) -> tuple[ClusterNode | None, LeafOfHeadOffice | None, HeadOffice | None]:
+    """What `nats-config` was told of the node's place: in a cluster, in a room joined to a head office,
+    in a head office (whose rooms are kept in its store, each with its leaf password, for its `pit serve`
+    to source their streams)."""
+    if (args.cluster is None) != (args.routes is None) or (args.cluster is None) != (args.node is None):
+        raise CommandError(CommandCode.BAD_ARGUMENTS, "--cluster, --node and --routes go together")
+    if (args.leaf_remote is None) != (args.room is None):
+        raise CommandError(CommandCode.BAD_ARGUMENTS, "--leaf-remote and --room go together")
+    if args.head_office != (args.rooms is not None):
+        raise CommandError(CommandCode.BAD_ARGUMENTS, "--head-office and --rooms go together")
+    cluster = ClusterNode(args.cluster, args.node, _urls(args.routes)) if args.cluster is not None else None
+    leaf = LeafOfHeadOffice(args.room, _urls(args.leaf_remote)) if args.leaf_remote is not None else None
+    head_office = None
+    if args.head_office:
+        names = list(_urls(args.rooms))
+        HeadOffice(args.leaf_port, {name: "" for name in names})  # names checked before any is kept
+        head_office = HeadOffice(args.leaf_port, store.set_rooms(names), args.leaf_advertise)
+    return cluster, leaf, head_office
+
+
+def _urls(listed: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in listed.split(",") if item.strip())
+
+
 def _serve(args: Any) -> int:
     host, port = _http(args.http)
     if bool(args.tls_cert) != bool(args.tls_key):
@@ -168,24 +210,33 @@ def _serve(args: Any) -> int:
     store = _store(args.db)
     try:
         seed = store.pit_identity().seed
-        return asyncio.run(_run(store, seed, args.nats, host, port, args.tls_cert, args.tls_key))
+        return asyncio.run(_run(store, seed, args.nats, host, port, args.tls_cert, args.tls_key, store.rooms()))
     finally:
         store.close()
 
 
 async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, cert: str | None,
-               key: str | None) -> int:
+               key: str | None, rooms: list[str]) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def stopping() -> None:
+        """A stop within STOP_S whatever the links: past it, the process ends with what it has."""
+        if not stop.is_set():
+            deadline = threading.Timer(STOP_S, _stopped_late)
+            deadline.daemon = True
+            deadline.start()
+        stop.set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    ingest = Ingest(nats_url, store.dsn, seed)
+        loop.add_signal_handler(sig, stopping)
+    ingest = Ingest(nats_url, store.dsn, seed, rooms=rooms)  # a head office's rooms, kept by nats-config
     tasks = [asyncio.create_task(ingest.run(stop))]
-    tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop)))
+    tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop, lambda: ingest.health().as_json())))
     print(json.dumps({"serving": f"{'https' if cert else 'http'}://{host}:{port}", "nats": nats_url}), flush=True)
-    stopping = asyncio.create_task(stop.wait())
-    await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
-    stop.set()
+    waiting = asyncio.create_task(stop.wait())
+    await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    stopping()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
     if failed:
@@ -193,12 +244,19 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
     return 0
 
 
-async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str | None, stop: asyncio.Event) -> None:
+def _stopped_late() -> None:
+    logging.getLogger("pit").warning("a link did not let go within %.1f s of the stop: ending now", STOP_S)
+    logging.shutdown()
+    os._exit(0)
+
+
+async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str | None, stop: asyncio.Event,
+               health: Callable[[], dict[str, Any]]) -> None:
     import uvicorn
 
     from pit.service.web.serve import web_config
 
-    config = web_config(store, f"{host}:{port}", Path(cert) if cert else None, Path(key) if key else None)
+    config = web_config(store, f"{host}:{port}", Path(cert) if cert else None, Path(key) if key else None, health)
     server = uvicorn.Server(config)
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]  # our stop event rules
     task = asyncio.create_task(server.serve())

@@ -1,25 +1,30 @@
 """The pit's ingest: records from the `DA_RECORDS` stream, and status messages, into PostgreSQL.
 
-Records come from a durable pull consumer in batches. Each batch is judged by the witness and
-written in one transaction (records by COPY, heads, derived rows, alerts), and acked only after
-that transaction commits, so a kill of the broker, the pit or the store anywhere loses nothing and
-stores nothing twice: what was not acked is delivered again and is then a duplicate, a no-op. A
-record whose predecessor has not arrived yet is handed back to the broker for later.
+Exactly one pit service ingests at a time: the one holding the ingest lock (`lease`), and every
+write of ingest goes through that lock's session. Records come from a durable pull consumer in
+batches. Each batch is judged by the witness and written in one transaction (records by COPY,
+heads, derived rows and alerts in one statement each), and acked only after that transaction
+commits, so a kill of the broker, the pit or the store anywhere loses nothing and stores nothing
+twice: what was not acked is delivered again and is then a duplicate, a no-op. What the store lacks
+though it was acked (a promoted standby that missed the last commits), or a record's predecessor
+that went to a pit that died, is read again from the stream, journal by journal (`catch_up`).
 
 Status messages (core NATS) update each table's live status; a clock raises what silence raises.
 Every change is announced with NOTIFY `pit_changes` ("table:<id>" / "alert:<id>") in the same
-transaction, so the dashboard hears of it once it is stored.
+transaction, so the dashboards of every pit service hear of it once it is stored.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
 import nats
@@ -27,25 +32,32 @@ import psycopg
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
-from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from nats.js.client import JetStreamContext
 from nats.js.errors import Error as JetStreamError
-from psycopg_pool import AsyncConnectionPool
+from nats.js.errors import NotFoundError
 
 from dealer_assist.journal.journal_file import RecordKind
 from pit.service import alerts as rules
+from pit.service import catch_up, lease
 from pit.service.alerts import AlertCause
+from pit.service.pull import Puller
+from pit.stream.broker import ensure_stream
 from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
+from pit.stream.wire import STREAM, RecordMessage, StatusMessage, WireError, parse_record_message, \
+    parse_status_message
 from pit.service.witness import Head, Judgement, Verdict, judge, moved
 from pit.stream.broker import ensure_stream
 from pit.stream.wire import (
-    STREAM, STREAM_SUBJECTS, RecordMessage, StatusMessage, WireError, parse_record_message, parse_status_message,
+    STREAM, RecordMessage, StatusMessage, WireError, parse_record_message, parse_status_message,
 )
 
 CONSUMER = "pit-ingest"
 BATCH = 1000
 ACK_WAIT_S = 10.0
 CHANNEL = "pit_changes"
+HEALTH_EVERY_S = 1.0
+HEALTH_TIMEOUT_S = 1.0
 log = logging.getLogger("pit.ingest")
 
 
@@ -72,32 +84,38 @@ async def payout_threshold(conn: psycopg.AsyncConnection[Any]) -> Decimal:
 
 
 async def raise_alerts(conn: psycopg.AsyncConnection[Any], causes: Sequence[AlertCause]) -> list[AlertCause]:
-    """Insert each cause not yet raised; returns those raised now."""
-    raised = []
-    for cause in causes:
-        cur = await conn.execute(
-            "INSERT INTO alerts (cause, kind, table_id, journal, round_id, seq, raised, text)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (cause) DO NOTHING RETURNING id",
-            (cause.cause, cause.kind.value, cause.table_id, cause.journal, cause.round_id, cause.seq, cause.at,
-             cause.text))
-        if await cur.fetchone() is not None:
-            raised.append(cause)
-    return raised
+    """Insert each cause not yet raised, in one statement; returns those raised now."""
+    if not causes:
+        return []
+    cur = await conn.execute(
+        "INSERT INTO alerts (cause, kind, table_id, journal, round_id, seq, raised, text)"
+        " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bigint[],"
+        " %s::timestamptz[], %s::text[]) ON CONFLICT (cause) DO NOTHING RETURNING cause",
+        ([c.cause for c in causes], [c.kind.value for c in causes], [c.table_id for c in causes],
+         [c.journal for c in causes], [c.round_id for c in causes], [c.seq for c in causes], [c.at for c in causes],
+         [c.text for c in causes]))
+    now = {row[0] for row in await cur.fetchall()}
+    return [cause for cause in causes if cause.cause in now]
 
 
 async def notify(conn: psycopg.AsyncConnection[Any], payloads: set[str]) -> None:
-    for payload in sorted(payloads):
-        await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+    if payloads:
+        await conn.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload", (CHANNEL, sorted(payloads)))
 
 
-async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage | None]) -> Outcome:
-    """Judge and store one batch inside the caller's transaction (None: a refused message, skipped)."""
+async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage | None],
+                        stream_seq: Callable[[int], int] | None = None, rooms: Mapping[str, str] | None = None
+                        ) -> Outcome:
+    """Judge and store one batch inside the caller's transaction (None: a refused message, skipped).
+    `stream_seq(i)` is message i's place in this pit's stream (each journal's head keeps its own, for
+    reading again from there; asked only of the heads); `rooms` names a new journal's room at a head
+    office."""
     outcome = Outcome()
     present = [m for m in messages if m is not None]
     journals = sorted({m.journal for m in present})
     heads: dict[str, Head] = {}
     cur = await conn.execute("SELECT journal, table_id, head_seq, head_hash, diverged_at FROM journals"
-                             " WHERE journal = ANY(%s) FOR UPDATE", (journals,))
+                             " WHERE journal = ANY(%s) ORDER BY journal FOR UPDATE", (journals,))
     for journal, table_id, seq, digest, diverged_at in await cur.fetchall():
         heads[journal] = Head(table_id, seq, digest, diverged_at)
     held = await _stored_copies(conn, [m for m in present if m.journal in heads and m.seq <= heads[m.journal].seq],
@@ -105,8 +123,9 @@ async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
     threshold = await payout_threshold(conn)
     known = set(heads)
     stored: list[RecordMessage] = []
+    last_stored: dict[str, int] = {}  # journal -> the position of its last record stored now
     causes: list[AlertCause] = []
-    for message in messages:
+    for position, message in enumerate(messages):
         if message is None:
             outcome.verdicts.append(None)
             continue
@@ -117,11 +136,13 @@ async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
         if judgement.verdict is Verdict.STORE:
             stored.append(message)
             held[(message.journal, message.seq)] = message
+            last_stored[message.journal] = position
             causes += rules.record_alerts(message, threshold)
         elif judgement.verdict is Verdict.DIVERGED:
             causes.append(rules.divergence(message.table_id, message.journal, message.seq, message.round_id,
                                            judgement.text, datetime.now(timezone.utc)))
-    await _store(conn, stored, known, heads)
+    places = {journal: stream_seq(position) for journal, position in last_stored.items()} if stream_seq else {}
+    await _store(conn, stored, known, heads, places, rooms or {})
     outcome.stored = len(stored)
     outcome.raised = await raise_alerts(conn, causes)
     await notify(conn, {table_change(m.table_id) for m in stored}
@@ -143,7 +164,7 @@ async def _stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[
 
 
 async def _store(conn: psycopg.AsyncConnection[Any], stored: Sequence[RecordMessage], known: set[str],
-                 heads: dict[str, Head]) -> None:
+                 heads: dict[str, Head], places: dict[str, int], rooms: Mapping[str, str]) -> None:
     """The stored records, their journals' heads, and what they tell the derived tables."""
     told = [(message, facts(message)) for message in stored]
     for message, found in told:
@@ -151,54 +172,65 @@ async def _store(conn: psycopg.AsyncConnection[Any], stored: Sequence[RecordMess
             if isinstance(fact, Header):
                 await conn.execute(
                     "INSERT INTO journals (journal, table_id, header, profile_id, profile_hash, software, head_seq,"
-                    " head_hash) VALUES (%s, %s, %s, %s, %s, %s, 0, %s)",
+                    " head_hash, room) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)",
                     (message.journal, message.table_id, json.dumps(fact.body), fact.profile_id, fact.profile_hash,
-                     fact.software, message.hash))
+                     fact.software, message.hash, rooms.get(message.journal)))
                 known.add(message.journal)
     async with conn.cursor().copy("COPY records (journal, seq, wall, mono_ns, round_id, kind, body, hash)"
                                   " FROM STDIN") as copy:
         for m in stored:
             await copy.write_row((m.journal, m.seq, m.wall, m.mono_ns, m.round_id, m.kind.value, m.body, m.hash))
     closed = await write_derived(conn, told)
-    for journal in sorted(known):
-        head = heads.get(journal)
-        if head is None:
-            continue
-        await conn.execute("UPDATE journals SET head_seq = %s, head_hash = %s, diverged_at = %s,"
-                           " rounds_closed = rounds_closed + %s,"
-                           " last_record = CASE WHEN head_seq <> %s THEN now() ELSE last_record END WHERE journal = %s",
-                           (head.seq, head.hash, head.diverged_at, closed.get(journal, 0), head.seq, journal))
+    moving = [journal for journal in sorted(known) if journal in heads]
+    if moving:
+        await conn.execute(
+            "UPDATE journals j SET head_seq = u.seq, head_hash = u.hash, diverged_at = u.diverged_at,"
+            " rounds_closed = j.rounds_closed + u.closed, head_stream_seq = coalesce(u.place, j.head_stream_seq),"
+            " last_record = CASE WHEN j.head_seq <> u.seq THEN now() ELSE j.last_record END"
+            " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::bigint[], %s::int[], %s::bigint[])"
+            " AS u(journal, seq, hash, diverged_at, closed, place) WHERE j.journal = u.journal",
+            (moving, [heads[j].seq for j in moving], [heads[j].hash for j in moving],
+             [heads[j].diverged_at for j in moving], [closed.get(j, 0) for j in moving], [places.get(j) for j in moving]))
 
 
 async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]]
                         ) -> dict[str, int]:
-    """Rounds and corrections from stored records' facts; returns the rounds closed per journal."""
+    """Rounds and corrections from stored records' facts, each kind in one pipelined statement (the
+    rounds opened before those closed); returns the rounds closed per journal."""
     closed: dict[str, int] = {}
+    opened: list[tuple[Any, ...]] = []
+    closing: list[tuple[Any, ...]] = []
+    corrected: list[tuple[Any, ...]] = []
     for message, found in told:
         for fact in found:
             if isinstance(fact, RoundOpen):
-                await conn.execute("INSERT INTO rounds (journal, round_id, table_id, opened) VALUES (%s, %s, %s, %s)"
-                                   " ON CONFLICT DO NOTHING", (message.journal, fact.round_id, message.table_id,
-                                                               fact.wall))
+                opened.append((message.journal, fact.round_id, message.table_id, fact.wall))
             elif isinstance(fact, RoundClose):
                 closed[message.journal] = closed.get(message.journal, 0) + 1
-                await conn.execute(
-                    "INSERT INTO rounds (journal, round_id, table_id, opened, closed, closed_at, close_seq, voided,"
-                    " player_dealer_net, fees_players, fees_player_dealer, ledger)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (journal, round_id) DO UPDATE"
-                    " SET closed = excluded.closed, closed_at = excluded.closed_at, close_seq = excluded.close_seq,"
-                    " voided = excluded.voided, player_dealer_net = excluded.player_dealer_net,"
-                    " fees_players = excluded.fees_players, fees_player_dealer = excluded.fees_player_dealer,"
-                    " ledger = excluded.ledger",
-                    (message.journal, fact.round_id, message.table_id, fact.wall, fact.wall,
-                     rules.wall_time(fact.wall), fact.seq, fact.voided, fact.player_dealer_net, fact.fees_players,
-                     fact.fees_player_dealer, json.dumps(fact.ledger) if fact.ledger is not None else None))
+                closing.append((message.journal, fact.round_id, message.table_id, fact.wall, fact.wall,
+                                rules.wall_time(fact.wall), fact.seq, fact.voided, fact.player_dealer_net,
+                                fact.fees_players, fact.fees_player_dealer,
+                                json.dumps(fact.ledger) if fact.ledger is not None else None))
             elif isinstance(fact, Correction):
-                await conn.execute(
-                    "INSERT INTO corrections (journal, seq, position, table_id, round_id, at, type, supervisor, reason)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                    (message.journal, message.seq, fact.position, message.table_id, fact.round_id,
-                     rules.wall_time(fact.wall), fact.type, fact.supervisor, fact.reason))
+                corrected.append((message.journal, message.seq, fact.position, message.table_id, fact.round_id,
+                                  rules.wall_time(fact.wall), fact.type, fact.supervisor, fact.reason))
+    async with conn.cursor() as cur:
+        if opened:
+            await cur.executemany("INSERT INTO rounds (journal, round_id, table_id, opened) VALUES (%s, %s, %s, %s)"
+                                  " ON CONFLICT DO NOTHING", opened)
+        if closing:
+            await cur.executemany(
+                "INSERT INTO rounds (journal, round_id, table_id, opened, closed, closed_at, close_seq, voided,"
+                " player_dealer_net, fees_players, fees_player_dealer, ledger)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (journal, round_id) DO UPDATE"
+                " SET closed = excluded.closed, closed_at = excluded.closed_at, close_seq = excluded.close_seq,"
+                " voided = excluded.voided, player_dealer_net = excluded.player_dealer_net,"
+                " fees_players = excluded.fees_players, fees_player_dealer = excluded.fees_player_dealer,"
+                " ledger = excluded.ledger", closing)
+        if corrected:
+            await cur.executemany(
+                "INSERT INTO corrections (journal, seq, position, table_id, round_id, at, type, supervisor, reason)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", corrected)
     return closed
 
 
@@ -235,41 +267,85 @@ class LiveTable:
     down_since: dict[str, float]
 
 
-class Ingest:
-    """Runs until `stop` is set: the records consumer, the status listener, the clock."""
+class Role(StrEnum):
+    INGEST = "ingest"  # holds the ingest lock: takes the records and status messages into the store
+    STANDBY = "standby"  # serves the dashboard and the API; takes over when the lock comes free
 
-    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH) -> None:
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """What `GET /api/health` answers (PIT.md §8)."""
+
+    role: Role = Role.STANDBY
+    broker: bool = False
+    store: bool = False
+    ingest_lag: int = 0  # messages of DA_RECORDS not yet stored (the last known while the broker is down)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"role": self.role.value, "broker": "up" if self.broker else "down",
+                "store": "up" if self.store else "down", "ingest_lag": self.ingest_lag}
+
+
+class Session:
+    """The ingest lock's session: every write of ingest goes through it, one transaction at a time,
+    so that nothing is written by a pit that has lost the lock."""
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self.conn = conn
+        self.lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        async with self.lock:
+            async with self.conn.transaction():
+                yield self.conn
+
+
+class Ingest:
+    """Runs until `stop` is set: stands by until it holds the ingest lock, then runs the records
+    consumer, the status listener and the clock on the lock's session until the lock is lost; and
+    watches the broker and the store for `health` throughout."""
+
+    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH, rooms: Sequence[str] = ()) -> None:
         self.nats_url = nats_url
+        self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
         self.dsn = dsn
         self.seed = seed
         self.batch = batch
         self.stored = 0  # records stored since start
-        self.started = time.time()
         self.live: dict[str, LiveTable] = {}
         self.statuses: asyncio.Queue[tuple[str, bytes, float]] = asyncio.Queue()
+        self._health = Health()
+        self._found_rooms: dict[str, str] = {}  # table id -> its room, at a head office
+        self._nc: Client | None = None
+
+    def health(self) -> Health:
+        return self._health
+
+    def _tell(self, **changes: Any) -> None:
+        self._health = replace(self._health, **changes)
 
     async def run(self, stop: asyncio.Event) -> None:
-        async with AsyncConnectionPool(self.dsn, min_size=1, max_size=3, open=False, timeout=2.0,
-                                       check=AsyncConnectionPool.check_connection) as pool:
-            nc = await self._connect(stop)
-            if nc is None:
-                return
-            try:
-                await self._load_live(pool)
-                await nc.subscribe("da.status.>", cb=self._on_status)
-                tasks = [asyncio.create_task(self._records(nc, pool, stop)),
-                         asyncio.create_task(self._status_loop(pool, stop)),
-                         asyncio.create_task(self._clock(pool, stop))]
-                stopping = asyncio.create_task(stop.wait())
-                await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
-                for task in [stopping, *tasks]:
-                    task.cancel()
-                failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
-                          if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError)]
-                if failed and not stop.is_set():
-                    raise failed[0]  # a part of ingest stopped: the service stops with it, loudly
-            finally:
-                await nc.close()
+        nc = self._nc = await self._connect(stop)
+        if nc is None:
+            return
+        watching = asyncio.create_task(self._watch(nc, stop))
+        try:
+            while not stop.is_set():
+                conn = await lease.acquire(self.dsn, stop)
+                if conn is None:
+                    break
+                try:
+                    await self._lead(nc, Session(conn), stop)
+                except psycopg.OperationalError as error:
+                    log.warning("the ingest lock's session ended (%s); standing by", str(error).strip())
+                finally:
+                    self._tell(role=Role.STANDBY)
+                    await lease.quietly_close(conn)
+        finally:
+            watching.cancel()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(nc.close(), 2.0)
 
     async def _connect(self, stop: asyncio.Event) -> Client | None:
         while not stop.is_set():
@@ -282,37 +358,156 @@ class Ingest:
                 await _pause(stop, 1.0)
         return None
 
+    async def _lead(self, nc: Client, session: Session, stop: asyncio.Event) -> None:
+        """Ingest while this pit holds the lock; returns at `stop`, raises OperationalError when the
+        lock's session ends (and anything else that stops a part of ingest, loudly)."""
+        log.info("this pit service holds the ingest lock: ingesting")
+        await self._load_live(session)
+        self._tell(role=Role.INGEST)
+        while not self.statuses.empty():
+            self.statuses.get_nowait()
+        listening = await nc.subscribe("da.status.>", cb=self._on_status)
+        tasks = [asyncio.create_task(self._records(nc, session, stop)),
+                 asyncio.create_task(self._status_loop(session, stop)),
+                 asyncio.create_task(self._clock(session, stop)),
+                 asyncio.create_task(self._keep(session, stop))]
+        stopping = asyncio.create_task(stop.wait())
+        try:
+            await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in [stopping, *tasks]:
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await listening.unsubscribe()
+        failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
+                  if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError)]
+        if failed and not stop.is_set():
+            raise failed[0]
+
+    async def _keep(self, session: Session, stop: asyncio.Event) -> None:
+        """Ask the lock's session every second, so an idle pit finds out at once that it is gone."""
+        while not stop.is_set():
+            await _pause(stop, lease.TRY_EVERY_S)
+            async with session.lock:
+                await session.conn.execute("SELECT 1")
+
+    async def _watch(self, nc: Client, stop: asyncio.Event) -> None:
+        """Once a second, whatever the role: is the broker up, the store up, and how far behind is ingest."""
+        js = nc.jetstream(timeout=HEALTH_TIMEOUT_S)
+        probe: psycopg.AsyncConnection[Any] | None = None
+        while not stop.is_set():
+            lag = self._health.ingest_lag
+            if nc.is_connected:
+                with contextlib.suppress(NatsError, JetStreamError, asyncio.TimeoutError):
+                    lag = await ingest_lag(js)
+            try:
+                if probe is None or probe.closed:
+                    probe = await asyncio.wait_for(lease.connect(self.dsn), HEALTH_TIMEOUT_S * 3)
+                await asyncio.wait_for(probe.execute("SELECT 1"), HEALTH_TIMEOUT_S)
+                store = True
+            except (psycopg.Error, asyncio.TimeoutError, OSError):
+                store = False
+                if probe is not None:
+                    await lease.quietly_close(probe)
+                    probe = None
+            self._tell(broker=nc.is_connected, store=store, ingest_lag=lag)
+            await _pause(stop, HEALTH_EVERY_S)
+        if probe is not None:
+            await lease.quietly_close(probe)
+
     # --- records ------------------------------------------------------------------------------------
 
-    async def _records(self, nc: Client, pool: AsyncConnectionPool[Any], stop: asyncio.Event) -> None:
+    async def _records(self, nc: Client, session: Session, stop: asyncio.Event) -> None:
         js = nc.jetstream(timeout=5)
         config = ConsumerConfig(durable_name=CONSUMER, ack_policy=AckPolicy.EXPLICIT, ack_wait=ACK_WAIT_S,
                                 deliver_policy=DeliverPolicy.ALL, max_ack_pending=20 * self.batch,
                                 max_waiting=16)
         while not stop.is_set():
             try:
-                await ensure_stream(js)
-                sub = await js.pull_subscribe(STREAM_SUBJECTS, durable=CONSUMER, stream=STREAM, config=config)
-                coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
+                await ensure_stream(js, self.rooms)
+                await self._catch_up(js, session, None)
+                try:
+                    await js.consumer_info(STREAM, CONSUMER)
+                except NotFoundError:
+                    await js.add_consumer(STREAM, config)
+                puller = await Puller(nc, STREAM, CONSUMER, self.batch).start()
                 try:
                     while not stop.is_set():
-                        try:
-                            messages: list[Msg] = await coming
-                        except NatsTimeout:
-                            messages = []
-                        # the next batch is on its way from the broker while this one is stored
-                        coming = asyncio.ensure_future(sub.fetch(self.batch, timeout=1.0))
-                        if messages:
-                            await self._ingest(pool, messages, stop)
+                        if messages := await puller.fetch(timeout=1.0):
+                            await self._take(js, session, messages)
                 finally:
-                    coming.cancel()
+                    await puller.stop()
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as error:
                 log.warning("records consumer: %s; subscribing again", str(error) or type(error).__name__)
                 await _pause(stop, 0.5)
 
-    async def _ingest(self, pool: AsyncConnectionPool[Any], messages: list[Msg], stop: asyncio.Event,
-                      store_refused: str | None = None) -> None:
-        """One batch; `store_refused` is why the store refused this message, alone, as it is."""
+    async def _take(self, js: JetStreamContext, session: Session, messages: list[Msg]) -> None:
+        """Store a batch and acknowledge it; a record whose predecessor the store lacks has its journal
+        read again from the stream first (PIT.md §8), and is handed back only if that did not help."""
+        verdicts = await self._store(session, messages, await self._rooms_of(messages))
+        early = [msg for msg, verdict in zip(messages, verdicts) if verdict is Verdict.EARLY]
+        for msg, verdict in zip(messages, verdicts):
+            if verdict is not Verdict.EARLY:
+                await msg.ack()
+        if not early:
+            return
+        upto: dict[str, int] = {}
+        for msg in early:
+            upto[msg.subject] = max(upto.get(msg.subject, 0), msg.metadata.sequence.stream)
+        await self._catch_up(js, session, upto)
+        for msg, verdict in zip(early, await self._store(session, early)):
+            if verdict is Verdict.EARLY:
+                await msg.nak(delay=min(30.0, 0.5 * msg.metadata.num_delivered))
+            else:
+                await msg.ack()
+
+    async def _catch_up(self, js: JetStreamContext, session: Session, only: dict[str, int] | None) -> None:
+        """Read again from the stream what the store lacks: of the journals in `only` (subject -> up to
+        which stream seq), or of every journal up to what the records consumer has handed out."""
+        async with session.lock:
+            rows = await (await session.conn.execute(
+                "SELECT journal, head_seq, head_stream_seq, diverged_at IS NOT NULL FROM journals")).fetchall()
+        heads = {journal: catch_up.Witnessed(int(seq), int(place), bool(diverged)) for journal, seq, place, diverged in rows}
+        if only is None:
+            wanted = await catch_up.behind(js, heads, await catch_up.delivered_upto(js, CONSUMER))
+        else:
+            wanted = [found for subject, upto in sorted(only.items())
+                      if (found := await catch_up.after_head(js, subject, heads.get(catch_up.journal_of_subject(subject)),
+                                                             upto)) is not None]
+        for journal in wanted:
+            before = self.stored
+            async for batch in catch_up.read(js, journal):
+                await self._store(session, batch, await self._rooms_of(batch))
+            if self.stored > before:
+                log.warning("%s: %d records the store lacked were read again from the stream", journal.subject,
+                            self.stored - before)
+
+    async def _rooms_of(self, messages: list[Msg]) -> dict[str, str]:
+        """At a head office, each journal's room: the room whose own stream holds its table's records,
+        asked once per table through the room's JetStream domain."""
+        found: dict[str, str] = {}
+        nc = self._nc
+        if not self.rooms or nc is None:
+            return found
+        for msg in messages:
+            table_id = msg.subject.split(".")[2]
+            if table_id not in self._found_rooms:
+                for room in self.rooms:
+                    try:
+                        await nc.jetstream(domain=room, timeout=2.0).get_last_msg(STREAM, msg.subject)
+                    except (NatsError, JetStreamError, asyncio.TimeoutError):  # not there, or the room is away
+                        continue
+                    self._found_rooms[table_id] = room
+                    break
+            if table_id in self._found_rooms:
+                found[catch_up.journal_of_subject(msg.subject)] = self._found_rooms[table_id]
+        return found
+
+    async def _store(self, session: Session, messages: list[Msg], rooms: dict[str, str] | None = None,
+                     store_refused: str | None = None) -> list[Verdict | None]:
+        """One batch in one transaction on the lock's session; a verdict per message (None: refused
+        as it is); `rooms` names new journals' rooms at a head office. `store_refused` is why the
+        store refused this message, alone, as it is."""
         parsed: list[RecordMessage | None] = []
         refused: list[tuple[str, str, bytes]] = []
         for msg in messages:
@@ -326,69 +521,44 @@ class Ingest:
             except WireError as error:
                 parsed.append(None)
                 refused.append((msg.subject, str(error), msg.data))
-        while True:
-            try:
-                async with pool.connection() as conn:
-                    async with conn.transaction():
-                        outcome = await write_records(conn, parsed)
-                        for subject, why, data in refused:
-                            await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)",
-                                               (subject, why, data))
-                break
-            except psycopg.OperationalError as error:
-                log.warning("store unreachable (%s); the batch waits, unacknowledged", error)
-                if stop.is_set():
-                    return
-                await _pause(stop, 0.5)
-            except psycopg.Error as error:  # something in the data the store will not take
-                if store_refused is not None:
-                    raise
-                if len(messages) > 1:  # find which, one message at a time, in order
-                    for msg in messages:
-                        await self._ingest(pool, [msg], stop)
-                    return
-                log.error("the store refused %s: %s; kept in refused_messages", messages[0].subject, error)
-                await self._ingest(pool, messages, stop, store_refused=str(error).strip())
-                return
+        try:
+            async with session.transaction() as conn:
+                outcome = await write_records(conn, parsed, lambda i: messages[i].metadata.sequence.stream, rooms)
+                for subject, why, data in refused:
+                    await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)",
+                                       (subject, why, data))
+        except psycopg.OperationalError:
+            raise  # the lock's session is gone: this batch waits, unacknowledged, for whoever ingests next
+        except psycopg.Error as error:  # something in the data the store will not take
+            if store_refused is not None:
+                raise
+            if len(messages) > 1:  # find which, one message at a time, in order
+                return [verdict for msg in messages for verdict in await self._store(session, [msg], rooms)]
+            log.error("the store refused %s: %s; kept in refused_messages", messages[0].subject, error)
+            return await self._store(session, messages, rooms, str(error).strip())
         self.stored += outcome.stored
-        for msg, verdict in zip(messages, outcome.verdicts):
-            if verdict is Verdict.EARLY:
-                await msg.nak(delay=min(30.0, 0.5 * msg.metadata.num_delivered))
-            else:
-                await msg.ack()
+        return outcome.verdicts
 
     # --- status ---------------------------------------------------------------------------------------
 
     async def _on_status(self, msg: Msg) -> None:
         self.statuses.put_nowait((msg.subject, msg.data, time.time()))
 
-    async def _load_live(self, pool: AsyncConnectionPool[Any]) -> None:
-        while True:
-            try:
-                async with pool.connection() as conn:
-                    cur = await conn.execute("SELECT status, extract(epoch FROM received), down_since FROM table_status")
-                    for status, received, down_since in await cur.fetchall():
-                        message = parse_status_message(json.dumps(status).encode())
-                        self.live[message.table_id] = LiveTable(message, float(received), dict(down_since))
-                return
-            except psycopg.OperationalError as error:
-                log.warning("store unreachable (%s); waiting for it", error)
-                await asyncio.sleep(0.5)
+    async def _load_live(self, session: Session) -> None:
+        async with session.lock:
+            cur = await session.conn.execute("SELECT status, extract(epoch FROM received), down_since FROM table_status")
+            rows = await cur.fetchall()
+        for status, received, down_since in rows:
+            message = parse_status_message(json.dumps(status).encode())
+            self.live[message.table_id] = LiveTable(message, float(received), dict(down_since))
 
-    async def _status_loop(self, pool: AsyncConnectionPool[Any], stop: asyncio.Event) -> None:
+    async def _status_loop(self, session: Session, stop: asyncio.Event) -> None:
         while not stop.is_set():
             batch = [await self.statuses.get()]
             while not self.statuses.empty():
                 batch.append(self.statuses.get_nowait())
-            while True:
-                try:
-                    async with pool.connection() as conn:
-                        async with conn.transaction():
-                            await self._write_statuses(conn, batch)
-                    break
-                except psycopg.OperationalError as error:
-                    log.warning("store unreachable (%s); status waits", error)
-                    await _pause(stop, 0.5)
+            async with session.transaction() as conn:
+                await self._write_statuses(conn, batch)
 
     async def _write_statuses(self, conn: psycopg.AsyncConnection[Any], batch: list[tuple[str, bytes, float]]) -> None:
         changes: set[str] = set()
@@ -422,25 +592,33 @@ class Ingest:
             changes |= {alert_change(cause.table_id) for cause in await raise_alerts(conn, causes)}
         await notify(conn, changes)
 
-    async def _clock(self, pool: AsyncConnectionPool[Any], stop: asyncio.Event) -> None:
-        """Once a second: a table silent for 15 s, a device link down for 10 s."""
+    async def _clock(self, session: Session, stop: asyncio.Event) -> None:
+        """Once a second: a table silent for 15 s, a device link down for 10 s, counted from when this
+        pit began to listen at the earliest (a status it could not hear was not the table's silence)."""
+        listening = time.time()
         while not stop.is_set():
             await _pause(stop, 1.0)
             now = time.time()
             causes = []
             for table_id, live in self.live.items():
                 causes += rules.timed_alerts(table_id, live.status.journal, live.status.round_id,
-                                             max(live.received, self.started), live.down_since, now)
-            if not causes:
-                continue
-            try:
-                async with pool.connection() as conn:
-                    async with conn.transaction():
-                        raised = await raise_alerts(conn, causes)
-                        await notify(conn, {alert_change(c.table_id) for c in raised}
-                                     | {table_change(c.table_id) for c in raised})
-            except psycopg.OperationalError as error:
-                log.warning("store unreachable (%s); timed alerts wait", error)
+                                             max(live.received, listening), live.down_since, now)
+            if causes:
+                async with session.transaction() as conn:
+                    raised = await raise_alerts(conn, causes)
+                    await notify(conn, {alert_change(c.table_id) for c in raised} | {table_change(c.table_id) for c in raised})
+
+
+async def ingest_lag(js: JetStreamContext) -> int:
+    """Messages of DA_RECORDS not yet stored: not yet handed to ingest, or handed and not yet acknowledged."""
+    try:
+        info = await js.consumer_info(STREAM, CONSUMER)
+    except NotFoundError:
+        try:
+            return int((await js.stream_info(STREAM)).state.messages)
+        except NotFoundError:
+            return 0
+    return int(info.num_pending or 0) + int(info.num_ack_pending or 0)
 
 
 def _shown(status: StatusMessage) -> tuple[Any, ...]:

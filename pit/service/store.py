@@ -7,6 +7,7 @@ file come from the table's own recall code over the stored records (`pit_records
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -18,11 +19,13 @@ from psycopg_pool import ConnectionPool
 
 from dealer_assist.errors import Failure
 from dealer_assist.journal.errors import JournalCode
+from dealer_assist.journal.errors import JournalCode
 from dealer_assist.history.recall import export_round, recall
 from pit.service import passwords
 from pit.service.alerts import SILENT_AFTER_S
 from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
 from pit.service.ingest import CHANNEL
+from pit.service.lease import SESSION_OPTIONS
 from pit.service.migrate import migrate
 from pit.service.pit_records import PitRecords
 from pit.stream.broker import Identity
@@ -56,7 +59,7 @@ class PitStore:
         with psycopg.connect(dsn) as conn:
             migrate(conn)
         pool: ConnectionPool[Any] = ConnectionPool(dsn, min_size=1, max_size=max_size, open=True, timeout=5.0,
-                                                   check=ConnectionPool.check_connection)
+                                                   check=ConnectionPool.check_connection, kwargs=SESSION_OPTIONS)
         return cls(dsn, pool)
 
     def close(self) -> None:
@@ -80,14 +83,14 @@ class PitStore:
         rows = self._all(
             "WITH ids AS (SELECT table_id FROM table_identities UNION SELECT table_id FROM journals"
             "             UNION SELECT table_id FROM table_status),"
-            " latest AS (SELECT DISTINCT ON (table_id) table_id, journal, profile_id FROM journals"
+            " latest AS (SELECT DISTINCT ON (table_id) table_id, journal, profile_id, room FROM journals"
             "            ORDER BY table_id, first_seen DESC)"
             " SELECT ids.table_id, latest.journal, latest.profile_id, s.status, s.received,"
             "  extract(epoch FROM now() - s.received),"
             "  (SELECT count(*) FROM rounds r WHERE r.table_id = ids.table_id AND r.closed_at > now() - interval '1 hour'),"
             "  (SELECT count(*) FROM alerts a WHERE a.table_id = ids.table_id"
             "     AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.alert_id = a.id)),"
-            "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal)"
+            "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal), latest.room"
             " FROM ids LEFT JOIN latest USING (table_id) LEFT JOIN table_status s USING (table_id)"
             " WHERE %s::text IS NULL OR ids.table_id = %s ORDER BY ids.table_id", (table_id, table_id))
         return [self._tile(*row) for row in rows]
@@ -95,14 +98,16 @@ class PitStore:
     @staticmethod
     def _tile(table_id: str, journal: str | None, profile_id: str | None, status: dict[str, Any] | None,
               received: datetime | None, age: Decimal | None, per_hour: int, open_alerts: int,
-              last_round: int | None) -> tuple[dict[str, Any], str | None]:
-        """The floor's tile of a table (PIT.md §6), and the journal it is dealing on."""
+              last_round: int | None, room: str | None) -> tuple[dict[str, Any], str | None]:
+        """The floor's tile of a table (PIT.md §6, and its room at a head office), and the journal it is
+        dealing on."""
         status = status or {}
         behind = int(status.get("to_ship", 0))
         silent = age is None or float(age) > SILENT_AFTER_S
         player_dealer = status.get("player_dealer")
         return {
             "table_id": table_id,
+            "room": room,
             "profile": status.get("profile") or profile_id,
             "round_id": status.get("round_id", last_round),
             "phase": status.get("phase"),
@@ -250,7 +255,7 @@ class PitStore:
 
     async def changes(self) -> AsyncIterator[Change]:
         """Every change as the store commits it (LISTEN `pit_changes`); never ends."""
-        async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+        async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, **SESSION_OPTIONS) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
             async for note in conn.notifies():
                 kind, _, table_id = note.payload.partition(":")
@@ -334,6 +339,21 @@ class PitStore:
 
     def table_keys(self) -> dict[str, str]:
         return {table_id: key for table_id, key in self._all("SELECT table_id, public_key FROM table_identities")}
+
+    def set_rooms(self, names: list[str]) -> dict[str, str]:
+        """A head office's rooms, exactly those named, each with the password of its leaf connection
+        (made at its first naming, kept after)."""
+        with self.pool.connection() as conn:
+            with conn.transaction():
+                conn.execute("DELETE FROM rooms WHERE NOT name = ANY(%s)", (names,))
+                for name in names:
+                    conn.execute("INSERT INTO rooms (name, leaf_password) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                                 (name, secrets.token_urlsafe(24)))
+                return {name: password for name, password in conn.execute("SELECT name, leaf_password FROM rooms")}
+
+    def rooms(self) -> list[str]:
+        """The rooms a head office sources (none in a room's own pit)."""
+        return [name for name, in self._all("SELECT name FROM rooms ORDER BY name")]
 
     def set_payout_threshold(self, amount: Decimal) -> None:
         """A payout at or above `amount` (currency units) raises an alert, from the next record on."""

@@ -8,34 +8,55 @@ or read, another table's subjects (PIT.md §6).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 import nacl.signing
 import nkeys
-from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.api import DiscardPolicy, ExternalStream, RetentionPolicy, StorageType, StreamConfig, StreamSource
 from nats.js.client import JetStreamContext
-from nats.js.errors import NotFoundError
+from nats.js.errors import APIError, NotFoundError
 
 from pit.stream.wire import STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message
 
 DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
+MAX_REPLICAS = 3
+# JetStream's answers to replicas it cannot place: no suitable peers, insufficient resources, not clustered
+PLACEMENT_REFUSED = (10005, 10023, 10074)
+ROOM_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # also a JetStream domain and a subject token
 
 
-def stream_config() -> StreamConfig:
-    return StreamConfig(name=STREAM, subjects=[STREAM_SUBJECTS], storage=StorageType.FILE,
-                        retention=RetentionPolicy.LIMITS, discard=DiscardPolicy.OLD, allow_direct=True,
-                        duplicate_window=DUPLICATE_WINDOW_S)
+def stream_config(replicas: int = 1, rooms: Sequence[str] = ()) -> StreamConfig:
+    """The records stream; a head office's (`rooms`) has no subjects of its own and sources each room's
+    stream through the JetStream domain of the room's leaf connection, named by the room."""
+    sources = [StreamSource(name=STREAM, external=ExternalStream(api=f"$JS.{room}.API")) for room in rooms]
+    return StreamConfig(name=STREAM, subjects=[] if rooms else [STREAM_SUBJECTS], sources=sources or None,
+                        storage=StorageType.FILE, retention=RetentionPolicy.LIMITS, discard=DiscardPolicy.OLD,
+                        allow_direct=True, duplicate_window=DUPLICATE_WINDOW_S, num_replicas=replicas)
 
 
-async def ensure_stream(js: JetStreamContext) -> None:
-    """Create the records stream, or bring an existing one to our configuration."""
+async def ensure_stream(js: JetStreamContext, rooms: Sequence[str] = ()) -> None:
+    """Create the records stream, or bring an existing one to our configuration, replicated on as many
+    of the cluster's JetStream servers as there are, three at most: the broker says how many it can
+    place (one when it is not clustered)."""
     try:
-        await js.stream_info(STREAM)
+        info = await js.stream_info(STREAM)
     except NotFoundError:
-        await js.add_stream(stream_config())
-    else:
-        await js.update_stream(stream_config())
+        info = None
+    exists = info is not None
+    # a server that is not clustered takes any number on an update, and keeps one copy whatever it says
+    most = 1 if info is not None and (info.cluster is None or not info.cluster.name) else MAX_REPLICAS
+    for replicas in range(most, 0, -1):
+        config = stream_config(replicas, rooms)
+        try:
+            await (js.update_stream(config) if exists else js.add_stream(config))
+            return
+        except APIError as error:
+            if error.err_code not in PLACEMENT_REFUSED or replicas == 1:
+                raise
 
 
 def inbox_prefix(table_id: str) -> str:
@@ -101,13 +122,102 @@ async def last_shipped(js: JetStreamContext, table_id: str, journal: str) -> Rec
     return parse_record_message(raw.data or b"")
 
 
-def nats_config(port: int, store_dir: str, pit_public_key: str, tables: dict[str, str], host: str = "127.0.0.1") -> str:
+@dataclass(frozen=True, slots=True)
+class ClusterNode:
+    """Node `node` (from 1) of the NATS cluster `name`: `routes` are every node's cluster URL in node
+    order, its own included; it listens for routes on the port of its own."""
+
+    name: str
+    node: int
+    routes: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        _check_name("--cluster", self.name)
+        if not 1 <= self.node <= len(self.routes):
+            raise ValueError(f"--node {self.node}: --routes names {len(self.routes)} nodes, so use 1 to {len(self.routes)}")
+        for url in self.routes:
+            _port_of("--routes", url)
+
+    @property
+    def server_name(self) -> str:
+        return f"{self.name}-{self.node}"
+
+
+@dataclass(frozen=True, slots=True)
+class LeafOfHeadOffice:
+    """A room's node joined to its head office as a NATS leaf node; the room's JetStream domain is its
+    name, through which the head office's stream sources the room's."""
+
+    room: str
+    remotes: tuple[str, ...]  # the head office's leaf URLs, nats-leaf://ROOM:PASSWORD@HOST:PORT
+
+    def __post_init__(self) -> None:
+        _check_name("--room", self.room)
+        for url in self.remotes:
+            _port_of("--leaf-remote", url)
+
+
+@dataclass(frozen=True, slots=True)
+class HeadOffice:
+    """A head office's node: it takes each room's leaf connection on `leaf_port`, each room known by
+    its name and password. It tells a room to come back to `advertise` when the room reaches it by
+    another address than its own (a NAT, a relay)."""
+
+    leaf_port: int
+    rooms: dict[str, str]  # room -> its leaf connection's password
+    advertise: str | None = None  # HOST:PORT the rooms reach the leaf port by, when not the node's own (NAT)
+
+    def __post_init__(self) -> None:
+        if not self.rooms:
+            raise ValueError("--rooms: name the rooms of the head office, NAME,NAME,...")
+        for room in self.rooms:
+            _check_name("--rooms", room)
+
+
+def _check_name(option: str, name: str) -> None:
+    if not ROOM_NAME.fullmatch(name):
+        raise ValueError(f"{option} {name!r}: use 1-32 characters A-Z a-z 0-9 _ -")
+
+
+def _port_of(option: str, url: str) -> int:
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if not parts.hostname or port is None:
+        raise ValueError(f"{option} {url!r}: a URL is SCHEME://HOST:PORT")
+    return port
+
+
+def nats_config(port: int, store_dir: str, pit_public_key: str, tables: dict[str, str], host: str = "127.0.0.1",
+                cluster: ClusterNode | None = None, leaf: LeafOfHeadOffice | None = None,
+                head_office: HeadOffice | None = None) -> str:
     """A complete nats-server configuration: listener, JetStream and its store, the pit's identity
-    (everything) and each table's (`tables`: table id -> public key) with its permissions."""
+    (everything) and each table's (`tables`: table id -> public key) with its permissions; for a
+    node of a cluster its routes, for a room's node its leaf connection to the head office (and its
+    JetStream domain), for a head office's node the rooms' leaf connections."""
     users = [user_entry(pit_public_key, None)]
     users += [user_entry(key, table_permissions(table_id)) for table_id, key in sorted(tables.items())]
     body = ",\n    ".join(users)
-    return (f"# nats-server configuration for the dealer-assist card room\n"
-            f"listen: {json.dumps(f'{host}:{port}')}\n"
-            f"jetstream {{ store_dir: {json.dumps(store_dir)} }}\n"
-            f"authorization {{\n  users: [\n    {body}\n  ]\n}}\n")
+    lines = ["# nats-server configuration for the dealer-assist card room"]
+    if cluster is not None:
+        lines.append(f"server_name: {json.dumps(cluster.server_name)}")
+    lines.append(f"listen: {json.dumps(f'{host}:{port}')}")
+    domain = f", domain: {json.dumps(leaf.room)}" if leaf is not None else ""
+    lines.append(f"jetstream {{ store_dir: {json.dumps(store_dir)}{domain} }}")
+    if cluster is not None:
+        listen = f"{host}:{_port_of('--routes', cluster.routes[cluster.node - 1])}"
+        lines.append(f"cluster {{\n  name: {json.dumps(cluster.name)}\n  listen: {json.dumps(listen)}\n"
+                     f"  routes: {json.dumps(list(cluster.routes))}\n}}")
+    if leaf is not None:
+        lines.append(f"leafnodes {{\n  remotes: [ {{ urls: {json.dumps(list(leaf.remotes))} }} ]\n}}")
+    if head_office is not None:
+        rooms = ",\n      ".join(json.dumps({"user": room, "password": password})
+                                  for room, password in sorted(head_office.rooms.items()))
+        # a room's leaf connection comes back to the address the node tells it (its own, or `advertise`)
+        advertise = f"  advertise: {json.dumps(head_office.advertise)}\n" if head_office.advertise else ""
+        lines.append(f"leafnodes {{\n  listen: {json.dumps(f'{host}:{head_office.leaf_port}')}\n{advertise}"
+                     f"  authorization {{\n    users: [\n      {rooms}\n    ]\n  }}\n}}")
+    lines.append(f"authorization {{\n  users: [\n    {body}\n  ]\n}}")
+    return "\n".join(lines) + "\n"

@@ -12,8 +12,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pit.errors import PitCode, PitError
+import msgspec
+
 from dealer_assist.journal.journal_file import Record, RecordKind, canonical_json, record_hash
+from pit.errors import PitCode, PitError
 
 STREAM = "DA_RECORDS"
 STREAM_SUBJECTS = "da.records.>"
@@ -100,10 +102,53 @@ class RecordMessage:
 def body_of(text: str) -> Any:
     """A record body's JSON, parsed once for all who read a record on its way in (the wire check,
     the alerts, the round's facts). Shared: never change what it returns."""
-    return json.loads(text)
+    try:
+        return _decode(text)
+    except msgspec.DecodeError:  # what msgspec will not read (NaN), the standard library may
+        return json.loads(text)
+
+
+class _Wire(msgspec.Struct):
+    """The record message's fields and their JSON types, checked by msgspec in one pass."""
+
+    table_id: str
+    journal: str
+    seq: int
+    wall: str
+    mono_ns: int
+    kind: str
+    body: str
+    hash: str
+    round_id: int | None = None
+
+
+_decode = msgspec.json.Decoder().decode
+_decode_wire = msgspec.json.Decoder(_Wire).decode
+_KINDS = {kind.value: kind for kind in RecordKind}
 
 
 def parse_record_message(data: bytes) -> RecordMessage:
+    """The record message, or WireError naming the field that is wrong. Ingest reads every record
+    through here: a well-formed message is read and typed by msgspec in one pass; anything else is
+    read again field by field, to say which field is wrong."""
+    try:
+        wire = _decode_wire(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return _parse_slowly(data)
+    kind = _KINDS.get(wire.kind)
+    if (kind is None or wire.seq < 1 or not TABLE_ID.fullmatch(wire.table_id) or not _HEX64.fullmatch(wire.journal)
+            or not _HEX64.fullmatch(wire.hash)):
+        return _parse_slowly(data)
+    try:
+        if not isinstance(body_of(wire.body), dict):
+            raise ValueError
+    except ValueError:
+        raise WireError("record message: body is not the JSON text of an object") from None
+    return RecordMessage(wire.table_id, wire.journal, wire.seq, wire.wall, wire.mono_ns, wire.round_id, kind,
+                         wire.body, wire.hash)
+
+
+def _parse_slowly(data: bytes) -> RecordMessage:
     raw = _object(data, "record message")
     table_id = check_table_id(_field(raw, "table_id", str))
     journal = _field(raw, "journal", str)

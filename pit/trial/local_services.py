@@ -100,6 +100,12 @@ class NatsServer:
         self.process = None
 
 
+def multi_host_dsn(clusters: list[PostgresCluster], database: str = "pit") -> str:
+    """libpq's connection string naming every server, for the one that takes writes (PIT.md §8)."""
+    hosts = ",".join(f"127.0.0.1:{cluster.port}" for cluster in clusters)
+    return f"postgresql://pit@{hosts}/{database}?target_session_attrs=read-write"
+
+
 class PostgresCluster:
     """A PostgreSQL cluster of our own in `folder`, on 127.0.0.1:`port`, with a database `pit`."""
 
@@ -128,12 +134,15 @@ class PostgresCluster:
             raise ServiceError(f"{Path(command[0]).name} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
         return done
 
-    def init(self) -> PostgresCluster:
-        """Create the cluster and its database, unless the folder already holds one."""
+    def _folder(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         if self.user is not None:
             self.folder.chmod(0o755)
             shutil.chown(self.folder, self.user)
+
+    def init(self) -> PostgresCluster:
+        """Create the cluster and its database, unless the folder already holds one."""
+        self._folder()
         if not (self.data / "PG_VERSION").exists():
             self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "pit", "--auth=trust", "-E", "UTF8",
                       "--no-instructions")
@@ -141,13 +150,44 @@ class PostgresCluster:
             self._run(str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "pit", self.database)
         return self
 
+    def follow(self, primary: PostgresCluster) -> PostgresCluster:
+        """Make this cluster a streaming-replication standby of `primary` (`pg_basebackup -R`, which
+        writes the standby's connection to the primary), unless the folder already holds a cluster."""
+        self._folder()
+        if not (self.data / "PG_VERSION").exists():
+            self._run(str(PG_BIN / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(primary.port), "-U", "pit",
+                      "-D", str(self.data), "-R", "-X", "stream", "--checkpoint=fast")
+        return self
+
+    def forget(self) -> None:
+        """Remove the cluster's data (a primary that was failed over, to be made a standby again)."""
+        shutil.rmtree(self.data, ignore_errors=True)
+
+    def promote(self) -> None:
+        """A standby becomes a primary that takes writes (`pg_ctl promote`)."""
+        self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-w", "promote")
+
+    @property
+    def is_standby(self) -> bool:
+        return (self.data / "standby.signal").exists()
+
     def start(self, timeout: float = 30.0) -> PostgresCluster:
         if self.running():
             return self
         self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w", "-t", str(int(timeout)),
                   "-o", f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='{self.folder}'"
-                        " -c fsync=on", "start")
+                        " -c fsync=on -c wal_keep_size=256MB", "start")
         return self
+
+    @property
+    def pid(self) -> int | None:
+        """The postmaster's process id while it runs."""
+        try:
+            pid = int((self.data / "postmaster.pid").read_text().split()[0])
+            os.kill(pid, 0)
+        except (OSError, ValueError, IndexError):
+            return None
+        return pid
 
     def running(self) -> bool:
         done = subprocess.run([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "status"], capture_output=True,

@@ -1,11 +1,13 @@
-"""`dealer-assist room [--tables N] [--http HOST:PORT] [--data DIR]`: a whole card room on one machine.
+"""`dealer-assist room [--ha] [--tables N] [--http HOST:PORT] [--data DIR]`: a whole card room on one machine.
 
 A private PostgreSQL cluster and nats-server in a data folder, the pit service, and N emulated
 tables (`dealer-assist bench` on wire-emulated devices, real journals) dealing at a human pace and
-shipping to the pit; it prints the dashboard's address and a first login, and Ctrl-C stops all of
-it. Each part is the product's own command run as a subprocess, exactly as a room's server would
-run it, so a trial room exercises the same paths as a real one. Run again on the same folder, it
-resumes the same tables and journals.
+shipping to the pit; it prints the dashboard's address, a first login and each part's process id,
+and Ctrl-C stops all of it. With --ha, the layout of PIT.md §8 on one machine: three nats-server
+nodes, a PostgreSQL primary and its streaming standby, two pit services. A part that stops is
+started again, and the room says so, while the tables deal on. Each part is the product's own
+command run as a subprocess, exactly as a room's server would run it, so a trial room exercises the
+same paths as a real one. Run again on the same folder, it resumes the same tables and journals.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -24,7 +27,7 @@ from typing import IO
 import platformdirs
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
-from pit.trial.local_services import NatsServer, PostgresCluster, ServiceError, free_port
+from pit.trial.local_services import NatsServer, PostgresCluster, ServiceError, free_port, multi_host_dsn
 
 ROOT_DATA = Path("/var/lib/dealer-assist/room")
 PACE_S = 0.4  # seconds between a table's moves: a round in half a minute or so
@@ -59,20 +62,44 @@ def _run(what: str, *args: str, stdin: str | None = None) -> str:
 
 
 @dataclass
+class Child:
+    """A part the room runs as a process of its own: its command, to start it again if it dies."""
+
+    args: tuple[str, ...]
+    process: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+
+
+@dataclass
 class Room:
     folder: Path
     tables: int
     http: str
     pace: float = PACE_S
-    postgres: PostgresCluster | None = None
-    nats: NatsServer | None = None
-    children: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    ha: bool = False  # three broker nodes, a store's primary and standby, two pit services
+    say: Callable[[str], None] = print
+    stores: list[PostgresCluster] = field(default_factory=list)
+    brokers: list[NatsServer] = field(default_factory=list)
+    children: dict[str, Child] = field(default_factory=dict)
     logs: list[IO[bytes]] = field(default_factory=list)
 
     @property
-    def url(self) -> str:
+    def dashboards(self) -> list[str]:
         host, _, port = self.http.rpartition(":")
-        return f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/"
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        return [f"http://{shown}:{int(port) + number}/" for number in range(2 if self.ha else 1)]
+
+    @property
+    def url(self) -> str:
+        return self.dashboards[0]
+
+    @property
+    def dsn(self) -> str:
+        return multi_host_dsn(self.stores) if self.ha else self.stores[0].dsn
+
+    @property
+    def broker_urls(self) -> str:
+        return ",".join(broker.url for broker in self.brokers)
 
     def start(self) -> tuple[str, str]:
         """Bring the room up; returns the first login (name, password)."""
@@ -80,58 +107,133 @@ class Room:
         self.folder.chmod(0o755)
         (self.folder / "tables").mkdir(exist_ok=True)
         (self.folder / "logs").mkdir(exist_ok=True)
-        self.postgres = PostgresCluster(self.folder / "postgres", port=self._port("postgres")).init()
-        self.postgres.start()
-        dsn = self.postgres.dsn
+        primary = PostgresCluster(self.folder / "postgres", port=self._port("postgres"))
+        self.stores = [primary]
+        if self.ha:
+            self.stores.append(PostgresCluster(self.folder / "postgres-2", port=self._port("postgres-2")))
+        if not (primary.data / "PG_VERSION").exists():
+            primary.init()
+        primary = self.primary()  # after a failover in an earlier run, the other one
+        primary.start()
+        for store in self.stores:
+            if not (store.data / "PG_VERSION").exists():
+                store.follow(primary)
+            store.start()
+        dsn = self.dsn
         _run("pit init", "pit", "init", "--db", dsn)
         for table_id in table_ids(self.tables):
             creds = self._creds(table_id)
             if not creds.exists():
                 creds.write_text(_run(f"pit table add {table_id}", "pit", "table", "add", table_id, "--db", dsn))
                 creds.chmod(0o600)
-        port = self._port("nats")
-        config = _run("pit nats-config", "pit", "nats-config", "--db", dsn, "--port", str(port), "--store",
-                      str(self.folder / "jetstream"), "--host", "127.0.0.1")
-        self.nats = NatsServer(self.folder / "nats", port, config).start()
+        nodes = 3 if self.ha else 1
+        ports = [self._port(f"nats-{node}" if self.ha else "nats") for node in range(1, nodes + 1)]
+        routes = ",".join(f"nats://127.0.0.1:{self._port(f'route-{node}')}" for node in range(1, nodes + 1))
+        for node, port in enumerate(ports, start=1):
+            place = ["--cluster", "room", "--node", str(node), "--routes", routes] if self.ha else []
+            config = _run("pit nats-config", "pit", "nats-config", "--db", dsn, "--port", str(port), "--store",
+                          str(self.folder / (f"jetstream-{node}" if self.ha else "jetstream")), "--host", "127.0.0.1",
+                          *place)
+            self.brokers.append(NatsServer(self.folder / (f"nats-{node}" if self.ha else "nats"), port, config))
+        for broker in self.brokers:
+            broker.start()
         login = self._first_login(dsn)
-        self._spawn("pit serve", "pit", "serve", "--nats", self.nats.url, "--db", dsn, "--http", self.http)
+        for number, dashboard in enumerate(self.dashboards, start=1):
+            address = dashboard.removeprefix("http://").rstrip("/")
+            if self.http.startswith("0.0.0.0:"):
+                address = "0.0.0.0:" + address.rpartition(":")[2]
+            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--db", dsn, "--http", address)
         self._wait_for_http()
         for number, table_id in enumerate(table_ids(self.tables), start=1):
             journal = self.folder / "tables" / f"{table_id}.db"
-            resume = ["--resume"] if journal.exists() else []
-            self._spawn(f"table {table_id}", "bench", "--rounds", str(ROUNDS), "--seed", str(number), "--journal",
-                        str(journal), *resume, "--table-id", table_id, "--links", "pty", "--pace", str(self.pace),
-                        "--pit", self.nats.url, "--pit-creds", str(self._creds(table_id)))
+            self._spawn(f"table-{table_id}", "bench", "--rounds", str(ROUNDS), "--seed", str(number), "--journal",
+                        str(journal), "--table-id", table_id, "--links", "pty", "--pace", str(self.pace),
+                        "--pit", self.broker_urls, "--pit-creds", str(self._creds(table_id)))
         return login
 
-    def check(self) -> None:
-        """Raise if a part of the room has stopped on its own."""
+    def parts(self) -> list[tuple[str, int | None]]:
+        """Each part and its process id, as `PART PID` lines show them."""
+        found: list[tuple[str, int | None]] = [(f"nats-{n}", b.process.pid if b.process else None)
+                                               for n, b in enumerate(self.brokers, start=1)]
+        found += [(f"postgres-{n}", store.pid) for n, store in enumerate(self.stores, start=1)]
+        found += [(name, child.process.pid if child.process else None) for name, child in self.children.items()]
+        return found
+
+    def primary(self) -> PostgresCluster:
+        return next((store for store in self.stores if not store.is_standby), self.stores[0])
+
+    def supervise(self) -> None:
+        """Start again any part that has stopped, and say so; in --ha, a store's primary that stopped
+        has its standby promoted, and comes back as the new primary's standby."""
+        for number, broker in enumerate(self.brokers, start=1):
+            if broker.process is None or broker.process.poll() is not None:
+                code = broker.process.returncode if broker.process is not None else None
+                try:
+                    broker.start()
+                except ServiceError as error:
+                    self.say(f"dealer-assist room: nats-{number} stopped and would not start again ({error}); trying again")
+                    continue
+                self._said(f"nats-{number}", code, broker.process.pid if broker.process else None)
+        for number, store in enumerate(self.stores, start=1):
+            if store.pid is None:
+                try:
+                    self._store_stopped(number, store)
+                except ServiceError as error:
+                    self.say(f"dealer-assist room: postgres-{number} stopped and would not start again ({error});"
+                             " trying again")
         for name, child in self.children.items():
-            if child.poll() is not None:
-                raise RoomError(f"{name} stopped ({child.returncode}); see {self._log(name)}")
-        if self.nats is not None and (self.nats.process is None or self.nats.process.poll() is not None):
-            raise RoomError(f"nats-server stopped; see {self.nats.log}")
+            if child.process is not None and child.process.poll() is not None and time.monotonic() - child.started > 1.0:
+                code = child.process.returncode
+                self._start(name, child)
+                self._said(name, code, child.process.pid if child.process else None)
+
+    def _store_stopped(self, number: int, store: PostgresCluster) -> None:
+        others = [other for other in self.stores if other is not store and other.pid is not None]
+        if self.ha and not store.is_standby and others and others[0].is_standby:
+            others[0].promote()
+            self.say(f"dealer-assist room: postgres-{number}, the store's primary, stopped; its standby"
+                     f" postgres-{self.stores.index(others[0]) + 1} is promoted")
+            store.forget()
+            store.follow(others[0])
+        store.start()
+        self._said(f"postgres-{number}", None, store.pid, "as the standby" if store.is_standby else "")
+
+    def _said(self, name: str, code: int | None, pid: int | None, how: str = "") -> None:
+        ended = f" (exit {code})" if code is not None else ""
+        self.say(f"dealer-assist room: {name} stopped{ended}; started again{' ' + how if how else ''}: {name} {pid}")
+
+    def failure_hint(self) -> str:
+        if self.ha:
+            return ("To try a failure, kill -9 any PID above: a broker node (the tables and the pits go on through"
+                    " the others), the store's primary (its standby is promoted), the pit service whose"
+                    " /api/health says \"role\": \"ingest\" (the other takes over within 10 s), a table."
+                    " The room starts each part again and says so.")
+        return ("To try a failure, kill -9 any PID above: the broker (the tables deal on, showing what they have"
+                " to send, and send it once it is back), the store, the pit service, a table. The room starts"
+                " each part again and says so.")
 
     def stop(self) -> None:
-        """The tables first (each closes its journal and hands the pit what it can), then the pit,
-        the broker and the store."""
-        tables = [child for name, child in self.children.items() if name.startswith("table ")]
-        others = [child for name, child in self.children.items() if not name.startswith("table ")]
+        """The tables first (each closes its journal and hands the pit what it can), then the pits,
+        the brokers and the store."""
+        tables = [child for name, child in self.children.items() if name.startswith("table-")]
+        others = [child for name, child in self.children.items() if not name.startswith("table-")]
         for group in (tables, others):
             for child in group:
-                if child.poll() is None:
-                    child.send_signal(signal.SIGINT)
+                if child.process is not None and child.process.poll() is None:
+                    child.process.send_signal(signal.SIGINT)
             for child in group:
+                if child.process is None:
+                    continue
                 try:
-                    child.wait(STOP_WAIT_S)
+                    child.process.wait(STOP_WAIT_S)
                 except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait()
+                    child.process.kill()
+                    child.process.wait()
         self.children.clear()
-        if self.nats is not None:
-            self.nats.stop()
-        if self.postgres is not None:
-            self.postgres.stop()
+        for broker in self.brokers:
+            broker.stop()
+        for store in sorted(self.stores, key=lambda s: not s.is_standby):  # the standby before its primary
+            store.stop()
         for log in self.logs:
             log.close()
         self.logs.clear()
@@ -140,15 +242,23 @@ class Room:
         return self.folder / "tables" / f"{table_id}.creds"
 
     def _log(self, name: str) -> Path:
-        return self.folder / "logs" / f"{name.replace(' ', '-')}.log"
+        return self.folder / "logs" / f"{name}.log"
 
     def _spawn(self, name: str, *args: str) -> None:
+        self.children[name] = child = Child(args)
+        self._start(name, child)
+
+    def _start(self, name: str, child: Child) -> None:
+        args = child.args
+        if name.startswith("table-") and "--resume" not in args and Path(args[args.index("--journal") + 1]).exists():
+            args = (*args, "--resume")  # the journal it dealt on before
         log = open(self._log(name), "ab")
         self.logs.append(log)
         # A session of its own: a Ctrl-C at the terminal reaches the room alone, which then stops
         # each part once, in order.
-        self.children[name] = subprocess.Popen(command(*args), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                               start_new_session=True)
+        child.process = subprocess.Popen(command(*args), stdout=log, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, start_new_session=True)
+        child.started = time.monotonic()
 
     def _port(self, name: str) -> int:
         """The same port as the last run, so the pit's and the tables' addresses stay put."""
@@ -172,16 +282,21 @@ class Room:
         raise RoomError("pit user add: could not create a first login")
 
     def _wait_for_http(self) -> None:
-        host, _, port = self.http.rpartition(":")
         deadline = time.monotonic() + SERVE_WAIT_S
-        while time.monotonic() < deadline:
-            self.check()
-            try:
-                with socket.create_connection(("127.0.0.1" if host in ("0.0.0.0", "") else host, int(port)), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise RoomError(f"pit serve did not answer on {self.http} within {SERVE_WAIT_S:.0f} s; see {self._log('pit serve')}")
+        for dashboard in self.dashboards:
+            host, _, port = dashboard.removeprefix("http://").rstrip("/").rpartition(":")
+            while True:
+                for name, child in self.children.items():
+                    if child.process is not None and child.process.poll() is not None:
+                        raise RoomError(f"{name} stopped ({child.process.returncode}); see {self._log(name)}")
+                try:
+                    with socket.create_connection((host, int(port)), timeout=0.5):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RoomError(f"pit serve did not answer on {host}:{port} within {SERVE_WAIT_S:.0f} s;"
+                                        f" see {self.folder / 'logs'}") from None
+                    time.sleep(0.2)
 
 
 def main(argv: list[str]) -> int:
@@ -191,16 +306,20 @@ def main(argv: list[str]) -> int:
 def _room(argv: list[str]) -> int:
     parser = JsonArgumentParser(prog="dealer-assist room", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=4, help="emulated tables (default 4)")
-    parser.add_argument("--http", default="127.0.0.1:8080", metavar="HOST:PORT", help="the dashboard's address")
+    parser.add_argument("--http", default="127.0.0.1:8080", metavar="HOST:PORT",
+                        help="the dashboard's address (with --ha, the second pit's on the next port)")
     parser.add_argument("--data", type=Path, metavar="DIR", help=f"the room's folder (default {default_folder()})")
     parser.add_argument("--pace", type=float, default=PACE_S, metavar="SECONDS", help="seconds between a table's moves")
+    parser.add_argument("--ha", action="store_true", help="three broker nodes, a store's primary and standby, two pit"
+                        " services: a room that survives any one of them (PIT.md §8)")
     args = parser.parse_args(argv)
     host, _, port = args.http.rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not host or not port.isdigit() or not 0 < int(port) < 65535:
         parser.error(f"--http {args.http!r}: use HOST:PORT")
     if not 1 <= args.tables <= 99:
         parser.error(f"--tables {args.tables}: from 1 to 99")
-    room = Room((args.data or default_folder()).absolute(), args.tables, args.http, args.pace)
+    room = Room((args.data or default_folder()).absolute(), args.tables, args.http, args.pace, args.ha,
+                lambda line: print(line, flush=True))
     stopping = False
 
     def interrupted(signum: int, frame: object) -> None:
@@ -209,14 +328,16 @@ def _room(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, interrupted)
     try:
         name, password = room.start()
-        assert room.postgres is not None and room.nats is not None
-        print(json.dumps({"dashboard": room.url, "login": {"name": name, "password": password},
-                          "tables": table_ids(args.tables), "data": str(room.folder), "store": room.postgres.dsn,
-                          "broker": room.nats.url}), flush=True)
-        print(f"The card room is up: {args.tables} tables dealing.\n  dashboard:   {room.url}\n"
-              f"  first login: {name} / {password}\n  data:        {room.folder}\nCtrl-C stops everything.", flush=True)
+        print(json.dumps({"dashboard": room.url, "dashboards": room.dashboards,
+                          "login": {"name": name, "password": password}, "tables": table_ids(args.tables),
+                          "data": str(room.folder), "store": room.dsn, "broker": room.broker_urls}), flush=True)
+        for part, pid in room.parts():
+            print(f"{part} {pid}", flush=True)
+        print(f"The card room is up: {args.tables} tables dealing.\n  dashboard:   {'  '.join(room.dashboards)}\n"
+              f"  first login: {name} / {password}\n  data:        {room.folder}\n{room.failure_hint()}\n"
+              "Ctrl-C stops everything.", flush=True)
         while True:
-            room.check()
+            room.supervise()
             time.sleep(1.0)
     except KeyboardInterrupt:
         stopping = True

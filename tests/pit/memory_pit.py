@@ -221,7 +221,7 @@ class MemoryPitData:
         hour_ago = self.clock() - 3600
         closed_last_hour = sum(1 for record in read_records(table.path)
                                if record.kind.value == "close" and datetime.fromisoformat(record.wall).timestamp() >= hour_ago)
-        row = {"table_id": table.table_id, "profile": config.profile, "round_id": entry["round_id"] if entry else None,
+        row = {"table_id": table.table_id, "room": None, "profile": config.profile, "round_id": entry["round_id"] if entry else None,
                "phase": "closed" if entry and entry["closed"] else "open" if entry else "idle",
                "player_dealer": _banker(table.path, config, entry["round_id"] if entry else None),
                "rounds_per_hour": closed_last_hour, "link": "live", "behind": 0, "devices": {},

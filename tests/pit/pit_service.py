@@ -3,6 +3,7 @@ the pit's own commands (`pit init`, `table add`, `nats-config`, `serve`) in thei
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import subprocess
 import sys
@@ -76,46 +77,99 @@ def pit_command(*args: str) -> str:
     return done.stdout
 
 
-def rooms_broker(dsn: str, folder: Path, tables: Iterable[str]) -> tuple[NatsServer, dict[str, Path]]:
+def table_creds(dsn: str, folder: Path, tables: Iterable[str]) -> dict[str, Path]:
     """The room as its operator sets it up: `pit init`, `pit table add` for each table (its credentials
-    file in `folder`), and a nats-server on `pit nats-config`; the broker, and table id -> credentials."""
+    file in `folder`); table id -> credentials."""
     pit_command("init", "--db", dsn)
     creds = {}
     for table_id in tables:
         creds[table_id] = folder / f"{table_id}.creds"
         creds[table_id].write_text(pit_command("table", "add", table_id, "--db", dsn))
+    return creds
+
+
+def rooms_broker(dsn: str, folder: Path, tables: Iterable[str], *extra: str) -> tuple[NatsServer, dict[str, Path]]:
+    """`table_creds`, and a nats-server on `pit nats-config` (with `extra` options); the broker, and
+    table id -> credentials."""
+    creds = table_creds(dsn, folder, tables)
     port = free_port()
     config = pit_command("nats-config", "--db", dsn, "--port", str(port), "--store", str(folder / "js"),
-                         "--host", "127.0.0.1")
+                         "--host", "127.0.0.1", *extra)
     return NatsServer(folder / "nats", port, config).start(), creds
+
+
+def rooms_cluster(dsn: str, folder: Path, tables: Iterable[str], nodes: int = 3) -> tuple[list[NatsServer], dict[str, Path]]:
+    """`table_creds`, and a NATS cluster of `nodes` nodes, each on its `pit nats-config --cluster room
+    --node N --routes ...`, as a room's three servers run it."""
+    creds = table_creds(dsn, folder, tables)
+    ports, routes = [free_port() for _ in range(nodes)], [free_port() for _ in range(nodes)]
+    urls = ",".join(f"nats://127.0.0.1:{port}" for port in routes)
+    servers = []
+    for node in range(1, nodes + 1):
+        config = pit_command("nats-config", "--db", dsn, "--port", str(ports[node - 1]), "--store",
+                             str(folder / f"js-{node}"), "--host", "127.0.0.1", "--cluster", "room", "--node", str(node),
+                             "--routes", urls)
+        servers.append(NatsServer(folder / f"nats-{node}", ports[node - 1], config))
+    for server in servers:
+        server.start()
+    return servers, creds
 
 
 def serve_command(nats_url: str, dsn: str, http: str) -> list[str]:
     return [sys.executable, "-m", "ui.cli", "pit", "serve", "--nats", nats_url, "--db", dsn, "--http", http]
 
 
-@contextmanager
-def pit_serving(nats_url: str, dsn: str, log: Path) -> Iterator[str]:
-    """`pit serve` in its own process (its output in `log`) until the block ends, then stopped by
-    SIGTERM, which it must obey with exit 0; yields its http://HOST:PORT once its login page answers."""
-    base = f"http://127.0.0.1:{free_port()}"
-    with open(log, "ab") as out:
-        serve = subprocess.Popen(serve_command(nats_url, dsn, base.removeprefix("http://")), stdout=out, stderr=out,
-                                 cwd=ROOT)
+class PitServe:
+    """`pit serve` in its own process, its output in `log`."""
 
-    def answers() -> bool:
-        assert serve.poll() is None, f"pit serve stopped: {log.read_text()}"
+    def __init__(self, nats_url: str, dsn: str, log: Path) -> None:
+        self.base = f"http://127.0.0.1:{free_port()}"
+        self.log = log
+        with open(log, "ab") as out:
+            self.process = subprocess.Popen(serve_command(nats_url, dsn, self.base.removeprefix("http://")),
+                                            stdout=out, stderr=out, cwd=ROOT)
+
+    def answers(self) -> bool:
+        assert self.process.poll() is None, f"pit serve stopped: {self.log.read_text()}"
         try:
-            with urllib.request.urlopen(base + "/login", timeout=2):
+            with urllib.request.urlopen(self.base + "/login", timeout=2):
                 return True
         except (urllib.error.URLError, OSError):
             return False
+
+    def health(self) -> dict[str, Any] | None:
+        try:
+            with urllib.request.urlopen(self.base + "/api/health", timeout=2) as answer:
+                return dict(json.loads(answer.read()))
+        except (urllib.error.URLError, OSError):
+            return None
+
+    def role(self) -> str | None:
+        health = self.health()
+        return None if health is None else str(health["role"])
+
+    def stop(self) -> int:
+        """SIGTERM, which it must obey within 5 s; its exit code."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(5.5)
+        finally:
+            self.kill()
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+@contextmanager
+def pit_serving(nats_url: str, dsn: str, log: Path) -> Iterator[str]:
+    """`pit serve` until the block ends, then stopped by SIGTERM, which it must obey with exit 0; yields
+    its http://HOST:PORT once its login page answers."""
+    serve = PitServe(nats_url, dsn, log)
     try:
-        wait_for(answers, 30, "pit serve's login page")
-        yield base
-        serve.send_signal(signal.SIGTERM)
-        assert serve.wait(20) == 0, log.read_text()
+        wait_for(serve.answers, 30, "pit serve's login page")
+        yield serve.base
+        assert serve.stop() == 0, log.read_text()
     finally:
-        if serve.poll() is None:
-            serve.kill()
-            serve.wait()
+        serve.kill()

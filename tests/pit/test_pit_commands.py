@@ -31,7 +31,7 @@ def test_init_migrates_once_and_keeps_one_pit_identity(postgres: PostgresCluster
     dsn = fresh_database(postgres)
     first, again = _pit("init", "--db", dsn), _pit("init", "--db", dsn)
     assert first.returncode == again.returncode == 0, first.stderr
-    assert json.loads(first.stdout)["migrations"] == ["001_store"]
+    assert json.loads(first.stdout)["migrations"] == ["001_store", "002_many_machines"]
     assert json.loads(again.stdout) == {"migrations": [], "pit_key": json.loads(first.stdout)["pit_key"]}
 
 
@@ -86,3 +86,31 @@ def test_the_payout_threshold_is_a_room_setting(postgres: PostgresCluster) -> No
         assert store._all("SELECT value FROM settings WHERE name = 'payout_threshold'") == [(2500,)]
     finally:
         store.close()
+
+
+def test_nats_config_places_a_node_in_a_cluster_a_room_under_a_head_office_and_a_head_office(
+        postgres: PostgresCluster, tmp_path: Path) -> None:
+    dsn = fresh_database(postgres)
+    _pit("init", "--db", dsn)
+    common = ("nats-config", "--db", dsn, "--port", "4222", "--store", str(tmp_path / "js"))
+    routes = "nats://a:6222,nats://b:6223,nats://c:6224"
+    node = _pit(*common, "--cluster", "room", "--node", "2", "--routes", routes)
+    assert node.returncode == 0, node.stderr
+    assert 'server_name: "room-2"' in node.stdout and 'listen: "0.0.0.0:6223"' in node.stdout
+    assert json.dumps(routes.split(",")) in node.stdout
+    office = _pit(*common, "--head-office", "--rooms", "east,west", "--leaf-port", "7422")
+    assert office.returncode == 0, office.stderr
+    store = PitStore.open(dsn)
+    try:
+        passwords = dict(store._all("SELECT name, leaf_password FROM rooms"))
+    finally:
+        store.close()
+    assert set(passwords) == {"east", "west"} and all(f'"password": "{p}"' in office.stdout for p in passwords.values())
+    again = _pit(*common, "--head-office", "--rooms", "east", "--leaf-port", "7422")
+    assert f'"password": "{passwords["east"]}"' in again.stdout and "west" not in again.stdout  # the rooms named now
+    room = _pit(*common, "--room", "east", "--leaf-remote", "nats-leaf://east:pw@hq:7422")
+    assert 'domain: "east"' in room.stdout and '"nats-leaf://east:pw@hq:7422"' in room.stdout
+    assert "--node 4: --routes names 3 nodes" in _error(_pit(*common, "--cluster", "room", "--node", "4", "--routes", routes))["message"]
+    assert _error(_pit(*common, "--cluster", "room"))["message"] == "--cluster, --node and --routes go together"
+    assert "--rooms 'a b'" in _error(_pit(*common, "--head-office", "--rooms", "a b"))["message"]
+    assert _error(_pit(*common, "--room", "east"))["code"] == "bad_arguments"

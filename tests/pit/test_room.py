@@ -3,18 +3,24 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 import pytest
 
-from dealer_assist.journal.journal_file import verify
+from dealer_assist.journal.journal_file import last_seq, read_records, record_at, verify
+from pit.stream.wire import journal_identity
 from pit.trial.local_services import PostgresCluster, free_port
 from pit.trial.room import ROOT_DATA, default_folder, table_ids
 
@@ -71,3 +77,85 @@ def test_a_room_of_two_tables_deals_ships_and_stops_on_ctrl_c() -> None:
     assert left == [], "processes of the room outlived it"
     for table_id, verdict in verdicts.items():  # closed and sealed
         assert verdict.ok and verdict.message.endswith("records intact"), (table_id, verdict.message, logs[table_id])
+
+
+def _lines(stream: IO[str]) -> queue.Queue[str]:
+    """The room's output, line by line, as it comes."""
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in stream], daemon=True).start()
+    return lines
+
+
+def _until(lines: queue.Queue[str], wanted: str, timeout: float) -> list[str]:
+    seen, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            seen.append(lines.get(timeout=0.5).rstrip("\n"))
+        except queue.Empty:
+            continue
+        if wanted in seen[-1]:
+            return seen
+    raise AssertionError(f"the room did not say {wanted!r} within {timeout:.0f} s: {seen}")
+
+
+@pytest.mark.slow
+def test_the_rooms_broker_killed_the_tables_deal_on_it_is_started_again_and_every_journal_ends_witnessed() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="da-room-", dir="/tmp"))  # reachable by `nobody` when we are root
+    folder.chmod(0o755)
+    http = f"127.0.0.1:{free_port()}"
+    room = subprocess.Popen([sys.executable, "-m", "ui.cli", "room", "--tables", "2", "--http", http, "--data",
+                             str(folder / "room"), "--pace", "0.01"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    tables = folder / "room" / "tables"
+    try:
+        assert room.stdout is not None
+        lines = _lines(room.stdout)
+        said = _until(lines, "Ctrl-C stops everything.", 120)
+        started = json.loads(said[0])
+        parts = dict(line.split(" ") for line in said[1:] if re.fullmatch(r"[a-zA-Z0-9-]+ \d+", line))
+        assert {"nats-1", "postgres-1", "pit-1", "table-T01", "table-T02"} <= set(parts)
+        token = subprocess.run([sys.executable, "-m", "ui.cli", "pit", "token", "add", "test", "--role", "manager",
+                                "--db", started["store"]], capture_output=True, text=True, check=True).stdout.strip()
+        deadline = time.monotonic() + 90
+        while not all((t.get("round_id") or 0) >= 2 for t in _api(started["dashboard"] + "api/tables", token)):  # type: ignore[attr-defined]
+            assert time.monotonic() < deadline, "the tables did not deal two rounds"
+            time.sleep(0.5)
+        dealt = {table: last_seq(tables / f"{table}.db") for table in ("T01", "T02")}
+        os.kill(int(parts["nats-1"]), signal.SIGKILL)
+        said = _until(lines, "nats-1 stopped", 30)
+        assert re.search(r"started again: nats-1 \d+$", said[-1]), said[-1]
+        after = {table: last_seq(tables / f"{table}.db") for table in dealt}
+        assert all(after[table] > dealt[table] for table in dealt), (dealt, after)  # dealt on without the broker
+        for table in dealt:
+            assert "pit: down · " in (folder / "room" / "logs" / f"table-{table}.log").read_text(errors="replace")
+            journal = journal_identity(next(read_records(tables / f"{table}.db")))
+            deadline = time.monotonic() + 60
+            while int(_witnessed(started["dashboard"], journal, token)["records"]) < after[table]:
+                assert time.monotonic() < deadline, f"{table}'s records of the outage were not witnessed"
+                time.sleep(0.5)
+            witnessed = _witnessed(started["dashboard"], journal, token)
+            assert witnessed["head"] == record_at(tables / f"{table}.db", int(witnessed["records"])).hash.hex()
+        room.send_signal(signal.SIGINT)
+        assert room.wait(90) == 0
+    finally:
+        stopped(room)
+        PostgresCluster(folder / "room" / "postgres").stop("immediate")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def stopped(room: subprocess.Popen[str]) -> None:
+    """A room a failed test leaves running is stopped as Ctrl-C stops it, which stops its parts too."""
+    if room.poll() is None:
+        room.send_signal(signal.SIGINT)
+        try:
+            room.wait(120)
+        except subprocess.TimeoutExpired:
+            room.kill()
+            room.wait()
+
+
+def _witnessed(dashboard: str, journal: str, token: str) -> dict[str, object]:
+    try:
+        return dict(_api(f"{dashboard}api/witness/{journal}", token))  # type: ignore[call-overload]
+    except urllib.error.HTTPError:
+        return {"records": 0}

@@ -14,7 +14,7 @@ from pit.service.web.app import create_app
 from web_bench import SUPERVISOR_TOKEN, TOKEN, floor_data
 from web_client import log_in, session_csrf
 
-TABLE_KEYS = {"table_id", "profile", "round_id", "phase", "player_dealer", "rounds_per_hour", "link", "behind",
+TABLE_KEYS = {"table_id", "room", "profile", "round_id", "phase", "player_dealer", "rounds_per_hour", "link", "behind",
               "devices", "open_alerts", "last_seen"}
 ALERT_KEYS = {"id", "table_id", "kind", "round_id", "seq", "raised", "text", "acked"}
 WIDE = {"from": "2000-01-01T00:00:00+00:00", "to": "2100-01-01T00:00:00+00:00"}

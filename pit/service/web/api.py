@@ -69,8 +69,9 @@ def shift_report(request: Request, who: Caller, ctx: Context) -> Response:
         return JSONResponse(ctx.data.shift_report(table_id, start, end))
     if report_format != "csv":
         raise bad_request(WebCode.BAD_PARAMETER, f"format={report_format!r}: use json or csv")
-    ids = [table_id] if table_id else [row["table_id"] for row in ctx.data.tables()]
-    rows = [summary(each, start, end, ctx.data.shift_report(each, start, end)) for each in ids]
+    rooms = {row["table_id"]: row.get("room") for row in ctx.data.tables()}
+    ids = [table_id] if table_id else list(rooms)
+    rows = [summary(each, start, end, ctx.data.shift_report(each, start, end), rooms.get(each)) for each in ids]
     name = f"shift-{table_id or 'all'}-{start:%Y%m%dT%H%M}-{end:%Y%m%dT%H%M}.csv"
     return Response(as_csv(rows), media_type="text/csv; charset=utf-8",
                     headers={"content-disposition": f'attachment; filename="{name}"'})

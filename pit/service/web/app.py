@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -31,7 +32,10 @@ HERE = Path(__file__).parent
 Handler = Callable[[Request, Caller, Context], Response]
 
 
-def create_app(data: PitData, settings: WebSettings | None = None) -> Starlette:
+def create_app(data: PitData, settings: WebSettings | None = None,
+               health: Callable[[], dict[str, Any]] | None = None) -> Starlette:
+    """`health`, when given, answers GET /api/health without a login (PIT.md §8: for a load balancer
+    or a monitor)."""
     settings = settings or WebSettings()
     ctx = Context(data, Sessions(settings.session_hours * 3600), templates(HERE / "templates"), settings)
 
@@ -88,11 +92,18 @@ def create_app(data: PitData, settings: WebSettings | None = None) -> Starlette:
         Route("/api/alerts/{alert_id:int}/ack", guarded(api.acknowledge, page=False), methods=["POST"]),
         Route("/api/reports/shift", guarded(api.shift_report, page=False)),
         Route("/api/events", events.endpoint(ctx, events.Broadcast(ctx))),
+        *([Route("/api/health", _health(health))] if health is not None else []),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _unknown_path, 405: _wrong_method})
     app.state.ctx = ctx
     return app
+
+
+def _health(health: Callable[[], dict[str, Any]]) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        return JSONResponse(health(), headers={"cache-control": "no-store"})
+    return endpoint
 
 
 def _refusal(ctx: Context, request: Request, who: Caller | None, error: WebError, page: bool) -> Response:

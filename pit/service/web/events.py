@@ -2,8 +2,9 @@
 
 One subscription to the store's changes serves every open page: changes that arrive together are
 read and rendered once (one read of the tables for all of them), as `change` events carrying the
-table's tile as the floor renders it, so a page swaps it in without asking again. A comment every
-15 s keeps proxies from closing a quiet stream.
+table's tile as the floor renders it, so a page swaps it in without asking again. A subscription
+that failed (the store failed over) is started again within a second; a comment every 15 s keeps
+proxies from closing a quiet stream.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from pit.service.web.errors import not_logged_in
 
 log = logging.getLogger(__name__)
 KEEPALIVE_S = 15.0
+RETRY_S = 1.0  # a subscription to the store's changes that failed is started again this soon
 Events = list[dict[str, Any]]
 
 
@@ -93,12 +95,16 @@ async def stream(broadcast: Broadcast) -> AsyncIterator[str]:
     queue = broadcast.listen()
     try:
         yield "retry: 2000\n\n"
+        quiet = 0.0
         while True:
             try:
-                events = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                events = await asyncio.wait_for(queue.get(), RETRY_S)
             except TimeoutError:
-                broadcast.keep_running()
-                yield ": still here\n\n"
+                broadcast.keep_running()  # a store's listener that dropped (a failover) listens again at once
+                quiet += RETRY_S
+                if quiet >= KEEPALIVE_S:
+                    quiet = 0.0
+                    yield ": still here\n\n"
                 continue
             for event in events:
                 yield f"event: change\ndata: {json.dumps(event)}\n\n"

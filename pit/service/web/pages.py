@@ -142,7 +142,8 @@ def _alert_values(request: Request, ctx: Context) -> dict[str, Any]:
 
 
 def alerts(request: Request, who: Caller, ctx: Context) -> Response:
-    table_ids = [row["table_id"] for row in ctx.data.tables()]
+    rooms = {row["table_id"]: row.get("room") for row in ctx.data.tables()}
+    table_ids = list(rooms)
     return _render(ctx, request, who, "alerts.html", table_ids=table_ids, **_alert_values(request, ctx))
 
 
@@ -168,16 +169,17 @@ def reports(request: Request, who: Caller, ctx: Context) -> Response:
     next_minute = (datetime.now(UTC) + timedelta(minutes=1)).replace(second=0, microsecond=0)  # up to now, inclusive
     start, end = params.shift(query.get("from"), query.get("to"), next_minute)
     table_id = query.get("table") or None
-    table_ids = [row["table_id"] for row in ctx.data.tables()]
+    rooms = {row["table_id"]: row.get("room") for row in ctx.data.tables()}
+    table_ids = list(rooms)
     if table_id is not None and table_id not in table_ids:
         raise WebError(404, WebCode.NOT_FOUND, f"no table {table_id!r} on the floor")
     report = ctx.data.shift_report(table_id, start, end)
     if table_id is None:
-        rows = [summary(each, start, end, ctx.data.shift_report(each, start, end)) for each in table_ids]
+        rows = [summary(each, start, end, ctx.data.shift_report(each, start, end), rooms[each]) for each in table_ids]
         bars = [Bar(row["table_id"], row["fees_players"], row["fees_player_dealer"]) for row in rows]
         chart_title = "Drop by table"
     else:
-        rows = [summary(table_id, start, end, report)]
+        rows = [summary(table_id, start, end, report, rooms[table_id])]
         bars = []
         for part_start, part_end in slices(start, end):
             fees = ctx.data.shift_report(table_id, part_start, part_end)["fees"]
@@ -186,6 +188,6 @@ def reports(request: Request, who: Caller, ctx: Context) -> Response:
     csv_query = urlencode({"from": start.isoformat(), "to": end.isoformat(), "format": "csv",
                            **({"table": table_id} if table_id else {})})
     return _render(ctx, request, who, "reports.html", report=report, rows=rows, table=table_id or "",
-                   table_ids=table_ids, start=start, end=end, chart=bar_chart(bars, chart_title),
+                   table_ids=table_ids, any_room=any(rooms.values()), start=start, end=end, chart=bar_chart(bars, chart_title),
                    chart_title=chart_title, csv_url=f"/api/reports/shift?{csv_query}",
                    start_value=f"{start:%Y-%m-%dT%H:%M}", end_value=f"{end:%Y-%m-%dT%H:%M}")

@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from dealer_assist.text.journal_text import units
 
-CSV_COLUMNS = ("table_id", "from", "to", "rounds", "fees_players", "fees_player_dealer", "drop",
+CSV_COLUMNS = ("table_id", "room", "from", "to", "rounds", "fees_players", "fees_player_dealer", "drop",
                "player_dealer_net", "corrections", "largest_payout")
 MAX_BARS = 24
 
@@ -29,12 +29,13 @@ class Bar:
         return self.players + self.player_dealer
 
 
-def summary(table_id: str, start: datetime, end: datetime, report: dict[str, Any]) -> dict[str, Any]:
-    """One table's shift in the CSV's columns; amounts in currency units."""
+def summary(table_id: str, start: datetime, end: datetime, report: dict[str, Any], room: str | None = None
+            ) -> dict[str, Any]:
+    """One table's shift in the CSV's columns (its room at a head office); amounts in currency units."""
     fees = report["fees"]
     payouts = [row["amount"] for row in report["largest_payouts"]]
     return {
-        "table_id": table_id, "from": start.isoformat(), "to": end.isoformat(), "rounds": report["rounds"],
+        "table_id": table_id, "room": room or "", "from": start.isoformat(), "to": end.isoformat(), "rounds": report["rounds"],
         "fees_players": fees["players"], "fees_player_dealer": fees["player_dealer"],
         "drop": round(fees["players"] + fees["player_dealer"], 2), "player_dealer_net": report["player_dealer_net"],
         "corrections": len(report["corrections"]), "largest_payout": max(payouts, default=0),

@@ -2,7 +2,9 @@
 and key (cookies are then Secure, so a session never travels in clear)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -22,14 +24,16 @@ def parse_http(http: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def web_config(data: PitData, http: str, tls_cert: Path | None = None, tls_key: Path | None = None) -> uvicorn.Config:
-    """The dashboard's server, to run with `uvicorn.Server(config).serve()` beside the ingest."""
+def web_config(data: PitData, http: str, tls_cert: Path | None = None, tls_key: Path | None = None,
+               health: Callable[[], dict[str, Any]] | None = None) -> uvicorn.Config:
+    """The dashboard's server, to run with `uvicorn.Server(config).serve()` beside the ingest, whose
+    `health` answers GET /api/health."""
     if (tls_cert is None) != (tls_key is None):
         raise ValueError("--tls-cert and --tls-key go together: give both for HTTPS, or neither")
     for path in (tls_cert, tls_key):
         if path is not None and not path.is_file():
             raise ValueError(f"{path}: no such file")
     host, port = parse_http(http)
-    app = create_app(data, WebSettings(secure_cookies=tls_cert is not None))
+    app = create_app(data, WebSettings(secure_cookies=tls_cert is not None), health)
     return uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off", timeout_graceful_shutdown=STOP_S,
                           ssl_certfile=str(tls_cert) if tls_cert else None, ssl_keyfile=str(tls_key) if tls_key else None)

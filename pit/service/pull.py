@@ -1,0 +1,94 @@
+"""The records consumer's messages, pulled in batches onto one inbox of ours.
+
+JetStream's pull requests (`$JS.API.CONSUMER.MSG.NEXT`), kept two batches ahead: the broker sends
+each request's messages as they come, serving requests in turn, all on one subscription, so they
+arrive in stream order and wait in a buffer, and `fetch` hands out what is there. nats.py's own fetch awaits every message
+behind a timer of its own, which costs more than judging and storing the record; this costs a list
+append. A request the broker ends (its time is up, status 408; nothing left, 404), that goes unanswered past
+its expiry, or that was made on a connection since lost, is replaced.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass
+
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+
+EXPIRES_S = 5.0  # how long the broker keeps one request open
+STATUS = "Status"
+
+
+@dataclass(slots=True)
+class _Request:
+    remaining: int
+    deadline: float
+
+
+class Puller:
+    def __init__(self, nc: Client, stream: str, consumer: str, batch: int) -> None:
+        self.nc = nc
+        self.subject = f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{consumer}"
+        self.batch = batch
+        self.inbox = nc.new_inbox()
+        self._requests: dict[str, _Request] = {}
+        self._buffer: list[Msg] = []
+        self._arrived = asyncio.Event()
+        self._count = 0
+        self._reconnects = nc.stats["reconnects"]
+        self._sub: Subscription | None = None
+
+    async def start(self) -> Puller:
+        self._sub = await self.nc.subscribe(f"{self.inbox}.*", cb=self._on_message)
+        return self
+
+    async def stop(self) -> None:
+        if self._sub is not None:
+            try:
+                await self._sub.unsubscribe()
+            except Exception:  # the connection is gone: so is the subscription
+                pass
+
+    async def fetch(self, timeout: float) -> list[Msg]:
+        """The next messages, up to a batch, in stream order; [] when none came within `timeout`."""
+        await self._request()
+        if not self._buffer:
+            self._arrived.clear()
+            try:
+                await asyncio.wait_for(self._arrived.wait(), timeout)
+            except asyncio.TimeoutError:
+                return []
+        taken, self._buffer = self._buffer[:self.batch], self._buffer[self.batch:]
+        return taken
+
+    async def _request(self) -> None:
+        """Keep two batches asked for; forget requests past their expiry that the broker never ended,
+        and every request made before the connection was made again (the broker forgot them)."""
+        now = time.monotonic()
+        if self.nc.stats["reconnects"] != self._reconnects:
+            self._reconnects = self.nc.stats["reconnects"]
+            self._requests.clear()
+        for reply in [reply for reply, request in self._requests.items() if request.deadline < now]:
+            del self._requests[reply]
+        while sum(request.remaining for request in self._requests.values()) + len(self._buffer) < 2 * self.batch:
+            self._count += 1
+            reply = f"{self.inbox}.{self._count}"
+            self._requests[reply] = _Request(self.batch, now + EXPIRES_S + 1.0)
+            await self.nc.publish(self.subject, json.dumps({"batch": self.batch, "expires": int(EXPIRES_S * 1e9)}).encode(),
+                                  reply=reply)
+
+    async def _on_message(self, msg: Msg) -> None:
+        if msg.headers and STATUS in msg.headers and not msg.data:  # the broker ended this request
+            self._requests.pop(msg.subject, None)
+            return
+        self._buffer.append(msg)
+        self._arrived.set()
+        # a message shows its own subject, not the request's: the broker serves requests in turn
+        for reply, request in self._requests.items():
+            request.remaining -= 1
+            if request.remaining <= 0:
+                del self._requests[reply]
+            break
