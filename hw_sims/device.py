@@ -196,7 +196,10 @@ class EmulatedDevice:
             self._delivery.forget_peer()
             self._host_ready = self.host_seen = True
             self._say_hello(now)
-            self._delivery.resume(now, renumber=False)
+            if self._delivery.paused:  # the link was down: what it held goes again now (ICD §1)
+                self._delivery.resume(now, renumber=False)
+            # else a host that asked again before our HELLO reached it: the frame in flight is
+            # repeated on its own clock if need be, never sent twice at once (a duplicate)
         elif isinstance(item, Status):
             self._say_hello(now)
             self._delivery.send(Heartbeat(0, self.heartbeat_count()))

@@ -5,6 +5,7 @@ line and 1 for everything else.
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import getpass
@@ -27,10 +28,10 @@ from dealer_assist.errors import CommandCode, CommandError, Failure
 from pit.errors import PitCode
 from pit.errors import PitCode
 from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, nats_config
-from pit.service.data import Conflict, Role
+from pit.service.data import Role
 from pit.service.ingest import Ingest, rebuild
 from pit.service.migrate import migrate
-from pit.service.store import PitStore, units
+from pit.service.store import DB_ENV, PitStore, units
 from pit.stream.wire import WireError
 
 STOP_S = 4.5  # SIGTERM stops a pit serve within 5 s (PIT.md §8)
@@ -40,18 +41,18 @@ def _parser() -> JsonArgumentParser:
     parser = JsonArgumentParser(prog="dealer-assist pit", description="The card room's pit service and its setup.")
     commands = parser.add_subparsers(dest="command", required=True)
     init = commands.add_parser("init", help="create or migrate the store, and the pit's broker identity")
-    init.add_argument("--db", required=True, metavar="DSN")
+    add_db_options(init)
     table = commands.add_parser("table", help="tables: `table add TABLE_ID` prints its --pit-creds file")
     table.add_argument("action", choices=["add"])
     table.add_argument("table_id")
-    table.add_argument("--db", required=True, metavar="DSN")
+    add_db_options(table)
     threshold = commands.add_parser("payout-threshold", help="the room's large-payout alert threshold, in currency units")
     threshold.add_argument("amount", type=Decimal)
-    threshold.add_argument("--db", required=True, metavar="DSN")
+    add_db_options(threshold)
     rebuild = commands.add_parser("rebuild", help="rebuild rounds, corrections and missing alerts from the records")
-    rebuild.add_argument("--db", required=True, metavar="DSN")
+    add_db_options(rebuild)
     config = commands.add_parser("nats-config", help="print the nats-server configuration of the room")
-    config.add_argument("--db", required=True, metavar="DSN")
+    add_db_options(config)
     config.add_argument("--port", required=True, type=int)
     config.add_argument("--store", required=True, metavar="DIR", help="JetStream's store folder")
     config.add_argument("--host", default="0.0.0.0", help="the address to listen on (default all)")
@@ -65,24 +66,50 @@ def _parser() -> JsonArgumentParser:
     config.add_argument("--rooms", metavar="NAME,...", help="the rooms whose streams the head office sources")
     config.add_argument("--leaf-port", type=int, default=7422, help="where a head office takes the rooms' leaf links")
     config.add_argument("--leaf-advertise", metavar="HOST:PORT", help="the address rooms reach that port by, if not its own")
-    user = commands.add_parser("user", help="`user add NAME --role ROLE`: a pit user with a password")
-    user.add_argument("action", choices=["add"])
+    user = commands.add_parser("user", help="`user add NAME --role ROLE`: a pit user with a password; "
+                               "`user password NAME`: a new password for a user, the old one no longer opens")
+    user.add_argument("action", choices=["add", "password"])
     user.add_argument("name")
-    user.add_argument("--role", required=True, choices=[role.value for role in Role])
-    user.add_argument("--db", required=True, metavar="DSN")
+    user.add_argument("--role", choices=[role.value for role in Role], help="the new user's role (user add)")
+    add_db_options(user)
     user.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     token = commands.add_parser("token", help="`token add NAME --role ROLE`: an API token, printed once")
     token.add_argument("action", choices=["add"])
     token.add_argument("name")
     token.add_argument("--role", required=True, choices=[role.value for role in Role])
-    token.add_argument("--db", required=True, metavar="DSN")
+    add_db_options(token)
     serve = commands.add_parser("serve", help="ingest, witness, alerts, the dashboard and the JSON API")
     serve.add_argument("--nats", required=True, metavar="URL", help="nats:// or tls:// URLs, comma-separated")
-    serve.add_argument("--db", required=True, metavar="DSN")
+    add_db_options(serve)
     serve.add_argument("--http", required=True, metavar="HOST:PORT")
     serve.add_argument("--tls-cert", metavar="FILE")
     serve.add_argument("--tls-key", metavar="FILE")
     return parser
+
+
+def add_db_options(parser: argparse.ArgumentParser) -> None:
+    """The store's address: from a file or the environment, so a password in it is not in a command
+    line every user of the machine can read; `--db` for a DSN without one."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--db-file", type=Path, metavar="FILE", help=f"a file holding the store's DSN (or set {DB_ENV})")
+    where.add_argument("--db", metavar="DSN", help="the store's DSN (seen by every user of the machine: "
+                       "use --db-file or the environment for one with a password)")
+
+
+def store_dsn(args: Any) -> str:
+    """The store's DSN from --db-file, --db or the environment, in that order; every pit command's."""
+    if args.db_file is not None:
+        try:
+            text = Path(args.db_file).read_text(encoding="utf-8").strip()
+        except OSError as error:
+            raise CommandError(CommandCode.BAD_ARGUMENTS, f"--db-file {args.db_file}: {error.strerror or error}") from None
+        if not text:
+            raise CommandError(CommandCode.BAD_ARGUMENTS, f"--db-file {args.db_file}: the file is empty")
+        return text
+    dsn: str = args.db or os.environ.get(DB_ENV, "").strip()
+    if not dsn:
+        raise CommandError(CommandCode.BAD_ARGUMENTS, f"the store's address: give --db-file FILE, set {DB_ENV}, or --db DSN")
+    return dsn
 
 
 def _store(dsn: str) -> PitStore:
@@ -111,23 +138,22 @@ def _http(address: str) -> tuple[str, int]:
 def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
+        dsn = store_dsn(args)
         if args.command == "init":
-            return _init(args.db)
+            return _init(dsn)
         if args.command == "serve":
-            return _serve(args)
+            return _serve(args, dsn)
         if args.command == "rebuild":
-            return _rebuild(args.db)
-        store = _store(args.db)
+            return _rebuild(dsn)
+        store = _store(dsn)
         try:
             return _change(store, args)
         finally:
             store.close()
-    except CommandError as error:
+    except WireError as error:  # a table id the wire does not take: a value refused, as the store's are
+        return _fail(PitCode.BAD_VALUE, error.message, 1)
+    except Failure as error:  # the command line's, or the store's (exists, a bad value, not found)
         return _fail(error.code, error.message, error.exit_code)
-    except Conflict as error:
-        return _fail(PitCode.ALREADY_EXISTS, str(error), 1)
-    except (ValueError, WireError) as error:
-        return _fail(PitCode.BAD_VALUE, str(error), 1)
 
 
 def _fail(code: StrEnum, message: str, exit_code: int) -> int:
@@ -167,7 +193,12 @@ def _change(store: PitStore, args: Any) -> int:
         cluster, leaf, head_office = _topology(store, args)
         print(nats_config(args.port, args.store, store.pit_identity().public_key, store.table_keys(), args.host,
                           cluster, leaf, head_office), end="")
+    elif args.command == "user" and args.action == "password":
+        user = store.set_password(args.name, _password(args.password_stdin))
+        print(json.dumps({"user": user.name, "role": user.role.value, "password": "set"}))
     elif args.command == "user":
+        if args.role is None:
+            raise CommandError(CommandCode.BAD_ARGUMENTS, "dealer-assist pit user add: --role is needed for a new user")
         user = store.add_user(args.name, Role(args.role), _password(args.password_stdin))
         print(json.dumps({"user": user.name, "role": user.role.value}))
     elif args.command == "token":
@@ -202,12 +233,12 @@ def _urls(listed: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in listed.split(",") if item.strip())
 
 
-def _serve(args: Any) -> int:
+def _serve(args: Any, dsn: str) -> int:
     host, port = _http(args.http)
     if bool(args.tls_cert) != bool(args.tls_key):
         raise CommandError(CommandCode.BAD_ARGUMENTS, "--tls-cert and --tls-key go together")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    store = _store(args.db)
+    store = _store(dsn)
     try:
         seed = store.pit_identity().seed
         return asyncio.run(_run(store, seed, args.nats, host, port, args.tls_cert, args.tls_key, store.rooms()))
@@ -232,6 +263,11 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
         loop.add_signal_handler(sig, stopping)
     ingest = Ingest(nats_url, store.dsn, seed, rooms=rooms)  # a head office's rooms, kept by nats-config
     tasks = [asyncio.create_task(ingest.run(stop))]
+    # Served once the pit has looked at its broker and store: /api/health never answers a default.
+    known, stopped = asyncio.create_task(ingest.known.wait()), asyncio.create_task(stop.wait())
+    await asyncio.wait([known, stopped, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    known.cancel()
+    stopped.cancel()
     tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop, lambda: ingest.health().as_json())))
     print(json.dumps({"serving": f"{'https' if cert else 'http'}://{host}:{port}", "nats": nats_url}), flush=True)
     waiting = asyncio.create_task(stop.wait())

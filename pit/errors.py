@@ -14,6 +14,9 @@ class PitCode(StrEnum):
     STORE_UNREACHABLE = "store_unreachable"
     PASSWORD_MISMATCH = "password_mismatch"
     PIT_FAILED = "pit_failed"  # a part of the running pit service failed
+    NOT_FOUND = "not_found"  # no such table, round, journal or alert
+    NOT_ALLOWED = "not_allowed"  # the user's role may not do it
+    LOGIN_REFUSED = "login_refused"
 
 
 class PitError(Failure):
@@ -21,3 +24,11 @@ class PitError(Failure):
 
     def __init__(self, code: PitCode, message: str, exit_code: int = 2) -> None:
         super().__init__(code, message, exit_code)
+
+
+class BadValue(PitError):
+    """A value the pit refuses (400 on the API, exit 1 for a command): an empty note, a payout
+    threshold of 0, a short password, a cluster node that is not among its routes."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.BAD_VALUE, message, 1)

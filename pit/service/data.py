@@ -9,7 +9,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
+
+from pit.errors import PitCode, PitError
 
 
 class Role(StrEnum):
@@ -19,35 +21,159 @@ class Role(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Allowed:
+    """The roles a route serves, and what it tells anyone else (403)."""
+
+    roles: frozenset[Role]
+    says: str
+
+
+ANYONE = Allowed(frozenset(Role), "")
+ACKNOWLEDGE = Allowed(frozenset({Role.SUPERVISOR, Role.MANAGER}), "only a supervisor or a manager acknowledges alerts")
+REPORTS = Allowed(frozenset({Role.MANAGER}), "reports are for managers")
+
+
+@dataclass(frozen=True, slots=True)
 class User:
     name: str
     role: Role
 
     @property
     def may_acknowledge(self) -> bool:
-        return self.role in (Role.SUPERVISOR, Role.MANAGER)
+        return self.role in ACKNOWLEDGE.roles
 
     @property
     def may_see_reports(self) -> bool:
-        return self.role is Role.MANAGER
+        return self.role in REPORTS.roles
 
 
-class LoginRefused(Exception):
+class LoginRefused(PitError):
     """A wrong name or password, or a name locked after five wrong tries; `locked_for` in seconds."""
 
     def __init__(self, message: str, locked_for: float = 0.0) -> None:
-        super().__init__(message)
-        self.message = message
+        super().__init__(PitCode.LOGIN_REFUSED, message)
         self.locked_for = locked_for
 
 
-class NotFound(LookupError):
-    """No such table, round, journal or alert; the text names which."""
+class NotFound(PitError):
+    """No such table, round, journal or alert; the text names which (404)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.NOT_FOUND, message, 1)
 
 
-class Conflict(Exception):
+class Conflict(PitError):
     """A change that cannot be made as asked (409): an alert acknowledged already, a user or a table
     that exists, a voided round's round file; the text says which."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.ALREADY_EXISTS, message, 1)
+
+
+class NotAllowed(PitError):
+    """What the user's role may not do (403); the text names the user and the role."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.NOT_ALLOWED, message, 1)
+
+
+Amount = int | float  # currency units, whole amounts as integers, as the ledger writes them
+
+
+class PlayerDealerTile(TypedDict):
+    seat: int | None
+    bank: Amount | None
+    turn: int | None
+
+
+class TableTile(TypedDict):
+    """A row of GET /api/tables: a table's tile on the floor."""
+
+    table_id: str
+    room: str | None  # at a head office, the room the table is in
+    profile: str | None
+    round_id: int | None
+    phase: str | None
+    player_dealer: PlayerDealerTile | None
+    rounds_per_hour: int
+    link: str  # live | behind | silent
+    behind: int
+    devices: dict[str, str]
+    open_alerts: int
+    last_seen: str | None
+
+
+class Fees(TypedDict):
+    players: Amount
+    player_dealer: Amount
+
+
+class RoundRow(TypedDict):
+    """A row of GET /api/tables/<id>/rounds."""
+
+    round_id: int
+    journal: str
+    opened: str | None
+    closed: str | None
+    player_dealer_net: Amount
+    fees: Fees
+
+
+class Witnessed(TypedDict):
+    """GET /api/witness/<journal>."""
+
+    table_id: str
+    journal: str
+    records: int
+    head: str
+
+
+class Acknowledgement(TypedDict):
+    by: str
+    at: str | None
+    note: str
+
+
+class AlertRow(TypedDict):
+    """A row of GET /api/alerts, and the answer to an acknowledgement."""
+
+    id: int
+    table_id: str
+    kind: str
+    round_id: int | None
+    seq: int | None
+    raised: str | None
+    text: str
+    acked: Acknowledgement | None
+
+
+class Payout(TypedDict):
+    table_id: str
+    round_id: int
+    closed: str | None
+    seat: int
+    wager: str
+    result: str
+    amount: Amount
+
+
+class CorrectionRow(TypedDict):
+    table_id: str
+    round_id: int | None
+    at: str | None
+    type: str
+    supervisor: str
+    reason: str
+
+
+class ShiftReport(TypedDict):
+    """GET /api/reports/shift."""
+
+    rounds: int
+    fees: Fees
+    player_dealer_net: Amount
+    largest_payouts: list[Payout]
+    corrections: list[CorrectionRow]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +186,7 @@ class Change:
 
 class PitData(Protocol):
     # --- reading (every role) -------------------------------------------------------------------
-    def tables(self) -> list[dict[str, Any]]:
+    def tables(self) -> list[TableTile]:
         """GET /api/tables."""
         ...
 
@@ -68,7 +194,7 @@ class PitData(Protocol):
         """The table's current round as the dealer sees it (hole card hidden until revealed)."""
         ...
 
-    def rounds(self, table_id: str, last: int) -> list[dict[str, Any]]:
+    def rounds(self, table_id: str, last: int) -> list[RoundRow]:
         """GET /api/tables/<id>/rounds?last=N, newest first."""
         ...
 
@@ -81,7 +207,7 @@ class PitData(Protocol):
         """The round as a round-v1 file."""
         ...
 
-    def witness(self, journal: str) -> dict[str, Any]:
+    def witness(self, journal: str) -> Witnessed:
         """GET /api/witness/<journal>: {"table_id", "journal", "records", "head"}."""
         ...
 
@@ -89,11 +215,11 @@ class PitData(Protocol):
         """(seq, hex hash) of every record witnessed after `since`, in order: `journal verify --pit`."""
         ...
 
-    def alerts(self, state: str | None = None, table_id: str | None = None) -> list[dict[str, Any]]:
+    def alerts(self, state: str | None = None, table_id: str | None = None) -> list[AlertRow]:
         """GET /api/alerts?state=open|acked&table=<id>."""
         ...
 
-    def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> dict[str, Any]:
+    def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> ShiftReport:
         """GET /api/reports/shift: rounds, fees, player_dealer_net, largest_payouts, corrections."""
         ...
 
@@ -102,9 +228,9 @@ class PitData(Protocol):
         ...
 
     # --- changing -------------------------------------------------------------------------------
-    def acknowledge(self, alert_id: int, user: User, note: str) -> dict[str, Any]:
+    def acknowledge(self, alert_id: int, user: User, note: str) -> AlertRow:
         """POST /api/alerts/<id>/ack: kept forever, never edited. Raises NotFound (404), Conflict for a
-        second ack (409), PermissionError for a surveillance user (403), ValueError for no note (400)."""
+        second ack (409), NotAllowed for a surveillance user (403), BadValue for no note (400)."""
         ...
 
     # --- access ---------------------------------------------------------------------------------

@@ -316,6 +316,7 @@ class Ingest:
         self.live: dict[str, LiveTable] = {}
         self.statuses: asyncio.Queue[tuple[str, bytes, float]] = asyncio.Queue()
         self._health = Health()
+        self.known = asyncio.Event()  # health has been looked at once: what it says is so, not a default
         self._found_rooms: dict[str, str] = {}  # table id -> its room, at a head office
         self._nc: Client | None = None
 
@@ -355,6 +356,7 @@ class Ingest:
                                           error_cb=_log_error, disconnected_cb=_disconnected)
             except (NatsError, OSError) as error:
                 log.warning("broker %s unreachable (%s); trying again", self.nats_url, error)
+                self.known.set()  # the broker is down, as health says
                 await _pause(stop, 1.0)
         return None
 
@@ -411,6 +413,7 @@ class Ingest:
                     await lease.quietly_close(probe)
                     probe = None
             self._tell(broker=nc.is_connected, store=store, ingest_lag=lag)
+            self.known.set()
             await _pause(stop, HEALTH_EVERY_S)
         if probe is not None:
             await lease.quietly_close(probe)

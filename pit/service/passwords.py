@@ -10,6 +10,8 @@ import hmac
 import secrets
 from collections.abc import Iterable
 
+from pit.errors import BadValue
+
 SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
 MAX_TRIES = 5
 LOCK_SECONDS = 60.0
@@ -28,7 +30,7 @@ def password_matches(password: str, salt: bytes, digest: bytes) -> bool:
 
 def check_new_password(password: str) -> str:
     if len(password) < MIN_LENGTH:
-        raise ValueError(f"password: use at least {MIN_LENGTH} characters")
+        raise BadValue(f"password: use at least {MIN_LENGTH} characters")
     return password
 
 

@@ -23,7 +23,10 @@ from dealer_assist.journal.errors import JournalCode
 from dealer_assist.history.recall import export_round, recall
 from pit.service import passwords
 from pit.service.alerts import SILENT_AFTER_S
-from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
+from pit.errors import BadValue
+from pit.service.data import (
+    AlertRow, Change, Conflict, LoginRefused, NotAllowed, NotFound, Role, RoundRow, ShiftReport, TableTile, User, Witnessed,
+)
 from pit.service.ingest import CHANNEL
 from pit.service.lease import SESSION_OPTIONS
 from pit.service.migrate import migrate
@@ -33,6 +36,8 @@ from pit.stream.wire import check_table_id
 
 LARGEST_PAYOUTS = 10
 _DUMMY_SALT, _DUMMY_HASH = passwords.hash_password("a name nobody has")  # an unknown name costs the same
+
+DB_ENV = "DA_PIT_DB"  # where the pit commands find the store's DSN when no --db or --db-file is given
 
 
 def units(value: Decimal | int | float | None) -> int | float:
@@ -76,10 +81,10 @@ class PitStore:
 
     # --- the floor ------------------------------------------------------------------------------
 
-    def tables(self) -> list[dict[str, Any]]:
+    def tables(self) -> list[TableTile]:
         return [tile for tile, _ in self._tables(None)]
 
-    def _tables(self, table_id: str | None) -> list[tuple[dict[str, Any], str | None]]:
+    def _tables(self, table_id: str | None) -> list[tuple[TableTile, str | None]]:
         rows = self._all(
             "WITH ids AS (SELECT table_id FROM table_identities UNION SELECT table_id FROM journals"
             "             UNION SELECT table_id FROM table_status),"
@@ -98,7 +103,7 @@ class PitStore:
     @staticmethod
     def _tile(table_id: str, journal: str | None, profile_id: str | None, status: dict[str, Any] | None,
               received: datetime | None, age: Decimal | None, per_hour: int, open_alerts: int,
-              last_round: int | None, room: str | None) -> tuple[dict[str, Any], str | None]:
+              last_round: int | None, room: str | None) -> tuple[TableTile, str | None]:
         """The floor's tile of a table (PIT.md §6, and its room at a head office), and the journal it is
         dealing on."""
         status = status or {}
@@ -121,7 +126,7 @@ class PitStore:
             "last_seen": _iso(received),
         }, status.get("journal") or journal
 
-    def _tile_of(self, table_id: str) -> tuple[dict[str, Any], str | None]:
+    def _tile_of(self, table_id: str) -> tuple[TableTile, str | None]:
         found = self._tables(table_id)
         if not found:
             raise NotFound(f"no table {table_id!r}")
@@ -140,7 +145,7 @@ class PitStore:
 
     # --- rounds ---------------------------------------------------------------------------------
 
-    def rounds(self, table_id: str, last: int) -> list[dict[str, Any]]:
+    def rounds(self, table_id: str, last: int) -> list[RoundRow]:
         self._tile_of(table_id)
         rows = self._all(
             "SELECT round_id, journal, opened, closed, player_dealer_net, fees_players, fees_player_dealer"
@@ -177,7 +182,7 @@ class PitStore:
 
     # --- the witness ----------------------------------------------------------------------------
 
-    def witness(self, journal: str) -> dict[str, Any]:
+    def witness(self, journal: str) -> Witnessed:
         row = self._one("SELECT table_id, head_seq, head_hash FROM journals WHERE journal = %s", (journal,))
         if row is None:
             raise NotFound(f"the pit has witnessed no journal {journal!r}")
@@ -190,9 +195,9 @@ class PitStore:
 
     # --- alerts ---------------------------------------------------------------------------------
 
-    def alerts(self, state: str | None = None, table_id: str | None = None) -> list[dict[str, Any]]:
+    def alerts(self, state: str | None = None, table_id: str | None = None) -> list[AlertRow]:
         if state not in (None, "open", "acked"):
-            raise ValueError(f"state {state!r}: use open or acked")
+            raise BadValue(f"state {state!r}: use open or acked")
         rows = self._all(
             "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note"
             " FROM alerts a LEFT JOIN acknowledgements k ON k.alert_id = a.id"
@@ -201,11 +206,11 @@ class PitStore:
             (table_id, table_id, state, state))
         return [_alert(*row) for row in rows]
 
-    def acknowledge(self, alert_id: int, user: User, note: str) -> dict[str, Any]:
+    def acknowledge(self, alert_id: int, user: User, note: str) -> AlertRow:
         if not user.may_acknowledge:
-            raise PermissionError(f"{user.name} is {user.role.value}: only a supervisor or a manager acknowledges")
+            raise NotAllowed(f"{user.name} is {user.role.value}: only a supervisor or a manager acknowledges")
         if not note.strip():
-            raise ValueError("note: an acknowledgement needs a note")
+            raise BadValue("note: an acknowledgement needs a note")
         with self.pool.connection() as conn:
             with conn.transaction():
                 row = conn.execute("SELECT table_id FROM alerts WHERE id = %s", (alert_id,)).fetchone()
@@ -224,7 +229,7 @@ class PitStore:
 
     # --- reports --------------------------------------------------------------------------------
 
-    def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> dict[str, Any]:
+    def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> ShiftReport:
         if table_id is not None:
             self._tile_of(table_id)
         where = "closed_at >= %s AND closed_at < %s AND (%s::text IS NULL OR table_id = %s)"
@@ -297,7 +302,7 @@ class PitStore:
 
     def add_user(self, name: str, role: Role, password: str) -> User:
         if not name.strip():
-            raise ValueError("user name: empty")
+            raise BadValue("user name: empty")
         salt, digest = passwords.hash_password(passwords.check_new_password(password))
         with self.pool.connection() as conn:
             try:
@@ -306,6 +311,16 @@ class PitStore:
             except psycopg.errors.UniqueViolation:
                 raise Conflict(f"user {name!r} exists already") from None
         return User(name, role)
+
+    def set_password(self, name: str, password: str) -> User:
+        """A user's new password; the old one opens nothing from now on."""
+        salt, digest = passwords.hash_password(passwords.check_new_password(password))
+        with self.pool.connection() as conn:
+            row = conn.execute("UPDATE users SET salt = %s, hash = %s WHERE name = %s RETURNING role",
+                               (salt, digest, name)).fetchone()
+        if row is None:
+            raise NotFound(f"no user {name!r}")
+        return User(name, Role(row[0]))
 
     def add_token(self, name: str, role: Role) -> str:
         """A new API token for `name`; only its hash is kept, so this is the one time it is seen."""
@@ -358,16 +373,16 @@ class PitStore:
     def set_payout_threshold(self, amount: Decimal) -> None:
         """A payout at or above `amount` (currency units) raises an alert, from the next record on."""
         if not amount.is_finite() or amount <= 0:
-            raise ValueError(f"payout threshold {amount}: use an amount above 0")
+            raise BadValue(f"payout threshold {amount}: use an amount above 0")
         with self.pool.connection() as conn:
             conn.execute("UPDATE settings SET value = %s WHERE name = 'payout_threshold'", (json.dumps(units(amount)),))
 
 
 def _alert(alert_id: int, table_id: str, kind: str, round_id: int | None, seq: int | None, raised: datetime,
-           text: str, by: str | None, at: datetime | None, note: str | None) -> dict[str, Any]:
+           text: str, by: str | None, at: datetime | None, note: str | None) -> AlertRow:
     return {"id": alert_id, "table_id": table_id, "kind": kind, "round_id": round_id, "seq": seq,
             "raised": _iso(raised), "text": text,
-            "acked": {"by": by, "at": _iso(at), "note": note} if by is not None else None}
+            "acked": {"by": by, "at": _iso(at), "note": note or ""} if by is not None else None}
 
 
 def steps(entry: dict[str, Any]) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from nats.js.api import DiscardPolicy, ExternalStream, RetentionPolicy, StorageT
 from nats.js.client import JetStreamContext
 from nats.js.errors import APIError, NotFoundError
 
+from pit.errors import BadValue
 from pit.stream.wire import STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message
 
 DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
@@ -134,7 +135,7 @@ class ClusterNode:
     def __post_init__(self) -> None:
         _check_name("--cluster", self.name)
         if not 1 <= self.node <= len(self.routes):
-            raise ValueError(f"--node {self.node}: --routes names {len(self.routes)} nodes, so use 1 to {len(self.routes)}")
+            raise BadValue(f"--node {self.node}: --routes names {len(self.routes)} nodes, so use 1 to {len(self.routes)}")
         for url in self.routes:
             _port_of("--routes", url)
 
@@ -169,14 +170,14 @@ class HeadOffice:
 
     def __post_init__(self) -> None:
         if not self.rooms:
-            raise ValueError("--rooms: name the rooms of the head office, NAME,NAME,...")
+            raise BadValue("--rooms: name the rooms of the head office, NAME,NAME,...")
         for room in self.rooms:
             _check_name("--rooms", room)
 
 
 def _check_name(option: str, name: str) -> None:
     if not ROOM_NAME.fullmatch(name):
-        raise ValueError(f"{option} {name!r}: use 1-32 characters A-Z a-z 0-9 _ -")
+        raise BadValue(f"{option} {name!r}: use 1-32 characters A-Z a-z 0-9 _ -")
 
 
 def _port_of(option: str, url: str) -> int:
@@ -186,7 +187,7 @@ def _port_of(option: str, url: str) -> int:
     except ValueError:
         port = None
     if not parts.hostname or port is None:
-        raise ValueError(f"{option} {url!r}: a URL is SCHEME://HOST:PORT")
+        raise BadValue(f"{option} {url!r}: a URL is SCHEME://HOST:PORT")
     return port
 
 

@@ -27,12 +27,14 @@ from typing import IO
 import platformdirs
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
+from pit.service.store import DB_ENV
 from pit.trial.local_services import NatsServer, PostgresCluster, ServiceError, free_port, multi_host_dsn
 
 ROOT_DATA = Path("/var/lib/dealer-assist/room")
 PACE_S = 0.4  # seconds between a table's moves: a round in half a minute or so
 ROUNDS = 1_000_000  # an emulated table deals until the room stops
 SERVE_WAIT_S = 60.0
+FIRST_LOGIN = "manager"  # a room's one first account; each start gives it a new password
 STOP_WAIT_S = 20.0
 
 
@@ -54,8 +56,8 @@ def command(*args: str) -> list[str]:
     return [sys.executable, "-m", "ui.cli", *args]
 
 
-def _run(what: str, *args: str, stdin: str | None = None) -> str:
-    done = subprocess.run(command(*args), input=stdin, capture_output=True, text=True, timeout=120)
+def _run(what: str, *args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(command(*args), input=stdin, capture_output=True, text=True, timeout=120, env=env)
     if done.returncode != 0:
         raise RoomError(f"{what} failed ({done.returncode}): {(done.stderr or done.stdout).strip()[-600:]}")
     return done.stdout
@@ -119,30 +121,29 @@ class Room:
             if not (store.data / "PG_VERSION").exists():
                 store.follow(primary)
             store.start()
-        dsn = self.dsn
-        _run("pit init", "pit", "init", "--db", dsn)
+        _run("pit init", "pit", "init", env=self._env)
         for table_id in table_ids(self.tables):
             creds = self._creds(table_id)
             if not creds.exists():
-                creds.write_text(_run(f"pit table add {table_id}", "pit", "table", "add", table_id, "--db", dsn))
+                creds.write_text(_run(f"pit table add {table_id}", "pit", "table", "add", table_id, env=self._env))
                 creds.chmod(0o600)
         nodes = 3 if self.ha else 1
         ports = [self._port(f"nats-{node}" if self.ha else "nats") for node in range(1, nodes + 1)]
         routes = ",".join(f"nats://127.0.0.1:{self._port(f'route-{node}')}" for node in range(1, nodes + 1))
         for node, port in enumerate(ports, start=1):
             place = ["--cluster", "room", "--node", str(node), "--routes", routes] if self.ha else []
-            config = _run("pit nats-config", "pit", "nats-config", "--db", dsn, "--port", str(port), "--store",
+            config = _run("pit nats-config", "pit", "nats-config", "--port", str(port), "--store",
                           str(self.folder / (f"jetstream-{node}" if self.ha else "jetstream")), "--host", "127.0.0.1",
                           *place)
             self.brokers.append(NatsServer(self.folder / (f"nats-{node}" if self.ha else "nats"), port, config))
         for broker in self.brokers:
             broker.start()
-        login = self._first_login(dsn)
+        login = self._first_login()
         for number, dashboard in enumerate(self.dashboards, start=1):
             address = dashboard.removeprefix("http://").rstrip("/")
             if self.http.startswith("0.0.0.0:"):
                 address = "0.0.0.0:" + address.rpartition(":")[2]
-            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--db", dsn, "--http", address)
+            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--http", address)
         self._wait_for_http()
         for number, table_id in enumerate(table_ids(self.tables), start=1):
             journal = self.folder / "tables" / f"{table_id}.db"
@@ -257,7 +258,7 @@ class Room:
         # A session of its own: a Ctrl-C at the terminal reaches the room alone, which then stops
         # each part once, in order.
         child.process = subprocess.Popen(command(*args), stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, start_new_session=True)
+                                         stdin=subprocess.DEVNULL, start_new_session=True, env=self._env)
         child.started = time.monotonic()
 
     def _port(self, name: str) -> int:
@@ -269,17 +270,25 @@ class Room:
         saved.write_text(str(port))
         return port
 
-    def _first_login(self, dsn: str) -> tuple[str, str]:
-        """A manager with a random password; on a later run of the same room, another one."""
+    def _first_login(self) -> tuple[str, str]:
+        """The room's one first account, `manager`, with a new random password at every start: the
+        password printed last time opens nothing any more."""
         password = secrets.token_urlsafe(12)
-        for name in ("manager", f"manager-{secrets.token_hex(2)}"):
-            done = subprocess.run(command("pit", "user", "add", name, "--role", "manager", "--db", dsn, "--password-stdin"),
-                                  input=password + "\n", capture_output=True, text=True, timeout=120)
-            if done.returncode == 0:
-                return name, password
-            if '"exists"' not in done.stderr:
-                raise RoomError(f"pit user add failed ({done.returncode}): {done.stderr.strip()[-600:]}")
-        raise RoomError("pit user add: could not create a first login")
+        try:
+            _run("pit user add", "pit", "user", "add", FIRST_LOGIN, "--role", "manager", "--password-stdin",
+                 stdin=password + "\n", env=self._env)
+        except RoomError as error:
+            if '"exists"' not in str(error):
+                raise
+            _run("pit user password", "pit", "user", "password", FIRST_LOGIN, "--password-stdin",
+                 stdin=password + "\n", env=self._env)
+        return FIRST_LOGIN, password
+
+    @property
+    def _env(self) -> dict[str, str]:
+        """The parts' environment: the store's address in it, never in a command line that every
+        user of the machine can read."""
+        return os.environ | {DB_ENV: self.dsn}
 
     def _wait_for_http(self) -> None:
         deadline = time.monotonic() + SERVE_WAIT_S

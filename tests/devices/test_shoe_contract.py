@@ -50,13 +50,11 @@ def dealt_out(emulator: ShoeEmulator) -> Any:
 
 
 def settled(emulator: ShoeEmulator, scanner: ShoeScanner) -> Any:
-    """The emulator has nothing left to deliver and the host counted every duplicate it was sent
-    (and maybe more: on a loaded machine a second ID, sent before the first HELLO came back, makes
-    the device send its outstanding frame once more, as ICD §1 has it)."""
+    """The emulator has nothing left to deliver and the host counted every duplicate it was sent."""
     return lambda log: (
         emulator.dealt == len(emulator.cards)
         and emulator._delivery.idle
-        and scanner.stats().duplicates >= emulator.stats.duplicates
+        and scanner.stats().duplicates == emulator.stats.duplicates
     )
 
 

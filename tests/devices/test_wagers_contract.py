@@ -64,7 +64,7 @@ def reader(
 
 
 def settled(emulator: WagerEmulator, host: WagerReader) -> bool:
-    return host.stats().duplicates >= emulator.stats.duplicates  # a second ID before the HELLO: one resend more
+    return host.stats().duplicates == emulator.stats.duplicates
 
 
 def reasons(log: EventLog) -> Counter[str]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from pit.stream.broker import public_key, read_creds
-from pit.service.data import Role, User
+from pit.service.data import LoginRefused, Role, User
 from pit.trial.local_services import PostgresCluster
+from pit.trial.room import FIRST_LOGIN, Room
 from pit.service.store import PitStore
 from tests.pit.pit_service import fresh_database
 
@@ -114,3 +116,55 @@ def test_nats_config_places_a_node_in_a_cluster_a_room_under_a_head_office_and_a
     assert _error(_pit(*common, "--cluster", "room"))["message"] == "--cluster, --node and --routes go together"
     assert "--rooms 'a b'" in _error(_pit(*common, "--head-office", "--rooms", "a b"))["message"]
     assert _error(_pit(*common, "--room", "east"))["code"] == "bad_arguments"
+
+
+def test_the_stores_address_comes_from_a_file_or_the_environment_as_well_as_the_command_line(
+        postgres: PostgresCluster, tmp_path: Path) -> None:
+    dsn = fresh_database(postgres)
+    held = tmp_path / "pit.dsn"
+    held.write_text(dsn + "\n")
+    assert _pit("init", "--db-file", str(held)).returncode == 0
+    by_env = subprocess.run([sys.executable, "-m", "ui.cli", "pit", "user", "add", "ann", "--role", "supervisor",
+                             "--password-stdin"], input="ann-pass-1\n", capture_output=True, text=True, timeout=60,
+                            cwd=ROOT, env=os.environ | {"DA_PIT_DB": dsn})
+    assert by_env.returncode == 0, by_env.stderr
+    assert PitStore.open(dsn).login("ann", "ann-pass-1", "test") == User("ann", Role.SUPERVISOR)
+    nowhere = subprocess.run([sys.executable, "-m", "ui.cli", "pit", "init"], capture_output=True, text=True, timeout=60,
+                             cwd=ROOT, env={k: v for k, v in os.environ.items() if k != "DA_PIT_DB"})
+    assert nowhere.returncode == 2 and "--db-file FILE, set DA_PIT_DB, or --db DSN" in _error(nowhere)["message"]
+    assert _error(_pit("init", "--db-file", str(tmp_path / "none")))["code"] == "bad_arguments"
+
+
+def test_a_new_password_for_a_user_and_the_old_one_opens_nothing(postgres: PostgresCluster) -> None:
+    dsn = fresh_database(postgres)
+    _pit("init", "--db", dsn)
+    assert _pit("user", "add", "boss", "--role", "manager", "--db", dsn, "--password-stdin", stdin="first-pass-1\n").returncode == 0
+    changed = _pit("user", "password", "boss", "--db", dsn, "--password-stdin", stdin="second-pass-2\n")
+    assert changed.returncode == 0 and json.loads(changed.stdout) == {"user": "boss", "role": "manager", "password": "set"}
+    store = PitStore.open(dsn)
+    assert store.login("boss", "second-pass-2", "test") == User("boss", Role.MANAGER)
+    with pytest.raises(LoginRefused):
+        store.login("boss", "first-pass-1", "test")
+    assert _error(_pit("user", "password", "nobody", "--db", dsn, "--password-stdin", stdin="x-pass-123\n"))["code"] == "not_found"
+
+
+def test_a_rooms_one_first_account_gets_a_new_password_at_every_start(postgres: PostgresCluster, tmp_path: Path) -> None:
+    dsn = fresh_database(postgres)
+    _pit("init", "--db", dsn)
+
+    class RoomOnThisDatabase(Room):  # the room's own store, a database of the test's cluster
+        @property
+        def dsn(self) -> str:
+            return dsn
+
+    room = RoomOnThisDatabase(tmp_path, 1, "127.0.0.1:1")
+    first, second = room._first_login(), room._first_login()  # two starts of the room
+    assert first[0] == second[0] == FIRST_LOGIN and first[1] != second[1], "one account, a new password at each start"
+    store = PitStore.open(dsn)
+    try:
+        assert store.login(FIRST_LOGIN, second[1], "test") == User(FIRST_LOGIN, Role.MANAGER)
+        with pytest.raises(LoginRefused):
+            store.login(FIRST_LOGIN, first[1], "test")
+        assert [row[0] for row in store._all("SELECT name FROM users")] == [FIRST_LOGIN]
+    finally:
+        store.close()

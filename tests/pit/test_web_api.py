@@ -10,6 +10,8 @@ from starlette.testclient import TestClient
 from dealer_assist.journal.journal_file import read_records
 from dealer_assist.play.round_file import settle_round
 from memory_pit import MemoryPitData
+from pit.errors import BadValue
+from pit.service.data import NotAllowed
 from pit.service.web.app import create_app
 from web_bench import SUPERVISOR_TOKEN, TOKEN, floor_data
 from web_client import log_in, session_csrf
@@ -191,10 +193,10 @@ class RefusingStore(MemoryPitData):
     """The store refuses as PostgreSQL's does: a value it will not take, a user it will not let."""
 
     def alerts(self, state=None, table_id=None):  # type: ignore[no-untyped-def]
-        raise ValueError(f"state {state!r}: use open or acked")
+        raise BadValue(f"state {state!r}: use open or acked")
 
     def acknowledge(self, alert_id, user, note):  # type: ignore[no-untyped-def]
-        raise PermissionError(f"{user.name} may not acknowledge")
+        raise NotAllowed(f"{user.name} may not acknowledge")
 
 
 def test_the_stores_own_refusals_answer_400_and_403(journals):

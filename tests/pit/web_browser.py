@@ -173,6 +173,12 @@ def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screen
         log_in(driver, base, "meg")
         driver.get(base + "/reports")
         shoot(driver, folder, "report")
+        size = driver.get_window_size()
+        driver.set_window_size(1400, size["height"])  # a pit podium's screen
+        sideways = driver.execute_script(
+            "return Array.from(document.querySelectorAll('.scroll')).filter(e => e.scrollWidth > e.clientWidth + 1).length")
+        assert sideways == 0, "the report's tables fit 1400 px without scrolling sideways"
+        driver.set_window_size(size["width"], size["height"])
         driver.find_element(By.ID, "csv").click()
         downloads = folder / "downloads"
         try:

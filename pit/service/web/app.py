@@ -15,18 +15,25 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pit.service.data import Conflict, NotFound, PitData
+from pit.errors import BadValue, PitError
+from pit.service.data import ACKNOWLEDGE, ANYONE, REPORTS, Allowed, Conflict, NotAllowed, NotFound, PitData
 from pit.service.web import api, events, pages
 from pit.service.web.access import Caller, Sessions, caller
 from pit.service.web.context import Context, WebSettings
-from pit.service.web.errors import WebCode, WebError, not_logged_in
+from pit.service.web.errors import WebCode, WebError, forbidden, not_logged_in
+from pit.service.web.headers import SecurityHeaders
 from pit.service.web.params import payload
 from pit.service.web.templating import templates
 
 HERE = Path(__file__).parent
+STATUS: dict[type[PitError], tuple[int, WebCode]] = {  # the API's codes, the same values on the wire as before
+    NotFound: (404, WebCode.NOT_FOUND), Conflict: (409, WebCode.CONFLICT), NotAllowed: (403, WebCode.FORBIDDEN),
+    BadValue: (400, WebCode.BAD_REQUEST),
+}
 
 
 Handler = Callable[[Request, Caller, Context], Response]
@@ -39,7 +46,7 @@ def create_app(data: PitData, settings: WebSettings | None = None,
     settings = settings or WebSettings()
     ctx = Context(data, Sessions(settings.session_hours * 3600), templates(HERE / "templates"), settings)
 
-    def guarded(handler: Handler, page: bool) -> Callable[[Request], Awaitable[Response]]:
+    def guarded(handler: Handler, page: bool, allowed: Allowed = ANYONE) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             who: Caller | None = None
             try:
@@ -48,16 +55,13 @@ def create_app(data: PitData, settings: WebSettings | None = None,
                     if page:
                         return RedirectResponse(pages.login_url(request), status_code=303)
                     raise not_logged_in()
+                if who.user.role not in allowed.roles:
+                    raise forbidden(f"{who.user.name} is {who.user.role.value}: {allowed.says}")
                 request.state.payload = await payload(request)
                 return await run_in_threadpool(handler, request, who, ctx)
-            except NotFound as error:
-                return _refusal(ctx, request, who, WebError(404, WebCode.NOT_FOUND, str(error)), page)
-            except Conflict as error:
-                return _refusal(ctx, request, who, WebError(409, WebCode.CONFLICT, str(error)), page)
-            except PermissionError as error:
-                return _refusal(ctx, request, who, WebError(403, WebCode.FORBIDDEN, str(error)), page)
-            except ValueError as error:  # the store's refusal of a value it was given
-                return _refusal(ctx, request, who, WebError(400, WebCode.BAD_REQUEST, str(error)), page)
+            except PitError as error:  # the store's refusal, as the HTTP status its kind calls for
+                status, code = STATUS.get(type(error), (400, WebCode.BAD_REQUEST))
+                return _refusal(ctx, request, who, WebError(status, code, error.message), page)
             except WebError as error:
                 return _refusal(ctx, request, who, error, page)
         return endpoint
@@ -80,8 +84,8 @@ def create_app(data: PitData, settings: WebSettings | None = None,
         Route("/tables/{table_id}/live", guarded(pages.table_live, page=True)),
         Route("/alerts", guarded(pages.alerts, page=True)),
         Route("/alerts/list", guarded(pages.alert_list, page=True)),
-        Route("/alerts/{alert_id:int}/ack", guarded(pages.acknowledge, page=True), methods=["POST"]),
-        Route("/reports", guarded(pages.reports, page=True)),
+        Route("/alerts/{alert_id:int}/ack", guarded(pages.acknowledge, page=True, allowed=ACKNOWLEDGE), methods=["POST"]),
+        Route("/reports", guarded(pages.reports, page=True, allowed=REPORTS)),
         Route("/api/tables", guarded(api.tables, page=False)),
         Route("/api/tables/{table_id}/rounds", guarded(api.rounds, page=False)),
         Route("/api/tables/{table_id}/rounds/{round_id:int}", guarded(api.round_, page=False)),
@@ -89,13 +93,14 @@ def create_app(data: PitData, settings: WebSettings | None = None,
         Route("/api/witness/{journal}", guarded(api.witness, page=False)),
         Route("/api/witness/{journal}/hashes", guarded(api.witnessed_hashes, page=False)),
         Route("/api/alerts", guarded(api.alerts, page=False)),
-        Route("/api/alerts/{alert_id:int}/ack", guarded(api.acknowledge, page=False), methods=["POST"]),
-        Route("/api/reports/shift", guarded(api.shift_report, page=False)),
+        Route("/api/alerts/{alert_id:int}/ack", guarded(api.acknowledge, page=False, allowed=ACKNOWLEDGE), methods=["POST"]),
+        Route("/api/reports/shift", guarded(api.shift_report, page=False, allowed=REPORTS)),
         Route("/api/events", events.endpoint(ctx, events.Broadcast(ctx))),
         *([Route("/api/health", _health(health))] if health is not None else []),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={404: _unknown_path, 405: _wrong_method})
+    app = Starlette(routes=routes, exception_handlers={404: _unknown_path, 405: _wrong_method},
+                    middleware=[Middleware(SecurityHeaders)])
     app.state.ctx = ctx
     return app
 

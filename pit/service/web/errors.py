@@ -13,6 +13,7 @@ class WebCode(StrEnum):
     NOTE_REQUIRED = "note_required"
     NOTE_TOO_LONG = "note_too_long"
     BAD_BODY = "bad_body"
+    BODY_TOO_LARGE = "body_too_large"
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"
     FORBIDDEN = "forbidden"

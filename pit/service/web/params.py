@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import parse_qsl
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from starlette.requests import Request
 
-from pit.service.web.errors import WebCode, bad_request
+from pit.service.web.errors import WebCode, WebError, bad_request
 
 ALERT_STATES = ("open", "acked")
 MAX_ROUNDS = 1000
 MAX_NOTE = 500
+MAX_BODY = 64 * 1024  # far more than any form or call of the pit needs
 SHIFT = timedelta(hours=8)
 
 
@@ -65,11 +67,22 @@ async def payload(request: Request) -> dict[str, Any]:
     """A POST's form fields or JSON object, read before the handler runs in the thread pool."""
     if request.method != "POST":
         return {}
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise _too_large(int(declared))
+    raw = b""
+    async for chunk in request.stream():  # read no further than the limit, whatever the header said
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise _too_large(len(raw))
     kind = request.headers.get("content-type", "").split(";")[0].strip()
-    if kind in ("application/x-www-form-urlencoded", "multipart/form-data"):
-        form = await request.form()
-        return {key: value for key, value in form.items() if isinstance(value, str)}
-    raw = await request.body()
+    if kind == "application/x-www-form-urlencoded":  # the pages' forms
+        try:
+            return dict(parse_qsl(raw.decode("utf-8"), keep_blank_values=True, strict_parsing=False))
+        except UnicodeDecodeError:
+            raise bad_request(WebCode.BAD_BODY, "the form is not UTF-8 text") from None
+    if kind == "multipart/form-data":
+        raise bad_request(WebCode.BAD_BODY, "send a form as application/x-www-form-urlencoded, or a JSON object")
     if not raw:
         return {}
     try:
@@ -79,3 +92,7 @@ async def payload(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise bad_request(WebCode.BAD_BODY, "the body is not a JSON object")
     return body
+
+
+def _too_large(size: int) -> WebError:
+    return WebError(413, WebCode.BODY_TOO_LARGE, f"the body has {size} bytes or more; at most {MAX_BODY}")

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 from xml.sax.saxutils import escape
 
+from pit.service.data import ShiftReport
 from markupsafe import Markup
 
 from dealer_assist.text.journal_text import units
@@ -29,7 +30,7 @@ class Bar:
         return self.players + self.player_dealer
 
 
-def summary(table_id: str, start: datetime, end: datetime, report: dict[str, Any], room: str | None = None
+def summary(table_id: str, start: datetime, end: datetime, report: ShiftReport, room: str | None = None
             ) -> dict[str, Any]:
     """One table's shift in the CSV's columns (its room at a head office); amounts in currency units."""
     fees = report["fees"]
