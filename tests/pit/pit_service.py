@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 
+from pit.service.data import NotFound
 from pit.service.ingest import Ingest
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 from pit.service.store import PitStore
@@ -54,7 +55,7 @@ def wait_for(check: Callable[[], Any], timeout: float = 20.0, what: str = "the c
     while time.monotonic() < deadline:
         try:
             value = check()
-        except (psycopg.OperationalError, LookupError):  # the store restarting, a journal not there yet
+        except (psycopg.OperationalError, NotFound):  # the store restarting, a journal not there yet
             value = None
         if value:
             return value

@@ -15,6 +15,8 @@ import pytest
 from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.play.round_file import settle_round
+from pit.errors import BadValue
+from pit.service.data import NotAllowed
 from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
 from pit.service.ingest import rebuild, write_records
 from pit.trial.local_services import PostgresCluster
@@ -137,9 +139,9 @@ def test_alerts_are_raised_once_and_an_acknowledgement_is_kept_as_written(store:
     assert all(a["acked"] is None and a["table_id"] == "T1" for a in alerts)
     payout = next(a for a in alerts if a["kind"] == "large_payout")
     assert (payout["round_id"], payout["seq"]) == (2, 4) and "payout of $1,500.00 to seat" in payout["text"]
-    with pytest.raises(PermissionError):
+    with pytest.raises(NotAllowed):
         store.acknowledge(payout["id"], SURVEILLANCE, "seen")
-    with pytest.raises(ValueError, match="note"):
+    with pytest.raises(BadValue, match="note"):
         store.acknowledge(payout["id"], SUPERVISOR, "  ")
     acked = store.acknowledge(payout["id"], SUPERVISOR, "paid from the cage, checked")
     assert acked["acked"]["by"] == "ana" and acked["acked"]["note"] == "paid from the cage, checked"
@@ -176,7 +178,7 @@ def test_five_wrong_passwords_lock_the_name_and_every_try_is_kept(store: PitStor
     store.add_user("ana", Role.SUPERVISOR, "a long password")
     with pytest.raises(Conflict):
         store.add_user("ana", Role.MANAGER, "another password")
-    with pytest.raises(ValueError, match="at least 8"):
+    with pytest.raises(BadValue, match="at least 8"):
         store.add_user("bo", Role.MANAGER, "short")
     assert store.login("ana", "a long password", "10.0.0.5") == SUPERVISOR
     for _ in range(4):
