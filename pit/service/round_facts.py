@@ -11,7 +11,7 @@ from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.rules.money import to_units
 from pit.stream.wire import RecordMessage, body_of
 
-CORRECTION_OPS = ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed")
+CORRECTION_OPS = ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed", "MispayAccepted")
 
 
 @dataclass(frozen=True, slots=True)
