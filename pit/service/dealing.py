@@ -8,6 +8,7 @@ the same path from the journal's first record.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,6 +17,7 @@ from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.table.spots import parse_spot
 from dealer_assist.text.reader_words import late_change, spot_name
 from pit.service.alerts import AlertCause, AlertKind, wall_time
+from pit.service.data import DealerReport, DealerRow
 from pit.stream.wire import RecordMessage, body_of
 
 # The house dealer's own touchscreen inputs, accepted or refused: keyed wagers, "No more bets",
@@ -81,6 +83,37 @@ class Tally:
     taps: int = 0
     late_changes: int = 0
     mispays: int = 0
+
+
+@dataclass(slots=True)
+class DealerSums:
+    """One dealer's figures over a report's range, as the store or a test double adds them up."""
+
+    tables: set[str] = field(default_factory=set)
+    seconds: float = 0.0  # at the tables, within the range
+    rounds: int = 0
+    tally: Tally = field(default_factory=Tally)
+
+    def add(self, tally: Tally) -> None:
+        self.tally.taps += tally.taps
+        self.tally.late_changes += tally.late_changes
+        self.tally.mispays += tally.mispays
+
+
+def dealer_report(sums: Mapping[str, DealerSums]) -> DealerReport:
+    """The per-dealer report from each dealer's sums (NO_DEALER's: the rounds nobody signed in for)."""
+    rows: list[DealerRow] = []
+    for dealer in sorted(sums, key=lambda name: (name == NO_DEALER, name.casefold(), name)):
+        found = sums[dealer]
+        hours = found.seconds / 3600 if dealer != NO_DEALER else None
+        rows.append({
+            "dealer": dealer if dealer != NO_DEALER else None, "tables": sorted(found.tables),
+            "hours": round(hours, 2) if hours is not None else None, "rounds": found.rounds,
+            "rounds_per_hour": round(found.rounds / hours, 1) if hours else None,
+            "taps": found.tally.taps, "taps_per_round": round(found.tally.taps / found.rounds, 1) if found.rounds else None,
+            "late_changes": found.tally.late_changes, "mispays": found.tally.mispays,
+        })
+    return {"dealers": rows, "taps_counted": [*DEALER_TAPS, *(f"SpotsScanned ({purpose})" for purpose in TAPPED_SCANS)]}
 
 
 class Dealing:

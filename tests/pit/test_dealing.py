@@ -18,7 +18,7 @@ from dealer_assist.table.spots import parse_spot
 from devices.events import SpotCleared, WagersFault, WagersHello
 from devices.table_feed import evidence
 from pit.service.alerts import AlertKind, record_alerts
-from pit.service.dealing import NO_DEALER, Dealing, Tally, Watch
+from pit.service.dealing import NO_DEALER, Dealing, DealerSums, Tally, Watch, dealer_report
 from pit.stream.wire import RecordMessage
 
 JOURNAL = "ab" * 32
@@ -176,3 +176,15 @@ def test_where_a_batch_ends_changes_nothing_that_is_derived() -> None:
             tallies[key] = Tally(before.taps + tally.taps, before.late_changes + tally.late_changes,
                                  before.mispays + tally.mispays)
         assert tallies == whole.tallies
+
+
+def test_the_report_rows_are_by_name_with_no_dealer_last_and_rates_where_there_is_time() -> None:
+    sums = {"ben": DealerSums({"T2"}, 1800.0, 20, Tally(220, 1, 0)), NO_DEALER: DealerSums({"T3"}, 0.0, 4, Tally(9)),
+            "Ana": DealerSums({"T1", "T2"}, 7200.0, 100, Tally(1_050, 0, 2))}
+    report = dealer_report(sums)
+    assert [row["dealer"] for row in report["dealers"]] == ["Ana", "ben", None]
+    assert report["dealers"][0] == {"dealer": "Ana", "tables": ["T1", "T2"], "hours": 2.0, "rounds": 100,
+                                    "rounds_per_hour": 50.0, "taps": 1_050, "taps_per_round": 10.5, "late_changes": 0,
+                                    "mispays": 2}
+    assert report["dealers"][2]["hours"] is None and report["dealers"][2]["rounds_per_hour"] is None
+    assert "SpotsScanned (no_more_bets)" in report["taps_counted"] and "SpotReading" not in report["taps_counted"]
