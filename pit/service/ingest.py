@@ -237,8 +237,9 @@ async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple
 
 async def rebuild(conn: psycopg.AsyncConnection[Any], chunk: int = 5000) -> int:
     """The derived tables again from the stored records alone (rounds, corrections, rounds closed, who
-    dealt and what the wager reader found), and any alert a record raises that is missing; inside the caller's transaction. Returns the
-    records read. Alerts already raised stay as they are, with their acknowledgements."""
+    dealt and what the wager reader found), and any alert the records raise that is missing; inside
+    the caller's transaction. Returns the records read. Alerts already raised stay as they are, with
+    their acknowledgements."""
     await conn.execute("DELETE FROM corrections")
     await conn.execute("DELETE FROM rounds")
     await dealing_rows.forget(conn)
