@@ -26,25 +26,28 @@ async def follow(conn: psycopg.AsyncConnection[Any], stored: Sequence[RecordMess
     dealing = Dealing({journal: Watch.restored(state) for journal, state in rows})
     for message in stored:
         dealing.take(message)
-    async with conn.cursor() as cur:
-        if dealing.stints:
-            await cur.executemany(
-                "INSERT INTO dealer_stints (journal, seq, table_id, dealer, began, ended) VALUES (%s, %s, %s, %s, %s, %s)"
+    stints, tallies = list(dealing.stints.values()), list(dealing.tallies.items())
+    async with conn.pipeline():  # the three statements in one round trip
+        if stints:
+            await conn.execute(
+                "INSERT INTO dealer_stints (journal, seq, table_id, dealer, began, ended) SELECT * FROM unnest(%s::text[],"
+                " %s::bigint[], %s::text[], %s::text[], %s::timestamptz[], %s::timestamptz[])"
                 " ON CONFLICT (journal, seq) DO UPDATE SET ended = excluded.ended",
-                [(s.journal, s.seq, s.table_id, s.dealer, s.began, s.ended) for s in dealing.stints.values()])
-        if dealing.tallies:
-            await cur.executemany(
-                "INSERT INTO dealer_rounds (journal, round_id, dealer, taps, late_changes, mispays)"
-                " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (journal, round_id, dealer) DO UPDATE"
-                " SET taps = dealer_rounds.taps + excluded.taps,"
+                ([s.journal for s in stints], [s.seq for s in stints], [s.table_id for s in stints],
+                 [s.dealer for s in stints], [s.began for s in stints], [s.ended for s in stints]))
+        if tallies:
+            await conn.execute(
+                "INSERT INTO dealer_rounds (journal, round_id, dealer, taps, late_changes, mispays) SELECT * FROM"
+                " unnest(%s::text[], %s::bigint[], %s::text[], %s::int[], %s::int[], %s::int[])"
+                " ON CONFLICT (journal, round_id, dealer) DO UPDATE SET taps = dealer_rounds.taps + excluded.taps,"
                 " late_changes = dealer_rounds.late_changes + excluded.late_changes,"
                 " mispays = dealer_rounds.mispays + excluded.mispays",
-                [(journal, round_id, dealer, t.taps, t.late_changes, t.mispays)
-                 for (journal, round_id, dealer), t in dealing.tallies.items()])
-        await cur.executemany(
-            "INSERT INTO journal_watch (journal, state) VALUES (%s, %s)"
+                ([key[0] for key, _ in tallies], [key[1] for key, _ in tallies], [key[2] for key, _ in tallies],
+                 [t.taps for _, t in tallies], [t.late_changes for _, t in tallies], [t.mispays for _, t in tallies]))
+        await conn.execute(
+            "INSERT INTO journal_watch (journal, state) SELECT * FROM unnest(%s::text[], %s::jsonb[])"
             " ON CONFLICT (journal) DO UPDATE SET state = excluded.state",
-            [(journal, json.dumps(dealing.watches[journal].state())) for journal in journals])
+            (journals, [json.dumps(dealing.watches[journal].state()) for journal in journals]))
     return dealing.alerts
 
 
