@@ -13,6 +13,8 @@ from typing import Any
 
 from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.rules.money import format_money
+from dealer_assist.table.spots import parse_spot
+from dealer_assist.text.reader_words import mispay
 from pit.stream.wire import RecordMessage, StatusMessage, body_of
 
 SILENT_AFTER_S = 15.0  # no status for this long: the table is silent
@@ -37,6 +39,9 @@ class AlertKind(StrEnum):
     TABLE_SILENT = "table_silent"
     SHIPPING_BEHIND = "shipping_behind"
     DIVERGENCE = "divergence"
+    LATE_CHANGE = "late_change"
+    MISPAY = "mispay"
+    SPOT_FAULT = "spot_fault"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +102,11 @@ def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PA
                 found.append(cause(f"correction:{key}:{position}", AlertKind.CORRECTION,
                                    f"supervisor correction ({CORRECTIONS[kind]}) by {op.get('supervisor')}:"
                                    f" {op.get('reason')}"))
+            elif kind == "MispayAccepted":
+                found.append(cause(f"mispay:{key}:{position}", AlertKind.MISPAY,
+                                   "mispay: " + mispay(parse_spot(str(op.get("spot"))), int(op.get("held", 0)),
+                                                       int(op.get("due", 0)), str(op.get("supervisor")),
+                                                       str(op.get("reason")))))
             elif kind == "RotationWarning":
                 found.append(cause(f"rotation-warning:{key}:{position}", AlertKind.ROTATION_WARNING,
                                    f"bank rotation: {op.get('minutes_left')} minutes left before two other"

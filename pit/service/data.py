@@ -176,6 +176,28 @@ class ShiftReport(TypedDict):
     corrections: list[CorrectionRow]
 
 
+class DealerRow(TypedDict):
+    """A row of GET /api/reports/dealers: one house dealer over the range (RULES.md §8.25), or, with
+    `dealer` None, the rounds dealt with no dealer signed in."""
+
+    dealer: str | None
+    tables: list[str]  # the tables dealt
+    hours: float | None  # time at them: from each sign-in to its sign-out, or to the last record of the stint
+    rounds: int  # rounds closed in the range that the dealer dealt (a relief's round counts for both)
+    rounds_per_hour: float | None
+    taps: int  # the dealer's own inputs in those rounds (`taps_counted`)
+    taps_per_round: float | None
+    late_changes: int
+    mispays: int
+
+
+class DealerReport(TypedDict):
+    """GET /api/reports/dealers."""
+
+    dealers: list[DealerRow]  # by name, the rounds with no dealer signed in last
+    taps_counted: list[str]  # the inputs counted as the dealer's taps, accepted or refused
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """Something the floor shows changed: a table's status or records, or an alert."""
@@ -221,6 +243,10 @@ class PitData(Protocol):
 
     def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> ShiftReport:
         """GET /api/reports/shift: rounds, fees, player_dealer_net, largest_payouts, corrections."""
+        ...
+
+    def dealer_report(self, start: datetime, end: datetime) -> DealerReport:
+        """GET /api/reports/dealers: per house dealer, the rounds closed in the range and the time at the tables."""
         ...
 
     def changes(self) -> AsyncIterator[Change]:

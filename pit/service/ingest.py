@@ -39,7 +39,7 @@ from nats.js.errors import NotFoundError
 
 from dealer_assist.journal.journal_file import RecordKind
 from pit.service import alerts as rules
-from pit.service import catch_up, lease
+from pit.service import catch_up, dealing_rows, lease
 from pit.service.alerts import AlertCause
 from pit.service.pull import Puller
 from pit.stream.broker import ensure_stream
@@ -143,6 +143,7 @@ async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
                                            judgement.text, datetime.now(timezone.utc)))
     places = {journal: stream_seq(position) for journal, position in last_stored.items()} if stream_seq else {}
     await _store(conn, stored, known, heads, places, rooms or {})
+    causes += await dealing_rows.follow(conn, stored)
     outcome.stored = len(stored)
     outcome.raised = await raise_alerts(conn, causes)
     await notify(conn, {table_change(m.table_id) for m in stored}
@@ -210,7 +211,7 @@ async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple
                 closing.append((message.journal, fact.round_id, message.table_id, fact.wall, fact.wall,
                                 rules.wall_time(fact.wall), fact.seq, fact.voided, fact.player_dealer_net,
                                 fact.fees_players, fact.fees_player_dealer,
-                                json.dumps(fact.ledger) if fact.ledger is not None else None))
+                                json.dumps(fact.ledger) if fact.ledger is not None else None, list(fact.dealers)))
             elif isinstance(fact, Correction):
                 corrected.append((message.journal, message.seq, fact.position, message.table_id, fact.round_id,
                                   rules.wall_time(fact.wall), fact.type, fact.supervisor, fact.reason))
@@ -221,12 +222,12 @@ async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple
         if closing:
             await cur.executemany(
                 "INSERT INTO rounds (journal, round_id, table_id, opened, closed, closed_at, close_seq, voided,"
-                " player_dealer_net, fees_players, fees_player_dealer, ledger)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (journal, round_id) DO UPDATE"
+                " player_dealer_net, fees_players, fees_player_dealer, ledger, dealers)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (journal, round_id) DO UPDATE"
                 " SET closed = excluded.closed, closed_at = excluded.closed_at, close_seq = excluded.close_seq,"
                 " voided = excluded.voided, player_dealer_net = excluded.player_dealer_net,"
                 " fees_players = excluded.fees_players, fees_player_dealer = excluded.fees_player_dealer,"
-                " ledger = excluded.ledger", closing)
+                " ledger = excluded.ledger, dealers = excluded.dealers", closing)
         if corrected:
             await cur.executemany(
                 "INSERT INTO corrections (journal, seq, position, table_id, round_id, at, type, supervisor, reason)"
@@ -235,11 +236,13 @@ async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple
 
 
 async def rebuild(conn: psycopg.AsyncConnection[Any], chunk: int = 5000) -> int:
-    """The derived tables again from the stored records alone (rounds, corrections, rounds closed),
-    and any alert a record raises that is missing; inside the caller's transaction. Returns the
-    records read. Alerts already raised stay as they are, with their acknowledgements."""
+    """The derived tables again from the stored records alone (rounds, corrections, rounds closed, who
+    dealt and what the wager reader found), and any alert the records raise that is missing; inside
+    the caller's transaction. Returns the records read. Alerts already raised stay as they are, with
+    their acknowledgements."""
     await conn.execute("DELETE FROM corrections")
     await conn.execute("DELETE FROM rounds")
+    await dealing_rows.forget(conn)
     threshold = await payout_threshold(conn)
     journals = await (await conn.execute("SELECT journal, table_id FROM journals ORDER BY journal")).fetchall()
     read = 0
@@ -254,7 +257,8 @@ async def rebuild(conn: psycopg.AsyncConnection[Any], chunk: int = 5000) -> int:
             found = [RecordMessage(table_id, journal, seq, wall, mono_ns, round_id, RecordKind(kind), body, digest)
                      for seq, wall, mono_ns, round_id, kind, body, digest in rows]
             closed += sum((await write_derived(conn, [(m, facts(m)) for m in found])).values())
-            await raise_alerts(conn, [cause for m in found for cause in rules.record_alerts(m, threshold)])
+            await raise_alerts(conn, [cause for m in found for cause in rules.record_alerts(m, threshold)]
+                               + await dealing_rows.follow(conn, found))
             since, read = found[-1].seq, read + len(found)
         await conn.execute("UPDATE journals SET rounds_closed = %s WHERE journal = %s", (closed, journal))
     return read

@@ -11,7 +11,7 @@ from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.rules.money import to_units
 from pit.stream.wire import RecordMessage, body_of
 
-CORRECTION_OPS = ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed")
+CORRECTION_OPS = ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed", "MispayAccepted")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,7 @@ class RoundClose:
     fees_players: Decimal
     fees_player_dealer: Decimal
     ledger: dict[str, Any] | None
+    dealers: tuple[str, ...]  # who dealt it, in turn (RULES.md §8.25); none when nobody was signed in
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,8 @@ def facts(message: RecordMessage) -> list[Fact]:
             fees = (ledger or {}).get("fees", {})
             found.append(RoundClose(int(op["round_id"]), message.wall, message.seq, bool(op.get("voided")),
                                     _units(to_units(int(op.get("player_dealer_net", 0)))),
-                                    _units(fees.get("players", 0)), _units(fees.get("player_dealer", 0)), ledger))
+                                    _units(fees.get("players", 0)), _units(fees.get("player_dealer", 0)), ledger,
+                                    tuple(str(name) for name in body.get("dealers", ()))))
         elif kind in CORRECTION_OPS:
             found.append(Correction(position, message.round_id, message.wall, kind, str(op.get("supervisor", "")),
                                     str(op.get("reason", ""))))

@@ -1,10 +1,15 @@
 """Real bench journals for the pit's tests, and the forger's rewrite of one."""
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timedelta
 from pathlib import Path
 
+from dealer_assist.journal import journal_file
 from dealer_assist.journal.journal_file import Record, read_records, record_hash
 from hw_sims.bench_command import main as bench
 from pit.stream.wire import RecordMessage, journal_identity
@@ -49,3 +54,21 @@ def rewrite(path: Path, seq: int, change: dict[str, object]) -> None:
 
 def head(path: Path) -> Record:
     return list(read_records(path))[-1]
+
+
+@contextmanager
+def paced_walls(start: datetime, step: timedelta) -> Iterator[None]:
+    """Records journaled meanwhile take their wall clocks from `start` on, `step` apart: a table dealt
+    at a person's pace, for figures per hour that a bench dealing in milliseconds cannot give."""
+    ticks = itertools.count()
+
+    class Paced(datetime):
+        @classmethod
+        def now(cls, tz: object = None) -> datetime:  # type: ignore[override]
+            return start + step * next(ticks)
+
+    journal_file.datetime = Paced  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        journal_file.datetime = datetime  # type: ignore[misc]

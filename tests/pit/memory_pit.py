@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -16,14 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import Failure
-from dealer_assist.journal.journal_file import read_records
+from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.record_source import SqliteRecords, closing_record
 from dealer_assist.table.header import table_config
 from dealer_assist.table.journaled_table import replay
 from dealer_assist.table.session import TableConfig
+from pit.service.alerts import wall_time
 from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
-from pit.stream.wire import journal_identity
+from pit.service.dealing import NO_DEALER, Dealing, DealerSums, dealer_report
+from pit.stream.wire import RecordMessage, body_of, journal_identity
 
 TRIES = 5
 LOCK_S = 60.0
@@ -154,6 +157,29 @@ class MemoryPitData:
         report["fees"] = {key: round(value, 2) for key, value in report["fees"].items()}
         report["player_dealer_net"] = round(report["player_dealer_net"], 2)
         return report
+
+    def dealer_report(self, start: datetime, end: datetime) -> dict[str, Any]:
+        """Each journal followed by the pit's own `Dealing`, and added up as the store's queries do."""
+        sums: defaultdict[str, DealerSums] = defaultdict(DealerSums)
+        for table in self._tables.values():
+            found = [RecordMessage.of(table.table_id, table.journal, record) for record in read_records(table.path)]
+            dealing = Dealing()
+            for message in found:
+                dealing.take(message)
+            closed = {m.round_id: body_of(m.body).get("dealers") or [NO_DEALER] for m in found
+                      if m.kind is RecordKind.CLOSE and start <= wall_time(m.wall) < end}
+            for dealers in closed.values():
+                for dealer in dealers:
+                    sums[dealer].rounds += 1
+                    sums[dealer].tables.add(table.table_id)
+            for (_, round_id, dealer), tally in dealing.tallies.items():
+                if round_id in closed:
+                    sums[dealer].add(tally)
+            for stint in dealing.stints.values():
+                if stint.began < end and stint.ended >= start:
+                    sums[stint.dealer].seconds += (min(stint.ended, end) - max(stint.began, start)).total_seconds()
+                    sums[stint.dealer].tables.add(table.table_id)
+        return dict(dealer_report(sums))
 
     async def changes(self) -> AsyncIterator[Change]:
         queue: asyncio.Queue[Change] = asyncio.Queue()

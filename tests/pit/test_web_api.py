@@ -12,6 +12,7 @@ from dealer_assist.play.round_file import settle_round
 from memory_pit import MemoryPitData
 from pit.errors import BadValue
 from pit.service.data import NotAllowed
+from pit.service.dealing import DEALER_TAPS
 from pit.service.web.app import create_app
 from web_bench import SUPERVISOR_TOKEN, TOKEN, floor_data
 from web_client import log_in, session_csrf
@@ -19,6 +20,7 @@ from web_client import log_in, session_csrf
 TABLE_KEYS = {"table_id", "room", "profile", "round_id", "phase", "player_dealer", "rounds_per_hour", "link", "behind",
               "devices", "open_alerts", "last_seen"}
 ALERT_KEYS = {"id", "table_id", "kind", "round_id", "seq", "raised", "text", "acked"}
+DEALER_KEYS = {"dealer", "tables", "hours", "rounds", "rounds_per_hour", "taps", "taps_per_round", "late_changes", "mispays"}
 WIDE = {"from": "2000-01-01T00:00:00+00:00", "to": "2100-01-01T00:00:00+00:00"}
 
 
@@ -34,7 +36,7 @@ def journal_of(floor: MemoryPitData, table_id: str) -> str:
 
 @pytest.mark.parametrize("path", ["/api/tables", "/api/tables/T-1/rounds", "/api/tables/T-1/rounds/1",
                                   "/api/tables/T-1/rounds/1/round-file", "/api/witness/abc", "/api/witness/abc/hashes",
-                                  "/api/alerts", "/api/reports/shift", "/api/events"])
+                                  "/api/alerts", "/api/reports/shift", "/api/reports/dealers", "/api/events"])
 def test_every_call_without_a_login_or_token_is_401_with_an_error_object(client, path):
     answer = client.get(path)
     assert answer.status_code == 401
@@ -155,9 +157,11 @@ def test_a_session_call_that_changes_something_needs_its_csrf_token(client, floo
     assert accepted.status_code == 200 and accepted.json()["acked"]["by"] == "sue"
 
 
-def test_reports_are_for_managers(client):
-    assert client.get("/api/reports/shift", headers=bearer(TOKEN)).status_code == 403
-    assert client.get("/api/reports/shift", headers=bearer(SUPERVISOR_TOKEN)).status_code == 403
+@pytest.mark.parametrize("path", ["/api/reports/shift", "/api/reports/dealers"])
+def test_reports_are_for_managers(client, path):
+    assert client.get(path, headers=bearer(TOKEN)).status_code == 403
+    refused = client.get(path, headers=bearer(SUPERVISOR_TOKEN))
+    assert refused.status_code == 403 and refused.json()["error"]["message"] == "sue is supervisor: reports are for managers"
 
 
 def test_a_shift_report_in_json_and_csv(client, floor):
@@ -176,11 +180,53 @@ def test_a_shift_report_in_json_and_csv(client, floor):
     assert sum(float(row["drop"]) for row in rows) == pytest.approx(whole["fees"]["players"] + whole["fees"]["player_dealer"])
 
 
+def test_the_per_dealer_report_in_json_and_csv(client, floor, journals):
+    """T-1's first three rounds dealt by Ana R., the next three by Ben K. who relieved her; T-2's by
+    Cleo M.; T-3's with nobody signed in."""
+    log_in(client, "meg")
+    report = client.get("/api/reports/dealers", params=WIDE).json()
+    assert set(report) == {"dealers", "taps_counted"} and "PlaceWager" in report["taps_counted"]
+    rows = {row["dealer"]: row for row in report["dealers"]}
+    assert list(rows) == ["Ana R.", "Ben K.", "Cleo M.", None]
+    assert all(set(row) == DEALER_KEYS for row in rows.values())
+    assert [(rows[name]["tables"], rows[name]["rounds"]) for name in rows] == [
+        (["T-1"], 3), (["T-1"], 3), (["T-2"], 4), (["T-3"], 3)]
+    taps = _taps(journals / "T-1.db")
+    assert (rows["Ana R."]["taps"], rows["Ben K."]["taps"]) == (taps["Ana R."], taps["Ben K."])
+    ana = rows["Ana R."]
+    assert ana["taps_per_round"] == round(ana["taps"] / 3, 1) and ana["hours"] >= 0 and ana["rounds_per_hour"] > 0
+    assert rows[None]["hours"] is None and rows[None]["rounds_per_hour"] is None
+    assert all(row["late_changes"] == row["mispays"] == 0 for row in rows.values())  # no wager reader at these tables
+
+    answer = client.get("/api/reports/dealers", params={**WIDE, "format": "csv"})
+    assert answer.headers["content-type"].startswith("text/csv")
+    assert answer.headers["content-disposition"] == 'attachment; filename="dealers-20000101T0000-21000101T0000.csv"'
+    lines = list(csv.DictReader(io.StringIO(answer.text)))
+    assert [line["dealer"] for line in lines] == ["Ana R.", "Ben K.", "Cleo M.", "no dealer signed in"]
+    assert lines[0]["tables"] == "T-1" and int(lines[0]["taps"]) == ana["taps"] and lines[3]["rounds_per_hour"] == ""
+    assert lines[0]["from"] == WIDE["from"] and float(lines[0]["rounds_per_hour"]) == ana["rounds_per_hour"]
+
+
+def _taps(path) -> dict[str | None, int]:
+    """The dealer's own inputs in the journal, by who was signed in, counted here from the records."""
+    taps: dict[str | None, int] = {}
+    dealer = None
+    for record in read_records(path):
+        if record.kind.value not in ("input", "close", "refused"):
+            continue
+        for op in record.body.get("ops", []):
+            dealer = op["dealer"] if op["type"] == "DealerSignedIn" else None if op["type"] == "DealerSignedOut" else dealer
+        if record.body["input"]["type"] in DEALER_TAPS:
+            taps[dealer] = taps.get(dealer, 0) + 1
+    return taps
+
+
+@pytest.mark.parametrize("path", ["/api/reports/shift", "/api/reports/dealers"])
 @pytest.mark.parametrize("query", [{"from": "yesterday"}, {"to": "2026-13-01"},
                                    {"from": "2026-01-02T00:00", "to": "2026-01-01T00:00"}, {"format": "xml"}])
-def test_a_bad_report_range_or_format_is_400(client, query):
+def test_a_bad_report_range_or_format_is_400(client, path, query):
     log_in(client, "meg")
-    answer = client.get("/api/reports/shift", params=query)
+    answer = client.get(path, params=query)
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_parameter"
 
 

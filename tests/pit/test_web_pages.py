@@ -101,6 +101,28 @@ def test_a_shift_report_has_a_row_per_table_a_chart_and_a_csv_link(floor):
     assert client.get("/reports?table=T-9").status_code == 404
 
 
+def test_the_per_dealer_report_has_a_row_per_dealer_a_chart_of_their_pace_and_a_csv_link(floor):
+    client = TestClient(create_app(floor))
+    log_in(client, "meg")
+    page = client.get("/reports/dealers?from=2000-01-01T00:00&to=2100-01-01T00:00").text
+    rows = re.findall(r'<tr(?: class="no-dealer")?><th scope="row">([^<]+)</th>', page)
+    assert rows == ["Ana R.", "Ben K.", "Cleo M.", "no dealer signed in"]
+    assert page.count('class="rate"') == 3  # a bar for each dealer signed in; the rounds of nobody have no pace
+    assert 'aria-label="Rounds per hour by dealer"' in page and "style=" not in page  # classes only, for the CSP
+    assert "Taps are the dealer's own touchscreen inputs" in page and "not the devices' inputs" in page
+    assert 'href="/api/reports/dealers?from=2000-01-01T00%3A00%3A00%2B00%3A00&amp;to=2100-01-01' in page
+    assert '<a href="/reports?from=2000-01-01T00:00&amp;to=2100-01-01T00:00" >By table</a>' in page
+    shift = client.get("/reports?from=2000-01-01T00:00&to=2100-01-01T00:00").text
+    assert '<a href="/reports/dealers?from=2000-01-01T00:00&amp;to=2100-01-01T00:00" >By dealer</a>' in shift
+    empty = client.get("/reports/dealers?from=2001-01-01T00:00&to=2001-01-02T00:00").text
+    assert "No rounds and no dealer signed in during this range." in empty and "<svg" not in empty
+
+
+def test_the_per_dealer_report_is_a_managers(client):
+    answer = client.get("/reports/dealers")
+    assert answer.status_code == 403 and "reports are for managers" in answer.text
+
+
 def test_the_report_of_the_last_eight_hours_holds_the_rounds_just_closed(floor):
     client = TestClient(create_app(floor))
     log_in(client, "meg")

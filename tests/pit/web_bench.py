@@ -1,5 +1,5 @@
 """A small floor for the web tests: real bench journals of three tables in a test double of the
-store, with users of each role, a token, and alerts."""
+store, with users of each role, a token, and alerts; house dealers signed in at most tables."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,6 +7,7 @@ from pathlib import Path
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.session_inputs import DealerSignIn
 from dealer_assist.rules.phases import Phase
 from memory_pit import MemoryPitData
 from pit.service.data import Role
@@ -16,10 +17,17 @@ TOKEN = "tok-surveillance-0123456789"
 SUPERVISOR_TOKEN = "tok-supervisor-0123456789"
 
 
-def play(table: Table, rounds: int, seed: int) -> None:
+def play(table: Table, rounds: int, seed: int, dealers: tuple[str, ...] = ()) -> None:
+    """`rounds` more rounds of the bench's player; with `dealers`, each signs in at the touchscreen in
+    turn (a relief between rounds) for an equal share of them."""
     player = BenchPlayer(seed)
-    target = table.rounds_closed + rounds
+    start = table.rounds_closed
+    target = start + rounds
+    signed = 0
     while table.rounds_closed < target:
+        if signed < len(dealers) and table.rounds_closed >= start + rounds * signed // len(dealers):
+            table.submit(DealerSignIn(dealers[signed]))
+            signed += 1
         table.submit(player.next_input(table.session))
 
 
@@ -31,13 +39,17 @@ def deal_until_hole_card(table: Table, seed: int) -> None:
         table.submit(player.next_input(table.session))
 
 
+DEALERS = {"T-1": ("Ana R.", "Ben K."), "T-2": ("Cleo M.",), "T-4": ("Dana P.",), "T-5": ("Eli S.",), "T-6": ("Ana R.",),
+           "T-7": ("Finn O.",)}  # who signs in to deal each table's rounds; nobody at T-3 and T-8
+
+
 def bench_tables(folder: Path) -> dict[str, Table]:
     """T-1 and T-2 with closed rounds; T-3 mid-round with the hole card hidden. The tables stay
     open so a test can deal on; the caller closes them."""
     tables = {}
     for table_id, profile, rounds, seed in (("T-1", "c21-8.0", 6, 11), ("T-2", "nobust-4.0", 4, 12), ("T-3", "c21-8.0", 3, 13)):
         table = Table.open(folder / f"{table_id}.db", TableConfig(table_id, profile))
-        play(table, rounds, seed)
+        play(table, rounds, seed, DEALERS.get(table_id, ()))
         tables[table_id] = table
     deal_until_hole_card(tables["T-3"], 13)
     return tables
@@ -52,7 +64,7 @@ def more_tables(folder: Path) -> dict[str, Table]:
     tables = {}
     for number, (table_id, profile) in enumerate(MORE_TABLES):
         table = Table.open(folder / f"{table_id}.db", TableConfig(table_id, profile))
-        play(table, 2 + number, 20 + number)
+        play(table, 2 + number, 20 + number, DEALERS.get(table_id, ()))
         tables[table_id] = table
     return tables
 

@@ -9,8 +9,8 @@ from starlette.responses import JSONResponse, Response
 from pit.service.web import params
 from pit.service.web.access import CSRF_HEADER, Caller
 from pit.service.web.context import Context
-from pit.service.web.errors import WebCode, bad_request, forbidden
-from pit.service.web.report_view import as_csv, summary
+from pit.service.web.errors import forbidden
+from pit.service.web.report_view import DEALER_COLUMNS, SHIFT_COLUMNS, as_csv, dealer_lines, summary
 
 
 def tables(request: Request, who: Caller, ctx: Context) -> Response:
@@ -60,14 +60,23 @@ def shift_report(request: Request, who: Caller, ctx: Context) -> Response:
     query = request.query_params
     start, end = params.shift(query.get("from"), query.get("to"), datetime.now(UTC))
     table_id = query.get("table") or None
-    report_format = query.get("format", "json")
-    if report_format == "json":
+    if params.report_format(query.get("format")) == "json":
         return JSONResponse(ctx.data.shift_report(table_id, start, end))
-    if report_format != "csv":
-        raise bad_request(WebCode.BAD_PARAMETER, f"format={report_format!r}: use json or csv")
     rooms = {row["table_id"]: row.get("room") for row in ctx.data.tables()}
     ids = [table_id] if table_id else list(rooms)
     rows = [summary(each, start, end, ctx.data.shift_report(each, start, end), rooms.get(each)) for each in ids]
-    name = f"shift-{table_id or 'all'}-{start:%Y%m%dT%H%M}-{end:%Y%m%dT%H%M}.csv"
-    return Response(as_csv(rows), media_type="text/csv; charset=utf-8",
-                    headers={"content-disposition": f'attachment; filename="{name}"'})
+    return _csv(as_csv(rows, SHIFT_COLUMNS), f"shift-{table_id or 'all'}", start, end)
+
+
+def dealer_report(request: Request, who: Caller, ctx: Context) -> Response:
+    query = request.query_params
+    start, end = params.shift(query.get("from"), query.get("to"), datetime.now(UTC))
+    report = ctx.data.dealer_report(start, end)
+    if params.report_format(query.get("format")) == "json":
+        return JSONResponse(report)
+    return _csv(as_csv(dealer_lines(start, end, report), DEALER_COLUMNS), "dealers", start, end)
+
+
+def _csv(text: str, what: str, start: datetime, end: datetime) -> Response:
+    name = f"{what}-{start:%Y%m%dT%H%M}-{end:%Y%m%dT%H%M}.csv"
+    return Response(text, media_type="text/csv; charset=utf-8", headers={"content-disposition": f'attachment; filename="{name}"'})

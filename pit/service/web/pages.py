@@ -1,4 +1,4 @@
-"""The dashboard's pages: login, Floor, Table (live round and recall), Alerts, Reports.
+"""The dashboard's pages: login, Floor, Table (live round and recall), Alerts, Reports (by table and by dealer).
 
 Each handler reads what it shows from `PitData` and renders one template; the live parts are
 fragments the pages fetch again when the event stream says their table or alert changed.
@@ -20,7 +20,7 @@ from pit.service.web.access import CSRF_FIELD, LOGIN_CSRF_COOKIE, SESSION_COOKIE
 from pit.service.web.context import Context
 from pit.service.web.errors import WebCode, WebError, forbidden
 from pit.service.web.live_view import live_round
-from pit.service.web.report_view import Bar, bar_chart, slices, summary
+from pit.service.web.report_view import Bar, bar_chart, rate_chart, slices, summary
 
 RECALL_ROUNDS = 30
 LOGIN_FORM_S = 3600
@@ -160,11 +160,21 @@ def acknowledge(request: Request, who: Caller, ctx: Context) -> Response:
 
 # --- reports ------------------------------------------------------------------------------------
 
-def reports(request: Request, who: Caller, ctx: Context) -> Response:
+def _report_range(request: Request) -> tuple[datetime, datetime]:
+    """A report's range from its form; by default the eight hours up to now."""
     query = request.query_params
     next_minute = (datetime.now(UTC) + timedelta(minutes=1)).replace(second=0, microsecond=0)  # up to now, inclusive
-    start, end = params.shift(query.get("from"), query.get("to"), next_minute)
-    table_id = query.get("table") or None
+    return params.shift(query.get("from"), query.get("to"), next_minute)
+
+
+def _range_values(start: datetime, end: datetime) -> dict[str, Any]:
+    """What the report pages' range form and their links to each other show of the range."""
+    return {"start": start, "end": end, "start_value": f"{start:%Y-%m-%dT%H:%M}", "end_value": f"{end:%Y-%m-%dT%H:%M}"}
+
+
+def reports(request: Request, who: Caller, ctx: Context) -> Response:
+    start, end = _report_range(request)
+    table_id = request.query_params.get("table") or None
     rooms = {row["table_id"]: row.get("room") for row in ctx.data.tables()}
     table_ids = list(rooms)
     if table_id is not None and table_id not in table_ids:
@@ -184,6 +194,17 @@ def reports(request: Request, who: Caller, ctx: Context) -> Response:
     csv_query = urlencode({"from": start.isoformat(), "to": end.isoformat(), "format": "csv",
                            **({"table": table_id} if table_id else {})})
     return _render(ctx, request, who, "reports.html", report=report, rows=rows, table=table_id or "",
-                   table_ids=table_ids, any_room=any(rooms.values()), start=start, end=end, chart=bar_chart(bars, chart_title),
-                   chart_title=chart_title, csv_url=f"/api/reports/shift?{csv_query}",
-                   start_value=f"{start:%Y-%m-%dT%H:%M}", end_value=f"{end:%Y-%m-%dT%H:%M}")
+                   table_ids=table_ids, any_room=any(rooms.values()), chart=bar_chart(bars, chart_title),
+                   chart_title=chart_title, csv_url=f"/api/reports/shift?{csv_query}", **_range_values(start, end))
+
+
+def dealers_report(request: Request, who: Caller, ctx: Context) -> Response:
+    """Per house dealer (RULES.md §8.25): a row each, their rounds per hour as a chart, and the CSV."""
+    start, end = _report_range(request)
+    report = ctx.data.dealer_report(start, end)
+    rates = [(row["dealer"], row["rounds_per_hour"]) for row in report["dealers"]
+             if row["dealer"] is not None and row["rounds_per_hour"] is not None]
+    csv_query = urlencode({"from": start.isoformat(), "to": end.isoformat(), "format": "csv"})
+    return _render(ctx, request, who, "dealers.html", report=report,
+                   chart=rate_chart(rates, "Rounds per hour by dealer") if rates else None,
+                   csv_url=f"/api/reports/dealers?{csv_query}", **_range_values(start, end))

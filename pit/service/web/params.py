@@ -53,6 +53,15 @@ def shift(raw_from: str | None, raw_to: str | None, now: datetime) -> tuple[date
     return start, end
 
 
+def report_format(raw: str | None) -> str:
+    """A report's answer: JSON unless CSV is asked for."""
+    if raw in (None, "", "json"):
+        return "json"
+    if raw != "csv":
+        raise bad_request(WebCode.BAD_PARAMETER, f"format={raw!r}: use json or csv")
+    return raw
+
+
 def note(body: Any) -> str:
     """An acknowledgement's note: required, kept forever, so it must say something."""
     text = body.get("note") if isinstance(body, dict) else None

@@ -1,5 +1,6 @@
-"""A shift report as a manager reads it: one row per table, the same rows as CSV, and the drop as a
-bar chart drawn on the server (SVG), so the page needs no script and prints as it shows."""
+"""The reports as a manager reads them: a shift's row per table and a dealer's row per dealer, the
+same rows as CSV, and their charts drawn on the server (SVG, classes only: the pages' Content-Security-
+Policy allows no inline style), so a page needs no script and prints as it shows."""
 from __future__ import annotations
 
 import csv
@@ -9,14 +10,19 @@ from datetime import datetime
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pit.service.data import ShiftReport
 from markupsafe import Markup
+
+from pit.service.data import DealerReport, ShiftReport
 
 from dealer_assist.text.journal_text import units
 
-CSV_COLUMNS = ("table_id", "room", "from", "to", "rounds", "fees_players", "fees_player_dealer", "drop",
+SHIFT_COLUMNS = ("table_id", "room", "from", "to", "rounds", "fees_players", "fees_player_dealer", "drop",
                "player_dealer_net", "corrections", "largest_payout")
+DEALER_COLUMNS = ("dealer", "from", "to", "tables", "hours", "rounds", "rounds_per_hour", "taps", "taps_per_round",
+                  "late_changes", "mispays")
+NO_DEALER_TEXT = "no dealer signed in"
 MAX_BARS = 24
+LABEL_CHARACTERS = 20  # a dealer's name on the chart; the whole name is its tooltip and in the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +49,15 @@ def summary(table_id: str, start: datetime, end: datetime, report: ShiftReport, 
     }
 
 
-def as_csv(rows: list[dict[str, Any]]) -> str:
+def dealer_lines(start: datetime, end: datetime, report: DealerReport) -> list[dict[str, Any]]:
+    """The per-dealer report in the CSV's columns: the tables dealt space-separated, no figure as blank."""
+    return [{**row, "dealer": row["dealer"] or NO_DEALER_TEXT, "from": start.isoformat(), "to": end.isoformat(),
+             "tables": " ".join(row["tables"])} for row in report["dealers"]]
+
+
+def as_csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\r\n")
+    writer = csv.DictWriter(out, columns, lineterminator="\r\n")
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue()
@@ -82,5 +94,25 @@ def bar_chart(bars: list[Bar], title: str) -> Markup:
             parts.append(f'<text x="{x + w / 2:.1f}" y="{base - h_players - h_pd - 6:.1f}" class="value" '
                          f'text-anchor="middle">{units(bar.drop)}</text>')
         parts.append(f'<text x="{x + w / 2:.1f}" y="{base + 26}" class="label" text-anchor="middle">{escape(bar.label)}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def rate_chart(rates: list[tuple[str, float]], title: str) -> Markup:
+    """A bar per dealer, lying down so that a name of any length has its place on the left, with the
+    rate written at the bar's end."""
+    width, left, right, top, row = 960, 250, 90, 8, 46
+    plot_w, height = width - left - right, 2 * top + row * max(1, len(rates))
+    peak = max((rate for _, rate in rates), default=0.0) or 1.0
+    parts = [f'<svg class="chart rates" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}" '
+             f'xmlns="http://www.w3.org/2000/svg">',
+             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - top}" class="axis"/>']
+    for i, (label, rate) in enumerate(rates):
+        y, w = top + i * row, plot_w * rate / peak
+        shown = label if len(label) <= LABEL_CHARACTERS else label[:LABEL_CHARACTERS - 1] + "…"
+        parts.append(f'<text x="{left - 12}" y="{y + row / 2 + 6:.1f}" class="label" text-anchor="end">'
+                     f'<title>{escape(label)}</title>{escape(shown)}</text>')
+        parts.append(f'<rect x="{left}" y="{y + 9}" width="{w:.1f}" height="{row - 18}" class="rate"/>')
+        parts.append(f'<text x="{left + w + 10:.1f}" y="{y + row / 2 + 6:.1f}" class="value">{rate:.1f}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))

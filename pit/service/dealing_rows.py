@@ -1,0 +1,57 @@
+"""The store's side of `dealing`: each journal's watch read before a batch of stored records and kept
+after it, with the stints and tallies the batch changed, inside the caller's transaction."""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+
+from pit.service.alerts import AlertCause
+from pit.service.dealing import Dealing, Watch
+from pit.stream.wire import RecordMessage
+
+DERIVED = ("dealer_rounds", "dealer_stints", "journal_watch")
+
+
+async def follow(conn: psycopg.AsyncConnection[Any], stored: Sequence[RecordMessage]) -> list[AlertCause]:
+    """The records just stored, in journal order, taken from where each journal's watch stood;
+    returns the alerts they raise (the store raises each cause once)."""
+    journals = sorted({message.journal for message in stored})
+    if not journals:
+        return []
+    rows = await (await conn.execute("SELECT journal, state FROM journal_watch WHERE journal = ANY(%s)",
+                                     (journals,))).fetchall()
+    dealing = Dealing({journal: Watch.restored(state) for journal, state in rows})
+    for message in stored:
+        dealing.take(message)
+    stints, tallies = list(dealing.stints.values()), list(dealing.tallies.items())
+    async with conn.pipeline():  # the three statements in one round trip
+        if stints:
+            await conn.execute(
+                "INSERT INTO dealer_stints (journal, seq, table_id, dealer, began, ended) SELECT * FROM unnest(%s::text[],"
+                " %s::bigint[], %s::text[], %s::text[], %s::timestamptz[], %s::timestamptz[])"
+                " ON CONFLICT (journal, seq) DO UPDATE SET ended = excluded.ended",
+                ([s.journal for s in stints], [s.seq for s in stints], [s.table_id for s in stints],
+                 [s.dealer for s in stints], [s.began for s in stints], [s.ended for s in stints]))
+        if tallies:
+            await conn.execute(
+                "INSERT INTO dealer_rounds (journal, round_id, dealer, taps, late_changes, mispays) SELECT * FROM"
+                " unnest(%s::text[], %s::bigint[], %s::text[], %s::int[], %s::int[], %s::int[])"
+                " ON CONFLICT (journal, round_id, dealer) DO UPDATE SET taps = dealer_rounds.taps + excluded.taps,"
+                " late_changes = dealer_rounds.late_changes + excluded.late_changes,"
+                " mispays = dealer_rounds.mispays + excluded.mispays",
+                ([key[0] for key, _ in tallies], [key[1] for key, _ in tallies], [key[2] for key, _ in tallies],
+                 [t.taps for _, t in tallies], [t.late_changes for _, t in tallies], [t.mispays for _, t in tallies]))
+        await conn.execute(
+            "INSERT INTO journal_watch (journal, state) SELECT * FROM unnest(%s::text[], %s::jsonb[])"
+            " ON CONFLICT (journal) DO UPDATE SET state = excluded.state",
+            (journals, [json.dumps(dealing.watches[journal].state()) for journal in journals]))
+    return dealing.alerts
+
+
+async def forget(conn: psycopg.AsyncConnection[Any]) -> None:
+    """Everything `follow` derived, before a rebuild walks every journal again from its first record."""
+    for table in DERIVED:
+        await conn.execute(f"DELETE FROM {table}")
