@@ -45,3 +45,9 @@ def test_the_app_is_one_application_with_the_headers_on_its_404s(floor):
     with TestClient(create_app(floor)) as raw:
         answer = raw.get("/api/nothing")
         assert answer.status_code == 404 and answer.headers["x-frame-options"] == "DENY"
+
+
+def test_a_csv_cell_a_spreadsheet_would_run_as_a_formula_is_written_as_text():
+    from pit.service.web.report_view import as_csv
+    written = as_csv([{"dealer": '=HYPERLINK("http://x")', "net": -25, "note": "-5 left"}], ("dealer", "net", "note"))
+    assert written.splitlines()[1] == '"\'=HYPERLINK(""http://x"")",-25,\'-5 left'

@@ -55,11 +55,17 @@ def dealer_lines(start: datetime, end: datetime, report: DealerReport) -> list[d
              "tables": " ".join(row["tables"])} for row in report["dealers"]]
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
 def as_csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
+    """CSV for a spreadsheet: a text cell that a spreadsheet would run as a formula (a dealer's name
+    typed as "=HYPERLINK(...)") is written with a leading apostrophe; numbers are left as they are."""
     out = io.StringIO()
     writer = csv.DictWriter(out, columns, lineterminator="\r\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_START) else value
+                      for key, value in row.items()} for row in rows)
     return out.getvalue()
 
 
