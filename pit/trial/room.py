@@ -134,7 +134,7 @@ class Room:
             place = ["--cluster", "room", "--node", str(node), "--routes", routes] if self.ha else []
             config = _run("pit nats-config", "pit", "nats-config", "--port", str(port), "--store",
                           str(self.folder / (f"jetstream-{node}" if self.ha else "jetstream")), "--host", "127.0.0.1",
-                          *place)
+                          *place, env=self._env)
             self.brokers.append(NatsServer(self.folder / (f"nats-{node}" if self.ha else "nats"), port, config))
         for broker in self.brokers:
             broker.start()
