@@ -79,12 +79,12 @@ def _money(units: Decimal) -> str:
 def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PAYOUT_THRESHOLD) -> list[AlertCause]:
     """The alerts one stored record raises."""
     body: dict[str, Any] = body_of(message.body)
-    at = wall_time(message.wall)
     key = f"{message.journal}:{message.seq}"
-    table, round_id = message.table_id, message.round_id
+    round_id = message.round_id
 
     def cause(name: str, kind: AlertKind, text: str) -> AlertCause:
-        return AlertCause(name, kind, table, message.journal, round_id, message.seq, at, text)
+        return AlertCause(name, kind, message.table_id, message.journal, round_id, message.seq,
+                          wall_time(message.wall), text)
 
     found: list[AlertCause] = []
     if message.kind in (RecordKind.INPUT, RecordKind.CLOSE):

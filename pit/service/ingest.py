@@ -42,10 +42,7 @@ from pit.service import alerts as rules
 from pit.service import catch_up, dealing_rows, lease
 from pit.service.alerts import AlertCause
 from pit.service.pull import Puller
-from pit.stream.broker import ensure_stream
 from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
-from pit.stream.wire import STREAM, RecordMessage, StatusMessage, WireError, parse_record_message, \
-    parse_status_message
 from pit.service.witness import Head, Judgement, Verdict, judge, moved
 from pit.stream.broker import ensure_stream
 from pit.stream.wire import (
@@ -54,10 +51,12 @@ from pit.stream.wire import (
 
 CONSUMER = "pit-ingest"
 BATCH = 1000
+READ_SLICE = 100  # messages read between two looks at the store's answers
 ACK_WAIT_S = 10.0
 CHANNEL = "pit_changes"
 HEALTH_EVERY_S = 1.0
 HEALTH_TIMEOUT_S = 1.0
+THRESHOLD = "SELECT value FROM settings WHERE name = 'payout_threshold'"
 log = logging.getLogger("pit.ingest")
 
 
@@ -79,7 +78,10 @@ class Outcome:
 
 
 async def payout_threshold(conn: psycopg.AsyncConnection[Any]) -> Decimal:
-    row = await (await conn.execute("SELECT value FROM settings WHERE name = 'payout_threshold'")).fetchone()
+    return _threshold(await (await conn.execute(THRESHOLD)).fetchone())
+
+
+def _threshold(row: tuple[Any, ...] | None) -> Decimal:
     return Decimal(str(row[0])) if row is not None else rules.DEFAULT_PAYOUT_THRESHOLD
 
 
@@ -114,13 +116,15 @@ async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
     present = [m for m in messages if m is not None]
     journals = sorted({m.journal for m in present})
     heads: dict[str, Head] = {}
-    cur = await conn.execute("SELECT journal, table_id, head_seq, head_hash, diverged_at FROM journals"
-                             " WHERE journal = ANY(%s) ORDER BY journal FOR UPDATE", (journals,))
+    async with conn.pipeline():  # the heads and the threshold in one round trip
+        cur = await conn.execute("SELECT journal, table_id, head_seq, head_hash, diverged_at FROM journals"
+                                 " WHERE journal = ANY(%s) ORDER BY journal FOR UPDATE", (journals,))
+        setting = await conn.execute(THRESHOLD)
     for journal, table_id, seq, digest, diverged_at in await cur.fetchall():
         heads[journal] = Head(table_id, seq, digest, diverged_at)
+    threshold = _threshold(await setting.fetchone())
     held = await _stored_copies(conn, [m for m in present if m.journal in heads and m.seq <= heads[m.journal].seq],
                                 heads)
-    threshold = await payout_threshold(conn)
     known = set(heads)
     stored: list[RecordMessage] = []
     last_stored: dict[str, int] = {}  # journal -> the position of its last record stored now
@@ -142,12 +146,16 @@ async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
             causes.append(rules.divergence(message.table_id, message.journal, message.seq, message.round_id,
                                            judgement.text, datetime.now(timezone.utc)))
     places = {journal: stream_seq(position) for journal, position in last_stored.items()} if stream_seq else {}
-    await _store(conn, stored, known, heads, places, rooms or {})
+    told = [(message, facts(message)) for message in stored]
+    await _store(conn, told, known, rooms or {})
     causes += await dealing_rows.follow(conn, stored)
+    async with conn.pipeline():  # what the records tell, the heads, the alerts, the news: one round trip or two
+        closed = await write_derived(conn, told)
+        await _move_heads(conn, [journal for journal in sorted(known) if journal in heads], heads, closed, places)
+        outcome.raised = await raise_alerts(conn, causes)
+        await notify(conn, {table_change(m.table_id) for m in stored}
+                     | {alert_change(cause.table_id) for cause in outcome.raised})
     outcome.stored = len(stored)
-    outcome.raised = await raise_alerts(conn, causes)
-    await notify(conn, {table_change(m.table_id) for m in stored}
-                 | {alert_change(cause.table_id) for cause in outcome.raised})
     return outcome
 
 
@@ -164,25 +172,25 @@ async def _stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[
             for journal, seq, wall, mono_ns, round_id, kind, body, digest in await cur.fetchall()}
 
 
-async def _store(conn: psycopg.AsyncConnection[Any], stored: Sequence[RecordMessage], known: set[str],
-                 heads: dict[str, Head], places: dict[str, int], rooms: Mapping[str, str]) -> None:
-    """The stored records, their journals' heads, and what they tell the derived tables."""
-    told = [(message, facts(message)) for message in stored]
-    for message, found in told:
-        for fact in found:
-            if isinstance(fact, Header):
-                await conn.execute(
-                    "INSERT INTO journals (journal, table_id, header, profile_id, profile_hash, software, head_seq,"
-                    " head_hash, room) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)",
-                    (message.journal, message.table_id, json.dumps(fact.body), fact.profile_id, fact.profile_hash,
-                     fact.software, message.hash, rooms.get(message.journal)))
-                known.add(message.journal)
+async def _store(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]], known: set[str],
+                 rooms: Mapping[str, str]) -> None:
+    """The new journals (each from its header record), then the stored records."""
+    new = [(message.journal, message.table_id, json.dumps(fact.body), fact.profile_id, fact.profile_hash, fact.software,
+            message.hash, rooms.get(message.journal)) for message, found in told for fact in found if isinstance(fact, Header)]
+    if new:
+        async with conn.cursor() as cur:
+            await cur.executemany(
+                "INSERT INTO journals (journal, table_id, header, profile_id, profile_hash, software, head_seq,"
+                " head_hash, room) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)", new)
+        known.update(row[0] for row in new)
     async with conn.cursor().copy("COPY records (journal, seq, wall, mono_ns, round_id, kind, body, hash)"
                                   " FROM STDIN") as copy:
-        for m in stored:
+        for m, _ in told:
             await copy.write_row((m.journal, m.seq, m.wall, m.mono_ns, m.round_id, m.kind.value, m.body, m.hash))
-    closed = await write_derived(conn, told)
-    moving = [journal for journal in sorted(known) if journal in heads]
+
+
+async def _move_heads(conn: psycopg.AsyncConnection[Any], moving: list[str], heads: dict[str, Head],
+                      closed: dict[str, int], places: dict[str, int]) -> None:
     if moving:
         await conn.execute(
             "UPDATE journals j SET head_seq = u.seq, head_hash = u.hash, diverged_at = u.diverged_at,"
@@ -269,6 +277,38 @@ class LiveTable:
     status: StatusMessage
     received: float
     down_since: dict[str, float]
+
+
+@dataclass(slots=True)
+class Read:
+    """A batch of record messages read: each one parsed and checked (None: refused as it is, with
+    its subject, why, and its data in `refused`)."""
+
+    parsed: list[RecordMessage | None] = field(default_factory=list)
+    refused: list[tuple[str, str, bytes]] = field(default_factory=list)
+
+    def of(self, messages: Sequence[Msg], store_refused: str | None = None) -> Read:
+        """`store_refused`: why the store refused these messages as they are."""
+        for msg in messages:
+            try:
+                if store_refused is not None:
+                    raise WireError(f"record message: the store refused it: {store_refused}")
+                message = parse_record_message(msg.data)
+                if message.subject != msg.subject:
+                    raise WireError(f"record message: subject {msg.subject} is not the record's {message.subject}")
+                self.parsed.append(message)
+            except WireError as error:
+                self.parsed.append(None)
+                self.refused.append((msg.subject, str(error), msg.data))
+        return self
+
+    async def beside(self, messages: Sequence[Msg]) -> Read:
+        """Read in slices, handing the loop back between them: the batch before this one goes on with
+        the store meanwhile, whose answers would otherwise wait for the whole batch to be read."""
+        for start in range(0, len(messages), READ_SLICE):
+            self.of(messages[start:start + READ_SLICE])
+            await asyncio.sleep(0)
+        return self
 
 
 class Role(StrEnum):
@@ -439,19 +479,35 @@ class Ingest:
                     await js.add_consumer(STREAM, config)
                 puller = await Puller(nc, STREAM, CONSUMER, self.batch).start()
                 try:
-                    while not stop.is_set():
-                        if messages := await puller.fetch(timeout=1.0):
-                            await self._take(js, session, messages)
+                    await self._pull(js, session, puller, stop)
                 finally:
                     await puller.stop()
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as error:
                 log.warning("records consumer: %s; subscribing again", str(error) or type(error).__name__)
                 await _pause(stop, 0.5)
 
-    async def _take(self, js: JetStreamContext, session: Session, messages: list[Msg]) -> None:
+    async def _pull(self, js: JetStreamContext, session: Session, puller: Puller, stop: asyncio.Event) -> None:
+        """Each batch is read (parsed and checked) while the batch before it is in the store, and
+        stored only once that one is stored and acknowledged, so batches stay in stream order."""
+        storing: asyncio.Task[None] | None = None
+        try:
+            while not stop.is_set():
+                messages = await puller.fetch(timeout=1.0)
+                read = await Read().beside(messages) if messages else None
+                if storing is not None:
+                    await storing
+                storing = asyncio.create_task(self._take(js, session, messages, read)) if read is not None else None
+            if storing is not None:
+                await storing
+        finally:
+            if storing is not None and not storing.done():  # stopped, or the broker lost: it is handed out again
+                storing.cancel()
+                await asyncio.gather(storing, return_exceptions=True)
+
+    async def _take(self, js: JetStreamContext, session: Session, messages: list[Msg], read: Read) -> None:
         """Store a batch and acknowledge it; a record whose predecessor the store lacks has its journal
         read again from the stream first (PIT.md §8), and is handed back only if that did not help."""
-        verdicts = await self._store(session, messages, await self._rooms_of(messages))
+        verdicts = await self._store(session, messages, await self._rooms_of(messages), read=read)
         early = [msg for msg, verdict in zip(messages, verdicts) if verdict is Verdict.EARLY]
         for msg, verdict in zip(messages, verdicts):
             if verdict is not Verdict.EARLY:
@@ -511,27 +567,15 @@ class Ingest:
         return found
 
     async def _store(self, session: Session, messages: list[Msg], rooms: dict[str, str] | None = None,
-                     store_refused: str | None = None) -> list[Verdict | None]:
+                     store_refused: str | None = None, read: Read | None = None) -> list[Verdict | None]:
         """One batch in one transaction on the lock's session; a verdict per message (None: refused
         as it is); `rooms` names new journals' rooms at a head office. `store_refused` is why the
-        store refused this message, alone, as it is."""
-        parsed: list[RecordMessage | None] = []
-        refused: list[tuple[str, str, bytes]] = []
-        for msg in messages:
-            try:
-                if store_refused is not None:
-                    raise WireError(f"record message: the store refused it: {store_refused}")
-                message = parse_record_message(msg.data)
-                if message.subject != msg.subject:
-                    raise WireError(f"record message: subject {msg.subject} is not the record's {message.subject}")
-                parsed.append(message)
-            except WireError as error:
-                parsed.append(None)
-                refused.append((msg.subject, str(error), msg.data))
+        store refused this message, alone, as it is; `read`, the messages read already."""
+        read = read or Read().of(messages, store_refused)
         try:
             async with session.transaction() as conn:
-                outcome = await write_records(conn, parsed, lambda i: messages[i].metadata.sequence.stream, rooms)
-                for subject, why, data in refused:
+                outcome = await write_records(conn, read.parsed, lambda i: messages[i].metadata.sequence.stream, rooms)
+                for subject, why, data in read.refused:
                     await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)",
                                        (subject, why, data))
         except psycopg.OperationalError:

@@ -40,28 +40,35 @@ class Judgement:
 
 def judge(head: Head, message: RecordMessage, held: RecordMessage | None = None) -> Judgement:
     """`held` is the pit's stored copy of `message.seq` when `message.seq <= head.seq`."""
-    where = f"table {message.table_id} journal {message.journal} record {message.seq}"
     if message.seq <= head.seq:
         if held is None:
-            raise ValueError(f"{where}: the stored copy is needed to judge a witnessed seq")
+            raise ValueError(f"{_where(message)}: the stored copy is needed to judge a witnessed seq")
         if held == message:
             return Judgement(Verdict.DUPLICATE)
-        return Judgement(Verdict.DIVERGED, f"{where} differs from the witnessed copy: pit holds {held.hash},"
+        return Judgement(Verdict.DIVERGED, f"{_where(message)} differs from the witnessed copy: pit holds {held.hash},"
                                            f" table sent {message.hash}")
     if head.diverged_at is not None:
         return Judgement(Verdict.HELD)
     if message.seq > head.seq + 1:
         return Judgement(Verdict.EARLY)
     if message.table_id != head.table_id:
-        return Judgement(Verdict.DIVERGED, f"{where} comes from table {message.table_id}, but the journal is"
+        return Judgement(Verdict.DIVERGED, f"{_where(message)} comes from table {message.table_id}, but the journal is"
                                            f" table {head.table_id}'s: pit holds {head.hash}, table sent {message.hash}")
     if message.seq == 1 and message.hash != message.journal:
-        return Judgement(Verdict.DIVERGED, f"{where}: the header's hash {message.hash} is not the journal's"
+        return Judgement(Verdict.DIVERGED, f"{_where(message)}: the header's hash {message.hash} is not the journal's"
                                            f" identity {message.journal}")
     if not message.chains_onto(bytes.fromhex(head.hash)):
-        return Judgement(Verdict.DIVERGED, f"{where} does not chain onto the witnessed record {head.seq}:"
+        return Judgement(Verdict.DIVERGED, f"{_where(message)} does not chain onto the witnessed record {head.seq}:"
                                            f" pit holds {head.hash}, table sent {message.hash}")
-    return Judgement(Verdict.STORE)
+    return _STORE
+
+
+_STORE = Judgement(Verdict.STORE)
+
+
+def _where(message: RecordMessage) -> str:
+    """A refused record's place, for its alert's text (written only when one is refused)."""
+    return f"table {message.table_id} journal {message.journal} record {message.seq}"
 
 
 def moved(head: Head, message: RecordMessage, judgement: Judgement) -> Head:

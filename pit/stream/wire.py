@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -58,19 +58,23 @@ def msg_id(journal: str, seq: int) -> str:
     return f"{journal}:{seq}"
 
 
-@dataclass(frozen=True, slots=True)
-class RecordMessage:
-    """One journal record as it travels: the record's own fields, the body as hashed text."""
+_TableId = Annotated[str, msgspec.Meta(pattern=rf"\A{TABLE_ID.pattern}\Z")]
+_Hex64 = Annotated[str, msgspec.Meta(pattern=rf"\A{_HEX64.pattern}\Z")]
 
-    table_id: str
-    journal: str
-    seq: int
+
+class RecordMessage(msgspec.Struct, frozen=True):
+    """One journal record as it travels: the record's own fields, the body as hashed text. A msgspec
+    struct, so that ingest reads and checks a message's fields and their types in one pass."""
+
+    table_id: _TableId
+    journal: _Hex64
+    seq: Annotated[int, msgspec.Meta(ge=1)]
     wall: str
     mono_ns: int
     round_id: int | None
     kind: RecordKind
     body: str
-    hash: str
+    hash: _Hex64
 
     @classmethod
     def of(cls, table_id: str, journal: str, record: Record) -> RecordMessage:
@@ -78,7 +82,7 @@ class RecordMessage:
                    canonical_json(record.body), record.hash.hex())
 
     def encode(self) -> bytes:
-        return json.dumps(asdict(self), separators=(",", ":"), ensure_ascii=False).encode()
+        return _encode(self)
 
     @property
     def subject(self) -> str:
@@ -108,44 +112,25 @@ def body_of(text: str) -> Any:
         return json.loads(text)
 
 
-class _Wire(msgspec.Struct):
-    """The record message's fields and their JSON types, checked by msgspec in one pass."""
-
-    table_id: str
-    journal: str
-    seq: int
-    wall: str
-    mono_ns: int
-    kind: str
-    body: str
-    hash: str
-    round_id: int | None = None
-
-
 _decode = msgspec.json.Decoder().decode
-_decode_wire = msgspec.json.Decoder(_Wire).decode
-_KINDS = {kind.value: kind for kind in RecordKind}
+_decode_record = msgspec.json.Decoder(RecordMessage).decode
+_encode = msgspec.json.Encoder().encode
 
 
 def parse_record_message(data: bytes) -> RecordMessage:
     """The record message, or WireError naming the field that is wrong. Ingest reads every record
-    through here: a well-formed message is read and typed by msgspec in one pass; anything else is
-    read again field by field, to say which field is wrong."""
+    through here: a well-formed message is read, typed and checked by msgspec in one pass; anything
+    else is read again field by field, to say which field is wrong."""
     try:
-        wire = _decode_wire(data)
+        message = _decode_record(data)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return _parse_slowly(data)
-    kind = _KINDS.get(wire.kind)
-    if (kind is None or wire.seq < 1 or not TABLE_ID.fullmatch(wire.table_id) or not _HEX64.fullmatch(wire.journal)
-            or not _HEX64.fullmatch(wire.hash)):
-        return _parse_slowly(data)
     try:
-        if not isinstance(body_of(wire.body), dict):
+        if not isinstance(body_of(message.body), dict):
             raise ValueError
     except ValueError:
         raise WireError("record message: body is not the JSON text of an object") from None
-    return RecordMessage(wire.table_id, wire.journal, wire.seq, wire.wall, wire.mono_ns, wire.round_id, kind,
-                         wire.body, wire.hash)
+    return message
 
 
 def _parse_slowly(data: bytes) -> RecordMessage:

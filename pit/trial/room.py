@@ -334,7 +334,11 @@ def _room(argv: list[str]) -> int:
     def interrupted(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, interrupted)
+    # Ctrl-C is taken here as SIGTERM is, not left to Python's default: that one is not there when the
+    # room starts with SIGINT ignored, as a shell starts a script's background job, and Ctrl-C would
+    # then leave the whole room running.
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, interrupted)
     try:
         name, password = room.start()
         print(json.dumps({"dashboard": room.url, "dashboards": room.dashboards,

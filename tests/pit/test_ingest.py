@@ -8,6 +8,7 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import msgspec
 import nats
 import pytest
 
@@ -126,7 +127,7 @@ def test_a_record_the_store_will_not_take_is_kept_aside_and_ingest_goes_on(
     good = messages(bench_journal(tmp_path / "g.db", 2, 3, "GD"), "GD")
     header = messages(bench_journal(tmp_path / "p.db", 1, 4, "PZ"), "PZ")[0]
     wall = "2026-12-01T20:00:00\x00"  # text PostgreSQL cannot hold, hashed into a chain like any other
-    poison = dataclasses.replace(header, seq=2, wall=wall, mono_ns=1, kind=RecordKind.DEVICE, body='{"type":"x"}',
+    poison = msgspec.structs.replace(header, seq=2, wall=wall, mono_ns=1, kind=RecordKind.DEVICE, body='{"type":"x"}',
                                  hash=record_hash(bytes.fromhex(header.hash), 2, wall, 1, None, "device", '{"type":"x"}').hex())
     _ship(nats_server.url, [header, poison, *good])
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):

@@ -41,9 +41,11 @@ def test_a_room_of_two_tables_deals_ships_and_stops_on_ctrl_c() -> None:
     folder = Path(tempfile.mkdtemp(prefix="da-room-", dir="/tmp"))  # reachable by `nobody` when we are root
     folder.chmod(0o755)
     http = f"127.0.0.1:{free_port()}"
+    # Started with SIGINT ignored, as a script's background job is (`dealer-assist room &`): Ctrl-C
+    # stops it all the same.
     room = subprocess.Popen([sys.executable, "-m", "ui.cli", "room", "--tables", "2", "--http", http, "--data",
                              str(folder / "room"), "--pace", "0.01"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         assert room.stdout is not None
         first = room.stdout.readline()

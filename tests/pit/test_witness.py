@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from pit.service.witness import Head, Verdict, judge, moved
@@ -40,7 +41,7 @@ def test_a_resend_is_a_duplicate_and_a_record_ahead_waits(journal: Path) -> None
 def test_other_content_at_a_witnessed_seq_is_a_divergence_naming_both_hashes(journal: Path) -> None:
     found = messages(journal, "T1")
     head = _witness(found[:10], Head("T1"))
-    forged = dataclasses.replace(found[4], body=found[4].body.replace("}", ',"x":1}', 1), hash="ab" * 32)
+    forged = msgspec.structs.replace(found[4], body=found[4].body.replace("}", ',"x":1}', 1), hash="ab" * 32)
     judgement = judge(head, forged, found[4])
     assert judgement.verdict is Verdict.DIVERGED
     assert f"journal {found[0].journal} record 5" in judgement.text
@@ -69,11 +70,11 @@ def test_a_rewritten_journal_dealt_on_does_not_chain_and_nothing_after_is_stored
 def test_a_record_under_another_tables_name_is_refused(journal: Path) -> None:
     found = messages(journal, "T1")
     head = _witness(found[:3], Head("T1"))
-    other = dataclasses.replace(found[3], table_id="T2")
+    other = msgspec.structs.replace(found[3], table_id="T2")
     assert judge(head, other).verdict is Verdict.DIVERGED
 
 
 def test_a_first_record_that_is_not_the_journals_identity_is_refused(journal: Path) -> None:
     found = messages(journal, "T1")
-    judgement = judge(Head("T1"), dataclasses.replace(found[0], journal="cd" * 32))
+    judgement = judge(Head("T1"), msgspec.structs.replace(found[0], journal="cd" * 32))
     assert judgement.verdict is Verdict.DIVERGED and "identity" in judgement.text
