@@ -1,9 +1,10 @@
 """The table session: rounds in sequence at one table, around the round tracker.
 
 It owns what lasts longer than a round: who banks and for which turn (RULES.md §5.6), the shoe
-and its cut card, misdeals that hold a round for a supervisor, corrections, and the counts of the
-rotation policy its settings choose (`rotation.py`). Pure: time comes in with each input, and the
-state between rounds is plain data, so the journal can restart a table from its last round.
+and its cut card, the wagers of the round closed last (offered again, §8.22), misdeals that hold
+a round for a supervisor, corrections, and the counts of the rotation policy its settings choose
+(`rotation.py`). Pure: time comes in with each input, and the state between rounds is plain data,
+so the journal can restart a table from its last round.
 """
 from __future__ import annotations
 
@@ -106,6 +107,7 @@ class _Between:
     dealer: str | None = None  # the house dealer signed in (RULES.md §8.25)
     reader_spots: list[str] = field(default_factory=list)  # the wager reader's spots in use (RULES.md §8.22)
     readings: dict[str, list[int]] = field(default_factory=dict)  # each read spot's last [chips, total, alien]
+    last_wagers: dict[str, dict[str, int]] = field(default_factory=dict)  # seat -> kind -> cents of the round closed last
 
     @classmethod
     def restored(cls, state: Mapping[str, Any]) -> _Between:
@@ -600,7 +602,10 @@ class TableSession:
 
     def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:
         s = self.s
-        pd = self.tracker.player_dealer if self.tracker is not None else None
+        tracker = self.tracker
+        assert tracker is not None, "a round is closed only while open"
+        pd = tracker.player_dealer
+        s.last_wagers = {str(seat): {str(kind): cents for kind, cents in wagers.items()} for seat, wagers in tracker.wagers.items()}
         ops.append(RoundClosed(s.round_id, pd_net, voided))
         self.closed = ClosedRound(tuple(self.round_dealers), tuple(self.reader.round.mispays))
         self.tracker = None
