@@ -22,7 +22,7 @@ from ui.reader_lines import difference_lines, reader_prompt, seat_line
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
 from ui.tap_guard import TapGuard
-from ui.text import count
+from ui.text import count, left_out_line
 from ui.theme import hold_place, see_through
 from ui.wager_pad import WagerPad
 
@@ -178,8 +178,11 @@ class DealerView(QWidget):
         else:
             reader = snap.reader
             for view in snap.seats:
-                reading = seat_line(reader.on_seat(view.seat), reader, view.seat) if reader is not None else ("", False)
-                self.seats[view.seat].show_seat(view, view.seat == self.selected, reading)
+                note = seat_line(reader.on_seat(view.seat), reader, view.seat) if reader is not None else ("", False)
+                last = snap.last_round_of(view.seat)
+                if not note[0] and last is not None and last.left_out:
+                    note = (left_out_line(last.left_out), False)
+                self.seats[view.seat].show_seat(view, view.seat == self.selected, note)
             self.dealer.show_table(snap)
             page = self.table_page
         if self.stack.currentWidget() is not page:

@@ -64,8 +64,9 @@ def test_the_reader_table_during_betting_shows_the_chips_as_wagers(felt, tmp_pat
     _shown(window)
     assert view.seats[2].wagers.text() == "$50" and view.seats[3].wagers.text() == "$25"
     assert view.seats[3].side.text() == "Buster $5" and view.seats[3].notes.currentWidget() is view.seats[3].side
-    assert view.wagers.target.text() == "Seat 3 · Base $25 · read"
-    assert not view.wagers.place.isEnabled() and not view.wagers.chip_buttons[500].isEnabled()
+    assert view.wagers.target.text() == "Seat 3\nBase $25 · read"
+    assert not view.wagers.chip_buttons[500].isEnabled() and not view.wagers.clear.isEnabled()
+    assert not view.wagers.table_as_last.isEnabled(), "the chips ride on by themselves: nothing to place again"
     assert view.wagers.no_more_bets.isEnabled()
     shoot(window, tmp_path, f"reader-betting-{size}.png")
 
@@ -76,8 +77,8 @@ def test_a_reading_below_the_minimum_is_shown_on_its_seat_and_no_more_bets_waits
     rig.chips("3.base", 3)
     _shown(window)
     view = window.view
-    assert view.seats[3].reader.text() == "Base $3 · below the $5 minimum" and not view.seats[3].reader.cut
-    assert view.seats[3].reader.property("warn") is True
+    assert view.seats[3].note.text() == "Base $3 · below the $5 minimum" and not view.seats[3].note.cut
+    assert view.seats[3].note.property("warn") is True
     assert view.prompt.text() == "Put right: Seat 3 · Base $3 · below the $5 minimum"
     assert not view.wagers.no_more_bets.isEnabled()
     shoot(window, tmp_path, f"reader-below-minimum-{size}.png")
@@ -92,8 +93,8 @@ def test_a_late_change_is_shown_on_its_seat(felt, tmp_path):
     rig.chips("3.base", 25, 10)
     _shown(window)
     view = window.view
-    assert view.seats[3].reader.text() == "Late change · Base $35 · closed $25" and not view.seats[3].reader.cut
-    assert view.seats[3].notes.currentWidget() is view.seats[3].reader, "in the place of the side bets"
+    assert view.seats[3].note.text() == "Late change · Base $35 · closed $25" and not view.seats[3].note.cut
+    assert view.seats[3].notes.currentWidget() is view.seats[3].note, "in the place of the side bets"
     assert view.seats[3].wagers.text() == "$25", "the closed wager stands"
     assert rig.snapshot.need is Need.DECISION
     shoot(window, tmp_path, f"reader-late-change-{size}.png")
