@@ -20,7 +20,7 @@ from dealer_assist.rules.settlement import Row, Wager, banker_net, seat_nets
 from dealer_assist.rules.totals import hand_total
 from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.rules.phases import Need, Phase
-from dealer_assist.table.readings import WAGER_SPOTS, SpotProblem, must_hold
+from dealer_assist.table.readings import WAGER_SPOTS, SpotProblem, must_hold, wager_changes
 from dealer_assist.rules.prompts import misdeal_prompt, unread_prompt
 from dealer_assist.table.session import TableSession, TableState
 from dealer_assist.table.session_inputs import SpotReading
@@ -453,11 +453,6 @@ def last_round(session: TableSession, tracker: RoundTracker) -> tuple[LastRound,
                 fits[kind] = amount
             else:
                 left_out.append(LeftOut(kind, amount, error.code.value, error.message))
-        now = tracker.wagers.get(seat, {})
-        sides = [kind for kind in WagerKind if kind is not WagerKind.BASE]
-        base = fits.get(WagerKind.BASE, 0)
-        again = (*(PlaceWager(seat, kind, 0) for kind in sides if now.get(kind) and kind not in fits),
-                 *((PlaceWager(seat, WagerKind.BASE, base),) if now.get(WagerKind.BASE, 0) != base else ()),
-                 *(PlaceWager(seat, kind, fits[kind]) for kind in sides if kind in fits and now.get(kind) != fits[kind]))
-        views.append(LastRound(seat, again, tuple(left_out)))
+        again = wager_changes(seat, tracker.wagers.get(seat, {}), {kind: fits.get(kind, 0) for kind in WagerKind})
+        views.append(LastRound(seat, tuple(again), tuple(left_out)))
     return tuple(views)
