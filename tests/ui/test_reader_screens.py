@@ -179,3 +179,23 @@ def test_the_house_dealer_signs_in_from_the_roster_and_out_when_relieved(felt, t
     rig.tap_on(panel.sign_out)
     assert rig.snapshot.house_dealer is None and window.dealer.text() == "Dealer\nsign in"
     assert [op["type"] for op in rig.ops("DealerSignedIn") + rig.ops("DealerSignedOut")] == ["DealerSignedIn", "DealerSignedOut"]
+
+
+def test_the_bank_offered_is_read_on_pd_bank_and_taken_in_one_tap(qtbot, tmp_path):
+    rig = ReaderTable(tmp_path / "table.db", BOTH_WIN, profile="nobust-4.0",
+                      wait=lambda done, seconds: _waited(qtbot, done, seconds))
+    window = DealerWindow(TableBridge(rig.controller))
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    rig.start()
+    try:
+        offer = window.view.bank_offer
+        assert offer.isVisible() and not offer.keypad.confirm.isEnabled(), "nothing on pd.bank: no bank to take"
+        rig.chips("pd.bank", 500)
+        assert offer.keypad.label.text() == "Seat 1 bank $500 · read" and offer.keypad.confirm.isEnabled()
+        assert not any(chip.isEnabled() for chip in offer.keypad.chips.values()) and not offer.keypad.clear.isEnabled()
+        qtbot.mouseClick(offer.keypad.confirm, Qt.MouseButton.LeftButton)
+        assert rig.snapshot.bank is not None and (rig.snapshot.bank.seat, rig.snapshot.bank.bank) == (1, 50_000)
+    finally:
+        rig.stop()
