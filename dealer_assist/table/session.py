@@ -183,6 +183,13 @@ class TableSession:
         return (self.state is TableState.ROUND and tracker is not None and tracker.takes_card()
                 and self.reader.round.awaited is None)
 
+    def second_turn(self) -> int | None:
+        """The seat offered the bank for a second round once the open round closes (RULES.md §5.6):
+        the player-dealer after its first, unless a proposition player, who banks one round at a time."""
+        s, tracker = self.s, self.tracker
+        pd = tracker.player_dealer if tracker is not None else None
+        return pd.seat if pd is not None and s.pd_turn == 1 and not s.pd_proposition else None
+
     def rotation_deadline(self) -> float | None:
         """When two other player-dealers must have banked, if the rotation limits apply."""
         return self.rotation.deadline(self.s)
@@ -604,16 +611,16 @@ class TableSession:
         s = self.s
         tracker = self.tracker
         assert tracker is not None, "a round is closed only while open"
-        pd = tracker.player_dealer
+        pd, second = tracker.player_dealer, self.second_turn()
         s.last_wagers = {str(seat): {str(kind): cents for kind, cents in wagers.items()} for seat, wagers in tracker.wagers.items()}
         ops.append(RoundClosed(s.round_id, pd_net, voided))
         self.closed = ClosedRound(tuple(self.round_dealers), tuple(self.reader.round.mispays))
         self.tracker = None
         self.round_inputs = []
         self.misdeal = None
-        if pd is not None:  # the bank moves on from the seat that held it this round
+        if pd is not None:  # the bank moves on from the seat that held it this round, or is offered it again
             s.pd_ready = False
-            self._offer_next(pd.seat - 1 if s.pd_turn == 1 and not s.pd_proposition else pd.seat, ops)
+            self._offer_next(pd.seat - 1 if second is not None else pd.seat, ops)
         self.checkpoint = self.between_rounds()
         self._maybe_open(ops)
 

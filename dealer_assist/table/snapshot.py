@@ -163,6 +163,7 @@ class TableView:
     offer_turn: int
     misdeal: Card | None
     unread: tuple[int, ...]  # shoe numbers of cards that left the shoe unread, oldest first
+    second_turn: int | None = None  # the player-dealer's seat, offered the bank again once the open round closes
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +346,7 @@ def _table_view(session: TableSession) -> TableView:
     return TableView(
         session.config.table_id, session.state, s.round_id, s.shoe_id, s.shoe_cards, s.new_shoe_due,
         s.pd_turn if open_round else None, s.offer_seat, s.offer_turn, session.misdeal, tuple(session.unread),
+        session.second_turn(),
     )
 
 
