@@ -7,7 +7,7 @@ all from the reader over its link, as it would from players at the felt.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from dealer_assist.rules.inputs import Action, Decide, Insure, NoMoreBets, PaymentsMade, PlaceWager
 from dealer_assist.rules.money import Cents
@@ -24,15 +24,18 @@ CHIP_INPUTS = (PlaceWager, NoMoreBets, BankAccepted, Decide, Insure, PaymentsMad
 
 
 class ChipPlayers:
-    """`play` makes one move of the bench player's as chips; `wait` pumps the table until a condition holds."""
+    """`play` makes one move of the bench player's as chips; `wait` pumps the table until a condition
+    holds; `dealer` gives the dealer's own part of the move ("No more bets", the bank taken, a double's
+    or a split's tap, "Paid"): straight to the table controller by default, or as a tap on the screen."""
 
     def __init__(self, controller: TableController, reader: WagerEmulator, wagers: Callable[[TableSession], list[PlaceWager]],
-                 wait: Wait) -> None:
+                 wait: Wait, dealer: Callable[[TableInput], None] | None = None) -> None:
         self.controller = controller
         self.reader = reader
         self.wagers = wagers
         self.wait = wait
         self.consult: Consult = controller.consult
+        self.dealer = dealer if dealer is not None else self._submit
 
     def plays(self, event: TableInput) -> bool:
         """Whether this move is made with chips at this table."""
@@ -48,16 +51,16 @@ class ChipPlayers:
             case PlaceWager() | NoMoreBets():
                 self._bet()
             case BankAccepted(bank=bank):
-                self._place(BANK, bank)
-                self._submit(event)
+                self._place({BANK: bank})
+                self.dealer(event)
             case Decide(seat=seat, hand=hand, action=action, amount=amount):
                 stake = self.consult(lambda session: session.tracker.hands[seat][hand].stake if session.tracker else 0)
-                self._submit(Decide(seat, hand, action))
+                self.dealer(Decide(seat, hand, action))
                 spot = Spot(seat, SpotKind.BASE)
                 self.reader.sim_add(spot, chips_for(amount if action is Action.DOUBLE and amount else stake))
                 self.wait(lambda: self.consult(lambda session: session.reader.round.awaited is None), f"the {action}'s chips")
             case Insure(seat=seat, amount=amount):
-                self._place(Spot(seat, SpotKind.INSURANCE), amount)
+                self._place({Spot(seat, SpotKind.INSURANCE): amount})
                 self.wait(lambda: self.consult(lambda session: session.tracker is not None
                                                and session.tracker.insurance.get(seat, 0) == amount), "the insurance's chips")
             case PaymentsMade() | SettlementConfirmed():
@@ -67,33 +70,34 @@ class ChipPlayers:
         """Every read spot of the round's seats given its wager, the others cleared (insurance
         paid last round included); then "No more bets"."""
         wanted = {Spot(w.seat, WAGER_SPOTS[w.kind]): w.amount for w in self.consult(self.wagers)}
-        spots = self.consult(lambda session: sorted(session.reader.spots, key=str))
-        for spot in spots:
-            if spot.seat is not None:
-                self._place(spot, wanted.get(spot, 0))
+        spots = self.consult(lambda session: tuple(session.reader.spots))
+        self._place({spot: wanted.get(spot, 0) for spot in spots if spot.seat is not None})
         round_id = self.consult(lambda session: session.round_id)
-        self._submit(NoMoreBets())
+        self.dealer(NoMoreBets())
         self.wait(lambda: self.consult(lambda session: session.round_id != round_id or session.tracker is None
                                        or session.tracker.phase is not Phase.BETTING), "the wagers to close at the scan")
 
     def _paid(self, event: TableInput) -> None:
         """Each spot settled in the step given what it must hold, then Paid, checked at the reader's scan."""
-        due: dict[Spot, Cents] = self.consult(lambda s: s.reader.settling(s.tracker) if s.tracker is not None else {})
-        for spot, cents in sorted(due.items(), key=lambda item: str(item[0])):
-            self._place(spot, cents)
+        self._place(self.consult(lambda s: s.reader.settling(s.tracker) if s.tracker is not None else {}))
         records = self.controller.records_written
-        self._submit(event)
+        self.dealer(event)
         self.wait(lambda: self.controller.scanning is None and self.controller.records_written > records, "the payout check")
         found = self.consult(lambda session: dict(session.reader.round.differences))
         if found:
             raise AssertionError(f"the payout check found differences the bench did not make: {found}")
 
-    def _place(self, spot: Spot, cents: Cents) -> None:
-        """The spot now holds these chips; once the table has read them."""
-        if self.consult(lambda session: session.reader.reading(spot).amount) == cents:
-            return
-        self.reader.sim_place(spot, chips_for(cents))
-        self.wait(lambda: self.consult(lambda session: session.reader.reading(spot).amount == cents), f"{spot} to read {cents}")
+    def _place(self, chips: Mapping[Spot, Cents]) -> None:
+        """Each spot now holds its chips, put down at once as the players at a table do; once the
+        table has read them all."""
+        def read(session: TableSession) -> dict[Spot, Cents]:
+            return {spot: session.reader.reading(spot).amount for spot in chips}
+
+        held = self.consult(read)
+        moved = {spot: cents for spot, cents in sorted(chips.items(), key=lambda item: str(item[0])) if held[spot] != cents}
+        for spot, cents in moved.items():
+            self.reader.sim_place(spot, chips_for(cents))
+        self.wait(lambda: self.consult(read) == dict(chips), ", ".join(f"{spot} to read {cents}" for spot, cents in moved.items()))
 
     def _submit(self, event: TableInput) -> None:
         refused = self.controller.submit(event)

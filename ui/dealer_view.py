@@ -1,13 +1,15 @@
 """The dealer's touchscreen: layout only. It renders snapshots and emits the dealer's inputs."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from dealer_assist.rules.inputs import PaymentsMade
+from dealer_assist.rules.money import Cents
 from dealer_assist.rules.phases import Need
-from dealer_assist.table.session_inputs import SettlementConfirmed
+from dealer_assist.table.session import TableState
+from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed
 from dealer_assist.table.snapshot import TableSnapshot
 from devices.device_status import DeviceLink
 from ui.attention_banner import AttentionBanner
@@ -22,7 +24,7 @@ from ui.reader_lines import difference_lines, reader_prompt, seat_line
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
 from ui.tap_guard import TapGuard
-from ui.text import count
+from ui.text import count, left_out_line
 from ui.theme import hold_place, see_through
 from ui.wager_pad import WagerPad
 
@@ -43,6 +45,7 @@ class DealerView(QWidget):
     def __init__(self, seats: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.selected: int | None = None
+        self.bank_kept: tuple[int, Cents] | None = None  # the player-dealer's seat and bank, to take its second turn when offered
         self._full_title = ""  # the title of the snapshot shown, before it is fitted
         self._title_fitted: tuple[str, int, int, str] | None = None
         self.snapshot: TableSnapshot | None = None
@@ -94,7 +97,8 @@ class DealerView(QWidget):
         self.table_page = table
         self.stack.addWidget(table)
         self.settlement = SettlementPanel()
-        self.settlement.confirmed.connect(lambda: self.input_entered.emit(SettlementConfirmed()))
+        self.settlement.confirmed.connect(self._settled)
+        self.settlement.bank_kept.connect(self._settled_bank_kept)
         self.stack.addWidget(self.settlement)
         self.payments = PaymentsPanel()
         self.payments.confirmed.connect(lambda: self.input_entered.emit(PaymentsMade()))
@@ -147,6 +151,33 @@ class DealerView(QWidget):
         super().resizeEvent(event)
         self._fit_title()
 
+    def _settled(self) -> None:
+        self.bank_kept = None
+        self.input_entered.emit(SettlementConfirmed())
+
+    def _settled_bank_kept(self) -> None:
+        """"Done · seat N keeps the bank": the round closes, and the offer of the bank's second turn
+        that follows is taken as soon as it comes (after the reader's payout check, after a new shoe),
+        with the chips read on pd.bank, or else the bank of the round just played."""
+        bank = self.snapshot.bank if self.snapshot is not None else None
+        if bank is None:
+            return
+        self.bank_kept = (bank.seat, bank.bank)
+        self.input_entered.emit(SettlementConfirmed())
+        self._take_kept_bank()
+
+    def _take_kept_bank(self) -> None:
+        snap = self.snapshot
+        if self.bank_kept is None or snap is None or snap.table is None:
+            return
+        seat, bank = self.bank_kept
+        table = snap.table
+        if table.state is TableState.OFFERING_BANK and (table.offer_seat, table.offer_turn) == (seat, 2):
+            self.bank_kept = None
+            self.input_entered.emit(BankAccepted(seat, self.bank_offer.read if self.bank_offer.read is not None else bank))
+        elif snap.need is not Need.NOTHING and table.state is not TableState.NEEDS_SHOE:
+            self.bank_kept = None  # the table went on another way (a round voided, the bank offered elsewhere)
+
     def _select(self, seat: int) -> None:
         self.selected = seat
         if self.snapshot is not None:
@@ -163,6 +194,8 @@ class DealerView(QWidget):
         self.prompt.setText(reader_prompt(snap) or snap.prompt)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         self.bank_offer.show_table(snap)
+        if self.bank_kept is not None:  # the offer comes later (the reader's payout check, a new shoe): taken once every view has it
+            QTimer.singleShot(0, self._take_kept_bank)
         self.double_less.show_table(snap)
         tallest = max(pad.sizeHint().height() for pad in (self.wagers, self.double_less, self.bank_offer))
         if tallest > self.keypads.minimumHeight():  # the tallest of the three, styled and filled in, once
@@ -178,8 +211,11 @@ class DealerView(QWidget):
         else:
             reader = snap.reader
             for view in snap.seats:
-                reading = seat_line(reader.on_seat(view.seat), reader, view.seat) if reader is not None else ("", False)
-                self.seats[view.seat].show_seat(view, view.seat == self.selected, reading)
+                note = seat_line(reader.on_seat(view.seat), reader, view.seat) if reader is not None else ("", False)
+                last = snap.last_round_of(view.seat)
+                if not note[0] and last is not None and last.left_out:
+                    note = (left_out_line(last.left_out), False)
+                self.seats[view.seat].show_seat(view, view.seat == self.selected, note)
             self.dealer.show_table(snap)
             page = self.table_page
         if self.stack.currentWidget() is not page:

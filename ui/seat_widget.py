@@ -5,12 +5,13 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
+from dealer_assist.rules.inputs import WagerKind
 from dealer_assist.rules.operations import EndReason
 from dealer_assist.rules.outcomes import Status
 from dealer_assist.table.snapshot import HandView, SeatView
 from ui.card_widget import CardRow
 from ui.elided_label import ElidedLabel
-from ui.text import ENDED, FIRST_TO_ACT, FIRST_TO_ACT_TIP, total_text
+from ui.text import ENDED, FIRST_TO_ACT, FIRST_TO_ACT_TIP, ON_SEAT, total_text
 from dealer_assist.text.journal_text import money
 from ui.theme import see_through, set_flag
 
@@ -75,11 +76,11 @@ class SeatPanel(QFrame):
         self.wagers = ElidedLabel(name="amount")
         self.side = ElidedLabel(name="muted", lines=2)
         self.side.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.reader = ElidedLabel(name="reader", lines=2)  # what the wager reader found on the seat's spots
-        self.reader.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.notes = see_through(QStackedWidget())  # one place: the side bets, or what the reader found instead
+        self.note = ElidedLabel(name="reader", lines=2)  # what the wager reader found, or the last round's wagers left out
+        self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.notes = see_through(QStackedWidget())  # one place: the side bets, or the note instead
         self.notes.addWidget(self.side)
-        self.notes.addWidget(self.reader)
+        self.notes.addWidget(self.note)
         layout.addWidget(self.wagers)
         layout.addWidget(self.notes)
         self.hand_grid = QGridLayout()
@@ -93,14 +94,15 @@ class SeatPanel(QFrame):
         self.tapped.emit(self.seat)
         super().mousePressEvent(event)
 
-    def show_seat(self, view: SeatView, selected: bool, reading: tuple[str, bool] = ("", False)) -> None:
-        """`reading`: what the wager reader found on the seat's spots, and whether it asks for them to be put right."""
-        if (view, selected, reading) == self._shown:
+    def show_seat(self, view: SeatView, selected: bool, note: tuple[str, bool] = ("", False)) -> None:
+        """`note`, in the place of the side bets: what the wager reader found on the seat's spots, or
+        the last round's wagers left out; and whether it asks for something to be put right."""
+        if (view, selected, note) == self._shown:
             return  # most changes touch one seat: the others keep their frame
-        self._shown = (view, selected, reading)
-        self.reader.setText(reading[0])
-        set_flag(self.reader, "warn", reading[1])
-        self.notes.setCurrentWidget(self.reader if reading[0] else self.side)
+        self._shown = (view, selected, note)
+        self.note.setText(note[0])
+        set_flag(self.note, "warn", note[1])
+        self.notes.setCurrentWidget(self.note if note[0] else self.side)
         set_flag(self, "acting", view.acting)
         set_flag(self, "selected", selected)
         set_flag(self, "bank", view.player_dealer)
@@ -110,8 +112,8 @@ class SeatPanel(QFrame):
             self.side.setText("player-dealer")
         else:
             self.wagers.setText(money(view.base) if view.base else "no wager")
-            side = [f"LL {money(view.lucky_lucky)}" if view.lucky_lucky else "",
-                    f"Buster {money(view.buster)}" if view.buster else "",
+            side = [f"{ON_SEAT[WagerKind.LUCKY_LUCKY]}{money(view.lucky_lucky)}" if view.lucky_lucky else "",
+                    f"{ON_SEAT[WagerKind.BUSTER]}{money(view.buster)}" if view.buster else "",
                     f"Ins {money(view.insurance)}" if view.insurance else ""]
             self.side.setText("\n".join(s for s in side if s))  # a third kind goes on the second line
         self._show_hands(view.hands)

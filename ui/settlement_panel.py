@@ -13,7 +13,7 @@ from dealer_assist.rules.settlement import Row, Wager
 from dealer_assist.table.snapshot import TableSnapshot
 from ui.elided_label import ElidedLabel
 from ui.settlement_table import NO_BREAK, SettlementTable
-from ui.theme import set_flag
+from ui.theme import hold_place, set_flag
 from ui.text import settlement_action, signed, total_text
 from dealer_assist.text.journal_text import money
 from dealer_assist.text.record_words import RESULT_WORDS, WAGER_NAMES
@@ -46,7 +46,7 @@ class RowsPanel(QFrame):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(16)
-        rows_box = QVBoxLayout()
+        rows_box = self.rows_box = QVBoxLayout()
         # The title is one line, cut short with its words on the tooltip; the note breaks its own
         # lines: a word-wrapped label would make the whole screen's layout work out heights for
         # widths at every switch to this page.
@@ -89,7 +89,10 @@ class RowsPanel(QFrame):
 
 class SettlementPanel(RowsPanel):
     """The round's end: every row still to settle, each seat's net and the fees. The dealer
-    confirms when every row is done."""
+    confirms when every row is done; after a player-dealer's first round, with the same tap, that
+    it keeps the bank for its second (RULES.md §5.6), which it says while it is paid."""
+
+    bank_kept = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Done · next round", parent)
@@ -100,6 +103,12 @@ class SettlementPanel(RowsPanel):
         # work out heights for widths at every page switch.
         self.fees = _cell("", "muted")
         self.side_bottom.addWidget(self.fees)
+        self.keep_bank = QPushButton()  # under the rows, beside "Done": the side column is as tall as eight seats' nets allow
+        self.keep_bank.setObjectName("keep_bank")
+        self.keep_bank.setMinimumHeight(80)
+        self.keep_bank.clicked.connect(self.bank_kept)
+        self.keep_bank.hide()
+        self.rows_box.addWidget(self.keep_bank, 0, Qt.AlignmentFlag.AlignRight)
 
     def show_table(self, snap: TableSnapshot) -> None:
         """Only what differs from the round shown before is laid out and painted again."""
@@ -115,6 +124,12 @@ class SettlementPanel(RowsPanel):
         self.nets.show_rows(nets)
         players, pd = snap.fees
         self.fees.setText(f"Fees: players {money(players)} · PD {money(pd)}" if players or pd else "")  # taken before the deal
+        second = snap.table.second_turn if snap.table is not None else None
+        if snap.player_dealer_game:  # where it comes and goes, its place is kept
+            hold_place(self.keep_bank)
+        if second is not None:
+            self.keep_bank.setText(f"Done · seat {second} keeps the bank")
+        self.keep_bank.setVisible(second is not None)
 
 
 HEAD = [(text, "muted") for text in COLUMNS]

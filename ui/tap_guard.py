@@ -2,8 +2,8 @@
 
 A finger that bounces, or a dealer who taps twice because the first tap seemed slow, must not
 decide twice: the second tap on the same button within `GUARD_S` does nothing (Stand tapped twice
-would otherwise stand the next seat too). Chips are exempt: tapping one twice means two chips, and
-the amount they add up to is shown and confirmed before it counts.
+would otherwise stand the next seat too). Chips are exempt: tapping one twice means two chips,
+each going on the wager at once, shown on the seat, and Clear takes the wager off.
 """
 from __future__ import annotations
 

@@ -1,10 +1,13 @@
 """How amounts, cards and outcomes read on the felt: short words, whole dollars without cents."""
 from __future__ import annotations
 
+from dealer_assist.rules.inputs import WagerKind
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.operations import EndReason
 from dealer_assist.rules.outcomes import Result
+from dealer_assist.rules.refusals import Refusal
 from dealer_assist.table.session import TableState
+from dealer_assist.table.snapshot import LeftOut
 from dealer_assist.text.journal_text import money
 
 ENDED = {
@@ -57,3 +60,18 @@ TABLE_STATES = {
 def count(n: int, thing: str) -> str:
     """'1 card', '2 cards'."""
     return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
+SEAT_AS_LAST = "Seat as last round"  # "Same as last round" (RULES.md §8.22) for the seat chosen
+TABLE_AS_LAST = "Table as last round"  # and for every seat that wagered then and holds nothing yet
+ON_SEAT = {WagerKind.BASE: "", WagerKind.LUCKY_LUCKY: "LL ", WagerKind.BUSTER: "Buster "}  # as the seat shows its wagers
+WHY_LEFT_OUT: dict[str, str] = {Refusal.PLAYER_DEALER_SEAT: "banks now", Refusal.NOT_OFFERED: "not offered",
+                                Refusal.WAGER_LIMIT: "outside the limits", Refusal.SIDE_BET_WITHOUT_BASE: "no base wager"}
+
+
+def left_out_line(left_out: tuple[LeftOut, ...]) -> str:
+    """On the seat, the last round's wagers "as last round" leaves out, and why: "Not repeated: $25,
+    LL $5 · banks now" (the refusal's own words where it has no short ones)."""
+    wagers = ", ".join(f"{ON_SEAT[wager.kind]}{money(wager.amount)}" for wager in left_out)
+    whys = dict.fromkeys(WHY_LEFT_OUT.get(wager.code, wager.message) for wager in left_out)
+    return f"Not repeated: {wagers} · {'; '.join(whys)}"

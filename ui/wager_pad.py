@@ -1,11 +1,13 @@
-"""Wager entry by touch: pick a seat on the layout, a kind of wager, add chips (or clear), then
-confirm: the chips add up to one amount, and the limits are checked on the amount confirmed."""
+"""Wager entry by touch: pick a seat on the layout and a kind of wager; each chip tapped goes on that
+wager at once, and Clear takes it off, each an input the table checks as any wager. A seat's wagers
+of the last round go on again in one tap, and so do the whole table's ("Same as last round",
+RULES.md §8.22): most players bet as they did, and the dealer's taps are the game's pace."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QButtonGroup, QGridLayout, QPushButton, QWidget
 
-from dealer_assist.rules.inputs import CloseInsurance, Insure, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.rules.inputs import CloseInsurance, Input, Insure, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents
 from dealer_assist.table.readings import WAGER_SPOTS
 from dealer_assist.table.snapshot import SeatView, TableSnapshot
@@ -13,6 +15,7 @@ from dealer_assist.table.spots import Spot, SpotKind
 from dealer_assist.rules.phases import Need
 from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
+from ui.text import SEAT_AS_LAST, TABLE_AS_LAST
 from ui.theme import hold_place
 from dealer_assist.text.journal_text import money
 
@@ -29,20 +32,24 @@ def _amount(seat: SeatView, kind: str) -> Cents:
 
 
 class WagerPad(QWidget):
-    """Emits the wager the dealer confirmed; the tracker checks it and the banner shows any refusal."""
+    """Emits each wager as the dealer keys it; the tracker checks it and the banner shows any refusal.
+    Row 0: the seat and its wager, the kinds, the seat's "as last round"; row 1: the chips, Clear,
+    "No more bets" (or "Close insurance" in its place) and the table's "as last round"."""
 
     entered = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setObjectName("wagers")  # its buttons' narrower padding (ui/theme.py)
         self.seat: SeatView | None = None
         self.usable = False
-        self.pending: Cents | None = None  # the amount keyed and not yet confirmed; None: none keyed
         self.read: frozenset[Spot] = frozenset()  # spots the wager reader reads: their chips are the wagers
+        self.seat_again: tuple[PlaceWager, ...] = ()  # what the seat's "as last round" places
+        self.table_again: tuple[PlaceWager, ...] = ()  # what the table's places
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
-        self.target = ElidedLabel("Tap a seat", "amount")  # "Seat 3 · Base $0 → $25" never widens its columns
+        self.target = ElidedLabel("Tap a seat", "amount", lines=2)  # "Seat 3", "Base $25": never widens its columns
         layout.addWidget(self.target, 0, 0, 1, 2)
         self.kinds = QButtonGroup(self)
         self.kind_buttons: dict[str, QPushButton] = {}
@@ -55,21 +62,22 @@ class WagerPad(QWidget):
             self.kind_buttons[kind] = button
             layout.addWidget(button, 0, column)
         self.kind_buttons[WagerKind.BASE].setChecked(True)
-        self.kinds.buttonToggled.connect(lambda *_: self._key(None))
-        self.place = QPushButton("Place")
-        self.place.setObjectName("wager_place")
-        self.place.clicked.connect(self._confirm)
-        layout.addWidget(self.place, 0, len(KINDS) + 2)
+        self.kinds.buttonToggled.connect(lambda *_: self._show_target())
+        last = len(KINDS) + 2
+        self.seat_as_last = QPushButton(SEAT_AS_LAST)
+        self.seat_as_last.setObjectName("seat_as_last")
+        self.seat_as_last.clicked.connect(lambda: self._enter(*self.seat_again))
+        layout.addWidget(self.seat_as_last, 0, last)
         self.chip_buttons: dict[Cents, QPushButton] = {}
         for column, chip in enumerate(CHIPS):
             button = repeatable(QPushButton(f"+{money(chip)}"))
             button.setObjectName(f"chip_{chip}")
-            button.clicked.connect(lambda _=False, c=chip: self._add(c))
+            button.clicked.connect(lambda _=False, c=chip: self._key(c))
             layout.addWidget(button, 1, column)
             self.chip_buttons[chip] = button
         self.clear = QPushButton("Clear")
         self.clear.setObjectName("wager_clear")
-        self.clear.clicked.connect(lambda: self._key(0))
+        self.clear.clicked.connect(lambda: self._key(None))
         layout.addWidget(self.clear, 1, len(CHIPS))
         self.close_insurance = hold_place(QPushButton("Close insurance"))  # the wider of the two sets the column
         self.close_insurance.setObjectName("close_insurance")
@@ -79,6 +87,10 @@ class WagerPad(QWidget):
         self.no_more_bets.setObjectName("no_more_bets")
         self.no_more_bets.clicked.connect(lambda: self.entered.emit(NoMoreBets()))
         layout.addWidget(self.no_more_bets, 1, len(CHIPS) + 1)  # the place of "Close insurance": one or the other
+        self.table_as_last = QPushButton(TABLE_AS_LAST)
+        self.table_as_last.setObjectName("table_as_last")
+        self.table_as_last.clicked.connect(lambda: self._enter(*self.table_again))
+        layout.addWidget(self.table_as_last, 1, last)
 
     def kind(self) -> str:
         return next(k for k, b in self.kind_buttons.items() if b.isChecked())
@@ -88,16 +100,20 @@ class WagerPad(QWidget):
         self.kind_buttons[WagerKind.LUCKY_LUCKY].setVisible(snap.lucky_lucky_offered)
         for kind, button in self.kind_buttons.items():  # a hold dims them in their places
             button.setEnabled((insuring if kind == INSURANCE else betting) and not snap.held)
+        another = seat is not None and (self.seat is None or seat != self.seat.seat)
+        self.seat = snap.seat(seat) if seat is not None else None
         if insuring and not self.kind_buttons[INSURANCE].isChecked():
             self.kind_buttons[INSURANCE].setChecked(True)
-        elif betting and self.kind_buttons[INSURANCE].isChecked():
-            self.kind_buttons[WagerKind.BASE].setChecked(True)
-        chosen = snap.seat(seat) if seat is not None else None
-        if chosen is None or self.seat is None or chosen.seat != self.seat.seat:
-            self.pending = None  # another seat: what was keyed for the last one is dropped
-        self.seat = chosen
-        self.usable = (betting or insuring) and not snap.held and self.seat is not None and not self.seat.player_dealer
+        elif betting and (another or self.kind_buttons[INSURANCE].isChecked()):
+            self.kind_buttons[WagerKind.BASE].setChecked(True)  # a seat is keyed from its base wager: one tap fewer
+        open_ = (betting or insuring) and not snap.held
+        self.usable = open_ and self.seat is not None and not self.seat.player_dealer
         self.read = frozenset(view.reading.spot for view in snap.reader.spots) if snap.reader is not None else frozenset()
+        last = snap.last_round_of(seat) if seat is not None and betting and open_ else None
+        self.seat_again = last.again if last is not None else ()
+        self.table_again = snap.table_again if betting and open_ else ()
+        self.seat_as_last.setEnabled(bool(self.seat_again))
+        self.table_as_last.setEnabled(bool(self.table_again))
         self.close_insurance.setVisible(insuring)
         self.no_more_bets.setVisible(betting)
         self.no_more_bets.setEnabled(snap.closes_betting)
@@ -109,30 +125,22 @@ class WagerPad(QWidget):
             button.setEnabled(self.usable and not read)
         if self.seat is None:
             self.target.setText("Tap a seat")
-            self.place.setEnabled(False)
             return
         kind = self.kind()
-        recorded = _amount(self.seat, kind)
-        keyed = " · read" if read else "" if self.pending is None else f" → {money(self.pending)}"
-        self.target.setText(f"Seat {self.seat.seat} · {KINDS[kind]} {money(recorded)}{keyed}")
-        self.place.setEnabled(self.usable and not read and self.pending is not None and self.pending != recorded)
+        self.target.setText(f"Seat {self.seat.seat}\n{KINDS[kind]} {money(_amount(self.seat, kind))}" + (" · read" if read else ""))
 
     @staticmethod
     def _spot(seat: int, kind: str) -> Spot:
         return Spot(seat, SpotKind.INSURANCE if kind == INSURANCE else WAGER_SPOTS[WagerKind(kind)])
 
-    def _key(self, amount: Cents | None) -> None:
-        self.pending = amount
-        self._show_target()
-
-    def _add(self, chip: Cents) -> None:
-        if self.seat is not None:
-            self._key((self.pending if self.pending is not None else _amount(self.seat, self.kind())) + chip)
-
-    def _confirm(self) -> None:
-        if self.seat is None or self.pending is None:
+    def _key(self, chip: Cents | None) -> None:
+        """A chip goes on the chosen wager at once; None (Clear) takes the wager off."""
+        if self.seat is None:
             return
-        kind, seat, amount = self.kind(), self.seat.seat, self.pending
-        self.pending = None
-        self.entered.emit(Insure(seat, amount) if kind == INSURANCE else PlaceWager(seat, WagerKind(kind), amount))
-        self._show_target()
+        kind, seat = self.kind(), self.seat.seat
+        amount = 0 if chip is None else _amount(self.seat, kind) + chip
+        self._enter(Insure(seat, amount) if kind == INSURANCE else PlaceWager(seat, WagerKind(kind), amount))
+
+    def _enter(self, *events: Input) -> None:
+        for event in events:
+            self.entered.emit(event)

@@ -124,6 +124,14 @@ class RoundReadings:
     mispays: list[MispayAccepted] = field(default_factory=list)
 
 
+def wager_changes(seat: int, current: Mapping[WagerKind, Cents], want: Mapping[WagerKind, Cents]) -> list[PlaceWager]:
+    """The wagers that take the seat from `current` to `want` (kinds `want` leaves out stay as they
+    are), in an order the rules take: side bets off before their base, a base before its side bets."""
+    changes = [PlaceWager(seat, kind, amount) for kind, amount in want.items() if amount != current.get(kind, 0)]
+    off = [change for change in changes if change.kind is not WagerKind.BASE and not change.amount]
+    return [*off, *(change for change in changes if change not in off)]
+
+
 class WagerReadings:
     """The reader's spots in use and their last readings, carried from round to round in the
     session's plain state (`spots`, `readings`: spot name -> [chips, total, alien]), and what the
@@ -180,9 +188,7 @@ class WagerReadings:
             want[wager] = 0 if problem is not None else reading.amount
             if kind is SpotKind.BASE:
                 base = want[wager]
-        changes = [PlaceWager(seat, kind, amount) for kind, amount in want.items() if amount != current.get(kind, 0)]
-        off = [change for change in changes if change.kind is not WagerKind.BASE and not change.amount]
-        return [*off, *(change for change in changes if change not in off)], problems
+        return wager_changes(seat, current, want), problems
 
     def problems(self, tracker: RoundTracker) -> list[SpotProblem]:
         """Every read spot whose chips hold "No more bets" back, seat by seat."""

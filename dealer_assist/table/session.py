@@ -1,9 +1,10 @@
 """The table session: rounds in sequence at one table, around the round tracker.
 
 It owns what lasts longer than a round: who banks and for which turn (RULES.md §5.6), the shoe
-and its cut card, misdeals that hold a round for a supervisor, corrections, and the counts of the
-rotation policy its settings choose (`rotation.py`). Pure: time comes in with each input, and the
-state between rounds is plain data, so the journal can restart a table from its last round.
+and its cut card, the wagers of the round closed last (offered again, §8.22), misdeals that hold
+a round for a supervisor, corrections, and the counts of the rotation policy its settings choose
+(`rotation.py`). Pure: time comes in with each input, and the state between rounds is plain data,
+so the journal can restart a table from its last round.
 """
 from __future__ import annotations
 
@@ -106,6 +107,7 @@ class _Between:
     dealer: str | None = None  # the house dealer signed in (RULES.md §8.25)
     reader_spots: list[str] = field(default_factory=list)  # the wager reader's spots in use (RULES.md §8.22)
     readings: dict[str, list[int]] = field(default_factory=dict)  # each read spot's last [chips, total, alien]
+    last_wagers: dict[str, dict[str, int]] = field(default_factory=dict)  # seat -> kind -> cents of the round closed last
 
     @classmethod
     def restored(cls, state: Mapping[str, Any]) -> _Between:
@@ -180,6 +182,13 @@ class TableSession:
         tracker = self.tracker
         return (self.state is TableState.ROUND and tracker is not None and tracker.takes_card()
                 and self.reader.round.awaited is None)
+
+    def second_turn(self) -> int | None:
+        """The seat offered the bank for a second round once the open round closes (RULES.md §5.6):
+        the player-dealer after its first, unless a proposition player, who banks one round at a time."""
+        s, tracker = self.s, self.tracker
+        pd = tracker.player_dealer if tracker is not None else None
+        return pd.seat if pd is not None and s.pd_turn == 1 and not s.pd_proposition else None
 
     def rotation_deadline(self) -> float | None:
         """When two other player-dealers must have banked, if the rotation limits apply."""
@@ -600,15 +609,18 @@ class TableSession:
 
     def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:
         s = self.s
-        pd = self.tracker.player_dealer if self.tracker is not None else None
+        tracker = self.tracker
+        assert tracker is not None, "a round is closed only while open"
+        pd, second = tracker.player_dealer, self.second_turn()
+        s.last_wagers = {str(seat): {str(kind): cents for kind, cents in wagers.items()} for seat, wagers in tracker.wagers.items()}
         ops.append(RoundClosed(s.round_id, pd_net, voided))
         self.closed = ClosedRound(tuple(self.round_dealers), tuple(self.reader.round.mispays))
         self.tracker = None
         self.round_inputs = []
         self.misdeal = None
-        if pd is not None:  # the bank moves on from the seat that held it this round
+        if pd is not None:  # the bank moves on from the seat that held it this round, or is offered it again
             s.pd_ready = False
-            self._offer_next(pd.seat - 1 if s.pd_turn == 1 and not s.pd_proposition else pd.seat, ops)
+            self._offer_next(pd.seat - 1 if second is not None else pd.seat, ops)
         self.checkpoint = self.between_rounds()
         self._maybe_open(ops)
 

@@ -12,7 +12,7 @@ from enum import StrEnum
 from dealer_assist.errors import Failure
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.rules.cards import Card, card_text
-from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, WagerKind
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.operations import EndReason, HoldReason
 from dealer_assist.rules.outcomes import Status, standing
@@ -20,7 +20,7 @@ from dealer_assist.rules.settlement import Row, Wager, banker_net, seat_nets
 from dealer_assist.rules.totals import hand_total
 from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.rules.phases import Need, Phase
-from dealer_assist.table.readings import SpotProblem, must_hold
+from dealer_assist.table.readings import WAGER_SPOTS, SpotProblem, must_hold, wager_changes
 from dealer_assist.rules.prompts import misdeal_prompt, unread_prompt
 from dealer_assist.table.session import TableSession, TableState
 from dealer_assist.table.session_inputs import SpotReading
@@ -89,6 +89,29 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A wager of the last round that "Same as last round" does not place again: the rules refuse it
+    now (`code` and `message` of the refusal: the seat banks now, the bet is not offered, a limit)."""
+
+    kind: WagerKind
+    amount: Cents
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LastRound:
+    """A seat's wagers of the round closed last, as "Same as last round" places them again (RULES.md
+    §8.22): `again` are the inputs that make the seat's wagers those of the last round that still
+    fit, in an order the rules take (side bets off first, then the base, then the side bets), none
+    when the seat holds them already; `left_out` are those that no longer fit."""
+
+    seat: int
+    again: tuple[PlaceWager, ...]
+    left_out: tuple[LeftOut, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class DealerHandView:
     """The dealer's cards as the table shows them: None is the hole card, face down."""
 
@@ -140,6 +163,7 @@ class TableView:
     offer_turn: int
     misdeal: Card | None
     unread: tuple[int, ...]  # shoe numbers of cards that left the shoe unread, oldest first
+    second_turn: int | None = None  # the player-dealer's seat, offered the bank again once the open round closes
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,12 +233,26 @@ class TableSnapshot:
     settled_early: frozenset[tuple[int, int, Wager]] = frozenset()  # (seat, hand, wager) settled before the end
     reader: ReaderView | None = None  # a table whose wager reader reads spots, or found something this round
     house_dealer: str | None = None  # the house dealer signed in (RULES.md §8.25)
+    last_round: tuple[LastRound, ...] = ()  # while betting is open: each keyed seat that wagered in the round closed last
 
     def was_settled_early(self, row: Row) -> bool:
         return (row.seat, row.hand, row.wager) in self.settled_early
 
     def seat(self, number: int) -> SeatView:
         return self.seats[number - 1]
+
+    def last_round_of(self, seat: int) -> LastRound | None:
+        return next((last for last in self.last_round if last.seat == seat), None)
+
+    @property
+    def table_again(self) -> tuple[PlaceWager, ...]:
+        """"Same as last round" for the whole table: the last round's wagers again on every seat
+        that wagered then and holds no wager yet (a seat keyed already keeps what it holds)."""
+        return tuple(event for last in self.last_round if not _wagered(self.seat(last.seat)) for event in last.again)
+
+
+def _wagered(seat: SeatView) -> bool:
+    return bool(seat.base or seat.lucky_lucky or seat.buster)
 
 
 def _hand_views(tracker: RoundTracker, seat: int, acting: tuple[int | None, int | None]) -> tuple[HandView, ...]:
@@ -308,6 +346,7 @@ def _table_view(session: TableSession) -> TableView:
     return TableView(
         session.config.table_id, session.state, s.round_id, s.shoe_id, s.shoe_cards, s.new_shoe_due,
         s.pd_turn if open_round else None, s.offer_seat, s.offer_turn, session.misdeal, tuple(session.unread),
+        session.second_turn(),
     )
 
 
@@ -353,7 +392,7 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
             # the chips added on the spot are the double: no keypad (RULES.md §8.23)
             decisions = replace(decisions, double_for_less=False, double_min=0, double_max=0)
         snapshot = replace(snapshot, table=table, reader=reader, house_dealer=session.s.dealer, takes_card=session.takes_card(),
-                           closes_betting=closes, decisions=decisions)
+                           closes_betting=closes, decisions=decisions, last_round=last_round(session, tracker))
         if not held:
             return snapshot
         # Nothing the dealer keys goes before the held card: dimmed until a supervisor resolves the hold.
@@ -392,3 +431,30 @@ def reader_view(session: TableSession) -> ReaderView | None:
         for spot, reading in sorted(spots.items(), key=lambda item: (item[0].seat or 0, item[0].kind.value))
     )
     return ReaderView(views, found.awaited, tuple(found.mispays))
+
+
+def last_round(session: TableSession, tracker: RoundTracker) -> tuple[LastRound, ...]:
+    """While betting is open, each seat's wagers of the round closed last as they would go in again,
+    checked as any wager; a seat whose spots the wager reader reads is left alone: its chips are its
+    wagers, and chips left there ride on by themselves."""
+    if tracker.phase is not Phase.BETTING:
+        return ()
+    views = []
+    for key, last in sorted(session.s.last_wagers.items(), key=lambda item: int(item[0])):
+        seat = int(key)
+        if any(session.reader.reads(Spot(seat, spot)) for spot in WAGER_SPOTS.values()):
+            continue
+        fits: dict[WagerKind, Cents] = {}
+        left_out = []
+        for kind in WagerKind:  # the base first: the side bets need it
+            amount = last.get(kind.value, 0)
+            if not amount:
+                continue
+            error = tracker.seat_refusal(seat) or tracker.wager_refusal(PlaceWager(seat, kind, amount), fits.get(WagerKind.BASE, 0))
+            if error is None:
+                fits[kind] = amount
+            else:
+                left_out.append(LeftOut(kind, amount, error.code.value, error.message))
+        again = wager_changes(seat, tracker.wagers.get(seat, {}), {kind: fits.get(kind, 0) for kind in WagerKind})
+        views.append(LastRound(seat, tuple(again), tuple(left_out)))
+    return tuple(views)

@@ -116,7 +116,8 @@ class Table:
         self.qtbot.mouseClick(panel, Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
 
     def wager(self, seat: int, kind: WagerKind | str, amount: Cents) -> None:
-        """Tap the seat, the kind, chips from the largest down until the amount is reached, then Place."""
+        """Tap the seat, the kind, then chips from the largest down until the amount is reached: each
+        goes on the wager at once."""
         self.tap_seat(seat)
         self.tap(self.view.wagers.kind_buttons[kind])
         for chip in sorted(CHIPS, reverse=True):
@@ -124,7 +125,6 @@ class Table:
                 self.tap(self.view.wagers.chip_buttons[chip])
                 amount -= chip
         assert amount == 0, "amounts are entered in whole chips"
-        self.tap(self.view.wagers.place)
 
     def deal(self, count: int = 1) -> None:
         """Cards from the bench; while betting is open the dealer first taps "No more bets", and

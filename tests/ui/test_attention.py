@@ -16,18 +16,15 @@ from ui.wager_pad import INSURANCE
 def test_a_wager_under_the_table_minimum_is_refused_with_its_rule(table):
     t = table("nobust-4.0")
     t.tap_seat(2)
-    t.tap(t.view.wagers.chip_buttons[100])
-    assert not t.view.banner.isVisible(), "a chip only adds to the amount keyed"
-    t.tap(t.view.wagers.place)
+    t.tap(t.view.wagers.chip_buttons[100])  # the chip goes on at once: $1 is below the minimum
     assert t.view.banner.isVisible()
     assert t.view.banner.message.text() == "Refused (rule 7): seat 2 base $1.00 is outside the limits $5.00-$500.00"
     assert t.view.seats[2].wagers.text() == "no wager"
-    t.tap(t.view.wagers.chip_buttons[100])
     t.tap(t.view.wagers.chip_buttons[500])
-    assert t.view.wagers.target.text() == "Seat 2 · Base $0 → $6"
-    t.tap(t.view.wagers.place)
+    t.tap(t.view.wagers.chip_buttons[100])
     assert not t.view.banner.isVisible()
-    assert t.view.seats[2].wagers.text() == "$6", "+$1 then +$5 is checked as the $6 confirmed"
+    assert t.view.wagers.target.text() == "Seat 2\nBase $6"
+    assert t.view.seats[2].wagers.text() == "$6", "+$5 then +$1: each chip raised the wager as it was tapped"
 
 
 def test_the_player_dealers_seat_takes_no_wager(table):
@@ -81,7 +78,6 @@ def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
     assert t.view.wagers.kind_buttons[INSURANCE].isChecked()
     t.tap_seat(1)
     t.tap(t.view.wagers.chip_buttons[500])
-    t.tap(t.view.wagers.place)
     assert t.view.seats[1].side.text() == "Ins $5"
     t.tap(t.view.wagers.close_insurance)
     assert t.view.prompt.text() == "Peek for a Natural"

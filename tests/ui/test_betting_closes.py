@@ -17,7 +17,6 @@ from hw_sims.bench_devices import BenchDevices
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
-from ui.tap_guard import GUARD_S
 
 WAIT_MS = 5_000
 
@@ -58,8 +57,6 @@ def test_a_card_before_no_more_bets_is_refused_then_three_wagers_no_more_bets_an
     def wager(seat: int, chip: int) -> None:
         qtbot.mouseClick(view.seats[seat], Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
         tap(view.wagers.chip_buttons[chip])
-        qtbot.wait(int(GUARD_S * 1000) + 20)  # a deliberate tap on Place again, past the double-tap guard
-        tap(view.wagers.place)
         qtbot.waitUntil(lambda: controller.snapshot.seat(seat).base == chip, timeout=WAIT_MS)
 
     wager(1, 10_000)
@@ -105,7 +102,8 @@ def test_while_a_misdeal_holds_the_round_the_prompt_names_the_hold_and_the_deale
     assert "betting is open" not in t.view.banner.message.text(), "nothing on the screen says to go on"
     t.tap_seat(3)
     pad = t.view.wagers
-    keys = [*pad.chip_buttons.values(), pad.clear, pad.place, pad.no_more_bets, *pad.kind_buttons.values()]
+    keys = [*pad.chip_buttons.values(), pad.clear, pad.seat_as_last, pad.table_as_last, pad.no_more_bets,
+            *pad.kind_buttons.values()]
     assert [key.objectName() for key in keys if key.isEnabled()] == [], "no wager or No more bets while the round holds"
     assert t.enabled_decisions() == set()
     assert t.supervise(DiscardMisdeal("Floor 1", "card out before no more bets"), t.pin) is None
@@ -125,8 +123,6 @@ def test_the_not_dealt_line_goes_once_the_state_it_describes_has_changed(wired, 
     qtbot.waitUntil(lambda: controller.snapshot.need is Need.WAGERS and wire.shoe.locked, timeout=WAIT_MS)
     qtbot.mouseClick(view.seats[1], Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
     tap(view.wagers.chip_buttons[2_500])
-    qtbot.wait(int(GUARD_S * 1000) + 20)
-    tap(view.wagers.place)
     qtbot.waitUntil(lambda: view.wagers.no_more_bets.isEnabled(), timeout=WAIT_MS)
     tap(bench.deal)
     assert bench.refused.text().startswith("Not dealt: the shoe's card-stop is on")

@@ -65,7 +65,6 @@ def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
     _tap(qtbot, view.wagers.kind_buttons[WagerKind.BASE])
     _tap(qtbot, view.wagers.chip_buttons[500])
     _tap(qtbot, view.wagers.chip_buttons[500])
-    _tap(qtbot, view.wagers.place)
     qtbot.waitUntil(lambda: controller.snapshot.closes_betting, timeout=WAIT_MS)
     _tap(qtbot, view.wagers.no_more_bets)
     qtbot.waitUntil(lambda: controller.feed.locked is False, timeout=WAIT_MS)
@@ -119,7 +118,6 @@ def test_a_journal_that_stops_shows_on_the_dealers_screen(screen, qtbot):
     while controller.snapshot.attention is None:
         _tap(qtbot, view.wagers.kind_buttons[WagerKind.BASE])
         _tap(qtbot, view.wagers.chip_buttons[500])
-        _tap(qtbot, view.wagers.place)
         qtbot.wait(int(GUARD_S * 1000) + 20)
     assert controller.snapshot.attention.kind is AttentionKind.JOURNAL
     assert view.banner.isVisible() and "could not be written" in view.banner.message.text()

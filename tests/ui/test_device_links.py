@@ -53,7 +53,6 @@ def test_cards_from_the_shoe_scanner_reach_the_screen(linked, qtbot):
     qtbot.mouseClick(view.seats[1], Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
     qtbot.mouseClick(view.wagers.chip_buttons[500], Qt.MouseButton.LeftButton)
     qtbot.mouseClick(view.wagers.chip_buttons[500], Qt.MouseButton.LeftButton)
-    qtbot.mouseClick(view.wagers.place, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bridge.snapshot.closes_betting)
     assert links.feed.locked is True, "betting is open: the card-stop stays on"
     qtbot.mouseClick(view.wagers.no_more_bets, Qt.MouseButton.LeftButton)

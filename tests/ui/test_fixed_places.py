@@ -26,8 +26,7 @@ def test_the_decision_bar_the_banner_and_the_keypads_hold_their_places_in_every_
         t = table("nobust-4.0", CARDS, pd_seat=4, size=size)
         seen = [_places(t)]
         t.tap_seat(2)
-        t.tap(t.view.wagers.chip_buttons[100])
-        t.tap(t.view.wagers.place)  # below the minimum: the refusal banner shows
+        t.tap(t.view.wagers.chip_buttons[100])  # below the minimum: the refusal banner shows
         assert t.view.banner.isVisible()
         seen.append(_places(t))
         t.wager(1, WagerKind.BASE, 2_500)

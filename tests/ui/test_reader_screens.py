@@ -64,8 +64,9 @@ def test_the_reader_table_during_betting_shows_the_chips_as_wagers(felt, tmp_pat
     _shown(window)
     assert view.seats[2].wagers.text() == "$50" and view.seats[3].wagers.text() == "$25"
     assert view.seats[3].side.text() == "Buster $5" and view.seats[3].notes.currentWidget() is view.seats[3].side
-    assert view.wagers.target.text() == "Seat 3 · Base $25 · read"
-    assert not view.wagers.place.isEnabled() and not view.wagers.chip_buttons[500].isEnabled()
+    assert view.wagers.target.text() == "Seat 3\nBase $25 · read"
+    assert not view.wagers.chip_buttons[500].isEnabled() and not view.wagers.clear.isEnabled()
+    assert not view.wagers.table_as_last.isEnabled(), "the chips ride on by themselves: nothing to place again"
     assert view.wagers.no_more_bets.isEnabled()
     shoot(window, tmp_path, f"reader-betting-{size}.png")
 
@@ -76,8 +77,8 @@ def test_a_reading_below_the_minimum_is_shown_on_its_seat_and_no_more_bets_waits
     rig.chips("3.base", 3)
     _shown(window)
     view = window.view
-    assert view.seats[3].reader.text() == "Base $3 · below the $5 minimum" and not view.seats[3].reader.cut
-    assert view.seats[3].reader.property("warn") is True
+    assert view.seats[3].note.text() == "Base $3 · below the $5 minimum" and not view.seats[3].note.cut
+    assert view.seats[3].note.property("warn") is True
     assert view.prompt.text() == "Put right: Seat 3 · Base $3 · below the $5 minimum"
     assert not view.wagers.no_more_bets.isEnabled()
     shoot(window, tmp_path, f"reader-below-minimum-{size}.png")
@@ -92,8 +93,8 @@ def test_a_late_change_is_shown_on_its_seat(felt, tmp_path):
     rig.chips("3.base", 25, 10)
     _shown(window)
     view = window.view
-    assert view.seats[3].reader.text() == "Late change · Base $35 · closed $25" and not view.seats[3].reader.cut
-    assert view.seats[3].notes.currentWidget() is view.seats[3].reader, "in the place of the side bets"
+    assert view.seats[3].note.text() == "Late change · Base $35 · closed $25" and not view.seats[3].note.cut
+    assert view.seats[3].notes.currentWidget() is view.seats[3].note, "in the place of the side bets"
     assert view.seats[3].wagers.text() == "$25", "the closed wager stands"
     assert rig.snapshot.need is Need.DECISION
     shoot(window, tmp_path, f"reader-late-change-{size}.png")
@@ -178,3 +179,23 @@ def test_the_house_dealer_signs_in_from_the_roster_and_out_when_relieved(felt, t
     rig.tap_on(panel.sign_out)
     assert rig.snapshot.house_dealer is None and window.dealer.text() == "Dealer\nsign in"
     assert [op["type"] for op in rig.ops("DealerSignedIn") + rig.ops("DealerSignedOut")] == ["DealerSignedIn", "DealerSignedOut"]
+
+
+def test_the_bank_offered_is_read_on_pd_bank_and_taken_in_one_tap(qtbot, tmp_path):
+    rig = ReaderTable(tmp_path / "table.db", BOTH_WIN, profile="nobust-4.0",
+                      wait=lambda done, seconds: _waited(qtbot, done, seconds))
+    window = DealerWindow(TableBridge(rig.controller))
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    rig.start()
+    try:
+        offer = window.view.bank_offer
+        assert offer.isVisible() and not offer.keypad.confirm.isEnabled(), "nothing on pd.bank: no bank to take"
+        rig.chips("pd.bank", 500)
+        assert offer.keypad.label.text() == "Seat 1 bank $500 · read" and offer.keypad.confirm.isEnabled()
+        assert not any(chip.isEnabled() for chip in offer.keypad.chips.values()) and not offer.keypad.clear.isEnabled()
+        qtbot.mouseClick(offer.keypad.confirm, Qt.MouseButton.LeftButton)
+        assert rig.snapshot.bank is not None and (rig.snapshot.bank.seat, rig.snapshot.bank.bank) == (1, 50_000)
+    finally:
+        rig.stop()

@@ -1,7 +1,7 @@
 """Nothing moves under the dealer's finger, nor the supervisor's: every touch target shown keeps its
 rectangle in the window whenever it is shown, through a whole played round (the bank offer, wagers
 and a refusal, a misdeal held and discarded by a supervisor, decisions, the settle-now step, the
-settlement) and a supervisor's session (the PIN chosen, a wrong PIN and the lock, recall, the
+settlement), the next round's wagers keyed "as last round" (lit, then dimmed) and a supervisor's session (the PIN chosen, a wrong PIN and the lock, recall, the
 dispute report, a correction, the PIN changed, the keyboard with and without a refusal), at both
 screen sizes."""
 from __future__ import annotations
@@ -120,8 +120,7 @@ class WatchedTable(Table):
 
 def _play_the_round(t: WatchedTable) -> None:
     t.tap_seat(2)
-    t.tap(t.view.wagers.chip_buttons[100])
-    t.tap(t.view.wagers.place)  # below the table's minimum: refused
+    t.tap(t.view.wagers.chip_buttons[100])  # below the table's minimum: refused
     assert t.view.banner.isVisible()
     t.tap(t.view.banner.resolve)
     t.wager(1, WagerKind.BASE, 500)
@@ -146,6 +145,22 @@ def _play_the_round(t: WatchedTable) -> None:
     t.tap(t.view.settlement.confirm)
     assert t.snap.table.state is TableState.OFFERING_BANK
     t.tap(t.view.bank_offer.keypad.chips[50_000])
+
+
+def _same_as_last_round(t: WatchedTable) -> None:
+    """Round 2, keyed from the last: the seat's "as last round" lit and dimmed, the table's, a refusal."""
+    t.tap(t.view.bank_offer.keypad.confirm)
+    pad = t.view.wagers
+    assert t.snap.need is Need.WAGERS and pad.table_as_last.isEnabled()
+    t.tap_seat(1)
+    t.tap(pad.seat_as_last)
+    assert not pad.seat_as_last.isEnabled() and (t.snap.seat(1).base, t.snap.seat(1).lucky_lucky) == (500, 500)
+    t.tap(pad.table_as_last)
+    assert not pad.table_as_last.isEnabled() and t.snap.seat(6).base == 2_500
+    t.tap(pad.clear)  # the base before its Lucky Lucky: refused
+    assert t.view.banner.isVisible()
+    t.tap(t.view.banner.resolve)
+    t.tap(pad.no_more_bets)
 
 
 def _discard_the_misdeal(t: WatchedTable) -> None:
@@ -213,6 +228,7 @@ def test_every_touch_target_keeps_its_place_through_a_round_and_a_supervisors_se
     try:
         assert t.window.size().width() == size[0] and t.window.size().height() == size[1]
         _play_the_round(t)
+        _same_as_last_round(t)
         _supervisor_session(t)
     finally:
         t.journaled.close()
