@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
     ("journal.py", "durable appends"),
     ("kill_soak.py", "identical: True"),
     ("pit.py", "closed round stored, on the API"),  # a private broker and store, the pit service, five tables
+    ("pace.py", "rounds/h unassisted"),  # the dealer's window offscreen, every profile, three ways
 ])
 def test_benchmark_runs_in_short_mode(script, expected):
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--short"],
