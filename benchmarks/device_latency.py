@@ -22,9 +22,9 @@ from dealer_assist.play.random_play import RandomPolicy, random_player_dealer, r
 from dealer_assist.play.round_driver import next_input
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import CardDrawn
+from dealer_assist.rules.phases import Need
 from dealer_assist.rules.profile import load_profile
 from dealer_assist.rules.tracker import RoundTracker
-from dealer_assist.rules.phases import Need
 from devices.events import CardSeen, DeviceEvent
 from devices.messages import CardOut, Message
 from devices.shoe import ShoeScanner

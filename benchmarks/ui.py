@@ -56,8 +56,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from dealer_assist.play.bench import BenchPlayer
     from dealer_assist.rules.inputs import CardDrawn
-    from dealer_assist.rules.profile import load_profile
     from dealer_assist.rules.phases import Need
+    from dealer_assist.rules.profile import load_profile
     from dealer_assist.table.journaled_table import Table
     from dealer_assist.table.session import TableConfig, TableInput
 

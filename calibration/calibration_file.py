@@ -14,9 +14,9 @@ from typing import TypeGuard
 import numpy as np
 
 from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, Calibration
+from calibration.errors import CalibrationCode, CalibrationError
 from calibration.homography import as_matrix
 from calibration.layout import MarkerCorner, layout_from_dict
-from calibration.errors import CalibrationCode, CalibrationError
 
 FORMAT = "dealer-assist-calibration"
 VERSION = 1

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.errors import CalibrationCode, CalibrationError
 from calibration.homography import Matrix, apply, fit_homography
 from calibration.layout import Layout, MarkerCorner
 from calibration.markers import MarkerDecoder, Pixel, Quad, as_quad, find_markers, quad_centre
 from calibration.zones import Point
-from calibration.errors import CalibrationCode, CalibrationError
 
 DEFAULT_MAX_ERROR_MM = 2.0
 

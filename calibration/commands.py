@@ -15,8 +15,8 @@ from calibration.camera_calibration import DEFAULT_MAX_ERROR_MM, calibrate
 from calibration.frames import read_frames
 from calibration.layout import Layout, default_layout, default_layout_text, load_layout
 from calibration.marker_sheet import write_marker_sheet
-from dealer_assist.errors import CommandCode, CommandError
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
+from dealer_assist.errors import CommandCode, CommandError
 
 
 def _positive(text: str) -> float:

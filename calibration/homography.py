@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.errors import CalibrationCode, CalibrationError
 from calibration.layout import Layout, MarkerCorner
 from calibration.markers import Quad, canonical_quad, quad_centre
-from calibration.errors import CalibrationCode, CalibrationError
 
 Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
 

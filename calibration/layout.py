@@ -14,8 +14,8 @@ from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 
-from calibration.zones import Point, Zone, zone_at
 from calibration.errors import CalibrationCode, CalibrationError
+from calibration.zones import Point, Zone, zone_at
 
 DEFAULT_LAYOUT = "default_layout.toml"
 _ZONE_NAME = re.compile(r"seat_([1-9][0-9]?)|dealer|discard")

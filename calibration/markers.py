@@ -14,8 +14,8 @@ import numpy as np
 import zxingcpp
 from pyzbar import pyzbar
 
-from calibration.layout import MarkerCorner
 from calibration.errors import CalibrationCode, CalibrationError
+from calibration.layout import MarkerCorner
 
 Pixel = tuple[float, float]
 Quad = tuple[Pixel, Pixel, Pixel, Pixel]

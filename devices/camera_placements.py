@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from dealer_assist.rules.refusals import InputError, Refusal
 from dealer_assist.rules.cards import Card
+from dealer_assist.rules.refusals import InputError, Refusal
 from devices.camera_codes import CardCode
 from devices.camera_reader import FrameReading
 

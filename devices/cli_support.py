@@ -14,8 +14,6 @@ import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
-
-
 _reader_gone = threading.Event()  # stdout's reader has closed its end (`monitor | tee`, then Ctrl-C)
 
 

@@ -10,29 +10,12 @@ from collections.abc import Callable
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import CommandCode, CommandError
-from devices.errors import DeviceCode
 from devices.adapter import DeviceAdapter, EventSink
 from devices.cli_support import emit, emit_last, stop_on_signals
+from devices.errors import DeviceCode
 from devices.events import (
-    CardSeen,
-    CardsMissed,
-    CardUnread,
-    CutReached,
-    DeviceEvent,
-    DeviceFault,
-    DeviceHello,
-    FrameRejected,
-    LidChanged,
-    LinkChanged,
-    LockChanged,
-    ReadingsUntrusted,
-    ScanCompleted,
-    ShoeLoaded,
-    SpotCleared,
-    SpotRead,
-    SpotsListed,
-    WagersFault,
-    WagersHello,
+    CardSeen, CardsMissed, CardUnread, CutReached, DeviceEvent, DeviceFault, DeviceHello, FrameRejected, LidChanged, LinkChanged,
+    LockChanged, ReadingsUntrusted, ScanCompleted, ShoeLoaded, SpotCleared, SpotRead, SpotsListed, WagersFault, WagersHello,
 )
 from devices.peek import PEEK_UP_RANKS, PeekReader
 from devices.shoe import ShoeScanner

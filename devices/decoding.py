@@ -12,7 +12,6 @@ from devices.codec import CodecError, decode
 from devices.framing import Framer, Rejection, RejectReason
 from devices.messages import Message, Vocabulary
 
-
 Refuse = Callable[[Message], str | None]
 
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from dealer_assist.rules.cards import Card
+from dealer_assist.table.spots import Spot
 from devices.framing import RejectReason
 from devices.link import LinkState
 from devices.messages import LidState, LockState
-from dealer_assist.table.spots import Spot
 
 
 @dataclass(frozen=True, slots=True)

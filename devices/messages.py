@@ -12,23 +12,10 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from dealer_assist.rules.cards import Card
-from devices.fields import (
-    ALIEN,
-    BOOT,
-    CARD,
-    COUNT,
-    POSITIVE,
-    SEQ_REF,
-    SPOT,
-    SPOT_LIST,
-    SPOT_OR_NONE,
-    TEXT,
-    TOKEN,
-    UP_RANK,
-    enum_kind,
-    wire,
-)
 from dealer_assist.table.spots import Spot
+from devices.fields import (
+    ALIEN, BOOT, CARD, COUNT, POSITIVE, SEQ_REF, SPOT, SPOT_LIST, SPOT_OR_NONE, TEXT, TOKEN, UP_RANK, enum_kind, wire,
+)
 
 
 class LidState(StrEnum):

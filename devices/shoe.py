@@ -3,29 +3,8 @@ from __future__ import annotations
 
 from devices.adapter import DeviceAdapter, EventSink
 from devices.clock import MONOTONIC, Clock
-from devices.events import (
-    CardSeen,
-    CardsMissed,
-    CardUnread,
-    CutReached,
-    DeviceFault,
-    LidChanged,
-    LockChanged,
-    ShoeLoaded,
-)
-from devices.messages import (
-    SHOE_TO_HOST,
-    CardOut,
-    CutCard,
-    Fault,
-    Heartbeat,
-    Lid,
-    Lock,
-    LockState,
-    Message,
-    NewShoe,
-    NoRead,
-)
+from devices.events import CardSeen, CardsMissed, CardUnread, CutReached, DeviceFault, LidChanged, LockChanged, ShoeLoaded
+from devices.messages import SHOE_TO_HOST, CardOut, CutCard, Fault, Heartbeat, Lid, Lock, LockState, Message, NewShoe, NoRead
 from devices.timing import MAX_REPEATS, REPEAT_EVERY
 
 # A shoe that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.

@@ -20,10 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dealer_assist.errors import Failure
-from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot, build_supervisor_snapshot
+from dealer_assist.journal.errors import JournalCode, JournalDamaged, JournalError
 from dealer_assist.journal.journal_file import Sink
-from dealer_assist.journal.errors import JournalDamaged
 from dealer_assist.journal.lock import Holder
 from dealer_assist.journal.record_source import RecordSource, SqliteRecords
 from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PaymentsMade, PeekAnswered
@@ -33,8 +32,8 @@ from dealer_assist.table.pins import PinSetter, bench_pin
 from dealer_assist.table.roster import DEALERS_FILE, read_roster
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import CardsUnread, ReaderSpots, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned
-from dealer_assist.text.record_words import money_text
 from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
+from dealer_assist.text.record_words import money_text
 from devices.device_status import DeviceStatus
 from devices.peek import PeekReader
 from devices.shoe import ShoeScanner

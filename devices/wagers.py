@@ -11,32 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from dealer_assist.table.spots import Spot
 from devices.adapter import DeviceAdapter, EventSink
 from devices.clock import MONOTONIC, Clock
 from devices.events import (
-    Distrust,
-    ReadingsUntrusted,
-    ScanCompleted,
-    SpotCleared,
-    SpotRead,
-    SpotsListed,
-    WagersFault,
-    WagersHello,
+    Distrust, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed, WagersFault, WagersHello,
 )
 from devices.link import LinkState
 from devices.messages import (
-    WAGERS_TO_HOST,
-    Heartbeat,
-    Message,
-    ReaderFault,
-    ReaderHello,
-    Scan,
-    Scanned,
-    SpotClear,
-    SpotContent,
-    SpotList,
+    WAGERS_TO_HOST, Heartbeat, Message, ReaderFault, ReaderHello, Scan, Scanned, SpotClear, SpotContent, SpotList,
 )
-from dealer_assist.table.spots import Spot
 from devices.timing import MAX_REPEATS, REPEAT_EVERY
 
 # A reader that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.

@@ -22,7 +22,6 @@ from typing import Any
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import Failure
 from dealer_assist.journal.errors import JournalCode, JournalError
-from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.spots import layout

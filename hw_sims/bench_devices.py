@@ -15,14 +15,14 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 
-from dealer_assist.rules.refusals import Refusal, RuleError
-from devices.errors import DeviceCode, DeviceError
 from dealer_assist.play.bench import BenchPlayer, EmulatedShoe
 from dealer_assist.rules.inputs import PeekResult
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.session import TableSession
 from dealer_assist.table.session_inputs import ShoeLoaded
 from dealer_assist.table.snapshot import table_prompt
 from dealer_assist.table.spots import Spot, parse_spot
+from devices.errors import DeviceCode, DeviceError
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
 from hw_sims.shoe import ShoeEmulator

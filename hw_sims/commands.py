@@ -17,11 +17,11 @@ import threading
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import CommandCode, CommandError
-from dealer_assist.rules.refusals import Refusal, RuleError
-from devices.errors import DeviceCode
 from dealer_assist.rules.cards import Card, parse_card
-from devices.cli_support import emit, stop_on_signals
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.spots import Spot, layout, parse_spot
+from devices.cli_support import emit, stop_on_signals
+from devices.errors import DeviceCode
 from hw_sims.device import EmulatedDevice
 from hw_sims.endpoints import Endpoint, PtyEndpoint, TcpEndpoint
 from hw_sims.faults import RATED, FaultKind, parse_rates

@@ -16,8 +16,8 @@ from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.inputs import CardDrawn, PeekAnswered
 from dealer_assist.rules.phases import Need
-from dealer_assist.table.session_inputs import ConfirmPeek, ShoeLoaded
 from dealer_assist.table.pins import PinSetter
+from dealer_assist.table.session_inputs import ConfirmPeek, ShoeLoaded
 from dealer_assist.table.spots import Spot
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed

@@ -7,9 +7,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
 
 from dealer_assist.rules.money import Cents
+from dealer_assist.text.journal_text import money
 from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
-from dealer_assist.text.journal_text import money
 
 
 class AmountKeypad(QWidget):

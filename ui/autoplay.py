@@ -20,10 +20,10 @@ from dealer_assist.rules.inputs import CardDrawn, CloseInsurance, Decide, NoMore
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import ConfirmPeek
+from hw_sims.linked_bench import tools_pin
 from ui.bank_offer import BANK_CHIPS
 from ui.confirm_overlay import open_confirmation
 from ui.dealer_window import DealerWindow
-from hw_sims.linked_bench import tools_pin
 from ui.supervisor_window import open_supervisor
 
 STALL_S = 30.0  # above the devices' longest own waits: a peek's 1.5 s, a link's 8 s back-off

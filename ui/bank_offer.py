@@ -11,8 +11,8 @@ from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused
 from dealer_assist.table.snapshot import TableSnapshot
 from dealer_assist.table.spots import BANK
-from ui.amount_keypad import AmountKeypad
 from dealer_assist.text.journal_text import money
+from ui.amount_keypad import AmountKeypad
 
 BANK_CHIPS: tuple[Cents, ...] = (10_000, 50_000, 100_000)
 

@@ -7,24 +7,22 @@ the bench's seeded shoes, so a resumed table goes on with its shoe; the cards, t
 peek answers reach the table over the devices' links."""
 from __future__ import annotations
 
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from dealer_assist.rules.cards import Card
-from devices.errors import DeviceError
-from dealer_assist.rules.inputs import CardDrawn, PeekAnswered, PeekResult
-from dealer_assist.table.session_inputs import CutCardReached, ShoeLoaded
 from dealer_assist.play.shoe import Shoe
-from dealer_assist.table.snapshot import TableSnapshot
-from dealer_assist.table.session import TableState
+from dealer_assist.rules.cards import Card
+from dealer_assist.rules.inputs import CardDrawn, PeekAnswered, PeekResult
 from dealer_assist.rules.phases import Need
-from hw_sims.bench_devices import BenchDevices
+from dealer_assist.table.session import TableState
+from dealer_assist.table.session_inputs import CutCardReached, ShoeLoaded
+from dealer_assist.table.snapshot import TableSnapshot
+from devices.device_status import DeviceStatus
+from devices.errors import DeviceError
+from devices.table_controller import Consult
+from hw_sims.bench_devices import BenchDevices, honest_peek_answer
 from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
-from devices.device_status import DeviceStatus
-from devices.table_controller import Consult
-from hw_sims.bench_devices import honest_peek_answer
 
 SHOE, PEEK = "Shoe", "Peek"
 

@@ -5,10 +5,9 @@ from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from dealer_assist.rules.cards import Card
-from ui.screen_font import FAMILY
+from dealer_assist.rules.cards import SUIT_SYMBOLS, Card
 from dealer_assist.text.journal_text import RED_SUITS
-from dealer_assist.rules.cards import SUIT_SYMBOLS
+from ui.screen_font import FAMILY
 from ui.theme import RED_SUIT
 
 _FACE = QColor("#fbfbf8")

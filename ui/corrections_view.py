@@ -15,18 +15,17 @@ from PySide6.QtWidgets import (
     QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QStackedWidget, QVBoxLayout, QWidget,
 )
 
-from dealer_assist.rules.cards import RANKS, SUITS, Card
+from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
+from dealer_assist.rules.cards import RANKS, SUIT_SYMBOLS, SUITS, Card
+from dealer_assist.rules.phases import Phase
+from dealer_assist.table.session import TableInput
 from dealer_assist.table.session_inputs import AcceptPayout, ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, VoidRound
 from dealer_assist.text.journal_text import card_code
 from dealer_assist.text.reader_words import payout_difference
-from dealer_assist.rules.phases import Phase
-from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
-from dealer_assist.table.session import TableInput
 from ui.confirm_overlay import confirm
 from ui.elided_label import ElidedLabel
 from ui.notice_label import NoticeLabel
 from ui.text import TABLE_STATES
-from dealer_assist.rules.cards import SUIT_SYMBOLS
 from ui.touch_keyboard import TouchKeyboard
 
 PICKS_PER_ROW = 7

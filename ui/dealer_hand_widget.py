@@ -4,9 +4,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from dealer_assist.table.snapshot import TableSnapshot
+from dealer_assist.text.journal_text import money
 from ui.card_widget import CardRow
 from ui.text import total_text
-from dealer_assist.text.journal_text import money
 
 
 class DealerHandPanel(QFrame):

@@ -15,10 +15,10 @@ from devices.device_status import DeviceLink
 from ui.attention_banner import AttentionBanner
 from ui.bank_offer import BankOffer
 from ui.dealer_hand_widget import DealerHandPanel
-from ui.elided_label import ElidedLabel
 from ui.decision_bar import DecisionBar
 from ui.device_bar import DeviceBar
 from ui.double_for_less import DoubleForLess
+from ui.elided_label import ElidedLabel
 from ui.payments_panel import PaymentsPanel
 from ui.reader_lines import difference_lines, reader_prompt, seat_line
 from ui.seat_widget import SeatPanel

@@ -8,8 +8,8 @@ from dealer_assist.rules.inputs import Action, Decide
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.phases import Phase
 from dealer_assist.table.snapshot import Decisions, TableSnapshot
-from ui.amount_keypad import AmountKeypad
 from dealer_assist.text.journal_text import money
+from ui.amount_keypad import AmountKeypad
 from ui.wager_pad import CHIPS
 
 

@@ -8,8 +8,8 @@ from typing import TypeVar
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget, QPushButton, QScrollArea, QSizePolicy,
-    QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
+    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
+    QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from dealer_assist.text.round_story import LEDGER_HEAD, Evidence, RoundStory

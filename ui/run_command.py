@@ -20,7 +20,6 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import Failure
 from dealer_assist.journal.errors import JournalDamaged

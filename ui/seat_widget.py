@@ -9,10 +9,10 @@ from dealer_assist.rules.inputs import WagerKind
 from dealer_assist.rules.operations import EndReason
 from dealer_assist.rules.outcomes import Status
 from dealer_assist.table.snapshot import HandView, SeatView
+from dealer_assist.text.journal_text import money
 from ui.card_widget import CardRow
 from ui.elided_label import ElidedLabel
 from ui.text import ENDED, FIRST_TO_ACT, FIRST_TO_ACT_TIP, ON_SEAT, total_text
-from dealer_assist.text.journal_text import money
 from ui.theme import see_through, set_flag
 
 

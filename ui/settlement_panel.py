@@ -7,17 +7,17 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
+from dealer_assist.rules.cards import card_text
 from dealer_assist.rules.outcomes import Status
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.settlement import Row, Wager
 from dealer_assist.table.snapshot import TableSnapshot
-from ui.elided_label import ElidedLabel
-from ui.settlement_table import NO_BREAK, SettlementTable
-from ui.theme import hold_place, set_flag
-from ui.text import settlement_action, signed, total_text
 from dealer_assist.text.journal_text import money
 from dealer_assist.text.record_words import RESULT_WORDS, WAGER_NAMES
-from dealer_assist.rules.cards import card_text
+from ui.elided_label import ElidedLabel
+from ui.settlement_table import NO_BREAK, SettlementTable
+from ui.text import settlement_action, signed, total_text
+from ui.theme import hold_place, set_flag
 
 COLUMNS = ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "Hand")
 WRAPPING = (6, 2, 4, 5)  # on a narrow screen the hand breaks first, then the wager, the result, the action

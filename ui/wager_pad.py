@@ -9,15 +9,15 @@ from PySide6.QtWidgets import QButtonGroup, QGridLayout, QPushButton, QWidget
 
 from dealer_assist.rules.inputs import CloseInsurance, Input, Insure, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents
+from dealer_assist.rules.phases import Need
 from dealer_assist.table.readings import WAGER_SPOTS
 from dealer_assist.table.snapshot import SeatView, TableSnapshot
 from dealer_assist.table.spots import Spot, SpotKind
-from dealer_assist.rules.phases import Need
+from dealer_assist.text.journal_text import money
 from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
 from ui.text import SEAT_AS_LAST, TABLE_AS_LAST
 from ui.theme import hold_place
-from dealer_assist.text.journal_text import money
 
 CHIPS: tuple[Cents, ...] = (100, 500, 2_500, 10_000)
 INSURANCE = "insurance"

@@ -16,16 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dealer_assist.analysis.player_strategy import preferred_moves
 from dealer_assist.analysis.options import Move
+from dealer_assist.analysis.player_strategy import preferred_moves
 from dealer_assist.errors import CommandCode
-from dealer_assist.rules.refusals import InputError
 from dealer_assist.play.round_driver import RoundPolicy, play
 from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import Action, Decide, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.profile import Profile
+from dealer_assist.rules.refusals import InputError
 from dealer_assist.rules.settlement import Wager, banker_net
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 

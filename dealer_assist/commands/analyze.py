@@ -23,11 +23,11 @@ from dealer_assist.analysis.odds import BetOdds
 from dealer_assist.analysis.player_strategy import STRATEGY
 from dealer_assist.analysis.strategy_chart import LETTER, chart_columns, strategy_chart_png, strategy_rows
 from dealer_assist.analysis.strategy_table import best
-from dealer_assist.errors import CommandCode
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
-from dealer_assist.rules.refusals import InputError, Refusal, RuleError
+from dealer_assist.errors import CommandCode
 from dealer_assist.rules.money import Cents, format_money, parse_amount, to_units
 from dealer_assist.rules.profile import FreeBonus, Profile, load_profile
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.settlement import FREE_BONUS, Wager
 
 if TYPE_CHECKING:  # `game` alone plays rounds: the tracker loads only when it is asked for

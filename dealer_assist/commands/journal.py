@@ -6,14 +6,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import CommandCode, Failure
-from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, report
-from dealer_assist.rules.refusals import InputError
+from dealer_assist.errors import CommandCode, Failure
 from dealer_assist.history.recall import export_round, recall
+from dealer_assist.journal.errors import JournalCode, JournalDamaged, JournalError
 from dealer_assist.journal.record_source import SqliteRecords, verify_source
 from dealer_assist.journal.trusted import intact_journal
-from dealer_assist.journal.errors import JournalDamaged
+from dealer_assist.rules.refusals import InputError
 from dealer_assist.text.round_story import HANDS_HEAD, LEDGER_HEAD, story
 
 

@@ -6,10 +6,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.errors import CommandCode
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
-from dealer_assist.rules.refusals import InputError
+from dealer_assist.errors import CommandCode
 from dealer_assist.play.round_file import settle_round
+from dealer_assist.rules.refusals import InputError
 from dealer_assist.text.record_words import amount_text, result_word, wager_name
 
 

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.history.round_record import RoundRecorder
+from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.journal.journal_file import Record, RecordKind
 from dealer_assist.journal.record_source import RecordSource, as_source, closing_record
 from dealer_assist.rules.tracker import RoundTracker

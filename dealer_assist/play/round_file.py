@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.play.round_driver import RoundPolicy, play
 from dealer_assist.rules.cards import Card, check_copies, parse_card
 from dealer_assist.rules.inputs import Action, Decide, Insure, PlaceWager, WagerKind
 from dealer_assist.rules.ledger import ledger
 from dealer_assist.rules.money import Cents, parse_amount
 from dealer_assist.rules.profile import Profile, load_profile
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
 FORMAT = "round-v1"

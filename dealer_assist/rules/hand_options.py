@@ -6,12 +6,12 @@ tracker asks them for `verify`, for the prompt and for the hands the rules end b
 """
 from __future__ import annotations
 
-from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.inputs import Action
 from dealer_assist.rules.money import Cents, format_money
 from dealer_assist.rules.operations import EndReason
 from dealer_assist.rules.player_hand import PlayerHand
 from dealer_assist.rules.profile import Profile, Surrender
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.totals import TARGET
 
 

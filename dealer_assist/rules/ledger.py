@@ -6,9 +6,9 @@ from typing import Any
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.money import to_units
 from dealer_assist.rules.outcomes import standing
+from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.settlement import banker_net, seat_nets
 from dealer_assist.rules.tracker import RoundTracker
-from dealer_assist.rules.phases import Phase
 
 
 def _cards(cards: tuple[Card, ...] | list[Card]) -> list[str]:

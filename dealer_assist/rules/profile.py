@@ -18,8 +18,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.money import Cents, parse_amount, parse_odds
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 
 
 class PlayStart(StrEnum):

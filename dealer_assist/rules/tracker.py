@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.dealer_draw import dealer_draws, dealer_stands_reason
 from dealer_assist.rules.hand_options import double_range, forced_end, why_not, why_not_hit, why_not_split
@@ -33,6 +32,7 @@ from dealer_assist.rules.phases import DEALER, PAYMENTS_DUE, PHASE_NEEDS, Awaiti
 from dealer_assist.rules.player_hand import PlayerHand
 from dealer_assist.rules.profile import FeeTier, PlayStart, Profile
 from dealer_assist.rules.prompts import prompt
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.seating import action_seat, clockwise_from
 from dealer_assist.rules.settlement import FinalHand, RoundFacts, Row, Wager, banker_net, settle, settle_early
 from dealer_assist.rules.totals import hand_total, is_natural_pair

@@ -20,20 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.errors import Failure
-from dealer_assist.journal.errors import JournalCode, JournalError
-from dealer_assist.rules.refusals import Refusal, RuleError
+from dealer_assist.journal.errors import JournalClosed, JournalCode, JournalDamaged, JournalError, JournalWriteFailed
 from dealer_assist.journal.journal_file import Journal, Record, RecordKind, Verdict, record_at, security_events, verify
-from dealer_assist.journal.errors import JournalClosed, JournalDamaged, JournalWriteFailed
 from dealer_assist.journal.lock import JournalLock
 from dealer_assist.journal.record_source import RecordSource, as_source
 from dealer_assist.rules.ledger import ledger
 from dealer_assist.rules.phases import Phase
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.header import header_body, table_config
 from dealer_assist.table.match import refuse_other_table
 from dealer_assist.table.pins import PinGuard, PinSetter, new_pin, pin_from_hash_text
-from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.readings import mispay_entries
+from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import (
     AcceptPayout, ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, SpotsScanned, VoidRound,
 )

@@ -10,9 +10,9 @@ Pure: the session owns this state and journals every input that changes it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from dealer_assist.rules.inputs import Action, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents, format_money, to_units

@@ -15,18 +15,18 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.journal.errors import JournalCode, JournalError
-from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import (
     Action, CardDrawn, CheckedByHand, Decide, Input, Insure, NoMoreBets, PaymentsMade, PlaceWager,
 )
 from dealer_assist.rules.money import Cents, format_money
 from dealer_assist.rules.operations import Operation
+from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.profile import PayoutCheck, Profile, load_profile
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.seating import next_clockwise
 from dealer_assist.rules.settlement import banker_net
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
-from dealer_assist.rules.phases import Phase
 from dealer_assist.table.readings import CHIP_DECISIONS, WAGER_SPOTS, RoundReadings, WagerReadings, must_hold
 from dealer_assist.table.rotation import rotation_policy
 from dealer_assist.table.session_inputs import (
@@ -35,9 +35,9 @@ from dealer_assist.table.session_inputs import (
     SpotsScanned, VoidRound,
 )
 from dealer_assist.table.session_operations import (
-    BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread, ChipsAwaited,
-    DealerSignedIn, DealerSignedOut, LateChange, LateChangeUndone, MisdealDiscarded, MisdealHeld, MispayAccepted,
-    NewShoeDue, PeekConfirmed, ReadingNotAWager, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
+    BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread, ChipsAwaited, DealerSignedIn,
+    DealerSignedOut, LateChange, LateChangeUndone, MisdealDiscarded, MisdealHeld, MispayAccepted, NewShoeDue, PeekConfirmed,
+    ReadingNotAWager, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
 )
 from dealer_assist.table.spots import BANK, Spot, SpotKind
 

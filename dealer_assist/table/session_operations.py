@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_assist.rules.refusals import Refusal
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import Action
 from dealer_assist.rules.money import Cents
+from dealer_assist.rules.refusals import Refusal
 from dealer_assist.table.spots import Spot
 
 

@@ -10,18 +10,18 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dealer_assist.errors import Failure
-from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.rules.cards import Card, card_text
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.operations import EndReason, HoldReason
 from dealer_assist.rules.outcomes import Status, standing
+from dealer_assist.rules.phases import Need, Phase
+from dealer_assist.rules.prompts import misdeal_prompt, unread_prompt
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.rules.settlement import Row, Wager, banker_net, seat_nets
 from dealer_assist.rules.totals import hand_total
 from dealer_assist.rules.tracker import RoundTracker
-from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.table.readings import WAGER_SPOTS, SpotProblem, must_hold, wager_changes
-from dealer_assist.rules.prompts import misdeal_prompt, unread_prompt
 from dealer_assist.table.session import TableSession, TableState
 from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.session_operations import ChipsAwaited, MispayAccepted, PayoutDifference

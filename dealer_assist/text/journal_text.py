@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from dealer_assist.history.recall import HIDDEN
+
 # A card's words are the rules' own, for the dealer's prompt too; named here for the screens and pages.
 from dealer_assist.rules.cards import card_text, parse_card
 from dealer_assist.rules.money import Cents

@@ -19,15 +19,14 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from dealer_assist.errors import Failure
-from dealer_assist.journal.errors import JournalCode
-from dealer_assist.journal.errors import JournalCode
 from dealer_assist.history.recall import export_round, recall
+from dealer_assist.journal.errors import JournalCode
+from pit.errors import BadValue
 from pit.service import passwords
 from pit.service.alerts import SILENT_AFTER_S
-from pit.errors import BadValue
 from pit.service.data import (
-    AlertRow, Change, Conflict, DealerReport, LoginRefused, NotAllowed, NotFound, Role, RoundRow, ShiftReport, TableTile,
-    User, Witnessed,
+    AlertRow, Change, Conflict, DealerReport, LoginRefused, NotAllowed, NotFound, Role, RoundRow, ShiftReport, TableTile, User,
+    Witnessed,
 )
 from pit.service.dealing import NO_DEALER, DealerSums, Tally, dealer_report
 from pit.service.ingest import CHANNEL

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dealer_assist.analysis.game_sim import BANK_COVERS, Chooser, Table, play_round
 from dealer_assist.rules.cards import RANKS, Card, parse_card
 from dealer_assist.rules.inputs import CardDrawn, CloseInsurance, PeekAnswered, PlaceWager, WagerKind
+from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.settlement import Wager
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
-from dealer_assist.rules.phases import Need, Phase
 
 
 def to_decision(profile: Profile, player: list[str], dealer: list[str]) -> RoundTracker | None:

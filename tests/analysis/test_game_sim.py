@@ -7,11 +7,11 @@ import pytest
 from dealer_assist.analysis.buster_odds import buster_odds
 from dealer_assist.analysis.game_sim import simulate
 from dealer_assist.analysis.lucky_odds import lucky_odds
-from dealer_assist.analysis.player_strategy import preferred_moves
 from dealer_assist.analysis.options import Move
+from dealer_assist.analysis.player_strategy import preferred_moves
 from dealer_assist.rules.cards import parse_card
-from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.profile import load_profile, profile_names
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.settlement import Wager
 
 Z_95, Z_999 = 1.96, 3.29

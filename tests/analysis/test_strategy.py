@@ -12,15 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer_assist.analysis.base_game import BaseGame, analyze
-from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.optimal_play import OptimalPlayer
+from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.strategy_check import play_table
 from dealer_assist.analysis.strategy_table import VALUE_LABEL
 from dealer_assist.rules.cards import RANKS, SUITS, Card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide
-from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.tracker import RoundTracker
 from tests.analysis.strategy_rounds import exact_result, to_decision
 from ui.cli import main
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.table.session import TableConfig, TableSession
 from dealer_assist.table.session_inputs import ShoeLoaded
 from dealer_assist.table.snapshot import build_table_snapshot
-from dealer_assist.table.session import TableConfig, TableSession
 from devices.camera_check import CameraCheck, describe, differences, reported_by_zone
 from devices.camera_codes import CardCode
 from devices.camera_mismatch import MismatchKind

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from device_rig import LINKS, JumpingClock, SleepingClock, RigClock
+from device_rig import LINKS, JumpingClock, RigClock, SleepingClock
 
 from hw_sims.endpoints import Endpoint
 

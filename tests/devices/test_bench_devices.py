@@ -9,9 +9,9 @@ import pytest
 
 from dealer_assist.errors import Failure
 from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.table.session_inputs import ShoeLoaded
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.session_inputs import ShoeLoaded
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 

@@ -1,12 +1,13 @@
 """DEVICES.md §1 delivery rules, on the pure state machine with the clock in the test's hands."""
 from __future__ import annotations
 
+from device_rig import Wire
+
 from dealer_assist.rules.cards import Card
+from dealer_assist.table.spots import Spot, SpotKind
 from devices.delivery import Delivery
 from devices.messages import SHOE_TO_HOST, WAGERS_TO_HOST, Ack, CardOut, Heartbeat, SpotContent, SpotList
-from dealer_assist.table.spots import Spot, SpotKind
 from devices.timing import MAX_REPEATS, REPEAT_EVERY
-from device_rig import Wire
 
 
 def card(n: int) -> CardOut:

@@ -13,20 +13,13 @@ from collections.abc import Callable
 import pytest
 
 from dealer_assist.rules.cards import RANKS, SUITS
+from dealer_assist.table.spots import layout
 from devices.codec import encode
 from devices.decoding import Decoder
 from devices.framing import STX, Rejection, RejectReason, encode_frame
 from devices.messages import (
-    HOST_TO_PEEK,
-    HOST_TO_SHOE,
-    HOST_TO_WAGERS,
-    PEEK_TO_HOST,
-    SHOE_TO_HOST,
-    WAGERS_TO_HOST,
-    Message,
-    Vocabulary,
+    HOST_TO_PEEK, HOST_TO_SHOE, HOST_TO_WAGERS, PEEK_TO_HOST, SHOE_TO_HOST, WAGERS_TO_HOST, Message, Vocabulary,
 )
-from dealer_assist.table.spots import layout
 
 pytestmark = pytest.mark.slow  # a fuzz run: 100,000 frames a decoder
 

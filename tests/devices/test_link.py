@@ -1,13 +1,14 @@
 """DEVICES.md §1 start-up, supervision and duplicate state of the host link, with a hand-held clock."""
 from __future__ import annotations
 
+from device_rig import Wire
+
 from dealer_assist.rules.cards import Card
 from devices.codec import encode
 from devices.framing import Rejection, encode_frame
 from devices.link import HostLink, LinkHandler, LinkState
 from devices.messages import HOST_TO_SHOE, SHOE_TO_HOST, Ack, CardOut, Hello, Ident, Lock, LockState, Message, Nak
 from devices.timing import ID_EVERY, SILENCE_LIMIT
-from device_rig import Wire
 
 
 class Recorder(LinkHandler):

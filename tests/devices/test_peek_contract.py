@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from device_rig import EventLog, RigClock, running
 
 from dealer_assist.rules.cards import Card, parse_card
 from dealer_assist.rules.inputs import PeekResult
@@ -20,7 +21,6 @@ from devices.timing import PEEK_TIMEOUT
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
 from hw_sims.peek import PeekEmulator
-from device_rig import EventLog, RigClock, running
 
 UP_WAIT = 10.0
 

@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from device_rig import EventLog, RigClock, running
+
 from dealer_assist.rules.cards import parse_card
 from devices.clock import MONOTONIC, Clock
 from devices.events import (
@@ -20,7 +22,6 @@ from devices.timing import BACKOFF_FIRST, REPEAT_EVERY, SILENCE_LIMIT
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, FaultKind
 from hw_sims.shoe import ShoeEmulator
-from device_rig import EventLog, RigClock, running
 
 SCRIPT = [parse_card(text) for text in "AS KD 7H 2C TC 9S 3D QH 5S 8C JD 4H 6C AH KS".split()]
 FAST = 0.005

@@ -5,25 +5,24 @@ from __future__ import annotations
 import random
 
 import pytest
+from camera_round import MISMATCH, ON_THE_FELT, PIN, PROFILE, FilmedShoe
 
-from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.rules.refusals import RuleError
-from dealer_assist.rules.inputs import Action, Decide, NoMoreBets, PeekAnswered, PeekResult, PlaceWager, WagerKind
-from dealer_assist.journal.journal_file import Record, RecordKind, read_records, verify
 from dealer_assist.history.recall import export_round, recall
-from dealer_assist.play.round_file import settle_round
+from dealer_assist.journal.journal_file import Record, RecordKind, read_records, verify
+from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.play.random_play import RandomPolicy
 from dealer_assist.play.round_driver import table_input
-from dealer_assist.table.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
-from dealer_assist.table.snapshot import AttentionKind
+from dealer_assist.play.round_file import settle_round
+from dealer_assist.rules.inputs import Action, Decide, NoMoreBets, PeekAnswered, PeekResult, PlaceWager, WagerKind
+from dealer_assist.rules.phases import Need, Phase
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from dealer_assist.rules.phases import Need, Phase
+from dealer_assist.table.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
+from dealer_assist.table.snapshot import AttentionKind
 from devices.table_controller import TableController
 from hw_sims.bench_devices import honest_peek_answer
 from hw_sims.linked_bench import LinkedBench
-
-from camera_round import MISMATCH, ON_THE_FELT, PIN, PROFILE, FilmedShoe
 
 WAIT_S = 20
 

@@ -6,16 +6,16 @@ import time
 
 import pytest
 
+from dealer_assist.history.recall import export_round, recall
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.play.round_file import settle_round
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
-from dealer_assist.journal.journal_file import RecordKind, read_records
-from dealer_assist.history.recall import export_round, recall
-from dealer_assist.play.round_file import settle_round
-from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed
+from dealer_assist.rules.phases import Phase
+from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from dealer_assist.rules.tracker import RoundTracker
-from dealer_assist.rules.phases import Phase
+from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed
 from devices.table_controller import TableController
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator

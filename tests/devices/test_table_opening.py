@@ -8,15 +8,16 @@ import os
 
 import pytest
 
+from dealer_assist.journal.errors import JournalError, JournalInUse
 from dealer_assist.journal.journal_file import RecordKind, read_records, verify
 from dealer_assist.journal.lock import lock_path
-from dealer_assist.journal.errors import JournalError, JournalInUse
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.roster import ROSTER_FILE
 from dealer_assist.table.session import TableConfig
 from devices.table_controller import TableController
 from hw_sims.bench_command import main as bench
+
 
 def test_a_second_opening_of_a_held_journal_is_refused_naming_the_holder(tmp_path):
     path = tmp_path / "t.db"

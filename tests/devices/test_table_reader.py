@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from reader_rig import PIN, ReaderTable, spot
 
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.journal_file import RecordKind, read_records
@@ -21,8 +22,6 @@ from dealer_assist.table.session_inputs import AcceptPayout, BankAccepted, Deale
 from dealer_assist.table.snapshot import AttentionKind
 from dealer_assist.text.round_story import story
 from ui.dispute_report import write_report
-
-from reader_rig import PIN, ReaderTable, spot
 
 # sd-buster-a deals seat 2, seat 3, the dealer's up card, seat 2, seat 3, the hole card:
 # seat 2 TH QH = 20, seat 3 9H 8C = 17, dealer 6D 9C = 15, draws 8S: 23, over.

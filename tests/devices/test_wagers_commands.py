@@ -7,27 +7,19 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 
 import pytest
+from test_commands import Running, emulator, started
 
+from dealer_assist.table.spots import BANK, Spot, SpotKind
 from devices import commands as device_commands
 from devices.events import (
-    Distrust,
-    FrameRejected,
-    LinkChanged,
-    ReadingsUntrusted,
-    ScanCompleted,
-    SpotCleared,
-    SpotRead,
-    SpotsListed,
-    WagersFault,
+    Distrust, FrameRejected, LinkChanged, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed, WagersFault,
     WagersHello,
 )
 from devices.framing import RejectReason
 from devices.link import LinkState
-from dealer_assist.table.spots import BANK, Spot, SpotKind
 from hw_sims import commands as sim_commands
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.wagers import WagerEmulator
-from test_commands import Running, emulator, started
 
 THREE = Spot(3, SpotKind.BASE)
 

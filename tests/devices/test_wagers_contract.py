@@ -7,28 +7,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from device_rig import EventLog, RigClock, running
+
+from dealer_assist.table.spots import BANK, Spot, SpotKind, layout
 from devices.clock import MONOTONIC, Clock
 from devices.events import (
-    DeviceEvent,
-    Distrust,
-    FrameRejected,
-    LinkChanged,
-    ReadingsUntrusted,
-    ScanCompleted,
-    SpotCleared,
-    SpotRead,
-    SpotsListed,
-    WagersFault,
-    WagersHello,
+    DeviceEvent, Distrust, FrameRejected, LinkChanged, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed,
+    WagersFault, WagersHello,
 )
 from devices.link import LinkState
-from dealer_assist.table.spots import BANK, Spot, SpotKind, layout
 from devices.timing import BACKOFF_FIRST, HEARTBEAT_EVERY, REPEAT_EVERY
 from devices.wagers import STALLED_AFTER, WagerReader
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, FaultKind
 from hw_sims.wagers import FAULT_TEXTS, STILL_FOR, WagerEmulator
-from device_rig import EventLog, RigClock, running
 
 SEATS = 2
 SPOTS = layout(SEATS)

@@ -3,27 +3,14 @@ from __future__ import annotations
 
 import pytest
 
+from dealer_assist.table.spots import BANK, Spot, SpotKind, layout, parse_spot
 from devices.codec import CodecError, decode, encode
 from devices.decoding import Decoder
-from devices.framing import RejectReason, Rejection, encode_frame
+from devices.framing import Rejection, RejectReason, encode_frame
 from devices.messages import (
-    HOST_TO_WAGERS,
-    WAGERS_TO_HOST,
-    Ack,
-    Heartbeat,
-    Ident,
-    Message,
-    Nak,
-    ReaderFault,
-    ReaderHello,
-    Scan,
-    Scanned,
-    SpotClear,
-    SpotContent,
-    SpotList,
-    Status,
+    HOST_TO_WAGERS, WAGERS_TO_HOST, Ack, Heartbeat, Ident, Message, Nak, ReaderFault, ReaderHello, Scan, Scanned, SpotClear,
+    SpotContent, SpotList, Status,
 )
-from dealer_assist.table.spots import BANK, Spot, SpotKind, layout, parse_spot
 
 BASE_3 = Spot(3, SpotKind.BASE)
 EXAMPLES: list[tuple[Message, str]] = [

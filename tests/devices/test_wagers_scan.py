@@ -6,41 +6,22 @@ import threading
 from dataclasses import replace
 
 import pytest
+from device_rig import EventLog, Wire
 
+from dealer_assist.table.spots import Spot, SpotKind
 from devices.codec import encode
 from devices.events import (
-    Distrust,
-    FrameRejected,
-    LinkChanged,
-    ReadingsUntrusted,
-    ScanCompleted,
-    SpotCleared,
-    SpotRead,
-    SpotsListed,
-    WagersFault,
+    Distrust, FrameRejected, LinkChanged, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed, WagersFault,
     WagersHello,
 )
 from devices.framing import RejectReason, encode_frame
 from devices.link import LinkState
 from devices.messages import (
-    HOST_TO_WAGERS,
-    Ack,
-    Heartbeat,
-    Ident,
-    Message,
-    Nak,
-    ReaderFault,
-    ReaderHello,
-    Scan,
-    Scanned,
-    SpotClear,
-    SpotContent,
+    HOST_TO_WAGERS, Ack, Heartbeat, Ident, Message, Nak, ReaderFault, ReaderHello, Scan, Scanned, SpotClear, SpotContent,
     SpotList,
 )
-from dealer_assist.table.spots import Spot, SpotKind
 from devices.timing import HEARTBEAT_EVERY
 from devices.wagers import STALLED_AFTER, WagerReader
-from device_rig import EventLog, Wire
 
 ONE = Spot(1, SpotKind.BASE)
 TWO = Spot(2, SpotKind.BASE)

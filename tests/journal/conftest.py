@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 
-
 @pytest.fixture
 def journal_dir(tmp_path: Path) -> Iterator[Path]:
     shm = Path("/dev/shm")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.rules.refusals import RuleError
-from dealer_assist.rules.inputs import Action, Decide
 from dealer_assist.journal.journal_file import read_records, verify
-from dealer_assist.table.session_inputs import SettlementConfirmed
-from dealer_assist.table.snapshot import build_table_snapshot
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.rules.inputs import Action, Decide
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.session_inputs import SettlementConfirmed
+from dealer_assist.table.snapshot import build_table_snapshot
 
 
 def _fill_the_disk(table: Table) -> None:

@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from dealer_assist.journal.journal_file import RecordKind, verify
-from dealer_assist.journal.errors import JournalClosed, JournalDamaged
-from dealer_assist.table.journaled_table import Table, TableStopped
-from dealer_assist.table.header import table_config
-
 from journal_helpers import bench_journal
+
+from dealer_assist.journal.errors import JournalClosed, JournalDamaged
+from dealer_assist.journal.journal_file import RecordKind, verify
+from dealer_assist.table.header import table_config
+from dealer_assist.table.journaled_table import Table, TableStopped
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from dealer_assist.journal.lock import JournalLock, lock_path
 from dealer_assist.journal.errors import JournalInUse
+from dealer_assist.journal.lock import JournalLock, lock_path
 
 
 def test_a_held_journal_is_refused_naming_the_holder(tmp_path):

@@ -7,18 +7,17 @@ import subprocess
 import sys
 
 import pytest
+from journal_helpers import bench_journal, play
 
+from dealer_assist.history.recall import HIDDEN, export_round, recall
 from dealer_assist.journal.journal_file import (
     GENESIS, RecordKind, canonical_json, last_round_id, read_records, record_hash, round_records, seal_path,
 )
 from dealer_assist.journal.record_source import SqliteRecords, closing_record
-from dealer_assist.table.header import table_config
-from dealer_assist.history.recall import HIDDEN, export_round, recall
 from dealer_assist.play.round_file import settle_round
+from dealer_assist.table.header import table_config
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-
-from journal_helpers import bench_journal, play
 
 
 @pytest.mark.slow

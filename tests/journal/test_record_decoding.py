@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.rules.cards import parse_card
-from dealer_assist.table.codec import decode, encode
 from dealer_assist.journal.errors import JournalError
+from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
-from dealer_assist.table.session_inputs import BankAccepted
+from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.session import TableConfig, TableSession
+from dealer_assist.table.session_inputs import BankAccepted
 
 
 @pytest.mark.parametrize("record", [

@@ -4,12 +4,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from dealer_assist.play.bench import BenchPlayer
+from journal_helpers import bench_journal
+
 from dealer_assist.journal.journal_file import RecordKind, read_records, verify
+from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-
-from journal_helpers import bench_journal
 
 CONFIG = TableConfig("T-1", "c21-8.0")
 

@@ -7,14 +7,15 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.journal.journal_file import Record, RecordKind, read_records
+from journal_helpers import bench_journal
+
 from dealer_assist.history.recall import export_round, recall
+from dealer_assist.journal.journal_file import Record, RecordKind, read_records
 from dealer_assist.journal.record_source import SqliteRecords, verify_source
+from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.header import table_config
 from dealer_assist.table.journaled_table import Table, replay
 from dealer_assist.table.session import TableConfig
-from journal_helpers import bench_journal
 
 
 class ListRecords:

@@ -2,20 +2,17 @@
 from __future__ import annotations
 
 import pytest
+from journal_helpers import Clock
 
-from dealer_assist.rules.cards import parse_card
-from dealer_assist.rules.refusals import RuleError
-from dealer_assist.rules.inputs import CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind, Action
-from dealer_assist.rules.phases import Phase
-from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.history.recall import recall
-from dealer_assist.table.session_inputs import (
-    BankAccepted, DiscardMisdeal, RekeyCard, SettlementConfirmed, ShoeLoaded, VoidRound,
-)
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.rules.phases import Phase
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig, TableState
-
-from journal_helpers import Clock
+from dealer_assist.table.session_inputs import BankAccepted, DiscardMisdeal, RekeyCard, SettlementConfirmed, ShoeLoaded, VoidRound
 
 PIN = "4821"
 

@@ -9,8 +9,8 @@ import sqlite3
 import pytest
 
 from dealer_assist.commands.journal import main
-from dealer_assist.text.journal_text import describe
 from dealer_assist.history.recall import recall
+from dealer_assist.text.journal_text import describe
 from dealer_assist.text.round_story import story
 from tests.journal.journal_helpers import bench_journal
 

@@ -10,13 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from starlette.testclient import TestClient
-
 from memory_pit import MemoryPitData
-from pit.trial.local_services import NatsServer, PostgresCluster
-from pit.service.web.app import create_app
+from starlette.testclient import TestClient
 from web_bench import bench_journals, floor_data
+
+from pit.service.web.app import create_app
+from pit.trial.local_services import NatsServer, PostgresCluster
 
 
 @pytest.fixture(scope="module")

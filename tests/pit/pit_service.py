@@ -21,8 +21,8 @@ import psycopg
 
 from pit.service.data import NotFound
 from pit.service.ingest import Ingest
-from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 from pit.service.store import PitStore
+from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 
 ROOT = Path(__file__).parents[2]
 

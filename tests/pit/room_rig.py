@@ -10,16 +10,16 @@ from pathlib import Path
 import nats
 from nats.js.errors import NotFoundError
 
-from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.journal.journal_file import canonical_json, read_records, record_hash, seal_path
+from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.money import to_units
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from pit.stream.broker import Identity, ensure_stream, nats_config
 from pit.shipping.link import PitLink
-from pit.trial.local_services import NatsServer, free_port
 from pit.shipping.table_view import StatusSource, TableView
+from pit.stream.broker import Identity, ensure_stream, nats_config
 from pit.stream.wire import STREAM, RecordMessage, parse_record_message
+from pit.trial.local_services import NatsServer, free_port
 
 
 @dataclass

@@ -8,19 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.rules.cards import parse_card
-from dealer_assist.table.codec import encode
 from dealer_assist.journal.journal_file import RecordKind, canonical_json
+from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.money import format_money
+from dealer_assist.table.codec import encode
 from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, RekeyCard, VoidRound
 from dealer_assist.table.session_operations import (
     CardRekeyed, MisdealDiscarded, MisdealHeld, PeekConfirmed, RotationWarning, RoundVoided,
 )
 from devices.events import DeviceFault
 from devices.table_feed import evidence
-from pit.service.alerts import (
-    APPEND_GRACE_S, AlertKind, WitnessedPast, links_down, record_alerts, status_alerts, timed_alerts,
-)
+from pit.service.alerts import APPEND_GRACE_S, AlertKind, WitnessedPast, links_down, record_alerts, status_alerts, timed_alerts
 from pit.stream.wire import RecordMessage, StatusMessage, WireError, parse_status_message
 from tests.pit.journals import bench_journal, messages
 

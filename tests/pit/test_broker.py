@@ -10,8 +10,8 @@ from nats.errors import TimeoutError as NatsTimeout
 
 from dealer_assist.journal.journal_file import Journal, RecordKind, Verdict, read_records
 from pit.stream.broker import Identity, ensure_stream, inbox_prefix, last_shipped, nats_config, read_creds
-from pit.trial.local_services import NatsServer, free_port
 from pit.stream.wire import RecordMessage, journal_identity
+from pit.trial.local_services import NatsServer, free_port
 
 pytestmark = pytest.mark.slow
 

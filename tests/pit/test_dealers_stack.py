@@ -19,8 +19,11 @@ from typing import Any
 import nats
 import psycopg
 import pytest
+from memory_pit import MemoryPitData
 from selenium.webdriver.common.by import By
 from starlette.testclient import TestClient
+from web_bench import PASSWORDS, play
+from web_browser import chromium, log_in, screenshot, served
 
 from dealer_assist.history.recall import recall
 from dealer_assist.journal.journal_file import RecordKind, read_records
@@ -28,7 +31,6 @@ from dealer_assist.rules.inputs import Action, Decide, NoMoreBets
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import AcceptPayout, DealerSignIn, DealerSignOut, SettlementConfirmed
-from memory_pit import MemoryPitData
 from pit.service.data import Role
 from pit.service.store import PitStore
 from pit.service.web.app import create_app
@@ -37,8 +39,6 @@ from pit.trial.local_services import NatsServer, PostgresCluster
 from tests.devices.reader_rig import PIN, ReaderTable, spot
 from tests.pit.journals import messages, paced_walls, publish
 from tests.pit.pit_service import fresh_database, pit_command, running_ingest, stored_counts, wait_for
-from web_bench import PASSWORDS, play
-from web_browser import chromium, log_in, screenshot, served
 
 pytestmark = pytest.mark.slow
 # sd-buster-a deals seat 2, seat 3, the dealer's up card, seat 2, seat 3, the hole card: seat 2 TH QH = 20,

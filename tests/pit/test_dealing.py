@@ -18,7 +18,7 @@ from dealer_assist.table.spots import parse_spot
 from devices.events import SpotCleared, WagersFault, WagersHello
 from devices.table_feed import evidence
 from pit.service.alerts import AlertKind, record_alerts
-from pit.service.dealing import NO_DEALER, Dealing, DealerSums, Tally, Watch, dealer_report
+from pit.service.dealing import NO_DEALER, DealerSums, Dealing, Tally, Watch, dealer_report
 from pit.stream.wire import RecordMessage
 
 JOURNAL = "ab" * 32

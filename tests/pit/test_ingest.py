@@ -14,10 +14,10 @@ import pytest
 
 from dealer_assist.journal.journal_file import RecordKind, record_hash
 from hw_sims.bench_command import main as bench
-from pit.stream.broker import Identity, ensure_stream
-from pit.trial.local_services import NatsServer, PostgresCluster
 from pit.service.store import PitStore
+from pit.stream.broker import Identity, ensure_stream
 from pit.stream.wire import StatusMessage
+from pit.trial.local_services import NatsServer, PostgresCluster
 from tests.pit.journals import bench_journal, head, messages, publish, rewrite
 from tests.pit.pit_service import fresh_database, running_ingest, stored_counts, wait_for
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.journal.journal_file import last_seq, read_records, seal_path
-from pit.trial.local_services import free_port
+from dealer_assist.play.bench import BenchPlayer
 from pit.shipping.shipper import attach_shipper
 from pit.stream.wire import journal_identity
+from pit.trial.local_services import free_port
 from tests.pit.room_rig import Room, once_each, open_bench_table, play, start_room
 from ui.cli import main as cli
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pit.stream.broker import public_key, read_creds
 from pit.service.data import LoginRefused, Role, User
+from pit.service.store import PitStore
+from pit.stream.broker import public_key, read_creds
 from pit.trial.local_services import PostgresCluster
 from pit.trial.room import FIRST_LOGIN, Room
-from pit.service.store import PitStore
 from tests.pit.pit_service import fresh_database
 
 pytestmark = pytest.mark.slow

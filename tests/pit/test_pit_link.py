@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pit.stream.broker import Identity
 from pit.shipping.link import PitLink, PitLinkError
 from pit.shipping.shipper import LinkState, link_text
+from pit.stream.broker import Identity
 
 
 def test_several_urls_and_a_seed_file(tmp_path: Path) -> None:

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+from web_browser import chromium, tile_text
 
 from pit.trial.local_services import PostgresCluster, free_port
 from tests.pit.test_room import _api, _lines, _until, stopped
-from web_browser import chromium, tile_text
 
 pytestmark = pytest.mark.slow
 CHANGES = 4

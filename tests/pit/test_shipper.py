@@ -9,8 +9,8 @@ from pathlib import Path
 import nats
 import pytest
 
-from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.journal.journal_file import last_seq, read_records, seal_path
+from dealer_assist.play.bench import BenchPlayer
 from pit.shipping.shipper import Shipper, attach_shipper
 from pit.stream.wire import StatusMessage, journal_identity, parse_status_message
 from tests.pit.room_rig import Room, once_each, open_bench_table, play, rewrite_chain, session_view, start_room

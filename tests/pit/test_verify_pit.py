@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.journal.journal_file import read_records, seal_path
-from pit.trial.local_services import PostgresCluster
+from dealer_assist.play.bench import BenchPlayer
 from pit.stream.wire import journal_identity
+from pit.trial.local_services import PostgresCluster
 from tests.pit.journals import bench_journal, head, rewrite
 from tests.pit.pit_http_double import TOKEN, WitnessDouble
 from tests.pit.pit_service import fresh_database, pit_command, pit_serving, rooms_broker, wait_for

@@ -1,14 +1,13 @@
 """Who may see and do what on the dashboard: login, lockout shown plainly, cookies, CSRF, roles."""
 from __future__ import annotations
 
-
 import pytest
 from starlette.testclient import TestClient
-
-from pit.service.web.context import WebSettings
-from pit.service.web.app import create_app
 from web_bench import PASSWORDS, floor_data
 from web_client import csrf_of, log_in, session_csrf
+
+from pit.service.web.app import create_app
+from pit.service.web.context import WebSettings
 
 
 class MovedClock:

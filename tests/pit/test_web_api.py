@@ -5,17 +5,17 @@ import csv
 import io
 
 import pytest
+from memory_pit import MemoryPitData
 from starlette.testclient import TestClient
+from web_bench import SUPERVISOR_TOKEN, TOKEN, floor_data
+from web_client import log_in, session_csrf
 
 from dealer_assist.journal.journal_file import read_records
 from dealer_assist.play.round_file import settle_round
-from memory_pit import MemoryPitData
 from pit.errors import BadValue
 from pit.service.data import NotAllowed
 from pit.service.dealing import DEALER_TAPS
 from pit.service.web.app import create_app
-from web_bench import SUPERVISOR_TOKEN, TOKEN, floor_data
-from web_client import log_in, session_csrf
 
 TABLE_KEYS = {"table_id", "room", "profile", "round_id", "phase", "player_dealer", "rounds_per_hour", "link", "behind",
               "devices", "open_alerts", "last_seen"}

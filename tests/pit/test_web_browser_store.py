@@ -13,17 +13,17 @@ from pathlib import Path
 
 import nats
 import pytest
+from web_bench import PASSWORDS, bench_tables, more_tables, play
+from web_browser import walk
 
 from dealer_assist.journal.journal_file import read_records
 from dealer_assist.table.journaled_table import Table
-from pit.stream.broker import ensure_stream
 from pit.service.data import Role
-from pit.trial.local_services import NatsServer, PostgresCluster
 from pit.service.store import PitStore
+from pit.stream.broker import ensure_stream
 from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
+from pit.trial.local_services import NatsServer, PostgresCluster
 from tests.pit.pit_service import fresh_database, running_ingest, wait_for
-from web_bench import PASSWORDS, bench_tables, more_tables, play
-from web_browser import walk
 
 pytestmark = pytest.mark.slow
 ROLES = {"sue": Role.SUPERVISOR, "sam": Role.SURVEILLANCE, "meg": Role.MANAGER}

@@ -6,13 +6,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-
 from memory_pit import MemoryPitData
+from web_bench import bench_journals, floor_data
+
 from pit.service.data import Change
 from pit.service.web.app import create_app
 from pit.service.web.context import Context
 from pit.service.web.events import Broadcast
-from web_bench import bench_journals, floor_data
 
 
 @pytest.fixture(scope="module")

@@ -3,10 +3,10 @@ security headers, and a body too large for any form is refused with the API's ow
 from __future__ import annotations
 
 import pytest
-
-from pit.service.web.app import create_app
 from web_bench import SUPERVISOR_TOKEN
 from web_client import log_in
+
+from pit.service.web.app import create_app
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -9,12 +9,11 @@ import threading
 
 import pytest
 from starlette.testclient import TestClient
+from web_client import csrf_of, log_in
 
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.text.journal_text import card_code
 from pit.service.web.app import create_app
-from web_client import csrf_of, log_in
-
 
 
 @pytest.fixture

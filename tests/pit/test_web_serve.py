@@ -5,27 +5,26 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
 import ssl
+import subprocess
 import time
 from decimal import Decimal
 
 import httpx
 import pytest
+from memory_pit import MemoryPitData
+from web_bench import PASSWORDS, bench_journals, floor_data
+from web_browser import running
+from web_client import csrf_of, session_csrf
 
 from dealer_assist.journal.journal_file import read_records
-from memory_pit import MemoryPitData
 from pit.service.data import Role
-from pit.trial.local_services import free_port
 from pit.service.store import PitStore
 from pit.service.web.serve import parse_http, web_config
 from pit.stream.wire import journal_identity
-from web_bench import PASSWORDS, bench_journals, floor_data
-from web_browser import running
+from pit.trial.local_services import free_port
 from tests.pit.journals import bench_journal
-from tests.pit.pit_service import (ROOT, fresh_database, pit_command, pit_serving, rooms_broker, serve_command,
-                                   wait_for)
-from web_client import csrf_of, session_csrf
+from tests.pit.pit_service import ROOT, fresh_database, pit_command, pit_serving, rooms_broker, serve_command, wait_for
 
 
 def test_http_is_host_and_port():

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_pit import MemoryPitData
+
 from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.rules.phases import Phase
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import DealerSignIn
-from dealer_assist.rules.phases import Phase
-from memory_pit import MemoryPitData
 from pit.service.data import Role
 
 PASSWORDS = {"sue": "sue-pass-1", "sam": "sam-pass-1", "meg": "meg-pass-1"}

@@ -21,12 +21,12 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 from starlette.applications import Starlette
+from web_bench import PASSWORDS
 
 from pit.service.data import PitData
-from pit.trial.local_services import free_port
 from pit.service.web.app import create_app
+from pit.trial.local_services import free_port
 from tests.screenshots import publish
-from web_bench import PASSWORDS
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync")

@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 
 from starlette.testclient import TestClient
-
 from web_bench import PASSWORDS
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')

@@ -3,24 +3,25 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, note, settings, strategies as st
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
 
-from dealer_assist.rules.cards import RANKS, SUITS, Card
-from dealer_assist.rules.refusals import RuleError
-from dealer_assist.rules.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Insure, NoMoreBets, PaymentsMade, PeekAnswered,
-    PeekResult, PlaceWager, WagerKind,
-)
-from dealer_assist.rules.operations import PaymentDue
-from dealer_assist.rules.ledger import ledger
-from dealer_assist.rules.profile import Coverage, load_profile, profile_names
+from dealer_assist.history.round_record import RoundRecorder
 from dealer_assist.play.random_play import RandomPolicy, play_random_round, random_player_dealer, random_wagers
 from dealer_assist.play.round_driver import next_input
 from dealer_assist.play.round_file import settle_round
-from dealer_assist.history.round_record import RoundRecorder
 from dealer_assist.play.shoe import Shoe
-from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.rules.cards import RANKS, SUITS, Card
+from dealer_assist.rules.inputs import (
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Insure, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult,
+    PlaceWager, WagerKind,
+)
+from dealer_assist.rules.ledger import ledger
+from dealer_assist.rules.operations import PaymentDue
 from dealer_assist.rules.phases import Phase
+from dealer_assist.rules.profile import Coverage, load_profile, profile_names
+from dealer_assist.rules.refusals import RuleError
+from dealer_assist.rules.tracker import RoundTracker
 
 PROFILES = st.sampled_from(profile_names())
 COVERAGE = st.sampled_from([Coverage.RUNNING, Coverage.STAKE])

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pytest
+from rulebook import Cli, make_round
 
 from dealer_assist.play.round_file import settle_round
-from rulebook import Cli, make_round
 
 __all__ = ["make_round"]
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.rules.refusals import RuleError
 from dealer_assist.play.round_file import settle_round
+from dealer_assist.rules.refusals import RuleError
 from ui.cli import main as cli_main
 
 Wagers = Mapping[int, Mapping[str, float]]

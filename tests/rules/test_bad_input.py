@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from rulebook import PD_SEAT4, Cli, make_round, stack
 
 GOOD = make_round("nobust-4.0", stack({1: ["TS", "5H"]}, ["TD", "7C"]), {1: {"base": 10}},

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rulebook import heads_up, make_round, rows, settle, stack
 
 from dealer_assist.rules.cards import parse_card
-from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.rules.refusals import RuleError
+from dealer_assist.table.session import TableConfig, TableSession
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused, SettlementConfirmed, ShoeLoaded
 from dealer_assist.table.session_operations import BankDeclined, BankOffered, BankTaken, RoundClosed, RoundOpened
-from dealer_assist.table.session import TableConfig, TableSession
-from rulebook import heads_up, make_round, rows, settle, stack
 
 NB, C21 = "nobust-4.0", "c21-8.0"
 STAKE = {"coverage": "stake"}

@@ -6,16 +6,14 @@ otherwise the PD sits in seat 4 of 7 with a 500 bank and seat 1 bets 10.
 from __future__ import annotations
 
 import pytest
+from rulebook import PD_SEAT4, buster_rows, button_round, hand, heads_up, make_round, refused, rotated, rows, settle, stack
 
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.rules.phases import Phase
-from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
-from rulebook import (
-    PD_SEAT4, button_round, buster_rows, hand, heads_up, make_round, refused, rotated, rows, settle, stack,
-)
 
 C21 = "c21-8.0"
 

@@ -6,16 +6,14 @@ Unless a test says otherwise the player-dealer sits in seat 4 with a 500 bank an
 from __future__ import annotations
 
 import pytest
+from rulebook import PD_SEAT4, buster_rows, button_round, hand, heads_up, make_round, refused, rotated, rows, settle, stack
 
 from dealer_assist.rules.cards import parse_card
-from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.rules.operations import NaturalPaidEarly
 from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
-from rulebook import (
-    PD_SEAT4, button_round, buster_rows, hand, heads_up, make_round, refused, rotated, rows, settle, stack,
-)
 
 NB = "nobust-4.0"
 

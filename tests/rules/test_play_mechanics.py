@@ -6,10 +6,10 @@ otherwise.
 from __future__ import annotations
 
 import pytest
-
-from dealer_assist.rules.refusals import RuleError
-from dealer_assist.rules.profile import load_profile
 from rulebook import PD_SEAT4, hand, heads_up, make_round, refused, rows, settle, stack
+
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.refusals import RuleError
 
 NB, C21, SD = "nobust-4.0", "c21-8.0", "sd-buster-a"
 ALL = [NB, C21, SD]

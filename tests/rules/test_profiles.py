@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.profile import load_profile, profile_names
+from dealer_assist.rules.refusals import RuleError
 
 FEES = [{"upto": 50, "player": 0.5, "pd": 1}, {"upto": 100, "player": 1, "pd": 2}]
 SD_PAYS = {"a": [2, 2, 4, 15, 50, 250], "b": [2, 2, 4, 15, 50, 200], "c": [2, 2, 4, 12, 50, 250],

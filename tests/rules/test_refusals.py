@@ -5,14 +5,14 @@ import pytest
 
 from dealer_assist.errors import CommandCode, CommandError, Failure
 from dealer_assist.journal.errors import JournalError
-from dealer_assist.rules.refusals import InputError, Refusal, RuleError
-from devices.errors import DeviceError
-from pit.errors import PitCode
+from dealer_assist.play.round_file import settle_round
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
 from dealer_assist.rules.profile import load_profile
-from dealer_assist.play.round_file import settle_round
+from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.tracker import RoundTracker
+from devices.errors import DeviceError
+from pit.errors import PitCode
 
 ROUND = {"format": "round-v1", "profile": "sd-buster-a", "wagers": {"1": {"base": 10}},
          "cards": ["TS", "6H", "9D", "7C"], "actions": {"1": ["stand"]}}

@@ -1,16 +1,15 @@
 """The round driver asks its policy for each need, in table order, and applies what it answers."""
 from __future__ import annotations
 
+from dealer_assist.play.round_driver import RoundPolicy, at_the_table, next_input, play
 from dealer_assist.rules.cards import Card, parse_card
 from dealer_assist.rules.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered, PeekResult,
-    PlaceWager, WagerKind,
+    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered, PeekResult, PlaceWager, WagerKind,
 )
-from dealer_assist.rules.profile import load_profile
-from dealer_assist.play.round_driver import RoundPolicy, at_the_table, next_input, play
-from dealer_assist.table.session_inputs import ConfirmPeek
-from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.rules.phases import Phase
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.table.session_inputs import ConfirmPeek
 
 
 class Scripted(RoundPolicy):

@@ -6,10 +6,10 @@ Unless a test says otherwise seat 1 bets 10.
 from __future__ import annotations
 
 import pytest
-
-from dealer_assist.rules.refusals import RuleError
-from dealer_assist.rules.profile import load_profile
 from rulebook import BUSTS, buster_rows, hand, heads_up, make_round, refused, rows, settle, stack
+
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.refusals import RuleError
 
 SD = "sd-buster-a"
 

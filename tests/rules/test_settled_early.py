@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import (
-    Action, CardDrawn, CloseInsurance, Decide, Input, Insure, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult,
-    PlaceWager, WagerKind,
+    Action, CardDrawn, CloseInsurance, Decide, Input, Insure, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult, PlaceWager,
+    WagerKind,
 )
 from dealer_assist.rules.operations import NaturalPaidLater, Operation, PaymentDue, PaymentsDone
 from dealer_assist.rules.outcomes import Result
-from dealer_assist.rules.profile import load_profile
 from dealer_assist.rules.phases import Need
+from dealer_assist.rules.profile import load_profile
 from dealer_assist.rules.settlement import Wager
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 

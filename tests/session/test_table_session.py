@@ -4,12 +4,10 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.rules.cards import parse_card
-from dealer_assist.rules.refusals import RuleError
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
-from dealer_assist.table.session_inputs import (
-    BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded,
-)
+from dealer_assist.rules.refusals import RuleError
 from dealer_assist.table.session import TableConfig, TableSession, TableState
+from dealer_assist.table.session_inputs import BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded
 
 T0 = 1_800_000_000.0
 

@@ -7,20 +7,19 @@ from collections.abc import Iterable
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
+from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, WagerKind
 from dealer_assist.rules.money import Cents
-from dealer_assist.rules.profile import load_profile
-from dealer_assist.play.shoe import Shoe
-from dealer_assist.table.snapshot import TableSnapshot
-from dealer_assist.table.journaled_table import Table as JournaledTable
 from dealer_assist.rules.phases import Need
-from dealer_assist.table.session import TableConfig, TableState
+from dealer_assist.rules.profile import load_profile
+from dealer_assist.rules.refusals import RuleError
+from dealer_assist.table.journaled_table import Table as JournaledTable
+from dealer_assist.table.session import TableConfig, TableInput, TableState
+from dealer_assist.table.snapshot import TableSnapshot
+from devices.table_controller import TableController
 from ui.bank_offer import BANK_CHIPS
 from ui.bench_panel import BenchPanel
-from dealer_assist.rules.refusals import RuleError
-from dealer_assist.table.session import TableInput
-from devices.table_controller import TableController
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
 from ui.screen_font import load_screen_font

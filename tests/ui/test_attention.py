@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import threading
 
-from dealer_assist.rules.cards import parse_card
-from dealer_assist.rules.cards import card_text
+from dealer_assist.rules.cards import card_text, parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, WagerKind
+from dealer_assist.rules.phases import Need
 from dealer_assist.table.session_inputs import CardsUnread, ConfirmPeek, DiscardMisdeal, KeyCard
 from dealer_assist.table.snapshot import Attention, AttentionKind
-from dealer_assist.rules.phases import Need
 from ui.wager_pad import INSURANCE
-
 
 
 def test_a_wager_under_the_table_minimum_is_refused_with_its_rule(table):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.journal.journal_file import RecordKind, read_records
-from dealer_assist.table.journaled_table import Table
-from dealer_assist.table.session import TableConfig
+from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.phases import Need, Phase
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import DiscardMisdeal
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices

@@ -2,11 +2,11 @@
 before any round holds the table with what to do and who must do it."""
 from __future__ import annotations
 
+from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
-from dealer_assist.journal.journal_file import RecordKind, read_records
-from dealer_assist.table.session_inputs import DiscardMisdeal, SettlementConfirmed
 from dealer_assist.table.session import TableState
+from dealer_assist.table.session_inputs import DiscardMisdeal, SettlementConfirmed
 from dealer_assist.table.snapshot import BankView
 
 

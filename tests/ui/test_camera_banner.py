@@ -11,10 +11,9 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from calibration.calibration_file import save_calibration
-
+from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, WagerKind
-from dealer_assist.journal.journal_file import RecordKind, read_records
 from devices.camera_check import CameraCheck, reported_by_zone
 from devices.camera_reader import CardReader
 from hw_sims.table_camera import TableCamera

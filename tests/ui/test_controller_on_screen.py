@@ -13,21 +13,21 @@ from PySide6.QtWidgets import QApplication
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "devices"))
 from camera_round import MISMATCH, ON_THE_FELT, PIN, PROFILE, FilmedShoe  # noqa: E402
 
+from dealer_assist.history.recall import export_round, recall  # noqa: E402
+from dealer_assist.journal.journal_file import RecordKind, read_records  # noqa: E402
+from dealer_assist.play.round_file import settle_round  # noqa: E402
 from dealer_assist.rules.cards import parse_card  # noqa: E402
 from dealer_assist.rules.inputs import Action, WagerKind  # noqa: E402
-from dealer_assist.journal.journal_file import RecordKind, read_records  # noqa: E402
-from dealer_assist.history.recall import export_round, recall  # noqa: E402
-from dealer_assist.play.round_file import settle_round  # noqa: E402
-from dealer_assist.table.snapshot import AttentionKind  # noqa: E402
+from dealer_assist.rules.tracker import Need  # noqa: E402
 from dealer_assist.table.journaled_table import Table  # noqa: E402
 from dealer_assist.table.session import TableConfig  # noqa: E402
-from dealer_assist.rules.tracker import Need  # noqa: E402
+from dealer_assist.table.snapshot import AttentionKind  # noqa: E402
 from devices.table_controller import TableController  # noqa: E402
 from ui.bridge import TableBridge  # noqa: E402
-from ui.dealer_window import DealerWindow  # noqa: E402
 from ui.confirm_overlay import open_confirmation  # noqa: E402
-from ui.tap_guard import GUARD_S  # noqa: E402
+from ui.dealer_window import DealerWindow  # noqa: E402
 from ui.supervisor_window import SupervisorWindow, open_supervisor  # noqa: E402
+from ui.tap_guard import GUARD_S  # noqa: E402
 
 WAIT_MS = 20_000
 

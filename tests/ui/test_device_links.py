@@ -9,12 +9,12 @@ from PySide6.QtWidgets import QApplication
 
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action
+from dealer_assist.rules.phases import Need
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from dealer_assist.rules.phases import Need
+from devices.table_controller import TableController
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.shoe import ShoeEmulator
-from devices.table_controller import TableController
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
 

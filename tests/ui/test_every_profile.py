@@ -7,12 +7,12 @@ import pytest
 
 from dealer_assist.rules.inputs import Action, Decide, WagerKind
 from dealer_assist.rules.ledger import ledger
-from dealer_assist.rules.profile import profile_names
-from dealer_assist.table.session import TableState
 from dealer_assist.rules.phases import Need
+from dealer_assist.rules.profile import profile_names
 from dealer_assist.rules.settlement import Wager
-from ui.text import settlement_action
+from dealer_assist.table.session import TableState
 from dealer_assist.text.journal_text import money
+from ui.text import settlement_action
 
 ROUNDS = 4
 

@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QScrollArea
 
 from dealer_assist.rules.inputs import Action, WagerKind
-from dealer_assist.table.session_inputs import ConfirmPeek
 from dealer_assist.rules.phases import Need
+from dealer_assist.table.session_inputs import ConfirmPeek
 from tests.screenshots import shoot
 from tests.ui.label_checks import check_elided
 from ui.elided_label import ElidedLabel

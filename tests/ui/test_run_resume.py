@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer_assist.play.bench import EmulatedShoe
 from dealer_assist.journal.journal_file import Record, RecordKind, read_records, verify
+from dealer_assist.play.bench import EmulatedShoe
 from hw_sims.bench_devices import bench_seed
 
 pytestmark = pytest.mark.slow  # each test runs `python -m ui.cli run`, some kill it

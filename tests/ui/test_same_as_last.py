@@ -9,7 +9,6 @@ from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.inputs import Action, PlaceWager, WagerKind
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.codec import decode
-
 from tests.screenshots import shoot
 
 # nobust-4.0, the player-dealer in seat 4: seats 1, 3 and 5 are dealt T 9 (19, which stands), the

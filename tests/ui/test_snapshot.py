@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from dealer_assist.rules.cards import parse_card
-from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
-from dealer_assist.rules.profile import load_profile, profile_names
 from dealer_assist.play.random_play import play_random_round
 from dealer_assist.play.shoe import Shoe
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, PlaceWager, WagerKind
+from dealer_assist.rules.phases import Need, Phase
+from dealer_assist.rules.profile import load_profile, profile_names
+from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.session import TableConfig, TableSession
 from dealer_assist.table.session_inputs import BankAccepted, DiscardMisdeal, ShoeLoaded
 from dealer_assist.table.snapshot import build_snapshot, build_table_snapshot
-from dealer_assist.rules.tracker import RoundTracker
-from dealer_assist.rules.phases import Need, Phase
 
 
 def _check(tracker: RoundTracker) -> None:

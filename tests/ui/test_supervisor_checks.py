@@ -4,19 +4,18 @@ Escape still gives the table back after a question was asked."""
 from __future__ import annotations
 
 import pytest
-from pytestqt.qtbot import QtBot
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QPushButton
+from pytestqt.qtbot import QtBot
+from test_supervisor_helpers import PIN, journal, new_table, open_round, tap, unlocked  # noqa: F401
 
+from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
-from dealer_assist.journal.journal_file import RecordKind, read_records
-from dealer_assist.table.session_inputs import CardsUnread, ShoeLoaded
 from dealer_assist.table.session import TableState
+from dealer_assist.table.session_inputs import CardsUnread, ShoeLoaded
 from ui.confirm_overlay import open_confirmation
 from ui.supervisor_window import SupervisorWindow
-
-from test_supervisor_helpers import PIN, journal, new_table, open_round, tap, unlocked  # noqa: F401
 
 
 def _corrections(qtbot, table):

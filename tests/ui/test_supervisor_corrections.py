@@ -3,16 +3,14 @@ the table, and the rules' refusal is shown; what was accepted shows in recall af
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from test_supervisor_helpers import journal, new_table, open_round, tap, tap_and_confirm, unlocked  # noqa: F401
 
+from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
-from dealer_assist.journal.journal_file import RecordKind, read_records
-from dealer_assist.table.session_inputs import CardsUnread, SettlementConfirmed, ShoeLoaded
 from dealer_assist.table.session import TableState
-
+from dealer_assist.table.session_inputs import CardsUnread, SettlementConfirmed, ShoeLoaded
 from ui.confirm_overlay import open_confirmation
-
-from test_supervisor_helpers import journal, new_table, open_round, tap, tap_and_confirm, unlocked  # noqa: F401
 
 
 def _type(qtbot, window, supervisor: str, reason: str) -> None:

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
+from test_supervisor_helpers import key_in, tap, tap_and_confirm
 
 from dealer_assist.journal.journal_file import RecordKind, read_records
-from dealer_assist.table.session import TableState
 from dealer_assist.table.roster import ROSTER_FILE
+from dealer_assist.table.session import TableState
 from ui.pin_dialog import Step
 from ui.run_lifetime import CLOSED_BY
 from ui.supervisor_window import SupervisorWindow
-
-from test_supervisor_helpers import key_in, tap, tap_and_confirm
 
 
 def _open(qtbot, t) -> SupervisorWindow:

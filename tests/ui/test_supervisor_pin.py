@@ -2,9 +2,9 @@
 lockout show the table's refusal, and the lock shows the time it has left."""
 from __future__ import annotations
 
-from dealer_assist.journal.journal_file import RecordKind, read_records
-
 from test_supervisor_helpers import PIN, Clock, journal, key_in, new_table, opened, tap, unlocked  # noqa: F401
+
+from dealer_assist.journal.journal_file import RecordKind, read_records
 
 
 def _security(table) -> list[str]:

@@ -8,21 +8,20 @@ import json
 import random
 
 from PySide6.QtWidgets import QApplication, QPushButton
+from test_supervisor_helpers import PIN, Clock, journal, key_in, new_table, opened, tap, unlocked  # noqa: F401
 
 from dealer_assist.commands.pin import main as pin_command
 from dealer_assist.journal.journal_file import RecordKind, read_records
-from dealer_assist.rules.profile import load_profile
 from dealer_assist.play.shoe import Shoe
+from dealer_assist.rules.profile import load_profile
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from devices.table_controller import TableController
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow
-from devices.table_controller import TableController
 from ui.pin_dialog import Step
 from ui.supervisor_window import SupervisorWindow
-
-from test_supervisor_helpers import PIN, Clock, journal, key_in, new_table, opened, tap, unlocked  # noqa: F401
 
 
 def _security(table: Table) -> list[str]:

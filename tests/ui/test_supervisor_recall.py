@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtWidgets import QPushButton
+from test_supervisor_helpers import PIN, assert_fits, journal, key_in, open_round, opened, play, played_table, tap, unlocked  # noqa: F401
 
-from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.rules.refusals import RuleError
-from dealer_assist.rules.inputs import PlaceWager, WagerKind
-from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.history.recall import HIDDEN, recall
+from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.rules.inputs import PlaceWager, WagerKind
+from dealer_assist.rules.refusals import RuleError
+from dealer_assist.table.roster import ROSTER_FILE
 from dealer_assist.text.journal_text import card_code, describe
 from dealer_assist.text.record_words import wager_name
-from ui.corrections_view import REASONS
-from dealer_assist.table.roster import ROSTER_FILE
-
 from tests.screenshots import shoot
-from test_supervisor_helpers import (PIN, assert_fits, journal, key_in, open_round, opened, play, played_table,  # noqa: F401
-                                     tap, unlocked)
+from ui.corrections_view import REASONS
 
 SIZES = [(1280, 800), (1920, 1080)]
 

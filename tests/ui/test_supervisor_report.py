@@ -8,16 +8,15 @@ import sqlite3
 import subprocess
 
 import pytest
+from test_supervisor_helpers import PIN, journal, open_round, played_table, tap, unlocked  # noqa: F401
 
+from dealer_assist.history.recall import recall
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide
-from dealer_assist.history.recall import recall
-from dealer_assist.text.journal_text import describe
 from dealer_assist.table.session_inputs import RekeyCard, SettlementConfirmed
+from dealer_assist.text.journal_text import describe
 from dealer_assist.text.round_story import HANDS_HEAD, LEDGER_HEAD
 from ui.dispute_report import report_html, write_report
-
-from test_supervisor_helpers import PIN, journal, open_round, played_table, tap, unlocked  # noqa: F401
 
 
 def test_the_report_button_writes_a_pdf_of_the_shown_round(qtbot, journal):

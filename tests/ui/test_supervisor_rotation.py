@@ -2,10 +2,10 @@
 under the California rotation limits the time left before two other player-dealers must bank."""
 from __future__ import annotations
 
+from test_supervisor_helpers import Clock, journal, new_table, unlocked  # noqa: F401
+
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused, ShoeLoaded
 from ui.rotation_view import RotationStatus
-
-from test_supervisor_helpers import Clock, journal, new_table, unlocked  # noqa: F401
 
 
 def _shown(window) -> dict[str, str]:

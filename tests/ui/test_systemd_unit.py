@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from ui.run_command import _parser
 
 ROOT = Path(__file__).resolve().parents[2]

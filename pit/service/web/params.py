@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import json
-from urllib.parse import parse_qsl
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 
