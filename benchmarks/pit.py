@@ -65,6 +65,7 @@ from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 
 BACKLOG_TARGET = 5000.0  # records/s
 MANY_TARGET = 20_000.0  # records/s, a backlog of many journals at once
+PARTS = ("1", "2", "2b", "4", "3")  # in the order they run
 TAKEOVER_TARGET_S = 10.0
 API_TARGET_S = 1.0
 POLL_S = 0.1
@@ -551,48 +552,56 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tables", type=int, default=200, help="tables of the traffic part (0: leave it out)")
     parser.add_argument("--minutes", type=int, default=3, help="rounds each replayed table deals, one a minute")
     parser.add_argument("--many", type=int, default=50_000, help="records of the backlog of many journals")
+    parser.add_argument("--parts", default=",".join(PARTS), help=f"the parts to run (default: all, {','.join(PARTS)})")
     args = parser.parse_args(argv)
+    parts = set(args.parts.split(","))
+    if not parts <= set(PARTS):
+        parser.error(f"--parts: {','.join(sorted(parts - set(PARTS)))} is not a part; the parts are {','.join(PARTS)}")
     if args.short:
         args.rounds, args.passes, args.backlog, args.tables, args.minutes, args.many = 3, 1, 600, 5, 2, 1000
     round_s = 6.0 if args.short else 60.0
     folder = Path(tempfile.mkdtemp(prefix="da-pit-bench-", dir="/tmp"))
     folder.chmod(0o755)
     try:
-        print(f"1. card latency: {args.passes} passes, each of {args.rounds} rounds on pseudo-terminals without the pit,"
-              " with it up, with it down")
-        _latency_report(latency_passes(folder, args.rounds, args.passes))
+        if "1" in parts:
+            print(f"1. card latency: {args.passes} passes, each of {args.rounds} rounds on pseudo-terminals without the pit,"
+                  " with it up, with it down")
+            _latency_report(latency_passes(folder, args.rounds, args.passes))
         if importlib.util.find_spec("pit.commands") is None or importlib.util.find_spec("pit.service.web") is None:
             print("2, 3. skipped: `pit serve` (pit.commands, pit.service.web) is not installed here")
             return 0
         pit = Pit(folder)
         try:
             pit.start_serving()
-            total, seconds, rate, ingest = backlog(pit, folder, args.backlog)
-            verdict = "" if args.short else " " + ("met" if ingest >= BACKLOG_TARGET else "MISSED")
-            print(f"2. backlog: {total} records sent and stored in {seconds:.2f} s: {rate:,.0f} records/s end to end;"
-                  f" ingest {ingest:,.0f} records/s from the first stored to the last (target >= {BACKLOG_TARGET:,.0f}){verdict}")
-            total, seconds, rate, ingest = backlog(pit, folder, args.backlog, waiting=True)
-            verdict = "" if args.short else " " + ("met" if ingest >= BACKLOG_TARGET else "MISSED")
-            print(f"   the same, waiting in the stream while the pit service was down: {total} records stored"
-                  f" {seconds:.2f} s after it started again ({rate:,.0f} records/s with its start);"
-                  f" ingest {ingest:,.0f} records/s from the first stored to the last{verdict}")
-            print(f"2b. a backlog of many journals at once, waiting in the stream while the pit service was down"
-                  f" ({args.many:,} records each time; target >= {MANY_TARGET:,.0f} records/s):")
-            counts = [1, 10] if args.short else [1, 10, 50, 200]
-            for order, tag in ((counts, "a"), (list(reversed(counts)), "b")):  # each count twice, in turn
-                for journals in order:
-                    total, ingest = many_journals(pit, folder, journals, args.many, f"{tag}{journals}")
-                    verdict = "" if args.short else " " + ("met" if ingest >= MANY_TARGET else "MISSED")
-                    print(f"   {journals:>4} journals: {total:,} records, ingest {ingest:,.0f} records/s{verdict}")
-            found = failover(pit, folder, 10 if args.short else 40, 100 if args.short else 400, 3 if args.short else 5,
-                             12 if args.short else 15)
-            verdict = "" if args.short else " " + ("met" if found.took_over_s < TAKEOVER_TARGET_S else "MISSED")
-            print(f"4. failover: the ingesting pit service killed; the other's /api/health said \"ingest\""
-                  f" {found.took_over_s:.2f} s after (target < {TAKEOVER_TARGET_S:.0f} s){verdict}; ingest stood still"
-                  f" {found.stood_still_s:.2f} s")
-            print("   " + _line("status freshness on the store across the failover (age of each table's status)",
-                               found.ages, "ms", 1000))
-            if args.tables == 0:
+            if "2" in parts:
+                total, seconds, rate, ingest = backlog(pit, folder, args.backlog)
+                verdict = "" if args.short else " " + ("met" if ingest >= BACKLOG_TARGET else "MISSED")
+                print(f"2. backlog: {total} records sent and stored in {seconds:.2f} s: {rate:,.0f} records/s end to end;"
+                      f" ingest {ingest:,.0f} records/s from the first stored to the last (target >= {BACKLOG_TARGET:,.0f}){verdict}")
+                total, seconds, rate, ingest = backlog(pit, folder, args.backlog, waiting=True)
+                verdict = "" if args.short else " " + ("met" if ingest >= BACKLOG_TARGET else "MISSED")
+                print(f"   the same, waiting in the stream while the pit service was down: {total} records stored"
+                      f" {seconds:.2f} s after it started again ({rate:,.0f} records/s with its start);"
+                      f" ingest {ingest:,.0f} records/s from the first stored to the last{verdict}")
+            if "2b" in parts:
+                print(f"2b. a backlog of many journals at once, waiting in the stream while the pit service was down"
+                      f" ({args.many:,} records each time; target >= {MANY_TARGET:,.0f} records/s):")
+                counts = [1, 10] if args.short else [1, 10, 50, 200]
+                for order, tag in ((counts, "a"), (list(reversed(counts)), "b")):  # each count twice, in turn
+                    for journals in order:
+                        total, ingest = many_journals(pit, folder, journals, args.many, f"{tag}{journals}")
+                        verdict = "" if args.short else " " + ("met" if ingest >= MANY_TARGET else "MISSED")
+                        print(f"   {journals:>4} journals: {total:,} records, ingest {ingest:,.0f} records/s{verdict}")
+            if "4" in parts:
+                found = failover(pit, folder, 10 if args.short else 40, 100 if args.short else 400, 3 if args.short else 5,
+                                 12 if args.short else 15)
+                verdict = "" if args.short else " " + ("met" if found.took_over_s < TAKEOVER_TARGET_S else "MISSED")
+                print(f"4. failover: the ingesting pit service killed; the other's /api/health said \"ingest\""
+                      f" {found.took_over_s:.2f} s after (target < {TAKEOVER_TARGET_S:.0f} s){verdict}; ingest stood still"
+                      f" {found.stood_still_s:.2f} s")
+                print("   " + _line("status freshness on the store across the failover (age of each table's status)",
+                                   found.ages, "ms", 1000))
+            if args.tables == 0 or "3" not in parts:
                 return 0
             print(f"3. traffic: {args.tables} tables at one round every {round_s:.0f} s for {args.minutes} rounds,"
                   " status every 5 s")

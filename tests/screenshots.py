@@ -18,7 +18,11 @@ def publish(path: Path) -> Path:
 
 
 def shoot(widget: Any, folder: Path, name: str) -> Path:
-    """Grab a Qt widget as `name` in `folder`, and publish it."""
+    """Grab a Qt widget as `name` in `folder`, and publish it; the layouts a change asked for are
+    done first, as they are before the screen paints."""
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.processEvents()
     path = folder / name
     assert widget.grab().save(str(path)), f"{path} was not written"
     return publish(path)
