@@ -207,7 +207,7 @@ def _report(startup: float, times: list[CardTime], rounds: int) -> None:
         shown = [t.painted for t in times if t.page == page]
         if shown:
             print(f"  a card that opens the {page} page, {len(shown)} cards: p50 {_ms(shown, 0.5):.2f} ms, "
-                  f"max {_ms(shown, 1.0):.2f} ms")
+                  f"p99 {_ms(shown, 0.99):.2f} ms (target < 16 ms), max {_ms(shown, 1.0):.2f} ms")
     for name, group in (("all cards", times), ("slowest 1 %", slowest)):
         hop = statistics.median(t.picked for t in group) * 1000
         table = statistics.median(t.recorded - t.picked for t in group) * 1000
