@@ -62,7 +62,14 @@ async def position(js: JetStreamContext, table_id: str, journal: str, path: Path
 async def ship_from(js: JetStreamContext, table_id: str, journal: str, path: Path, after: int, lost: asyncio.Event,
                     on_acked: Callable[[int], None]) -> int:
     """Publish every record of the file after seq `after`, in order, up to WINDOW in flight; call
-    `on_acked(seq)` as each is acknowledged (in order) and return the last. Raises LinkLost."""
+    `on_acked(seq)` as each is acknowledged (in order) and return the last. Raises LinkLost.
+
+    The first record goes alone, the others once the stream has taken it: while the stream has no
+    leader (its node lost, an election under way) the broker refuses a publish ("no responders"), and
+    a window sent into that moment could have its first records refused and later ones stored once a
+    leader comes, a hole behind the stream's last record. A session opening onto a stream without a
+    leader thus stops at its first record; a leader lost mid-window is mended by the caller, which
+    sends again from the first record it did not see acknowledged (`Shipper._session`)."""
     in_flight: deque[tuple[int, asyncio.Future[PubAck]]] = deque()
     shipped = sent = after
     try:
@@ -72,7 +79,7 @@ async def ship_from(js: JetStreamContext, table_id: str, journal: str, path: Pat
                 future = await js.publish_async(message.subject, message.encode(), headers={"Nats-Msg-Id": message.msg_id})
                 in_flight.append((record.seq, future))
                 sent = record.seq
-                if len(in_flight) >= WINDOW:
+                if len(in_flight) >= WINDOW or sent == after + 1:
                     shipped = await _acked(*in_flight.popleft(), lost)
                     on_acked(shipped)
         while in_flight:

@@ -4,7 +4,8 @@ It runs on a thread of its own with its own asyncio loop. The table hands it eac
 through a record sink (`offer`), which only notes the journal's new head and wakes the thread: it
 never blocks and never raises into the table. What to send is always read from the journal file,
 from the record after the last one the broker says it holds, after a start, a lost connection or
-any failure; a failure is retried with back-off, for as long as it takes. A journal behind the
+any failure (or from the first record this shipper sent and did not see acknowledged, if that is
+earlier); a failure is retried with back-off, for as long as it takes. A journal behind the
 stream is a divergence: shipping stops for good (until the table restarts) and the status says so.
 """
 from __future__ import annotations
@@ -35,8 +36,8 @@ API_TIMEOUT_S = 2.0
 
 @dataclass(frozen=True, slots=True)
 class LinkState:
-    """What the shipper knows of the link; `shipped` is the last seq the broker acknowledged or
-    reported holding, `head` the journal's last seq."""
+    """What the shipper knows of the link; `shipped` is the seq up to which the stream holds every
+    record, as the broker acknowledged or reported it, `head` the journal's last seq."""
 
     up: bool = False
     shipped: int = 0
@@ -68,6 +69,7 @@ class Shipper:
         self.link = link
         self.status_source = status
         self._state = LinkState()
+        self._asked = False  # the broker has said where the journal stands: `shipped` is known from then on
         self._head = 0
         self._on_link = on_link
         self._told: str | None = None
@@ -198,7 +200,13 @@ class Shipper:
             shipped = self._state.shipped
             if self._state.divergence is None:
                 try:
-                    shipped = await position(js, self.table_id, journal, self.path)
+                    held = await position(js, self.table_id, journal, self.path)
+                    # Never on from past a record sent and not seen acknowledged: the stream may have
+                    # refused it (no leader) and stored later ones of its window. Those go again and
+                    # are dropped on their Nats-Msg-Id; it is stored after them, and the pit's ingest
+                    # holds them until it comes (a record is witnessed only on its predecessor).
+                    shipped = min(held, shipped) if self._asked else held
+                    self._asked = True
                 except Divergence as divergence:
                     log.error("%s: %s", self.path, divergence)
                     self._set(divergence=str(divergence))

@@ -136,3 +136,25 @@ def test_a_record_the_store_will_not_take_is_kept_aside_and_ingest_goes_on(
     assert store.witness(header.journal)["records"] == 1
     assert refused[0][0] == poison.subject and "the store refused it" in refused[0][1]
     store.close()
+
+
+def test_records_the_stream_holds_out_of_order_are_witnessed_in_order_once_the_missing_one_comes(
+        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
+    """A table's shipper sends again a record the stream refused while it had no leader, after later
+    ones were stored (pit/shipping/shipper.py): the stream holds 1-10, 12-30, then 11. Ingest holds
+    12-30 until 11 comes, then witnesses every record once, in order, and raises no divergence."""
+    dsn = fresh_database(postgres)
+    store = PitStore.open(dsn)
+    found = messages(bench_journal(tmp_path / "t.db", 5, 12, "OO"), "OO")
+    journal = found[0].journal
+    with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
+        _ship(nats_server.url, found[:10] + found[11:30])
+        wait_for(lambda: store.witness(journal)["records"] == 10, what="records 1-10 witnessed")
+        time.sleep(1.5)  # 12-30 handed to ingest, and handed back again, for record 11
+        assert store.witness(journal)["records"] == 10
+        _ship(nats_server.url, found[10:])  # 11, 12-30 again (dropped on their Nats-Msg-Id), and the rest
+        wait_for(lambda: stored_counts(store).get(journal) == (len(found),) * 3, what="every record witnessed")
+        assert store.witness(journal)["head"] == found[-1].hash
+        assert [seq for seq, _ in store.witnessed_hashes(journal)] == list(range(1, len(found) + 1))
+        assert [a for a in store.alerts(table_id="OO") if a["kind"] == "divergence"] == []
+    store.close()
