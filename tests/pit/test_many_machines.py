@@ -20,6 +20,7 @@ import psycopg
 import pytest
 from nats.js.api import StreamInfo
 
+from pit.service.ingest import ACK_WAIT_S
 from pit.service.store import PitStore
 from pit.stream.wire import STREAM, STREAM_SUBJECTS
 from pit.trial.local_services import PostgresCluster, multi_host_dsn
@@ -118,7 +119,8 @@ def test_the_ingesting_pit_service_killed_and_the_other_taking_over(tmp_path: Pa
         before = stored(store)
         wait_for(lambda: stored(store) > before + 100, 30, "ingest going on in the other pit")
         _settled(store, tables)
-        wait_for(lambda: (other.health() or {}).get("ingest_lag") == 0, 10, "no lag left")
+        # what the killed pit was handed and never acknowledged comes back after the consumer's ack wait
+        wait_for(lambda: (other.health() or {}).get("ingest_lag") == 0, ACK_WAIT_S + 20, "no lag left")
         assert other.stop() == 0
     finally:
         tables.kill()
