@@ -41,9 +41,10 @@ from dealer_assist.journal.journal_file import RecordKind
 from pit.service import alerts as rules
 from pit.service import catch_up, dealing_rows, lease
 from pit.service.alerts import AlertCause
+from pit.service.batch import Known, Plan, plan
 from pit.service.pull import Puller
 from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
-from pit.service.witness import Head, Judgement, Verdict, judge, moved
+from pit.service.witness import Head, Verdict
 from pit.stream.broker import ensure_stream
 from pit.stream.wire import (
     STREAM, RecordMessage, StatusMessage, WireError, parse_record_message, parse_status_message,
@@ -105,62 +106,55 @@ async def notify(conn: psycopg.AsyncConnection[Any], payloads: set[str]) -> None
         await conn.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload", (CHANNEL, sorted(payloads)))
 
 
+async def look_up(conn: psycopg.AsyncConnection[Any], known: Known | None,
+                  messages: Sequence[RecordMessage | None]) -> Known:
+    """`known` with what it lacks of these messages' journals read from the store: their heads and
+    dealing watches, in one round trip."""
+    if known is None:
+        known = Known()
+    missing = known.lacks(messages)
+    if missing:
+        async with conn.pipeline():
+            heads = await conn.execute("SELECT journal, table_id, head_seq, head_hash, diverged_at FROM journals"
+                                       " WHERE journal = ANY(%s) ORDER BY journal FOR UPDATE", (missing,))
+            watches = await conn.execute(dealing_rows.WATCHES, (missing,))
+        for journal, table_id, seq, digest, diverged_at in await heads.fetchall():
+            known.heads[journal] = Head(table_id, seq, digest, diverged_at)
+        known.watches.update(dealing_rows.restored(await watches.fetchall()))
+        known.looked_up.update(missing)
+    return known
+
+
 async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage | None],
                         stream_seq: Callable[[int], int] | None = None, rooms: Mapping[str, str] | None = None
                         ) -> Outcome:
-    """Judge and store one batch inside the caller's transaction (None: a refused message, skipped).
-    `stream_seq(i)` is message i's place in this pit's stream (each journal's head keeps its own, for
-    reading again from there; asked only of the heads); `rooms` names a new journal's room at a head
+    """Judge and store one batch inside the caller's transaction (None: a refused message, skipped), on
+    what the store holds now. `stream_seq(i)` is message i's place in this pit's stream (each journal's
+    head keeps its own, for reading again from there); `rooms` names a new journal's room at a head
     office."""
-    outcome = Outcome()
-    present = [m for m in messages if m is not None]
-    journals = sorted({m.journal for m in present})
-    heads: dict[str, Head] = {}
-    async with conn.pipeline():  # the heads and the threshold in one round trip
-        cur = await conn.execute("SELECT journal, table_id, head_seq, head_hash, diverged_at FROM journals"
-                                 " WHERE journal = ANY(%s) ORDER BY journal FOR UPDATE", (journals,))
-        setting = await conn.execute(THRESHOLD)
-    for journal, table_id, seq, digest, diverged_at in await cur.fetchall():
-        heads[journal] = Head(table_id, seq, digest, diverged_at)
-    threshold = _threshold(await setting.fetchone())
-    held = await _stored_copies(conn, [m for m in present if m.journal in heads and m.seq <= heads[m.journal].seq],
-                                heads)
-    known = set(heads)
-    stored: list[RecordMessage] = []
-    last_stored: dict[str, int] = {}  # journal -> the position of its last record stored now
-    causes: list[AlertCause] = []
-    for position, message in enumerate(messages):
-        if message is None:
-            outcome.verdicts.append(None)
-            continue
-        head = heads.get(message.journal) or Head(message.table_id)
-        judgement: Judgement = judge(head, message, held.get((message.journal, message.seq)))
-        heads[message.journal] = moved(head, message, judgement)
-        outcome.verdicts.append(judgement.verdict)
-        if judgement.verdict is Verdict.STORE:
-            stored.append(message)
-            held[(message.journal, message.seq)] = message
-            last_stored[message.journal] = position
-            causes += rules.record_alerts(message, threshold)
-        elif judgement.verdict is Verdict.DIVERGED:
-            causes.append(rules.divergence(message.table_id, message.journal, message.seq, message.round_id,
-                                           judgement.text, datetime.now(timezone.utc)))
-    places = {journal: stream_seq(position) for journal, position in last_stored.items()} if stream_seq else {}
-    told = [(message, facts(message)) for message in stored]
-    await _store(conn, told, known, rooms or {})
-    causes += await dealing_rows.follow(conn, stored)
-    async with conn.pipeline():  # what the records tell, the heads, the alerts, the news: one round trip or two
-        closed = await write_derived(conn, told)
-        await _move_heads(conn, [journal for journal in sorted(known) if journal in heads], heads, closed, places)
-        outcome.raised = await raise_alerts(conn, causes)
-        await notify(conn, {table_change(m.table_id) for m in stored}
-                     | {alert_change(cause.table_id) for cause in outcome.raised})
-    outcome.stored = len(stored)
-    return outcome
+    known = await look_up(conn, None, messages)
+    held = await stored_copies(conn, known.witnessed(messages), known.heads)
+    return await write_plan(conn, plan(known, messages, held, stream_seq), rooms or {})
 
 
-async def _stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage],
-                         heads: dict[str, Head]) -> dict[tuple[str, int], RecordMessage]:
+async def write_plan(conn: psycopg.AsyncConnection[Any], planned: Plan, rooms: Mapping[str, str]) -> Outcome:
+    """A judged batch into the store, inside the caller's transaction: the records, then what they tell,
+    the heads, the alerts (a payout's on the threshold set now) and the news in one round trip or two."""
+    await _store(conn, planned.told, rooms)
+    threshold = await payout_threshold(conn)
+    causes = [cause for message in planned.stored for cause in rules.record_alerts(message, threshold)]
+    async with conn.pipeline():
+        closed = await write_derived(conn, planned.told)
+        await dealing_rows.write(conn, planned.dealing, sorted({m.journal for m in planned.stored}))
+        await _move_heads(conn, planned.moving, planned.heads, closed, planned.places)
+        raised = await raise_alerts(conn, causes + planned.causes)
+        await notify(conn, {table_change(m.table_id) for m in planned.stored}
+                     | {alert_change(cause.table_id) for cause in raised})
+    return Outcome(planned.verdicts, len(planned.stored), raised)
+
+
+async def stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage],
+                        heads: Mapping[str, Head]) -> dict[tuple[str, int], RecordMessage]:
     if not messages:
         return {}
     cur = await conn.execute(
@@ -172,7 +166,7 @@ async def _stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[
             for journal, seq, wall, mono_ns, round_id, kind, body, digest in await cur.fetchall()}
 
 
-async def _store(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]], known: set[str],
+async def _store(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]],
                  rooms: Mapping[str, str]) -> None:
     """The new journals (each from its header record), then the stored records."""
     new = [(message.journal, message.table_id, json.dumps(fact.body), fact.profile_id, fact.profile_hash, fact.software,
@@ -182,14 +176,19 @@ async def _store(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[Record
             await cur.executemany(
                 "INSERT INTO journals (journal, table_id, header, profile_id, profile_hash, software, head_seq,"
                 " head_hash, room) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)", new)
-        known.update(row[0] for row in new)
     async with conn.cursor().copy("COPY records (journal, seq, wall, mono_ns, round_id, kind, body, hash)"
                                   " FROM STDIN") as copy:
         for m, _ in told:
             await copy.write_row((m.journal, m.seq, m.wall, m.mono_ns, m.round_id, m.kind.value, m.body, m.hash))
 
 
-async def _move_heads(conn: psycopg.AsyncConnection[Any], moving: list[str], heads: dict[str, Head],
+async def _keep_refused(conn: psycopg.AsyncConnection[Any], refused: Sequence[tuple[str, str, bytes]]) -> None:
+    """Messages that are not what PIT.md §2 describes, each with why: kept as evidence, never stored."""
+    for subject, why, data in refused:
+        await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)", (subject, why, data))
+
+
+async def _move_heads(conn: psycopg.AsyncConnection[Any], moving: list[str], heads: Mapping[str, Head],
                       closed: dict[str, int], places: dict[str, int]) -> None:
     if moving:
         await conn.execute(
@@ -357,6 +356,8 @@ class Ingest:
         self.seed = seed
         self.batch = batch
         self.stored = 0  # records stored since start
+        self._known: Known | None = None  # of the journals ingest has judged, as of the last batch planned
+        self._generation = 0  # moves on each time `_known` is forgotten
         self.live: dict[str, LiveTable] = {}
         self.statuses: asyncio.Queue[tuple[str, bytes, float]] = asyncio.Queue()
         self._health = Health()
@@ -408,6 +409,7 @@ class Ingest:
         """Ingest while this pit holds the lock; returns at `stop`, raises OperationalError when the
         lock's session ends (and anything else that stops a part of ingest, loudly)."""
         log.info("this pit service holds the ingest lock: ingesting")
+        self._forget()
         await self._load_live(session)
         self._tell(role=Role.INGEST)
         while not self.statuses.empty():
@@ -487,27 +489,72 @@ class Ingest:
                 await _pause(stop, 0.5)
 
     async def _pull(self, js: JetStreamContext, session: Session, puller: Puller, stop: asyncio.Event) -> None:
-        """Each batch is read (parsed and checked) while the batch before it is in the store, and
-        stored only once that one is stored and acknowledged, so batches stay in stream order."""
-        storing: asyncio.Task[None] | None = None
+        """Each batch is read and judged while the batch before it is written, and written once that one
+        is stored and acknowledged, so batches stay in stream order; the store's answers come meanwhile."""
+        writing: asyncio.Task[None] | None = None
         try:
             while not stop.is_set():
                 messages = await puller.fetch(timeout=1.0)
-                read = await Read().beside(messages) if messages else None
-                if storing is not None:
-                    await storing
-                storing = asyncio.create_task(self._take(js, session, messages, read)) if read is not None else None
-            if storing is not None:
-                await storing
+                if writing is not None and writing.done():
+                    done, writing = writing, None
+                    await done  # what went wrong in it, at once
+                if not messages:
+                    continue
+                read = await Read().beside(messages)
+                rooms = await self._rooms_of(messages)
+                planned, generation = await self._plan(session, messages, read, writing)
+                if writing is not None:
+                    await writing
+                if generation != self._generation:  # the batch before was not written as planned: judge again
+                    planned, generation = await self._plan(session, messages, read, None)
+                writing = asyncio.create_task(self._write(js, session, messages, read, planned, rooms))
+            if writing is not None:
+                await writing
         finally:
-            if storing is not None and not storing.done():  # stopped, or the broker lost: it is handed out again
-                storing.cancel()
-                await asyncio.gather(storing, return_exceptions=True)
+            if writing is not None and not writing.done():  # stopped, or the broker lost: it is handed out again
+                writing.cancel()
+                await asyncio.gather(writing, return_exceptions=True)
 
-    async def _take(self, js: JetStreamContext, session: Session, messages: list[Msg], read: Read) -> None:
-        """Store a batch and acknowledge it; a record whose predecessor the store lacks has its journal
-        read again from the stream first (PIT.md §8), and is handed back only if that did not help."""
-        verdicts = await self._store(session, messages, await self._rooms_of(messages), read=read)
+    async def _plan(self, session: Session, messages: list[Msg], read: Read,
+                    writing: asyncio.Task[None] | None) -> tuple[Plan, int]:
+        """Judge a batch on what ingest knows; what it does not know yet (a journal it has not asked
+        the store of, a witnessed seq's stored copy) is asked once the batch before is written."""
+        known, held = self._known, {}
+        if known is None or known.lacks(read.parsed) or known.witnessed(read.parsed):
+            if writing is not None:
+                await writing
+            async with session.transaction() as conn:
+                known = self._known = await look_up(conn, self._known, read.parsed)
+                held = await stored_copies(conn, known.witnessed(read.parsed), known.heads)
+        return plan(known, read.parsed, held, lambda i: messages[i].metadata.sequence.stream), self._generation
+
+    async def _write(self, js: JetStreamContext, session: Session, messages: list[Msg], read: Read, planned: Plan,
+                     rooms: dict[str, str]) -> None:
+        """A judged batch in one transaction, then acknowledged; a batch the store will not take as it is
+        goes in as `_store` finds it can."""
+        try:
+            async with session.transaction() as conn:
+                outcome = await write_plan(conn, planned, rooms)
+                await _keep_refused(conn, read.refused)
+        except psycopg.OperationalError:
+            self._forget()
+            raise  # the lock's session is gone: this batch waits, unacknowledged, for whoever ingests next
+        except psycopg.Error:
+            verdicts = await self._store(session, messages, rooms)
+        else:
+            self.stored += outcome.stored
+            verdicts = outcome.verdicts
+        await self._acknowledge(js, session, messages, verdicts)
+
+    def _forget(self) -> None:
+        """What ingest knew of the store is no longer so (written otherwise than planned, or lost)."""
+        self._known = None
+        self._generation += 1
+
+    async def _acknowledge(self, js: JetStreamContext, session: Session, messages: list[Msg],
+                           verdicts: list[Verdict | None]) -> None:
+        """Acknowledge a stored batch; a record whose predecessor the store lacks has its journal read
+        again from the stream first (PIT.md §8), and is handed back only if that did not help."""
         early = [msg for msg, verdict in zip(messages, verdicts) if verdict is Verdict.EARLY]
         for msg, verdict in zip(messages, verdicts):
             if verdict is not Verdict.EARLY:
@@ -567,17 +614,16 @@ class Ingest:
         return found
 
     async def _store(self, session: Session, messages: list[Msg], rooms: dict[str, str] | None = None,
-                     store_refused: str | None = None, read: Read | None = None) -> list[Verdict | None]:
-        """One batch in one transaction on the lock's session; a verdict per message (None: refused
-        as it is); `rooms` names new journals' rooms at a head office. `store_refused` is why the
-        store refused this message, alone, as it is; `read`, the messages read already."""
-        read = read or Read().of(messages, store_refused)
+                     store_refused: str | None = None) -> list[Verdict | None]:
+        """One batch in one transaction on the lock's session, judged on what the store holds now; a
+        verdict per message (None: refused as it is); `rooms` names new journals' rooms at a head
+        office. `store_refused` is why the store refused this message, alone, as it is."""
+        self._forget()
+        read = Read().of(messages, store_refused)
         try:
             async with session.transaction() as conn:
                 outcome = await write_records(conn, read.parsed, lambda i: messages[i].metadata.sequence.stream, rooms)
-                for subject, why, data in read.refused:
-                    await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)",
-                                       (subject, why, data))
+                await _keep_refused(conn, read.refused)
         except psycopg.OperationalError:
             raise  # the lock's session is gone: this batch waits, unacknowledged, for whoever ingests next
         except psycopg.Error as error:  # something in the data the store will not take
@@ -619,8 +665,7 @@ class Ingest:
                 if status.subject != subject:
                     raise WireError(f"status message: subject {subject} is not the table's {status.subject}")
             except WireError as error:
-                await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)",
-                                   (subject, str(error), data))
+                await _keep_refused(conn, [(subject, str(error), data)])
                 continue
             previous = self.live.get(status.table_id)
             row = await (await conn.execute(

@@ -1,0 +1,92 @@
+"""One batch of record messages judged, and what its stored records tell, before anything is written.
+
+Pure: what ingest knows of the batch's journals (`Known`: witnessed heads and dealing watches) and
+the messages in; a `Plan` out: each message's verdict, the records to store with their facts, the
+alerts the judging and the dealing raise, the heads and watches after. `Known` moves with each plan,
+so the next batch can be judged while this one is written; a write that did not go as planned
+makes ingest read `Known` again from the store.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from pit.service import alerts as rules
+from pit.service.alerts import AlertCause
+from pit.service.dealing import Dealing, Watch
+from pit.service.round_facts import Fact, facts
+from pit.service.witness import Head, Verdict, judge, moved
+from pit.stream.wire import RecordMessage
+
+
+@dataclass(slots=True)
+class Known:
+    """What the store holds of some journals, as of the last batch planned: each one's witnessed head
+    and dealing watch (a journal the store does not hold has neither)."""
+
+    heads: dict[str, Head] = field(default_factory=dict)
+    watches: dict[str, Watch] = field(default_factory=dict)
+    looked_up: set[str] = field(default_factory=set)  # journals asked of the store, held or not
+
+    def lacks(self, messages: Sequence[RecordMessage | None]) -> list[str]:
+        """The journals of `messages` not yet asked of the store."""
+        return sorted({m.journal for m in messages if m is not None and m.journal not in self.looked_up})
+
+    def witnessed(self, messages: Sequence[RecordMessage | None]) -> list[RecordMessage]:
+        """The messages at a seq the pit has witnessed: judged against the store's copy."""
+        return [m for m in messages if m is not None and m.journal in self.heads and m.seq <= self.heads[m.journal].seq]
+
+
+@dataclass(slots=True)
+class Plan:
+    verdicts: list[Verdict | None]  # one per message; None: refused as it is
+    stored: list[RecordMessage]
+    told: list[tuple[RecordMessage, list[Fact]]]  # each stored record with its facts
+    moving: list[str]  # journals the store holds whose heads are written again
+    heads: dict[str, Head]  # after the batch, of the journals it touched
+    places: dict[str, int]  # journal -> the stream seq of its last record stored now
+    dealing: Dealing
+    causes: list[AlertCause]  # divergences and what the dealing raises; the records' own come with the threshold
+
+
+def plan(known: Known, messages: Sequence[RecordMessage | None], held: Mapping[tuple[str, int], RecordMessage],
+         stream_seq: Callable[[int], int] | None = None) -> Plan:
+    """Judge each message in turn on `known` (which moves with it) and `held`, the store's copies of the
+    witnessed seqs among them; `stream_seq(i)` is message i's place in the stream."""
+    copies = dict(held)
+    before = set(known.heads)
+    touched: set[str] = set()
+    verdicts: list[Verdict | None] = []
+    stored: list[RecordMessage] = []
+    last_stored: dict[str, int] = {}
+    causes: list[AlertCause] = []
+    for position, message in enumerate(messages):
+        if message is None:
+            verdicts.append(None)
+            continue
+        head = known.heads.get(message.journal) or Head(message.table_id)
+        judgement = judge(head, message, copies.get((message.journal, message.seq)))
+        verdicts.append(judgement.verdict)
+        after = moved(head, message, judgement)
+        if after is not head:
+            known.heads[message.journal] = after
+            touched.add(message.journal)
+        if judgement.verdict is Verdict.STORE:
+            stored.append(message)
+            copies[(message.journal, message.seq)] = message
+            last_stored[message.journal] = position
+        elif judgement.verdict is Verdict.DIVERGED:
+            causes.append(rules.divergence(message.table_id, message.journal, message.seq, message.round_id,
+                                           judgement.text, datetime.now(timezone.utc)))
+    told = [(message, facts(message)) for message in stored]
+    dealing = Dealing(known.watches)
+    for message in stored:
+        dealing.take(message)
+    causes += dealing.alerts
+    held_now = before | {m.journal for m in stored}  # a journal is held from its header on
+    for journal in touched - held_now:  # judged, but the store holds none of it: nothing to keep
+        del known.heads[journal]
+    return Plan(verdicts, stored, told, sorted(touched & held_now), {j: known.heads[j] for j in touched & held_now},
+                {journal: stream_seq(position) for journal, position in last_stored.items()} if stream_seq else {},
+                dealing, causes)
