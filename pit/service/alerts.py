@@ -23,6 +23,8 @@ BEHIND_LIMIT = 1000  # records still to ship
 APPEND_GRACE_S = 1.0  # a record's wall clock is taken this much before it can be counted as journaled, at most
 DEFAULT_PAYOUT_THRESHOLD = Decimal(1000)  # currency units; the room's setting `payout_threshold`
 CORRECTIONS = {"RoundVoided": "void", "CardRekeyed": "re-key", "MisdealDiscarded": "discard"}
+# the ops of an input that raise an alert in `record_alerts`
+_ALERTING_OPS = frozenset(("MisdealHeld", "PeekConfirmed", *CORRECTIONS, "MispayAccepted", "RotationWarning"))
 
 
 class AlertKind(StrEnum):
@@ -79,6 +81,8 @@ def _money(units: Decimal) -> str:
 def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PAYOUT_THRESHOLD) -> list[AlertCause]:
     """The alerts one stored record raises."""
     body: dict[str, Any] = body_of(message.body)
+    if message.kind is RecordKind.INPUT and not any(op.get("type") in _ALERTING_OPS for op in body.get("ops", ())):
+        return []  # most records: a card, a wager, a decision
     key = f"{message.journal}:{message.seq}"
     round_id = message.round_id
 

@@ -28,6 +28,10 @@ DEALER_TAPS = ("PlaceWager", "NoMoreBets", "Decide", "Insure", "CloseInsurance",
 # At a table with a wager reader, "No more bets" and a checked "Paid" go in with the reader's scan.
 TAPPED_SCANS = ("no_more_bets", "paid", "settled")
 NO_DEALER = ""  # the tallies' dealer while nobody is signed in
+_INPUTS = (RecordKind.INPUT, RecordKind.CLOSE, RecordKind.REFUSED)  # records of an input, accepted or refused
+_FOLLOWED_OPS = frozenset(("DealerSignedIn", "DealerSignedOut", "LateChange", "LateChangeUndone", "MispayAccepted",
+                           "RoundClosed"))  # what `_op` follows of the ops
+_NOTHING: dict[str, Any] = {}
 
 
 def is_tap(event: dict[str, Any]) -> bool:
@@ -122,59 +126,69 @@ class Dealing:
 
     def __init__(self, watches: dict[str, Watch] | None = None) -> None:
         self.watches = watches if watches is not None else {}
-        self.stints: dict[tuple[str, int], Stint] = {}
         self.tallies: dict[tuple[str, int, str], Tally] = {}
         self.alerts: list[AlertCause] = []
+        # (journal, stint) -> the stint's table, dealer, sign-in wall clock, and its last record's wall clock
+        self._stints: dict[tuple[str, int], tuple[str, str, str, str]] = {}
+
+    @property
+    def stints(self) -> dict[tuple[str, int], Stint]:
+        """The stints the records taken touch, as they stand after them."""
+        return {key: Stint(key[0], key[1], table_id, dealer, wall_time(since), wall_time(ended))
+                for key, (table_id, dealer, since, ended) in self._stints.items()}
 
     def take(self, message: RecordMessage) -> None:
         """One record, in journal order after the last one taken of its journal."""
-        watch = self.watches.setdefault(message.journal, Watch())
+        watch = self.watches.get(message.journal)
+        if watch is None:
+            watch = self.watches[message.journal] = Watch()
         body: dict[str, Any] = body_of(message.body)
-        at = wall_time(message.wall)
-        if message.kind in (RecordKind.INPUT, RecordKind.CLOSE, RecordKind.REFUSED) and is_tap(body.get("input", {})):
+        kind = message.kind
+        if kind in _INPUTS and is_tap(body.get("input", _NOTHING)):
             self._tally(message, watch).taps += 1
-        if message.kind in (RecordKind.INPUT, RecordKind.CLOSE):
-            for position, op in enumerate(body.get("ops", [])):
-                self._op(message, watch, position, op, at)
-        elif message.kind is RecordKind.DEVICE and body.get("device") == "wagers":
+        if kind is RecordKind.INPUT or kind is RecordKind.CLOSE:
+            for position, op in enumerate(body.get("ops", ())):
+                if op.get("type") in _FOLLOWED_OPS:
+                    self._op(message, watch, position, op)
+        elif kind is RecordKind.DEVICE and body.get("device") == "wagers":
             self._reader(message, watch, body)
-        elif message.kind is RecordKind.RESUMED:  # the table's reader adapter starts afresh, knowing no fault
+        elif kind is RecordKind.RESUMED:  # the table's reader adapter starts afresh, knowing no fault
             watch.faults, watch.boot = {}, None
-        if message.round_id is not None:
-            watch.last_round = max(watch.last_round, message.round_id)
+        if message.round_id is not None and message.round_id > watch.last_round:
+            watch.last_round = message.round_id
         if watch.stint is not None:
-            self._stint(message, watch, at)
+            self._stint(message, watch)
 
     def _tally(self, message: RecordMessage, watch: Watch) -> Tally:
         """The tally of the dealer signed in now, in the round of the record, or between rounds the next one."""
         round_id = message.round_id if message.round_id is not None else watch.last_round + 1
         return self.tallies.setdefault((message.journal, round_id, watch.dealer or NO_DEALER), Tally())
 
-    def _stint(self, message: RecordMessage, watch: Watch, ended: datetime) -> None:
+    def _stint(self, message: RecordMessage, watch: Watch) -> None:
+        """The watch's stint runs to this record."""
         assert watch.stint is not None and watch.dealer is not None and watch.since is not None
-        self.stints[(message.journal, watch.stint)] = Stint(message.journal, watch.stint, message.table_id, watch.dealer,
-                                                            wall_time(watch.since), ended)
+        self._stints[(message.journal, watch.stint)] = (message.table_id, watch.dealer, watch.since, message.wall)
 
-    def _op(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any], at: datetime) -> None:
+    def _op(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
         kind = op.get("type")
         if kind in ("DealerSignedIn", "DealerSignedOut"):
             if watch.stint is not None:  # signed out, or relieved
-                self._stint(message, watch, at)
+                self._stint(message, watch)
             signed_in = kind == "DealerSignedIn"
             watch.dealer = str(op.get("dealer")) if signed_in else None
             watch.stint = message.seq if signed_in else None
             watch.since = message.wall if signed_in else None
         elif kind == "LateChange":
-            self._late_change(message, watch, position, op, at)
+            self._late_change(message, watch, position, op)
         elif kind == "LateChangeUndone":
             if str(op.get("spot")) in watch.late:
                 watch.late.remove(str(op.get("spot")))
         elif kind == "MispayAccepted":
             self._tally(message, watch).mispays += 1
         elif kind == "RoundClosed":
-            self._round_closed(message, watch, int(op["round_id"]), at)
+            self._round_closed(message, watch, int(op["round_id"]))
 
-    def _late_change(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any], at: datetime) -> None:
+    def _late_change(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
         """A late change is one from the spot's first change until its chips are put back: moved again
         meanwhile, it is the same late change."""
         spot = str(op.get("spot"))
@@ -184,8 +198,8 @@ class Dealing:
         self._tally(message, watch).late_changes += 1
         text = late_change(parse_spot(spot), int(op.get("held", 0)), int(op.get("due", 0)), int(op.get("alien", 0)))
         self.alerts.append(AlertCause(f"late-change:{message.journal}:{message.seq}:{position}", AlertKind.LATE_CHANGE,
-                                      message.table_id, message.journal, message.round_id, message.seq, at,
-                                      f"late change: {text}; the closed wager stands"))
+                                      message.table_id, message.journal, message.round_id, message.seq,
+                                      wall_time(message.wall), f"late change: {text}; the closed wager stands"))
 
     def _reader(self, message: RecordMessage, watch: Watch, body: dict[str, Any]) -> None:
         """The reader's faults as its adapter at the table keeps them: from a spot's FAULT to its CLEAR;
@@ -202,7 +216,7 @@ class Dealing:
                 watch.faults = {}
             watch.boot = boot
 
-    def _round_closed(self, message: RecordMessage, watch: Watch, round_id: int, at: datetime) -> None:
+    def _round_closed(self, message: RecordMessage, watch: Watch, round_id: int) -> None:
         """A spot faulted longer than a round: still faulted as the round after the one it began in
         closes (between rounds, the next one)."""
         watch.late = []
@@ -214,6 +228,6 @@ class Dealing:
             why = " ".join(part for part in (fault.code, fault.text) if part)
             self.alerts.append(AlertCause(
                 f"spot-fault:{message.journal}:{spot}:{fault.seq}", AlertKind.SPOT_FAULT, message.table_id,
-                message.journal, round_id, message.seq, at,
+                message.journal, round_id, message.seq, wall_time(message.wall),
                 f"wager reader spot {spot} ({spot_name(parse_spot(spot))}) faulted longer than a round: since record"
                 f" {fault.seq} ({began}), still at the close of round {round_id} ({why}); its wagers are keyed"))

@@ -16,6 +16,7 @@ transaction, so the dashboards of every pit service hear of it once it is stored
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -27,7 +28,6 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-import nats
 import psycopg
 from nats.aio.client import Client
 from nats.aio.msg import Msg
@@ -46,6 +46,7 @@ from pit.service.pull import Puller
 from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
 from pit.service.witness import Head, Verdict
 from pit.stream.broker import ensure_stream
+from pit.stream.headers import FastHeaderClient
 from pit.stream.wire import (
     STREAM, RecordMessage, StatusMessage, WireError, parse_record_message, parse_status_message,
 )
@@ -53,6 +54,7 @@ from pit.stream.wire import (
 CONSUMER = "pit-ingest"
 BATCH = 1000
 READ_SLICE = 100  # messages read between two looks at the store's answers
+WRITES_AHEAD = 2  # batches judged and waiting to be written, or being written
 ACK_WAIT_S = 10.0
 CHANNEL = "pit_changes"
 HEALTH_EVERY_S = 1.0
@@ -395,10 +397,12 @@ class Ingest:
 
     async def _connect(self, stop: asyncio.Event) -> Client | None:
         while not stop.is_set():
+            nc = FastHeaderClient()
             try:
-                return await nats.connect(servers=self.nats_url.split(","), nkeys_seed_str=self.seed,
-                                          max_reconnect_attempts=-1, reconnect_time_wait=0.5, connect_timeout=2,
-                                          error_cb=_log_error, disconnected_cb=_disconnected)
+                await nc.connect(servers=self.nats_url.split(","), nkeys_seed_str=self.seed, max_reconnect_attempts=-1,
+                                 reconnect_time_wait=0.5,  # type: ignore[arg-type]  # a float: nats.py sleeps it
+                                 connect_timeout=2, error_cb=_log_error, disconnected_cb=_disconnected)
+                return nc
             except (NatsError, OSError) as error:
                 log.warning("broker %s unreachable (%s); trying again", self.nats_url, error)
                 self.known.set()  # the broker is down, as health says
@@ -489,52 +493,58 @@ class Ingest:
                 await _pause(stop, 0.5)
 
     async def _pull(self, js: JetStreamContext, session: Session, puller: Puller, stop: asyncio.Event) -> None:
-        """Each batch is read and judged while the batch before it is written, and written once that one
-        is stored and acknowledged, so batches stay in stream order; the store's answers come meanwhile."""
-        writing: asyncio.Task[None] | None = None
+        """Each batch is read and judged while the batches before it are written, and written once they
+        are stored and acknowledged, so batches stay in stream order; the store's answers come meanwhile."""
+        writes: collections.deque[asyncio.Task[None]] = collections.deque()  # each one awaits the one before
         try:
             while not stop.is_set():
                 messages = await puller.fetch(timeout=1.0)
-                if writing is not None and writing.done():
-                    done, writing = writing, None
-                    await done  # what went wrong in it, at once
+                while writes and writes[0].done():
+                    await writes.popleft()  # what went wrong in it, at once
                 if not messages:
                     continue
                 read = await Read().beside(messages)
                 rooms = await self._rooms_of(messages)
-                planned, generation = await self._plan(session, messages, read, writing)
-                if writing is not None:
-                    await writing
-                if generation != self._generation:  # the batch before was not written as planned: judge again
-                    planned, generation = await self._plan(session, messages, read, None)
-                writing = asyncio.create_task(self._write(js, session, messages, read, planned, rooms))
-            if writing is not None:
-                await writing
+                before = writes[-1] if writes else None
+                planned, generation = await self._plan(session, messages, read, before)
+                writes.append(asyncio.create_task(self._write(js, session, messages, read, (planned, generation), rooms,
+                                                              before)))
+                while len(writes) > WRITES_AHEAD:
+                    await writes.popleft()
+            while writes:
+                await writes.popleft()
         finally:
-            if writing is not None and not writing.done():  # stopped, or the broker lost: it is handed out again
-                writing.cancel()
-                await asyncio.gather(writing, return_exceptions=True)
+            for write in writes:  # stopped, or the broker lost: what was not acknowledged is handed out again
+                write.cancel()
+            await asyncio.gather(*writes, return_exceptions=True)
 
     async def _plan(self, session: Session, messages: list[Msg], read: Read,
-                    writing: asyncio.Task[None] | None) -> tuple[Plan, int]:
+                    before: asyncio.Task[None] | None) -> tuple[Plan, int]:
         """Judge a batch on what ingest knows; what it does not know yet (a journal it has not asked
-        the store of, a witnessed seq's stored copy) is asked once the batch before is written."""
+        the store of, a witnessed seq's stored copy) is asked once the batches `before` it are written."""
         known, held = self._known, {}
         if known is None or known.lacks(read.parsed) or known.witnessed(read.parsed):
-            if writing is not None:
-                await writing
+            if before is not None:
+                await before
             async with session.transaction() as conn:
                 known = self._known = await look_up(conn, self._known, read.parsed)
                 held = await stored_copies(conn, known.witnessed(read.parsed), known.heads)
         return plan(known, read.parsed, held, lambda i: messages[i].metadata.sequence.stream), self._generation
 
-    async def _write(self, js: JetStreamContext, session: Session, messages: list[Msg], read: Read, planned: Plan,
-                     rooms: dict[str, str]) -> None:
-        """A judged batch in one transaction, then acknowledged; a batch the store will not take as it is
-        goes in as `_store` finds it can."""
+    async def _write(self, js: JetStreamContext, session: Session, messages: list[Msg], read: Read,
+                     planned: tuple[Plan, int], rooms: dict[str, str], before: asyncio.Task[None] | None) -> None:
+        """A judged batch in one transaction once the batches before it are written, then acknowledged.
+        A batch judged on what is no longer so is judged again (and so is every batch judged before
+        that); a batch the store will not take as it is goes in as `_store` finds it can."""
+        if before is not None:
+            await before
+        batch, generation = planned
+        if generation != self._generation:
+            self._forget()
+            batch, _ = await self._plan(session, messages, read, None)
         try:
             async with session.transaction() as conn:
-                outcome = await write_plan(conn, planned, rooms)
+                outcome = await write_plan(conn, batch, rooms)
                 await _keep_refused(conn, read.refused)
         except psycopg.OperationalError:
             self._forget()
