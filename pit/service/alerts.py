@@ -81,8 +81,12 @@ def _money(units: Decimal) -> str:
 def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PAYOUT_THRESHOLD) -> list[AlertCause]:
     """The alerts one stored record raises."""
     body: dict[str, Any] = body_of(message.body)
-    if message.kind is RecordKind.INPUT and not any(op.get("type") in _ALERTING_OPS for op in body.get("ops", ())):
-        return []  # most records: a card, a wager, a decision
+    if message.kind is RecordKind.INPUT:
+        for op in body.get("ops", ()):
+            if op.get("type") in _ALERTING_OPS:
+                break
+        else:
+            return []  # most records: a card, a wager, a decision
     key = f"{message.journal}:{message.seq}"
     round_id = message.round_id
 
