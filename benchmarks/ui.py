@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     from ui.bridge import TableBridge
     from ui.card_widget import CardRow
     from ui.dealer_window import DealerWindow
+    from ui.long_lived import set_aside
     from ui.screen_font import load_screen_font
     from ui.settlement_table import SettlementTable
 
@@ -148,29 +149,30 @@ def main(argv: list[str] | None = None) -> int:
         watch.watch(window)
         window.show()
         controller.start()
-        _wait(app, lambda: watch.window_painted)
-        startup = time.perf_counter() - START
-        rng = random.Random(1)
-        player = AutoPlayer(window, rng, rounds=10**9)
-        while len(times) < cards:
-            snap = controller.snapshot
-            card_next = not bench.busy() and not wire.shoe.locked and (
-                snap.need is Need.CARD or (snap.need is Need.DECISION and snap.takes_card and rng.random() < 0.5))
-            if not card_next:
-                if not player.step():
-                    app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)  # a device is on its way
-                app.processEvents()
-                QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # as between two taps
-                continue
-            watch.watch(window)
-            controller.arrived = controller.picked = None
-            watch.card_painted = False
-            bench.deal.click()
-            _wait(app, lambda: watch.card_painted)
-            painted = time.perf_counter()
-            assert controller.arrived is not None and controller.picked is not None
-            times.append(CardTime(controller.picked - controller.arrived, table.recorded - controller.arrived,
-                                  painted - controller.arrived, pages.get(controller.snapshot.need, "table")))
+        with set_aside():  # as `dealer-assist run` runs its screen
+            _wait(app, lambda: watch.window_painted)
+            startup = time.perf_counter() - START
+            rng = random.Random(1)
+            player = AutoPlayer(window, rng, rounds=10**9)
+            while len(times) < cards:
+                snap = controller.snapshot
+                card_next = not bench.busy() and not wire.shoe.locked and (
+                    snap.need is Need.CARD or (snap.need is Need.DECISION and snap.takes_card and rng.random() < 0.5))
+                if not card_next:
+                    if not player.step():
+                        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)  # a device is on its way
+                    app.processEvents()
+                    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # as between two taps
+                    continue
+                watch.watch(window)
+                controller.arrived = controller.picked = None
+                watch.card_painted = False
+                bench.deal.click()
+                _wait(app, lambda: watch.card_painted)
+                painted = time.perf_counter()
+                assert controller.arrived is not None and controller.picked is not None
+                times.append(CardTime(controller.picked - controller.arrived, table.recorded - controller.arrived,
+                                      painted - controller.arrived, pages.get(controller.snapshot.need, "table")))
     finally:
         controller.stop()
         wire.stop()

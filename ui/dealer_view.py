@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from dealer_assist.rules.inputs import PaymentsMade
 from dealer_assist.rules.money import Cents
@@ -219,9 +219,18 @@ class DealerView(QWidget):
             self.dealer.show_table(snap)
             page = self.table_page
         if self.stack.currentWidget() is not page:
+            self._let_go_of_focus()
             self.stack.setCurrentWidget(page)
         self.wagers.show_table(snap, self.selected)
         self.decisions.show_decisions(snap.decisions)
+
+    def _let_go_of_focus(self) -> None:
+        """What has the keyboard focus on the page about to be covered (the button last tapped) lets
+        go of it: hidden, it would hand it to the window's next button (Supervisor), and the switch
+        on to the new page; two focus moves and a button repainted on the frame that opens the page."""
+        held, covered = QApplication.focusWidget(), self.stack.currentWidget()
+        if held is not None and covered is not None and covered.isAncestorOf(held):
+            held.clearFocus()
 
     def show_devices(self, links: tuple[DeviceLink, ...]) -> None:
         self.devices.show_links(links)

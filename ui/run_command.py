@@ -187,6 +187,7 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     from ui.bridge import TableBridge
     from ui.dealer_window import DealerWindow
     from ui.kiosk import present
+    from ui.long_lived import set_aside
     from ui.screen_font import ScreenFontMissing, load_screen_font
 
     existing = QApplication.instance()
@@ -239,7 +240,8 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
         QTimer.singleShot(0, tick)
     elif args.exit:
         QTimer.singleShot(0, lambda: lifetime.stop("--exit closed the table once it was open"))
-    status = loop.exec()
+    with set_aside():
+        status = loop.exec()
     window.close()
     controller.stop()
     if wire is not None:

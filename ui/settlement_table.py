@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from ui.theme import COLLECT, MUTED, PAY, TEXT
 
 Cell = tuple[str, str]
-Limits = tuple[int | None, ...]  # how wide each column's lines may be; None: as written
-Laid = tuple[Limits, list[list[tuple[str, list[str]]]], list[int], list[int]]  # limits, cells' (role, lines), widths, heights
+Broken = tuple[list[list[str]], int]  # a column's cells broken to a width, row by row, and its widest line
+Laid = tuple[list[list[list[str]]], list[int], list[int]]  # each cell's lines, each column's width, each row's height
 Placed = list[tuple[QPointF, str, QStaticText]]
 NO_BREAK = "\u00a0"  # joins words a broken cell keeps on one line ("= soft 21")
 _ROLES: dict[str, tuple[float, str, bool]] = {  # size relative to the base font, colour, bold
@@ -73,9 +73,7 @@ class SettlementTable(QWidget):
 
     def lines(self) -> list[list[list[str]]]:
         """Each cell's lines as painted at the present width."""
-        limits = self._laid(self._fitting(self.width()))[0]
-        return [[self._cell_lines(role, text, limits[column]) for column, (text, role) in enumerate(row)]
-                for row in self.rows]
+        return [[list(lines) for lines in row] for row in self._laid(self._fitting(self.width()))[0]]
 
     @property
     def painted_width(self) -> int:
@@ -129,16 +127,18 @@ class SettlementTable(QWidget):
             lines.append(line)
         return lines
 
-    def _cell_lines(self, role: str, text: str, limit: int | None) -> list[str]:
-        return text.split("\n") if limit is None else self._wrap(role, text, limit)
-
-    def _column(self, column: int) -> list[Cell]:
-        return [row[column] for row in self.rows if column < len(row)]
-
-    def _widest(self, column: int, limit: int | None) -> int:
-        """The widest line of a column broken within `limit`."""
-        return max(self._width(role, line) for text, role in self._column(column)
-                   for line in self._cell_lines(role, text, limit))
+    def _broken(self, column: int, limit: int) -> Broken:
+        """A column's cells broken within `limit`, row by row (none for a row short of the column),
+        and its widest line."""
+        cells, widest = [], 0
+        for row in self.rows:
+            lines: list[str] = []
+            if column < len(row):
+                text, role = row[column]
+                lines = self._wrap(role, text, limit)
+                widest = max(widest, *(self._width(role, line) for line in lines))
+            cells.append(lines)
+        return cells, widest
 
     def _measure(self) -> None:
         """The rows changed: laid out as written; how narrow they can break is found when asked."""
@@ -152,67 +152,72 @@ class SettlementTable(QWidget):
     def _narrowest(self) -> dict[int, int]:
         """Each wrapping column's widest word: as narrow as the column can break."""
         if self._narrow is None:
-            self._narrow = {column: max(self._width(role, word) for text, role in self._column(column)
-                                        for word in text.replace("\n", " ").split(" "))
-                            for column in self._wrapping if column < len(self._laid(None)[2])}
+            columns = len(self._laid(None)[1])
+            self._narrow = {column: max(self._width(row[column][1], word) for row in self.rows if column < len(row)
+                                        for word in row[column][0].replace("\n", " ").split(" "))
+                            for column in self._wrapping if column < columns}
         return self._narrow
 
-    def _limits(self, width: int | None) -> Limits:
-        """How wide each column's lines may be for the rows to fit `width`: the wrapping columns break
-        in turn as far as the width needs; room the last break leaves goes back to those before it."""
-        limits: list[int | None] = [None] * max((len(row) for row in self.rows), default=0)
-        if width is None:
-            return tuple(limits)
-        written = self._laid(None)[2]
+    def _breaks(self, width: int) -> dict[int, Broken]:
+        """The columns broken for the rows to fit `width`: the wrapping columns break in turn as far
+        as the width needs; room the last break leaves goes back to those before it."""
+        written = self._laid(None)[1]
+        limits: dict[int, int] = {}  # how wide each broken column's lines may be
+        broken: dict[int, Broken] = {}
         wide = list(written)  # each column's width as broken so far
         excess = sum(wide) + 2 * self._margin + _COLUMN_GAP * max(0, len(wide) - 1) - width
 
         def rebreak(column: int, limit: int) -> None:
             nonlocal excess
             limits[column] = limit
-            now = self._widest(column, limit)
-            excess += now - wide[column]
-            wide[column] = now
+            broken[column] = self._broken(column, limit)
+            excess += broken[column][1] - wide[column]
+            wide[column] = broken[column][1]
 
-        broken = []
+        order = []
         for column, narrow in self._narrowest().items():
             if excess <= 0:
                 break
             rebreak(column, max(narrow, written[column] - excess))
-            broken.append(column)
-        for column in reversed(broken[:-1]):
+            order.append(column)
+        for column in reversed(order[:-1]):
             if excess >= 0:
                 break
-            rebreak(column, min(written[column], (limits[column] or 0) - excess))
-        return tuple(limits)
+            rebreak(column, min(written[column], limits[column] - excess))
+        return broken
 
     def _laid(self, width: int | None) -> Laid:
         """Each cell's lines, each column's width and each row's height for the rows to fit
-        `width` (None: as written)."""
+        `width` (None: as written). Only the columns broken to fit are laid out again."""
         kept = self._laid_for.get(width)
         if kept is not None:
             return kept
-        limits = self._limits(width)
-        cells = [[(role, self._cell_lines(role, text, limits[column])) for column, (text, role) in enumerate(row)]
-                 for row in self.rows]
-        widths = [0] * len(limits)
-        heights = []
-        for row in cells:
-            height = 0
-            for column, (role, lines) in enumerate(row):
-                for line in lines:
-                    widths[column] = max(widths[column], self._width(role, line))
-                height = max(height, self._fonts[role][2] * len(lines))
-            heights.append(height)
+        if width is None:
+            columns = max((len(row) for row in self.rows), default=0)
+            cells = [[text.split("\n") for text, _ in row] for row in self.rows]
+            widths = [0] * columns
+            for row, row_lines in zip(self.rows, cells):
+                for column, ((_, role), lines) in enumerate(zip(row, row_lines)):
+                    widths[column] = max(widths[column], *(self._width(role, line) for line in lines))
+        else:
+            written, natural, _ = self._laid(None)
+            cells, widths = [list(row) for row in written], list(natural)
+            for column, (column_cells, widest) in self._breaks(width).items():
+                widths[column] = widest
+                for row_lines, cell in zip(cells, column_cells):
+                    if column < len(row_lines):
+                        row_lines[column] = cell
+        heights = [max((self._fonts[role][2] * len(lines) for (_, role), lines in zip(row, row_lines)), default=0)
+                   for row, row_lines in zip(self.rows, cells)]
         if len(self._laid_for) >= _KEPT_WIDTHS:
             self._laid_for = {}
-        kept = self._laid_for[width] = limits, cells, widths, heights
+        kept = self._laid_for[width] = cells, widths, heights
         return kept
 
     def _size(self, width: int | None) -> QSize:
         size = self._sizes.get(width)
         if size is None:
-            _, _, widths, heights = self._laid(width)
+            _, widths, heights = self._laid(width)
             if len(self._sizes) >= _KEPT_WIDTHS:
                 self._sizes = {}
             size = self._sizes[width] = QSize(2 * self._margin + sum(widths) + _COLUMN_GAP * max(0, len(widths) - 1),
@@ -221,12 +226,12 @@ class SettlementTable(QWidget):
 
     def _placement(self, width: int | None) -> Placed:
         """Where each line goes; cells are centred on their row's height."""
-        _, cells, widths, heights = self._laid(width)
+        cells, widths, heights = self._laid(width)
         placed: Placed = []
         top = self._margin
-        for row, height in zip(cells, heights):
+        for row, row_lines, height in zip(self.rows, cells, heights):
             left = self._margin
-            for (role, lines), column_width in zip(row, widths):
+            for (_, role), lines, column_width in zip(row, row_lines, widths):
                 line_height = self._fonts[role][2]
                 y = top + (height - line_height * len(lines)) / 2
                 for line in lines:
@@ -262,7 +267,7 @@ class SettlementTable(QWidget):
         """As narrow as the wrapping columns break; never squeezed shorter than a row: it scrolls."""
         if self._minimum is None:
             narrow = self._narrowest()
-            narrowest = [narrow.get(column, width) for column, width in enumerate(self._laid(None)[2])]
+            narrowest = [narrow.get(column, width) for column, width in enumerate(self._laid(None)[1])]
             self._minimum = QSize(2 * self._margin + sum(narrowest) + _COLUMN_GAP * max(0, len(narrowest) - 1),
                                   self._natural.height())
         return self._minimum
