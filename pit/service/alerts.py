@@ -5,6 +5,7 @@ so the store raises it once however often the broker redelivers or the table rep
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
@@ -23,8 +24,6 @@ BEHIND_LIMIT = 1000  # records still to ship
 APPEND_GRACE_S = 1.0  # a record's wall clock is taken this much before it can be counted as journaled, at most
 DEFAULT_PAYOUT_THRESHOLD = Decimal(1000)  # currency units; the room's setting `payout_threshold`
 CORRECTIONS = {"RoundVoided": "void", "CardRekeyed": "re-key", "MisdealDiscarded": "discard"}
-# the ops of an input that raise an alert in `record_alerts`
-_ALERTING_OPS = frozenset(("MisdealHeld", "PeekConfirmed", *CORRECTIONS, "MispayAccepted", "RotationWarning"))
 
 
 class AlertKind(StrEnum):
@@ -78,12 +77,45 @@ def _money(units: Decimal) -> str:
     return format_money(int(units * 100))
 
 
+def _misdeal(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
+    return "misdeal", AlertKind.MISDEAL_HOLD, f"misdeal hold: {op.get('card')}: {op.get('message')}"
+
+
+def _peek(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
+    natural = "a natural" if op.get("natural") else "no natural"
+    return ("peek", AlertKind.PEEK_BY_HAND,
+            f"peek checked by hand: {natural}, confirmed by {op.get('supervisor')} ({op.get('reason')})")
+
+
+def _correction(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
+    return ("correction", AlertKind.CORRECTION,
+            f"supervisor correction ({CORRECTIONS[str(op.get('type'))]}) by {op.get('supervisor')}: {op.get('reason')}")
+
+
+def _mispay(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
+    return "mispay", AlertKind.MISPAY, "mispay: " + mispay(parse_spot(str(op.get("spot"))), int(op.get("held", 0)),
+                                                          int(op.get("due", 0)), str(op.get("supervisor")),
+                                                          str(op.get("reason")))
+
+
+def _rotation_warning(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
+    return ("rotation-warning", AlertKind.ROTATION_WARNING,
+            f"bank rotation: {op.get('minutes_left')} minutes left before two other player-dealers must bank")
+
+
+# The ops of an input or a close that raise an alert: the cause's name, the alert's kind and text.
+_OP_ALERTS: dict[Any, Callable[[dict[str, Any]], tuple[str, AlertKind, str]]] = {
+    "MisdealHeld": _misdeal, "PeekConfirmed": _peek, **{name: _correction for name in CORRECTIONS},
+    "MispayAccepted": _mispay, "RotationWarning": _rotation_warning,
+}
+
+
 def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PAYOUT_THRESHOLD) -> list[AlertCause]:
     """The alerts one stored record raises."""
     body: dict[str, Any] = body_of(message.body)
     if message.kind is RecordKind.INPUT:
         for op in body.get("ops", ()):
-            if op.get("type") in _ALERTING_OPS:
+            if op.get("type") in _OP_ALERTS:
                 break
         else:
             return []  # most records: a card, a wager, a decision
@@ -97,28 +129,10 @@ def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PA
     found: list[AlertCause] = []
     if message.kind in (RecordKind.INPUT, RecordKind.CLOSE):
         for position, op in enumerate(body.get("ops", [])):
-            kind = op.get("type")
-            if kind == "MisdealHeld":
-                found.append(cause(f"misdeal:{key}:{position}", AlertKind.MISDEAL_HOLD,
-                                   f"misdeal hold: {op.get('card')}: {op.get('message')}"))
-            elif kind == "PeekConfirmed":
-                natural = "a natural" if op.get("natural") else "no natural"
-                found.append(cause(f"peek:{key}:{position}", AlertKind.PEEK_BY_HAND,
-                                   f"peek checked by hand: {natural}, confirmed by {op.get('supervisor')}"
-                                   f" ({op.get('reason')})"))
-            elif kind in CORRECTIONS:
-                found.append(cause(f"correction:{key}:{position}", AlertKind.CORRECTION,
-                                   f"supervisor correction ({CORRECTIONS[kind]}) by {op.get('supervisor')}:"
-                                   f" {op.get('reason')}"))
-            elif kind == "MispayAccepted":
-                found.append(cause(f"mispay:{key}:{position}", AlertKind.MISPAY,
-                                   "mispay: " + mispay(parse_spot(str(op.get("spot"))), int(op.get("held", 0)),
-                                                       int(op.get("due", 0)), str(op.get("supervisor")),
-                                                       str(op.get("reason")))))
-            elif kind == "RotationWarning":
-                found.append(cause(f"rotation-warning:{key}:{position}", AlertKind.ROTATION_WARNING,
-                                   f"bank rotation: {op.get('minutes_left')} minutes left before two other"
-                                   f" player-dealers must bank"))
+            told = _OP_ALERTS.get(op.get("type"))
+            if told is not None:
+                name, kind, text = told(op)
+                found.append(cause(f"{name}:{key}:{position}", kind, text))
     if message.kind is RecordKind.CLOSE:
         settlements = (body.get("ledger") or {}).get("settlements", [])
         for position, line in enumerate(settlements):

@@ -8,7 +8,7 @@ the same path from the journal's first record.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -29,8 +29,6 @@ DEALER_TAPS = ("PlaceWager", "NoMoreBets", "Decide", "Insure", "CloseInsurance",
 TAPPED_SCANS = ("no_more_bets", "paid", "settled")
 NO_DEALER = ""  # the tallies' dealer while nobody is signed in
 _INPUTS = (RecordKind.INPUT, RecordKind.CLOSE, RecordKind.REFUSED)  # records of an input, accepted or refused
-_FOLLOWED_OPS = frozenset(("DealerSignedIn", "DealerSignedOut", "LateChange", "LateChangeUndone", "MispayAccepted",
-                           "RoundClosed"))  # what `_op` follows of the ops
 _NOTHING: dict[str, Any] = {}
 
 
@@ -148,8 +146,9 @@ class Dealing:
             self._tally(message, watch).taps += 1
         if kind is RecordKind.INPUT or kind is RecordKind.CLOSE:
             for position, op in enumerate(body.get("ops", ())):
-                if op.get("type") in _FOLLOWED_OPS:
-                    self._op(message, watch, position, op)
+                follow = _FOLLOWED_OPS.get(op.get("type"))
+                if follow is not None:
+                    follow(self, message, watch, position, op)
         elif kind is RecordKind.DEVICE and body.get("device") == "wagers":
             self._reader(message, watch, body)
         elif kind is RecordKind.RESUMED:  # the table's reader adapter starts afresh, knowing no fault
@@ -169,24 +168,21 @@ class Dealing:
         assert watch.stint is not None and watch.dealer is not None and watch.since is not None
         self._stints[(message.journal, watch.stint)] = (message.table_id, watch.dealer, watch.since, message.wall)
 
-    def _op(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
-        kind = op.get("type")
-        if kind in ("DealerSignedIn", "DealerSignedOut"):
-            if watch.stint is not None:  # signed out, or relieved
-                self._stint(message, watch)
-            signed_in = kind == "DealerSignedIn"
-            watch.dealer = str(op.get("dealer")) if signed_in else None
-            watch.stint = message.seq if signed_in else None
-            watch.since = message.wall if signed_in else None
-        elif kind == "LateChange":
-            self._late_change(message, watch, position, op)
-        elif kind == "LateChangeUndone":
-            if str(op.get("spot")) in watch.late:
-                watch.late.remove(str(op.get("spot")))
-        elif kind == "MispayAccepted":
-            self._tally(message, watch).mispays += 1
-        elif kind == "RoundClosed":
-            self._round_closed(message, watch, int(op["round_id"]))
+    def _signed(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
+        """A dealer signed in or out: the stint before ends here (signed out, or relieved)."""
+        if watch.stint is not None:
+            self._stint(message, watch)
+        signed_in = op.get("type") == "DealerSignedIn"
+        watch.dealer = str(op.get("dealer")) if signed_in else None
+        watch.stint = message.seq if signed_in else None
+        watch.since = message.wall if signed_in else None
+
+    def _late_change_undone(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
+        if str(op.get("spot")) in watch.late:
+            watch.late.remove(str(op.get("spot")))
+
+    def _mispay(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
+        self._tally(message, watch).mispays += 1
 
     def _late_change(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
         """A late change is one from the spot's first change until its chips are put back: moved again
@@ -216,9 +212,10 @@ class Dealing:
                 watch.faults = {}
             watch.boot = boot
 
-    def _round_closed(self, message: RecordMessage, watch: Watch, round_id: int) -> None:
+    def _round_closed(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
         """A spot faulted longer than a round: still faulted as the round after the one it began in
         closes (between rounds, the next one)."""
+        round_id = int(op["round_id"])
         watch.late = []
         for spot, fault in sorted(watch.faults.items()):
             if fault.told or (fault.round_id is not None and round_id <= fault.round_id):
@@ -231,3 +228,11 @@ class Dealing:
                 message.journal, round_id, message.seq, wall_time(message.wall),
                 f"wager reader spot {spot} ({spot_name(parse_spot(spot))}) faulted longer than a round: since record"
                 f" {fault.seq} ({began}), still at the close of round {round_id} ({why}); its wagers are keyed"))
+
+
+# The ops of an input or a close that the following looks at, each with what it does of one.
+_FOLLOWED_OPS: dict[Any, Callable[[Dealing, RecordMessage, Watch, int, dict[str, Any]], None]] = {
+    "DealerSignedIn": Dealing._signed, "DealerSignedOut": Dealing._signed, "LateChange": Dealing._late_change,
+    "LateChangeUndone": Dealing._late_change_undone, "MispayAccepted": Dealing._mispay,
+    "RoundClosed": Dealing._round_closed,
+}

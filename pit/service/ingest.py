@@ -4,10 +4,11 @@ Exactly one pit service ingests at a time: the one holding the ingest lock (`lea
 write of ingest goes through that lock's session. Records come from a durable pull consumer in
 batches. Each batch is judged by the witness (`batch`) while the batches before it are written,
 then written in one transaction (records by COPY, heads, derived rows and alerts in one statement
-each), and acked only after that transaction commits, so a kill of the broker, the pit or the store anywhere loses nothing and stores nothing
-twice: what was not acked is delivered again and is then a duplicate, a no-op. What the store lacks
-though it was acked (a promoted standby that missed the last commits), or a record's predecessor
-that went to a pit that died, is read again from the stream, journal by journal (`catch_up`).
+each), and acked only after that transaction commits, so a kill of the broker, the pit or the store
+anywhere loses nothing and stores nothing twice: what was not acked is delivered again and is then
+a duplicate, a no-op. What the store lacks though it was acked (a promoted standby that missed the
+last commits), or a record's predecessor that went to a pit that died, is read again from the
+stream, journal by journal (`catch_up`).
 
 Status messages (core NATS) update each table's live status; a clock raises what silence raises.
 Every change is announced with NOTIFY `pit_changes` ("table:<id>" / "alert:<id>") in the same

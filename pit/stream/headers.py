@@ -1,8 +1,8 @@
 """The broker client that ingest reads the stream with: nats.py's own, reading message headers faster.
 
 nats.py reads each header name one character at a time in Python to refuse names with whitespace
-in them; every record message has a header (its `Nats-Msg-Id`), and that check alone cost ingest a
-twentieth of its time. This reads the same headers by the same rules with one string method.
+in them; every record message has a header (its `Nats-Msg-Id`), and that check alone was about a
+fifteenth of ingest's time in a profile. This reads the same headers by the same rules with one string method.
 """
 from __future__ import annotations
 
