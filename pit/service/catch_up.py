@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from nats.aio.msg import Msg
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.client import JetStreamContext
 from nats.js.errors import NotFoundError
 
+from pit.service.pull import Delivery
 from pit.stream.wire import STREAM, STREAM_SUBJECTS
 
 READ_BATCH = 1000
@@ -32,6 +32,20 @@ class Behind:
     upto: int
     most: int
 
+    def joined(self, other: Behind) -> Behind:
+        """Both stretches of one journal, as one."""
+        start, upto = min(self.start, other.start), max(self.upto, other.upto)
+        return Behind(self.subject, start, upto, upto - start + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Handed:
+    """How far a consumer has handed out the stream: the stream seq of its last message, and its count
+    of deliveries (0 and 0 for a consumer that does not exist yet)."""
+
+    stream_seq: int
+    delivery_seq: int
+
 
 @dataclass(frozen=True, slots=True)
 class Witnessed:
@@ -47,13 +61,14 @@ def journal_of_subject(subject: str) -> str:
     return subject.rsplit(".", 1)[-1]
 
 
-async def delivered_upto(js: JetStreamContext, consumer: str) -> int:
-    """The last stream seq the records consumer has handed out (0 when it does not exist yet)."""
+async def handed_out(js: JetStreamContext, consumer: str) -> Handed:
     try:
         info = await js.consumer_info(STREAM, consumer)
     except NotFoundError:
-        return 0
-    return int(info.delivered.stream_seq or 0) if info.delivered is not None else 0
+        return Handed(0, 0)
+    if info.delivered is None:
+        return Handed(0, 0)
+    return Handed(int(info.delivered.stream_seq or 0), int(info.delivered.consumer_seq or 0))
 
 
 async def behind(js: JetStreamContext, heads: dict[str, Witnessed], upto: int) -> list[Behind]:
@@ -89,7 +104,7 @@ async def after_head(js: JetStreamContext, subject: str, head: Witnessed | None,
     return Behind(subject, first.seq, upto, max(1, most))
 
 
-async def read(js: JetStreamContext, wanted: Behind) -> AsyncIterator[list[Msg]]:
+async def read(js: JetStreamContext, wanted: Behind) -> AsyncIterator[list[Delivery]]:
     """The journal's messages from `wanted.start` to `wanted.upto`, in batches, through an ephemeral
     consumer of its subject alone that acknowledges nothing (the records consumer is left as it is)."""
     config = ConsumerConfig(filter_subject=wanted.subject, ack_policy=AckPolicy.NONE, mem_storage=True,
@@ -102,10 +117,10 @@ async def read(js: JetStreamContext, wanted: Behind) -> AsyncIterator[list[Msg]]
             left = wanted.most
             while left > 0:
                 try:
-                    batch: list[Msg] = await sub.fetch(min(READ_BATCH, left), timeout=READ_TIMEOUT_S)
+                    batch = await sub.fetch(min(READ_BATCH, left), timeout=READ_TIMEOUT_S)
                 except NatsTimeout:
                     return
-                kept = [msg for msg in batch if msg.metadata.sequence.stream <= wanted.upto]
+                kept = [Delivery.of(msg) for msg in batch if msg.metadata.sequence.stream <= wanted.upto]
                 if kept:
                     yield kept
                 left -= len(batch)

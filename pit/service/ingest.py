@@ -43,11 +43,12 @@ from pit.service import alerts as rules
 from pit.service import catch_up, dealing_rows, lease
 from pit.service.alerts import AlertCause
 from pit.service.batch import Known, Plan, plan
-from pit.service.pull import Puller
+from pit.service.catch_up import Behind
+from pit.service.pull import Delivery, Puller
 from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
 from pit.service.witness import Head, Verdict
 from pit.stream.broker import ensure_stream
-from pit.stream.headers import FastHeaderClient
+from pit.stream.ingest_client import IngestClient
 from pit.stream.wire import (
     STREAM, RecordMessage, StatusMessage, WireError, parse_record_message, parse_status_message,
 )
@@ -57,6 +58,7 @@ BATCH = 1000
 READ_SLICE = 100  # messages read between two looks at the store's answers
 WRITES_AHEAD = 2  # batches judged and waiting to be written, or being written
 ACK_WAIT_S = 10.0
+RETRY_EARLY_S = 5.0  # a record still early after its journal was read again: read again this often
 CHANNEL = "pit_changes"
 HEALTH_EVERY_S = 1.0
 HEALTH_TIMEOUT_S = 1.0
@@ -289,7 +291,7 @@ class Read:
     parsed: list[RecordMessage | None] = field(default_factory=list)
     refused: list[tuple[str, str, bytes]] = field(default_factory=list)
 
-    def of(self, messages: Sequence[Msg], store_refused: str | None = None) -> Read:
+    def of(self, messages: Sequence[Delivery], store_refused: str | None = None) -> Read:
         """`store_refused`: why the store refused these messages as they are."""
         for msg in messages:
             try:
@@ -304,7 +306,7 @@ class Read:
                 self.refused.append((msg.subject, str(error), msg.data))
         return self
 
-    async def beside(self, messages: Sequence[Msg]) -> Read:
+    async def beside(self, messages: Sequence[Delivery]) -> Read:
         """Read in slices, handing the loop back between them: the batch before this one goes on with
         the store meanwhile, whose answers would otherwise wait for the whole batch to be read."""
         for start in range(0, len(messages), READ_SLICE):
@@ -366,7 +368,10 @@ class Ingest:
         self._health = Health()
         self.known = asyncio.Event()  # health has been looked at once: what it says is so, not a default
         self._found_rooms: dict[str, str] = {}  # table id -> its room, at a head office
-        self._nc: Client | None = None
+        self._nc: IngestClient | None = None
+        self._covered = 0  # the records consumer's deliveries up to this count are stored, or this pit's to store
+        self._retry: dict[str, Behind] = {}  # subject -> where records of it still early are in the stream
+        self._retry_at = 0.0
 
     def health(self) -> Health:
         return self._health
@@ -396,9 +401,9 @@ class Ingest:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(nc.close(), 2.0)
 
-    async def _connect(self, stop: asyncio.Event) -> Client | None:
+    async def _connect(self, stop: asyncio.Event) -> IngestClient | None:
         while not stop.is_set():
-            nc = FastHeaderClient()
+            nc = IngestClient()
             try:
                 await nc.connect(servers=self.nats_url.split(","), nkeys_seed_str=self.seed, max_reconnect_attempts=-1,
                                  reconnect_time_wait=0.5,  # type: ignore[arg-type]  # a float: nats.py sleeps it
@@ -410,7 +415,7 @@ class Ingest:
                 await _pause(stop, 1.0)
         return None
 
-    async def _lead(self, nc: Client, session: Session, stop: asyncio.Event) -> None:
+    async def _lead(self, nc: IngestClient, session: Session, stop: asyncio.Event) -> None:
         """Ingest while this pit holds the lock; returns at `stop`, raises OperationalError when the
         lock's session ends (and anything else that stops a part of ingest, loudly)."""
         log.info("this pit service holds the ingest lock: ingesting")
@@ -471,19 +476,16 @@ class Ingest:
 
     # --- records ------------------------------------------------------------------------------------
 
-    async def _records(self, nc: Client, session: Session, stop: asyncio.Event) -> None:
+    async def _records(self, nc: IngestClient, session: Session, stop: asyncio.Event) -> None:
         js = nc.jetstream(timeout=5)
-        config = ConsumerConfig(durable_name=CONSUMER, ack_policy=AckPolicy.EXPLICIT, ack_wait=ACK_WAIT_S,
+        config = ConsumerConfig(durable_name=CONSUMER, ack_policy=AckPolicy.ALL, ack_wait=ACK_WAIT_S,
                                 deliver_policy=DeliverPolicy.ALL, max_ack_pending=20 * self.batch,
                                 max_waiting=16)
         while not stop.is_set():
             try:
                 await ensure_stream(js, self.rooms)
-                await self._catch_up(js, session, None)
-                try:
-                    await js.consumer_info(STREAM, CONSUMER)
-                except NotFoundError:
-                    await js.add_consumer(STREAM, config)
+                self._covered = await self._catch_up(js, session)
+                await self._consumer(js, config)
                 puller = await Puller(nc, STREAM, CONSUMER, self.batch).start()
                 try:
                     await self._pull(js, session, puller, stop)
@@ -492,6 +494,22 @@ class Ingest:
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as error:
                 log.warning("records consumer: %s; subscribing again", str(error) or type(error).__name__)
                 await _pause(stop, 0.5)
+
+    async def _consumer(self, js: JetStreamContext, config: ConsumerConfig) -> None:
+        """The records consumer, made if there is none. One of an earlier release, which wanted each
+        message acknowledged, is made again to go on from its first message not acknowledged."""
+        try:
+            info = await js.consumer_info(STREAM, CONSUMER)
+        except NotFoundError:
+            await js.add_consumer(STREAM, config)
+            self._covered = 0
+            return
+        if info.config.ack_policy != AckPolicy.ALL:  # the broker's answer is read as a plain string
+            floor = info.ack_floor.stream_seq if info.ack_floor is not None else 0
+            await js.delete_consumer(STREAM, CONSUMER)
+            await js.add_consumer(STREAM, replace(config, deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                                                  opt_start_seq=(floor or 0) + 1))
+            self._covered = 0
 
     async def _pull(self, js: JetStreamContext, session: Session, puller: Puller, stop: asyncio.Event) -> None:
         """Each batch is read and judged while the batches before it are written, and written once they
@@ -503,13 +521,15 @@ class Ingest:
                 while writes and writes[0].done():
                     await writes.popleft()  # what went wrong in it, at once
                 if not messages:
+                    if not writes and self._retry and time.monotonic() >= self._retry_at:
+                        await self._read_early_again(js, session, {})
                     continue
                 read = await Read().beside(messages)
                 rooms = await self._rooms_of(messages)
                 before = writes[-1] if writes else None
                 planned, generation = await self._plan(session, messages, read, before)
-                writes.append(asyncio.create_task(self._write(js, session, messages, read, (planned, generation), rooms,
-                                                              before)))
+                writes.append(asyncio.create_task(self._write(js, puller, session, messages, read, (planned, generation),
+                                                              rooms, before)))
                 while len(writes) > WRITES_AHEAD:
                     await writes.popleft()
             while writes:
@@ -519,7 +539,7 @@ class Ingest:
                 write.cancel()
             await asyncio.gather(*writes, return_exceptions=True)
 
-    async def _plan(self, session: Session, messages: list[Msg], read: Read,
+    async def _plan(self, session: Session, messages: list[Delivery], read: Read,
                     before: asyncio.Task[None] | None) -> tuple[Plan, int]:
         """Judge a batch on what ingest knows; what it does not know yet (a journal it has not asked
         the store of, a witnessed seq's stored copy) is asked once the batches `before` it are written."""
@@ -530,9 +550,9 @@ class Ingest:
             async with session.transaction() as conn:
                 known = self._known = await look_up(conn, self._known, read.parsed)
                 held = await stored_copies(conn, known.witnessed(read.parsed), known.heads)
-        return plan(known, read.parsed, held, lambda i: messages[i].metadata.sequence.stream), self._generation
+        return plan(known, read.parsed, held, lambda i: messages[i].stream_seq), self._generation
 
-    async def _write(self, js: JetStreamContext, session: Session, messages: list[Msg], read: Read,
+    async def _write(self, js: JetStreamContext, puller: Puller, session: Session, messages: list[Delivery], read: Read,
                      planned: tuple[Plan, int], rooms: dict[str, str], before: asyncio.Task[None] | None) -> None:
         """A judged batch in one transaction once the batches before it are written, then acknowledged.
         A batch judged on what is no longer so is judged again (and so is every batch judged before
@@ -555,55 +575,96 @@ class Ingest:
         else:
             self.stored += outcome.stored
             verdicts = outcome.verdicts
-        await self._acknowledge(js, session, messages, verdicts)
+        await self._acknowledge(js, puller, session, messages, verdicts)
 
     def _forget(self) -> None:
         """What ingest knew of the store is no longer so (written otherwise than planned, or lost)."""
         self._known = None
         self._generation += 1
 
-    async def _acknowledge(self, js: JetStreamContext, session: Session, messages: list[Msg],
+    async def _acknowledge(self, js: JetStreamContext, puller: Puller, session: Session, messages: list[Delivery],
                            verdicts: list[Verdict | None]) -> None:
-        """Acknowledge a stored batch; a record whose predecessor the store lacks has its journal read
-        again from the stream first (PIT.md §8), and is handed back only if that did not help."""
-        early = [msg for msg, verdict in zip(messages, verdicts) if verdict is Verdict.EARLY]
+        """Acknowledge a written batch by its last message: the consumer takes that as every message
+        it handed out up to it (AckPolicy ALL). So first, what the consumer handed to another pit
+        service meanwhile (a gap in its deliveries: a pit that lost the ingest lock) is read again from
+        the stream; and a record whose predecessor the store lacks has its journal read again from the
+        stream (PIT.md §8), and if that did not help, again later (`_retry`) until it does."""
+        early: dict[str, Behind] = {}
         for msg, verdict in zip(messages, verdicts):
-            if verdict is not Verdict.EARLY:
-                await msg.ack()
-        if not early:
-            return
-        upto: dict[str, int] = {}
-        for msg in early:
-            upto[msg.subject] = max(upto.get(msg.subject, 0), msg.metadata.sequence.stream)
-        await self._catch_up(js, session, upto)
-        for msg, verdict in zip(early, await self._store(session, early)):
             if verdict is Verdict.EARLY:
-                await msg.nak(delay=min(30.0, 0.5 * msg.metadata.num_delivered))
-            else:
-                await msg.ack()
+                found = Behind(msg.subject, msg.stream_seq, msg.stream_seq, 1)
+                early[msg.subject] = early[msg.subject].joined(found) if msg.subject in early else found
+        moved = self._retry and any(msg.subject in self._retry for msg, verdict in zip(messages, verdicts)
+                                    if verdict is Verdict.STORE)
+        if early or moved or (self._retry and time.monotonic() >= self._retry_at):
+            await self._read_early_again(js, session, early)
+        if await self._all_handed_here(js, session, messages):
+            await puller.acknowledge_upto(messages[-1])
 
-    async def _catch_up(self, js: JetStreamContext, session: Session, only: dict[str, int] | None) -> None:
-        """Read again from the stream what the store lacks: of the journals in `only` (subject -> up to
-        which stream seq), or of every journal up to what the records consumer has handed out."""
+    async def _all_handed_here(self, js: JetStreamContext, session: Session, messages: list[Delivery]) -> bool:
+        """Whether every delivery of the consumer up to `messages` came to this pit (its deliveries count
+        on with no gap from `_covered`), or is stored after reading again from the stream what the store
+        lacks up to what the consumer has handed out."""
+        first, last = messages[0].delivery_seq, messages[-1].delivery_seq
+        if first == self._covered + 1 and last - first + 1 == len(messages):
+            self._covered = last
+            return True
+        for _ in range(2):
+            after = [seq for seq in (msg.delivery_seq for msg in messages) if seq > self._covered]
+            if after == list(range(self._covered + 1, self._covered + 1 + len(after))):
+                self._covered = max(self._covered, last)
+                return True
+            log.warning("the records consumer handed messages %d-%d to another; reading the stream again",
+                        self._covered + 1, after[-1])
+            self._covered = max(self._covered, await self._catch_up(js, session))
+        return False  # handed out again once their wait is up
+
+    async def _read_early_again(self, js: JetStreamContext, session: Session, early: dict[str, Behind]) -> None:
+        """Read again the journals with records still early, from their witnessed heads up to them; those
+        still early after are read again later."""
+        heads = await self._witnessed(session)
+        wanted = dict(self._retry)
+        for subject, found in early.items():
+            after = await catch_up.after_head(js, subject, heads.get(catch_up.journal_of_subject(subject)), found.upto)
+            found = found.joined(after) if after is not None else found
+            wanted[subject] = wanted[subject].joined(found) if subject in wanted else found
+        self._retry = {behind.subject: behind for behind in await self._read_again(js, session, list(wanted.values()))}
+        self._retry_at = time.monotonic() + RETRY_EARLY_S
+        for subject in self._retry:
+            log.warning("%s: records whose predecessor the stream has not given yet; reading again in %.0f s",
+                        subject, RETRY_EARLY_S)
+
+    async def _catch_up(self, js: JetStreamContext, session: Session) -> int:
+        """Read again from the stream what the store lacks of every journal, up to what the records
+        consumer has handed out; returns the consumer's count of deliveries then, every one of which
+        is now stored (or refused)."""
+        handed = await catch_up.handed_out(js, CONSUMER)
+        wanted = await catch_up.behind(js, await self._witnessed(session), handed.stream_seq)
+        await self._read_again(js, session, wanted)
+        return handed.delivery_seq
+
+    async def _witnessed(self, session: Session) -> dict[str, catch_up.Witnessed]:
         async with session.lock:
             rows = await (await session.conn.execute(
                 "SELECT journal, head_seq, head_stream_seq, diverged_at IS NOT NULL FROM journals")).fetchall()
-        heads = {journal: catch_up.Witnessed(int(seq), int(place), bool(diverged)) for journal, seq, place, diverged in rows}
-        if only is None:
-            wanted = await catch_up.behind(js, heads, await catch_up.delivered_upto(js, CONSUMER))
-        else:
-            wanted = [found for subject, upto in sorted(only.items())
-                      if (found := await catch_up.after_head(js, subject, heads.get(catch_up.journal_of_subject(subject)),
-                                                             upto)) is not None]
+        return {journal: catch_up.Witnessed(int(seq), int(place), bool(diverged)) for journal, seq, place, diverged in rows}
+
+    async def _read_again(self, js: JetStreamContext, session: Session, wanted: list[Behind]) -> list[Behind]:
+        """Store what the stream holds of these stretches of journals; returns those with a record still early."""
+        still: list[Behind] = []
         for journal in wanted:
-            before = self.stored
+            before, early = self.stored, False
             async for batch in catch_up.read(js, journal):
-                await self._store(session, batch, await self._rooms_of(batch))
+                verdicts = await self._store(session, batch, await self._rooms_of(batch))
+                early = early or Verdict.EARLY in verdicts
+            if early:
+                still.append(journal)
             if self.stored > before:
                 log.warning("%s: %d records the store lacked were read again from the stream", journal.subject,
                             self.stored - before)
+        return still
 
-    async def _rooms_of(self, messages: list[Msg]) -> dict[str, str]:
+    async def _rooms_of(self, messages: list[Delivery]) -> dict[str, str]:
         """At a head office, each journal's room: the room whose own stream holds its table's records,
         asked once per table through the room's JetStream domain."""
         found: dict[str, str] = {}
@@ -624,7 +685,7 @@ class Ingest:
                 found[catch_up.journal_of_subject(msg.subject)] = self._found_rooms[table_id]
         return found
 
-    async def _store(self, session: Session, messages: list[Msg], rooms: dict[str, str] | None = None,
+    async def _store(self, session: Session, messages: list[Delivery], rooms: dict[str, str] | None = None,
                      store_refused: str | None = None) -> list[Verdict | None]:
         """One batch in one transaction on the lock's session, judged on what the store holds now; a
         verdict per message (None: refused as it is); `rooms` names new journals' rooms at a head
@@ -633,7 +694,7 @@ class Ingest:
         read = Read().of(messages, store_refused)
         try:
             async with session.transaction() as conn:
-                outcome = await write_records(conn, read.parsed, lambda i: messages[i].metadata.sequence.stream, rooms)
+                outcome = await write_records(conn, read.parsed, lambda i: messages[i].stream_seq, rooms)
                 await _keep_refused(conn, read.refused)
         except psycopg.OperationalError:
             raise  # the lock's session is gone: this batch waits, unacknowledged, for whoever ingests next

@@ -20,7 +20,7 @@ from typing import Any
 import psycopg
 
 from pit.service.data import NotFound
-from pit.service.ingest import Ingest
+from pit.service.ingest import BATCH, Ingest
 from pit.service.store import PitStore
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 
@@ -35,8 +35,8 @@ def fresh_database(cluster: PostgresCluster) -> str:
 
 
 @contextmanager
-def running_ingest(nats_url: str, dsn: str, seed: str) -> Iterator[Ingest]:
-    ingest = Ingest(nats_url, dsn, seed)
+def running_ingest(nats_url: str, dsn: str, seed: str, batch: int = BATCH) -> Iterator[Ingest]:
+    ingest = Ingest(nats_url, dsn, seed, batch)
     loop = asyncio.new_event_loop()
     stop = asyncio.Event()
     thread = threading.Thread(target=loop.run_until_complete, args=(ingest.run(stop),), daemon=True)
