@@ -6,7 +6,7 @@ batches. Each batch is judged by the witness (`batch`) while the batches before 
 then written in one transaction (records by COPY, heads, derived rows and alerts in one statement
 each), and acked only after that transaction commits, so a kill of the broker, the pit or the store
 anywhere loses nothing and stores nothing twice: what was not acked is delivered again and is then
-a duplicate, a no-op. What the store lacks though it was acked (a promoted standby that missed the
+a duplicate, a no-op. One ack, of the batch's last message, acks every message handed out before it. What the store lacks though it was acked (a promoted standby that missed the
 last commits), or a record's predecessor that went to a pit that died, is read again from the
 stream, journal by journal (`catch_up`).
 
@@ -50,7 +50,7 @@ from pit.service.witness import Head, Verdict
 from pit.stream.broker import ensure_stream
 from pit.stream.ingest_client import IngestClient
 from pit.stream.wire import (
-    STREAM, RecordMessage, StatusMessage, WireError, parse_record_message, parse_status_message,
+    STREAM, RecordMessage, StatusMessage, WireError, json_text, parse_record_message, parse_status_message,
 )
 
 CONSUMER = "pit-ingest"
@@ -174,7 +174,7 @@ async def stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
 async def _store(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]],
                  rooms: Mapping[str, str]) -> None:
     """The new journals (each from its header record), then the stored records."""
-    new = [(message.journal, message.table_id, json.dumps(fact.body), fact.profile_id, fact.profile_hash, fact.software,
+    new = [(message.journal, message.table_id, json_text(fact.body), fact.profile_id, fact.profile_hash, fact.software,
             message.hash, rooms.get(message.journal)) for message, found in told for fact in found if isinstance(fact, Header)]
     if new:
         async with conn.cursor() as cur:
@@ -223,7 +223,7 @@ async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple
                 closing.append((message.journal, fact.round_id, message.table_id, fact.wall, fact.wall,
                                 rules.wall_time(fact.wall), fact.seq, fact.voided, fact.player_dealer_net,
                                 fact.fees_players, fact.fees_player_dealer,
-                                json.dumps(fact.ledger) if fact.ledger is not None else None, list(fact.dealers)))
+                                json_text(fact.ledger) if fact.ledger is not None else None, list(fact.dealers)))
             elif isinstance(fact, Correction):
                 corrected.append((message.journal, message.seq, fact.position, message.table_id, fact.round_id,
                                   rules.wall_time(fact.wall), fact.type, fact.supervisor, fact.reason))

@@ -117,6 +117,12 @@ _decode_record = msgspec.json.Decoder(RecordMessage).decode
 _encode = msgspec.json.Encoder().encode
 
 
+def json_text(value: Any) -> str:
+    """A value read from a record's body as JSON text again, for the store: msgspec's encoder, about
+    ten times the standard library's speed on a round's ledger."""
+    return _encode(value).decode()
+
+
 def parse_record_message(data: bytes) -> RecordMessage:
     """The record message, or WireError naming the field that is wrong. Ingest reads every record
     through here: a well-formed message is read, typed and checked by msgspec in one pass; anything
