@@ -8,7 +8,7 @@ makes ingest read `Known` again from the store.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -50,10 +50,23 @@ class Plan:
     causes: list[AlertCause]  # divergences and what the dealing raises; the records' own come with the threshold
 
 
+SLICE = 100  # messages judged, or records derived, between two of `planning`'s pauses
+
+
 def plan(known: Known, messages: Sequence[RecordMessage | None], held: Mapping[tuple[str, int], RecordMessage],
          stream_seq: Callable[[int], int] | None = None) -> Plan:
     """Judge each message in turn on `known` (which moves with it) and `held`, the store's copies of the
     witnessed seqs among them; `stream_seq(i)` is message i's place in the stream."""
+    for step in planning(known, messages, held, stream_seq):
+        if step is not None:
+            return step
+    raise AssertionError("planning ends with its plan")
+
+
+def planning(known: Known, messages: Sequence[RecordMessage | None], held: Mapping[tuple[str, int], RecordMessage],
+             stream_seq: Callable[[int], int] | None = None) -> Iterator[Plan | None]:
+    """`plan`, pausing (None) after every SLICE messages, then the plan: a caller on an event loop lets
+    the writes before this batch go on there meanwhile, which would otherwise wait for all of its judging."""
     copies = dict(held)
     before = set(known.heads)
     touched: set[str] = set()
@@ -62,6 +75,8 @@ def plan(known: Known, messages: Sequence[RecordMessage | None], held: Mapping[t
     last_stored: dict[str, int] = {}
     causes: list[AlertCause] = []
     for position, message in enumerate(messages):
+        if position % SLICE == SLICE - 1:
+            yield None
         if message is None:
             verdicts.append(None)
             continue
@@ -79,14 +94,17 @@ def plan(known: Known, messages: Sequence[RecordMessage | None], held: Mapping[t
         elif judgement.verdict is Verdict.DIVERGED:
             causes.append(rules.divergence(message.table_id, message.journal, message.seq, message.round_id,
                                            judgement.text, datetime.now(timezone.utc)))
-    told = [(message, facts(message)) for message in stored]
+    told: list[tuple[RecordMessage, list[Fact]]] = []
     dealing = Dealing(known.watches)
-    for message in stored:
+    for position, message in enumerate(stored):
+        if position % SLICE == SLICE - 1:
+            yield None
+        told.append((message, facts(message)))
         dealing.take(message)
     causes += dealing.alerts
     held_now = before | {m.journal for m in stored}  # a journal is held from its header on
     for journal in touched - held_now:  # judged, but the store holds none of it: nothing to keep
         del known.heads[journal]
-    return Plan(verdicts, stored, told, sorted(touched & held_now), {j: known.heads[j] for j in touched & held_now},
-                {journal: stream_seq(position) for journal, position in last_stored.items()} if stream_seq else {},
-                dealing, causes)
+    yield Plan(verdicts, stored, told, sorted(touched & held_now), {j: known.heads[j] for j in touched & held_now},
+               {journal: stream_seq(position) for journal, position in last_stored.items()} if stream_seq else {},
+               dealing, causes)

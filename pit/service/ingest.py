@@ -42,7 +42,7 @@ from dealer_assist.journal.journal_file import RecordKind
 from pit.service import alerts as rules
 from pit.service import catch_up, dealing_rows, lease
 from pit.service.alerts import AlertCause
-from pit.service.batch import Known, Plan, plan
+from pit.service.batch import Known, Plan, plan, planning
 from pit.service.catch_up import Behind
 from pit.service.pull import Delivery, Puller
 from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
@@ -550,7 +550,11 @@ class Ingest:
             async with session.transaction() as conn:
                 known = self._known = await look_up(conn, self._known, read.parsed)
                 held = await stored_copies(conn, known.witnessed(read.parsed), known.heads)
-        return plan(known, read.parsed, held, lambda i: messages[i].stream_seq), self._generation
+        for step in planning(known, read.parsed, held, lambda i: messages[i].stream_seq):
+            if step is not None:
+                return step, self._generation
+            await asyncio.sleep(0)  # the writes before this batch go on meanwhile
+        raise AssertionError("planning ends with its plan")
 
     async def _write(self, js: JetStreamContext, puller: Puller, session: Session, messages: list[Delivery], read: Read,
                      planned: tuple[Plan, int], rooms: dict[str, str], before: asyncio.Task[None] | None) -> None:
