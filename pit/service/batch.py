@@ -50,7 +50,7 @@ class Plan:
     causes: list[AlertCause]  # divergences and what the dealing raises; the records' own come with the threshold
 
 
-SLICE = 100  # messages judged, or records derived, between two of `planning`'s pauses
+SLICE = 50  # messages judged, or records derived, between two of `planning`'s pauses
 
 
 def plan(known: Known, messages: Sequence[RecordMessage | None], held: Mapping[tuple[str, int], RecordMessage],

@@ -55,7 +55,7 @@ from pit.stream.wire import (
 
 CONSUMER = "pit-ingest"
 BATCH = 1000
-READ_SLICE = 100  # messages read between two looks at the store's answers
+READ_SLICE = 50  # messages read between two looks at the store's answers
 WRITES_AHEAD = 2  # batches judged and waiting to be written, or being written
 ACK_WAIT_S = 10.0
 RETRY_EARLY_S = 5.0  # a record still early after its journal was read again: read again this often
@@ -68,10 +68,6 @@ log = logging.getLogger("pit.ingest")
 
 def table_change(table_id: str) -> str:
     return f"table:{table_id}"
-
-
-def alert_change(table_id: str) -> str:
-    return f"alert:{table_id}"
 
 
 @dataclass(slots=True)
@@ -92,16 +88,28 @@ def _threshold(row: tuple[Any, ...] | None) -> Decimal:
 
 
 async def raise_alerts(conn: psycopg.AsyncConnection[Any], causes: Sequence[AlertCause]) -> list[AlertCause]:
-    """Insert each cause not yet raised, in one statement; returns those raised now."""
+    """Insert each cause not yet raised, and announce it, in one statement; returns those raised now."""
+    return await _raised(await _raising(conn, causes), causes)
+
+
+async def _raising(conn: psycopg.AsyncConnection[Any], causes: Sequence[AlertCause]
+                   ) -> psycopg.AsyncCursor[Any] | None:
+    """`raise_alerts`'s statement, sent (queued, in a pipeline); its answer is read by `_raised`."""
     if not causes:
-        return []
-    cur = await conn.execute(
-        "INSERT INTO alerts (cause, kind, table_id, journal, round_id, seq, raised, text)"
+        return None
+    return await conn.execute(
+        "WITH raised AS (INSERT INTO alerts (cause, kind, table_id, journal, round_id, seq, raised, text)"
         " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bigint[],"
-        " %s::timestamptz[], %s::text[]) ON CONFLICT (cause) DO NOTHING RETURNING cause",
+        " %s::timestamptz[], %s::text[]) ON CONFLICT (cause) DO NOTHING RETURNING cause, table_id)"
+        " SELECT cause, pg_notify(%s, 'alert:' || table_id) FROM raised",
         ([c.cause for c in causes], [c.kind.value for c in causes], [c.table_id for c in causes],
          [c.journal for c in causes], [c.round_id for c in causes], [c.seq for c in causes], [c.at for c in causes],
-         [c.text for c in causes]))
+         [c.text for c in causes], CHANNEL))
+
+
+async def _raised(cur: psycopg.AsyncCursor[Any] | None, causes: Sequence[AlertCause]) -> list[AlertCause]:
+    if cur is None:
+        return []
     now = {row[0] for row in await cur.fetchall()}
     return [cause for cause in causes if cause.cause in now]
 
@@ -142,20 +150,36 @@ async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
     return await write_plan(conn, plan(known, messages, held, stream_seq), rooms or {})
 
 
-async def write_plan(conn: psycopg.AsyncConnection[Any], planned: Plan, rooms: Mapping[str, str]) -> Outcome:
-    """A judged batch into the store, inside the caller's transaction: the records, then what they tell,
-    the heads, the alerts (a payout's on the threshold set now) and the news in one round trip or two."""
-    await _store(conn, planned.told, rooms)
-    threshold = await payout_threshold(conn)
+async def write_plan(conn: psycopg.AsyncConnection[Any], planned: Plan, rooms: Mapping[str, str],
+                     refused: Sequence[tuple[str, str, bytes]] = (), begin: bool = False) -> Outcome:
+    """A judged batch into the store in three round trips: the new journals with the payout threshold set
+    now; the records by COPY; what they tell, the heads, the alerts, the news and the messages refused
+    as they are. Inside the caller's transaction, or with `begin` in one of its own, begun in the first
+    round trip and committed in the last (`rolled_back` ends it when anything fails)."""
+    async with conn.pipeline():
+        if begin:
+            await conn.execute("BEGIN")
+        await _new_journals(conn, planned.told, rooms)
+        asked = await conn.execute(THRESHOLD)
+    await _copy_records(conn, planned.told)
+    threshold = _threshold(await asked.fetchone())
     causes = [cause for message in planned.stored for cause in rules.record_alerts(message, threshold)]
     async with conn.pipeline():
         closed = await write_derived(conn, planned.told)
         await dealing_rows.write(conn, planned.dealing, sorted({m.journal for m in planned.stored}))
         await _move_heads(conn, planned.moving, planned.heads, closed, planned.places)
-        raised = await raise_alerts(conn, causes + planned.causes)
-        await notify(conn, {table_change(m.table_id) for m in planned.stored}
-                     | {alert_change(cause.table_id) for cause in raised})
-    return Outcome(planned.verdicts, len(planned.stored), raised)
+        raising = await _raising(conn, causes + planned.causes)
+        await notify(conn, {table_change(m.table_id) for m in planned.stored})
+        await _keep_refused(conn, refused)
+        if begin:
+            await conn.execute("COMMIT")
+    return Outcome(planned.verdicts, len(planned.stored), await _raised(raising, causes + planned.causes))
+
+
+async def rolled_back(conn: psycopg.AsyncConnection[Any]) -> None:
+    """End a transaction `write_plan` began, after it failed (nothing to do when the session is gone)."""
+    with contextlib.suppress(psycopg.Error):
+        await conn.execute("ROLLBACK")
 
 
 async def stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage],
@@ -171,9 +195,9 @@ async def stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
             for journal, seq, wall, mono_ns, round_id, kind, body, digest in await cur.fetchall()}
 
 
-async def _store(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]],
-                 rooms: Mapping[str, str]) -> None:
-    """The new journals (each from its header record), then the stored records."""
+async def _new_journals(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]],
+                       rooms: Mapping[str, str]) -> None:
+    """A journal's row, from its header record, before any of its records."""
     new = [(message.journal, message.table_id, json_text(fact.body), fact.profile_id, fact.profile_hash, fact.software,
             message.hash, rooms.get(message.journal)) for message, found in told for fact in found if isinstance(fact, Header)]
     if new:
@@ -181,6 +205,9 @@ async def _store(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[Record
             await cur.executemany(
                 "INSERT INTO journals (journal, table_id, header, profile_id, profile_hash, software, head_seq,"
                 " head_hash, room) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)", new)
+
+
+async def _copy_records(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]]) -> None:
     async with conn.cursor().copy("COPY records (journal, seq, wall, mono_ns, round_id, kind, body, hash)"
                                   " FROM STDIN") as copy:
         for m, _ in told:
@@ -568,9 +595,12 @@ class Ingest:
             self._forget()
             batch, _ = await self._plan(session, messages, read, None)
         try:
-            async with session.transaction() as conn:
-                outcome = await write_plan(conn, batch, rooms)
-                await _keep_refused(conn, read.refused)
+            async with session.lock:
+                try:
+                    outcome = await write_plan(session.conn, batch, rooms, read.refused, begin=True)
+                except BaseException:
+                    await rolled_back(session.conn)
+                    raise
         except psycopg.OperationalError:
             self._forget()
             raise  # the lock's session is gone: this batch waits, unacknowledged, for whoever ingests next
@@ -761,7 +791,7 @@ class Ingest:
             changed = previous is None or _shown(previous.status) != _shown(status) or previous.received < received - 15
             if changed:
                 changes.add(table_change(status.table_id))
-            changes |= {alert_change(cause.table_id) for cause in await raise_alerts(conn, causes)}
+            await raise_alerts(conn, causes)
         await notify(conn, changes)
 
     async def _clock(self, session: Session, stop: asyncio.Event) -> None:
@@ -778,7 +808,7 @@ class Ingest:
             if causes:
                 async with session.transaction() as conn:
                     raised = await raise_alerts(conn, causes)
-                    await notify(conn, {alert_change(c.table_id) for c in raised} | {table_change(c.table_id) for c in raised})
+                    await notify(conn, {table_change(c.table_id) for c in raised})
 
 
 async def ingest_lag(js: JetStreamContext) -> int:
