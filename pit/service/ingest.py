@@ -6,9 +6,10 @@ batches. Each batch is judged by the witness (`batch`) while the batches before 
 then written in one transaction (records by COPY, heads, derived rows and alerts in one statement
 each), and acked only after that transaction commits, so a kill of the broker, the pit or the store
 anywhere loses nothing and stores nothing twice: what was not acked is delivered again and is then
-a duplicate, a no-op. One ack, of the batch's last message, acks every message handed out before it. What the store lacks though it was acked (a promoted standby that missed the
-last commits), or a record's predecessor that went to a pit that died, is read again from the
-stream, journal by journal (`catch_up`).
+a duplicate, a no-op. One ack, of the batch's last message, acks every message handed out before
+it. What the store lacks though it was acked (a promoted standby that missed the last commits), or
+a record's predecessor that went to a pit that died, is read again from the stream, journal by
+journal (`catch_up`).
 
 Status messages (core NATS) update each table's live status; a clock raises what silence raises.
 Every change is announced with NOTIFY `pit_changes` ("table:<id>" / "alert:<id>") in the same
@@ -532,10 +533,10 @@ class Ingest:
             self._covered = 0
             return
         if info.config.ack_policy != AckPolicy.ALL:  # the broker's answer is read as a plain string
-            floor = info.ack_floor.stream_seq if info.ack_floor is not None else 0
+            floor = (info.ack_floor.stream_seq or 0) if info.ack_floor is not None else 0
             await js.delete_consumer(STREAM, CONSUMER)
             await js.add_consumer(STREAM, replace(config, deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-                                                  opt_start_seq=(floor or 0) + 1))
+                                                  opt_start_seq=floor + 1))
             self._covered = 0
 
     async def _pull(self, js: JetStreamContext, session: Session, puller: Puller, stop: asyncio.Event) -> None:
@@ -628,7 +629,7 @@ class Ingest:
             if verdict is Verdict.EARLY:
                 found = Behind(msg.subject, msg.stream_seq, msg.stream_seq, 1)
                 early[msg.subject] = early[msg.subject].joined(found) if msg.subject in early else found
-        moved = self._retry and any(msg.subject in self._retry for msg, verdict in zip(messages, verdicts)
+        moved = bool(self._retry) and any(msg.subject in self._retry for msg, verdict in zip(messages, verdicts)
                                     if verdict is Verdict.STORE)
         if early or moved or (self._retry and time.monotonic() >= self._retry_at):
             await self._read_early_again(js, session, early)
