@@ -137,9 +137,9 @@ class CorrectionsView(QWidget):
         self.discard = QPushButton("Discard misdealt card")
         self.discard.clicked.connect(self._discard)
         self.natural = QPushButton("Peek checked: Natural")
-        self.natural.clicked.connect(lambda: self.correction.emit(ConfirmPeek(True, *self._who())))
+        self.natural.clicked.connect(lambda: self._send(ConfirmPeek(True, *self._who())))
         self.no_natural = QPushButton("Peek checked: no Natural")
-        self.no_natural.clicked.connect(lambda: self.correction.emit(ConfirmPeek(False, *self._who())))
+        self.no_natural.clicked.connect(lambda: self._send(ConfirmPeek(False, *self._who())))
         self.accept_payout = QPushButton("Accept payout difference")
         self.accept_payout.clicked.connect(self._accept_payout)
         for button in (self.void, self.discard, self.natural, self.no_natural, self.accept_payout):
@@ -232,11 +232,21 @@ class CorrectionsView(QWidget):
             return "Give a reason first: tap one or type it"
         return ""
 
-    def _ask(self, question: str, detail: str, action: str, event: TableInput) -> None:
-        """Ask once more before `event` is sent, or say what it lacks instead of asking."""
+    def _lacks(self) -> bool:
+        """Says what a correction lacks, if anything, so that nothing incomplete is asked or sent."""
         missing = self._missing()
         if missing:
             self.notice.refuse(missing)
+        return bool(missing)
+
+    def _send(self, event: TableInput) -> None:
+        """A correction that needs no second question (its facts are on the device), checked first."""
+        if not self._lacks():
+            self.correction.emit(event)
+
+    def _ask(self, question: str, detail: str, action: str, event: TableInput) -> None:
+        """Ask once more before `event` is sent, or say what it lacks instead of asking."""
+        if self._lacks():
             return
         name, reason = self._who()
         confirm(self, question, f"{detail} Kept for good in the journal: supervisor {name}, reason {reason.strip()}.",
@@ -275,4 +285,4 @@ class CorrectionsView(QWidget):
         if card is None:
             self.notice.refuse("Pick the rank and suit of the card out unread")
             return
-        self.correction.emit(KeyCard(card, *self._who()))
+        self._send(KeyCard(card, *self._who()))

@@ -127,7 +127,18 @@ class RecallView(QWidget):
             self.rounds.addItem(f"{story.title}\n{story.started[11:19]} · {len(story.steps)} inputs")
         self.rounds.setCurrentRow(row)
         self.rounds.blockSignals(False)
+        if not self.stories:
+            self._show_nothing()
+            return
         self._choose(row, self.step if shown in ids else 0)
+
+    def _show_nothing(self) -> None:
+        """A journal without a round yet: the heading says so and the buttons that would do nothing are dimmed."""
+        self.story, self.step = None, 0
+        self.heading.setText("No rounds yet: a round is listed here from its first input")
+        self.position.setText("")
+        for button in (self.previous, self.next, self.report):
+            button.setEnabled(False)
 
     def forget(self) -> None:
         """The screens were locked: when they open again the newest round is shown, not the last one looked at."""
@@ -150,6 +161,7 @@ class RecallView(QWidget):
         late_count = f" · late changes ({len(late)})" if late else ""  # only at a table with a wager reader
         self.tabs.setTabText(DEVICES_TAB, f"Devices ({len(story.devices)}) · refused ({len(story.refused)}){late_count}")
         self.tabs.setTabText(CORRECTIONS_TAB, f"Corrections ({len(story.corrections)})")
+        self.report.setEnabled(True)
         self._go(step)
 
     def _go(self, step: int) -> None:

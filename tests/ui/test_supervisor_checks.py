@@ -85,6 +85,31 @@ def test_a_discard_without_a_name_or_a_reason_says_what_is_missing_and_asks_noth
     assert len(list(read_records(table.path))) == before and table.session.state is TableState.MISDEAL
 
 
+def test_a_peek_confirmed_or_a_card_named_without_a_name_or_a_reason_is_not_sent(qtbot, journal):
+    table = open_round(journal, "9H", "5D", "7H", "AS", profile="c21-8.0")
+    table.submit(CloseInsurance())
+    table.submit(PeekAnswered(PeekResult.TIMEOUT))
+    view = _corrections(qtbot, table).corrections
+    view.supervisor.setText("floor-1")
+    before = len(list(read_records(table.path)))
+    for button in (view.natural, view.no_natural):
+        tap(qtbot, button)
+        assert view.notice.text() == "Give a reason first: tap one or type it"
+    other = open_round(journal.with_name("other.db"), "9H", profile="c21-8.0")
+    shoe_card = other.session.s.shoe_cards + 1
+    other.submit(CardsUnread(shoe_card, shoe_card))
+    unread = _corrections(qtbot, other).corrections
+    unread.reason.setText("card fell out")
+    for button in (*unread.ranks.buttons(), *unread.suits.buttons()):
+        if button.text() in ("5", "♠"):
+            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    unread_before = len(list(read_records(other.path)))
+    tap(qtbot, unread.name_card)
+    assert unread.notice.text() == "Name the supervisor first: tap a name or type one"
+    assert len(list(read_records(table.path))) == before and len(list(read_records(other.path))) == unread_before, \
+        "an incomplete correction reached the journal as a refusal"
+
+
 def test_a_re_key_without_a_reason_says_so_before_asking(qtbot, journal):
     table = open_round(journal, "9H", "KD", "7H", "5D")
     view = _corrections(qtbot, table).corrections

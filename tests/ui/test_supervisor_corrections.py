@@ -148,7 +148,7 @@ def test_a_peek_checked_by_hand_is_confirmed_with_a_reason(qtbot, journal):
     window.tabs.setCurrentWidget(view)
     _type(qtbot, window, "floor-1", "")
     tap(qtbot, view.no_natural)
-    assert view.notice.text() == "a correction needs a reason"
+    assert view.notice.text() == "Give a reason first: tap one or type it"  # said by the screen, never sent to be refused
     _type(qtbot, window, "floor-1", "peek timed out; hole card lifted and checked by hand")
     tap(qtbot, view.no_natural)
     assert view.notice.text().startswith("Recorded: "), view.notice.text()

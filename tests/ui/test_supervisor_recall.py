@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtWidgets import QPushButton
-from test_supervisor_helpers import PIN, assert_fits, journal, key_in, open_round, opened, play, played_table, tap, unlocked  # noqa: F401
+from test_supervisor_helpers import PIN, assert_fits, journal, key_in, new_table, open_round, opened, play, played_table, tap, unlocked  # noqa: F401
 
 from dealer_assist.history.recall import HIDDEN, recall
 from dealer_assist.journal.journal_file import RecordKind, read_records
@@ -26,6 +26,20 @@ def test_the_list_shows_the_last_rounds_newest_first(qtbot, journal):
     assert rounds.count() == 14 >= 10
     assert [rounds.item(row).text().split(" ·")[0] for row in range(rounds.count())] == [f"Round {n}" for n in range(14, 0, -1)]
     assert window.recall.story is not None and window.recall.story.round_id == 14
+
+
+def test_with_no_round_yet_recall_says_so_and_its_buttons_are_dimmed(qtbot, journal):
+    table = new_table(journal)
+    window = unlocked(qtbot, table)
+    view = window.recall
+    assert view.rounds.count() == 0 and view.story is None
+    assert view.heading.text().startswith("No rounds yet")
+    assert [button.isEnabled() for button in (view.previous, view.next, view.report)] == [False, False, False]
+    tap(qtbot, window.lock)
+    play(table, 1, seed=4)
+    key_in(qtbot, window, PIN)
+    assert view.story is not None and view.story.round_id == 1
+    assert view.report.isEnabled() and view.next.isEnabled() and not view.previous.isEnabled()
 
 
 def test_the_screens_open_again_on_the_newest_round(qtbot, journal):
