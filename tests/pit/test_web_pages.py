@@ -12,6 +12,12 @@ from starlette.testclient import TestClient
 from web_client import csrf_of, log_in
 
 from dealer_assist.journal.journal_file import RecordKind, read_records
+from dealer_assist.rules.cards import parse_card
+from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.rules.refusals import RuleError
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
+from dealer_assist.table.session_inputs import BankAccepted, ShoeLoaded
 from dealer_assist.text.journal_text import card_code
 from pit.service.web.app import create_app
 
@@ -148,3 +154,24 @@ def test_the_event_stream_sends_a_changed_tables_tile(client, floor):
     change = json.loads(data[len("data: "):])
     assert change["kind"] == "table" and change["table_id"] == "T-2"
     assert 'id="tile-T-2"' in change["html"] and "link-live" in change["html"] and "dealing" in change["html"]
+
+
+def test_a_tables_page_counts_refused_inputs_apart_from_device_records_and_says_1_round(floor, tmp_path):
+    table = Table.open(tmp_path / "T-9.db", TableConfig("T-9", "nobust-4.0"))
+    for event in (ShoeLoaded("S-1", 6), BankAccepted(1, 50_000), PlaceWager(2, WagerKind.BASE, 1_000), NoMoreBets(),
+                  CardDrawn(parse_card("9H"))):
+        table.submit(event)
+    table.note_device({"device": "shoe", "event": "link_down", "url": "socket://shoe:7000"})
+    for refused in (PlaceWager(3, WagerKind.BUSTER, 50_000), PlaceWager(4, WagerKind.BASE, 500)):
+        with pytest.raises(RuleError):
+            table.submit(refused)
+    table.close()
+    floor.add_table("T-9", tmp_path / "T-9.db", rounds_per_hour=1)
+    client = TestClient(create_app(floor))
+    log_in(client, "sue")
+    page = html.unescape(client.get("/tables/T-9?round=1").text)
+    assert "<h3>Devices (1) · refused (2)</h3>" in page, "each count named for what it counts"
+    assert "nobust-4.0 · 1 round/h ·" in page
+    tile = client.get("/").text
+    tile = tile[tile.index('id="tile-T-9"'):]
+    assert "<b>1</b> round/h" in tile[:tile.index("</a>")]

@@ -85,3 +85,20 @@ def test_the_bench_prints_the_pin_it_gives_a_journal(tmp_path, capsys):
     assert _pins_set(journal) == ["bench"]
     assert bench(["--journal", str(journal), "--rounds", "2", "--seed", "3", "--resume"]) == 0
     assert "supervisor PIN" not in capsys.readouterr().err and _pins_set(journal) == ["bench"], "the same PIN on a resume"
+
+
+def test_run_on_a_bench_journal_names_the_journals_table_not_its_own_default(qapp, tmp_path, capsys):
+    journal = tmp_path / "bench.db"
+    assert bench(["--journal", str(journal), "--rounds", "1", "--seed", "3"]) == 0
+    capsys.readouterr()
+    assert run(["--journal", str(journal), "--exit"]) == 0
+    err = capsys.readouterr().err
+    assert f"journal {journal} (table BENCH-1, nobust-4.0)" in err and "TABLE-1" not in err
+
+
+def test_autoplay_prints_the_pin_it_gives_a_new_journal(qapp, tmp_path, capsys):
+    journal = tmp_path / "auto.db"
+    assert run(["--journal", str(journal), "--autoplay", "1", "--exit"]) == 0
+    header = next(iter(read_records(journal))).hash
+    assert f"supervisor PIN is {bench_pin(header)}, set by the bench" in capsys.readouterr().err
+    assert _pins_set(journal) == ["bench"]
