@@ -2,6 +2,7 @@
 devices; it wires the views to the bridge and nothing else."""
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
@@ -49,10 +50,18 @@ class DealerWindow(QMainWindow):
         self.view.input_entered.connect(bridge.submit)
         self.view.attention_dismissed.connect(bridge.dismiss)
         bridge.snapshot_changed.connect(self.view.show_table)
+        bridge.snapshot_changed.connect(self._paint_now)
         bridge.devices_changed.connect(self.view.show_devices)
         self.view.show_table(bridge.snapshot)
         self.view.tap_guard.watch(self)
         self.view.show_devices(bridge.devices.links())
+
+    def _paint_now(self) -> None:
+        """Lays out and paints a new state at once. Qt posts a window's repaint at low priority, so a
+        device's answer queued meanwhile (the shoe's reply to its card-stop, journaled with fsync)
+        would go first and hold the card's frame back by a few milliseconds."""
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QCoreApplication.sendPostedEvents(self, QEvent.Type.UpdateRequest)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Sizes follow the screen: 1.0 at 1280x800, larger on larger screens, in steps of 0.1."""
