@@ -8,6 +8,7 @@ folder is created world-traversable under a parent that is; `/tmp` and `/var/lib
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -17,16 +18,44 @@ from pathlib import Path
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 UNPRIVILEGED = "nobody"
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+PORTS_FROM = 10000  # below it, the ports services are known by
+PORT_TRIES = 200
 
 
 class ServiceError(RuntimeError):
     """A service that would not start or stop; the text says which and what it printed."""
 
 
-def free_port() -> int:
+def free_port(count: int = 1) -> int:
+    """A port nothing listens on, with the `count - 1` after it free too, chosen outside the kernel's
+    ephemeral range: a port from that range can be taken at any moment as the source port of an
+    outgoing connection, and a part that starts on it, or starts on it again after a crash, could
+    then not listen (uvicorn exits 3, nats-server with "address already in use")."""
+    low, high = _ephemeral_range()
+    spans = [(PORTS_FROM, low - count), (high + 1, 65536 - count)]
+    candidates = [port for start, stop in spans for port in range(start, stop)]
+    for port in random.sample(candidates, min(len(candidates), PORT_TRIES)):
+        if all(_bindable(port + offset) for offset in range(count)):
+            return port
+    raise ServiceError(f"no {count} free port(s) in a row outside the ephemeral range {low}-{high}")
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        low, high = EPHEMERAL_RANGE.read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def _wait_for_port(port: int, timeout: float, process: subprocess.Popen[bytes], what: str, log: Path) -> None:

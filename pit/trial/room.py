@@ -105,6 +105,7 @@ class Room:
 
     def start(self) -> tuple[str, str]:
         """Bring the room up; returns the first login (name, password)."""
+        self._check_dashboards_free()
         self.folder.mkdir(parents=True, exist_ok=True)
         self.folder.chmod(0o755)
         (self.folder / "tables").mkdir(exist_ok=True)
@@ -289,6 +290,20 @@ class Room:
         """The parts' environment: the store's address in it, never in a command line that every
         user of the machine can read."""
         return os.environ | {DB_ENV: self.dsn}
+
+    def _check_dashboards_free(self) -> None:
+        """Refuse a dashboard's port that is taken before any part starts, rather than leave a pit
+        service to exit on it with the room half up."""
+        host = self.http.rpartition(":")[0]
+        for number, dashboard in enumerate(self.dashboards, start=1):
+            port = int(dashboard.rstrip("/").rpartition(":")[2])
+            with socket.socket() as probe:
+                try:
+                    probe.bind((host, port))
+                except OSError as error:
+                    which = "its dashboard" if number == 1 else f"pit-{number}'s dashboard, the port after --http's"
+                    raise RoomError(f"--http {self.http}: port {port} ({which}) cannot be used: {error.strerror};"
+                                    f" choose another") from None
 
     def _wait_for_http(self) -> None:
         deadline = time.monotonic() + SERVE_WAIT_S

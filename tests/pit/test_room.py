@@ -7,6 +7,7 @@ import queue
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -22,12 +23,34 @@ import pytest
 from dealer_assist.journal.journal_file import last_seq, read_records, record_at, verify
 from pit.stream.wire import journal_identity
 from pit.trial.local_services import PostgresCluster, free_port
-from pit.trial.room import ROOT_DATA, default_folder, table_ids
+from pit.trial.room import ROOT_DATA, Room, RoomError, default_folder, table_ids
 
 
 def test_the_room_folder_is_reachable_by_the_unprivileged_store_when_run_as_root() -> None:
     assert (default_folder() == ROOT_DATA) == (os.geteuid() == 0)
     assert table_ids(3) == ["T01", "T02", "T03"]
+
+
+def test_a_free_port_is_outside_the_range_outgoing_connections_take_theirs_from() -> None:
+    low, high = (int(bound) for bound in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    for _ in range(50):
+        port = free_port(2)
+        assert not low <= port <= high and not low <= port + 1 <= high
+        for offset in (0, 1):
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", port + offset))
+
+
+def test_a_taken_port_for_the_second_pit_is_refused_before_any_part_starts(tmp_path: Path) -> None:
+    port = free_port(2)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port + 1))
+        taken.listen()
+        room = Room(tmp_path / "room", 1, f"127.0.0.1:{port}", ha=True, say=lambda line: None)
+        with pytest.raises(RoomError, match=rf"port {port + 1} \(pit-2's dashboard, the port after --http's\)"
+                                            r" cannot be used: Address already in use"):
+            room.start()
+    assert not (tmp_path / "room").exists() and room.children == {}, "nothing was started or made"
 
 
 def _api(url: str, token: str) -> object:

@@ -42,7 +42,7 @@ def test_a_tile_changes_within_a_second_on_the_pit_that_does_not_ingest(tmp_path
     folder = Path(tempfile.mkdtemp(prefix="da-room-ha-", dir="/tmp"))  # reachable by `nobody` when we are root
     folder.chmod(0o755)
     room = subprocess.Popen([sys.executable, "-m", "ui.cli", "room", "--ha", "--tables", "2", "--http",
-                             f"127.0.0.1:{free_port()}", "--data", str(folder / "room"), "--pace", "0.5"],
+                             f"127.0.0.1:{free_port(2)}", "--data", str(folder / "room"), "--pace", "0.5"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     stored: dict[tuple[str, str], float] = {}  # (round, phase) of T01 -> when the ingesting pit's API first had it
     watching = threading.Event()

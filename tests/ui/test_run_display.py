@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from pit.trial.local_services import free_port
 from tests.ui.test_run_stop import start_run, stop
 from ui.vnc_screen import missing_tools, start_xvfb
 
@@ -46,12 +47,6 @@ def test_the_tools_run_needs_for_a_screen_are_installed():
     assert missing_tools() == [], "scripts/bootstrap.sh installs Xvfb and x11vnc"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_under_xvfb_run_opens_the_screen(tmp_path):
     xvfb, display = start_xvfb(1280, 800)
     try:
@@ -73,7 +68,7 @@ def test_under_xvfb_run_opens_the_screen(tmp_path):
 
 
 def test_vnc_serves_the_screen_on_localhost_only(tmp_path):
-    port = _free_port()
+    port = free_port()
     process = start_run("--journal", str(tmp_path / "t.db"), "--vnc", str(port))
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as viewer:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pit.trial.local_services import free_port
 from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
 from ui.vnc_screen import VncTarget
 
@@ -55,9 +56,7 @@ def test_vnc_listens_on_localhost_unless_told_and_excludes_a_platform():
 
 
 def test_a_vnc_screen_says_where_it_listens_and_how_to_reach_it(capsys):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
+    port = free_port()
     environ: dict[str, str] = {}
     with opened_screen(choose_screen(_args("--vnc", str(port)), {}), environ):
         said = capsys.readouterr().err
