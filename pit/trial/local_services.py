@@ -33,10 +33,9 @@ def free_port(count: int = 1) -> int:
     outgoing connection, and a part that starts on it, or starts on it again after a crash, could
     then not listen (uvicorn exits 3, nats-server with "address already in use")."""
     low, high = _ephemeral_range()
-    spans = [(PORTS_FROM, low - count), (high + 1, 65536 - count)]
-    candidates = [port for start, stop in spans for port in range(start, stop)]
+    candidates: list[int] = [*range(PORTS_FROM, low - count + 1), *range(high + 1, 65536 - count + 1)]
     for port in random.sample(candidates, min(len(candidates), PORT_TRIES)):
-        if all(_bindable(port + offset) for offset in range(count)):
+        if not any(bind_error("127.0.0.1", port + offset) for offset in range(count)):
             return port
     raise ServiceError(f"no {count} free port(s) in a row outside the ephemeral range {low}-{high}")
 
@@ -49,13 +48,14 @@ def _ephemeral_range() -> tuple[int, int]:
         return 32768, 60999  # Linux's default
 
 
-def _bindable(port: int) -> bool:
+def bind_error(host: str, port: int) -> OSError | None:
+    """Why a listener could not take `host:port` now, or None when it could."""
     with socket.socket() as probe:
         try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
+            probe.bind((host, port))
+        except OSError as error:
+            return error
+    return None
 
 
 def _wait_for_port(port: int, timeout: float, process: subprocess.Popen[bytes], what: str, log: Path) -> None:

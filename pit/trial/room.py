@@ -28,7 +28,8 @@ import platformdirs
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from pit.service.store import DB_ENV
-from pit.trial.local_services import NatsServer, PostgresCluster, ServiceError, free_port, multi_host_dsn
+from pit.trial.local_services import (NatsServer, PostgresCluster, ServiceError, bind_error, free_port,
+                                      multi_host_dsn)
 
 ROOT_DATA = Path("/var/lib/dealer-assist/room")
 PACE_S = 0.4  # seconds between a table's moves: a round in half a minute or so
@@ -87,9 +88,14 @@ class Room:
 
     @property
     def dashboards(self) -> list[str]:
-        host, _, port = self.http.rpartition(":")
+        host = self.http.rpartition(":")[0]
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-        return [f"http://{shown}:{int(port) + number}/" for number in range(2 if self.ha else 1)]
+        return [f"http://{shown}:{port}/" for port in self._dashboard_ports]
+
+    @property
+    def _dashboard_ports(self) -> list[int]:
+        """--http's port, and with --ha the second pit's on the port after it."""
+        return [int(self.http.rpartition(":")[2]) + number for number in range(2 if self.ha else 1)]
 
     @property
     def url(self) -> str:
@@ -295,15 +301,11 @@ class Room:
         """Refuse a dashboard's port that is taken before any part starts, rather than leave a pit
         service to exit on it with the room half up."""
         host = self.http.rpartition(":")[0]
-        for number, dashboard in enumerate(self.dashboards, start=1):
-            port = int(dashboard.rstrip("/").rpartition(":")[2])
-            with socket.socket() as probe:
-                try:
-                    probe.bind((host, port))
-                except OSError as error:
-                    which = "its dashboard" if number == 1 else f"pit-{number}'s dashboard, the port after --http's"
-                    raise RoomError(f"--http {self.http}: port {port} ({which}) cannot be used: {error.strerror};"
-                                    f" choose another") from None
+        for number, port in enumerate(self._dashboard_ports, start=1):
+            if error := bind_error(host, port):
+                which = "its dashboard" if number == 1 else f"pit-{number}'s dashboard, the port after --http's"
+                raise RoomError(f"--http {self.http}: port {port} ({which}) cannot be used: {error.strerror};"
+                                " choose another")
 
     def _wait_for_http(self) -> None:
         deadline = time.monotonic() + SERVE_WAIT_S
