@@ -202,11 +202,11 @@ class DealerView(QWidget):
             self.keypads.setMinimumHeight(tallest)
         if snap.need is Need.NOTHING:  # the settlement covers the seats until the next round
             self.settlement.show_table(snap)
-            self.settlement.show_check(difference_lines(snap))
+            self.settlement.show_check(difference_lines(snap), snap.reader is not None and snap.reader.checks_payouts)
             page: QWidget = self.settlement
         elif snap.need is Need.PAYMENTS:  # so does what is settled now, until the dealer has paid
             self.payments.show_table(snap)
-            self.payments.show_check(difference_lines(snap))
+            self.payments.show_check(difference_lines(snap), snap.reader is not None and snap.reader.checks_payouts)
             page = self.payments
         else:
             reader = snap.reader

@@ -3,8 +3,11 @@ that are no wager, a late change, a payout difference, a double's chips awaited)
 the reader holds the table, and the payout check's differences over the rows being paid."""
 from __future__ import annotations
 
+from dealer_assist.rules.money import Cents
 from dealer_assist.rules.phases import Need
+from dealer_assist.table.readings import row_spot
 from dealer_assist.table.snapshot import ReaderView, SpotView, TableSnapshot
+from dealer_assist.table.spots import Spot
 from dealer_assist.text.reader_words import late_change, payout_difference, reading_problem, spot_name
 
 
@@ -34,7 +37,7 @@ def reader_prompt(snap: TableSnapshot) -> str | None:
     if reader.scanning:
         return "Reading the spots…"
     if reader.differences:
-        return "Spots wrong: put them right, then tap again"
+        return "Spots put right: tap again" if put_right(reader) else "Spots wrong: put them right, then tap again"
     if reader.awaited is not None:
         awaited = reader.awaited
         return f"Seat {awaited.seat}: the player adds the {awaited.action}'s chips on {awaited.spot}"
@@ -44,7 +47,26 @@ def reader_prompt(snap: TableSnapshot) -> str | None:
 
 
 def difference_lines(snap: TableSnapshot) -> str:
-    """Each spot the payout check found wrong, a line each: 'Seat 2 · Base: $75 on the spot, $50 due · $25 overpaid'."""
+    """Each spot the payout check found wrong, a line each, as its chips lie now (the reader reads
+    them as the dealer puts them right): 'Seat 2 · Base: $75 on the spot, $50 due · $25 overpaid'."""
     if snap.reader is None:
         return ""
-    return "\n".join(payout_difference(d.spot, d.held, d.due) for d in snap.reader.differences)
+    collected = _collected(snap)
+    return "\n".join(payout_difference(view.reading.spot, view.reading.amount, view.difference.due,
+                                        collected=collected.get(view.reading.spot, 0))
+                     for view in snap.reader.spots if view.difference is not None)
+
+
+def _collected(snap: TableSnapshot) -> dict[Spot, Cents]:
+    """What the rows of the step being paid collect from each spot."""
+    rows = snap.due if snap.need is Need.PAYMENTS else tuple(row for row in snap.settlement if not snap.was_settled_early(row))
+    collected: dict[Spot, Cents] = {}
+    for row in rows:
+        if row.amount < 0:
+            collected[row_spot(row)] = collected.get(row_spot(row), 0) - row.amount
+    return collected
+
+
+def put_right(reader: ReaderView) -> bool:
+    """Whether every spot the payout check found wrong now holds what it must."""
+    return all(view.reading.amount == view.difference.due for view in reader.spots if view.difference is not None)

@@ -11,8 +11,10 @@ from dealer_assist.rules.cards import card_text
 from dealer_assist.rules.outcomes import Status
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.settlement import Row, Wager
+from dealer_assist.table.readings import row_spot
 from dealer_assist.table.snapshot import TableSnapshot
 from dealer_assist.text.journal_text import money
+from dealer_assist.text.reader_words import SPOT_NAMES, late_chips_back
 from dealer_assist.text.record_words import RESULT_WORDS, WAGER_NAMES
 from ui.elided_label import ElidedLabel
 from ui.settlement_table import NO_BREAK, SettlementTable
@@ -55,7 +57,7 @@ class RowsPanel(QFrame):
         self.note = _cell("", "muted")
         rows_box.addWidget(self.note)
         self.check = ElidedLabel(name="reader", lines=3)  # the spots the payout check found wrong (RULES.md §8.24)
-        set_flag(self.check, "warn", True)
+        self.check.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.check.hide()
         rows_box.addWidget(self.check)
         self.scroller = QScrollArea()
@@ -81,10 +83,14 @@ class RowsPanel(QFrame):
         self.note.setText(text)
         self.note.setVisible(bool(text))
 
-    def show_check(self, differences: str) -> None:
-        """The payout check's differences, a line a spot; the step stays open while there are any."""
-        self.check.setText(differences)
-        self.check.setVisible(bool(differences))
+    def show_check(self, differences: str, checked: bool = False) -> None:
+        """The payout check's differences, a line a spot; the step stays open while there are any.
+        Where the reader checks the payouts (`checked`) their place is kept from the start, saying
+        so, and the rows never move under the dealer's finger when the check finds something."""
+        hint = f"{self.confirm.text().split(' · ')[0]} checks every spot with the reader: leave the chips on them."
+        self.check.setText(differences or (hint if checked else ""))
+        set_flag(self.check, "warn", bool(differences))
+        self.check.setVisible(bool(differences) or checked)
 
 
 class SettlementPanel(RowsPanel):
@@ -139,8 +145,25 @@ def settlement_rows(lines: tuple[Row, ...], snap: TableSnapshot) -> list[list[tu
     """The heading and one row per wager still to settle, numbered in the order the dealer settles
     them (a row settled before the round ended keeps its number, and is not shown again)."""
     settled = snap.phase is Phase.SETTLED
-    return [HEAD, *(_row(order, line, snap) for order, line in enumerate(lines, start=1)
-                    if not (settled and snap.was_settled_early(line)))]
+    return [HEAD, *with_late_chips([(line, _row(order, line, snap)) for order, line in enumerate(lines, start=1)
+                                    if not (settled and snap.was_settled_early(line))], snap)]
+
+
+def with_late_chips(rows: list[tuple[Row, list[tuple[str, str]]]], snap: TableSnapshot) -> list[list[tuple[str, str]]]:
+    """The rows, each spot's late chips in a row of their own under the spot's last (RULES.md §8.23):
+    chips added after "No more bets" are not in play and go back to the player; chips taken off
+    leave the closed wager standing. The payout check counts them either way."""
+    late = {view.reading.spot: view.late_chips for view in snap.reader.spots if view.late_chips} if snap.reader else {}
+    last = {row_spot(line): index for index, (line, _) in enumerate(rows)}
+    shown = []
+    for index, (line, cells) in enumerate(rows):
+        shown.append(cells)
+        spot = row_spot(line)
+        if last[spot] == index and spot in late:
+            why = "added late · not in play" if late[spot] > 0 else "the closed wager stands"
+            shown.append([("", "muted"), (str(line.seat), "row"), (SPOT_NAMES[spot.kind], "row"), ("", "row"),
+                          ("late", "row"), (late_chips_back(late[spot]), "return"), (why, "hand")])
+    return shown
 
 
 def settled_before(snap: TableSnapshot) -> str:

@@ -123,6 +123,13 @@ class RoundReadings:
     differences: dict[Spot, PayoutDifference] = field(default_factory=dict)  # found wrong in the open step
     mispays: list[MispayAccepted] = field(default_factory=list)
 
+    def changed_late(self, reading: SpotReading) -> bool:
+        """Keeps a spot's reading that is not what it must hold; whether its chips changed since the
+        last such reading: one late change is journaled once, not again at every later scan."""
+        was = self.late.get(reading.spot)
+        self.late[reading.spot] = reading
+        return was is None or (was.amount, was.alien) != (reading.amount, reading.alien)
+
 
 def wager_changes(seat: int, current: Mapping[WagerKind, Cents], want: Mapping[WagerKind, Cents]) -> list[PlaceWager]:
     """The wagers that take the seat from `current` to `want` (kinds `want` leaves out stay as they
@@ -196,11 +203,20 @@ class WagerReadings:
         return [problem for seat in seats for problem in self.seat_wagers(tracker, seat)[1]]
 
     def settling(self, tracker: RoundTracker) -> dict[Spot, Cents]:
-        """The read spots settled in the step open now, and what each must hold once it is."""
+        """The read spots settled in the step open now, and what each must hold once it is: with
+        the late chips still on it, which go back to the player (RULES.md §8.23)."""
         rows: tuple[Row, ...] = tracker.due
         if not rows and tracker.rows:  # the settlement: every row not settled before
             rows = tuple(row for row in tracker.rows if (row.seat, row.hand, row.wager) not in tracker.settled_early)
-        return {spot: due for spot, due in due_on_spots(rows).items() if self.reads(spot)}
+        late = self.late_chips(tracker)
+        return {spot: max(0, due + late.get(spot, 0)) for spot, due in due_on_spots(rows).items() if self.reads(spot)}
+
+    def late_chips(self, tracker: RoundTracker) -> dict[Spot, Cents]:
+        """Each spot under a late change, and the chips on it beyond its closed wager: added late
+        (more than zero) they are not in play and go back to the player; taken off (less) the
+        closed wager still stands (RULES.md §8.23)."""
+        found = {spot: reading.amount - must_hold(tracker, spot) for spot, reading in self.round.late.items()}
+        return {spot: chips for spot, chips in found.items() if chips}
 
     def watched(self, tracker: RoundTracker, spot: Spot) -> bool:
         """Whether a change of this spot is a late change: a seat's wager spot, read, whose wager

@@ -468,12 +468,11 @@ class TableSession:
         elif spot.kind is SpotKind.INSURANCE and tracker.phase is Phase.INSURANCE:
             self._decided_by_chips(Insure(seat, reading.amount), reading, reading.amount, "insurance", tracker, ops)
         elif self.reader.watched(tracker, spot):
-            late, due = self.reader.round.late, must_hold(tracker, spot)
+            due = must_hold(tracker, spot)
             if reading.amount == due and not reading.alien:
-                if late.pop(spot, None) is not None:
+                if self.reader.round.late.pop(spot, None) is not None:
                     ops.append(LateChangeUndone(spot))
-            else:
-                late[spot] = reading
+            elif self.reader.round.changed_late(reading):
                 ops.append(LateChange(spot, due, reading.amount, reading.alien))
 
     def _await_chips(self, event: Decide, tracker: RoundTracker, ops: list[Any]) -> None:

@@ -16,6 +16,7 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.operations import EndReason, HoldReason
 from dealer_assist.rules.outcomes import Status, standing
 from dealer_assist.rules.phases import Need, Phase
+from dealer_assist.rules.profile import PayoutCheck
 from dealer_assist.rules.prompts import misdeal_prompt, unread_prompt
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.rules.settlement import Row, Wager, banker_net, seat_nets
@@ -170,12 +171,14 @@ class TableView:
 class SpotView:
     """A read spot as its seat shows it: its chips, and what is wrong with them if anything: chips
     that are no wager while betting is open, a late change (`due` the closed wager it must hold),
-    a payout check that found it wrong (RULES.md §8.22-8.24)."""
+    a payout check that found it wrong (RULES.md §8.22-8.24). `reading` is the spot's last; under a
+    late change, `late_chips` is what lay on it beyond its closed wager (less than zero: taken off)."""
 
     reading: SpotReading
     problem: SpotProblem | None = None
     due: Cents | None = None
     difference: PayoutDifference | None = None
+    late_chips: Cents = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +190,7 @@ class ReaderView:
     awaited: ChipsAwaited | None = None
     mispays: tuple[MispayAccepted, ...] = ()
     scanning: bool = False
+    checks_payouts: bool = False  # the dealer's "Paid" scans the spots and holds until they are right (RULES.md §8.24)
 
     def on_seat(self, seat: int | None) -> tuple[SpotView, ...]:
         return tuple(view for view in self.spots if view.reading.spot.seat == seat)
@@ -423,14 +427,16 @@ def reader_view(session: TableSession) -> ReaderView | None:
         return None
     betting = tracker is not None and tracker.phase is Phase.BETTING
     problems = {problem.reading.spot: problem for problem in reader.problems(tracker)} if tracker is not None and betting else {}
-    spots = {**reader.readings(), **found.late}
+    spots = {**found.late, **reader.readings()}
+    late = reader.late_chips(tracker) if tracker is not None else {}
     views = tuple(
         SpotView(reading, problems.get(spot),
                  must_hold(tracker, spot) if tracker is not None and spot in found.late else None,
-                 found.differences.get(spot))
+                 found.differences.get(spot), late.get(spot, 0))
         for spot, reading in sorted(spots.items(), key=lambda item: (item[0].seat or 0, item[0].kind.value))
     )
-    return ReaderView(views, found.awaited, tuple(found.mispays))
+    return ReaderView(views, found.awaited, tuple(found.mispays),
+                      checks_payouts=bool(reader.spots) and session.profile.payout_check is PayoutCheck.HOLD)
 
 
 def last_round(session: TableSession, tracker: RoundTracker) -> tuple[LastRound, ...]:

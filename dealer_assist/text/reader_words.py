@@ -43,16 +43,27 @@ def on_spot(spot: Spot, held: Cents, due: Cents, due_word: str, seat: bool = Tru
 
 def late_change(spot: Spot, held: Cents, due: Cents, alien: int = 0, seat: bool = True) -> str:
     """'Seat 3 · Base: $40 on the spot, $30 closed · late change'; on the seat itself, in its
-    narrow place, it says so first: 'Late change · Base $40 · closed $30'."""
+    narrow place of two lines, it says so first, the change before the wager that stands:
+    'Late +$10 on Base · closed $30 stands'."""
     aliens = f" · {_aliens(alien)}" if alien else ""
     if not seat:
-        return f"Late change · {spot_name(spot, seat)} {money_text(held)} · closed {money_text(due)}{aliens}"
+        change = f" {money_text(held - due, signed=True)}" if held != due else ""
+        return f"Late{change} on {spot_name(spot, seat)}{aliens} · closed {money_text(due)} stands"
     return f"{on_spot(spot, held, due, 'closed', seat)}{aliens} · late change"
 
 
-def payout_difference(spot: Spot, held: Cents, due: Cents, seat: bool = True) -> str:
-    """'Seat 2 · Base: $75 on the spot, $50 due · $25 overpaid'."""
-    way = "overpaid" if held > due else "underpaid"
+def late_chips_back(chips: Cents) -> str:
+    """What the settlement says of a spot's late chips (RULES.md §8.23): added late they go back to
+    the player, 'RETURN LATE $25'; taken off late, the closed wager still stands."""
+    return f"RETURN LATE {money_text(chips)}" if chips > 0 else f"{money_text(-chips)} TAKEN OFF LATE"
+
+
+def payout_difference(spot: Spot, held: Cents, due: Cents, seat: bool = True, collected: Cents = 0) -> str:
+    """'Seat 2 · Base: $75 on the spot, $50 due · $25 overpaid'; chips the settlement collects from
+    the spot (`collected`) and still on it are 'not collected'; once the chips are as due, 'right now'."""
+    if held == due:
+        return f"{on_spot(spot, held, due, 'due', seat)} · right now"
+    way = "not collected" if 0 < held - due <= collected else "overpaid" if held > due else "underpaid"
     return f"{on_spot(spot, held, due, 'due', seat)} · {money_text(abs(held - due))} {way}"
 
 

@@ -93,7 +93,7 @@ def test_a_late_change_is_shown_on_its_seat(felt, tmp_path):
     rig.chips("3.base", 25, 10)
     _shown(window)
     view = window.view
-    assert view.seats[3].note.text() == "Late change · Base $35 · closed $25" and not view.seats[3].note.cut
+    assert view.seats[3].note.text() == "Late +$10 on Base · closed $25 stands" and not view.seats[3].note.cut
     assert view.seats[3].notes.currentWidget() is view.seats[3].note, "in the place of the side bets"
     assert view.seats[3].wagers.text() == "$25", "the closed wager stands"
     assert rig.snapshot.need is Need.DECISION
