@@ -40,7 +40,8 @@ def reader_prompt(snap: TableSnapshot) -> str | None:
         return "Spots put right: tap again" if put_right(reader) else "Spots wrong: put them right, then tap again"
     if reader.awaited is not None:
         awaited = reader.awaited
-        return f"Seat {awaited.seat}: the player adds the {awaited.action}'s chips on {awaited.spot}"
+        where = spot_name(awaited.spot, seat=False).lower()
+        return f"Seat {awaited.seat}: the player adds the {awaited.action}'s chips on the {where}"
     if snap.need is Need.WAGERS and reader.problems:
         return f"Put right: {reading_problem(reader.problems[0])}"
     return None
