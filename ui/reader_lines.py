@@ -60,7 +60,8 @@ def difference_lines(snap: TableSnapshot) -> str:
 
 def _collected(snap: TableSnapshot) -> dict[Spot, Cents]:
     """What the rows of the step being paid collect from each spot."""
-    rows = snap.due if snap.need is Need.PAYMENTS else tuple(row for row in snap.settlement if not snap.was_settled_early(row))
+    rows = snap.due if snap.need is Need.PAYMENTS else tuple(
+        row for row in snap.settlement if not snap.was_settled_early(row))
     collected: dict[Spot, Cents] = {}
     for row in rows:
         if row.amount < 0:

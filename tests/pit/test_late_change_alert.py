@@ -85,7 +85,8 @@ def test_one_late_change_is_journaled_once_and_raises_one_alert(store: PitStore,
     records = list(read_records(path))
     late = [(record.seq, op) for record in records if record.kind in (RecordKind.INPUT, RecordKind.CLOSE)
             for op in record.body["ops"] if op["type"] == "LateChange"]
-    assert [(op["spot"], op["due"], op["held"]) for _, op in late] == [("7.base", 10_000, 12_500), ("7.base", 10_000, 10_500)]
+    assert [(op["spot"], op["due"], op["held"]) for _, op in late] == [
+        ("7.base", 10_000, 12_500), ("7.base", 10_000, 10_500)]
     assert records[-1].kind is RecordKind.CLOSE, "the late chips counted: seat 7 paid right, the round closed"
 
     found = messages(path, "T-L")
@@ -95,5 +96,5 @@ def test_one_late_change_is_journaled_once_and_raises_one_alert(store: PitStore,
     _write(store.dsn, found)
     alerts = [alert for alert in store.alerts() if alert["kind"] == "late_change"]
     assert sorted((alert["round_id"], alert["seq"]) for alert in alerts) == [(1, late[0][0]), (1, late[1][0])]
-    assert min(alerts, key=lambda alert: alert["seq"])["text"] == ("late change: Seat 7 · Base: $125 on the spot, $100 closed · late change;"
-                                 " the closed wager stands")
+    first = min(alerts, key=lambda alert: alert["seq"])
+    assert first["text"] == "late change: Seat 7 · Base: $125 on the spot, $100 closed · late change; the closed wager stands"

@@ -88,7 +88,8 @@ def test_late_chips_are_returned_and_a_right_payout_passes_the_check(felt, tmp_p
     _deal_paying_naturals(rig, window, 3)
     _shown(window)
     note = view.seats[7].note
-    assert note.text() == "Late +$25 on Base · closed $100 stands" and not note.cut, "all of it on the seat, no tooltip"
+    assert note.text() == "Late +$25 on Base · closed $100 stands"
+    assert not note.cut, "all of it on the seat: nothing only on a tooltip"
     assert view.seats[7].wagers.text() == "$100", "the closed wager stands"
     _deal_paying_naturals(rig, window, 5)
     rig.tap_on(view.decisions.buttons[Action.STAND])  # seat 2 on 16
