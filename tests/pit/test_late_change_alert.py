@@ -97,4 +97,5 @@ def test_one_late_change_is_journaled_once_and_raises_one_alert(store: PitStore,
     alerts = [alert for alert in store.alerts() if alert["kind"] == "late_change"]
     assert sorted((alert["round_id"], alert["seq"]) for alert in alerts) == [(1, late[0][0]), (1, late[1][0])]
     first = min(alerts, key=lambda alert: alert["seq"])
-    assert first["text"] == "late change: Seat 7 · Base: $125 on the spot, $100 closed · late change; the closed wager stands"
+    assert first["text"] == ("late change: Seat 7 · Base: $125 on the spot, $100 closed · late change;"
+                             " the closed wager stands")
