@@ -43,8 +43,9 @@ class Tile:
         if match is None:
             raise Malformed(f"tile path {path!r}: it is tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>]")
         level = None if match["level"] == "entries" else int(match["level"])
-        width = TILE_WIDTH if match["width"] is None else int(match["width"])
-        if (level is not None and level > MAX_LEVEL) or width >= TILE_WIDTH:
+        partial = match["width"] is not None
+        width = int(match["width"]) if partial else TILE_WIDTH
+        if (level is not None and level > MAX_LEVEL) or (partial and width >= TILE_WIDTH):
             raise Malformed(f"tile path {path!r}: a level to {MAX_LEVEL}, a partial width from 1 to 255")
         tile = cls(level, int(match["index"].replace("x", "").replace("/", "")), width)
         if tile.path() != path:
