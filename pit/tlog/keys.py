@@ -57,7 +57,8 @@ def b64decode(text: str, what: str) -> bytes:
 def _typed_key(encoded: str, what: str) -> tuple[SignatureType, bytes]:
     raw = b64decode(encoded, what)
     if not raw or raw[0] not in set(SignatureType):
-        raise Malformed(f"{what}: signature type {raw[:1].hex() or 'missing'} is not Ed25519 (01) or cosignature/v1 (04)")
+        raise Malformed(f"{what}: signature type {raw[:1].hex() or 'missing'} is not "
+                        "Ed25519 (01) or cosignature/v1 (04)")
     if len(raw) != 1 + ED25519_SIZE:
         raise Malformed(f"{what}: an Ed25519 key is {ED25519_SIZE} bytes, not {len(raw) - 1}")
     return SignatureType(raw[0]), raw[1:]
@@ -133,7 +134,8 @@ class SignerKey:
         return f"{_SKEY_PREFIX}{self.name}+{self.verifier().key_id:08x}+{encoded}"
 
     def verifier(self) -> VerifierKey:
-        public = Ed25519PrivateKey.from_private_bytes(self.seed).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        private = Ed25519PrivateKey.from_private_bytes(self.seed)
+        public = private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
         return VerifierKey(self.name, self.kind, public)
 
     def sign(self, message: bytes) -> bytes:

@@ -51,7 +51,8 @@ class MemoryTree:
             count = len(self._levels[level]) // HASH_SIZE
             if count % 2:
                 return
-            hashed = node_hash(bytes(self._levels[level][-2 * HASH_SIZE:-HASH_SIZE]), bytes(self._levels[level][-HASH_SIZE:]))
+            row = self._levels[level]
+            hashed = node_hash(bytes(row[-2 * HASH_SIZE:-HASH_SIZE]), bytes(row[-HASH_SIZE:]))
             level += 1
             if level == len(self._levels):
                 self._levels.append(bytearray())

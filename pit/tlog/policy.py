@@ -120,7 +120,8 @@ class _Parser:
         key = VerifierKey.parse(text)
         if key.kind is not kind:
             raise Malformed(f"vkey {key.name}: of type {kind:02x} here, not {key.kind:02x}")
-        if any(k.public == key.public for k in [*(log.key for log in self.logs), *(w.key for w in self.witnesses.values())]):
+        listed = [*(log.key for log in self.logs), *(w.key for w in self.witnesses.values())]
+        if any(k.public == key.public for k in listed):
             raise Malformed(f"vkey {key.name}: its public key is listed already")
         return key
 

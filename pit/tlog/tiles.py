@@ -15,7 +15,8 @@ TILE_WIDTH = 256
 TILE_HEIGHT = 8  # log2(TILE_WIDTH): the tree levels one tile spans
 MAX_LEVEL = 63
 MAX_ENTRY = 0xFFFF
-_PATH = re.compile(r"tile/(?P<level>0|[1-9][0-9]?|entries)/(?P<index>(?:x[0-9]{3}/)*[0-9]{3})(?:\.p/(?P<width>[1-9][0-9]{0,2}))?")
+_PATH = re.compile(r"tile/(?P<level>0|[1-9][0-9]?|entries)/(?P<index>(?:x[0-9]{3}/)*[0-9]{3})"
+                   r"(?:\.p/(?P<width>[1-9][0-9]{0,2}))?")
 
 
 @dataclass(frozen=True)

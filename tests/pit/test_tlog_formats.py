@@ -94,7 +94,8 @@ def test_the_c2sp_tlog_proof_example_parses_and_renders_byte_for_byte() -> None:
 
 @pytest.mark.parametrize("change", [
     ("c2sp.org/tlog-proof@v1\n", "c2sp.org/tlog-proof@v2\n"), ("index 73894", "index 073894"),
-    ("index 73894\n", ""), ("\n\nexample.com", "\nexample.com"), ("gSKyXoYZUgZ6jduWYrkDOARinOMGJveXjgMkBTcdPlQ=\n", "gSKy\n"),
+    ("index 73894\n", ""), ("\n\nexample.com", "\nexample.com"),
+    ("gSKyXoYZUgZ6jduWYrkDOARinOMGJveXjgMkBTcdPlQ=\n", "gSKy\n"),
 ])
 def test_a_malformed_tlog_proof_is_refused(change: tuple[str, str]) -> None:
     with pytest.raises(Malformed, match="tlog-proof"):

@@ -15,13 +15,16 @@ from pit.tlog.note import Note, NoteVerifier, Verifier, open_note, sign_text
 # c2sp.org/signed-note, "Verifier keys / Example"
 SPEC_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"
 SPEC_NOTE = ("This is an example message.\n\n"
-             "— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n")
+             "— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3m"
+             "FXmRKuwHjG1Yu72IneyaQM=\n")
 # c2sp.org/signed-note's opening example (its key is not published)
 QUASIMODO = ("Ognuno sta solo sul cuor della terra\ntrafitto da un raggio di sole:\n\ned è subito sera.\n\n"
-             "— quasimodo.example/salvatore NnugSzTjtVAewIS+Z/iJhUPeFDkO/5QQ2i5ddnGITLlC+EhfLW9oJKONrMouFSQU0xMcXxj99ihAQwaqP3ZekRwNtIc=\n")
+             "— quasimodo.example/salvatore NnugSzTjtVAewIS+Z/iJhUPeFDkO/5QQ2i5ddnGITLlC+EhfLW9oJKONr"
+             "MouFSQU0xMcXxj99ihAQwaqP3ZekRwNtIc=\n")
 # c2sp.org/tlog-cosignature's example (no keys published: the framing and the signed message are checked)
 SOFA_BODY = "example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n"
-SOFA_LOG = "— example.com/behind-the-sofa Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Zhcyv2q1gGzGku9nTo+zyWE+xeMcTOAYQ8=\n"
+SOFA_LOG = ("— example.com/behind-the-sofa Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Z"
+            "hcyv2q1gGzGku9nTo+zyWE+xeMcTOAYQ8=\n")
 SOFA_W1 = ("— witness.example.com/w1 jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZ"
            "qhf5nNo0xUe+mbIUBkBIfZ+qnA==\n")
 SOFA_MESSAGE = ("cosignature/v1\ntime 1679315147\nexample.com/behind-the-sofa\n20852163\n"
@@ -31,8 +34,10 @@ PETER_SKEY = "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx0
 PETER_VKEY = "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"
 ENOCH_VKEY = "EnochRoot+af0cfe78+ATtqJ7zOtqQtYqOo0CpvDXNlMhV3HeJDpjrASKGLWdop"
 GO_TEXT = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n"
-PETER_SIG = "— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n"
-ENOCH_SIG = "— EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n"
+PETER_SIG = ("— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdng"
+             "otpRZb6KE6RyyBwJnAM=\n")
+ENOCH_SIG = ("— EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc"
+             "+QQ=\n")
 
 
 def verifier(vkey: str) -> NoteVerifier:
@@ -41,7 +46,8 @@ def verifier(vkey: str) -> NoteVerifier:
 
 def test_c2sp_example_note_verifies_with_its_vkey() -> None:
     key = VerifierKey.parse(SPEC_VKEY)
-    assert (key.name, key.kind, key.key_id, str(key)) == ("example.com/foo", SignatureType.ED25519, 0x530D903A, SPEC_VKEY)
+    assert (key.name, key.kind, key.key_id) == ("example.com/foo", SignatureType.ED25519, 0x530D903A)
+    assert str(key) == SPEC_VKEY
     opened = open_note(SPEC_NOTE.encode(), [NoteVerifier(key)])
     assert opened.note.text == "This is an example message.\n"
     assert [s.name for s in opened.verified] == ["example.com/foo"]
@@ -74,7 +80,8 @@ def test_go_sumdb_note_vectors() -> None:
     two = open_note(both, [verifier(PETER_VKEY), verifier(ENOCH_VKEY)])
     assert [s.name for s in two.verified] == ["PeterNeumann", "EnochRoot"]
     with pytest.raises(Unverified, match="ambiguous key EnochRoot"):
-        open_note((GO_TEXT + "\n" + ENOCH_SIG).encode(), [verifier(ENOCH_VKEY), verifier(PETER_VKEY), verifier(ENOCH_VKEY)])
+        open_note((GO_TEXT + "\n" + ENOCH_SIG).encode(),
+                  [verifier(ENOCH_VKEY), verifier(PETER_VKEY), verifier(ENOCH_VKEY)])
     with pytest.raises(Malformed):
         open_note((GO_TEXT + "\n" + PETER_SIG * 101).encode(), [verifier(PETER_VKEY)])
     with pytest.raises(Unverified, match="invalid signature for key PeterNeumann"):
@@ -87,7 +94,7 @@ def test_go_sumdb_note_vectors() -> None:
 
 @pytest.mark.parametrize("message", [
     GO_TEXT, GO_TEXT + "\n", GO_TEXT + "\n" + PETER_SIG[:-1], "\x01" + GO_TEXT + "\n" + PETER_SIG,
-    GO_TEXT + "\n" + "— Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=",
+    GO_TEXT + "\n" + PETER_SIG.replace("PeterNeumann", "Bad Name")[:-1],
     GO_TEXT + "\n" + PETER_SIG + "Unexpected line.\n",
 ])
 def test_go_malformed_notes(message: str) -> None:
@@ -118,7 +125,8 @@ def test_go_key_manglings_are_refused() -> None:
 
 def test_c2sp_checkpoint_and_cosignature_examples_parse_to_their_fields() -> None:
     checkpoint = Checkpoint.parse(SOFA_BODY)
-    assert (checkpoint.origin, checkpoint.size, checkpoint.text()) == ("example.com/behind-the-sofa", 20852163, SOFA_BODY)
+    assert (checkpoint.origin, checkpoint.size) == ("example.com/behind-the-sofa", 20852163)
+    assert checkpoint.text() == SOFA_BODY
     note = Note.parse((SOFA_BODY + "\n" + SOFA_LOG + SOFA_W1).encode())
     log, witness = note.signatures
     assert (log.name, len(log.signature)) == ("example.com/behind-the-sofa", 64)
@@ -151,7 +159,8 @@ def test_a_cosignature_verifies_with_its_witness_key_and_not_on_another_checkpoi
 
 
 @pytest.mark.parametrize("text", [
-    "o\n1\n", "\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n", "o\n01\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
+    "o\n1\n", "\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
+    "o\n01\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
     "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I\n", "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n\n",
     "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=", "o\n-1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
     "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxqw==\n",

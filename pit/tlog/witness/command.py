@@ -52,7 +52,8 @@ def _log_keys(vkeys: list[str]) -> list[VerifierKey]:
         except Malformed as error:
             raise CommandError(CommandCode.BAD_ARGUMENTS, f"--log: {error}") from None
         if key.kind is not SignatureType.ED25519:
-            raise CommandError(CommandCode.BAD_ARGUMENTS, f"--log {key.name}: a log key is of type 01, not {key.kind:02x}")
+            raise CommandError(CommandCode.BAD_ARGUMENTS,
+                               f"--log {key.name}: a log key is of type 01, not {key.kind:02x}")
         keys.append(key)
     return keys
 
