@@ -26,6 +26,8 @@ WRONG = [  # (command, arguments, the stream its failure goes to)
     ("run", ["--size", "1280x800", "--bogus"], STDERR),
     ("pit", ["table", "remove", "T1"], STDERR),
     ("room", ["--tables", "x"], STDERR),
+    ("log", ["keygen", "o.test/log"], STDOUT),
+    ("witness", ["serve", "--key", "w.key"], STDERR),
 ]
 
 

@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("ui.run_command", "open the dealer's touchscreen"),
     "pit": ("pit.commands", "the card room's pit service: init, table add, nats-config, user add, token add, serve"),
     "room": ("pit.trial.room", "a whole card room on this machine: broker, store, pit and N emulated tables"),
+    "log": ("pit.tlog.log_command", "the room's public log: keygen"),
+    "witness": ("pit.tlog.witness.command", "a tlog-witness for the room's log: keygen, serve"),
 }
 
 

@@ -2,8 +2,8 @@
 "message"}}`, and an exit status, never argparse's usage text or a traceback.
 
 A command prints its failure where its result would go: on stdout for the commands that print a
-result (settle, profiles, journal, bench, calibrate, devices, sim, analyze), on stderr for the ones
-that run a screen or a service and keep stdout for what they serve (run, pit, room). The commands
+result (settle, profiles, journal, bench, calibrate, devices, sim, analyze, log), on stderr for the ones
+that run a screen or a service and keep stdout for what they serve (run, pit, room, witness). The commands
 of ROUND-FILE.md's kind (settle, profiles, journal, analyze) name the rule too, `"rule"`, null when
 the failure breaks none.
 """
