@@ -21,8 +21,13 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:  # Qt loads after the clock starts, in `main`
+    from PySide6.QtCore import QCoreApplication
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # This file is named like the `ui` package: import the package, not this file, and the package of
@@ -62,11 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     from dealer_assist.rules.phases import Need
     from dealer_assist.rules.profile import load_profile
     from dealer_assist.journal.journal_file import Record, RecordKind
-    from dealer_assist.table.session import TableConfig, TableInput
+    from dealer_assist.table.session import TableConfig
 
     pages = {Need.PAYMENTS: "settle now", Need.NOTHING: "settlement"}
-    from devices.table_controller import TableController
-    from devices.table_feed import DeviceNote
+    from devices.table_controller import Item, TableController
     from hw_sims.bench_devices import BenchDevices
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
@@ -89,12 +93,12 @@ def main(argv: list[str] | None = None) -> int:
             if record.kind in (RecordKind.INPUT, RecordKind.CLOSE) and record.body["input"].get("type") == "CardDrawn":
                 self.recorded = time.perf_counter()
 
-        def deliver(self, item: TableInput | DeviceNote) -> None:
+        def deliver(self, item: Item) -> None:
             if isinstance(item, CardDrawn):
                 self.arrived = time.perf_counter()  # on the shoe link's reader thread, as it hands the card over
             super().deliver(item)
 
-        def _take(self, item: TableInput | DeviceNote) -> None:
+        def _take(self, item: Item) -> None:
             if isinstance(item, CardDrawn):
                 self.picked = time.perf_counter()
             super()._take(item)
@@ -182,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _wait(app, done) -> None:
+def _wait(app: QCoreApplication, done: Callable[[], bool]) -> None:
     """Let the event loop sleep until events come, handle them, until `done()`."""
     from PySide6.QtCore import QEventLoop
 
@@ -193,7 +197,7 @@ def _wait(app, done) -> None:
         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
 
 
-def _wait_for(app, seconds: float) -> None:
+def _wait_for(app: QCoreApplication, seconds: float) -> None:
     """Let the event loop run, asleep between events, as it does while the dealer's hand reaches
     for the next card."""
     from PySide6.QtCore import QTimer
