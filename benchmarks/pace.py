@@ -444,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     print(f"{rounds} rounds a profile each way, seed {args.seed}, {PLAYING} seats playing; a tap {TAP_S:g} s; the deal: "
           f"a card {CARD_S:g} s, a decision read {READ_S:g} s, a chip paid {CHIP_S:g} s, a wager collected {COLLECT_S:g} s")
+    print("rounds an hour are modelled, not measured: the taps and the deal's work are counted, each at the time above")
     shm = Path("/dev/shm")  # the journals' fsyncs are not what is measured
     with tempfile.TemporaryDirectory(prefix="dealer-assist-pace-", dir=shm if shm.is_dir() else None) as folder:
         for profile_id in args.profile or PROFILES:
@@ -459,15 +460,16 @@ def _report(profile_id: str, tallies: dict[Way, Tally]) -> None:
     n = deal.rounds
     print(f"\n{profile_id}: the deal alone {deal.deal_s() / n:.1f} s a round ({deal.cards / n:.1f} cards, {deal.reads / n:.1f} "
           f"decisions read, {deal.chips_paid / n:.1f} chips paid, {deal.collected / n:.1f} wagers collected), "
-          f"{3600 * n / deal.deal_s():.1f} rounds/h unassisted; {deal.wagers / n:.1f} wagers a round")
-    print(f"  {'way':<20} {'taps/round':>10} {'taps/wager':>10} {'dealer s/round':>15} {'rounds/h':>8}  taps by kind, per round")
+          f"{3600 * n / deal.deal_s():.1f} rounds/h unassisted (modelled); {deal.wagers / n:.1f} wagers a round")
+    print(f"  {'way':<20} {'taps/round':>10} {'taps/wager':>10} {'dealer s/round':>15} {'modelled rounds/h':>17}  "
+          "taps by kind, per round")
     for way, tally in tallies.items():
         taps = sum(tally.taps.values())
         wager_taps = sum(tally.taps[kind] for kind in WAGER_TAPS)
         seconds, tapping = tally.deal_s() / n, tally.taps_s() / n
         kinds = ", ".join(f"{kind} {tally.taps[kind] / n:.2f}" for kind in KINDS if tally.taps[kind])
         print(f"  {way.value:<20} {taps / n:>10.2f} {wager_taps / tally.wagers:>10.2f} {seconds:>7.1f} + {tapping:>5.1f} "
-              f"{3600 / (seconds + tapping):>8.1f}  {kinds}")
+              f"{3600 / (seconds + tapping):>17.1f}  {kinds}")
 
 
 if __name__ == "__main__":
