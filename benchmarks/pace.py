@@ -208,9 +208,11 @@ class Pace:
         seats = profile.seats
         occupied = PLAYING + (1 if profile.player_dealer else 0)
         self.players = Players(seed, profile_id, tuple(range(1, occupied + 1)))
-        self.controller = TableController.open(folder / f"{profile_id}-{way.name.lower()}.db", TableConfig("PACE", profile_id))
+        journal = folder / f"{profile_id}-{way.name.lower()}.db"
+        self.controller = TableController.open(journal, TableConfig("PACE", profile_id))
         self.bridge = TableBridge(self.controller)
-        self.wire = BenchDevices(self.controller.facts, BenchPlayer(seed, shoe_reports_cut=True), wagers=way is Way.READER)
+        self.wire = BenchDevices(self.controller.facts, BenchPlayer(seed, shoe_reports_cut=True),
+                                 wagers=way is Way.READER)
         self.wire.start()
         self.controller.connect_devices(self.wire.shoe_url, self.wire.peek_url)
         self.chips: ChipPlayers | None = None

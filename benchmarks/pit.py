@@ -178,7 +178,8 @@ def latency_passes(folder: Path, rounds: int, passes: int) -> dict[str, list[Lat
 
 def _latency_report(found: dict[str, list[Latencies]]) -> None:
     for what in ("taken", "durable"):
-        print(f"  card frame written -> {'taken by the table' if what == 'taken' else 'record durable, sinks offered'}:")
+        moment = "taken by the table" if what == "taken" else "record durable, sinks offered"
+        print(f"  card frame written -> {moment}:")
         pooled = {key: [v for run in runs for v in getattr(run, what)] for key, runs in found.items()}
         for label, key in LATENCY_RUNS:
             by_pass = " / ".join(f"{percentile(getattr(run, what), 0.99):.2f}" for run in found[key])

@@ -63,12 +63,14 @@ class BenchDevices:
             self.shoe = ShoeEmulator(PtyEndpoint(), cards=[], decks=decks, announce=False, pace=None, seed=player.seed)
         else:
             if not _NUMBERED_SHOE.fullmatch(now.shoe_id):
-                raise DeviceError(DeviceCode.FOREIGN_SHOE, f"the journal's shoe {now.shoe_id!r} is not an emulated one and "
-                                  "the bench cannot name a shoe after it: connect that table's shoe (--shoe URL)")
+                raise DeviceError(DeviceCode.FOREIGN_SHOE, f"the journal's shoe {now.shoe_id!r} is not an emulated "
+                                  "one and the bench cannot name a shoe after it: "
+                                  "connect that table's shoe (--shoe URL)")
             self.current, self.pulled = player.shoe(now), now.shoe_cards
             shoe = self.current.shoe
             self.shoe = ShoeEmulator(PtyEndpoint(), cards=shoe.cards, shoe_id=now.shoe_id, decks=decks,
-                                     start_at=now.shoe_cards, cut=shoe.cut_at, pace=None, seed=player.seed, announce=False)
+                                     start_at=now.shoe_cards, cut=shoe.cut_at, pace=None, seed=player.seed,
+                                     announce=False)
             continued = bench_seed(now.shoe_id) == player.seed
             if not now.new_shoe_due and (not continued or self.current.cut_reached(now.shoe_cards)):
                 self.shoe.sim_report_cut()  # past the cut, or a shoe the bench cannot go on with

@@ -29,8 +29,9 @@ class ChipPlayers:
     holds; `dealer` gives the dealer's own part of the move ("No more bets", the bank taken, a double's
     or a split's tap, "Paid"): straight to the table controller by default, or as a tap on the screen."""
 
-    def __init__(self, controller: TableController, reader: WagerEmulator, wagers: Callable[[TableFacts], list[PlaceWager]],
-                 wait: Wait, dealer: Callable[[TableInput], None] | None = None) -> None:
+    def __init__(self, controller: TableController, reader: WagerEmulator,
+                 wagers: Callable[[TableFacts], list[PlaceWager]], wait: Wait,
+                 dealer: Callable[[TableInput], None] | None = None) -> None:
         self.controller = controller
         self.reader = reader
         self.wagers = wagers

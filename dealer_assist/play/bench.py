@@ -82,7 +82,7 @@ class BenchPlayer:
         wagers = self.wagers(facts)
         placed = sum(isinstance(e, PlaceWager) for e in facts.round_inputs)
         rng = random.Random(f"{self.seed}:{facts.round_id}:{len(facts.round_inputs)}")
-        event = at_the_table(next_input(round_, RandomPolicy(rng, lambda: shoe.card(facts.shoe_cards), wagers[placed:])),
-                             SUPERVISOR)
+        policy = RandomPolicy(rng, lambda: shoe.card(facts.shoe_cards), wagers[placed:])
+        event = at_the_table(next_input(round_, policy), SUPERVISOR)
         assert event is not None, "a settled round is confirmed above"
         return event
