@@ -27,8 +27,8 @@ def main() -> int:
     args = parser.parse_args()
     one_core()
     decoders = {name: make_decoder(name) for name in DecoderName}
-    read = {name: Counter() for name in decoders}
-    false = {name: Counter() for name in decoders}
+    read: dict[DecoderName, Counter[str]] = {name: Counter() for name in decoders}
+    false: dict[DecoderName, Counter[str]] = {name: Counter() for name in decoders}
     times: dict[DecoderName, dict[str, list[float]]] = {name: {} for name in decoders}
     dealt: Counter[str] = Counter()
     for seed, condition in enumerate(CONDITIONS):

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from dealer_assist.journal.journal_file import Journal, Verdict, read_records, verify
 from dealer_assist.play.bench import BenchPlayer
-from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from devices.table_controller import TableController
 
 OPEN_ROUND_INPUTS = 12  # inputs of the round a kill interrupts
 BLOCK = 4096  # one WAL frame of a small record
@@ -47,14 +47,19 @@ def raw_fsyncs(folder: Path, count: int) -> float:
         path.unlink()
 
 
-def play(folder: Path, rounds: int) -> Table:
+def play(folder: Path, rounds: int) -> TableController:
     """A table left open in the middle of the round after `rounds` closed ones."""
-    table = Table.open(folder / f"rounds-{rounds}.db", TableConfig("BENCH", "nobust-4.0"))
+    table = TableController.open(folder / f"rounds-{rounds}.db", TableConfig("BENCH", "nobust-4.0"))
     player = BenchPlayer(3)
+
+    def move() -> None:
+        if (refused := table.submit(player.next_input(table.facts()))) is not None:
+            raise refused
+
     while table.rounds_closed < rounds:
-        table.submit(player.next_input(table.session))
+        move()
     for _ in range(OPEN_ROUND_INPUTS):
-        table.submit(player.next_input(table.session))
+        move()
     return table
 
 
@@ -81,7 +86,7 @@ def durable_appends(folder: Path, source: Path, count: int) -> tuple[float, list
     return len(records) / elapsed, sorted(took)
 
 
-def restart(path: Path) -> tuple[float, float, Table]:
+def restart(path: Path) -> tuple[float, float, TableController]:
     """Seconds to verify alone, and to open the table (verify, then the replay of the open round)."""
     start = time.perf_counter()
     verdict = verify(path)
@@ -89,7 +94,7 @@ def restart(path: Path) -> tuple[float, float, Table]:
     if not verdict.ok:
         raise SystemExit(f"the benchmark journal does not verify: {verdict.message}")
     start = time.perf_counter()
-    table = Table.open(path)
+    table = TableController.open(path)
     return verified, time.perf_counter() - start, table
 
 
@@ -108,10 +113,10 @@ def main() -> None:
         start = time.perf_counter()
         table = play(ram, rounds)
         played = time.perf_counter() - start
-        killed = crash_image(table.path, ram / "killed.db")
+        killed = crash_image(table.journal_path, ram / "killed.db")
         table.close()
-        sealed = table.path
-        print(f"journal: {rounds:,} rounds closed + {OPEN_ROUND_INPUTS} inputs, {table.journal.seq:,} records, "
+        sealed = table.journal_path
+        print(f"journal: {rounds:,} rounds closed + {OPEN_ROUND_INPUTS} inputs, {table.records_written:,} records, "
               f"{sealed.stat().st_size / 1e6:.1f} MB (played in {played:.0f} s, {ram})")
 
         before = raw_fsyncs(disk, max(appends, 200))
@@ -126,7 +131,7 @@ def main() -> None:
         for name, path in (("sealed after a clean close", sealed), ("as a kill left it", killed)):
             verified, opened, reopened = restart(path)
             print(f"{name}: verify {verified:.2f} s; restart (verify + recovery of round "
-                  f"{reopened.session.round_id}) {opened:.2f} s")
+                  f"{reopened.facts().round_id}) {opened:.2f} s")
             reopened.close()
     finally:
         shutil.rmtree(ram, ignore_errors=True)

@@ -16,13 +16,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from dealer_assist.journal.journal_file import RecordKind, read_records, verify
 
 BENCH = [sys.executable, "-m", "ui.cli", "bench"]
 
 
-def recorded_inputs(path: Path) -> list[dict]:
+def recorded_inputs(path: Path) -> list[dict[str, Any]]:
     return [r.body["input"] for r in read_records(path) if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)]
 
 
@@ -54,6 +55,7 @@ def main() -> int:
         time.sleep(rng.uniform(0.2, 1.0))
         if process.poll() is not None:
             if process.returncode != 0:
+                assert process.stderr is not None
                 print(process.stderr.read().decode(), file=sys.stderr)
                 return 1
             break  # finished before the kill: start over is not needed

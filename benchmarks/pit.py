@@ -39,6 +39,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -50,7 +51,7 @@ import psycopg
 from dealer_assist.journal.journal_file import Record, RecordKind, read_records
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.inputs import CardDrawn
-from dealer_assist.table.journaled_table import Table
+from dealer_assist.errors import Failure
 from dealer_assist.table.session import TableConfig, TableInput
 from devices.messages import CardOut, Message
 from devices.table_controller import TableController
@@ -78,11 +79,13 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def bench_journal(path: Path, table_id: str, rounds: int, seed: int) -> Path:
-    table = Table.open(path, TableConfig(table_id, "nobust-4.0"), devices={"shoe": {"model": "emulated", "seed": seed}})
+    controller = TableController.open(path, TableConfig(table_id, "nobust-4.0"),
+                                      devices={"shoe": {"model": "emulated", "seed": seed}})
     player = BenchPlayer(seed)
-    while table.rounds_closed < rounds:
-        table.submit(player.next_input(table.session))
-    table.close()
+    while controller.rounds_closed < rounds:
+        if (refused := controller.submit(player.next_input(controller.facts()))) is not None:
+            raise refused
+    controller.close()
     return path
 
 
@@ -100,19 +103,32 @@ LATENCY_RUNS = (("without --pit", "without"), ("--pit up     ", "up"), ("--pit d
 
 @dataclass
 class Latencies:
-    """Milliseconds from each card frame written to its card applied by the tracker, and to its record durable."""
+    """Milliseconds from each card frame written to its card taken by the table's owner (the rules
+    apply it next), and to its record durable."""
 
-    tracker: list[float]
+    taken: list[float]
     durable: list[float]
+
+
+class TimedController(TableController):
+    """This benchmark's probe: `taken` hears of each card as the table's owner takes it, before the
+    rules apply it and the journal records it."""
+
+    taken: Callable[[], None] | None = None
+
+    def submit(self, event: TableInput) -> Failure | None:
+        if isinstance(event, CardDrawn) and self.taken is not None:
+            self.taken()
+        return super().submit(event)
 
 
 def card_latency(folder: Path, name: str, rounds: int, pit: str | None) -> Latencies:
     """One run of `rounds` rounds on the bench's emulated devices, shipping to `pit` if given (as
-    `bench --pit` does, with the controller's status). The tracker's moment is taken where the table
-    applies the input, before it journals it: the wrapper below is this benchmark's probe."""
-    table = Table.open(folder / f"latency-{name}.db", TableConfig("LAT-1", "nobust-4.0"),
-                       devices={"shoe": {"model": "emulated", "seed": 5}})
-    bench = LinkedBench(TableController(table), 5)
+    `bench --pit` does, with the controller's status). The first moment is taken where the table's
+    owner takes the card, before the rules apply it and the journal records it (`TimedController`)."""
+    controller = TimedController.open(folder / f"latency-{name}.db", TableConfig("LAT-1", "nobust-4.0"),
+                                      devices={"shoe": {"model": "emulated", "seed": 5}})
+    bench = LinkedBench(controller, 5)
     sent: list[float] = []
     found = Latencies([], [])
 
@@ -120,32 +136,26 @@ def card_latency(folder: Path, name: str, rounds: int, pit: str | None) -> Laten
         if isinstance(message, CardOut):
             sent.append(time.perf_counter())
 
-    session = table.session
-    apply = session.apply
-
-    def applied(event: TableInput, now: float) -> tuple[Any, ...]:
-        ops = apply(event, now)
-        if isinstance(event, CardDrawn) and sent:
-            found.tracker.append((time.perf_counter() - sent[-1]) * 1000)
-        return ops
+    def taken() -> None:
+        if sent:
+            found.taken.append((time.perf_counter() - sent[-1]) * 1000)
 
     def on_record(record: Record) -> None:
         if record.kind in (RecordKind.INPUT, RecordKind.CLOSE) and record.body["input"].get("type") == "CardDrawn" and sent:
             found.durable.append((time.perf_counter() - sent[-1]) * 1000)
 
-    session.apply = applied  # type: ignore[method-assign]
-    controller = bench.controller
-    shipper = attach_shipper(table.journal.path, table.journal.add_sink, "LAT-1", PitLink.of(pit, creds(folder)),
+    controller.taken = taken
+    shipper = attach_shipper(controller.journal_path, controller.add_sink, "LAT-1", PitLink.of(pit, creds(folder)),
                              snapshot_view(lambda: controller.snapshot, controller.device_lights)) if pit else None
-    table.journal.add_sink(on_record)  # after the shipper's: the durable moment includes its offer
+    controller.add_sink(on_record)  # after the shipper's: the durable moment includes its offer
     bench.devices.shoe.sim_on_first_send = on_sent
     bench.start()
     try:
-        while table.rounds_closed < rounds:
+        while controller.rounds_closed < rounds:
             bench.step()
     finally:
         bench.stop()
-        table.close()
+        controller.close()
         if shipper is not None:
             shipper.stop(5.0)
     return found
@@ -167,8 +177,9 @@ def latency_passes(folder: Path, rounds: int, passes: int) -> dict[str, list[Lat
 
 
 def _latency_report(found: dict[str, list[Latencies]]) -> None:
-    for what in ("tracker", "durable"):
-        print(f"  card frame written -> {'tracker applied' if what == 'tracker' else 'record durable, sinks offered'}:")
+    for what in ("taken", "durable"):
+        moment = "taken by the table" if what == "taken" else "record durable, sinks offered"
+        print(f"  card frame written -> {moment}:")
         pooled = {key: [v for run in runs for v in getattr(run, what)] for key, runs in found.items()}
         for label, key in LATENCY_RUNS:
             by_pass = " / ".join(f"{percentile(getattr(run, what), 0.99):.2f}" for run in found[key])

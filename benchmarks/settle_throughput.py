@@ -13,6 +13,7 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 from dealer_assist.history.round_record import RoundRecorder
 from dealer_assist.play.random_play import play_random_round
@@ -23,7 +24,7 @@ from dealer_assist.rules.profile import load_profile, profile_names
 from dealer_assist.rules.tracker import RoundTracker
 
 
-def make_rounds(count: int, seed: int) -> list[tuple[dict, list[Input], RoundTracker]]:
+def make_rounds(count: int, seed: int) -> list[tuple[dict[str, Any], list[Input], RoundTracker]]:
     rng = random.Random(seed)
     names = profile_names()
     shoes = {name: Shoe(load_profile(name).decks, rng) for name in names}

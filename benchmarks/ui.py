@@ -21,8 +21,13 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:  # Qt loads after the clock starts, in `main`
+    from PySide6.QtCore import QCoreApplication
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # This file is named like the `ui` package: import the package, not this file, and the package of
@@ -61,12 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     from dealer_assist.rules.inputs import CardDrawn
     from dealer_assist.rules.phases import Need
     from dealer_assist.rules.profile import load_profile
-    from dealer_assist.table.journaled_table import Table
-    from dealer_assist.table.session import TableConfig, TableInput
+    from dealer_assist.journal.journal_file import Record, RecordKind
+    from dealer_assist.table.session import TableConfig
 
     pages = {Need.PAYMENTS: "settle now", Need.NOTHING: "settlement"}
-    from devices.table_controller import TableController
-    from devices.table_feed import DeviceNote
+    from devices.table_controller import Item, TableController
     from hw_sims.bench_devices import BenchDevices
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
@@ -77,30 +81,24 @@ def main(argv: list[str] | None = None) -> int:
     from ui.screen_font import load_screen_font
     from ui.settlement_table import SettlementTable
 
-    class TimedTable(Table):
-        """Stamps a card from the shoe once the rules took it and the journal has it on disk."""
-
-        recorded = 0.0
-
-        def submit(self, event: TableInput) -> tuple[object, ...]:
-            try:
-                return super().submit(event)
-            finally:
-                if isinstance(event, CardDrawn):
-                    self.recorded = time.perf_counter()
-
     class TimedController(TableController):
-        """Stamps a card from the shoe as its link hands it over, and as the GUI thread takes it."""
+        """Stamps a card from the shoe as its link hands it over, as the GUI thread takes it, and once
+        the rules took it and the journal has it on disk (its record told to the journal's sinks)."""
 
         arrived: float | None = None
         picked: float | None = None
+        recorded = 0.0
 
-        def deliver(self, item: TableInput | DeviceNote) -> None:
+        def on_record(self, record: Record) -> None:
+            if record.kind in (RecordKind.INPUT, RecordKind.CLOSE) and record.body["input"].get("type") == "CardDrawn":
+                self.recorded = time.perf_counter()
+
+        def deliver(self, item: Item) -> None:
             if isinstance(item, CardDrawn):
                 self.arrived = time.perf_counter()  # on the shoe link's reader thread, as it hands the card over
             super().deliver(item)
 
-        def _take(self, item: TableInput | DeviceNote) -> None:
+        def _take(self, item: Item) -> None:
             if isinstance(item, CardDrawn):
                 self.picked = time.perf_counter()
             super()._take(item)
@@ -137,14 +135,14 @@ def main(argv: list[str] | None = None) -> int:
     ticker.start(100)
     scratch = tempfile.TemporaryDirectory(prefix="dealer-assist-bench-")
     profile = load_profile("nobust-4.0")
-    table = TimedTable.open(Path(scratch.name) / "bench.db", TableConfig("BENCH-UI", profile.id))
-    controller = TimedController(table)
+    controller = TimedController.open(Path(scratch.name) / "bench.db", TableConfig("BENCH-UI", profile.id))
+    controller.add_sink(controller.on_record)
     bridge = TableBridge(controller)
     watch = PaintWatch(controller)
-    wire = BenchDevices(table.session, BenchPlayer(1, shoe_reports_cut=True))
+    wire = BenchDevices(controller.facts, BenchPlayer(1, shoe_reports_cut=True))
     wire.start()
     controller.connect_devices(wire.shoe_url, wire.peek_url)
-    bench = BenchPanel(None, controller.consult, controller.devices, wire=wire)
+    bench = BenchPanel(None, controller.facts, controller.devices, wire=wire)
     window = DealerWindow(bridge, bench)
     times: list[CardTime] = []
     try:
@@ -175,19 +173,20 @@ def main(argv: list[str] | None = None) -> int:
                 _wait(app, lambda: watch.card_painted)
                 painted = time.perf_counter()
                 assert controller.arrived is not None and controller.picked is not None
-                times.append(CardTime(controller.picked - controller.arrived, table.recorded - controller.arrived,
+                times.append(CardTime(controller.picked - controller.arrived, controller.recorded - controller.arrived,
                                       painted - controller.arrived, pages.get(controller.snapshot.need, "table")))
     finally:
         controller.stop()
         wire.stop()
         window.close()
-        table.close()
+        rounds = controller.rounds_closed
+        controller.close()
         scratch.cleanup()
-    _report(startup, times, table.session.round_id, args.pull_ms)
+    _report(startup, times, rounds, args.pull_ms)
     return 0
 
 
-def _wait(app, done) -> None:
+def _wait(app: QCoreApplication, done: Callable[[], bool]) -> None:
     """Let the event loop sleep until events come, handle them, until `done()`."""
     from PySide6.QtCore import QEventLoop
 
@@ -198,7 +197,7 @@ def _wait(app, done) -> None:
         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
 
 
-def _wait_for(app, seconds: float) -> None:
+def _wait_for(app: QCoreApplication, seconds: float) -> None:
     """Let the event loop run, asleep between events, as it does while the dealer's hand reaches
     for the next card."""
     from PySide6.QtCore import QTimer

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from dealer_assist.errors import Failure
 from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot, build_supervisor_snapshot
@@ -30,9 +30,10 @@ from dealer_assist.rules.profile import PayoutCheck, Profile
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.pins import PinSetter, bench_pin
 from dealer_assist.table.roster import DEALERS_FILE, read_roster
-from dealer_assist.table.session import TableConfig, TableInput, TableSession
+from dealer_assist.table.session import TableConfig, TableInput
 from dealer_assist.table.session_inputs import CardsUnread, ReaderSpots, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned
 from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
+from dealer_assist.table.table_facts import TableFacts, table_facts
 from dealer_assist.text.record_words import money_text
 from devices.device_status import DeviceStatus
 from devices.peek import PeekReader
@@ -52,13 +53,6 @@ Post = Callable[[Call], None]
 Listener = Callable[[TableSnapshot], None]
 SupervisorListener = Callable[[SupervisorSnapshot], None]
 T = TypeVar("T")
-
-
-
-class Consult(Protocol):
-    """`TableController.consult`, as a bench or an emulator is handed it."""
-
-    def __call__(self, question: Callable[[TableSession], T]) -> T: ...
 
 
 NAMES = {"shoe": "Shoe", "peek": "Peek", "wagers": "Wagers"}
@@ -86,7 +80,7 @@ class TableController:
 
     @classmethod
     def open(cls, path: Path | str, config: TableConfig | None = None, *, named: Mapping[str, str] | None = None,
-             devices: dict[str, Any] | None = None) -> TableController:
+             devices: dict[str, Any] | None = None) -> Self:
         """The one way a program opens a table to write to it (`run`, `bench`): the table at `path`,
         opened or created with `config`, owned by a new controller. Raises JournalInUse naming the
         process that holds the journal, InputError when a field the start `named` disagrees with
@@ -135,11 +129,10 @@ class TableController:
         """`sink` hears every record once it is durable (the card room's shipper)."""
         self._table.journal.add_sink(sink)
 
-    def consult(self, question: Callable[[TableSession], T]) -> T:
-        """Owner thread: a question about the live table from a player model or an emulated device
-        (what is legal now, where the shoe stands, what the hole card is). The answer reads the
-        session and must not change it: inputs go through `submit`."""
-        return question(self._table.session)
+    def facts(self) -> TableFacts:
+        """Owner thread: where the table stands, as values, for a player model or an emulated device
+        (what is legal now, where the shoe stands, what the hole card is); inputs go through `submit`."""
+        return table_facts(self._table.session)
 
     def supervisor_snapshot(self, recent: int = 20) -> SupervisorSnapshot:
         """Owner thread: the table as the supervisor's screens show it now, with the last `recent`

@@ -138,7 +138,7 @@ def _in_process(controller: TableController, seed: int) -> Callable[[], None]:
     player = BenchPlayer(seed)
 
     def step() -> None:
-        refused = controller.submit(controller.consult(player.next_input))
+        refused = controller.submit(player.next_input(controller.facts()))
         if refused is not None:
             raise refused
 

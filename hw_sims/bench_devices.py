@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from dealer_assist.play.bench import BenchPlayer, EmulatedShoe
 from dealer_assist.rules.inputs import PeekResult
 from dealer_assist.rules.refusals import Refusal, RuleError
-from dealer_assist.table.session import TableSession
 from dealer_assist.table.session_inputs import ShoeLoaded
-from dealer_assist.table.snapshot import table_prompt
-from dealer_assist.table.spots import Spot, parse_spot
+from dealer_assist.table.spots import Spot
+from dealer_assist.table.table_facts import TableFacts
 from devices.errors import DeviceCode, DeviceError
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
@@ -33,12 +32,11 @@ _BENCH_SHOE = re.compile(r"S(\d+)-\d+")  # the ids BenchPlayer gives its shoes: 
 _NUMBERED_SHOE = re.compile(r".*-\d+")  # what BenchPlayer can number the next shoe after
 
 
-def honest_peek_answer(session: TableSession) -> PeekResult:
+def honest_peek_answer(facts: TableFacts) -> PeekResult:
     """What an honest peek device answers for the open round's hole card (the bench's peek button)."""
-    tracker = session.tracker
-    if tracker is None:
+    if facts.round is None:
         raise RuleError(Refusal.NO_ROUND, "no round is open: there is no hole card to peek at")
-    return tracker.expected_peek_answer()
+    return facts.round.expected_peek_answer()
 
 
 def bench_seed(shoe_id: str | None) -> int | None:
@@ -48,41 +46,42 @@ def bench_seed(shoe_id: str | None) -> int | None:
 
 
 class BenchDevices:
-    """The shoe and the peek reader of `session`'s table; `player` names and shuffles the shoes.
+    """The shoe and the peek reader of the table whose `facts` it asks; `player` names and shuffles the shoes.
 
-    Used on the thread that owns the table: it reads the session to know what has arrived."""
+    Used on the thread that owns the table: it asks the table's facts to know what has arrived."""
 
-    def __init__(self, session: TableSession, player: BenchPlayer, wagers: bool = False,
+    def __init__(self, facts: Callable[[], TableFacts], player: BenchPlayer, wagers: bool = False,
                  felt: Mapping[Spot, Sequence[int]] | None = None) -> None:
-        self.session = session
+        self.facts = facts
         self.player = player
-        s = session.s
-        decks = session.profile.decks
+        now = facts()
+        decks = now.profile.decks
         self.current: EmulatedShoe | None = None  # the shoe in the emulator
         self.pulled = 0  # cards of the current shoe pulled so far
         self.cut_reported = False  # the shoe has reported (or will report) its cut card
-        if s.shoe_id is None:
+        if now.shoe_id is None:
             self.shoe = ShoeEmulator(PtyEndpoint(), cards=[], decks=decks, announce=False, pace=None, seed=player.seed)
         else:
-            if not _NUMBERED_SHOE.fullmatch(s.shoe_id):
-                raise DeviceError(DeviceCode.FOREIGN_SHOE, f"the journal's shoe {s.shoe_id!r} is not an emulated one and the "
-                                "bench cannot name a shoe after it: connect that table's shoe (--shoe URL)")
-            self.current, self.pulled = player.shoe(session), s.shoe_cards
+            if not _NUMBERED_SHOE.fullmatch(now.shoe_id):
+                raise DeviceError(DeviceCode.FOREIGN_SHOE, f"the journal's shoe {now.shoe_id!r} is not an emulated "
+                                  "one and the bench cannot name a shoe after it: "
+                                  "connect that table's shoe (--shoe URL)")
+            self.current, self.pulled = player.shoe(now), now.shoe_cards
             shoe = self.current.shoe
-            self.shoe = ShoeEmulator(PtyEndpoint(), cards=shoe.cards, shoe_id=s.shoe_id, decks=decks, start_at=s.shoe_cards,
-                                     cut=shoe.cut_at, pace=None, seed=player.seed, announce=False)
-            continued = bench_seed(s.shoe_id) == player.seed
-            if not s.new_shoe_due and (not continued or self.current.cut_reached(s.shoe_cards)):
+            self.shoe = ShoeEmulator(PtyEndpoint(), cards=shoe.cards, shoe_id=now.shoe_id, decks=decks,
+                                     start_at=now.shoe_cards, cut=shoe.cut_at, pace=None, seed=player.seed,
+                                     announce=False)
+            continued = bench_seed(now.shoe_id) == player.seed
+            if not now.new_shoe_due and (not continued or self.current.cut_reached(now.shoe_cards)):
                 self.shoe.sim_report_cut()  # past the cut, or a shoe the bench cannot go on with
                 self.cut_reported = True
-        self.peek = PeekEmulator(PtyEndpoint(), seed=player.seed) if session.profile.dealer_hole_card else None
-        hole = session.tracker.hole_card if session.tracker is not None else None
-        if self.peek is not None and hole is not None:
-            self.peek.sim_set_hole_card(hole)  # still under the reader after a restart
+        self.peek = PeekEmulator(PtyEndpoint(), seed=player.seed) if now.profile.dealer_hole_card else None
+        if self.peek is not None and now.hole_card is not None:
+            self.peek.sim_set_hole_card(now.hole_card)  # still under the reader after a restart
         self.reader = None
         if wagers:
-            last = {parse_spot(name): chips_for(total, chips) for name, (chips, total, _alien) in s.readings.items()}
-            self.reader = WagerEmulator(PtyEndpoint(), seats=session.seats, bank=session.profile.player_dealer,
+            last = {spot: chips_for(reading.amount, reading.chips) for spot, reading in now.readings.items()}
+            self.reader = WagerEmulator(PtyEndpoint(), seats=now.seats, bank=now.profile.player_dealer,
                                         contents={**last, **(felt or {})}, seed=player.seed)
 
     @property
@@ -107,21 +106,22 @@ class BenchDevices:
             if device is not None:
                 device.stop()
 
-    def session_prompt(self) -> str:
+    def prompt(self) -> str:
         """What the table waits for instead of a card, for the dealer to read on the bench."""
-        return table_prompt(self.session)
+        return self.facts().prompt
 
     def busy(self) -> bool:
         """A shoe loaded, a card pulled or the cut card reported has not reached the table yet."""
-        s = self.session.s
+        now = self.facts()
         shoe_id = self.current.shoe_id if self.current is not None else None
-        return s.shoe_id != shoe_id or s.shoe_cards < self.pulled or (self.cut_reported and not s.new_shoe_due)
+        return now.shoe_id != shoe_id or now.shoe_cards < self.pulled or (self.cut_reported and not now.new_shoe_due)
 
     def next_shoe(self) -> ShoeLoaded:
         """The bench's next shoe, for a table that needs one."""
-        event = self.player.next_input(self.session)
+        facts = self.facts()
+        event = self.player.next_input(facts)
         if not isinstance(event, ShoeLoaded):
-            raise DeviceError(DeviceCode.SHOE_NOT_DUE, f"the table needs no new shoe now ({self.session.state})")
+            raise DeviceError(DeviceCode.SHOE_NOT_DUE, f"the table needs no new shoe now ({facts.state})")
         return event
 
     def load(self, event: ShoeLoaded) -> None:
@@ -136,10 +136,9 @@ class BenchDevices:
         if self.current is None or self.busy():
             raise DeviceError(DeviceCode.SHOE_BUSY, "no shoe is in, or the last card pulled has not reached the table")
         if self.shoe.locked:
-            raise DeviceError(DeviceCode.SHOE_LOCKED, f"the shoe's card-stop is on: no card is due ({self.session_prompt()})")
+            raise DeviceError(DeviceCode.SHOE_LOCKED, f"the shoe's card-stop is on: no card is due ({self.prompt()})")
         card = self.current.card(self.pulled)
-        tracker = self.session.tracker
-        if self.peek is not None and tracker is not None and tracker.next_card_is_hole_card():
+        if self.peek is not None and self.facts().next_card_is_hole_card:
             self.peek.sim_set_hole_card(card)
             deadline = time.monotonic() + SEEN_WITHIN_S
             while self.peek.hole_card != card:

@@ -43,7 +43,7 @@ class LinkedBench:
                  felt: Mapping[Spot, Sequence[int]] | None = None) -> None:
         self.controller = controller
         self.player = BenchPlayer(seed, shoe_reports_cut=True)
-        self.devices = controller.consult(lambda session: BenchDevices(session, self.player, wagers, felt))
+        self.devices = BenchDevices(controller.facts, self.player, wagers, felt)
         self.controller.connect_devices(self.devices.shoe_url, self.devices.peek_url)
         self.chips = None
         if self.devices.reader is not None and self.devices.reader_url is not None:
@@ -61,13 +61,13 @@ class LinkedBench:
 
     def step(self) -> None:
         """One move of the table: a device's delivery or answer awaited, or one input made."""
-        session = self.devices.session
         self._stopped()
+        facts = self.controller.facts()
         if self.devices.busy():
-            self._wait(lambda: not self.devices.busy(), f"the shoe's delivery (shoe {session.s.shoe_id}, "
-                       f"{session.s.shoe_cards} of {self.devices.pulled} cards)")
+            self._wait(lambda: not self.devices.busy(), f"the shoe's delivery (shoe {facts.shoe_id}, "
+                       f"{facts.shoe_cards} of {self.devices.pulled} cards)")
             return
-        event = self.player.next_input(session)
+        event = self.player.next_input(facts)
         if self.chips is not None and self.chips.plays(event):
             self.chips.play(event)
         elif isinstance(event, PeekAnswered):  # the peek device answers by itself, over its link
@@ -102,8 +102,7 @@ class LinkedBench:
 def screen_bench(controller: TableController, seed: int | None, rng: random.Random) -> BenchDevices:
     """The emulated shoe and peek reader of the screen's bench; a resumed table deals on from the
     shoe it was dealing."""
-    shoes = controller.consult(lambda session: bench_seed(session.s.shoe_id))
+    shoes = bench_seed(controller.facts().shoe_id)
     if shoes is None:
         shoes = seed if seed is not None else rng.randrange(1_000_000)
-    player = BenchPlayer(shoes, shoe_reports_cut=True)
-    return controller.consult(lambda session: BenchDevices(session, player))
+    return BenchDevices(controller.facts, BenchPlayer(shoes, shoe_reports_cut=True))

@@ -117,7 +117,7 @@ class AutoPlayer:
         if need is Need.DECISION and not self._shot_mid:
             self._shoot("midround")
             self._shot_mid = True
-        event = self.controller.consult(lambda session: table_input(session, self._policy, "autoplay"))
+        event = table_input(self.controller.facts(), self._policy, "autoplay")
         if isinstance(event, PlaceWager):
             view.wagers.entered.emit(event)
         elif isinstance(event, ConfirmPeek):  # the peek device failed: a floor supervisor checks by hand

@@ -7,6 +7,8 @@ the bench's seeded shoes, so a resumed table goes on with its shoe; the cards, t
 peek answers reach the table over the devices' links."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -17,9 +19,9 @@ from dealer_assist.rules.phases import Need
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CutCardReached, ShoeLoaded
 from dealer_assist.table.snapshot import TableSnapshot
+from dealer_assist.table.table_facts import TableFacts
 from devices.device_status import DeviceStatus
 from devices.errors import DeviceError
-from devices.table_controller import Consult
 from hw_sims.bench_devices import BenchDevices, honest_peek_answer
 from ui.elided_label import ElidedLabel
 from ui.tap_guard import repeatable
@@ -34,7 +36,7 @@ class BenchPanel(QFrame):
 
     entered = Signal(object)
 
-    def __init__(self, shoe: Shoe | None, consult: Consult, devices: DeviceStatus,
+    def __init__(self, shoe: Shoe | None, facts: Callable[[], TableFacts], devices: DeviceStatus,
                  parent: QWidget | None = None, wire: BenchDevices | None = None) -> None:
         super().__init__(parent)
         if (shoe is None) == (wire is None):
@@ -42,7 +44,7 @@ class BenchPanel(QFrame):
         self.wire = wire
         self.setObjectName("bench")
         self.shoe = shoe
-        self.consult = consult  # the table's answer to what an honest peek device would say
+        self.facts = facts  # the table's facts: what an honest peek device would say
         self.devices = devices
         self._loaded = self._cut_told = False
         layout = QVBoxLayout(self)
@@ -123,7 +125,7 @@ class BenchPanel(QFrame):
         return self.wire is not None and self.wire.busy()
 
     def _peek(self, key: str) -> None:
-        result = self.consult(honest_peek_answer) if key == "answer" else PeekResult(key)
+        result = honest_peek_answer(self.facts()) if key == "answer" else PeekResult(key)
         self.devices.read(PEEK, result.value)
         self.entered.emit(PeekAnswered(result))
 

@@ -218,7 +218,7 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
         controller.connect_wagers(args.wagers)
     shoe = Shoe(controller.profile.decks, rng) if wire is None else None
     bench = None if args.shoe and wire is None else BenchPanel(
-        shoe, controller.consult, controller.devices, wire=wire)
+        shoe, controller.facts, controller.devices, wire=wire)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
     lifetime.watch(loop, window)

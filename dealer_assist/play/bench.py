@@ -15,8 +15,9 @@ from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import PlaceWager
 from dealer_assist.rules.phases import Phase
-from dealer_assist.table.session import TableInput, TableSession, TableState
+from dealer_assist.table.session import TableInput, TableState
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded
+from dealer_assist.table.table_facts import TableFacts
 
 BANKS = (20_000, 50_000, 100_000, 200_000)
 SUPERVISOR = "bench"  # who checks a hole card by hand at the bench
@@ -41,48 +42,47 @@ class EmulatedShoe:
 
 
 class BenchPlayer:
-    """Chooses the next input for a table session: the dealer, the players and the shoe at once;
-    a check by hand comes as the bench supervisor's confirmation (`round_driver.at_the_table`)."""
+    """Chooses the next input for a table from its facts: the dealer, the players and the shoe at
+    once; a check by hand comes as the bench supervisor's confirmation (`round_driver.at_the_table`)."""
 
     def __init__(self, seed: int, shoe_reports_cut: bool = False) -> None:
         self.seed = seed
         self.shoe_reports_cut = shoe_reports_cut  # a real or wire-emulated shoe sends its own CUT
         self._shoe: EmulatedShoe | None = None
 
-    def shoe(self, session: TableSession) -> EmulatedShoe:
-        s = session.s
-        if self._shoe is None or self._shoe.shoe_id != s.shoe_id:
-            assert s.shoe_id is not None
-            self._shoe = EmulatedShoe(self.seed, s.shoe_id, s.shoe_decks)
+    def shoe(self, facts: TableFacts) -> EmulatedShoe:
+        if self._shoe is None or self._shoe.shoe_id != facts.shoe_id:
+            assert facts.shoe_id is not None
+            self._shoe = EmulatedShoe(self.seed, facts.shoe_id, facts.shoe_decks)
         return self._shoe
 
-    def wagers(self, session: TableSession) -> list[PlaceWager]:
+    def wagers(self, facts: TableFacts) -> list[PlaceWager]:
         """The open round's wagers, as its players put them down."""
-        assert session.tracker is not None
-        return random_wagers(session.tracker, random.Random(f"{self.seed}:wagers:{session.s.round_id}"))
+        assert facts.round is not None
+        return random_wagers(facts.round, random.Random(f"{self.seed}:wagers:{facts.round_id}"))
 
-    def next_input(self, session: TableSession) -> TableInput:
-        state = session.state
-        s = session.s
+    def next_input(self, facts: TableFacts) -> TableInput:
+        state = facts.state
         if state is TableState.NEEDS_SHOE:
-            number = int(s.shoe_id.rsplit("-", 1)[1]) + 1 if s.shoe_id else 1
-            return ShoeLoaded(f"S{self.seed}-{number}", session.profile.decks)
-        shoe = self.shoe(session)
-        if not self.shoe_reports_cut and shoe.cut_reached(s.shoe_cards) and not s.new_shoe_due:
-            return CutCardReached(s.shoe_cards)  # the shoe reports its cut card as it comes out
-        if state is TableState.ROUND and session.tracker is not None and session.tracker.phase is Phase.SETTLED:
+            number = int(facts.shoe_id.rsplit("-", 1)[1]) + 1 if facts.shoe_id else 1
+            return ShoeLoaded(f"S{self.seed}-{number}", facts.profile.decks)
+        shoe = self.shoe(facts)
+        if not self.shoe_reports_cut and shoe.cut_reached(facts.shoe_cards) and not facts.new_shoe_due:
+            return CutCardReached(facts.shoe_cards)  # the shoe reports its cut card as it comes out
+        round_ = facts.round
+        if state is TableState.ROUND and round_ is not None and round_.phase is Phase.SETTLED:
             return SettlementConfirmed()
         if state is TableState.OFFERING_BANK:
-            assert s.offer_seat is not None
-            rng = random.Random(f"{self.seed}:bank:{s.round_id}:{len(s.declined)}")
-            if rng.random() < 0.6 or len(s.declined) >= session.seats - 2:
-                return BankAccepted(s.offer_seat, rng.choice(BANKS))
-            return BankRefused(s.offer_seat)
-        tracker = session.tracker
-        assert tracker is not None
-        wagers = self.wagers(session)
-        placed = sum(isinstance(e, PlaceWager) for e in session.round_inputs)
-        rng = random.Random(f"{self.seed}:{s.round_id}:{len(session.round_inputs)}")
-        event = at_the_table(next_input(tracker, RandomPolicy(rng, lambda: shoe.card(s.shoe_cards), wagers[placed:])), SUPERVISOR)
+            assert facts.offer_seat is not None
+            rng = random.Random(f"{self.seed}:bank:{facts.round_id}:{len(facts.declined)}")
+            if rng.random() < 0.6 or len(facts.declined) >= facts.seats - 2:
+                return BankAccepted(facts.offer_seat, rng.choice(BANKS))
+            return BankRefused(facts.offer_seat)
+        assert round_ is not None
+        wagers = self.wagers(facts)
+        placed = sum(isinstance(e, PlaceWager) for e in facts.round_inputs)
+        rng = random.Random(f"{self.seed}:{facts.round_id}:{len(facts.round_inputs)}")
+        policy = RandomPolicy(rng, lambda: shoe.card(facts.shoe_cards), wagers[placed:])
+        event = at_the_table(next_input(round_, policy), SUPERVISOR)
         assert event is not None, "a settled round is confirmed above"
         return event

@@ -40,8 +40,8 @@ from dealer_assist.rules.inputs import (
 from dealer_assist.rules.operations import HandEnded
 from dealer_assist.rules.phases import Need
 from dealer_assist.rules.tracker import RoundTracker
-from dealer_assist.table.session import TableSession
 from dealer_assist.table.session_inputs import ConfirmPeek
+from dealer_assist.table.table_facts import TableFacts
 
 drawn = cache(CardDrawn)  # a drawn card is a value: one shared input per card
 _answered = cache(PeekAnswered)
@@ -108,11 +108,10 @@ def at_the_table(event: Input | None, supervisor: str) -> Input | ConfirmPeek | 
     return event
 
 
-def table_input(session: TableSession, policy: RoundPolicy, supervisor: str) -> Input | ConfirmPeek | None:
-    """The input `policy` gives for what the session's open round awaits, as the table takes it (a
+def table_input(facts: TableFacts, policy: RoundPolicy, supervisor: str) -> Input | ConfirmPeek | None:
+    """The input `policy` gives for what the table's open round awaits, as the table takes it (a
     check by hand signed by `supervisor`); None between rounds and once the round is settled."""
-    tracker = session.tracker
-    return None if tracker is None else at_the_table(next_input(tracker, policy), supervisor)
+    return None if facts.round is None else at_the_table(next_input(facts.round, policy), supervisor)
 
 
 def play(tracker: RoundTracker, policy: RoundPolicy,

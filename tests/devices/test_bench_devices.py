@@ -12,6 +12,7 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import ShoeLoaded
+from dealer_assist.table.table_facts import table_facts
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 
@@ -25,7 +26,7 @@ def _table(tmp_path, profile: str = "c21-8.0") -> Table:
 @contextmanager
 def _linked(table: Table) -> Iterator[tuple[BenchDevices, TableController]]:
     """The bench's wire devices and a controller on them, started; all stopped and the table closed after."""
-    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
+    devices = BenchDevices(lambda: table_facts(table.session), BenchPlayer(SEED, shoe_reports_cut=True))
     linked = TableController(table)
     linked.connect_devices(devices.shoe_url, devices.peek_url)
     devices.start()
@@ -49,8 +50,8 @@ def test_a_table_stopped_after_its_hole_card_gets_its_shoe_and_its_hole_card_bac
     session = table.session
     hole = session.profile.hole_index
     while session.tracker is None or len(session.tracker.dealer) <= hole:
-        table.submit(player.next_input(session))
-    devices = BenchDevices(session, BenchPlayer(SEED, shoe_reports_cut=True))
+        table.submit(player.next_input(table_facts(session)))
+    devices = BenchDevices(lambda: table_facts(session), BenchPlayer(SEED, shoe_reports_cut=True))
     devices.start()
     try:
         deadline = time.monotonic() + 5
@@ -80,14 +81,14 @@ def test_a_shoe_with_no_number_to_go_on_from_is_refused(tmp_path):
     table.submit(ShoeLoaded("1A2B", 6))
     try:
         with pytest.raises(Failure, match="'1A2B' is not an emulated one"):
-            BenchDevices(table.session, BenchPlayer(SEED))
+            BenchDevices(lambda: table_facts(table.session), BenchPlayer(SEED))
     finally:
         table.close()
 
 
 def test_a_card_pulled_before_the_last_one_arrived_and_a_shoe_nobody_needs_are_refused(tmp_path):
     table = _table(tmp_path)
-    devices = BenchDevices(table.session, BenchPlayer(SEED, shoe_reports_cut=True))
+    devices = BenchDevices(lambda: table_facts(table.session), BenchPlayer(SEED, shoe_reports_cut=True))
     try:
         with pytest.raises(Failure) as no_shoe:
             devices.pull()

@@ -20,6 +20,7 @@ from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
 from dealer_assist.table.snapshot import AttentionKind
+from dealer_assist.table.table_facts import table_facts
 from devices.table_controller import TableController
 from hw_sims.bench_devices import honest_peek_answer
 from hw_sims.linked_bench import LinkedBench
@@ -107,7 +108,7 @@ def _into_the_second_round(path, config: TableConfig, seed: int, inputs: int) ->
     player = BenchPlayer(seed)
     session = table.session
     while table.rounds_closed < 1 or session.tracker is None or len(session.round_inputs) < inputs:
-        assert controller.submit(player.next_input(session)) is None
+        assert controller.submit(player.next_input(table_facts(session))) is None
     return controller, table, player
 
 
@@ -123,7 +124,7 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
     refusal = None
     while refusal is None:
         before = controller.snapshot
-        refusal = controller.submit(player.next_input(table.session))
+        refusal = controller.submit(player.next_input(table_facts(table.session)))
     assert refusal.code == "table_stopped"
     stopped = controller.snapshot
     assert stopped.attention is not None and stopped.attention.kind is AttentionKind.JOURNAL and stopped.attention.held
@@ -133,7 +134,7 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
     assert controller.supervisor_snapshot(recent=0).stopped == stopped.attention.message
     controller.dismiss()
     assert controller.snapshot.attention == stopped.attention, "nobody at the table can dismiss it"
-    assert controller.submit(player.next_input(table.session)).code == "table_stopped"
+    assert controller.submit(player.next_input(table_facts(table.session))).code == "table_stopped"
     controller.close()
     assert verify(path).ok
     again = TableController.open(path)
@@ -149,7 +150,7 @@ def test_a_journal_closed_mid_round_stops_the_table_and_nothing_in_memory_moves(
     durable = controller.records_written
     before, carried, inputs = controller.snapshot, session.between_rounds(), list(session.round_inputs)
     table.journal.close()  # as a shutdown racing the last input would
-    refusal = controller.submit(player.next_input(session))
+    refusal = controller.submit(player.next_input(table_facts(session)))
     assert refusal is not None and refusal.code == "table_stopped"
     shown = controller.snapshot.attention
     assert shown is not None and shown.kind is AttentionKind.JOURNAL and shown.held
@@ -164,9 +165,9 @@ def test_a_journal_closed_mid_round_stops_the_table_and_nothing_in_memory_moves(
     table.lock.release()  # the closed journal's lock, as the process that held it would on its way out
     again = TableController.open(path)
     assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, "resumed at the last durable input"
-    assert again.consult(lambda session: session.round_inputs) == inputs
+    assert list(again.facts().round_inputs) == inputs
     while again.rounds_closed < 3:
-        assert again.submit(again.consult(player.next_input)) is None
+        assert again.submit(player.next_input(again.facts())) is None
     again.close()
     assert verify(path).ok
 
@@ -177,13 +178,13 @@ def test_a_held_peek_is_answered_through_the_round_driver_as_the_supervisors_che
     controller.set_pin(PIN)
     player = BenchPlayer(2)
     while controller.snapshot.need is not Need.PEEK:
-        assert controller.submit(player.next_input(table.session)) is None
+        assert controller.submit(player.next_input(table_facts(table.session))) is None
     assert controller.submit(PeekAnswered(PeekResult.NOREAD)) is None
     assert controller.snapshot.need is Need.CHECK_BY_HAND
-    policy = RandomPolicy(random.Random(1), lambda: player.shoe(table.session).card(0))
-    event = controller.consult(lambda session: table_input(session, policy, "Floor 2"))
+    policy = RandomPolicy(random.Random(1), lambda: player.shoe(table_facts(table.session)).card(0))
+    event = table_input(controller.facts(), policy, "Floor 2")
     assert isinstance(event, ConfirmPeek) and event.supervisor == "Floor 2"
-    assert event.natural is (honest_peek_answer(table.session) is PeekResult.NATURAL), "the policy's answer: the truth"
+    assert event.natural is (honest_peek_answer(table_facts(table.session)) is PeekResult.NATURAL), "the policy's answer: the truth"
     controller.supervise(event, PIN)
     assert controller.snapshot.need not in (Need.PEEK, Need.CHECK_BY_HAND)
     controller.close()

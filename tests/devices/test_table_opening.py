@@ -60,7 +60,7 @@ def test_the_owner_keeps_its_table_journal_and_tracker_to_itself(tmp_path):
             assert not hasattr(controller, kept), kept
         player = BenchPlayer(3)
         while controller.rounds_closed < 1:
-            assert controller.submit(controller.consult(player.next_input)) is None
+            assert controller.submit(player.next_input(controller.facts())) is None
         assert controller.records_written == len(list(read_records(controller.journal_path)))
     finally:
         controller.close()
@@ -71,8 +71,8 @@ def test_an_input_that_works_out_otherwise_when_taken_than_when_recorded_stops_t
     controller = TableController(table)
     player = BenchPlayer(5)
     for _ in range(3):
-        assert controller.submit(controller.consult(player.next_input)) is None
-    event = controller.consult(player.next_input)
+        assert controller.submit(player.next_input(controller.facts())) is None
+    event = player.next_input(controller.facts())
     taken = table.session.apply
     table.session.apply = lambda e, now: taken(e, now) + ("a stray operation",)  # type: ignore[method-assign]
     refusal = controller.submit(event)
@@ -93,13 +93,13 @@ def test_the_supervisors_snapshot_is_published_while_their_screens_listen(tmp_pa
         heard = []
         stop = controller.subscribe_supervisor(heard.append)
         player = BenchPlayer(2)
-        controller.submit(controller.consult(player.next_input))
+        controller.submit(player.next_input(controller.facts()))
         assert len(heard) == 1 and heard[0].roster == ("floor-1", "floor-2"), "the roster as the screens opened"
         (tmp_path / ROSTER_FILE).write_text("someone else\n")
         controller.set_pin("2468")
         assert heard[-1].has_pin and heard[-1].roster == ("floor-1", "floor-2"), "read once while they are open"
         stop()
-        controller.submit(controller.consult(player.next_input))
+        controller.submit(player.next_input(controller.facts()))
         assert len(heard) == 2, "nothing is built for screens that are closed"
     finally:
         controller.close()

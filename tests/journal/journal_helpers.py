@@ -6,6 +6,7 @@ from pathlib import Path
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.table_facts import table_facts
 
 
 class Clock:
@@ -21,7 +22,7 @@ class Clock:
 def play(table: Table, rounds: int, seed: int = 1) -> None:
     player = BenchPlayer(seed)
     while table.rounds_closed < rounds:
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
 
 
 def bench_journal(path: Path, rounds: int, profile: str = "nobust-4.0", seed: int = 1) -> Path:

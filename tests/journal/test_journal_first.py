@@ -12,6 +12,7 @@ from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import SettlementConfirmed
 from dealer_assist.table.snapshot import build_table_snapshot
+from dealer_assist.table.table_facts import table_facts
 
 
 def _fill_the_disk(table: Table) -> None:
@@ -25,20 +26,20 @@ def test_a_record_the_disk_refuses_stops_the_table_where_its_journal_ends(journa
     table = Table.open(path, TableConfig("T-1", "nobust-4.0"))
     player = BenchPlayer(5)
     while table.rounds_closed < 2 or table.session.tracker is None or len(table.session.round_inputs) < 4:
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
     _fill_the_disk(table)
     durable_before = build_table_snapshot(table.session)
     with pytest.raises(TableStopped) as stopped:
         while True:
             durable_before = build_table_snapshot(table.session)
-            table.submit(player.next_input(table.session))
+            table.submit(player.next_input(table_facts(table.session)))
     assert "could not be written" in str(stopped.value) and "database or disk is full" in str(stopped.value)
     failed_at = table.journal.seq + 1
     assert f"record {failed_at}" in str(stopped.value)
     assert table.stopped == str(stopped.value)
     assert build_table_snapshot(table.session) == durable_before, "the input that failed changed nothing"
     with pytest.raises(TableStopped):
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
     with pytest.raises(TableStopped):
         table.note_device({"device": "shoe", "type": "LinkChanged", "state": "down"})
     table.close()
@@ -49,7 +50,7 @@ def test_a_record_the_disk_refuses_stops_the_table_where_its_journal_ends(journa
     again = Table.open(path)
     assert build_table_snapshot(again.session) == durable_before, "the restart resumes at the last durable input"
     while again.rounds_closed < 4:
-        again.submit(player.next_input(again.session))
+        again.submit(player.next_input(table_facts(again.session)))
     again.close()
     assert verify(path).ok
     assert [r.seq for r in read_records(path)][:failed_at - 1] == [r.seq for r in records]
@@ -85,7 +86,7 @@ def test_refused_inputs_between_accepted_ones_leave_the_session_where_its_journa
                 table.submit(wrong)
             except RuleError:
                 refused += 1
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
     in_memory, carried = build_table_snapshot(table.session), table.session.between_rounds()
     table.close()
     assert refused > 50 and table.rounds_closed > 5

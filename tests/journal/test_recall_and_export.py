@@ -18,6 +18,7 @@ from dealer_assist.play.round_file import settle_round
 from dealer_assist.table.header import table_config
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.table_facts import table_facts
 
 
 @pytest.mark.slow
@@ -77,7 +78,7 @@ def test_recall_of_an_open_round_masks_the_hole_card_until_it_is_revealed(journa
     from dealer_assist.play.bench import BenchPlayer
     player = BenchPlayer(2)
     while table.session.tracker is None or table.session.tracker.phase.value in ("betting", "dealing"):
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
     hole = [op for r in read_records(table.path) if r.kind is RecordKind.INPUT and r.round_id == table.session.round_id
             for op in r.body["ops"] if op["type"] == "CardAssigned" and op.get("hidden")]
     assert hole, "the c21 dealer got a hole card"

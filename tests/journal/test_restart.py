@@ -10,6 +10,7 @@ from dealer_assist.journal.journal_file import RecordKind, read_records, verify
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.table_facts import table_facts
 
 CONFIG = TableConfig("T-1", "c21-8.0")
 
@@ -32,7 +33,7 @@ def test_restarts_mid_round_cleanly_or_killed_record_the_inputs_of_an_uninterrup
     table, player = Table.open(journal_dir / "run-0.db", CONFIG), BenchPlayer(5)
     restarts = 0
     while table.rounds_closed < rounds:
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
         if table.journal.seq % 37 == 0:  # lands anywhere in a round, at a close now and then
             closed, round_id = table.rounds_closed, table.session.round_id
             restarts += 1
@@ -55,7 +56,7 @@ def test_each_round_close_moves_the_wal_into_the_file_so_the_next_round_reuses_i
     wal = Path(f"{path}-wal")
     player = BenchPlayer(1)
     while table.rounds_closed < 120:
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
         # 60 rounds of about 27 one-frame commits would grow the WAL to 6 MB without a checkpoint,
         # and to 4 MB with SQLite's own one every 1,000 frames, taken in the middle of a round.
         assert wal.stat().st_size < 1_000_000

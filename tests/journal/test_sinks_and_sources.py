@@ -16,6 +16,7 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.header import table_config
 from dealer_assist.table.journaled_table import Table, replay
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.table_facts import table_facts
 
 
 class ListRecords:
@@ -66,7 +67,7 @@ def test_a_sink_sees_every_append_of_a_bench_run_in_order_and_they_equal_the_jou
     player = BenchPlayer(9)
     with caplog.at_level(logging.ERROR, logger="dealer_assist.journal.journal_file"):
         while table.rounds_closed < 30:
-            table.submit(player.next_input(table.session))
+            table.submit(player.next_input(table_facts(table.session)))
     table.set_pin("1357")
     table.note_device({"device": "shoe", "type": "LinkChanged", "state": "up"})
     table.close()

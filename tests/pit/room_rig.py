@@ -15,6 +15,7 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.money import to_units
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.table_facts import table_facts
 from pit.shipping.link import PitLink
 from pit.shipping.table_view import StatusSource, TableView
 from pit.stream.broker import Identity, ensure_stream, nats_config
@@ -97,7 +98,7 @@ def play(table: Table, player: BenchPlayer, rounds: int) -> None:
     """Play on until `rounds` more rounds have closed, in process (no device links)."""
     target = table.rounds_closed + rounds
     while table.rounds_closed < target:
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
 
 
 def rewrite_chain(path: Path, first_input_after: int) -> int:

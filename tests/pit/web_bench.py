@@ -11,6 +11,7 @@ from dealer_assist.rules.phases import Phase
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import DealerSignIn
+from dealer_assist.table.table_facts import table_facts
 from pit.service.data import Role
 
 PASSWORDS = {"sue": "sue-pass-1", "sam": "sam-pass-1", "meg": "meg-pass-1"}
@@ -29,7 +30,7 @@ def play(table: Table, rounds: int, seed: int, dealers: tuple[str, ...] = ()) ->
         if signed < len(dealers) and table.rounds_closed >= start + rounds * signed // len(dealers):
             table.submit(DealerSignIn(dealers[signed]))
             signed += 1
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
 
 
 def deal_until_hole_card(table: Table, seed: int) -> None:
@@ -37,7 +38,7 @@ def deal_until_hole_card(table: Table, seed: int) -> None:
     player = BenchPlayer(seed)
     while table.session.tracker is None or table.session.tracker.phase in (Phase.BETTING,) \
             or not any(card for card in table.session.tracker.dealer[1:]):
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
 
 
 DEALERS = {"T-1": ("Ana R.", "Ben K."), "T-2": ("Cleo M.",), "T-4": ("Dana P.",), "T-5": ("Eli S.",), "T-6": ("Ana R.",),

@@ -13,6 +13,7 @@ from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig, TableSession
 from dealer_assist.table.session_inputs import BankAccepted, ShoeLoaded
 from dealer_assist.table.snapshot import LastRound, LeftOut, build_table_snapshot
+from dealer_assist.table.table_facts import table_facts
 
 T0 = 1_800_000_000.0
 
@@ -32,13 +33,13 @@ def test_the_last_rounds_wagers_are_offered_again_after_a_restart_between_rounds
         tracker = table.session.tracker
         if tracker is not None and tracker.phase is Phase.SETTLED:
             wagered = {(seat, kind): amount for seat, kinds in tracker.wagers.items() for kind, amount in kinds.items()}
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
     assert wagered
     table.close()
 
     again = Table.open(path)  # restarted between rounds: the bank is offered, no round is open
     while again.session.tracker is None:
-        again.submit(player.next_input(again.session))
+        again.submit(player.next_input(table_facts(again.session)))
     snapshot = build_table_snapshot(again.session)
     assert _offered(snapshot) == wagered, "the round closed last, as it was closed before the restart"
     pd_seat = again.session.tracker.pd_seat

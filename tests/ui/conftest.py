@@ -60,7 +60,7 @@ class Table:
         self.devices = self.controller.devices
         self.bridge = TableBridge(self.controller)
         shoe = scripted_shoe(self.profile.decks, cards, seed)
-        self.bench = BenchPanel(shoe, self.controller.consult, self.devices)
+        self.bench = BenchPanel(shoe, self.controller.facts, self.devices)
         self.window = DealerWindow(self.bridge, self.bench)
         self.view = self.window.view
         self.guard_clock = 0.0  # the double-tap guard runs on a clock that a deliberate tap moves on

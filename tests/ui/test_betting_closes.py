@@ -12,6 +12,7 @@ from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import DiscardMisdeal
+from dealer_assist.table.table_facts import table_facts
 from devices.table_controller import TableController
 from hw_sims.bench_devices import BenchDevices
 from ui.bench_panel import BenchPanel
@@ -26,10 +27,10 @@ def wired(qtbot, tmp_path):
     """A house-banked table on the bench's wire-emulated shoe and peek reader, on the real screen."""
     table = Table.open(tmp_path / "table.db", TableConfig("T1", "sd-buster-a"))
     controller = TableController(table)
-    wire = BenchDevices(table.session, BenchPlayer(3, shoe_reports_cut=True))
+    wire = BenchDevices(lambda: table_facts(table.session), BenchPlayer(3, shoe_reports_cut=True))
     wire.start()
     controller.connect_devices(wire.shoe_url, wire.peek_url)
-    bench = BenchPanel(None, controller.consult, controller.devices, wire=wire)
+    bench = BenchPanel(None, controller.facts, controller.devices, wire=wire)
     window = DealerWindow(TableBridge(controller), bench)
     qtbot.addWidget(window)
     window.resize(1280, 800)

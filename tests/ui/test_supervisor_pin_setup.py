@@ -116,7 +116,7 @@ def test_the_dealers_supervisor_button_on_a_table_without_a_pin_says_how_it_is_s
     controller = TableController(table)
     bridge = TableBridge(controller)
     shoe = Shoe(load_profile("nobust-4.0").decks, random.Random(0))
-    dealer = DealerWindow(bridge, BenchPanel(shoe, controller.consult, controller.devices))
+    dealer = DealerWindow(bridge, BenchPanel(shoe, controller.facts, controller.devices))
     qtbot.addWidget(dealer)
     dealer.resize(1280, 800)
     dealer.show()

@@ -12,6 +12,7 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.inputs import PlaceWager, WagerKind
 from dealer_assist.rules.refusals import RuleError
 from dealer_assist.table.roster import ROSTER_FILE
+from dealer_assist.table.table_facts import table_facts
 from dealer_assist.text.journal_text import card_code, describe
 from dealer_assist.text.record_words import wager_name
 from tests.screenshots import shoot
@@ -122,7 +123,7 @@ def play_into_the_next_round(table) -> None:
     """The bench deals the next round up to its first decision: a round open for corrections."""
     player = BenchPlayer(3)
     while table.session.tracker is None or table.session.tracker.phase.value in ("betting", "dealing"):
-        table.submit(player.next_input(table.session))
+        table.submit(player.next_input(table_facts(table.session)))
 
 
 def _raw_ops(table) -> list[dict]:

@@ -63,16 +63,16 @@ class Sessions:
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """A logged-in user and how they came: a session (with its CSRF token) or a bearer token."""
+    """A logged-in user and how they came: a login session (`login`, with its CSRF token) or a bearer token."""
 
     user: User
-    session: Session | None
+    login: Session | None
 
     def csrf_ok(self, offered: str | None) -> bool:
         """A bearer token carries no cookie, so it needs no CSRF token; a session needs its own."""
-        if self.session is None:
+        if self.login is None:
             return True
-        return offered is not None and hmac.compare_digest(offered, self.session.csrf)
+        return offered is not None and hmac.compare_digest(offered, self.login.csrf)
 
 
 def caller(request: Request, sessions: Sessions, data: PitData) -> Caller | None:
