@@ -5,13 +5,20 @@ from __future__ import annotations
 
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.snapshot import ReaderView, SpotView, TableSnapshot
-from dealer_assist.text.reader_words import late_change, payout_difference, reading_problem, spot_name
+from dealer_assist.table.spots import SpotKind
+from dealer_assist.text.reader_words import (
+    CHECK_SKIPPED, DOWN_BETTING, faulted_note, faulted_prompt, faulted_unchecked, late_change, payout_difference,
+    reading_problem, spot_name,
+)
 
 
-def seat_line(views: tuple[SpotView, ...], reader: ReaderView, seat: int) -> tuple[str, bool]:
+def seat_line(views: tuple[SpotView, ...], reader: ReaderView, seat: int, need: Need | None = None) -> tuple[str, bool]:
     """The seat's reader line, and whether it asks for something to be put right."""
     awaited = reader.awaited
     lines = []
+    faulted = reader.faulted_on(seat)
+    if faulted:
+        lines.append(faulted_note(faulted, need in (Need.WAGERS, Need.INSURANCE)))
     for view in views:
         if view.difference is not None:
             lines.append(payout_difference(view.reading.spot, view.difference.held, view.difference.due, seat=False))
@@ -35,16 +42,29 @@ def reader_prompt(snap: TableSnapshot) -> str | None:
         return "Reading the spots…"
     if reader.differences:
         return "Spots wrong: put them right, then tap again"
+    if reader.down and snap.need is Need.WAGERS:
+        return DOWN_BETTING
     if reader.awaited is not None:
         awaited = reader.awaited
         return f"Seat {awaited.seat}: the player adds the {awaited.action}'s chips on {awaited.spot}"
     if snap.need is Need.WAGERS and reader.problems:
         return f"Put right: {reading_problem(reader.problems[0])}"
+    keyed = {Need.WAGERS: (SpotKind.BASE, SpotKind.LUCKY_LUCKY, SpotKind.BUSTER), Need.INSURANCE: (SpotKind.INSURANCE,)}
+    kinds = keyed.get(snap.need, ()) if snap.need is not None else ()
+    faulted = tuple(spot for spot in reader.faulted if spot.seat is not None and spot.kind in kinds)
+    if faulted:
+        return faulted_prompt(faulted)
     return None
 
 
 def difference_lines(snap: TableSnapshot) -> str:
-    """Each spot the payout check found wrong, a line each: 'Seat 2 · Base: $75 on the spot, $50 due · $25 overpaid'."""
+    """Each spot the payout check found wrong, a line each: 'Seat 2 · Base: $75 on the spot, $50 due · $25 overpaid';
+    or that the check is skipped, the reader down, and each faulted spot it leaves out."""
     if snap.reader is None:
         return ""
-    return "\n".join(payout_difference(d.spot, d.held, d.due) for d in snap.reader.differences)
+    if snap.reader.down:
+        return CHECK_SKIPPED
+    lines = [payout_difference(d.spot, d.held, d.due) for d in snap.reader.differences]
+    paid = {row.seat for row in (snap.due or snap.settlement)}
+    lines += [faulted_unchecked(spot) for spot in snap.reader.faulted if spot.seat in paid]
+    return "\n".join(lines)
