@@ -64,7 +64,7 @@ def mispay(spot: Spot, held: Cents, due: Cents, supervisor: str, reason: str) ->
 # The reader when it cannot read (reader_faults.py): a faulted spot, the reader down, the reader back.
 
 CHECK_SKIPPED = "Payout not checked: the wager reader is down"
-DOWN_BETTING = "Wager reader down: check the wagers shown, then confirm"
+DOWN_BETTING = "Wager reader down: check wagers, then confirm"  # one line at 1280 px
 CONFIRM_QUESTION = "Wager reader down: close the wagers shown?"
 CONFIRM_ACTION = "Confirm wagers"
 
@@ -114,5 +114,5 @@ def reader_back(differences: list[tuple[Spot, Cents, Cents]], betting: bool) -> 
     """The reader's first scan after its outage, where it differs from the table (spot, on the table, read)."""
     lines = "; ".join(f"{spot_name(spot)}: {money_text(held)} read, {money_text(due)} on the table"
                       for spot, due, held in differences)
-    then = "the chips read are the wagers now" if betting else "the closed wagers stand: check these spots"
-    return f"Wager reader back; its scan differs: {lines}. {then}"
+    then = "The chips read are the wagers now" if betting else "The closed wagers stand: check these spots"
+    return f"its scan differs from the table: {lines}. {then}"

@@ -159,7 +159,8 @@ def test_the_reader_down_then_back_scans_and_shows_what_differs(felt, tmp_path):
     where = _unplug(rig)
     rig.until(lambda: "Wagers DOWN" in _light(window), "the light")
     _shown(window)
-    assert view.prompt.text() == DOWN_BETTING == "Wager reader down: check the wagers shown, then confirm"
+    assert view.prompt.text() == DOWN_BETTING == "Wager reader down: check wagers, then confirm"
+    assert not view.prompt.cut
     assert COLLECT in _light(window)
     assert view.seats[2].wagers.text() == "$50" and view.seats[3].wagers.text() == "$25", "the last readings shown"
     assert rig.ops_inputs("ReaderSpots")[-1] == {"type": "ReaderSpots", "spots": [], "faulted": [], "outage": True}
@@ -170,8 +171,8 @@ def test_the_reader_down_then_back_scans_and_shows_what_differs(felt, tmp_path):
     rig.until(lambda: rig.snapshot.attention is not None, "the differences")
     _shown(window)
     assert view.banner.message.text() == (
-        "WAGER READER BACK (rule 8.23): Wager reader back; its scan differs: Seat 3 · Base: $35 read, $25 on the "
-        "table. the chips read are the wagers now")
+        "WAGER READER BACK (rule 8.23): its scan differs from the table: Seat 3 · Base: $35 read, $25 on the "
+        "table. The chips read are the wagers now")
     assert not view.banner.message.cut
     assert rig.ops("ReaderBackDiffers") == [{"type": "ReaderBackDiffers", "spot": "3.base", "due": 2_500, "held": 3_500}]
     assert rig.snapshot.seat(3).base == 3_500
