@@ -26,14 +26,18 @@ from dealer_assist.journal.journal_file import Sink
 from dealer_assist.journal.lock import Holder
 from dealer_assist.journal.record_source import RecordSource, SqliteRecords
 from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PaymentsMade, PeekAnswered
+from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.profile import PayoutCheck, Profile
+from dealer_assist.table import reader_faults
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.pins import PinSetter, bench_pin
 from dealer_assist.table.roster import DEALERS_FILE, read_roster
 from dealer_assist.table.session import TableConfig, TableInput
 from dealer_assist.table.session_inputs import CardsUnread, ReaderSpots, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned
+from dealer_assist.table.session_operations import ReaderBackDiffers
 from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
 from dealer_assist.table.table_facts import TableFacts, table_facts
+from dealer_assist.text.reader_words import reader_back, reader_light
 from dealer_assist.text.record_words import money_text
 from devices.device_status import DeviceStatus
 from devices.peek import PeekReader
@@ -266,8 +270,9 @@ class TableController:
             self._publish()
             return None
         try:
-            self._guarded(lambda: self._table.submit(event))
+            ops = self._guarded(lambda: self._table.submit(event))
             self.attention = None
+            self._reader_back(ops)
             return None
         except Failure as error:
             if self.halted is None:
@@ -374,12 +379,21 @@ class TableController:
         if isinstance(item, ReaderScanned):
             purpose, self.scanning = self.scanning or ScanFor.READING, None
             self.submit(SpotsScanned(purpose, item.reads))
-        elif isinstance(item, ReaderSpots) and set(item.spots) == session.reader.spots:
+        elif isinstance(item, ReaderSpots) and reader_faults.unchanged(session.s, session.reader, item):
             return  # nothing changed: nothing to record
         elif isinstance(item, SpotReading) and session.reader.reads(item.spot) and session.reader.reading(item.spot) == item:
             return
         else:
             self.submit(item)  # a refusal is journaled and shown on the banner
+
+    def _reader_back(self, ops: tuple[Any, ...]) -> None:
+        """The reader's first scan after its outage differs from the table: the dealer is told
+        which spots, until acknowledged (the differences are journaled with the scan)."""
+        back = [(op.spot, op.due, op.held) for op in ops if isinstance(op, ReaderBackDiffers)]
+        if back:
+            tracker = self._table.session.tracker
+            betting = tracker is not None and tracker.phase is Phase.BETTING
+            self.reported = Attention(AttentionKind.READER_BACK, reader_back(back, betting), "8.23")
 
     def _reported(self, attention: Attention) -> None:
         self.reported = attention
@@ -419,12 +433,19 @@ class TableController:
     def _publish(self) -> None:
         self.snapshot = self._build()
         self._sync()
+        self._light_reader()
         for listener in self._listeners:
             listener(self.snapshot)
         if self._supervisor_listeners:  # built only while the supervisor's screens are open
             supervisor = self.supervisor_snapshot(recent=0)
             for told in list(self._supervisor_listeners):
                 told(supervisor)
+
+    def _light_reader(self) -> None:
+        """The wager reader's light says which spots are faulted, in amber (its link's up or down is its own)."""
+        if self.feed is not None and self.feed.wagers is not None:
+            reader = self.snapshot.reader
+            self.devices.fault(NAMES["wagers"], reader_light(reader.faulted if reader is not None else ()))
 
     def _sync(self) -> None:
         if self.feed is not None:

@@ -77,9 +77,11 @@ def _plain(value: object) -> object:
     return value
 
 
-def spots_in_use(readings: Readings) -> ReaderSpots:
-    """The spots whose readings the table may use now: none until a scan completed, none under a fault."""
-    return ReaderSpots(tuple(spot for spot in readings.spots if spot not in readings.faults) if readings.trusted else ())
+def spots_in_use(readings: Readings, outage: bool = False) -> ReaderSpots:
+    """The spots whose readings the table may use now: none until a scan completed, none under a
+    fault; the spots under a fault, to be keyed; and whether the reader's link just went down."""
+    in_use = tuple(spot for spot in readings.spots if spot not in readings.faults) if readings.trusted else ()
+    return ReaderSpots(in_use, tuple(spot for spot in readings.spots if spot in readings.faults), outage)
 
 
 def reading(read: events.SpotRead) -> SpotReading:
@@ -122,7 +124,8 @@ class DeviceFeed:
                 return
         self.deliver(evidence("wagers", event))
         if isinstance(event, events.SpotsListed | events.WagersFault | events.SpotCleared | events.ReadingsUntrusted):
-            self.deliver(spots_in_use(readings))
+            outage = isinstance(event, events.ReadingsUntrusted) and event.reason is events.Distrust.OUTAGE
+            self.deliver(spots_in_use(readings, outage))
 
     def sync(self, session: TableSession, stopped: bool = False) -> None:
         """On the table's thread, after each input: the card-stop, and a peek when one is due.

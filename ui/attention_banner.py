@@ -18,6 +18,7 @@ TITLES = {
     AttentionKind.PEEK_FAILED: "PEEK FAILED",
     AttentionKind.PEEK_DISAGREES: "PEEK DISAGREES",
     AttentionKind.JOURNAL: "JOURNAL",
+    AttentionKind.READER_BACK: "WAGER READER BACK",
 }
 
 

@@ -5,15 +5,17 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from dealer_assist.rules.inputs import PaymentsMade
+from dealer_assist.rules.inputs import Input, NoMoreBets, PaymentsMade
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.session import TableState
-from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed
+from dealer_assist.table.session_inputs import BankAccepted, ConfirmWagers, SettlementConfirmed
 from dealer_assist.table.snapshot import TableSnapshot
+from dealer_assist.text.reader_words import CONFIRM_ACTION, CONFIRM_QUESTION, confirm_detail
 from devices.device_status import DeviceLink
 from ui.attention_banner import AttentionBanner
 from ui.bank_offer import BankOffer
+from ui.confirm_overlay import confirm
 from ui.dealer_hand_widget import DealerHandPanel
 from ui.decision_bar import DecisionBar
 from ui.device_bar import DeviceBar
@@ -107,7 +109,7 @@ class DealerView(QWidget):
         slot = QGridLayout(self.keypads)
         slot.setContentsMargins(0, 0, 0, 0)
         self.wagers = WagerPad()
-        self.wagers.entered.connect(self.input_entered)
+        self.wagers.entered.connect(self._wager_entered)
         self.double_less = DoubleForLess()
         self.double_less.entered.connect(self.input_entered)
         self.bank_offer = BankOffer()
@@ -178,6 +180,18 @@ class DealerView(QWidget):
         elif snap.need is not Need.NOTHING and table.state is not TableState.NEEDS_SHOE:
             self.bank_kept = None  # the table went on another way (a round voided, the bank offered elsewhere)
 
+    def _wager_entered(self, event: Input) -> None:
+        """The wager pad's input; "No more bets" with the wager reader down first asks the dealer to
+        confirm the wagers shown, and closes them as confirmed (RULES.md §8.23)."""
+        snap = self.snapshot
+        if not isinstance(event, NoMoreBets) or snap is None or snap.reader is None or not snap.reader.down:
+            self.input_entered.emit(event)
+            return
+        shown = [(seat.seat, seat.base + seat.lucky_lucky + seat.buster) for seat in snap.seats
+                 if seat.base or seat.lucky_lucky or seat.buster]
+        confirm(self, CONFIRM_QUESTION, confirm_detail(shown), CONFIRM_ACTION,
+                lambda: self.input_entered.emit(ConfirmWagers()))
+
     def _select(self, seat: int) -> None:
         self.selected = seat
         if self.snapshot is not None:
@@ -211,7 +225,8 @@ class DealerView(QWidget):
         else:
             reader = snap.reader
             for view in snap.seats:
-                note = seat_line(reader.on_seat(view.seat), reader, view.seat) if reader is not None else ("", False)
+                note = (seat_line(reader.on_seat(view.seat), reader, view.seat, snap.need) if reader is not None
+                        else ("", False))
                 last = snap.last_round_of(view.seat)
                 if not note[0] and last is not None and last.left_out:
                     note = (left_out_line(last.left_out), False)

@@ -51,7 +51,9 @@ class DealerWindow(QMainWindow):
         self.view.attention_dismissed.connect(bridge.dismiss)
         bridge.snapshot_changed.connect(self.view.show_table)
         bridge.snapshot_changed.connect(self._paint_now)
-        bridge.devices_changed.connect(self.view.show_devices)
+        # the links as they stand now: a change told from a reader thread arrives queued, after any
+        # change made since on this thread, so the links it carries may be older than the status line's
+        bridge.devices_changed.connect(lambda _links: self.view.show_devices(bridge.devices.links()))
         self.view.show_table(bridge.snapshot)
         self.view.tap_guard.watch(self)
         self.view.show_devices(bridge.devices.links())

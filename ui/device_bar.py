@@ -14,7 +14,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QSizePolicy, QWidget
 
 from devices.device_status import DeviceLink
-from ui.theme import COLLECT, PAY
+from ui.theme import ACCENT, COLLECT, PAY
 
 SPACING = 18
 DOT = "●"
@@ -28,6 +28,8 @@ def words(link: DeviceLink, level: int) -> str:
             return link.name
         head, sep, _ = link.text.partition(" · ")
         return f"{link.name} {head}…" if level >= 2 and sep else f"{link.name} {link.text}"
+    if link.up and link.fault:  # amber: up, but it cannot do all it should
+        return f"{link.name} FAULT" if level >= 3 else f"{link.name} FAULT · {link.fault}"
     if level >= 3:
         return link.name if link.up else f"{link.name} DOWN"
     state = "up" if link.up else "DOWN"
@@ -36,7 +38,8 @@ def words(link: DeviceLink, level: int) -> str:
 
 
 def rich(link: DeviceLink, level: int) -> str:
-    return f"<span style='color:{PAY if link.up else COLLECT}'>{DOT}</span> {words(link, level)}"
+    colour = COLLECT if not link.up else ACCENT if link.fault and link.text is None else PAY
+    return f"<span style='color:{colour}'>{DOT}</span> {words(link, level)}"
 
 
 class DeviceBar(QWidget):

@@ -7,14 +7,20 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.readings import row_spot
 from dealer_assist.table.snapshot import ReaderView, SpotView, TableSnapshot
-from dealer_assist.table.spots import Spot
-from dealer_assist.text.reader_words import late_change, payout_difference, reading_problem, spot_name
+from dealer_assist.table.spots import Spot, SpotKind
+from dealer_assist.text.reader_words import (
+    CHECK_SKIPPED, DOWN_BETTING, faulted_note, faulted_prompt, faulted_unchecked, late_change, payout_difference,
+    reading_problem, spot_name,
+)
 
 
-def seat_line(views: tuple[SpotView, ...], reader: ReaderView, seat: int) -> tuple[str, bool]:
+def seat_line(views: tuple[SpotView, ...], reader: ReaderView, seat: int, need: Need | None = None) -> tuple[str, bool]:
     """The seat's reader line, and whether it asks for something to be put right."""
     awaited = reader.awaited
     lines = []
+    faulted = reader.faulted_on(seat)
+    if faulted:
+        lines.append(faulted_note(faulted, need in (Need.WAGERS, Need.INSURANCE)))
     for view in views:
         if view.difference is not None:
             lines.append(payout_difference(view.reading.spot, view.difference.held, view.difference.due, seat=False))
@@ -38,24 +44,37 @@ def reader_prompt(snap: TableSnapshot) -> str | None:
         return "Reading the spots…"
     if reader.differences:
         return "Spots put right: tap again" if put_right(reader) else "Spots wrong: put them right, then tap again"
+    if reader.down and snap.need is Need.WAGERS:
+        return DOWN_BETTING
     if reader.awaited is not None:
         awaited = reader.awaited
         where = spot_name(awaited.spot, seat=False).lower()
         return f"Seat {awaited.seat}: the player adds the {awaited.action}'s chips on the {where}"
     if snap.need is Need.WAGERS and reader.problems:
         return f"Put right: {reading_problem(reader.problems[0])}"
+    keyed = {Need.WAGERS: (SpotKind.BASE, SpotKind.LUCKY_LUCKY, SpotKind.BUSTER), Need.INSURANCE: (SpotKind.INSURANCE,)}
+    kinds = keyed.get(snap.need, ()) if snap.need is not None else ()
+    faulted = tuple(spot for spot in reader.faulted if spot.seat is not None and spot.kind in kinds)
+    if faulted:
+        return faulted_prompt(faulted)
     return None
 
 
 def difference_lines(snap: TableSnapshot) -> str:
     """Each spot the payout check found wrong, a line each, as its chips lie now (the reader reads
-    them as the dealer puts them right): 'Seat 2 · Base: $75 on the spot, $50 due · $25 overpaid'."""
+    them as the dealer puts them right): 'Seat 2 · Base: $75 on the spot, $50 due · $25 overpaid';
+    or that the check is skipped, the reader down, and each faulted spot it leaves out."""
     if snap.reader is None:
         return ""
+    if snap.reader.down:
+        return CHECK_SKIPPED
     collected = _collected(snap)
-    return "\n".join(payout_difference(view.reading.spot, view.reading.amount, view.difference.due,
-                                        collected=collected.get(view.reading.spot, 0))
-                     for view in snap.reader.spots if view.difference is not None)
+    lines = [payout_difference(view.reading.spot, view.reading.amount, view.difference.due,
+                               collected=collected.get(view.reading.spot, 0))
+             for view in snap.reader.spots if view.difference is not None]
+    paid = {row.seat for row in (snap.due or snap.settlement)}
+    lines += [faulted_unchecked(spot) for spot in snap.reader.faulted if spot.seat in paid]
+    return "\n".join(lines)
 
 
 def _collected(snap: TableSnapshot) -> dict[Spot, Cents]:

@@ -60,6 +60,7 @@ QPushButton#primary {{ background: {ACCENT}; color: #111; border-color: #ffe3a1;
 QPushButton#primary:disabled {{ background: #161d27; color: #4a5663; border-color: #222c38; }}
 QFrame#banner {{ background: {ALERT}; border-radius: {px(10)}px; }}
 QFrame#banner[kind="refused"] {{ background: #8a5a00; }}
+QFrame#banner[kind="reader_back"] {{ background: #8a5a00; }}
 QFrame#banner QLabel {{ color: white; font-size: {px(22)}px; font-weight: bold; }}
 QScrollArea {{ border: none; }}
 QScrollBar:vertical {{ width: {px(28)}px; background: {PANEL}; border: none; }}

@@ -48,6 +48,8 @@ class Refusal(StrEnum):
     SCAN_REQUIRED = "scan_required"  # at a table with a reader, wagers close and payouts are checked at its scan
     NOT_READING = "not_reading"  # a reading of a spot whose readings the table does not use now
     NO_PAYOUT_DIFFERENCE = "no_payout_difference"
+    CONFIRM_WAGERS = "confirm_wagers"  # the reader is down: the dealer confirms the wagers shown to close them
+    READER_UP = "reader_up"  # nothing to confirm by hand: the wagers close at the reader's scan
     # who deals (RULES.md §8.25)
     DEALER_REQUIRED = "dealer_required"
     NO_DEALER = "no_dealer"

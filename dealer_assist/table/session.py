@@ -27,12 +27,13 @@ from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.seating import next_clockwise
 from dealer_assist.rules.settlement import banker_net
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
+from dealer_assist.table import reader_faults
 from dealer_assist.table.readings import CHIP_DECISIONS, WAGER_SPOTS, RoundReadings, WagerReadings, must_hold
 from dealer_assist.table.rotation import rotation_policy
 from dealer_assist.table.session_inputs import (
-    AcceptPayout, BankAccepted, BankRefused, CardsUnread, ConfirmPeek, CutCardReached, DealerSignIn, DealerSignOut,
-    DiscardMisdeal, KeyCard, ReaderSpots, RekeyCard, ScanFor, SessionInput, SettlementConfirmed, ShoeLoaded, SpotReading,
-    SpotsScanned, VoidRound,
+    AcceptPayout, BankAccepted, BankRefused, CardsUnread, ConfirmPeek, ConfirmWagers, CutCardReached, DealerSignIn,
+    DealerSignOut, DiscardMisdeal, KeyCard, ReaderSpots, RekeyCard, ScanFor, SessionInput, SettlementConfirmed, ShoeLoaded,
+    SpotReading, SpotsScanned, VoidRound,
 )
 from dealer_assist.table.session_operations import (
     BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread, ChipsAwaited, DealerSignedIn,
@@ -107,6 +108,8 @@ class _Between:
     dealer: str | None = None  # the house dealer signed in (RULES.md §8.25)
     reader_spots: list[str] = field(default_factory=list)  # the wager reader's spots in use (RULES.md §8.22)
     readings: dict[str, list[int]] = field(default_factory=dict)  # each read spot's last [chips, total, alien]
+    reader_faulted: list[str] = field(default_factory=list)  # the reader's spots under a fault, keyed meanwhile
+    reader_down: bool = False  # the reader's link went down and no scan has completed since
     last_wagers: dict[str, dict[str, int]] = field(default_factory=dict)  # seat -> kind -> cents of the round closed last
 
     @classmethod
@@ -227,7 +230,9 @@ class TableSession:
             case SpotReading():
                 self._spot_read(event, ops)
             case ReaderSpots():
-                self.reader.use(event.spots)
+                reader_faults.take_spots(self.s, self.reader, event)
+            case ConfirmWagers():
+                self._confirm_wagers(ops)
             case SpotsScanned():
                 self._scanned(event, ops)
             case AcceptPayout():
@@ -407,6 +412,17 @@ class TableSession:
                 self._await_chips(event, tracker, ops)
                 return
         self._to_round(event, ops)
+        if isinstance(event, PaymentsMade):
+            ops.extend(reader_faults.skipped_check(self.s, self.profile, ScanFor.PAID))
+
+    def _confirm_wagers(self, ops: list[Any]) -> None:
+        """"No more bets" with the reader down: the wagers close as the dealer confirmed them (RULES.md §8.23)."""
+        tracker = self._open_tracker()
+        confirmed = reader_faults.confirmed(self.s, tracker)
+        if (error := tracker.verify(NoMoreBets())) is not None:
+            raise error
+        ops.append(confirmed)
+        self._to_round(NoMoreBets(), ops)
 
     # --- the wager reader (RULES.md §8.22-8.24) -----------------------------------------------------
 
@@ -422,6 +438,8 @@ class TableSession:
         elif isinstance(event, Decide) and event.amount is not None and self.reader.reads(Spot(event.seat, SpotKind.BASE)):
             raise RuleError(Refusal.SPOT_READ, f"seat {event.seat}: a double for less is the chips added on {event.seat}.base: "
                             "tap Double and let the player add them", "8.23")
+        elif isinstance(event, NoMoreBets) and self.s.reader_down:
+            reader_faults.refuse_unconfirmed_close(self.s)
         elif isinstance(event, NoMoreBets) and self.reader.spots:
             raise RuleError(Refusal.SCAN_REQUIRED, "the wagers close at the reader's scan of every spot: tap No more bets "
                             "again once the reader is up", "8.23")
@@ -518,6 +536,8 @@ class TableSession:
         self.reader.use(reading.spot for reading in event.reads)
         for reading in event.reads:
             self.reader.keep(reading)
+        open_round = None if self.misdeal else self.tracker
+        ops.extend(reader_faults.back_differences(self.s, self.reader, open_round, event.reads))
         if event.purpose is ScanFor.READING and (self.tracker is None or self.misdeal is not None):
             return
         tracker = self._open_tracker()
@@ -604,6 +624,7 @@ class TableSession:
             raise RuleError(Refusal.NOT_SETTLED, f"the round is not settled yet ({tracker.phase})")
         if not checked:
             self._check_scanned(tracker)
+            ops.extend(reader_faults.skipped_check(self.s, self.profile, ScanFor.SETTLED))
         self._close(banker_net(tracker.rows), voided=False, ops=ops)
 
     def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:

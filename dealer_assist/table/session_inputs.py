@@ -111,9 +111,13 @@ class SpotReading:
 class ReaderSpots:
     """The spots whose readings the table uses from now on: listed by the reader, not under a
     fault, its readings trusted (a scan completed since the last outage or power-up); none while
-    it is down. A spot not among them is keyed by the dealer (RULES.md §6.4)."""
+    it is down. A spot not among them is keyed by the dealer (RULES.md §6.4). `faulted`: the
+    reader's spots under an ANTENNA or COLLISION fault (DEVICES.md §6), keyed until their CLEAR;
+    `outage`: the reader's link went down, so its readings wait for its next completed scan."""
 
     spots: tuple[Spot, ...]
+    faulted: tuple[Spot, ...] = ()
+    outage: bool = False
 
 
 class ScanFor(StrEnum):
@@ -131,6 +135,12 @@ class SpotsScanned:
 
     purpose: ScanFor
     reads: tuple[SpotReading, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmWagers:
+    """"No more bets" with the wager reader down: the dealer has checked the wagers on the screen
+    against the chips on the spots, and they close as shown (RULES.md §8.23)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,4 +165,4 @@ class DealerSignOut:
 
 SessionInput = (BankAccepted | BankRefused | ShoeLoaded | CutCardReached | CardsUnread | KeyCard
                 | SettlementConfirmed | VoidRound | RekeyCard | DiscardMisdeal | ConfirmPeek | SpotReading | ReaderSpots
-                | SpotsScanned | AcceptPayout | DealerSignIn | DealerSignOut)
+                | SpotsScanned | AcceptPayout | DealerSignIn | DealerSignOut | ConfirmWagers)

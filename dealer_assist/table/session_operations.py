@@ -7,6 +7,7 @@ from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import Action
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.refusals import Refusal
+from dealer_assist.table.session_inputs import ScanFor
 from dealer_assist.table.spots import Spot
 
 
@@ -187,6 +188,33 @@ class MispayAccepted:
     due: Cents
     supervisor: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class WagersConfirmed:
+    """The wagers closed as the dealer confirmed them on the screen, the wager reader down
+    (RULES.md §8.23): `seats` that wagered and the `amount` wagered in all, as shown."""
+
+    seats: int
+    amount: Cents
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutCheckSkipped:
+    """A settle-now "Paid" or the settlement's "Done" with the wager reader down: the payouts on
+    the spots were not checked (RULES.md §8.24); `step` says which."""
+
+    step: ScanFor
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderBackDiffers:
+    """The reader's first scan after its outage found a spot holding other chips than the table
+    holds for it: `due` the wager keyed or closed, with what decisions added; `held` what the scan read."""
+
+    spot: Spot
+    due: Cents
+    held: Cents
 
 
 @dataclass(frozen=True, slots=True)

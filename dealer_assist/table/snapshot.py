@@ -22,6 +22,7 @@ from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.rules.settlement import Row, Wager, banker_net, seat_nets
 from dealer_assist.rules.totals import hand_total
 from dealer_assist.rules.tracker import RoundTracker
+from dealer_assist.table import reader_faults
 from dealer_assist.table.readings import WAGER_SPOTS, SpotProblem, must_hold, wager_changes
 from dealer_assist.table.session import TableSession, TableState
 from dealer_assist.table.session_inputs import SpotReading
@@ -39,6 +40,7 @@ class AttentionKind(StrEnum):
     PEEK_FAILED = "peek_failed"
     PEEK_DISAGREES = "peek_disagrees"
     JOURNAL = "journal"
+    READER_BACK = "reader_back"  # the wager reader's first scan after its outage differs from the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,13 +186,19 @@ class SpotView:
 @dataclass(frozen=True, slots=True)
 class ReaderView:
     """The wager reader's spots in use and the open round's findings; `scanning` while a scan the
-    dealer's tap asked for is awaited."""
+    dealer's tap asked for is awaited; `faulted` the spots under a fault, keyed by the dealer, and
+    `down` while its link is down, until its next scan (RULES.md §8.22-8.24)."""
 
     spots: tuple[SpotView, ...]
     awaited: ChipsAwaited | None = None
     mispays: tuple[MispayAccepted, ...] = ()
     scanning: bool = False
     checks_payouts: bool = False  # the dealer's "Paid" scans the spots and holds until they are right (RULES.md §8.24)
+    faulted: tuple[Spot, ...] = ()
+    down: bool = False
+
+    def faulted_on(self, seat: int | None) -> tuple[Spot, ...]:
+        return tuple(spot for spot in self.faulted if spot.seat == seat)
 
     def on_seat(self, seat: int | None) -> tuple[SpotView, ...]:
         return tuple(view for view in self.spots if view.reading.spot.seat == seat)
@@ -423,7 +431,8 @@ def reader_view(session: TableSession) -> ReaderView | None:
     """The reader's spots as the seats show them; None at a table whose reader reads nothing and found nothing."""
     reader, tracker = session.reader, session.tracker
     found = reader.round
-    if not reader.spots and not found.late and not found.differences and not found.mispays:
+    faulted, down = reader_faults.faulted_spots(session.s), session.s.reader_down
+    if not reader.spots and not found.late and not found.differences and not found.mispays and not faulted and not down:
         return None
     betting = tracker is not None and tracker.phase is Phase.BETTING
     problems = {problem.reading.spot: problem for problem in reader.problems(tracker)} if tracker is not None and betting else {}
@@ -436,7 +445,8 @@ def reader_view(session: TableSession) -> ReaderView | None:
         for spot, reading in sorted(spots.items(), key=lambda item: (item[0].seat or 0, item[0].kind.value))
     )
     return ReaderView(views, found.awaited, tuple(found.mispays),
-                      checks_payouts=bool(reader.spots) and session.profile.payout_check is PayoutCheck.HOLD)
+                      checks_payouts=bool(reader.spots) and session.profile.payout_check is PayoutCheck.HOLD,
+                      faulted=faulted, down=down)
 
 
 def last_round(session: TableSession, tracker: RoundTracker) -> tuple[LastRound, ...]:

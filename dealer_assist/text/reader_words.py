@@ -70,3 +70,60 @@ def payout_difference(spot: Spot, held: Cents, due: Cents, seat: bool = True, co
 def mispay(spot: Spot, held: Cents, due: Cents, supervisor: str, reason: str) -> str:
     """A payout difference a floor supervisor accepted: '... · $25 underpaid · accepted by Floor 1: player left'."""
     return f"{payout_difference(spot, held, due)} · accepted by {supervisor}: {reason}"
+
+
+# The reader when it cannot read (reader_faults.py): a faulted spot, the reader down, the reader back.
+
+CHECK_SKIPPED = "Payout not checked: the wager reader is down"
+DOWN_BETTING = "Wager reader down: check wagers, then confirm"  # one line at 1280 px
+CONFIRM_QUESTION = "Wager reader down: close the wagers shown?"
+CONFIRM_ACTION = "Confirm wagers"
+
+
+def _faulted_spot(spot: Spot) -> str:
+    return "Spot" if spot.kind is SpotKind.BASE else f"{SPOT_NAMES[spot.kind]} spot"
+
+
+def faulted_note(spots: tuple[Spot, ...], keyed: bool) -> str:
+    """A seat's spots under a fault, in its own panel: 'Spot faulted · key the wager' while the
+    dealer keys it, 'Lucky Lucky spot faulted · not read' once the wagers are closed."""
+    step = "key the wager" if keyed else "not read"
+    return " · ".join(f"{_faulted_spot(spot)} faulted · {step}" for spot in spots)
+
+
+def faulted_prompt(spots: tuple[Spot, ...]) -> str:
+    """'Seat 3's spot is faulted: key its wager'; the first of several, and how many more."""
+    first = spots[0]
+    name = "spot" if first.kind is SpotKind.BASE else f"{SPOT_NAMES[first.kind]} spot"
+    more = f" ({len(spots) - 1} more faulted)" if len(spots) > 1 else ""
+    return f"Seat {first.seat}'s {name} is faulted: key its wager{more}"
+
+
+def faulted_unchecked(spot: Spot) -> str:
+    """At "Paid": 'Seat 3 · Base: payout not checked, the spot is faulted'."""
+    return f"{spot_name(spot)}: payout not checked, the spot is faulted"
+
+
+def reader_light(faulted: tuple[Spot, ...]) -> str | None:
+    """What the reader's light says beside its name while spots are faulted: 'seat 3 spot faulted'."""
+    if not faulted:
+        return None
+    if len(faulted) == 1:
+        spot = faulted[0]
+        return f"{'bank' if spot.seat is None else f'seat {spot.seat}'} {SPOT_NAMES[spot.kind].lower()} faulted"
+    return f"{len(faulted)} spots faulted"
+
+
+def confirm_detail(wagers: list[tuple[int, Cents]]) -> str:
+    """What the dealer checks before the wagers close with the reader down: each seat's wagers shown."""
+    shown = ", ".join(f"seat {seat} {money_text(amount)}" for seat, amount in wagers) or "no wagers"
+    return (f"The chips cannot be read. Check each wager on the screen against the chips on its spots: {shown}. "
+            "Key any that differ before you confirm.")
+
+
+def reader_back(differences: list[tuple[Spot, Cents, Cents]], betting: bool) -> str:
+    """The reader's first scan after its outage, where it differs from the table (spot, on the table, read)."""
+    lines = "; ".join(f"{spot_name(spot)}: {money_text(held)} read, {money_text(due)} on the table"
+                      for spot, due, held in differences)
+    then = "The chips read are the wagers now" if betting else "The closed wagers stand: check these spots"
+    return f"its scan differs from the table: {lines}. {then}"

@@ -23,6 +23,7 @@ LINK_DOWN_AFTER_S = 10.0  # a device link down longer than this
 BEHIND_LIMIT = 1000  # records still to ship
 APPEND_GRACE_S = 1.0  # a record's wall clock is taken this much before it can be counted as journaled, at most
 DEFAULT_PAYOUT_THRESHOLD = Decimal(1000)  # currency units; the room's setting `payout_threshold`
+READER = "wagers"  # the wager reader's name in the journal and the status: its outage is alerted from its record
 CORRECTIONS = {"RoundVoided": "void", "CardRekeyed": "re-key", "MisdealDiscarded": "discard"}
 
 
@@ -43,6 +44,7 @@ class AlertKind(StrEnum):
     LATE_CHANGE = "late_change"
     MISPAY = "mispay"
     SPOT_FAULT = "spot_fault"
+    READER_DOWN = "reader_down"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +156,10 @@ def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PA
         if body.get("type") == "CameraMismatch":
             found.append(cause(f"camera:{message.journal}:{place}", AlertKind.CAMERA_MISMATCH,
                                f"camera mismatch: {body.get('message')}"))
+        elif body.get("device") == READER and body.get("type") == "LinkChanged" and body.get("state") == "down":
+            found.append(cause(f"reader-down:{key}", AlertKind.READER_DOWN,
+                               "wager reader down: its link went down; the dealer keys the wagers, confirms them at "
+                               "No more bets, and payouts go unchecked until it is back"))
         elif body.get("type") in ("DeviceFault", "fault"):
             found.append(cause(f"fault:{message.journal}:{body.get('device')}:{body.get('code')}:{place}",
                                AlertKind.DEVICE_FAULT,
@@ -206,7 +212,8 @@ def links_down(down_since: dict[str, float], devices: dict[str, str], now: float
 
 def timed_alerts(table_id: str, journal: str, round_id: int | None, last_status: float,
                  down_since: dict[str, float], now: float) -> list[AlertCause]:
-    """What the passing of time raises: a silent table, a device link down longer than 10 s."""
+    """What the passing of time raises: a silent table, a device link down longer than 10 s (the wager
+    reader's outage is raised at once from its journal record, one alert per outage)."""
     found: list[AlertCause] = []
     at = datetime.fromtimestamp(now, timezone.utc)
     if now - last_status > SILENT_AFTER_S:
@@ -215,7 +222,7 @@ def timed_alerts(table_id: str, journal: str, round_id: int | None, last_status:
                                 round_id, None, at,
                                 f"table silent: no status since {since.isoformat(timespec='seconds')}"))
     for device, since_s in sorted(down_since.items()):
-        if now - since_s > LINK_DOWN_AFTER_S:
+        if now - since_s > LINK_DOWN_AFTER_S and device != READER:
             found.append(AlertCause(f"link:{table_id}:{device}:{since_s:.3f}", AlertKind.LINK_DOWN, table_id,
                                     journal, round_id, None, at,
                                     f"{device} link down for more than {LINK_DOWN_AFTER_S:.0f} s"))
