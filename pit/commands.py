@@ -26,10 +26,10 @@ import psycopg
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, report
 from dealer_assist.errors import CommandCode, CommandError, Failure
 from pit.errors import PitCode
-from pit.service.data import Role
-from pit.service.ingest import Ingest, rebuild
-from pit.service.migrate import migrate
-from pit.service.store import DB_ENV, PitStore, units
+from pit.service.floor.data import Role
+from pit.service.ingest.consumer import Ingest, rebuild
+from pit.service.store.migrate import migrate
+from pit.service.store.pit_store import DB_ENV, PitStore, units
 from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, nats_config
 from pit.stream.wire import WireError
 

@@ -27,7 +27,7 @@ from typing import IO
 import platformdirs
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
-from pit.service.store import DB_ENV
+from pit.service.store.pit_store import DB_ENV
 from pit.trial.local_services import (NatsServer, PostgresCluster, ServiceError, bind_error, free_port,
                                       multi_host_dsn)
 

@@ -31,8 +31,8 @@ from dealer_assist.rules.inputs import Action, Decide, NoMoreBets
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import AcceptPayout, DealerSignIn, DealerSignOut, SettlementConfirmed
-from pit.service.data import Role
-from pit.service.store import PitStore
+from pit.service.floor.data import Role
+from pit.service.store.pit_store import PitStore
 from pit.service.web.app import create_app
 from pit.stream.broker import ensure_stream
 from pit.trial.local_services import NatsServer, PostgresCluster

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pit.service.store import PitStore
+from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 from tests.pit.dealing import Tables, alerts_raised, exactly_once, record_alerts, under_way
 from tests.pit.pit_service import PitServe, fresh_database, pit_command, rooms_broker, wait_for

@@ -14,7 +14,7 @@ import pytest
 
 from dealer_assist.journal.journal_file import RecordKind, record_hash
 from hw_sims.bench_command import main as bench
-from pit.service.store import PitStore
+from pit.service.store.pit_store import PitStore
 from pit.stream.broker import Identity, ensure_stream
 from pit.stream.wire import StatusMessage
 from pit.trial.local_services import NatsServer, PostgresCluster

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pit.service.store import PitStore
+from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 from tests.pit.dealing import Tables, exactly_once, under_way
 from tests.pit.pit_service import ROOT, fresh_database, rooms_broker, running_ingest, serve_command

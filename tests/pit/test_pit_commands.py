@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pit.service.data import LoginRefused, Role, User
-from pit.service.store import PitStore
+from pit.service.floor.data import LoginRefused, Role, User
+from pit.service.store.pit_store import PitStore
 from pit.stream.broker import public_key, read_creds
 from pit.trial.local_services import PostgresCluster
 from pit.trial.room import FIRST_LOGIN, Room

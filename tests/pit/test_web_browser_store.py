@@ -18,8 +18,8 @@ from web_browser import walk
 
 from dealer_assist.journal.journal_file import read_records
 from dealer_assist.table.journaled_table import Table
-from pit.service.data import Role
-from pit.service.store import PitStore
+from pit.service.floor.data import Role
+from pit.service.store.pit_store import PitStore
 from pit.stream.broker import ensure_stream
 from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
 from pit.trial.local_services import NatsServer, PostgresCluster

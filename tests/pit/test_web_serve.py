@@ -18,8 +18,8 @@ from web_browser import running
 from web_client import csrf_of, session_csrf
 
 from dealer_assist.journal.journal_file import read_records
-from pit.service.data import Role
-from pit.service.store import PitStore
+from pit.service.floor.data import Role
+from pit.service.store.pit_store import PitStore
 from pit.service.web.serve import parse_http, web_config
 from pit.stream.wire import journal_identity
 from pit.trial.local_services import free_port

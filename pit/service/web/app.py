@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pit.errors import BadValue, PitError
-from pit.service.data import ACKNOWLEDGE, ANYONE, REPORTS, Allowed, Conflict, NotAllowed, NotFound, PitData
+from pit.service.floor.data import ACKNOWLEDGE, ANYONE, REPORTS, Allowed, Conflict, NotAllowed, NotFound, PitData
 from pit.service.web import api, events, pages
 from pit.service.web.access import Caller, Sessions, caller
 from pit.service.web.context import Context, WebSettings

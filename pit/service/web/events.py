@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from pit.service.data import Change
+from pit.service.floor.data import Change
 from pit.service.web.access import caller
 from pit.service.web.context import Context
 from pit.service.web.errors import not_logged_in

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from dealer_assist.text.round_story import story
-from pit.service.data import LoginRefused
+from pit.service.floor.data import LoginRefused
 from pit.service.web import params
 from pit.service.web.access import CSRF_FIELD, LOGIN_CSRF_COOKIE, SESSION_COOKIE, Caller, same_token, set_cookie
 from pit.service.web.context import Context

@@ -8,7 +8,7 @@ from typing import Any
 
 import uvicorn
 
-from pit.service.data import PitData
+from pit.service.floor.data import PitData
 from pit.service.web.app import create_app
 from pit.service.web.context import WebSettings
 

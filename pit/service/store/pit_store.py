@@ -1,4 +1,4 @@
-"""The pit's store on PostgreSQL: `pit.service.data.PitData` for the dashboard and the API, and what the
+"""The pit's store on PostgreSQL: `pit.service.floor.data.PitData` for the dashboard and the API, and what the
 `pit` commands change (users, tokens, tables, the pit's broker identity).
 
 Every answer is in the JSON shape of PIT.md §6, amounts in currency units. Recall and the round
@@ -22,17 +22,17 @@ from dealer_assist.errors import Failure
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.errors import JournalCode
 from pit.errors import BadValue
-from pit.service import passwords
-from pit.service.alerts import SILENT_AFTER_S
-from pit.service.data import (
+from pit.service.accounts import passwords
+from pit.service.floor.alerts import SILENT_AFTER_S
+from pit.service.floor.data import (
     AlertRow, Change, Conflict, DealerReport, LoginRefused, NotAllowed, NotFound, Role, RoundRow, ShiftReport, TableTile, User,
     Witnessed,
 )
-from pit.service.dealing import NO_DEALER, DealerSums, Tally, dealer_report
-from pit.service.ingest import CHANNEL
-from pit.service.lease import SESSION_OPTIONS
-from pit.service.migrate import migrate
-from pit.service.pit_records import PitRecords
+from pit.service.floor.dealing import NO_DEALER, DealerSums, Tally, dealer_report
+from pit.service.ingest.consumer import CHANNEL
+from pit.service.store.lease import SESSION_OPTIONS
+from pit.service.store.migrate import migrate
+from pit.service.store.pit_records import PitRecords
 from pit.stream.broker import Identity
 from pit.stream.wire import check_table_id
 

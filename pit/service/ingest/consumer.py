@@ -40,14 +40,15 @@ from nats.js.errors import Error as JetStreamError
 from nats.js.errors import NotFoundError
 
 from dealer_assist.journal.journal_file import RecordKind
-from pit.service import alerts as rules
-from pit.service import catch_up, dealing_rows, lease
-from pit.service.alerts import AlertCause
-from pit.service.batch import Known, Plan, plan, planning
-from pit.service.catch_up import Behind
-from pit.service.pull import Delivery, Puller
-from pit.service.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
-from pit.service.witness import Head, Verdict
+from pit.service.floor import alerts as rules
+from pit.service.ingest import catch_up, dealing_rows
+from pit.service.store import lease
+from pit.service.floor.alerts import AlertCause
+from pit.service.ingest.batch import Known, Plan, plan, planning
+from pit.service.ingest.catch_up import Behind
+from pit.service.ingest.pull import Delivery, Puller
+from pit.service.floor.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
+from pit.service.ingest.witness import Head, Verdict
 from pit.stream.broker import ensure_stream
 from pit.stream.ingest_client import IngestClient
 from pit.stream.wire import (
