@@ -27,7 +27,8 @@ from dealer_assist.commands.command_line import JsonArgumentParser, Stream, repo
 from dealer_assist.errors import CommandCode, CommandError, Failure
 from pit.errors import PitCode
 from pit.service.floor.data import Role
-from pit.service.ingest.consumer import Ingest, rebuild
+from pit.service.ingest.leader import Ingest
+from pit.service.ingest.writes import rebuild
 from pit.service.store.migrate import migrate
 from pit.service.store.pit_store import DB_ENV, PitStore, units
 from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, nats_config

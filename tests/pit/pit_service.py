@@ -20,7 +20,8 @@ from typing import Any
 import psycopg
 
 from pit.service.floor.data import NotFound
-from pit.service.ingest.consumer import BATCH, Ingest
+from pit.service.ingest.consumer import BATCH
+from pit.service.ingest.leader import Ingest
 from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 

@@ -15,7 +15,8 @@ from nats.aio.msg import Msg
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.client import JetStreamContext
 
-from pit.service.ingest.consumer import CONSUMER, Role
+from pit.service.ingest.consumer import CONSUMER
+from pit.service.ingest.leader import Role
 from pit.service.store.pit_store import PitStore
 from pit.stream.broker import ensure_stream
 from pit.stream.wire import STREAM, RecordMessage, parse_record_message

@@ -17,7 +17,7 @@ from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.play.round_file import settle_round
 from pit.errors import BadValue
 from pit.service.floor.data import Change, Conflict, LoginRefused, NotAllowed, NotFound, Role, User
-from pit.service.ingest.consumer import rebuild, write_records
+from pit.service.ingest.writes import rebuild, write_records
 from pit.service.store.migrate import migrate, migrations
 from pit.service.store.pit_store import PitStore
 from pit.stream.wire import RecordMessage

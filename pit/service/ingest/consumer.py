@@ -1,59 +1,39 @@
-"""The pit's ingest: records from the `DA_RECORDS` stream, and status messages, into PostgreSQL.
+"""The records consumer: records from the `DA_RECORDS` stream into the store, on the ingest lock's session.
 
-Exactly one pit service ingests at a time: the one holding the ingest lock (`lease`), and every
-write of ingest goes through that lock's session. Records come from a durable pull consumer in
-batches. Each batch is judged by the witness (`batch`) while the batches before it are written,
-then written in one transaction (records by COPY, heads, derived rows and alerts in one statement
-each), and acked only after that transaction commits, so a kill of the broker, the pit or the store
-anywhere loses nothing and stores nothing twice: what was not acked is delivered again and is then
-a duplicate, a no-op. One ack, of the batch's last message, acks every message handed out before
-it. What the store lacks though it was acked (a promoted standby that missed the last commits), or
-a record's predecessor that went to a pit that died, is read again from the stream, journal by
-journal (`catch_up`).
-
-Status messages (core NATS) update each table's live status; a clock raises what silence raises.
-Every change is announced with NOTIFY `pit_changes` ("table:<id>" / "alert:<id>") in the same
-transaction, so the dashboards of every pit service hear of it once it is stored.
+Records come from a durable pull consumer in batches. Each batch is judged by the witness (`batch`)
+while the batches before it are written, then written in one transaction (`writes`), and acked only
+after that transaction commits, so a kill of the broker, the pit or the store anywhere loses nothing
+and stores nothing twice: what was not acked is delivered again and is then a duplicate, a no-op.
+One ack, of the batch's last message, acks every message handed out before it. What the store lacks
+though it was acked (a promoted standby that missed the last commits), or a record's predecessor
+that went to a pit that died, is read again from the stream, journal by journal (`catch_up`).
 """
 from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
-import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
-from decimal import Decimal
-from enum import StrEnum
-from typing import Any
 
 import psycopg
-from nats.aio.client import Client
-from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.client import JetStreamContext
 from nats.js.errors import Error as JetStreamError
 from nats.js.errors import NotFoundError
 
-from dealer_assist.journal.journal_file import RecordKind
-from pit.service.floor import alerts as rules
-from pit.service.ingest import catch_up, dealing_rows
-from pit.service.store import lease
-from pit.service.floor.alerts import AlertCause
-from pit.service.ingest.batch import Known, Plan, plan, planning
+from pit.service.ingest import catch_up
+from pit.service.ingest.batch import Known, Plan, planning
 from pit.service.ingest.catch_up import Behind
 from pit.service.ingest.pull import Delivery, Puller
-from pit.service.floor.round_facts import Correction, Fact, Header, RoundClose, RoundOpen, facts
-from pit.service.ingest.witness import Head, Verdict
+from pit.service.ingest.witness import Verdict
+from pit.service.ingest.writes import keep_refused, look_up, rolled_back, stored_copies, write_plan, write_records
+from pit.service.store.lease import Session, pause
 from pit.stream.broker import ensure_stream
 from pit.stream.ingest_client import IngestClient
-from pit.stream.wire import (
-    STREAM, RecordMessage, StatusMessage, WireError, json_text, parse_record_message, parse_status_message,
-)
+from pit.stream.wire import STREAM, RecordMessage, WireError, parse_record_message
 
 CONSUMER = "pit-ingest"
 BATCH = 1000
@@ -61,255 +41,7 @@ READ_SLICE = 50  # messages read between two looks at the store's answers
 WRITES_AHEAD = 2  # batches judged and waiting to be written, or being written
 ACK_WAIT_S = 10.0
 RETRY_EARLY_S = 5.0  # a record still early after its journal was read again: read again this often
-CHANNEL = "pit_changes"
-HEALTH_EVERY_S = 1.0
-HEALTH_TIMEOUT_S = 1.0
-THRESHOLD = "SELECT value FROM settings WHERE name = 'payout_threshold'"
 log = logging.getLogger("pit.ingest")
-
-
-def table_change(table_id: str) -> str:
-    return f"table:{table_id}"
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What a batch did: a verdict per message, the records stored, the alerts raised now."""
-
-    verdicts: list[Verdict | None] = field(default_factory=list)  # None: a refused message
-    stored: int = 0
-    raised: list[AlertCause] = field(default_factory=list)
-
-
-async def payout_threshold(conn: psycopg.AsyncConnection[Any]) -> Decimal:
-    return _threshold(await (await conn.execute(THRESHOLD)).fetchone())
-
-
-def _threshold(row: tuple[Any, ...] | None) -> Decimal:
-    return Decimal(str(row[0])) if row is not None else rules.DEFAULT_PAYOUT_THRESHOLD
-
-
-async def raise_alerts(conn: psycopg.AsyncConnection[Any], causes: Sequence[AlertCause]) -> list[AlertCause]:
-    """Insert each cause not yet raised, and announce it, in one statement; returns those raised now."""
-    return await _raised(await _raising(conn, causes), causes)
-
-
-async def _raising(conn: psycopg.AsyncConnection[Any], causes: Sequence[AlertCause]
-                   ) -> psycopg.AsyncCursor[Any] | None:
-    """`raise_alerts`'s statement, sent (queued, in a pipeline); its answer is read by `_raised`."""
-    if not causes:
-        return None
-    return await conn.execute(
-        "WITH raised AS (INSERT INTO alerts (cause, kind, table_id, journal, round_id, seq, raised, text)"
-        " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bigint[],"
-        " %s::timestamptz[], %s::text[]) ON CONFLICT (cause) DO NOTHING RETURNING cause, table_id)"
-        " SELECT cause, pg_notify(%s, 'alert:' || table_id) FROM raised",
-        ([c.cause for c in causes], [c.kind.value for c in causes], [c.table_id for c in causes],
-         [c.journal for c in causes], [c.round_id for c in causes], [c.seq for c in causes], [c.at for c in causes],
-         [c.text for c in causes], CHANNEL))
-
-
-async def _raised(cur: psycopg.AsyncCursor[Any] | None, causes: Sequence[AlertCause]) -> list[AlertCause]:
-    if cur is None:
-        return []
-    now = {row[0] for row in await cur.fetchall()}
-    return [cause for cause in causes if cause.cause in now]
-
-
-async def notify(conn: psycopg.AsyncConnection[Any], payloads: set[str]) -> None:
-    if payloads:
-        await conn.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload", (CHANNEL, sorted(payloads)))
-
-
-async def look_up(conn: psycopg.AsyncConnection[Any], known: Known | None,
-                  messages: Sequence[RecordMessage | None]) -> Known:
-    """`known` with what it lacks of these messages' journals read from the store: their heads and
-    dealing watches, in one round trip."""
-    if known is None:
-        known = Known()
-    missing = known.lacks(messages)
-    if missing:
-        async with conn.pipeline():
-            heads = await conn.execute("SELECT journal, table_id, head_seq, head_hash, diverged_at FROM journals"
-                                       " WHERE journal = ANY(%s) ORDER BY journal FOR UPDATE", (missing,))
-            watches = await conn.execute(dealing_rows.WATCHES, (missing,))
-        for journal, table_id, seq, digest, diverged_at in await heads.fetchall():
-            known.heads[journal] = Head(table_id, seq, digest, diverged_at)
-        known.watches.update(dealing_rows.restored(await watches.fetchall()))
-        known.looked_up.update(missing)
-    return known
-
-
-async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage | None],
-                        stream_seq: Callable[[int], int] | None = None, rooms: Mapping[str, str] | None = None
-                        ) -> Outcome:
-    """Judge and store one batch inside the caller's transaction (None: a refused message, skipped), on
-    what the store holds now. `stream_seq(i)` is message i's place in this pit's stream (each journal's
-    head keeps its own, for reading again from there); `rooms` names a new journal's room at a head
-    office."""
-    known = await look_up(conn, None, messages)
-    held = await stored_copies(conn, known.witnessed(messages), known.heads)
-    return await write_plan(conn, plan(known, messages, held, stream_seq), rooms or {})
-
-
-async def write_plan(conn: psycopg.AsyncConnection[Any], planned: Plan, rooms: Mapping[str, str],
-                     refused: Sequence[tuple[str, str, bytes]] = (), begin: bool = False) -> Outcome:
-    """A judged batch into the store in three round trips: the new journals with the payout threshold set
-    now; the records by COPY; what they tell, the heads, the alerts, the news and the messages refused
-    as they are. Inside the caller's transaction, or with `begin` in one of its own, begun in the first
-    round trip and committed in the last (`rolled_back` ends it when anything fails)."""
-    async with conn.pipeline():
-        if begin:
-            await conn.execute("BEGIN")
-        await _new_journals(conn, planned.told, rooms)
-        asked = await conn.execute(THRESHOLD)
-    await _copy_records(conn, planned.told)
-    threshold = _threshold(await asked.fetchone())
-    causes = [cause for message in planned.stored for cause in rules.record_alerts(message, threshold)]
-    async with conn.pipeline():
-        closed = await write_derived(conn, planned.told)
-        await dealing_rows.write(conn, planned.dealing, sorted({m.journal for m in planned.stored}))
-        await _move_heads(conn, planned.moving, planned.heads, closed, planned.places)
-        raising = await _raising(conn, causes + planned.causes)
-        await notify(conn, {table_change(m.table_id) for m in planned.stored})
-        await _keep_refused(conn, refused)
-        if begin:
-            await conn.execute("COMMIT")
-    return Outcome(planned.verdicts, len(planned.stored), await _raised(raising, causes + planned.causes))
-
-
-async def rolled_back(conn: psycopg.AsyncConnection[Any]) -> None:
-    """End a transaction `write_plan` began, after it failed (nothing to do when the session is gone)."""
-    with contextlib.suppress(psycopg.Error):
-        await conn.execute("ROLLBACK")
-
-
-async def stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage],
-                        heads: Mapping[str, Head]) -> dict[tuple[str, int], RecordMessage]:
-    if not messages:
-        return {}
-    cur = await conn.execute(
-        "SELECT r.journal, r.seq, r.wall, r.mono_ns, r.round_id, r.kind, r.body, r.hash FROM records r"
-        " JOIN unnest(%s::text[], %s::bigint[]) AS wanted(journal, seq) USING (journal, seq)",
-        ([m.journal for m in messages], [m.seq for m in messages]))
-    return {(journal, seq): RecordMessage(heads[journal].table_id, journal, seq, wall, mono_ns, round_id,
-                                          RecordKind(kind), body, digest)
-            for journal, seq, wall, mono_ns, round_id, kind, body, digest in await cur.fetchall()}
-
-
-async def _new_journals(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]],
-                       rooms: Mapping[str, str]) -> None:
-    """A journal's row, from its header record, before any of its records."""
-    new = [(message.journal, message.table_id, json_text(fact.body), fact.profile_id, fact.profile_hash, fact.software,
-            message.hash, rooms.get(message.journal)) for message, found in told for fact in found if isinstance(fact, Header)]
-    if new:
-        async with conn.cursor() as cur:
-            await cur.executemany(
-                "INSERT INTO journals (journal, table_id, header, profile_id, profile_hash, software, head_seq,"
-                " head_hash, room) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)", new)
-
-
-async def _copy_records(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]]) -> None:
-    async with conn.cursor().copy("COPY records (journal, seq, wall, mono_ns, round_id, kind, body, hash)"
-                                  " FROM STDIN") as copy:
-        for m, _ in told:
-            await copy.write_row((m.journal, m.seq, m.wall, m.mono_ns, m.round_id, m.kind.value, m.body, m.hash))
-
-
-async def _keep_refused(conn: psycopg.AsyncConnection[Any], refused: Sequence[tuple[str, str, bytes]]) -> None:
-    """Messages that are not what PIT.md §2 describes, each with why: kept as evidence, never stored."""
-    for subject, why, data in refused:
-        await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)", (subject, why, data))
-
-
-async def _move_heads(conn: psycopg.AsyncConnection[Any], moving: list[str], heads: Mapping[str, Head],
-                      closed: dict[str, int], places: dict[str, int]) -> None:
-    if moving:
-        await conn.execute(
-            "UPDATE journals j SET head_seq = u.seq, head_hash = u.hash, diverged_at = u.diverged_at,"
-            " rounds_closed = j.rounds_closed + u.closed, head_stream_seq = coalesce(u.place, j.head_stream_seq),"
-            " last_record = CASE WHEN j.head_seq <> u.seq THEN now() ELSE j.last_record END"
-            " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::bigint[], %s::int[], %s::bigint[])"
-            " AS u(journal, seq, hash, diverged_at, closed, place) WHERE j.journal = u.journal",
-            (moving, [heads[j].seq for j in moving], [heads[j].hash for j in moving],
-             [heads[j].diverged_at for j in moving], [closed.get(j, 0) for j in moving], [places.get(j) for j in moving]))
-
-
-async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]]
-                        ) -> dict[str, int]:
-    """Rounds and corrections from stored records' facts, each kind in one pipelined statement (the
-    rounds opened before those closed); returns the rounds closed per journal."""
-    closed: dict[str, int] = {}
-    opened: list[tuple[Any, ...]] = []
-    closing: list[tuple[Any, ...]] = []
-    corrected: list[tuple[Any, ...]] = []
-    for message, found in told:
-        for fact in found:
-            if isinstance(fact, RoundOpen):
-                opened.append((message.journal, fact.round_id, message.table_id, fact.wall))
-            elif isinstance(fact, RoundClose):
-                closed[message.journal] = closed.get(message.journal, 0) + 1
-                closing.append((message.journal, fact.round_id, message.table_id, fact.wall, fact.wall,
-                                rules.wall_time(fact.wall), fact.seq, fact.voided, fact.player_dealer_net,
-                                fact.fees_players, fact.fees_player_dealer,
-                                json_text(fact.ledger) if fact.ledger is not None else None, list(fact.dealers)))
-            elif isinstance(fact, Correction):
-                corrected.append((message.journal, message.seq, fact.position, message.table_id, fact.round_id,
-                                  rules.wall_time(fact.wall), fact.type, fact.supervisor, fact.reason))
-    async with conn.cursor() as cur:
-        if opened:
-            await cur.executemany("INSERT INTO rounds (journal, round_id, table_id, opened) VALUES (%s, %s, %s, %s)"
-                                  " ON CONFLICT DO NOTHING", opened)
-        if closing:
-            await cur.executemany(
-                "INSERT INTO rounds (journal, round_id, table_id, opened, closed, closed_at, close_seq, voided,"
-                " player_dealer_net, fees_players, fees_player_dealer, ledger, dealers)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (journal, round_id) DO UPDATE"
-                " SET closed = excluded.closed, closed_at = excluded.closed_at, close_seq = excluded.close_seq,"
-                " voided = excluded.voided, player_dealer_net = excluded.player_dealer_net,"
-                " fees_players = excluded.fees_players, fees_player_dealer = excluded.fees_player_dealer,"
-                " ledger = excluded.ledger, dealers = excluded.dealers", closing)
-        if corrected:
-            await cur.executemany(
-                "INSERT INTO corrections (journal, seq, position, table_id, round_id, at, type, supervisor, reason)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", corrected)
-    return closed
-
-
-async def rebuild(conn: psycopg.AsyncConnection[Any], chunk: int = 5000) -> int:
-    """The derived tables again from the stored records alone (rounds, corrections, rounds closed, who
-    dealt and what the wager reader found), and any alert the records raise that is missing; inside
-    the caller's transaction. Returns the records read. Alerts already raised stay as they are, with
-    their acknowledgements."""
-    await conn.execute("DELETE FROM corrections")
-    await conn.execute("DELETE FROM rounds")
-    await dealing_rows.forget(conn)
-    threshold = await payout_threshold(conn)
-    journals = await (await conn.execute("SELECT journal, table_id FROM journals ORDER BY journal")).fetchall()
-    read = 0
-    for journal, table_id in journals:
-        closed, since = 0, 0
-        while True:
-            rows = await (await conn.execute(
-                "SELECT seq, wall, mono_ns, round_id, kind, body, hash FROM records WHERE journal = %s AND seq > %s"
-                " ORDER BY seq LIMIT %s", (journal, since, chunk))).fetchall()
-            if not rows:
-                break
-            found = [RecordMessage(table_id, journal, seq, wall, mono_ns, round_id, RecordKind(kind), body, digest)
-                     for seq, wall, mono_ns, round_id, kind, body, digest in rows]
-            closed += sum((await write_derived(conn, [(m, facts(m)) for m in found])).values())
-            await raise_alerts(conn, [cause for m in found for cause in rules.record_alerts(m, threshold)]
-                               + await dealing_rows.follow(conn, found))
-            since, read = found[-1].seq, read + len(found)
-        await conn.execute("UPDATE journals SET rounds_closed = %s WHERE journal = %s", (closed, journal))
-    return read
-
-
-@dataclass(slots=True)
-class LiveTable:
-    status: StatusMessage
-    received: float
-    down_since: dict[str, float]
 
 
 @dataclass(slots=True)
@@ -344,168 +76,27 @@ class Read:
         return self
 
 
-class Role(StrEnum):
-    INGEST = "ingest"  # holds the ingest lock: takes the records and status messages into the store
-    STANDBY = "standby"  # serves the dashboard and the API; takes over when the lock comes free
+class RecordsConsumer:
+    """The records consumer of one pit service: runs on the ingest lock's session while this pit
+    holds it (`run`), from where the store stands."""
 
-
-@dataclass(frozen=True, slots=True)
-class Health:
-    """What `GET /api/health` answers (PIT.md §8)."""
-
-    role: Role = Role.STANDBY
-    broker: bool = False
-    store: bool = False
-    ingest_lag: int = 0  # messages of DA_RECORDS not yet stored (the last known while the broker is down)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"role": self.role.value, "broker": "up" if self.broker else "down",
-                "store": "up" if self.store else "down", "ingest_lag": self.ingest_lag}
-
-
-class Session:
-    """The ingest lock's session: every write of ingest goes through it, one transaction at a time,
-    so that nothing is written by a pit that has lost the lock."""
-
-    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        self.conn = conn
-        self.lock = asyncio.Lock()
-
-    @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        async with self.lock:
-            async with self.conn.transaction():
-                yield self.conn
-
-
-class Ingest:
-    """Runs until `stop` is set: stands by until it holds the ingest lock, then runs the records
-    consumer, the status listener and the clock on the lock's session until the lock is lost; and
-    watches the broker and the store for `health` throughout."""
-
-    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH, rooms: Sequence[str] = ()) -> None:
-        self.nats_url = nats_url
-        self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
-        self.dsn = dsn
-        self.seed = seed
+    def __init__(self, nc: IngestClient, batch: int = BATCH, rooms: Sequence[str] = ()) -> None:
+        self._nc = nc
         self.batch = batch
+        self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
         self.stored = 0  # records stored since start
         self._known: Known | None = None  # of the journals ingest has judged, as of the last batch planned
         self._generation = 0  # moves on each time `_known` is forgotten
-        self.live: dict[str, LiveTable] = {}
-        self.statuses: asyncio.Queue[tuple[str, bytes, float]] = asyncio.Queue()
-        self._health = Health()
-        self.known = asyncio.Event()  # health has been looked at once: what it says is so, not a default
         self._found_rooms: dict[str, str] = {}  # table id -> its room, at a head office
-        self._nc: IngestClient | None = None
         self._covered = 0  # the records consumer's deliveries up to this count are stored, or this pit's to store
         self._retry: dict[str, Behind] = {}  # subject -> where records of it still early are in the stream
         self._retry_at = 0.0
 
-    def health(self) -> Health:
-        return self._health
-
-    def _tell(self, **changes: Any) -> None:
-        self._health = replace(self._health, **changes)
-
-    async def run(self, stop: asyncio.Event) -> None:
-        nc = self._nc = await self._connect(stop)
-        if nc is None:
-            return
-        watching = asyncio.create_task(self._watch(nc, stop))
-        try:
-            while not stop.is_set():
-                conn = await lease.acquire(self.dsn, stop)
-                if conn is None:
-                    break
-                try:
-                    await self._lead(nc, Session(conn), stop)
-                except psycopg.OperationalError as error:
-                    log.warning("the ingest lock's session ended (%s); standing by", str(error).strip())
-                finally:
-                    self._tell(role=Role.STANDBY)
-                    await lease.quietly_close(conn)
-        finally:
-            watching.cancel()
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.wait_for(nc.close(), 2.0)
-
-    async def _connect(self, stop: asyncio.Event) -> IngestClient | None:
-        while not stop.is_set():
-            nc = IngestClient()
-            try:
-                await nc.connect(servers=self.nats_url.split(","), nkeys_seed_str=self.seed, max_reconnect_attempts=-1,
-                                 reconnect_time_wait=0.5,  # type: ignore[arg-type]  # a float: nats.py sleeps it
-                                 connect_timeout=2, error_cb=_log_error, disconnected_cb=_disconnected)
-                return nc
-            except (NatsError, OSError) as error:
-                log.warning("broker %s unreachable (%s); trying again", self.nats_url, error)
-                self.known.set()  # the broker is down, as health says
-                await _pause(stop, 1.0)
-        return None
-
-    async def _lead(self, nc: IngestClient, session: Session, stop: asyncio.Event) -> None:
-        """Ingest while this pit holds the lock; returns at `stop`, raises OperationalError when the
-        lock's session ends (and anything else that stops a part of ingest, loudly)."""
-        log.info("this pit service holds the ingest lock: ingesting")
+    async def run(self, session: Session, stop: asyncio.Event) -> None:
+        """Consume until `stop`, subscribing again whenever the broker is lost; what ingest knew of the
+        store is forgotten first (another pit may have written since)."""
         self._forget()
-        await self._load_live(session)
-        self._tell(role=Role.INGEST)
-        while not self.statuses.empty():
-            self.statuses.get_nowait()
-        listening = await nc.subscribe("da.status.>", cb=self._on_status)
-        tasks = [asyncio.create_task(self._records(nc, session, stop)),
-                 asyncio.create_task(self._status_loop(session, stop)),
-                 asyncio.create_task(self._clock(session, stop)),
-                 asyncio.create_task(self._keep(session, stop))]
-        stopping = asyncio.create_task(stop.wait())
-        try:
-            await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in [stopping, *tasks]:
-                task.cancel()
-            with contextlib.suppress(Exception):
-                await listening.unsubscribe()
-        failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
-                  if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError)]
-        if failed and not stop.is_set():
-            raise failed[0]
-
-    async def _keep(self, session: Session, stop: asyncio.Event) -> None:
-        """Ask the lock's session every second, so an idle pit finds out at once that it is gone."""
-        while not stop.is_set():
-            await _pause(stop, lease.TRY_EVERY_S)
-            async with session.lock:
-                await session.conn.execute("SELECT 1")
-
-    async def _watch(self, nc: Client, stop: asyncio.Event) -> None:
-        """Once a second, whatever the role: is the broker up, the store up, and how far behind is ingest."""
-        js = nc.jetstream(timeout=HEALTH_TIMEOUT_S)
-        probe: psycopg.AsyncConnection[Any] | None = None
-        while not stop.is_set():
-            lag = self._health.ingest_lag
-            if nc.is_connected:
-                with contextlib.suppress(NatsError, JetStreamError, asyncio.TimeoutError):
-                    lag = await ingest_lag(js)
-            try:
-                if probe is None or probe.closed:
-                    probe = await asyncio.wait_for(lease.connect(self.dsn), HEALTH_TIMEOUT_S * 3)
-                await asyncio.wait_for(probe.execute("SELECT 1"), HEALTH_TIMEOUT_S)
-                store = True
-            except (psycopg.Error, asyncio.TimeoutError, OSError):
-                store = False
-                if probe is not None:
-                    await lease.quietly_close(probe)
-                    probe = None
-            self._tell(broker=nc.is_connected, store=store, ingest_lag=lag)
-            self.known.set()
-            await _pause(stop, HEALTH_EVERY_S)
-        if probe is not None:
-            await lease.quietly_close(probe)
-
-    # --- records ------------------------------------------------------------------------------------
-
-    async def _records(self, nc: IngestClient, session: Session, stop: asyncio.Event) -> None:
+        nc = self._nc
         js = nc.jetstream(timeout=5)
         config = ConsumerConfig(durable_name=CONSUMER, ack_policy=AckPolicy.ALL, ack_wait=ACK_WAIT_S,
                                 deliver_policy=DeliverPolicy.ALL, max_ack_pending=20 * self.batch,
@@ -522,7 +113,7 @@ class Ingest:
                     await puller.stop()
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as error:
                 log.warning("records consumer: %s; subscribing again", str(error) or type(error).__name__)
-                await _pause(stop, 0.5)
+                await pause(stop, 0.5)
 
     async def _consumer(self, js: JetStreamContext, config: ConsumerConfig) -> None:
         """The records consumer, made if there is none. One of an earlier release, which wanted each
@@ -704,15 +295,14 @@ class Ingest:
         """At a head office, each journal's room: the room whose own stream holds its table's records,
         asked once per table through the room's JetStream domain."""
         found: dict[str, str] = {}
-        nc = self._nc
-        if not self.rooms or nc is None:
+        if not self.rooms:
             return found
         for msg in messages:
             table_id = msg.subject.split(".")[2]
             if table_id not in self._found_rooms:
                 for room in self.rooms:
                     try:
-                        await nc.jetstream(domain=room, timeout=2.0).get_last_msg(STREAM, msg.subject)
+                        await self._nc.jetstream(domain=room, timeout=2.0).get_last_msg(STREAM, msg.subject)
                     except (NatsError, JetStreamError, asyncio.TimeoutError):  # not there, or the room is away
                         continue
                     self._found_rooms[table_id] = room
@@ -731,7 +321,7 @@ class Ingest:
         try:
             async with session.transaction() as conn:
                 outcome = await write_records(conn, read.parsed, lambda i: messages[i].stream_seq, rooms)
-                await _keep_refused(conn, read.refused)
+                await keep_refused(conn, read.refused)
         except psycopg.OperationalError:
             raise  # the lock's session is gone: this batch waits, unacknowledged, for whoever ingests next
         except psycopg.Error as error:  # something in the data the store will not take
@@ -744,74 +334,6 @@ class Ingest:
         self.stored += outcome.stored
         return outcome.verdicts
 
-    # --- status ---------------------------------------------------------------------------------------
-
-    async def _on_status(self, msg: Msg) -> None:
-        self.statuses.put_nowait((msg.subject, msg.data, time.time()))
-
-    async def _load_live(self, session: Session) -> None:
-        async with session.lock:
-            cur = await session.conn.execute("SELECT status, extract(epoch FROM received), down_since FROM table_status")
-            rows = await cur.fetchall()
-        for status, received, down_since in rows:
-            message = parse_status_message(json.dumps(status).encode())
-            self.live[message.table_id] = LiveTable(message, float(received), dict(down_since))
-
-    async def _status_loop(self, session: Session, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            batch = [await self.statuses.get()]
-            while not self.statuses.empty():
-                batch.append(self.statuses.get_nowait())
-            async with session.transaction() as conn:
-                await self._write_statuses(conn, batch)
-
-    async def _write_statuses(self, conn: psycopg.AsyncConnection[Any], batch: list[tuple[str, bytes, float]]) -> None:
-        changes: set[str] = set()
-        for subject, data, received in batch:
-            try:
-                status = parse_status_message(data)
-                if status.subject != subject:
-                    raise WireError(f"status message: subject {subject} is not the table's {status.subject}")
-            except WireError as error:
-                await _keep_refused(conn, [(subject, str(error), data)])
-                continue
-            previous = self.live.get(status.table_id)
-            row = await (await conn.execute(
-                "SELECT j.head_seq, j.head_hash, r.wall FROM journals j JOIN records r"
-                " ON r.journal = j.journal AND r.seq = %s WHERE j.journal = %s",
-                (status.last_seq + 1, status.journal))).fetchone()
-            at = datetime.fromtimestamp(received, timezone.utc)
-            causes = rules.status_alerts(previous.status if previous else None, status,
-                                         rules.WitnessedPast(int(row[0]), str(row[1]), str(row[2])) if row else None, at)
-            down = rules.links_down(previous.down_since if previous else {}, status.devices, received)
-            await conn.execute(
-                "INSERT INTO table_status (table_id, journal, status, received, down_since) VALUES (%s, %s, %s, %s, %s)"
-                " ON CONFLICT (table_id) DO UPDATE SET journal = excluded.journal, status = excluded.status,"
-                " received = excluded.received, down_since = excluded.down_since",
-                (status.table_id, status.journal, status.encode().decode(), at, json.dumps(down)))
-            self.live[status.table_id] = LiveTable(status, received, down)
-            changed = previous is None or _shown(previous.status) != _shown(status) or previous.received < received - 15
-            if changed:
-                changes.add(table_change(status.table_id))
-            await raise_alerts(conn, causes)
-        await notify(conn, changes)
-
-    async def _clock(self, session: Session, stop: asyncio.Event) -> None:
-        """Once a second: a table silent for 15 s, a device link down for 10 s, counted from when this
-        pit began to listen at the earliest (a status it could not hear was not the table's silence)."""
-        listening = time.time()
-        while not stop.is_set():
-            await _pause(stop, 1.0)
-            now = time.time()
-            causes = []
-            for table_id, live in self.live.items():
-                causes += rules.timed_alerts(table_id, live.status.journal, live.status.round_id,
-                                             max(live.received, listening), live.down_since, now)
-            if causes:
-                async with session.transaction() as conn:
-                    raised = await raise_alerts(conn, causes)
-                    await notify(conn, {table_change(c.table_id) for c in raised})
-
 
 async def ingest_lag(js: JetStreamContext) -> int:
     """Messages of DA_RECORDS not yet stored: not yet handed to ingest, or handed and not yet acknowledged."""
@@ -823,24 +345,3 @@ async def ingest_lag(js: JetStreamContext) -> int:
         except NotFoundError:
             return 0
     return int(info.num_pending or 0) + int(info.num_ack_pending or 0)
-
-
-def _shown(status: StatusMessage) -> tuple[Any, ...]:
-    """What the floor shows of a status: a change in any of it is a change of the table."""
-    return (status.journal, status.profile, status.round_id, status.phase, json.dumps(status.player_dealer),
-            json.dumps(status.devices, sort_keys=True), status.to_ship > 0, status.divergence)
-
-
-async def _pause(stop: asyncio.Event, seconds: float) -> None:
-    try:
-        await asyncio.wait_for(stop.wait(), seconds)
-    except asyncio.TimeoutError:
-        pass
-
-
-async def _log_error(error: Exception) -> None:
-    log.warning("broker: %s", str(error) or type(error).__name__)
-
-
-async def _disconnected() -> None:
-    log.warning("broker link down; reconnecting")

@@ -29,7 +29,7 @@ from pit.service.floor.data import (
     Witnessed,
 )
 from pit.service.floor.dealing import NO_DEALER, DealerSums, Tally, dealer_report
-from pit.service.ingest.consumer import CHANNEL
+from pit.service.store.changes import CHANNEL, alert_change
 from pit.service.store.lease import SESSION_OPTIONS
 from pit.service.store.migrate import migrate
 from pit.service.store.pit_records import PitRecords
@@ -222,7 +222,7 @@ class PitStore:
                                     " ON CONFLICT DO NOTHING RETURNING alert_id", (alert_id, user.name, note.strip()))
                 if done.fetchone() is None:
                     raise Conflict(f"alert {alert_id} is already acknowledged")
-                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"alert:{row[0]}"))
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change(row[0])))
             found = conn.execute(
                 "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note"
                 " FROM alerts a JOIN acknowledgements k ON k.alert_id = a.id WHERE a.id = %s", (alert_id,)).fetchone()
