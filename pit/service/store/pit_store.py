@@ -21,6 +21,7 @@ from psycopg_pool import ConnectionPool
 from dealer_assist.errors import Failure
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.errors import JournalCode
+from dealer_assist.table.lockout import LOCKED_FOR, wrong_tries
 from pit.errors import BadValue
 from pit.service.accounts import passwords
 from pit.service.floor.alerts import SILENT_AFTER_S
@@ -311,11 +312,11 @@ class PitStore:
                 conn.execute("INSERT INTO logins (name, source, outcome) VALUES (%s, %s, %s)", (name, source, outcome))
         # every try is committed above, before a refusal is raised
         if outcome == "locked" and until is not None:
-            raise LoginRefused(f"{name}: locked after five wrong tries; try again in {until - now:.0f} s", until - now)
+            raise LoginRefused(f"{name}: locked after {wrong_tries()}; try again in {until - now:.0f} s", until - now)
         if outcome == "wrong" or row is None:
             until = passwords.locked_until([*tries, (now, "wrong")])
             locked_for = until - now if until is not None and until > now else 0.0
-            raise LoginRefused("wrong name or password" + (": locked for 60 s" if locked_for else ""), locked_for)
+            raise LoginRefused("wrong name or password" + (f": {LOCKED_FOR}" if locked_for else ""), locked_for)
         return User(name, Role(row[0]))
 
     def token_user(self, token: str) -> User | None:
