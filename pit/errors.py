@@ -17,6 +17,11 @@ class PitCode(StrEnum):
     NOT_FOUND = "not_found"  # no such table, round, journal or alert
     NOT_ALLOWED = "not_allowed"  # the user's role may not do it
     LOGIN_REFUSED = "login_refused"
+    PIT_UNAVAILABLE = "pit_unavailable"  # the pit's web address could not be asked, or answered nonsense
+    DIVERGED = "diverged"  # a journal behind, or other than, what the pit's stream holds of it
+    LINK_LOST = "link_lost"  # the broker connection dropped, or a publish went unanswered
+    SERVICE_FAILED = "service_failed"  # a broker or store of the trial room that would not start or stop
+    ROOM_FAILED = "room_failed"  # a part of the trial room that would not start
 
 
 class PitError(Failure):

@@ -28,6 +28,7 @@ import platformdirs
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from pit.address import Address, parse_address
+from pit.errors import PitCode, PitError
 from pit.service.store.pit_store import DB_ENV
 from pit.trial.local_services import (NatsServer, PostgresCluster, ServiceError, bind_error, free_port,
                                       multi_host_dsn)
@@ -40,8 +41,11 @@ FIRST_LOGIN = "manager"  # a room's one first account; each start gives it a new
 STOP_WAIT_S = 20.0
 
 
-class RoomError(RuntimeError):
+class RoomError(PitError):
     """A part of the room that would not start; the text names it and what it printed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.ROOM_FAILED, message, 1)
 
 
 def default_folder() -> Path:

@@ -85,7 +85,7 @@ class Broadcast:
 def endpoint(ctx: Context, broadcast: Broadcast) -> Callable[[Request], Awaitable[Response]]:
     async def events(request: Request) -> Response:
         if await run_in_threadpool(caller, request, ctx.sessions, ctx.data) is None:
-            return JSONResponse(not_logged_in().body(), status_code=401)
+            return JSONResponse(not_logged_in().to_json(), status_code=401)
         return StreamingResponse(stream(broadcast), media_type="text/event-stream",
                                  headers={"cache-control": "no-store", "x-accel-buffering": "no"})
     return events
