@@ -30,7 +30,6 @@ from pit.errors import PitCode
 from pit.service.floor.data import Role
 from pit.service.ingest.leader import Ingest
 from pit.service.ingest.writes import rebuild
-from pit.service.store.migrate import migrate
 from pit.service.store.pit_store import DB_ENV, PitStore, units
 from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, nats_config
 from pit.stream.wire import WireError
@@ -113,9 +112,10 @@ def store_dsn(args: Any) -> str:
     return dsn
 
 
-def _store(dsn: str) -> PitStore:
+def _store(dsn: str, set_up: bool = False) -> PitStore:
+    """The store, migrated first when `set_up` (`init`, and `serve` as it starts); as it is otherwise."""
     try:
-        return PitStore.open(dsn)
+        return PitStore.set_up(dsn) if set_up else PitStore.open(dsn)
     except psycopg.OperationalError as error:
         raise CommandError(PitCode.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
 
@@ -155,22 +155,17 @@ def _fail(code: StrEnum, message: str, exit_code: int) -> int:
 
 
 def _init(dsn: str) -> int:
-    try:
-        with psycopg.connect(dsn) as conn:
-            applied = migrate(conn)
-    except psycopg.OperationalError as error:
-        raise CommandError(PitCode.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
-    store = _store(dsn)
+    store = _store(dsn, set_up=True)
     try:
         identity = store.pit_identity()
     finally:
         store.close()
-    print(json.dumps({"migrations": [f"{m.version:03d}_{m.name}" for m in applied], "pit_key": identity.public_key}))
+    print(json.dumps({"migrations": [f"{m.version:03d}_{m.name}" for m in store.applied], "pit_key": identity.public_key}))
     return 0
 
 
 def _rebuild(dsn: str) -> int:
-    _store(dsn).close()  # migrated
+    _store(dsn).close()  # reachable, and set up
 
     async def run() -> int:
         async with await psycopg.AsyncConnection.connect(dsn) as conn:
@@ -232,7 +227,7 @@ def _serve(args: Any, dsn: str) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise CommandError(CommandCode.BAD_ARGUMENTS, "--tls-cert and --tls-key go together")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    store = _store(dsn)
+    store = _store(dsn, set_up=True)
     try:
         seed = store.pit_identity().seed
         return asyncio.run(_run(store, seed, args.nats, address, args.tls_cert, args.tls_key, store.rooms()))

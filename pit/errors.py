@@ -12,6 +12,7 @@ class PitCode(StrEnum):
     BAD_PIT = "bad_pit"  # a pit URL or credentials file that cannot be used
     ALREADY_EXISTS = "exists"  # a table, user or token the pit already has
     STORE_UNREACHABLE = "store_unreachable"
+    STORE_NOT_SET_UP = "store_not_set_up"  # a store that lacks a migration of this release: `pit init` first
     PASSWORD_MISMATCH = "password_mismatch"
     PIT_FAILED = "pit_failed"  # a part of the running pit service failed
     NOT_FOUND = "not_found"  # no such table, round, journal or alert

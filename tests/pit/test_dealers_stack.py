@@ -147,7 +147,7 @@ def room(tmp_path_factory: pytest.TempPathFactory, nats_server: NatsServer, post
     with paced_walls(began + timedelta(minutes=5), timedelta(seconds=2.6)):
         journals["T-3"] = _bench_table(folder / "T-3.db", "T-3", "nobust-4.0", 32, ("Dana P.",), 5, unattended=2)
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     store.add_user("meg", Role.MANAGER, PASSWORDS["meg"])
     token = store.add_token("meg", Role.MANAGER)
     _ship(nats_server.url, journals)

@@ -29,7 +29,7 @@ def test_a_rooms_leaf_link_cut_and_restored(tmp_path: Path, postgres: PostgresCl
     config = pit_command("nats-config", "--db", office_dsn, "--port", str(office_port), "--store", str(tmp_path / "ho-js"),
                          "--host", "127.0.0.1", "--head-office", "--rooms", "east", "--leaf-port", str(leaf_port),
                          "--leaf-advertise", f"127.0.0.1:{link.port}")
-    office_store, room_store = PitStore.open(office_dsn), PitStore.open(room_dsn)
+    office_store, room_store = PitStore.open(office_dsn), PitStore.set_up(room_dsn)
     (password,), = office_store._all("SELECT leaf_password FROM rooms WHERE name = 'east'")
     office_broker = NatsServer(tmp_path / "ho-nats", office_port, config).start()
     link.start()

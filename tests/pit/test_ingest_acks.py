@@ -40,7 +40,7 @@ def test_messages_the_consumer_handed_to_another_puller_are_read_again_not_ackno
     deliveries and reads them from the stream first, well before the broker would hand them out
     again (ACK_WAIT_S, 10 s)."""
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     first = messages(bench_journal(tmp_path / "a.db", 2, 31, "GA"), "GA")
     later = messages(bench_journal(tmp_path / "b.db", 1, 32, "GB"), "GB")
 
@@ -86,7 +86,7 @@ def test_messages_the_consumer_handed_to_another_puller_are_read_again_not_ackno
 def test_a_consumer_acknowledging_each_message_is_replaced_from_its_first_unacknowledged(
         tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     found = messages(bench_journal(tmp_path / "c.db", 2, 33, "GC"), "GC")
 
     async def an_earlier_release_took_some() -> int:

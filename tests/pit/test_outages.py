@@ -23,7 +23,7 @@ ROUNDS = 12
 
 def _outage(tmp_path: Path, postgres: PostgresCluster, broker: NatsServer, outage: Callable[[], None]) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     with running_ingest(broker.url, dsn, store.pit_identity().seed):
         tables = Tables(tmp_path, TABLES).start(broker.url, rounds=ROUNDS)
         try:

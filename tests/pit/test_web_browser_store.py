@@ -91,7 +91,7 @@ class TableSide:
 def test_the_dashboard_in_a_browser_on_the_real_store(tmp_path: Path, nats_server: NatsServer,
                                                       postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     store.set_payout_threshold(Decimal(500))  # a few bench rounds pay that much: there are alerts to acknowledge
     for name, role in ROLES.items():
         store.add_user(name, role, PASSWORDS[name])

@@ -70,7 +70,7 @@ def test_over_https_the_login_and_session_cookies_are_secure(tmp_path):
 @pytest.mark.slow
 def test_pit_serve_puts_up_the_dashboard_and_stops_on_sigint_with_a_page_listening(nats_server, postgres):
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     store.add_user("sue", Role.SUPERVISOR, PASSWORDS["sue"])
     store.close()
     port = free_port()

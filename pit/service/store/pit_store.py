@@ -22,7 +22,7 @@ from dealer_assist.errors import Failure
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.errors import JournalCode
 from dealer_assist.table.lockout import LOCKED_FOR, wrong_tries
-from pit.errors import BadValue
+from pit.errors import BadValue, PitCode, PitError
 from pit.service.accounts import passwords
 from pit.service.floor.alerts import SILENT_AFTER_S
 from pit.service.floor.data import (
@@ -32,7 +32,7 @@ from pit.service.floor.data import (
 from pit.service.floor.dealing import NO_DEALER, DealerSums, Tally, dealer_report
 from pit.service.store.changes import CHANNEL, alert_change
 from pit.service.store.lease import SESSION_OPTIONS
-from pit.service.store.migrate import migrate
+from pit.service.store.migrate import Migration, migrate, not_applied
 from pit.service.store.pit_records import PitRecords
 from pit.stream.broker import Identity
 from pit.stream.wire import check_table_id
@@ -56,19 +56,34 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 class PitStore:
-    """`PitData` on PostgreSQL; `open` migrates the store first."""
+    """`PitData` on PostgreSQL. `set_up` migrates the store first (`pit init`, `pit serve`'s start);
+    `open`, for everything else, takes it as it is and refuses one this release has not set up."""
 
-    def __init__(self, dsn: str, pool: ConnectionPool[Any]) -> None:
+    def __init__(self, dsn: str, pool: ConnectionPool[Any], applied: list[Migration] | None = None) -> None:
         self.dsn = dsn
         self.pool = pool
+        self.applied = applied or []  # the migrations `set_up` applied
+
+    @classmethod
+    def set_up(cls, dsn: str, max_size: int = 4) -> PitStore:
+        with psycopg.connect(dsn) as conn:
+            applied = migrate(conn)
+        return cls._pool(dsn, max_size, applied)
 
     @classmethod
     def open(cls, dsn: str, max_size: int = 4) -> PitStore:
         with psycopg.connect(dsn) as conn:
-            migrate(conn)
+            missing = not_applied(conn)
+        if missing:
+            raise PitError(PitCode.STORE_NOT_SET_UP, f"the store lacks migration {missing[0].version:03d}_{missing[0].name}"
+                           f"{f' and {len(missing) - 1} more' if len(missing) > 1 else ''}: run dealer-assist pit init", 1)
+        return cls._pool(dsn, max_size, [])
+
+    @classmethod
+    def _pool(cls, dsn: str, max_size: int, applied: list[Migration]) -> PitStore:
         pool: ConnectionPool[Any] = ConnectionPool(dsn, min_size=1, max_size=max_size, open=True, timeout=5.0,
                                                    check=ConnectionPool.check_connection, kwargs=SESSION_OPTIONS)
-        return cls(dsn, pool)
+        return cls(dsn, pool, applied)
 
     def close(self) -> None:
         self.pool.close()
