@@ -8,16 +8,17 @@ from __future__ import annotations
 from dataclasses import fields
 from functools import cache
 
+from dealer_assist.errors import Failure
 from devices.fields import FieldKind
 from devices.framing import RejectReason, readable_seq
 from devices.messages import Message, Vocabulary
 
 
-class CodecError(Exception):
-    """A body refused by the codec: `unknown_type` or `malformed`, with the SEQ when it was readable."""
+class CodecError(Failure):
+    """A body refused by the codec: `unknown_type` or `malformed` (its code), with the SEQ when it was readable."""
 
     def __init__(self, reason: RejectReason, detail: str, seq: int | None) -> None:
-        super().__init__(detail)
+        super().__init__(reason, detail)
         self.reason = reason
         self.detail = detail
         self.seq = seq

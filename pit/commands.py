@@ -25,11 +25,12 @@ import psycopg
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, report
 from dealer_assist.errors import CommandCode, CommandError, Failure
+from pit.address import Address, parse_address
 from pit.errors import PitCode
-from pit.service.data import Role
-from pit.service.ingest import Ingest, rebuild
-from pit.service.migrate import migrate
-from pit.service.store import DB_ENV, PitStore, units
+from pit.service.floor.data import Role
+from pit.service.ingest.leader import Ingest
+from pit.service.ingest.writes import rebuild
+from pit.service.store.pit_store import DB_ENV, PitStore, units
 from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, nats_config
 from pit.stream.wire import WireError
 
@@ -111,9 +112,10 @@ def store_dsn(args: Any) -> str:
     return dsn
 
 
-def _store(dsn: str) -> PitStore:
+def _store(dsn: str, set_up: bool = False) -> PitStore:
+    """The store, migrated first when `set_up` (`init`, and `serve` as it starts); as it is otherwise."""
     try:
-        return PitStore.open(dsn)
+        return PitStore.set_up(dsn) if set_up else PitStore.open(dsn)
     except psycopg.OperationalError as error:
         raise CommandError(PitCode.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
 
@@ -125,13 +127,6 @@ def _password(from_stdin: bool) -> str:
     if getpass.getpass("again: ") != first:
         raise CommandError(PitCode.PASSWORD_MISMATCH, "the two passwords differ", 1)
     return first
-
-
-def _http(address: str) -> tuple[str, int]:
-    host, _, port = address.rpartition(":")
-    if not host or not port.isdigit():
-        raise CommandError(CommandCode.BAD_ARGUMENTS, f"--http {address!r}: use HOST:PORT")
-    return host, int(port)
 
 
 def main(argv: list[str]) -> int:
@@ -160,22 +155,17 @@ def _fail(code: StrEnum, message: str, exit_code: int) -> int:
 
 
 def _init(dsn: str) -> int:
-    try:
-        with psycopg.connect(dsn) as conn:
-            applied = migrate(conn)
-    except psycopg.OperationalError as error:
-        raise CommandError(PitCode.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
-    store = _store(dsn)
+    store = _store(dsn, set_up=True)
     try:
         identity = store.pit_identity()
     finally:
         store.close()
-    print(json.dumps({"migrations": [f"{m.version:03d}_{m.name}" for m in applied], "pit_key": identity.public_key}))
+    print(json.dumps({"migrations": [f"{m.version:03d}_{m.name}" for m in store.applied], "pit_key": identity.public_key}))
     return 0
 
 
 def _rebuild(dsn: str) -> int:
-    _store(dsn).close()  # migrated
+    _store(dsn).close()  # reachable, and set up
 
     async def run() -> int:
         async with await psycopg.AsyncConnection.connect(dsn) as conn:
@@ -233,19 +223,19 @@ def _urls(listed: str) -> tuple[str, ...]:
 
 
 def _serve(args: Any, dsn: str) -> int:
-    host, port = _http(args.http)
+    address = parse_address(args.http)
     if bool(args.tls_cert) != bool(args.tls_key):
         raise CommandError(CommandCode.BAD_ARGUMENTS, "--tls-cert and --tls-key go together")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    store = _store(dsn)
+    store = _store(dsn, set_up=True)
     try:
         seed = store.pit_identity().seed
-        return asyncio.run(_run(store, seed, args.nats, host, port, args.tls_cert, args.tls_key, store.rooms()))
+        return asyncio.run(_run(store, seed, args.nats, address, args.tls_cert, args.tls_key, store.rooms()))
     finally:
         store.close()
 
 
-async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, cert: str | None,
+async def _run(store: PitStore, seed: str, nats_url: str, address: Address, cert: str | None,
                key: str | None, rooms: list[str]) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -267,8 +257,8 @@ async def _run(store: PitStore, seed: str, nats_url: str, host: str, port: int, 
     await asyncio.wait([known, stopped, *tasks], return_when=asyncio.FIRST_COMPLETED)
     known.cancel()
     stopped.cancel()
-    tasks.append(asyncio.create_task(_web(store, host, port, cert, key, stop, lambda: ingest.health().as_json())))
-    print(json.dumps({"serving": f"{'https' if cert else 'http'}://{host}:{port}", "nats": nats_url}), flush=True)
+    tasks.append(asyncio.create_task(_web(store, address, cert, key, stop, lambda: ingest.health().as_json())))
+    print(json.dumps({"serving": f"{'https' if cert else 'http'}://{address}", "nats": nats_url}), flush=True)
     waiting = asyncio.create_task(stop.wait())
     await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
     stopping()
@@ -285,13 +275,13 @@ def _stopped_late() -> None:
     os._exit(0)
 
 
-async def _web(store: PitStore, host: str, port: int, cert: str | None, key: str | None, stop: asyncio.Event,
+async def _web(store: PitStore, address: Address, cert: str | None, key: str | None, stop: asyncio.Event,
                health: Callable[[], dict[str, Any]]) -> None:
     import uvicorn
 
     from pit.service.web.serve import web_config
 
-    config = web_config(store, f"{host}:{port}", Path(cert) if cert else None, Path(key) if key else None, health)
+    config = web_config(store, str(address), Path(cert) if cert else None, Path(key) if key else None, health)
     server = uvicorn.Server(config)
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]  # our stop event rules
     task = asyncio.create_task(server.serve())

@@ -12,11 +12,17 @@ class PitCode(StrEnum):
     BAD_PIT = "bad_pit"  # a pit URL or credentials file that cannot be used
     ALREADY_EXISTS = "exists"  # a table, user or token the pit already has
     STORE_UNREACHABLE = "store_unreachable"
+    STORE_NOT_SET_UP = "store_not_set_up"  # a store that lacks a migration of this release: `pit init` first
     PASSWORD_MISMATCH = "password_mismatch"
     PIT_FAILED = "pit_failed"  # a part of the running pit service failed
     NOT_FOUND = "not_found"  # no such table, round, journal or alert
     NOT_ALLOWED = "not_allowed"  # the user's role may not do it
     LOGIN_REFUSED = "login_refused"
+    PIT_UNAVAILABLE = "pit_unavailable"  # the pit's web address could not be asked, or answered nonsense
+    DIVERGED = "diverged"  # a journal behind, or other than, what the pit's stream holds of it
+    LINK_LOST = "link_lost"  # the broker connection dropped, or a publish went unanswered
+    SERVICE_FAILED = "service_failed"  # a broker or store of the trial room that would not start or stop
+    ROOM_FAILED = "room_failed"  # a part of the trial room that would not start
 
 
 class PitError(Failure):

@@ -24,13 +24,17 @@ from hw_sims.linked_bench import tools_pin
 from ui.bank_offer import BANK_CHIPS
 from ui.confirm_overlay import open_confirmation
 from ui.dealer_window import DealerWindow
+from ui.errors import ScreenCode, ScreenError
 from ui.supervisor_window import open_supervisor
 
 STALL_S = 30.0  # above the devices' longest own waits: a peek's 1.5 s, a link's 8 s back-off
 
 
-class AutoplayStalled(RuntimeError):
+class AutoplayStalled(ScreenError):
     """Nothing reached the table for too long: a device or the table stopped answering."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ScreenCode.AUTOPLAY_STALLED, message)
 
 
 class AutoPlayer:

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from ui.errors import ScreenCode, ScreenError
 from ui.vnc_screen import VncScreen, VncTarget, VncUnavailable, missing_tools, vnc_reach
 
 PLATFORMS = ("eglfs", "linuxfb")
@@ -38,8 +39,11 @@ WAYS_ON = """Ways on:
 Nothing was created: no journal and no folder."""
 
 
-class NoScreen(Exception):
+class NoScreen(ScreenError):
     """No screen to paint on; the message says why and what to do."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ScreenCode.NO_SCREEN, message)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,14 +9,19 @@ from pathlib import Path
 
 from PySide6.QtGui import QFontDatabase
 
+from ui.errors import ScreenCode, ScreenError
+
 FAMILY = "DejaVu Sans"
 PACKAGE = "fonts-dejavu-core"  # Debian's package of these files; scripts/bootstrap.sh installs it
 FOLDER = Path("/usr/share/fonts/truetype/dejavu")
 FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 
 
-class ScreenFontMissing(Exception):
+class ScreenFontMissing(ScreenError):
     """The screens' font files are not on this machine."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ScreenCode.SCREEN_FONT_MISSING, message)
 
 
 def load_screen_font(folder: Path = FOLDER) -> None:

@@ -13,12 +13,17 @@ import subprocess
 import time
 from dataclasses import dataclass
 
+from ui.errors import ScreenCode, ScreenError
+
 START_WAIT_S = 10.0  # how long Xvfb and x11vnc may take to be ready
 TOOLS = ("Xvfb", "x11vnc")
 
 
-class VncUnavailable(Exception):
+class VncUnavailable(ScreenError):
     """The VNC screen could not be started; the message says what is missing or busy."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ScreenCode.VNC_UNAVAILABLE, message)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,8 @@ from dealer_assist.rules.cards import Card
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.phases import Phase
 from dealer_assist.table.journaled_table import Table
-from dealer_assist.table.pins import MAX_TRIES, PinSetter
+from dealer_assist.table.lockout import MAX_TRIES
+from dealer_assist.table.pins import PinSetter
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_operations import PayoutDifference
 

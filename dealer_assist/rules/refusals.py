@@ -102,7 +102,7 @@ class RuleError(Failure):
     `{"error": {"code", "message", "rule"}}`, ROUND-FILE.md)."""
 
     def __init__(self, code: Refusal | CommandCode, message: str, rule: str | None = None) -> None:
-        super().__init__(Refusal(code) if type(code) is str else code, message)  # a bare string of a known code is checked
+        super().__init__(code, message)
         self.rule = rule
 
     def to_json(self) -> dict[str, dict[str, object]]:

@@ -29,6 +29,7 @@ from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.header import header_body, table_config
+from dealer_assist.table.lockout import LOCKED_FOR, wrong_tries
 from dealer_assist.table.match import refuse_other_table
 from dealer_assist.table.pins import PinGuard, PinSetter, new_pin, pin_from_hash_text
 from dealer_assist.table.readings import mispay_entries
@@ -118,7 +119,7 @@ class Table:
         return self._apply(event)
 
     def check_pin(self, pin: str) -> None:
-        """The supervisor's PIN check, every try recorded; five wrong tries lock it for 60 s."""
+        """The supervisor's PIN check, every try recorded; too many wrong tries lock it (`lockout`)."""
         self._check_running()
         try:
             events = self.pins.check(pin, self.clock())
@@ -129,7 +130,7 @@ class Table:
             self._write(RecordKind.SECURITY, body)
             self.pins.replay(body)
         if events[-1]["event"] == "pin_locked":
-            raise RuleError(Refusal.PIN_LOCKED, "wrong supervisor PIN: five wrong tries, locked for 60 s")
+            raise RuleError(Refusal.PIN_LOCKED, f"wrong supervisor PIN: {wrong_tries()}, {LOCKED_FOR}")
         if events[-1]["event"] != "pin_ok":
             raise RuleError(Refusal.WRONG_PIN, "wrong supervisor PIN")
 

@@ -17,10 +17,9 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.rules.refusals import Refusal, RuleError
+from dealer_assist.table.lockout import LOCK_SECONDS, MAX_TRIES
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
-MAX_TRIES = 5
-LOCK_SECONDS = 60.0
 MIN_DIGITS, MAX_DIGITS = 4, 12
 
 

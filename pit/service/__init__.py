@@ -1,2 +1,2 @@
-"""The pit service: ingest from the stream, the witness, alerts, the PostgreSQL store and the
-web dashboard with its JSON API."""
+"""The pit service, in wings: the web dashboard and ingest on top, beside each other; the store
+beneath them; the floor's rules and the accounts at the bottom."""

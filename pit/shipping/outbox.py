@@ -18,6 +18,7 @@ from nats.js.api import PubAck
 from nats.js.client import JetStreamContext
 
 from dealer_assist.journal.journal_file import Record, last_seq, read_records, record_at
+from pit.errors import PitCode, PitError
 from pit.stream.broker import last_shipped
 from pit.stream.wire import RecordMessage, journal_identity
 
@@ -26,12 +27,18 @@ WINDOW = 256  # publishes in flight before the oldest's acknowledgement is await
 ACK_TIMEOUT_S = 5.0
 
 
-class Divergence(Exception):
+class Divergence(PitError):
     """The journal is behind what the stream holds of it; the text names the record and both hashes."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.DIVERGED, message, 1)
 
-class LinkLost(Exception):
+
+class LinkLost(PitError):
     """The broker connection dropped, or a publish went unanswered; the text says which."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.LINK_LOST, message, 1)
 
 
 def journal_of(path: Path) -> str | None:

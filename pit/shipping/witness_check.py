@@ -17,12 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.journal.journal_file import Record, read_records
+from pit.errors import PitCode, PitError
 
 HTTP_TIMEOUT_S = 15.0
 
 
-class PitUnavailable(Exception):
+class PitUnavailable(PitError):
     """The pit could not be asked (unreachable, refused the login, answered nonsense); the text says which."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.PIT_UNAVAILABLE, message, 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from pit.errors import PitCode, PitError
+
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 UNPRIVILEGED = "nobody"
 EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
@@ -23,8 +25,11 @@ PORTS_FROM = 10000  # below it, the ports services are known by
 PORT_TRIES = 200
 
 
-class ServiceError(RuntimeError):
+class ServiceError(PitError):
     """A service that would not start or stop; the text says which and what it printed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.SERVICE_FAILED, message, 1)
 
 
 def free_port(count: int = 1) -> int:

@@ -27,7 +27,9 @@ from typing import IO
 import platformdirs
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
-from pit.service.store import DB_ENV
+from pit.address import Address, parse_address
+from pit.errors import PitCode, PitError
+from pit.service.store.pit_store import DB_ENV
 from pit.trial.local_services import (NatsServer, PostgresCluster, ServiceError, bind_error, free_port,
                                       multi_host_dsn)
 
@@ -39,8 +41,11 @@ FIRST_LOGIN = "manager"  # a room's one first account; each start gives it a new
 STOP_WAIT_S = 20.0
 
 
-class RoomError(RuntimeError):
+class RoomError(PitError):
     """A part of the room that would not start; the text names it and what it printed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(PitCode.ROOM_FAILED, message, 1)
 
 
 def default_folder() -> Path:
@@ -88,14 +93,14 @@ class Room:
 
     @property
     def dashboards(self) -> list[str]:
-        host = self.http.rpartition(":")[0]
-        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-        return [f"http://{shown}:{port}/" for port in self._dashboard_ports]
+        return [f"http://{address}/" for address in self._dashboard_addresses(shown=True)]
 
-    @property
-    def _dashboard_ports(self) -> list[int]:
-        """--http's port, and with --ha the second pit's on the port after it."""
-        return [int(self.http.rpartition(":")[2]) + number for number in range(2 if self.ha else 1)]
+    def _dashboard_addresses(self, shown: bool = False) -> list[Address]:
+        """--http, and with --ha the second pit's on the port after it; `shown`: as a browser reaches
+        them (this machine's, when --http listens on every address)."""
+        host, port = parse_address(self.http)
+        host = "127.0.0.1" if shown and host == "0.0.0.0" else host
+        return [Address(host, port + number) for number in range(2 if self.ha else 1)]
 
     @property
     def url(self) -> str:
@@ -146,11 +151,8 @@ class Room:
         for broker in self.brokers:
             broker.start()
         login = self._first_login()
-        for number, dashboard in enumerate(self.dashboards, start=1):
-            address = dashboard.removeprefix("http://").rstrip("/")
-            if self.http.startswith("0.0.0.0:"):
-                address = "0.0.0.0:" + address.rpartition(":")[2]
-            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--http", address)
+        for number, address in enumerate(self._dashboard_addresses(), start=1):
+            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--http", str(address))
         self._wait_for_http()
         for number, table_id in enumerate(table_ids(self.tables), start=1):
             journal = self.folder / "tables" / f"{table_id}.db"
@@ -300,8 +302,7 @@ class Room:
     def _check_dashboards_free(self) -> None:
         """Refuse a dashboard's port that is taken before any part starts, rather than leave a pit
         service to exit on it with the room half up."""
-        host = self.http.rpartition(":")[0]
-        for number, port in enumerate(self._dashboard_ports, start=1):
+        for number, (host, port) in enumerate(self._dashboard_addresses(), start=1):
             if error := bind_error(host, port):
                 which = "its dashboard" if number == 1 else f"pit-{number}'s dashboard, the port after --http's"
                 raise RoomError(f"--http {self.http}: port {port} ({which}) cannot be used: {error.strerror};"
@@ -309,14 +310,13 @@ class Room:
 
     def _wait_for_http(self) -> None:
         deadline = time.monotonic() + SERVE_WAIT_S
-        for dashboard in self.dashboards:
-            host, _, port = dashboard.removeprefix("http://").rstrip("/").rpartition(":")
+        for host, port in self._dashboard_addresses(shown=True):
             while True:
                 for name, child in self.children.items():
                     if child.process is not None and child.process.poll() is not None:
                         raise RoomError(f"{name} stopped ({child.process.returncode}); see {self._log(name)}")
                 try:
-                    with socket.create_connection((host, int(port)), timeout=0.5):
+                    with socket.create_connection((host, port), timeout=0.5):
                         break
                 except OSError:
                     if time.monotonic() > deadline:
@@ -339,9 +339,7 @@ def _room(argv: list[str]) -> int:
     parser.add_argument("--ha", action="store_true", help="three broker nodes, a store's primary and standby, two pit"
                         " services: a room that survives any one of them (PIT.md §8)")
     args = parser.parse_args(argv)
-    host, _, port = args.http.rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65535:
-        parser.error(f"--http {args.http!r}: use HOST:PORT")
+    parse_address(args.http)
     if not 1 <= args.tables <= 99:
         parser.error(f"--tables {args.tables}: from 1 to 99")
     room = Room((args.data or default_folder()).absolute(), args.tables, args.http, args.pace, args.ha,

@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pit.service import alerts as rules
-from pit.service.store import PitStore
+from pit.service.floor import alerts as rules
+from pit.service.store.pit_store import PitStore
 from pit.stream.broker import Identity
 from tests.pit.journals import head, messages
 from tests.pit.pit_service import ROOT, stored_counts, wait_for

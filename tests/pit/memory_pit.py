@@ -23,9 +23,9 @@ from dealer_assist.journal.record_source import SqliteRecords, closing_record
 from dealer_assist.table.header import table_config
 from dealer_assist.table.journaled_table import replay
 from dealer_assist.table.session import TableConfig
-from pit.service.alerts import wall_time
-from pit.service.data import Change, Conflict, LoginRefused, NotFound, Role, User
-from pit.service.dealing import NO_DEALER, DealerSums, Dealing, dealer_report
+from pit.service.floor.alerts import wall_time
+from pit.service.floor.data import Change, Conflict, LoginRefused, NotFound, Role, User
+from pit.service.floor.dealing import NO_DEALER, DealerSums, Dealing, dealer_report
 from pit.stream.wire import RecordMessage, body_of, journal_identity
 
 TRIES = 5

@@ -19,9 +19,10 @@ from typing import Any
 
 import psycopg
 
-from pit.service.data import NotFound
-from pit.service.ingest import BATCH, Ingest
-from pit.service.store import PitStore
+from pit.service.floor.data import NotFound
+from pit.service.ingest.consumer import BATCH
+from pit.service.ingest.leader import Ingest
+from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 
 ROOT = Path(__file__).parents[2]

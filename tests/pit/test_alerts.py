@@ -18,7 +18,7 @@ from dealer_assist.table.session_operations import (
 )
 from devices.events import DeviceFault
 from devices.table_feed import evidence
-from pit.service.alerts import APPEND_GRACE_S, AlertKind, WitnessedPast, links_down, record_alerts, status_alerts, timed_alerts
+from pit.service.floor.alerts import APPEND_GRACE_S, AlertKind, WitnessedPast, links_down, record_alerts, status_alerts, timed_alerts
 from pit.stream.wire import RecordMessage, StatusMessage, WireError, parse_status_message
 from tests.pit.journals import bench_journal, messages
 

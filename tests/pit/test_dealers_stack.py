@@ -31,8 +31,8 @@ from dealer_assist.rules.inputs import Action, Decide, NoMoreBets
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import AcceptPayout, DealerSignIn, DealerSignOut, SettlementConfirmed
-from pit.service.data import Role
-from pit.service.store import PitStore
+from pit.service.floor.data import Role
+from pit.service.store.pit_store import PitStore
 from pit.service.web.app import create_app
 from pit.stream.broker import ensure_stream
 from pit.trial.local_services import NatsServer, PostgresCluster
@@ -147,7 +147,7 @@ def room(tmp_path_factory: pytest.TempPathFactory, nats_server: NatsServer, post
     with paced_walls(began + timedelta(minutes=5), timedelta(seconds=2.6)):
         journals["T-3"] = _bench_table(folder / "T-3.db", "T-3", "nobust-4.0", 32, ("Dana P.",), 5, unattended=2)
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     store.add_user("meg", Role.MANAGER, PASSWORDS["meg"])
     token = store.add_token("meg", Role.MANAGER)
     _ship(nats_server.url, journals)

@@ -17,8 +17,8 @@ from dealer_assist.table.session_operations import (
 from dealer_assist.table.spots import parse_spot
 from devices.events import SpotCleared, WagersFault, WagersHello
 from devices.table_feed import evidence
-from pit.service.alerts import AlertKind, record_alerts
-from pit.service.dealing import NO_DEALER, DealerSums, Dealing, Tally, Watch, dealer_report
+from pit.service.floor.alerts import AlertKind, record_alerts
+from pit.service.floor.dealing import NO_DEALER, DealerSums, Dealing, Tally, Watch, dealer_report
 from pit.stream.wire import RecordMessage
 
 JOURNAL = "ab" * 32

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pit.service.store import PitStore
+from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 from tests.pit.dealing import Tables, alerts_raised, exactly_once, record_alerts, under_way
 from tests.pit.pit_service import PitServe, fresh_database, pit_command, rooms_broker, wait_for
@@ -29,7 +29,7 @@ def test_a_rooms_leaf_link_cut_and_restored(tmp_path: Path, postgres: PostgresCl
     config = pit_command("nats-config", "--db", office_dsn, "--port", str(office_port), "--store", str(tmp_path / "ho-js"),
                          "--host", "127.0.0.1", "--head-office", "--rooms", "east", "--leaf-port", str(leaf_port),
                          "--leaf-advertise", f"127.0.0.1:{link.port}")
-    office_store, room_store = PitStore.open(office_dsn), PitStore.open(room_dsn)
+    office_store, room_store = PitStore.open(office_dsn), PitStore.set_up(room_dsn)
     (password,), = office_store._all("SELECT leaf_password FROM rooms WHERE name = 'east'")
     office_broker = NatsServer(tmp_path / "ho-nats", office_port, config).start()
     link.start()

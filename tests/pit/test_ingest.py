@@ -14,7 +14,7 @@ import pytest
 
 from dealer_assist.journal.journal_file import RecordKind, record_hash
 from hw_sims.bench_command import main as bench
-from pit.service.store import PitStore
+from pit.service.store.pit_store import PitStore
 from pit.stream.broker import Identity, ensure_stream
 from pit.stream.wire import StatusMessage
 from pit.trial.local_services import NatsServer, PostgresCluster
@@ -37,7 +37,7 @@ def _ship(url: str, found: list) -> None:
 def test_every_record_of_several_tables_is_stored_once_and_the_head_is_the_journals(
         tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     journals = {f"T{n}": bench_journal(tmp_path / f"t{n}.db", 8, n, f"T{n}") for n in (1, 2, 3)}
     shipped = {table: messages(path, table) for table, path in journals.items()}
     _ship(nats_server.url, [m for found in shipped.values() for m in found[:40]])
@@ -56,7 +56,7 @@ def test_every_record_of_several_tables_is_stored_once_and_the_head_is_the_journ
 def test_a_rewritten_journal_dealt_on_raises_one_divergence_and_the_head_stays(
         tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     path = bench_journal(tmp_path / "t.db", 5, 11, "RW")
     original = messages(path, "RW")
     _ship(nats_server.url, original)
@@ -97,7 +97,7 @@ def _say(url: str, statuses: list[StatusMessage]) -> None:
 def test_status_messages_make_the_live_tile_and_silence_and_a_link_down_raise_alerts(
         tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     found = messages(bench_journal(tmp_path / "s.db", 2, 1, "ST"), "ST")
     _ship(nats_server.url, found)
     status = StatusMessage("ST", found[0].journal, "nobust-4.0", 3, "play", {"seat": 1, "bank": 500, "turn": 2},
@@ -123,7 +123,7 @@ def test_status_messages_make_the_live_tile_and_silence_and_a_link_down_raise_al
 def test_a_record_the_store_will_not_take_is_kept_aside_and_ingest_goes_on(
         tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     good = messages(bench_journal(tmp_path / "g.db", 2, 3, "GD"), "GD")
     header = messages(bench_journal(tmp_path / "p.db", 1, 4, "PZ"), "PZ")[0]
     wall = "2026-12-01T20:00:00\x00"  # text PostgreSQL cannot hold, hashed into a chain like any other
@@ -144,7 +144,7 @@ def test_records_the_stream_holds_out_of_order_are_witnessed_in_order_once_the_m
     ones were stored (pit/shipping/shipper.py): the stream holds 1-10, 12-30, then 11. Ingest holds
     12-30 until 11 comes, then witnesses every record once, in order, and raises no divergence."""
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     found = messages(bench_journal(tmp_path / "t.db", 5, 12, "OO"), "OO")
     journal = found[0].journal
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):

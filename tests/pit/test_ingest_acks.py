@@ -15,8 +15,9 @@ from nats.aio.msg import Msg
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.client import JetStreamContext
 
-from pit.service.ingest import CONSUMER, Role
-from pit.service.store import PitStore
+from pit.service.ingest.consumer import CONSUMER
+from pit.service.ingest.leader import Role
+from pit.service.store.pit_store import PitStore
 from pit.stream.broker import ensure_stream
 from pit.stream.wire import STREAM, RecordMessage, parse_record_message
 from pit.trial.local_services import NatsServer, PostgresCluster
@@ -39,7 +40,7 @@ def test_messages_the_consumer_handed_to_another_puller_are_read_again_not_ackno
     deliveries and reads them from the stream first, well before the broker would hand them out
     again (ACK_WAIT_S, 10 s)."""
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     first = messages(bench_journal(tmp_path / "a.db", 2, 31, "GA"), "GA")
     later = messages(bench_journal(tmp_path / "b.db", 1, 32, "GB"), "GB")
 
@@ -85,7 +86,7 @@ def test_messages_the_consumer_handed_to_another_puller_are_read_again_not_ackno
 def test_a_consumer_acknowledging_each_message_is_replaced_from_its_first_unacknowledged(
         tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     found = messages(bench_journal(tmp_path / "c.db", 2, 33, "GC"), "GC")
 
     async def an_earlier_release_took_some() -> int:

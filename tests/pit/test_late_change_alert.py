@@ -19,8 +19,8 @@ from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import ScanFor, ShoeLoaded, SpotReading, SpotsScanned
 from dealer_assist.table.spots import Spot, SpotKind
-from pit.service.ingest import write_records
-from pit.service.store import PitStore
+from pit.service.ingest.writes import write_records
+from pit.service.store.pit_store import PitStore
 from pit.stream.wire import RecordMessage
 from pit.trial.local_services import PostgresCluster
 from tests.pit.journals import messages
@@ -75,7 +75,7 @@ def _write(dsn: str, found: list[RecordMessage]) -> Any:
 
 @pytest.fixture
 def store(postgres: PostgresCluster) -> Any:
-    opened = PitStore.open(fresh_database(postgres))
+    opened = PitStore.set_up(fresh_database(postgres))
     yield opened
     opened.close()
 

@@ -20,8 +20,8 @@ import psycopg
 import pytest
 from nats.js.api import StreamInfo
 
-from pit.service.ingest import ACK_WAIT_S
-from pit.service.store import PitStore
+from pit.service.ingest.consumer import ACK_WAIT_S
+from pit.service.store.pit_store import PitStore
 from pit.stream.wire import STREAM, STREAM_SUBJECTS
 from pit.trial.local_services import PostgresCluster, multi_host_dsn
 from tests.pit.dealing import Tables, alerts_raised, exactly_once, record_alerts, under_way

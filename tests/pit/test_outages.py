@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pit.service.store import PitStore
+from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 from tests.pit.dealing import Tables, exactly_once, under_way
 from tests.pit.pit_service import ROOT, fresh_database, rooms_broker, running_ingest, serve_command
@@ -23,7 +23,7 @@ ROUNDS = 12
 
 def _outage(tmp_path: Path, postgres: PostgresCluster, broker: NatsServer, outage: Callable[[], None]) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     with running_ingest(broker.url, dsn, store.pit_identity().seed):
         tables = Tables(tmp_path, TABLES).start(broker.url, rounds=ROUNDS)
         try:

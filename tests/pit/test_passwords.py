@@ -1,7 +1,8 @@
 """Pit users' passwords and tokens: a salted slow hash, and five wrong tries locking the name."""
 from __future__ import annotations
 
-from pit.service.passwords import LOCK_SECONDS, hash_password, locked_until, password_matches, token_hash
+from dealer_assist.table.lockout import LOCK_SECONDS
+from pit.service.accounts.passwords import hash_password, locked_until, password_matches, token_hash
 
 
 def test_the_same_password_hashes_differently_under_each_salt_and_still_matches() -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pit.service.data import LoginRefused, Role, User
-from pit.service.store import PitStore
+from pit.service.floor.data import LoginRefused, Role, User
+from pit.service.store.pit_store import PitStore
 from pit.stream.broker import public_key, read_creds
 from pit.trial.local_services import PostgresCluster
 from pit.trial.room import FIRST_LOGIN, Room
@@ -56,6 +56,8 @@ def test_a_table_gets_credentials_that_the_broker_configuration_names(postgres: 
 
 def test_users_and_tokens(postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
+    assert _error(_pit("token", "add", "wall", "--role", "manager", "--db", dsn))["code"] == "store_not_set_up"
+    _pit("init", "--db", dsn)
     added = _pit("user", "add", "ana", "--role", "supervisor", "--db", dsn, "--password-stdin", stdin="a long password\n")
     assert added.returncode == 0, added.stderr
     assert json.loads(added.stdout) == {"user": "ana", "role": "supervisor"}
@@ -81,6 +83,7 @@ def test_a_store_that_cannot_be_reached_is_named() -> None:
 
 def test_the_payout_threshold_is_a_room_setting(postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
+    _pit("init", "--db", dsn)
     done = _pit("payout-threshold", "2500", "--db", dsn)
     assert done.returncode == 0 and json.loads(done.stdout) == {"payout_threshold": 2500}
     assert _error(_pit("payout-threshold", "0", "--db", dsn))["code"] == "bad_value"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from nats.aio.msg import Msg
 
-from pit.service.pull import Delivery
+from pit.service.ingest.pull import Delivery
 
 REPLIES = [
     "$JS.ACK.DA_RECORDS.pit-ingest.1.4711.42.1796324152820077000.3",  # no JetStream domain

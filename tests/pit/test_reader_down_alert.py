@@ -14,8 +14,8 @@ from dealer_assist.table.journaled_table import Table
 from devices.events import LinkChanged
 from devices.link import LinkState
 from devices.table_feed import evidence
-from pit.service.alerts import LINK_DOWN_AFTER_S, AlertKind, links_down, timed_alerts
-from pit.service.store import PitStore
+from pit.service.floor.alerts import LINK_DOWN_AFTER_S, AlertKind, links_down, timed_alerts
+from pit.service.store.pit_store import PitStore
 from pit.stream.broker import ensure_stream
 from pit.trial.local_services import NatsServer, PostgresCluster
 from tests.pit.journals import bench_journal, messages, publish
@@ -47,7 +47,7 @@ def _ship(url: str, found: list) -> None:
 
 def test_each_reader_outage_raises_one_alert(tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     path = bench_journal(tmp_path / "r.db", 1, 2, "RD")
     _outages(path, 2)
     found = messages(path, "RD")

@@ -15,11 +15,11 @@ import pytest
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.play.round_file import settle_round
-from pit.errors import BadValue
-from pit.service.data import Change, Conflict, LoginRefused, NotAllowed, NotFound, Role, User
-from pit.service.ingest import rebuild, write_records
-from pit.service.migrate import migrate, migrations
-from pit.service.store import PitStore
+from pit.errors import BadValue, PitCode, PitError
+from pit.service.floor.data import Change, Conflict, LoginRefused, NotAllowed, NotFound, Role, User
+from pit.service.ingest.writes import rebuild, write_records
+from pit.service.store.migrate import migrate, migrations
+from pit.service.store.pit_store import PitStore
 from pit.stream.wire import RecordMessage
 from pit.trial.local_services import PostgresCluster
 from tests.pit.journals import bench_journal, messages
@@ -44,7 +44,7 @@ def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def store(postgres: PostgresCluster) -> Any:
-    opened = PitStore.open(fresh_database(postgres))
+    opened = PitStore.set_up(fresh_database(postgres))
     yield opened
     opened.close()
 
@@ -56,6 +56,19 @@ def test_migrations_are_applied_once_each(postgres: PostgresCluster) -> None:
         assert migrate(conn) == []
         rows = conn.execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
     assert rows == [(m.version, m.name) for m in migrations()]
+
+
+def test_only_set_up_migrates_and_open_refuses_a_store_not_set_up(postgres: PostgresCluster) -> None:
+    dsn = fresh_database(postgres)
+    with pytest.raises(PitError, match="lacks migration 001_store and .* more: run dealer-assist pit init") as refused:
+        PitStore.open(dsn)
+    assert refused.value.code is PitCode.STORE_NOT_SET_UP
+    with psycopg.connect(dsn) as conn:
+        assert conn.execute("SELECT to_regclass('schema_migrations')").fetchone() == (None,)  # nothing migrated
+    store = PitStore.set_up(dsn)
+    assert [m.version for m in store.applied] == [m.version for m in migrations()]
+    store.close()
+    PitStore.open(dsn).close()
 
 
 def test_two_services_starting_at_once_apply_each_migration_once(postgres: PostgresCluster) -> None:

@@ -13,8 +13,8 @@ from web_client import log_in, session_csrf
 from dealer_assist.journal.journal_file import read_records
 from dealer_assist.play.round_file import settle_round
 from pit.errors import BadValue
-from pit.service.data import NotAllowed
-from pit.service.dealing import DEALER_TAPS
+from pit.service.floor.data import NotAllowed
+from pit.service.floor.dealing import DEALER_TAPS
 from pit.service.web.app import create_app
 
 TABLE_KEYS = {"table_id", "room", "profile", "round_id", "phase", "player_dealer", "rounds_per_hour", "link", "behind",

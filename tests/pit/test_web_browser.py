@@ -11,7 +11,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from web_bench import bench_journals, bench_tables, floor_data, more_tables, play
 from web_browser import chromium, log_in, running, walk
 
-from pit.service.data import Change
+from pit.service.floor.data import Change
 from pit.service.web.app import create_app
 from pit.trial.local_services import free_port
 

@@ -18,8 +18,8 @@ from web_browser import walk
 
 from dealer_assist.journal.journal_file import read_records
 from dealer_assist.table.journaled_table import Table
-from pit.service.data import Role
-from pit.service.store import PitStore
+from pit.service.floor.data import Role
+from pit.service.store.pit_store import PitStore
 from pit.stream.broker import ensure_stream
 from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
 from pit.trial.local_services import NatsServer, PostgresCluster
@@ -91,7 +91,7 @@ class TableSide:
 def test_the_dashboard_in_a_browser_on_the_real_store(tmp_path: Path, nats_server: NatsServer,
                                                       postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     store.set_payout_threshold(Decimal(500))  # a few bench rounds pay that much: there are alerts to acknowledge
     for name, role in ROLES.items():
         store.add_user(name, role, PASSWORDS[name])

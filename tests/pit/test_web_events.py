@@ -9,7 +9,7 @@ import pytest
 from memory_pit import MemoryPitData
 from web_bench import bench_journals, floor_data
 
-from pit.service.data import Change
+from pit.service.floor.data import Change
 from pit.service.web.app import create_app
 from pit.service.web.context import Context
 from pit.service.web.events import Broadcast

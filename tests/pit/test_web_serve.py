@@ -17,10 +17,12 @@ from web_bench import PASSWORDS, bench_journals, floor_data
 from web_browser import running
 from web_client import csrf_of, session_csrf
 
+from dealer_assist.errors import Failure
 from dealer_assist.journal.journal_file import read_records
-from pit.service.data import Role
-from pit.service.store import PitStore
-from pit.service.web.serve import parse_http, web_config
+from pit.address import parse_address
+from pit.service.floor.data import Role
+from pit.service.store.pit_store import PitStore
+from pit.service.web.serve import web_config
 from pit.stream.wire import journal_identity
 from pit.trial.local_services import free_port
 from tests.pit.journals import bench_journal
@@ -28,20 +30,20 @@ from tests.pit.pit_service import ROOT, fresh_database, pit_command, pit_serving
 
 
 def test_http_is_host_and_port():
-    assert parse_http("0.0.0.0:8080") == ("0.0.0.0", 8080)
-    assert parse_http("[::1]:443") == ("::1", 443)
+    assert parse_address("0.0.0.0:8080") == ("0.0.0.0", 8080)
+    assert parse_address("[::1]:443") == ("::1", 443)
 
 
 @pytest.mark.parametrize("http", ["8080", "host:", ":80", "host:99999", "host:eighty"])
 def test_a_bad_http_address_names_it(http):
-    with pytest.raises(ValueError, match="HOST:PORT"):
-        parse_http(http)
+    with pytest.raises(Failure, match="--http .*HOST:PORT"):
+        parse_address(http)
 
 
 def test_a_certificate_without_its_key_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="go together"):
+    with pytest.raises(Failure, match="go together"):
         web_config(MemoryPitData(), "127.0.0.1:8443", tls_cert=tmp_path / "cert.pem")
-    with pytest.raises(ValueError, match="no such file"):
+    with pytest.raises(Failure, match="no such file"):
         web_config(MemoryPitData(), "127.0.0.1:8443", tmp_path / "cert.pem", tmp_path / "key.pem")
 
 
@@ -68,7 +70,7 @@ def test_over_https_the_login_and_session_cookies_are_secure(tmp_path):
 @pytest.mark.slow
 def test_pit_serve_puts_up_the_dashboard_and_stops_on_sigint_with_a_page_listening(nats_server, postgres):
     dsn = fresh_database(postgres)
-    store = PitStore.open(dsn)
+    store = PitStore.set_up(dsn)
     store.add_user("sue", Role.SUPERVISOR, PASSWORDS["sue"])
     store.close()
     port = free_port()

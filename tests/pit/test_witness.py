@@ -7,7 +7,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pit.service.witness import Head, Verdict, judge, moved
+from pit.service.ingest.witness import Head, Verdict, judge, moved
 from tests.pit.journals import bench_journal, messages, rewrite
 
 

@@ -12,7 +12,7 @@ from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import DealerSignIn
 from dealer_assist.table.table_facts import table_facts
-from pit.service.data import Role
+from pit.service.floor.data import Role
 
 PASSWORDS = {"sue": "sue-pass-1", "sam": "sam-pass-1", "meg": "meg-pass-1"}
 TOKEN = "tok-surveillance-0123456789"

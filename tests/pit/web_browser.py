@@ -23,7 +23,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from starlette.applications import Starlette
 from web_bench import PASSWORDS
 
-from pit.service.data import PitData
+from pit.service.floor.data import PitData
 from pit.service.web.app import create_app
 from pit.trial.local_services import free_port
 from tests.screenshots import publish

@@ -1,6 +1,9 @@
 """Refusals a program can check: one code per meaning, and a class that says whose fault it is."""
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 import pytest
 
 from dealer_assist.errors import CommandCode, CommandError, Failure
@@ -14,6 +17,7 @@ from dealer_assist.rules.tracker import RoundTracker
 from devices.errors import DeviceError
 from pit.errors import PitCode
 
+PRODUCT = ("dealer_assist", "devices", "calibration", "hw_sims", "ui", "pit")
 ROUND = {"format": "round-v1", "profile": "sd-buster-a", "wagers": {"1": {"base": 10}},
          "cards": ["TS", "6H", "9D", "7C"], "actions": {"1": ["stand"]}}
 
@@ -24,10 +28,16 @@ def test_every_code_has_one_member():
     assert all(name == member.name for name, member in Refusal.__members__.items())
 
 
-def test_a_bare_string_of_a_known_code_is_taken_and_an_unknown_one_is_not():
-    assert RuleError("wager_limit", "too much").code is Refusal.WAGER_LIMIT  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="no_such_code"):
-        RuleError("no_such_code", "?")  # type: ignore[arg-type]
+def test_every_exception_the_product_defines_is_a_failure():
+    """A program checks `code` and a person reads `message` whatever failed: no exception class of its own outside."""
+    outside = []
+    for package in PRODUCT:
+        for found in pkgutil.walk_packages(importlib.import_module(package).__path__, f"{package}."):
+            module = importlib.import_module(found.name)
+            outside += [f"{module.__name__}.{name}" for name, kind in vars(module).items()
+                        if isinstance(kind, type) and issubclass(kind, BaseException) and kind.__module__ == module.__name__
+                        and not issubclass(kind, Failure)]
+    assert outside == []
 
 
 def test_the_json_object_carries_the_plain_code():

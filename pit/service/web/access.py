@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import Response
 
-from pit.service.data import PitData, User
+from pit.service.floor.data import PitData, User
 
 SESSION_COOKIE = "pit_session"
 LOGIN_CSRF_COOKIE = "pit_login_csrf"  # the login form's token, before there is a session

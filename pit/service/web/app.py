@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pit.errors import BadValue, PitError
-from pit.service.data import ACKNOWLEDGE, ANYONE, REPORTS, Allowed, Conflict, NotAllowed, NotFound, PitData
+from pit.service.floor.data import ACKNOWLEDGE, ANYONE, REPORTS, Allowed, Conflict, NotAllowed, NotFound, PitData
 from pit.service.web import api, events, pages
 from pit.service.web.access import Caller, Sessions, caller
 from pit.service.web.context import Context, WebSettings
@@ -115,7 +115,7 @@ def _health(health: Callable[[], dict[str, Any]]) -> Callable[[Request], Awaitab
 
 def _refusal(ctx: Context, request: Request, who: Caller | None, error: WebError, page: bool) -> Response:
     if not page:
-        return JSONResponse(error.body(), status_code=error.status)
+        return JSONResponse(error.to_json(), status_code=error.status)
     return ctx.templates.TemplateResponse(request, "refused.html", {"who": who, "error": error},
                                           status_code=error.status)
 
@@ -123,10 +123,10 @@ def _refusal(ctx: Context, request: Request, who: Caller | None, error: WebError
 def _unknown_path(request: Request, _: Exception) -> Response:
     error = WebError(404, WebCode.NOT_FOUND, f"no page or API call at {request.url.path}")
     if request.url.path.startswith("/api/"):
-        return JSONResponse(error.body(), status_code=404)
+        return JSONResponse(error.to_json(), status_code=404)
     return HTMLResponse(f"<h1>Not found</h1><p>{escape(error.message)}</p><p><a href='/'>Floor</a></p>", status_code=404)
 
 
 def _wrong_method(request: Request, _: Exception) -> Response:
     error = WebError(405, WebCode.METHOD_NOT_ALLOWED, f"{request.method} is not served at {request.url.path}")
-    return JSONResponse(error.body(), status_code=405)
+    return JSONResponse(error.to_json(), status_code=405)

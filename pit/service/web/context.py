@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from starlette.templating import Jinja2Templates
 
-from pit.service.data import PitData
+from pit.service.floor.data import PitData
 from pit.service.web.access import Sessions
 
 

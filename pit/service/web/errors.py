@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from dealer_assist.errors import Failure
+
 
 class WebCode(StrEnum):
     """The API's error codes, as a program reading `{"error": {"code"}}` checks them."""
@@ -21,15 +23,12 @@ class WebCode(StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
 
 
-class WebError(Exception):
-    def __init__(self, status: int, code: WebCode, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
+class WebError(Failure):
+    """A request refused, with the HTTP status its kind calls for."""
 
-    def body(self) -> dict[str, dict[str, str]]:
-        return {"error": {"code": self.code, "message": self.message}}
+    def __init__(self, status: int, code: WebCode, message: str) -> None:
+        super().__init__(code, message)
+        self.status = status
 
 
 def bad_request(code: WebCode, message: str) -> WebError:

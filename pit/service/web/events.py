@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from pit.service.data import Change
+from pit.service.floor.data import Change
 from pit.service.web.access import caller
 from pit.service.web.context import Context
 from pit.service.web.errors import not_logged_in
@@ -85,7 +85,7 @@ class Broadcast:
 def endpoint(ctx: Context, broadcast: Broadcast) -> Callable[[Request], Awaitable[Response]]:
     async def events(request: Request) -> Response:
         if await run_in_threadpool(caller, request, ctx.sessions, ctx.data) is None:
-            return JSONResponse(not_logged_in().body(), status_code=401)
+            return JSONResponse(not_logged_in().to_json(), status_code=401)
         return StreamingResponse(stream(broadcast), media_type="text/event-stream",
                                  headers={"cache-control": "no-store", "x-accel-buffering": "no"})
     return events

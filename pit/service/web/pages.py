@@ -13,8 +13,9 @@ from urllib.parse import quote, urlencode
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from dealer_assist.table.lockout import wrong_tries
 from dealer_assist.text.round_story import story
-from pit.service.data import LoginRefused
+from pit.service.floor.data import LoginRefused
 from pit.service.web import params
 from pit.service.web.access import CSRF_FIELD, LOGIN_CSRF_COOKIE, SESSION_COOKIE, Caller, same_token, set_cookie
 from pit.service.web.context import Context
@@ -79,7 +80,7 @@ def login(request: Request, ctx: Context) -> Response:
         user = ctx.data.login(name, password, source)
     except LoginRefused as refused:
         if refused.locked_for > 0:
-            text = (f"{name} is locked for {max(1, round(refused.locked_for))} s after five wrong passwords. "
+            text = (f"{name} is locked for {max(1, round(refused.locked_for))} s after {wrong_tries('passwords')}. "
                     "Wait, then try again.")
             return login_form(request, ctx, text, locked=True, status=401)
         return login_form(request, ctx, refused.message, status=401)

@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape
 from markupsafe import Markup
 
 from dealer_assist.text.journal_text import units
-from pit.service.data import DealerReport, ShiftReport
+from pit.service.floor.data import DealerReport, ShiftReport
 
 SHIFT_COLUMNS = ("table_id", "room", "from", "to", "rounds", "fees_players", "fees_player_dealer", "drop",
                "player_dealer_net", "corrections", "largest_payout")

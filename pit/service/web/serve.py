@@ -8,20 +8,13 @@ from typing import Any
 
 import uvicorn
 
-from pit.service.data import PitData
+from dealer_assist.errors import CommandCode, CommandError
+from pit.address import parse_address
+from pit.service.floor.data import PitData
 from pit.service.web.app import create_app
 from pit.service.web.context import WebSettings
 
 STOP_S = 2  # open event streams never end by themselves: at a stop, they are cut after this
-
-
-def parse_http(http: str) -> tuple[str, int]:
-    """'0.0.0.0:8080' -> ('0.0.0.0', 8080); '[::1]:8080' for IPv6."""
-    host, _, port = http.rpartition(":")
-    host = host.strip("[]")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"--http {http!r}: use HOST:PORT, such as 0.0.0.0:8080")
-    return host, int(port)
 
 
 def web_config(data: PitData, http: str, tls_cert: Path | None = None, tls_key: Path | None = None,
@@ -29,11 +22,11 @@ def web_config(data: PitData, http: str, tls_cert: Path | None = None, tls_key: 
     """The dashboard's server, to run with `uvicorn.Server(config).serve()` beside the ingest, whose
     `health` answers GET /api/health."""
     if (tls_cert is None) != (tls_key is None):
-        raise ValueError("--tls-cert and --tls-key go together: give both for HTTPS, or neither")
+        raise CommandError(CommandCode.BAD_ARGUMENTS, "--tls-cert and --tls-key go together: give both for HTTPS, or neither")
     for path in (tls_cert, tls_key):
         if path is not None and not path.is_file():
-            raise ValueError(f"{path}: no such file")
-    host, port = parse_http(http)
+            raise CommandError(CommandCode.UNREADABLE_FILE, f"{path}: no such file")
+    host, port = parse_address(http)
     app = create_app(data, WebSettings(secure_cookies=tls_cert is not None), health)
     return uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off", timeout_graceful_shutdown=STOP_S,
                           ssl_certfile=str(tls_cert) if tls_cert else None, ssl_keyfile=str(tls_key) if tls_key else None)

@@ -8,8 +8,8 @@ from typing import Any
 
 import psycopg
 
-from pit.service.alerts import AlertCause
-from pit.service.dealing import Dealing, Watch
+from pit.service.floor.alerts import AlertCause
+from pit.service.floor.dealing import Dealing, Watch
 from pit.stream.wire import RecordMessage
 
 DERIVED = ("dealer_rounds", "dealer_stints", "journal_watch")

@@ -14,6 +14,7 @@ from typing import Any
 
 from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.rules.money import format_money
+from dealer_assist.table.lockout import LOCKED_FOR, wrong_tries
 from dealer_assist.table.spots import parse_spot
 from dealer_assist.text.reader_words import mispay
 from pit.stream.wire import RecordMessage, StatusMessage, body_of
@@ -150,7 +151,7 @@ def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PA
                                f"bank rotation violation refused: {error.get('message')}"))
     elif message.kind is RecordKind.SECURITY and body.get("event") == "pin_locked":
         found.append(cause(f"pin-lockout:{key}", AlertKind.PIN_LOCKOUT,
-                           "supervisor PIN locked for 60 s after five wrong tries"))
+                           f"supervisor PIN {LOCKED_FOR} after {wrong_tries()}"))
     elif message.kind is RecordKind.DEVICE:
         place = f"round {round_id}" if round_id is not None else f"record {message.seq}"
         if body.get("type") == "CameraMismatch":

@@ -1,6 +1,6 @@
 """Pit users' passwords and API tokens: a salted slow hash for each password, only a hash of a token.
 
-Five wrong tries in a row lock the name for 60 s; tries while it is locked do not count toward the
+Wrong tries in a row lock the name as the table's PIN is locked (`dealer_assist.table.lockout`); tries while it is locked do not count toward the
 next lock. The rule is a pure function of the name's tries, which the store keeps forever.
 """
 from __future__ import annotations
@@ -10,11 +10,10 @@ import hmac
 import secrets
 from collections.abc import Iterable
 
+from dealer_assist.table.lockout import LOCK_SECONDS, MAX_TRIES
 from pit.errors import BadValue
 
 SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
-MAX_TRIES = 5
-LOCK_SECONDS = 60.0
 MIN_LENGTH = 8
 
 
@@ -36,7 +35,7 @@ def check_new_password(password: str) -> str:
 
 def locked_until(tries: Iterable[tuple[float, str]]) -> float | None:
     """When the name's last lock ends (it may be over), from its tries in order ((epoch seconds,
-    "ok"/"wrong"/"locked")); None when no five wrong tries since its last good one locked it."""
+    "ok"/"wrong"/"locked")); None when no `MAX_TRIES` wrong tries since its last good one locked it."""
     wrong, until = 0, None
     for at, outcome in tries:
         if until is not None and at < until:

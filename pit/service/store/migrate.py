@@ -1,4 +1,5 @@
-"""Schema changes as numbered migrations (`migrations/NNN_name.sql`), applied in order at start.
+"""Schema changes as numbered migrations (`migrations/NNN_name.sql`), applied in order where the store
+is set up (`pit init`, `pit serve`'s start).
 
 Each migration runs in its own transaction together with its row in `schema_migrations`, so a
 migration is applied whole or not at all, and never twice. An advisory lock keeps two pit
@@ -35,6 +36,13 @@ def migrations(folder: Path = FOLDER) -> list[Migration]:
     if versions != list(range(1, len(found) + 1)):
         raise ValueError(f"{folder}: migrations must be numbered 001, 002, ... without gaps: {versions}")
     return found
+
+
+def not_applied(conn: psycopg.Connection, folder: Path = FOLDER) -> list[Migration]:
+    """The migrations of this release the store has not applied (all of them on an empty store)."""
+    exists = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
+    done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")} if exists and exists[0] else set()
+    return [migration for migration in migrations(folder) if migration.version not in done]
 
 
 def migrate(conn: psycopg.Connection, folder: Path = FOLDER) -> list[Migration]:

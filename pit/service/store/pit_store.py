@@ -1,4 +1,4 @@
-"""The pit's store on PostgreSQL: `pit.service.data.PitData` for the dashboard and the API, and what the
+"""The pit's store on PostgreSQL: `pit.service.floor.data.PitData` for the dashboard and the API, and what the
 `pit` commands change (users, tokens, tables, the pit's broker identity).
 
 Every answer is in the JSON shape of PIT.md §6, amounts in currency units. Recall and the round
@@ -21,18 +21,19 @@ from psycopg_pool import ConnectionPool
 from dealer_assist.errors import Failure
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.errors import JournalCode
-from pit.errors import BadValue
-from pit.service import passwords
-from pit.service.alerts import SILENT_AFTER_S
-from pit.service.data import (
+from dealer_assist.table.lockout import LOCKED_FOR, wrong_tries
+from pit.errors import BadValue, PitCode, PitError
+from pit.service.accounts import passwords
+from pit.service.floor.alerts import SILENT_AFTER_S
+from pit.service.floor.data import (
     AlertRow, Change, Conflict, DealerReport, LoginRefused, NotAllowed, NotFound, Role, RoundRow, ShiftReport, TableTile, User,
     Witnessed,
 )
-from pit.service.dealing import NO_DEALER, DealerSums, Tally, dealer_report
-from pit.service.ingest import CHANNEL
-from pit.service.lease import SESSION_OPTIONS
-from pit.service.migrate import migrate
-from pit.service.pit_records import PitRecords
+from pit.service.floor.dealing import NO_DEALER, DealerSums, Tally, dealer_report
+from pit.service.store.changes import CHANNEL, alert_change
+from pit.service.store.lease import SESSION_OPTIONS
+from pit.service.store.migrate import Migration, migrate, not_applied
+from pit.service.store.pit_records import PitRecords
 from pit.stream.broker import Identity
 from pit.stream.wire import check_table_id
 
@@ -55,19 +56,34 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 class PitStore:
-    """`PitData` on PostgreSQL; `open` migrates the store first."""
+    """`PitData` on PostgreSQL. `set_up` migrates the store first (`pit init`, `pit serve`'s start);
+    `open`, for everything else, takes it as it is and refuses one this release has not set up."""
 
-    def __init__(self, dsn: str, pool: ConnectionPool[Any]) -> None:
+    def __init__(self, dsn: str, pool: ConnectionPool[Any], applied: list[Migration] | None = None) -> None:
         self.dsn = dsn
         self.pool = pool
+        self.applied = applied or []  # the migrations `set_up` applied
+
+    @classmethod
+    def set_up(cls, dsn: str, max_size: int = 4) -> PitStore:
+        with psycopg.connect(dsn) as conn:
+            applied = migrate(conn)
+        return cls._pool(dsn, max_size, applied)
 
     @classmethod
     def open(cls, dsn: str, max_size: int = 4) -> PitStore:
         with psycopg.connect(dsn) as conn:
-            migrate(conn)
+            missing = not_applied(conn)
+        if missing:
+            raise PitError(PitCode.STORE_NOT_SET_UP, f"the store lacks migration {missing[0].version:03d}_{missing[0].name}"
+                           f"{f' and {len(missing) - 1} more' if len(missing) > 1 else ''}: run dealer-assist pit init", 1)
+        return cls._pool(dsn, max_size, [])
+
+    @classmethod
+    def _pool(cls, dsn: str, max_size: int, applied: list[Migration]) -> PitStore:
         pool: ConnectionPool[Any] = ConnectionPool(dsn, min_size=1, max_size=max_size, open=True, timeout=5.0,
                                                    check=ConnectionPool.check_connection, kwargs=SESSION_OPTIONS)
-        return cls(dsn, pool)
+        return cls(dsn, pool, applied)
 
     def close(self) -> None:
         self.pool.close()
@@ -222,7 +238,7 @@ class PitStore:
                                     " ON CONFLICT DO NOTHING RETURNING alert_id", (alert_id, user.name, note.strip()))
                 if done.fetchone() is None:
                     raise Conflict(f"alert {alert_id} is already acknowledged")
-                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"alert:{row[0]}"))
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change(row[0])))
             found = conn.execute(
                 "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note"
                 " FROM alerts a JOIN acknowledgements k ON k.alert_id = a.id WHERE a.id = %s", (alert_id,)).fetchone()
@@ -311,11 +327,11 @@ class PitStore:
                 conn.execute("INSERT INTO logins (name, source, outcome) VALUES (%s, %s, %s)", (name, source, outcome))
         # every try is committed above, before a refusal is raised
         if outcome == "locked" and until is not None:
-            raise LoginRefused(f"{name}: locked after five wrong tries; try again in {until - now:.0f} s", until - now)
+            raise LoginRefused(f"{name}: locked after {wrong_tries()}; try again in {until - now:.0f} s", until - now)
         if outcome == "wrong" or row is None:
             until = passwords.locked_until([*tries, (now, "wrong")])
             locked_for = until - now if until is not None and until > now else 0.0
-            raise LoginRefused("wrong name or password" + (": locked for 60 s" if locked_for else ""), locked_for)
+            raise LoginRefused("wrong name or password" + (f": {LOCKED_FOR}" if locked_for else ""), locked_for)
         return User(name, Role(row[0]))
 
     def token_user(self, token: str) -> User | None:

@@ -48,7 +48,7 @@ class User:
 
 
 class LoginRefused(PitError):
-    """A wrong name or password, or a name locked after five wrong tries; `locked_for` in seconds."""
+    """A wrong name or password, or a name locked after too many wrong tries; `locked_for` in seconds."""
 
     def __init__(self, message: str, locked_for: float = 0.0) -> None:
         super().__init__(PitCode.LOGIN_REFUSED, message)
@@ -261,7 +261,7 @@ class PitData(Protocol):
 
     # --- access ---------------------------------------------------------------------------------
     def login(self, name: str, password: str, source: str) -> User:
-        """Check a password (salted slow hash); every try is kept; five wrong lock the name 60 s."""
+        """Check a password (salted slow hash); every try is kept; wrong tries lock the name (`lockout`)."""
         ...
 
     def token_user(self, token: str) -> User | None:

@@ -16,8 +16,8 @@ from typing import Any
 from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.table.spots import parse_spot
 from dealer_assist.text.reader_words import late_change, spot_name
-from pit.service.alerts import AlertCause, AlertKind, wall_time
-from pit.service.data import DealerReport, DealerRow
+from pit.service.floor.alerts import AlertCause, AlertKind, wall_time
+from pit.service.floor.data import DealerReport, DealerRow
 from pit.stream.wire import RecordMessage, body_of
 
 # The house dealer's own touchscreen inputs, accepted or refused: keyed wagers, "No more bets",

@@ -15,7 +15,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.client import JetStreamContext
 from nats.js.errors import NotFoundError
 
-from pit.service.pull import Delivery
+from pit.service.ingest.pull import Delivery
 from pit.stream.wire import STREAM, STREAM_SUBJECTS
 
 READ_BATCH = 1000

@@ -8,7 +8,9 @@ timeout on both ends bound how long a lost machine or a broken link keeps it (a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import psycopg
@@ -23,10 +25,6 @@ SESSION_OPTIONS: dict[str, Any] = {
     "options": "-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3 -c tcp_user_timeout=5000",
 }
 log = logging.getLogger("pit.lease")
-
-
-class LeaseLost(Exception):
-    """The ingest lock's session ended: another pit service may hold the lock now."""
 
 
 async def connect(dsn: str) -> psycopg.AsyncConnection[Any]:
@@ -48,12 +46,12 @@ async def acquire(dsn: str, stop: asyncio.Event) -> psycopg.AsyncConnection[Any]
                 if told != "held":
                     log.info("another pit service ingests; this one stands by")
                     told = "held"
-                await _pause(stop, TRY_EVERY_S)
+                await pause(stop, TRY_EVERY_S)
         except psycopg.OperationalError as error:
             if told != str(error):
                 log.warning("store unreachable (%s); standing by", str(error).strip())
                 told = str(error)
-            await _pause(stop, TRY_EVERY_S)
+            await pause(stop, TRY_EVERY_S)
         if conn is not None:
             await quietly_close(conn)
     return None
@@ -67,8 +65,24 @@ async def quietly_close(conn: psycopg.AsyncConnection[Any]) -> None:
         pass
 
 
-async def _pause(stop: asyncio.Event, seconds: float) -> None:
+async def pause(stop: asyncio.Event, seconds: float) -> None:
+    """Wait `seconds`, or less once `stop` is set."""
     try:
         await asyncio.wait_for(stop.wait(), seconds)
     except asyncio.TimeoutError:
         pass
+
+
+class Session:
+    """The ingest lock's session: every write of ingest goes through it, one transaction at a time,
+    so that nothing is written by a pit that has lost the lock."""
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self.conn = conn
+        self.lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        async with self.lock:
+            async with self.conn.transaction():
+                yield self.conn

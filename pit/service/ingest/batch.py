@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from pit.service import alerts as rules
-from pit.service.alerts import AlertCause
-from pit.service.dealing import Dealing, Watch
-from pit.service.round_facts import Fact, facts
-from pit.service.witness import Head, Verdict, judge, moved
+from pit.service.floor import alerts as rules
+from pit.service.floor.alerts import AlertCause
+from pit.service.floor.dealing import Dealing, Watch
+from pit.service.floor.round_facts import Fact, facts
+from pit.service.ingest.witness import Head, Verdict, judge, moved
 from pit.stream.wire import RecordMessage
 
 
