@@ -10,35 +10,35 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import (
-    Action, CardDrawn, CheckedByHand, Decide, Input, Insure, NoMoreBets, PaymentsMade, PlaceWager,
+    CardDrawn, CheckedByHand, Decide, Input, PaymentsMade,
 )
 from dealer_assist.rules.money import Cents, format_money
-from dealer_assist.rules.operations import Operation
 from dealer_assist.rules.phases import Phase
-from dealer_assist.rules.profile import PayoutCheck, Profile, load_profile
+from dealer_assist.rules.profile import Profile, load_profile
 from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.seating import next_clockwise
 from dealer_assist.rules.settlement import banker_net
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 from dealer_assist.table import reader_faults
-from dealer_assist.table.readings import CHIP_DECISIONS, WAGER_SPOTS, RoundReadings, WagerReadings, must_hold
+from dealer_assist.table.readings import CHIP_DECISIONS, RoundReadings, WagerReadings
+from dealer_assist.table.carried import BetweenRounds
+from dealer_assist.table.reader_flow import ReaderFlow
 from dealer_assist.table.rotation import rotation_policy
 from dealer_assist.table.session_inputs import (
     AcceptPayout, BankAccepted, BankRefused, CardsUnread, ConfirmPeek, ConfirmWagers, CutCardReached, DealerSignIn,
     DealerSignOut, DiscardMisdeal, KeyCard, ReaderSpots, RekeyCard, ScanFor, SessionInput, SettlementConfirmed, ShoeLoaded,
-    SpotReading, SpotsScanned, VoidRound,
+    SpotReading, SpotsScanned, VoidRound, check_signed,
 )
 from dealer_assist.table.session_operations import (
-    BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread, ChipsAwaited, DealerSignedIn,
-    DealerSignedOut, LateChange, LateChangeUndone, MisdealDiscarded, MisdealHeld, MispayAccepted, NewShoeDue, PeekConfirmed,
-    ReadingNotAWager, RoundClosed, RoundOpened, RoundVoided, ShoeChanged,
+    BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread, DealerSignedIn,
+    DealerSignedOut, MisdealDiscarded, MisdealHeld, MispayAccepted, NewShoeDue, PeekConfirmed,
+    RoundClosed, RoundOpened, RoundVoided, ShoeChanged, TableOperation,
 )
 from dealer_assist.table.spots import BANK, Spot, SpotKind
 
@@ -83,48 +83,6 @@ class TableConfig:
                    raw.get("live_steps", 0))
 
 
-@dataclass
-class _Between:
-    """Everything the session carries from one round to the next; plain data for the journal."""
-
-    round_id: int = 0
-    pd_seat: int | None = None
-    pd_bank: Cents = 0
-    pd_turn: int = 0
-    pd_proposition: bool = False
-    pd_ready: bool = False
-    offer_seat: int | None = None
-    offer_turn: int = 1
-    declined: list[int] = field(default_factory=list)  # seats that refused the bank since it was last taken
-    shoe_id: str | None = None
-    shoe_decks: int = 0
-    shoe_cards: int = 0
-    new_shoe_due: bool = False
-    burn_left: int = 0
-    prop_seat: int | None = None
-    window_start: float | None = None
-    window_pds: list[int] = field(default_factory=list)
-    warned: list[int] = field(default_factory=list)
-    dealer: str | None = None  # the house dealer signed in (RULES.md §8.25)
-    reader_spots: list[str] = field(default_factory=list)  # the wager reader's spots in use (RULES.md §8.22)
-    readings: dict[str, list[int]] = field(default_factory=dict)  # each read spot's last [chips, total, alien]
-    reader_faulted: list[str] = field(default_factory=list)  # the reader's spots under a fault, keyed meanwhile
-    reader_down: bool = False  # the reader's link went down and no scan has completed since
-    last_wagers: dict[str, dict[str, int]] = field(default_factory=dict)  # seat -> kind -> cents of the round closed last
-
-    @classmethod
-    def restored(cls, state: Mapping[str, Any]) -> _Between:
-        """The state a closing record carried; a field this version does not know is an error
-        naming it, not a crash on reopening the table."""
-        known = {f.name for f in fields(cls)}
-        carried: dict[str, Any] = {}
-        for name, value in state.items():
-            if name not in known:
-                raise JournalError(JournalCode.BAD_RECORD, f"carried state: unknown field {name!r}")
-            carried[name] = copy.deepcopy(value)
-        return cls(**carried)
-
-
 @dataclass(frozen=True)
 class ClosedRound:
     """What the close record of a round keeps besides its ledger: who dealt it and its mispays."""
@@ -133,26 +91,19 @@ class ClosedRound:
     mispays: tuple[MispayAccepted, ...] = ()
 
 
-def _check_signed(event: KeyCard | ConfirmPeek | VoidRound | DiscardMisdeal | RekeyCard | AcceptPayout) -> None:
-    """A correction is kept forever with who made it and why: neither may be blank."""
-    if not event.supervisor.strip():
-        raise RuleError(Refusal.SUPERVISOR_REQUIRED, "a correction names the floor supervisor who makes it")
-    if not event.reason.strip():
-        raise RuleError(Refusal.REASON_REQUIRED, "a correction needs a reason")
-
-
 class TableSession:
     def __init__(self, config: TableConfig, state: Mapping[str, Any] | None = None) -> None:
         self.config = config
         self.profile: Profile = load_profile(config.profile, config.settings)
         self.seats = config.seats or self.profile.seats
         self.rotation = rotation_policy(config.rotation_rules)
-        self.s = _Between.restored(state or {})
+        self.s = BetweenRounds.restored(state or {})
         self.tracker: RoundTracker | None = None
         self.round_inputs: list[Input] = []
         self.misdeal: Card | None = None
         self.unread: list[int] = []  # shoe numbers of cards out unread, oldest first
         self.reader = WagerReadings(self.s.reader_spots, self.s.readings)
+        self.flow = ReaderFlow(self)
         self.round_dealers: list[str] = []  # who dealt the open round, in turn
         self.closed = ClosedRound()  # the round closed last
         self.checkpoint: dict[str, Any] = self.between_rounds()
@@ -199,9 +150,9 @@ class TableSession:
 
     # --- the one way in -----------------------------------------------------------------------
 
-    def apply(self, event: TableInput, now: float) -> tuple[Operation | Any, ...]:
+    def apply(self, event: TableInput, now: float) -> tuple[TableOperation, ...]:
         """Apply one input at wall time `now`; a refusal raises RuleError and changes nothing."""
-        ops: list[Any] = []
+        ops: list[TableOperation] = []
         match event:
             case ShoeLoaded():
                 self._shoe_loaded(event, ops)
@@ -218,7 +169,7 @@ class TableSession:
             case BankRefused():
                 self._bank_refused(event, ops)
             case SettlementConfirmed():
-                self._settlement_confirmed(ops)
+                self.settlement_confirmed(ops)
             case VoidRound():
                 self._void(event, ops)
             case DiscardMisdeal():
@@ -228,15 +179,15 @@ class TableSession:
             case ConfirmPeek():
                 self._confirm_peek(event, ops)
             case SpotReading():
-                self._spot_read(event, ops)
+                self.flow.spot_read(event, ops)
             case ReaderSpots():
                 reader_faults.take_spots(self.s, self.reader, event)
             case ConfirmWagers():
-                self._confirm_wagers(ops)
+                self.flow.confirm_wagers(ops)
             case SpotsScanned():
-                self._scanned(event, ops)
+                self.flow.scanned(event, ops)
             case AcceptPayout():
-                self._accept_payout(event, ops)
+                self.flow.accept_payout(event, ops)
             case DealerSignIn():
                 self._sign_in(event, ops)
             case DealerSignOut():
@@ -248,7 +199,7 @@ class TableSession:
 
     # --- the shoe -------------------------------------------------------------------------------
 
-    def _shoe_loaded(self, event: ShoeLoaded, ops: list[Any]) -> None:
+    def _shoe_loaded(self, event: ShoeLoaded, ops: list[TableOperation]) -> None:
         if self.tracker is not None and self.tracker.cards_seen:
             raise RuleError(Refusal.ROUND_OPEN, "a new shoe is loaded between rounds, not while cards are out", "5.6")
         if not 1 <= event.decks <= 8:
@@ -259,18 +210,18 @@ class TableSession:
         ops.append(ShoeChanged(event.shoe_id, event.decks))
         self._maybe_open(ops)
 
-    def _cut_card(self, event: CutCardReached, ops: list[Any]) -> None:
+    def _cut_card(self, event: CutCardReached, ops: list[TableOperation]) -> None:
         if self.s.shoe_id is None:
             raise RuleError(Refusal.NO_SHOE, "no shoe is loaded")
         self.s.new_shoe_due = True
         ops.append(NewShoeDue(event.n))
 
-    def _card(self, event: CardDrawn, ops: list[Any]) -> None:
+    def _card(self, event: CardDrawn, ops: list[TableOperation]) -> None:
         if self.unread:
             raise RuleError(Refusal.UNREAD_HELD, f"the round holds until shoe card {self.unread[0]} is named", "6.1")
         self._place_card(event, ops)
 
-    def _cards_unread(self, event: CardsUnread, ops: list[Any]) -> None:
+    def _cards_unread(self, event: CardsUnread, ops: list[TableOperation]) -> None:
         if self.s.shoe_id is None:
             raise RuleError(Refusal.NO_SHOE, "a card came out but no shoe is loaded")
         if event.last < event.first:
@@ -279,14 +230,14 @@ class TableSession:
         self.s.shoe_cards += event.last - event.first + 1
         ops.append(CardsHeldUnread(event.first, event.last, event.missed))
 
-    def _key_card(self, event: KeyCard, ops: list[Any]) -> None:
+    def _key_card(self, event: KeyCard, ops: list[TableOperation]) -> None:
         if not self.unread:
             raise RuleError(Refusal.NOTHING_UNREAD, "no card is waiting to be named")
-        _check_signed(event)
+        check_signed(event)
         pending = list(self.unread)
         self.unread = []
         try:
-            placed: list[Any] = []
+            placed: list[TableOperation] = []
             self._place_card(CardDrawn(event.card), placed, counted=True)
         except RuleError:
             self.unread = pending
@@ -295,7 +246,7 @@ class TableSession:
         ops.append(CardKeyed(pending[0], event.card, event.supervisor, event.reason))
         ops.extend(placed)
 
-    def _place_card(self, event: CardDrawn, ops: list[Any], counted: bool = False) -> None:
+    def _place_card(self, event: CardDrawn, ops: list[TableOperation], counted: bool = False) -> None:
         """A card out of the shoe goes to the burn, to its hand, or is held as a misdeal."""
         if self.misdeal is not None:
             raise RuleError(Refusal.MISDEAL_HELD, f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
@@ -316,7 +267,7 @@ class TableSession:
             self.misdeal = event.card
             ops.append(MisdealHeld(event.card, Refusal(error.code), error.message, error.rule))
             return
-        self._to_round(event, ops)
+        self.to_round(event, ops)
 
     # --- the bank -------------------------------------------------------------------------------
 
@@ -334,7 +285,7 @@ class TableSession:
             raise RuleError(Refusal.SPOT_READ, f"the bank is read on {BANK}: {format_money(read)} there, "
                             f"{format_money(bank)} keyed", "8.22")
 
-    def _bank_accepted(self, event: BankAccepted, now: float, ops: list[Any]) -> None:
+    def _bank_accepted(self, event: BankAccepted, now: float, ops: list[TableOperation]) -> None:
         self._check_offer(event.seat)
         if event.bank <= 0:
             raise RuleError(Refusal.BAD_BANK, "the bank must be more than zero", "5.1")
@@ -348,13 +299,13 @@ class TableSession:
         ops.append(BankTaken(event.seat, event.bank, turn, event.proposition))
         self._maybe_open(ops)
 
-    def _bank_refused(self, event: BankRefused, ops: list[Any]) -> None:
+    def _bank_refused(self, event: BankRefused, ops: list[TableOperation]) -> None:
         self._check_offer(event.seat)
         ops.append(BankDeclined(event.seat))
         self.s.declined.append(event.seat)
         self._offer_next(event.seat, ops)
 
-    def _offer_next(self, after: int, ops: list[Any]) -> None:
+    def _offer_next(self, after: int, ops: list[TableOperation]) -> None:
         """Offer the bank clockwise; a player who banked two rounds in a row is passed over."""
         s = self.s
         seat = next_clockwise(after, self.seats)
@@ -366,7 +317,7 @@ class TableSession:
 
     # --- rounds ---------------------------------------------------------------------------------
 
-    def _maybe_open(self, ops: list[Any]) -> None:
+    def _maybe_open(self, ops: list[TableOperation]) -> None:
         s = self.s
         if self.tracker is not None or s.shoe_id is None or s.new_shoe_due:
             return
@@ -386,219 +337,38 @@ class TableSession:
         self.round_dealers = [s.dealer] if s.dealer else []
         ops.append(RoundOpened(s.round_id, pd.seat if pd else None, pd.bank if pd else None,
                                s.pd_turn if pd else None, s.shoe_id))
-        self._wagers_read(self.tracker, {spot.seat for spot in self.reader.spots if spot.seat is not None}, ops)
+        self.flow.wagers_read(self.tracker, {spot.seat for spot in self.reader.spots if spot.seat is not None}, ops)
 
-    def _open_tracker(self) -> RoundTracker:
+    def open_tracker(self) -> RoundTracker:
         if self.misdeal is not None:
             raise RuleError(Refusal.MISDEAL_HELD, f"the round holds for a supervisor: misdeal of {self.misdeal}", "6.1")
         if self.tracker is None:
             raise RuleError(Refusal.NO_ROUND, f"no round is open ({self.state})")
         return self.tracker
 
-    def _to_round(self, event: Input, ops: list[Any]) -> None:
-        ops.extend(self._open_tracker().apply(event))
+    def to_round(self, event: Input, ops: list[TableOperation]) -> None:
+        ops.extend(self.open_tracker().apply(event))
         self.round_inputs.append(event)
 
-    def _round_input(self, event: Input, ops: list[Any]) -> None:
+    def _round_input(self, event: Input, ops: list[TableOperation]) -> None:
         if isinstance(event, CheckedByHand):
             raise RuleError(Refusal.SUPERVISOR_ONLY, "a check by hand is confirmed by a floor supervisor", "6.2")
-        tracker = self._open_tracker()
-        self._check_read(event, tracker)
+        tracker = self.open_tracker()
+        self.flow.check_read(event, tracker)
         if isinstance(event, Decide):
             awaited = self.reader.round.awaited
             if awaited is not None and (awaited.seat, awaited.hand) == (event.seat, event.hand):
                 self.reader.round.awaited = None  # another decision on the hand: the chips are no longer awaited
             if event.action in CHIP_DECISIONS and self.reader.reads(Spot(event.seat, SpotKind.BASE)):
-                self._await_chips(event, tracker, ops)
+                self.flow.await_chips(event, tracker, ops)
                 return
-        self._to_round(event, ops)
+        self.to_round(event, ops)
         if isinstance(event, PaymentsMade):
             ops.extend(reader_faults.skipped_check(self.s, self.profile, ScanFor.PAID))
 
-    def _confirm_wagers(self, ops: list[Any]) -> None:
-        """"No more bets" with the reader down: the wagers close as the dealer confirmed them (RULES.md §8.23)."""
-        tracker = self._open_tracker()
-        confirmed = reader_faults.confirmed(self.s, tracker)
-        if (error := tracker.verify(NoMoreBets())) is not None:
-            raise error
-        ops.append(confirmed)
-        self._to_round(NoMoreBets(), ops)
-
-    # --- the wager reader (RULES.md §8.22-8.24) -----------------------------------------------------
-
-    def _check_read(self, event: Input, tracker: RoundTracker) -> None:
-        """A wager or a double for less keyed on a spot the reader reads is refused, naming the
-        spot; "No more bets" and a checked "Paid" come with the reader's scan."""
-        spot = (Spot(event.seat, WAGER_SPOTS[event.kind]) if isinstance(event, PlaceWager)
-                else Spot(event.seat, SpotKind.INSURANCE) if isinstance(event, Insure) else None)
-        if spot is not None:
-            if self.reader.reads(spot):
-                raise RuleError(Refusal.SPOT_READ, f"seat {spot.seat}: the wager reader reads spot {spot}: the chips on it "
-                                "are the wager; the dealer keys only a spot the reader does not have or reports faulted", "8.22")
-        elif isinstance(event, Decide) and event.amount is not None and self.reader.reads(Spot(event.seat, SpotKind.BASE)):
-            raise RuleError(Refusal.SPOT_READ, f"seat {event.seat}: a double for less is the chips added on {event.seat}.base: "
-                            "tap Double and let the player add them", "8.23")
-        elif isinstance(event, NoMoreBets) and self.s.reader_down:
-            reader_faults.refuse_unconfirmed_close(self.s)
-        elif isinstance(event, NoMoreBets) and self.reader.spots:
-            raise RuleError(Refusal.SCAN_REQUIRED, "the wagers close at the reader's scan of every spot: tap No more bets "
-                            "again once the reader is up", "8.23")
-        elif isinstance(event, PaymentsMade):
-            self._check_scanned(tracker)
-
-    def _check_scanned(self, tracker: RoundTracker) -> None:
-        if self.profile.payout_check is PayoutCheck.HOLD and self.reader.settling(tracker):
-            raise RuleError(Refusal.SCAN_REQUIRED, "the payouts on the spots are checked at the reader's scan: tap Paid "
-                            "again once the reader is up", "8.24")
-
-    def _wagers_read(self, tracker: RoundTracker, seats: set[int], ops: list[Any], shown: Spot | None = None) -> None:
-        """While betting is open: the seats' read spots become their wagers; a reading the rules do
-        not take as a wager is noted for the spot just read (`shown`)."""
-        for seat in sorted(seats):
-            changes, problems = self.reader.seat_wagers(tracker, seat)
-            for change in changes:
-                self._to_round(change, ops)
-            for problem in problems:
-                if problem.reading.spot == shown:
-                    reading = problem.reading
-                    ops.append(ReadingNotAWager(reading.spot, reading.amount, reading.alien, Refusal.READING_NOT_ALLOWED,
-                                                problem.refusal().message))
-
-    def _spot_read(self, event: SpotReading, ops: list[Any]) -> None:
-        if not self.reader.reads(event.spot):
-            raise RuleError(Refusal.NOT_READING, f"spot {event.spot}: the table does not use the reader's readings of it now", "8.22")
-        self.reader.keep(event)
-        tracker = self.tracker
-        if tracker is None or event.spot.seat is None or self.misdeal is not None:
-            return  # kept: the next round's wagers, the bank offered
-        if tracker.phase is Phase.BETTING:
-            self._wagers_read(tracker, {event.spot.seat}, ops, event.spot)
-        else:
-            self._after_close(tracker, event, ops)
-
-    def _after_close(self, tracker: RoundTracker, reading: SpotReading, ops: list[Any]) -> None:
-        """A spot's chips after "No more bets": a decision's stake, insurance, or a late change (RULES.md §8.23)."""
-        spot, seat = reading.spot, reading.spot.seat
-        assert seat is not None
-        awaited = self.reader.round.awaited
-        if awaited is not None and awaited.spot == spot and reading.amount > must_hold(tracker, spot):
-            self._chips_added(awaited, reading, tracker, ops)
-        elif spot.kind is SpotKind.INSURANCE and tracker.phase is Phase.INSURANCE:
-            self._decided_by_chips(Insure(seat, reading.amount), reading, reading.amount, "insurance", tracker, ops)
-        elif self.reader.watched(tracker, spot):
-            due = must_hold(tracker, spot)
-            if reading.amount == due and not reading.alien:
-                if self.reader.round.late.pop(spot, None) is not None:
-                    ops.append(LateChangeUndone(spot))
-            elif self.reader.round.changed_late(reading):
-                ops.append(LateChange(spot, due, reading.amount, reading.alien))
-
-    def _await_chips(self, event: Decide, tracker: RoundTracker, ops: list[Any]) -> None:
-        """A double or a split at a read spot: its stake is the chips the player adds next."""
-        error = tracker.verify(Decide(event.seat, event.hand, event.action))
-        if error is not None:
-            raise error
-        spot = Spot(event.seat, SpotKind.BASE)
-        awaited = ChipsAwaited(event.seat, event.hand, event.action, spot)
-        self.reader.round.awaited = awaited
-        ops.append(awaited)
-        reading = self.reader.reading(spot)
-        if reading.amount > must_hold(tracker, spot):  # put down before the tap: they are its stake
-            self._chips_added(awaited, reading, tracker, ops)
-
-    def _chips_added(self, awaited: ChipsAwaited, reading: SpotReading, tracker: RoundTracker, ops: list[Any]) -> None:
-        added = reading.amount - must_hold(tracker, awaited.spot)
-        hand = tracker.hands[awaited.seat][awaited.hand]
-        if awaited.action is Action.SPLIT and added != hand.stake:
-            raise RuleError(Refusal.CHIPS_NOT_ALLOWED, f"seat {awaited.seat}: {format_money(added)} added on {awaited.spot} for "
-                            f"the split; each split hand carries the wager, {format_money(hand.stake)}", tracker.profile.rules["split"])
-        amount = added if awaited.action is Action.DOUBLE else None
-        self._decided_by_chips(Decide(awaited.seat, awaited.hand, awaited.action, amount), reading, added,
-                               str(awaited.action), tracker, ops)
-        self.reader.round.awaited = None
-        if self.reader.round.late.pop(awaited.spot, None) is not None:
-            ops.append(LateChangeUndone(awaited.spot))
-
-    def _decided_by_chips(self, event: Decide | Insure, reading: SpotReading, amount: Cents, what: str,
-                          tracker: RoundTracker, ops: list[Any]) -> None:
-        """A decision whose stake is the chips read: refused, naming the amount read, when the rules do not allow it."""
-        error = tracker.verify(event)
-        if error is None and reading.alien:
-            error = RuleError(Refusal.CHIPS_NOT_ALLOWED, f"{reading.alien} chips of another casino lie there too", "8.22")
-        if error is not None:
-            raise RuleError(Refusal.CHIPS_NOT_ALLOWED, f"seat {reading.spot.seat}: {format_money(amount)} read on "
-                            f"{reading.spot} for the {what}: {error.message}", error.rule)
-        self._to_round(event, ops)
-
-    def _scanned(self, event: SpotsScanned, ops: list[Any]) -> None:
-        """A scan of every spot: its spots are those read from now on, each reading their content;
-        taken for "No more bets" it closes the wagers, for "Paid" it checks the payouts."""
-        self.reader.use(reading.spot for reading in event.reads)
-        for reading in event.reads:
-            self.reader.keep(reading)
-        open_round = None if self.misdeal else self.tracker
-        ops.extend(reader_faults.back_differences(self.s, self.reader, open_round, event.reads))
-        if event.purpose is ScanFor.READING and (self.tracker is None or self.misdeal is not None):
-            return
-        tracker = self._open_tracker()
-        if tracker.phase is Phase.BETTING:
-            self._wagers_read(tracker, {r.spot.seat for r in event.reads if r.spot.seat is not None}, ops)
-        elif event.purpose is not ScanFor.NO_MORE_BETS:
-            for reading in event.reads:
-                if reading.spot.seat is not None:
-                    self._after_close(tracker, reading, ops)
-        if event.purpose is ScanFor.NO_MORE_BETS:
-            self._close_at_scan(tracker, ops)
-        elif event.purpose is not ScanFor.READING:
-            self._check_payouts(event, tracker, ops)
-
-    def _close_at_scan(self, tracker: RoundTracker, ops: list[Any]) -> None:
-        """The closed wagers are the scan's (RULES.md §8.23); a spot whose chips are no wager holds them open."""
-        problems = self.reader.problems(tracker) if tracker.phase is Phase.BETTING else []
-        if problems:
-            raise problems[0].refusal()
-        if (error := tracker.verify(NoMoreBets())) is not None:
-            raise error
-        self._to_round(NoMoreBets(), ops)
-
-    def _check_payouts(self, event: SpotsScanned, tracker: RoundTracker, ops: list[Any]) -> None:
-        """At "Paid": the spots settled in the step against the scan; the step ends once all are right (RULES.md §8.24)."""
-        settling = tracker.phase is Phase.SETTLED
-        wanted = ScanFor.SETTLED if settling else ScanFor.PAID
-        if event.purpose is not wanted:
-            raise RuleError(Refusal.NOTHING_DUE, f"a scan for {event.purpose.value.replace('_', ' ')} came while the "
-                            f"round is {tracker.phase}", "8.24")
-        if not settling and (error := tracker.verify(PaymentsMade())) is not None:
-            raise error
-        differences = self.reader.check(tracker, event.reads)
-        if differences and self.profile.payout_check is PayoutCheck.HOLD:
-            ops.extend(differences)
-            return
-        self._step_done(tracker, ops)
-
-    def _step_done(self, tracker: RoundTracker, ops: list[Any]) -> None:
-        self.reader.round.matched.clear()
-        self.reader.round.differences.clear()
-        if tracker.phase is Phase.SETTLED:
-            self._settlement_confirmed(ops, checked=True)
-        else:
-            self._to_round(PaymentsMade(), ops)
-
-    def _accept_payout(self, event: AcceptPayout, ops: list[Any]) -> None:
-        tracker = self._open_tracker()
-        found = self.reader.round.differences
-        if not found:
-            raise RuleError(Refusal.NO_PAYOUT_DIFFERENCE, "no payout difference is open to accept", "8.24")
-        _check_signed(event)
-        for difference in found.values():
-            mispay = MispayAccepted(difference.spot, difference.held, difference.due, event.supervisor, event.reason)
-            self.reader.round.mispays.append(mispay)
-            ops.append(mispay)
-        self._step_done(tracker, ops)
-
     # --- who deals (RULES.md §8.25) ---------------------------------------------------------------
 
-    def _sign_in(self, event: DealerSignIn, ops: list[Any]) -> None:
+    def _sign_in(self, event: DealerSignIn, ops: list[TableOperation]) -> None:
         dealer = event.dealer.strip()
         if not dealer:
             raise RuleError(Refusal.DEALER_REQUIRED, "a sign-in names the house dealer: a name or a badge", "8.25")
@@ -607,27 +377,27 @@ class TableSession:
             self.round_dealers.append(dealer)
         ops.append(DealerSignedIn(dealer))
 
-    def _sign_out(self, ops: list[Any]) -> None:
+    def _sign_out(self, ops: list[TableOperation]) -> None:
         if self.s.dealer is None:
             raise RuleError(Refusal.NO_DEALER, "no house dealer is signed in", "8.25")
         ops.append(DealerSignedOut(self.s.dealer))
         self.s.dealer = None
 
-    def _confirm_peek(self, event: ConfirmPeek, ops: list[Any]) -> None:
-        _check_signed(event)
-        self._to_round(CheckedByHand(event.natural), ops)
+    def _confirm_peek(self, event: ConfirmPeek, ops: list[TableOperation]) -> None:
+        check_signed(event)
+        self.to_round(CheckedByHand(event.natural), ops)
         ops.append(PeekConfirmed(event.natural, event.supervisor, event.reason))
 
-    def _settlement_confirmed(self, ops: list[Any], checked: bool = False) -> None:
-        tracker = self._open_tracker()
+    def settlement_confirmed(self, ops: list[TableOperation], checked: bool = False) -> None:
+        tracker = self.open_tracker()
         if tracker.phase is not Phase.SETTLED:
             raise RuleError(Refusal.NOT_SETTLED, f"the round is not settled yet ({tracker.phase})")
         if not checked:
-            self._check_scanned(tracker)
+            self.flow.check_scanned(tracker)
             ops.extend(reader_faults.skipped_check(self.s, self.profile, ScanFor.SETTLED))
         self._close(banker_net(tracker.rows), voided=False, ops=ops)
 
-    def _close(self, pd_net: Cents, voided: bool, ops: list[Any]) -> None:
+    def _close(self, pd_net: Cents, voided: bool, ops: list[TableOperation]) -> None:
         s = self.s
         tracker = self.tracker
         assert tracker is not None, "a round is closed only while open"
@@ -646,23 +416,23 @@ class TableSession:
 
     # --- corrections ------------------------------------------------------------------------------
 
-    def _void(self, event: VoidRound, ops: list[Any]) -> None:
+    def _void(self, event: VoidRound, ops: list[TableOperation]) -> None:
         if self.tracker is None:
             raise RuleError(Refusal.NO_ROUND, "no round is open to void")
-        _check_signed(event)
+        check_signed(event)
         ops.append(RoundVoided(self.s.round_id, event.supervisor, event.reason))
         self._close(0, voided=True, ops=ops)
 
-    def _discard(self, event: DiscardMisdeal, ops: list[Any]) -> None:
+    def _discard(self, event: DiscardMisdeal, ops: list[TableOperation]) -> None:
         if self.misdeal is None:
             raise RuleError(Refusal.NO_MISDEAL, "no misdeal is held")
-        _check_signed(event)
+        check_signed(event)
         ops.append(MisdealDiscarded(self.misdeal, event.supervisor, event.reason))
         self.misdeal = None
 
-    def _rekey(self, event: RekeyCard, ops: list[Any]) -> None:
-        tracker = self._open_tracker()
-        _check_signed(event)
+    def _rekey(self, event: RekeyCard, ops: list[TableOperation]) -> None:
+        tracker = self.open_tracker()
+        check_signed(event)
         drawn = [(i, e.card) for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
         if not 0 <= event.index < len(drawn):
             raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(drawn)} cards: there is no card {event.index + 1}")

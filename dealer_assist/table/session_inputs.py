@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.money import Cents
+from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.spots import Spot
 
 
@@ -166,3 +167,14 @@ class DealerSignOut:
 SessionInput = (BankAccepted | BankRefused | ShoeLoaded | CutCardReached | CardsUnread | KeyCard
                 | SettlementConfirmed | VoidRound | RekeyCard | DiscardMisdeal | ConfirmPeek | SpotReading | ReaderSpots
                 | SpotsScanned | AcceptPayout | DealerSignIn | DealerSignOut | ConfirmWagers)
+
+
+Signed = KeyCard | ConfirmPeek | VoidRound | DiscardMisdeal | RekeyCard | AcceptPayout
+
+
+def check_signed(event: Signed) -> None:
+    """A correction is kept forever with who made it and why: neither may be blank."""
+    if not event.supervisor.strip():
+        raise RuleError(Refusal.SUPERVISOR_REQUIRED, "a correction names the floor supervisor who makes it")
+    if not event.reason.strip():
+        raise RuleError(Refusal.REASON_REQUIRED, "a correction needs a reason")

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import Action
 from dealer_assist.rules.money import Cents
+from dealer_assist.rules.operations import Operation
 from dealer_assist.rules.refusals import Refusal
 from dealer_assist.table.session_inputs import ScanFor
 from dealer_assist.table.spots import Spot
@@ -225,3 +226,35 @@ class DealerSignedIn:
 @dataclass(frozen=True, slots=True)
 class DealerSignedOut:
     dealer: str
+
+
+SessionOperation = (
+    BankOffered
+    | BankTaken
+    | BankDeclined
+    | RoundOpened
+    | RoundClosed
+    | ShoeChanged
+    | NewShoeDue
+    | CardBurned
+    | MisdealHeld
+    | CardsHeldUnread
+    | CardKeyed
+    | MisdealDiscarded
+    | RoundVoided
+    | CardRekeyed
+    | PeekConfirmed
+    | RotationWarning
+    | ReadingNotAWager
+    | LateChange
+    | LateChangeUndone
+    | ChipsAwaited
+    | PayoutDifference
+    | MispayAccepted
+    | WagersConfirmed
+    | PayoutCheckSkipped
+    | ReaderBackDiffers
+    | DealerSignedIn
+    | DealerSignedOut
+)
+TableOperation = Operation | SessionOperation  # what the session's `apply` returns, journaled in order

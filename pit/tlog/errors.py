@@ -2,30 +2,46 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import ClassVar
 
 from dealer_assist.errors import Failure
-
-
-class TlogError(ValueError):
-    """A note, checkpoint, proof, policy or tile path that is malformed or does not verify."""
-
-
-class Malformed(TlogError):
-    """Text or bytes not in the format its specification gives."""
-
-
-class Unverified(TlogError):
-    """No signature from a trusted key verifies, or one from a trusted key fails (signed-note)."""
-
-
-class Inconsistent(TlogError):
-    """A Merkle proof that does not join what it should (RFC 9162 §2.1.3.2, §2.1.4.2)."""
 
 
 class TlogCode(StrEnum):
     """The log commands' failures."""
 
     BAD_KEY = "bad_key"  # a key file or vkey that is not a note key of the type wanted
+    OUT_OF_RANGE = "out_of_range"  # a leaf, subtree or proof asked of a tree that has no such thing
+    MALFORMED = "malformed"  # text or bytes not in the format its specification gives
+    UNVERIFIED = "unverified"  # no trusted signature verifies, or a trusted one fails
+    INCONSISTENT = "inconsistent"  # a Merkle proof that does not join what it should
+
+
+class TlogError(Failure):
+    """A note, checkpoint, proof, policy or tile path that is malformed or does not verify."""
+
+    code_for: ClassVar[TlogCode] = TlogCode.OUT_OF_RANGE
+
+    def __init__(self, message: str) -> None:
+        super().__init__(self.code_for, message, 1)
+
+
+class Malformed(TlogError):
+    """Text or bytes not in the format its specification gives."""
+
+    code_for = TlogCode.MALFORMED
+
+
+class Unverified(TlogError):
+    """No signature from a trusted key verifies, or one from a trusted key fails (signed-note)."""
+
+    code_for = TlogCode.UNVERIFIED
+
+
+class Inconsistent(TlogError):
+    """A Merkle proof that does not join what it should (RFC 9162 §2.1.3.2, §2.1.4.2)."""
+
+    code_for = TlogCode.INCONSISTENT
 
 
 class KeyFailure(Failure):
