@@ -26,7 +26,6 @@ from devices.camera_reader import CardReader, FrameReading
 STOP_WITHIN_S = 2.0
 SILENT_S = 3.0
 WATCH_EVERY_S = 0.1
-FAULT_CODE = "FRAME"
 
 Note = Callable[[dict[str, Any]], None]
 
@@ -46,6 +45,7 @@ class CameraWatch:
         self._lock = threading.Lock()
         self._last_frame: float | None = None  # time.monotonic() of the last frame, None while down
         self._faulted = False
+        self.silent_s = SILENT_S
         self._thread = threading.Thread(target=self._watch, name="camera", daemon=True)
         self._silence = threading.Thread(target=self._watch_silence, name="camera-silence", daemon=True)
 
@@ -79,12 +79,13 @@ class CameraWatch:
         """The frame's cards, or None when it cannot be read: the camera is faulted until one can."""
         try:
             if frame is None or frame.size == 0:
-                raise ValueError("the camera sends empty frames")
+                raise ValueError("the frame is empty")
             reading = self.reader.read(frame)
         except (ValueError, cv2.error) as error:
             if not self._faulted:
                 self._faulted = True
-                self.note({"device": "camera", "type": "DeviceFault", "code": FAULT_CODE, "text": str(error)})
+                text = "empty frames" if frame is None or frame.size == 0 else "frames it cannot read"
+                self.note({"device": "camera", "type": "DeviceFault", "text": text, "error": str(error)})
             return None
         if self._faulted:
             self._faulted = False
@@ -104,9 +105,9 @@ class CameraWatch:
             self.note({"device": "camera", "type": "LinkChanged", "state": "down"})
 
     def _watch_silence(self) -> None:
-        """No frame for `SILENT_S`: the camera is down until its next frame."""
+        """No frame for `silent_s`: the camera is down until its next frame."""
         while not self._stop.wait(WATCH_EVERY_S):
             with self._lock:
-                silent = self._last_frame is not None and time.monotonic() - self._last_frame > SILENT_S
+                silent = self._last_frame is not None and time.monotonic() - self._last_frame > self.silent_s
             if silent:
                 self._down()

@@ -49,6 +49,9 @@ class Condition(StrEnum):
 
 LIGHTS = {Condition.CONNECTING: Light.AMBER, Condition.UP: Light.GREEN, Condition.BACK: Light.GREEN, Condition.DOWN: Light.RED,
           Condition.FAULT: Light.RED, Condition.FAILED: Light.AMBER, Condition.MISMATCH: Light.AMBER}
+# A device that only checks the others (the camera against the shoe): its troubles ask for care, not
+# for a stop, so its light goes no further than amber.
+CHECKS_ONLY = frozenset({Device.CAMERA})
 
 # What the state says beside the light, after "<Device>: " (a fault adds its code in front).
 WORDS = {Condition.CONNECTING: "connecting", Condition.UP: "up", Condition.BACK: "back", Condition.DOWN: "link down", Condition.FAULT: "fault",
@@ -63,19 +66,19 @@ NEXT: dict[tuple[Device, Condition], str | None] = {
                                    "a floor supervisor calls a technician if it stays down",
     (Device.SHOE, Condition.FAULT): "Dealer: stop dealing and call a floor supervisor to clear the shoe; "
                                     "the light turns green when the shoe reads its next card",
-    (Device.SHOE, Condition.BACK): "the shoe's link is up again: deal on",
+    (Device.SHOE, Condition.BACK): "the shoe is back: deal on",
     (Device.PEEK, Condition.DOWN): "the peek device's link is down: at the peek the round waits for a floor "
                                    "supervisor to check the hole card by hand",
     (Device.PEEK, Condition.FAULT): "at the peek the round waits for a floor supervisor to check the hole card "
                                     "by hand, until the peek device answers again",
     (Device.PEEK, Condition.FAILED): None,
-    (Device.PEEK, Condition.BACK): "the peek device answers again",
+    (Device.PEEK, Condition.BACK): "the peek device is back: it answers the peeks again",
     (Device.CAMERA, Condition.DOWN): "no frames come from the overhead camera. Dealer: deal on, the shoe's reads "
                                      "go unchecked; a floor supervisor calls a technician",
     (Device.CAMERA, Condition.FAULT): "Dealer: deal on, the shoe's reads go unchecked; a floor supervisor has the "
                                       "camera looked at if it lasts",
     (Device.CAMERA, Condition.MISMATCH): None,
-    (Device.CAMERA, Condition.BACK): "the overhead camera checks the shoe's cards again",
+    (Device.CAMERA, Condition.BACK): "the overhead camera is back: it checks the shoe's cards again",
     (Device.WAGERS, Condition.DOWN): None,
     (Device.WAGERS, Condition.FAULT): None,
     (Device.WAGERS, Condition.BACK): None,
@@ -103,7 +106,8 @@ class DeviceState:
 
     @property
     def light(self) -> Light:
-        return LIGHTS[self.condition]
+        light = LIGHTS[self.condition]
+        return min(light, Light.AMBER) if self.device in CHECKS_ONLY else light
 
     @property
     def word(self) -> str:
@@ -131,7 +135,7 @@ class DeviceState:
         if step is None:
             return None
         if self.condition is Condition.FAULT and self.detail:
-            return f"{self.device.label} reports {self.detail}. {step}"
+            return f"{self.device.label} reports {self.detail}. {step[0].upper()}{step[1:]}"
         return step
 
     @property
