@@ -162,13 +162,13 @@ class DeviceState:
         return DeviceState(self.device, Condition.FAULT, detail, code, self.seat)
 
     def read(self, usable: bool = True, detail: str | None = None, condition: Condition = Condition.FAILED) -> DeviceState:
-        """The device read something: a usable read clears a fault or failure (it is back); one the
-        round cannot use is `condition` with `detail`."""
+        """The device read something: a usable read clears a fault or failure (it is back) and a
+        mismatch (the reads agree again: no news); one the round cannot use is `condition` with `detail`."""
         if not usable:
             return DeviceState(self.device, condition, detail, seat=self.seat)
-        if self.condition in (Condition.FAULT, Condition.FAILED, Condition.MISMATCH):
+        if self.condition in (Condition.FAULT, Condition.FAILED):
             return DeviceState(self.device, Condition.BACK, seat=self.seat)
-        return self
+        return DeviceState(self.device, seat=self.seat) if self.condition is Condition.MISMATCH else self
 
     def settled(self) -> DeviceState:
         """The dealer went on: "back" has been said."""

@@ -320,7 +320,7 @@ def test_a_camera_that_sends_no_frames_is_said_down_until_it_is_back(filmed, qtb
     assert [n["state"] for n in notes(t.journaled.path, "camera") if n["type"] == "LinkChanged"] == ["up", "down", "up"]
 
 
-def test_a_camera_mismatch_keeps_its_word_after_the_banner_until_the_camera_agrees(filmed, qtbot, tmp_path):
+def test_a_camera_mismatch_keeps_its_word_after_the_banner_until_the_camera_agrees_again(filmed, qtbot, tmp_path):
     t, camera = filmed("nobust-4.0", ["TS", "9H", "KD", "8C"], pd_seat=4)
     camera.felt.sim_read_as(parse_card("TS"), parse_card("TC"))
     t.wager(1, WagerKind.BASE, 1_000)
@@ -334,8 +334,9 @@ def test_a_camera_mismatch_keeps_its_word_after_the_banner_until_the_camera_agre
     assert banner(t.window) == "" and light(t.window, "Camera") == "Camera: mismatch", \
         "the dealer saw it; the light keeps the word until the camera agrees"
     assert t.supervise(RekeyCard(0, parse_card("TC"), "Floor 1", "the camera shows TC"), PIN) is None
-    qtbot.waitUntil(lambda: banner(t.window) == CAMERA_BACK, timeout=WAIT_MS)
-    assert light(t.window, "Camera") == "Camera: back"
+    qtbot.waitUntil(lambda: t.view.devices.labels["Camera"].toolTip() == "Camera: up · last agrees", timeout=WAIT_MS)
+    assert light(t.window, "Camera").startswith("Camera up"), "green again"
+    assert banner(t.window) == "", "the reads agree again: the light is green, and that is all"
     findings = [n["type"] for n in notes(t.journaled.path, "camera") if n["type"] != "LinkChanged"]
     assert findings == ["CameraMismatch", "CameraAgrees"]
     assert [n["type"] for n in notes(t.journaled.path, "dealer")] == ["Acknowledged"]
