@@ -52,7 +52,8 @@ class DeviceStatus:
         self._set(name, lambda old: DeviceLink(name, ok, None, None, text))
 
     def read(self, name: str, what: str) -> None:
-        self._set(name, lambda old: replace(old or DeviceLink(name, True), up=True, last_read=what, at=time.monotonic()))
+        self._set(name, lambda old: replace(old or DeviceLink(name, True), up=True, last_read=what,
+                                            at=time.monotonic()))
 
     def _set(self, name: str, change: Callable[[DeviceLink | None], DeviceLink]) -> None:
         with self._lock:

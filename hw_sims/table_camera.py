@@ -2,8 +2,9 @@
 
 What lies on the felt comes from `felt()` (zone -> cards, for the bench the cards the shoe reported);
 the `sim_*` controls make the felt differ from it, as a card the shoe misread or a card pushed to
-the wrong seat would, or make the camera fail: frames that come empty, or no frames at all. A zone shows the cards that fit in it side by side, the latest ones, as the
-last cards of a fanned hand cover the first. Frames come at `fps` to whichever thread iterates.
+the wrong seat would, or make the camera fail: frames that come empty, or no frames at all. A zone
+shows the cards that fit in it side by side, the latest ones, as the last cards of a fanned hand
+cover the first. Frames come at `fps` to whichever thread iterates.
 """
 from __future__ import annotations
 

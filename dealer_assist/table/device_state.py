@@ -47,16 +47,19 @@ class Condition(StrEnum):
     MISMATCH = "mismatch"  # what it reads disagrees with the round (the camera against the shoe)
 
 
-LIGHTS = {Condition.CONNECTING: Light.AMBER, Condition.UP: Light.GREEN, Condition.BACK: Light.GREEN, Condition.DOWN: Light.RED,
+LIGHTS = {Condition.CONNECTING: Light.AMBER, Condition.UP: Light.GREEN, Condition.BACK: Light.GREEN,
+          Condition.DOWN: Light.RED,
           Condition.FAULT: Light.RED, Condition.FAILED: Light.AMBER, Condition.MISMATCH: Light.AMBER}
 # A device that only checks the others (the camera against the shoe): its troubles ask for care, not
 # for a stop, so its light goes no further than amber.
 CHECKS_ONLY = frozenset({Device.CAMERA})
 
 # What the state says beside the light, after "<Device>: " (a fault adds its code in front).
-WORDS = {Condition.CONNECTING: "connecting", Condition.UP: "up", Condition.BACK: "back", Condition.DOWN: "link down", Condition.FAULT: "fault",
+WORDS = {Condition.CONNECTING: "connecting", Condition.UP: "up", Condition.BACK: "back", Condition.DOWN: "link down",
+         Condition.FAULT: "fault",
          Condition.FAILED: "failed — check by hand", Condition.MISMATCH: "mismatch — check the card"}
-SHORT = {Condition.DOWN: "down", Condition.FAILED: "failed", Condition.MISMATCH: "mismatch"}  # the word where the top bar has little room
+# The word where the top bar has little room.
+SHORT = {Condition.DOWN: "down", Condition.FAILED: "failed", Condition.MISMATCH: "mismatch"}
 
 # The next step, after what happened: one entry per device and state the dealer must act on or hear of.
 # None: nothing said beyond the light. A failed peek holds the round and the camera's mismatch is
@@ -150,7 +153,9 @@ class DeviceState:
     def linked(self, up: bool) -> DeviceState:
         """The link went down, or came up: the first time since the table opened is no news."""
         if not up:
-            return self if self.condition is Condition.CONNECTING else DeviceState(self.device, Condition.DOWN, seat=self.seat)
+            if self.condition is Condition.CONNECTING:
+                return self
+            return DeviceState(self.device, Condition.DOWN, seat=self.seat)
         if self.condition in (Condition.CONNECTING, Condition.DOWN):
             back = Condition.BACK if self.condition is Condition.DOWN else Condition.UP
             return DeviceState(self.device, back, seat=self.seat)
@@ -161,7 +166,8 @@ class DeviceState:
         detail = f"{code}: {text}" if code else text
         return DeviceState(self.device, Condition.FAULT, detail, code, self.seat)
 
-    def read(self, usable: bool = True, detail: str | None = None, condition: Condition = Condition.FAILED) -> DeviceState:
+    def read(self, usable: bool = True, detail: str | None = None,
+             condition: Condition = Condition.FAILED) -> DeviceState:
         """The device read something: a usable read clears a fault or failure (it is back) and a
         mismatch (the reads agree again: no news); one the round cannot use is `condition` with `detail`."""
         if not usable:
