@@ -20,6 +20,7 @@ from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig, TableState
 from dealer_assist.table.session_inputs import RekeyCard
+from dealer_assist.table.snapshot import Attention, AttentionKind
 from devices.table_controller import TableController
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.faults import FaultKind
@@ -207,6 +208,11 @@ def test_a_shoe_whose_link_goes_down_is_said_until_it_is_back(linked, tmp_path):
     assert t.view.prompt.text() == t.bridge.snapshot.prompt, "the round's own step stays on the prompt line"
     assert [n["state"] for n in notes(t.path, "shoe") if n["type"] == "LinkChanged"] == ["up", "down"]
     shoot(t.window, tmp_path, "fault-shoe-link-down-1280x800.png")
+    t.controller.report(Attention(AttentionKind.MISREAD, "the shoe could not read a card", "6.1"))
+    t.wait(lambda: banner(t.window).startswith("MISREAD"))
+    assert t.view.prompt.text() == f"Shoe: link down · {t.bridge.snapshot.prompt}", "the banner is taken: the prompt says it"
+    t.tap(t.view.banner.resolve)
+    assert banner(t.window) == SHOE_DOWN and t.view.prompt.text() == t.bridge.snapshot.prompt
     t.plug_in("shoe")
     t.wait(lambda: banner(t.window) == SHOE_BACK)
     assert light(t.window, "Shoe") == "Shoe: back"
