@@ -6,7 +6,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from dealer_assist.table.device_state import DeviceState
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +18,7 @@ class DeviceLink:
     last_read: str | None = None
     at: float | None = None  # time.monotonic() of the last read
     text: str | None = None  # a status item's own words ("up", "down · 312 to send"), shown instead of up/down
-    fault: str | None = None  # what a device that is up cannot do ("seat 3 base faulted"): amber, in these words
+    state: DeviceState | None = None  # a device's state as the table's owner knows it: its light and its word
 
 
 Listener = Callable[[tuple[DeviceLink, ...]], None]
@@ -39,23 +41,19 @@ class DeviceStatus:
             return tuple(self._links.values())
 
     def link(self, name: str, up: bool) -> None:
-        self._set(name, lambda old: DeviceLink(name, up, old.last_read if old else None, old.at if old else None,
-                                               fault=old.fault if old else None))
+        self._set(name, lambda old: replace(old, up=up) if old else DeviceLink(name, up))
 
-    def fault(self, name: str, fault: str | None) -> None:
-        """What a device whose link is up cannot do now, in words; None once it can again."""
-        with self._lock:
-            old = self._links.get(name)
-        if old is not None and old.fault != fault:
-            self._set(name, lambda old: DeviceLink(name, old.up if old else False, old.last_read if old else None,
-                                                   old.at if old else None, old.text if old else None, fault))
+    def state(self, name: str, state: DeviceState) -> None:
+        """A device's state, from the table's owner; its link is up unless the state says it is down."""
+        self._set(name, lambda old: replace(old or DeviceLink(name, True), up=state.link_up, state=state))
 
     def status(self, name: str, text: str, ok: bool = True) -> None:
         """A status item that is not a device: its name, its words, and whether all is well."""
         self._set(name, lambda old: DeviceLink(name, ok, None, None, text))
 
     def read(self, name: str, what: str) -> None:
-        self._set(name, lambda old: DeviceLink(name, True, what, time.monotonic(), fault=old.fault if old else None))
+        self._set(name, lambda old: replace(old or DeviceLink(name, True), up=True, last_read=what,
+                                            at=time.monotonic()))
 
     def _set(self, name: str, change: Callable[[DeviceLink | None], DeviceLink]) -> None:
         with self._lock:

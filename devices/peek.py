@@ -12,8 +12,9 @@ from dealer_assist.rules.cards import TEN_VALUES
 from dealer_assist.rules.inputs import PeekResult
 from devices.adapter import DeviceAdapter, EventSink
 from devices.clock import MONOTONIC, Clock
+from devices.events import DeviceFault
 from devices.link import LinkState
-from devices.messages import PEEK_TO_HOST, Message, PeekAnswer, PeekRequest
+from devices.messages import PEEK_TO_HOST, Fault, Message, PeekAnswer, PeekRequest
 from devices.messages import PeekResult as ResultFrame
 from devices.timing import PEEK_TIMEOUT
 
@@ -75,6 +76,9 @@ class PeekReader(DeviceAdapter):
                 request.sent_at = now
 
     def handle(self, message: Message) -> None:
+        if isinstance(message, Fault):  # the device's own fault (DEVICES.md §3), for the dealer and the journal
+            self._on_event(DeviceFault(message.code, message.text))
+            return
         if not isinstance(message, ResultFrame):
             return
         with self._lock:

@@ -25,12 +25,14 @@ from dealer_assist.journal.errors import JournalCode, JournalDamaged, JournalErr
 from dealer_assist.journal.journal_file import Sink
 from dealer_assist.journal.lock import Holder
 from dealer_assist.journal.record_source import RecordSource, SqliteRecords
-from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PaymentsMade, PeekAnswered
+from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult
+from dealer_assist.rules.operations import HoldReason
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.profile import PayoutCheck, Profile
 from dealer_assist.table import reader_faults
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.pins import PinSetter, bench_pin
+from dealer_assist.table.device_state import Condition, Device, DeviceState
 from dealer_assist.table.roster import DEALERS_FILE, read_roster
 from dealer_assist.table.session import TableConfig, TableInput
 from dealer_assist.table.session_inputs import CardsUnread, ReaderSpots, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned
@@ -59,9 +61,10 @@ SupervisorListener = Callable[[SupervisorSnapshot], None]
 T = TypeVar("T")
 
 
-NAMES = {"shoe": "Shoe", "peek": "Peek", "wagers": "Wagers"}
 SCANNED_TAPS = {NoMoreBets: ScanFor.NO_MORE_BETS, PaymentsMade: ScanFor.PAID, SettlementConfirmed: ScanFor.SETTLED}
 Item = TableInput | DeviceNote | ReaderScanned
+Change = Callable[[DeviceState], DeviceState]
+USABLE_PEEKS = (PeekResult.NATURAL, PeekResult.NONE)
 POLL_S = 0.005
 
 
@@ -75,6 +78,7 @@ class TableController:
         self.feed: DeviceFeed | None = None
         self.camera: CameraWatch | None = None
         self.scanning: ScanFor | None = None  # a tap waiting for the wager reader's scan
+        self.states: dict[tuple[Device, int | None], DeviceState] = {}  # each device's state, on the owner thread
         self._inbox: queue.Queue[Call] = queue.Queue()
         self._post: Post = self._inbox.put
         self._listeners: list[Listener] = []
@@ -180,15 +184,19 @@ class TableController:
         feed = self._feed()
         feed.shoe = ShoeScanner(shoe_url, feed.on_shoe_event)
         feed.peek = PeekReader(peek_url, feed.on_peek_event) if peek_url else None
-        for name in ("shoe", "peek") if peek_url else ("shoe",):
-            self.devices.link(NAMES[name], False)
+        for device in (Device.SHOE, Device.PEEK) if peek_url else (Device.SHOE,):
+            self._connecting(device)
 
     def connect_wagers(self, url: str) -> None:
         """The wager reader at `url` (RULES.md §8.22-8.24); it starts with `start`. Until its first
         scan completes the table uses none of its readings."""
         feed = self._feed()
         feed.wagers = WagerReader(url, feed.on_wagers_event)
-        self.devices.link(NAMES["wagers"], False)
+        self._connecting(Device.WAGERS)
+
+    def _connecting(self, device: Device) -> None:
+        self.states[device, None] = DeviceState(device, Condition.CONNECTING)
+        self.devices.state(device.label, self.states[device, None])
 
     def _feed(self) -> DeviceFeed:
         if self.feed is None:
@@ -200,8 +208,11 @@ class TableController:
         from devices.camera_check import CameraCheck
         from devices.camera_watch import CameraWatch
 
+        self._connecting(Device.CAMERA)
         self.camera = CameraWatch(frames, reader, check or CameraCheck(), lambda: self.snapshot,
-                                  lambda verdict: self._post(lambda: self._camera_told(verdict)), self.devices)
+                                  lambda verdict: self._post(lambda: self._camera_told(verdict)),
+                                  lambda body: self.deliver(DeviceNote(body)),
+                                  lambda what: self.devices.read(Device.CAMERA.label, what))
         return self.camera
 
     def start(self) -> None:
@@ -238,15 +249,30 @@ class TableController:
     def _show_on_status_line(self, item: Item) -> None:
         if isinstance(item, DeviceNote):
             if item.body.get("type") == "LinkChanged":
-                self.devices.link(NAMES[item.body["device"]], item.body["state"] == "up")
+                self.devices.link(Device(item.body["device"]).label, item.body["state"] == "up")
         elif isinstance(item, CardDrawn):
-            self.devices.read(NAMES["shoe"], str(item.card))
+            self.devices.read(Device.SHOE.label, str(item.card))
         elif isinstance(item, CardsUnread):
-            self.devices.read(NAMES["shoe"], "unread")
+            self.devices.read(Device.SHOE.label, "unread")
         elif isinstance(item, PeekAnswered):
-            self.devices.read(NAMES["peek"], item.result.value)
+            self.devices.read(Device.PEEK.label, item.result.value)
         elif isinstance(item, SpotReading):
-            self.devices.read(NAMES["wagers"], f"{item.spot} {money_text(item.amount)}")
+            self.devices.read(Device.WAGERS.label, f"{item.spot} {money_text(item.amount)}")
+
+    def device_changed(self, device: Device, change: Change, seat: int | None = None) -> None:
+        """Owner thread: a device's state changes (`DeviceState.linked`, `faulted`, `read`); the top
+        bar and the screens hear of it when it did."""
+        if self._change_state(device, change, seat):
+            self._publish()
+
+    def _change_state(self, device: Device, change: Change, seat: int | None = None) -> bool:
+        old = self.states.get((device, seat), DeviceState(device, seat=seat))
+        new = change(old)
+        if new == old:
+            return False
+        self.states[device, seat] = new
+        self.devices.state(device.label, new)
+        return True
 
     def report(self, attention: Attention) -> None:
         """A device fault or mismatch a person must see."""
@@ -273,12 +299,14 @@ class TableController:
             ops = self._guarded(lambda: self._table.submit(event))
             self.attention = None
             self._reader_back(ops)
+            self._settle_devices()
             return None
         except Failure as error:
             if self.halted is None:
                 self.attention = Attention.refusal(error)
             return error
         finally:
+            self._input_read(event)
             self._publish()
 
     def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
@@ -374,6 +402,7 @@ class TableController:
     def _take(self, item: Item) -> None:
         if isinstance(item, DeviceNote):
             self.note_device(item.body)
+            self._device_said(item.body)
             return
         session = self._table.session
         if isinstance(item, ReaderScanned):
@@ -395,6 +424,39 @@ class TableController:
             betting = tracker is not None and tracker.phase is Phase.BETTING
             self.reported = Attention(AttentionKind.READER_BACK, reader_back(back, betting), "8.23")
 
+    def _device_said(self, body: dict[str, Any]) -> None:
+        """A device's link or fault as its state: the shoe's, the peek device's, the camera's (the wager
+        reader's spot faults are its own)."""
+        device = Device(body["device"])
+        if body["type"] == "LinkChanged":
+            up = body["state"] == "up"
+            self.device_changed(device, lambda state: state.linked(up))
+        elif body["type"] == "DeviceFault":
+            self.device_changed(device, lambda state: state.faulted(body.get("code"), str(body.get("text", ""))))
+        elif body["type"] == "FaultCleared":
+            self.device_changed(device, lambda state: state.read())
+
+    def _input_read(self, event: TableInput) -> None:
+        """What a card or a peek answer says of its device: a read clears a fault; a peek that cannot
+        be used, or that disagrees with the shoe, is said until the peek device answers right again."""
+        if isinstance(event, CardDrawn | CardsUnread):
+            self.device_changed(Device.SHOE, lambda state: state.read())
+        elif isinstance(event, PeekAnswered):
+            tracker = self._table.session.tracker
+            hold = tracker.hold if tracker is not None else None
+            if event.result not in USABLE_PEEKS:
+                self.device_changed(Device.PEEK, lambda state: state.read(False, event.result.value))
+            elif hold is not None and hold.reason is HoldReason.PEEK_DISAGREES:
+                self.device_changed(Device.PEEK, lambda state: state.read(False, hold.detail, Condition.MISMATCH))
+            else:
+                self.device_changed(Device.PEEK, lambda state: state.read())
+
+    def _settle_devices(self) -> None:
+        """The dealer went on: a device's "back" has been said."""
+        for key, state in list(self.states.items()):
+            if state.condition is Condition.BACK:
+                self.device_changed(key[0], lambda state: state.settled(), key[1])
+
     def _reported(self, attention: Attention) -> None:
         self.reported = attention
         self._publish()
@@ -402,9 +464,11 @@ class TableController:
     def _camera_told(self, verdict: CameraVerdict) -> None:
         if not verdict.mismatches:
             self.note_device({"device": "camera", "type": "CameraAgrees"})
+            self.device_changed(Device.CAMERA, lambda state: state.read())
             return
         self.note_device({"device": "camera", "type": "CameraMismatch", "message": verdict.message,
                           "mismatches": [m.to_json() for m in verdict.mismatches]})
+        self.device_changed(Device.CAMERA, lambda state: state.read(False, verdict.message, Condition.MISMATCH))
         self._reported(Attention(AttentionKind.MISMATCH, verdict.banner))
 
     def _guarded(self, change: Callable[[], T]) -> T:
@@ -426,6 +490,7 @@ class TableController:
         snapshot = build_table_snapshot(self._table.session, self.halted or self.attention)
         if snapshot.attention is None and self.reported is not None:
             snapshot = replace(snapshot, attention=self.reported)
+        snapshot = replace(snapshot, devices=tuple(self.states.values()))
         if self.scanning is not None and snapshot.reader is not None:
             snapshot = replace(snapshot, reader=replace(snapshot.reader, scanning=True))
         return snapshot
@@ -442,10 +507,12 @@ class TableController:
                 told(supervisor)
 
     def _light_reader(self) -> None:
-        """The wager reader's light says which spots are faulted, in amber (its link's up or down is its own)."""
+        """The wager reader's light says which spots are faulted, in amber (its link's up or down is its
+        own); the snapshot just built does not change with it, as the light alone says it."""
         if self.feed is not None and self.feed.wagers is not None:
             reader = self.snapshot.reader
-            self.devices.fault(NAMES["wagers"], reader_light(reader.faulted if reader is not None else ()))
+            faulted = reader_light(reader.faulted if reader is not None else ())
+            self._change_state(Device.WAGERS, lambda state: state.impaired(faulted))
 
     def _sync(self) -> None:
         if self.feed is not None:

@@ -205,7 +205,7 @@ class DealerView(QWidget):
         self._fit_title()
         self.title.setToolTip(f"{snap.profile_title}\n{self._full_title}")
         self.banner.show_table(snap)
-        self.prompt.setText(reader_prompt(snap) or snap.prompt)
+        self.prompt.setText(reader_prompt(snap) or snap.prompt_line)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         self.bank_offer.show_table(snap)
         if self.bank_kept is not None:  # the offer comes later (the reader's payout check, a new shoe): taken once every view has it

@@ -16,6 +16,7 @@ ACCENT = "#ffd166"
 PAY = "#3ddc84"
 COLLECT = "#ff6b6b"
 ALERT = "#e5484d"
+AMBER = "#ffb020"
 RED_SUIT = "#d32f2f"
 TOUCH = 56  # the smallest touch target in pixels (at least 48)
 
@@ -61,6 +62,8 @@ QPushButton#primary:disabled {{ background: #161d27; color: #4a5663; border-colo
 QFrame#banner {{ background: {ALERT}; border-radius: {px(10)}px; }}
 QFrame#banner[kind="refused"] {{ background: #8a5a00; }}
 QFrame#banner[kind="reader_back"] {{ background: #8a5a00; }}
+QFrame#banner[kind="device-amber"] {{ background: #8a5a00; }}
+QFrame#banner[kind="device-green"] {{ background: #1d6b43; }}
 QFrame#banner QLabel {{ color: white; font-size: {px(22)}px; font-weight: bold; }}
 QScrollArea {{ border: none; }}
 QScrollBar:vertical {{ width: {px(28)}px; background: {PANEL}; border: none; }}
