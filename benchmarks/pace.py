@@ -271,6 +271,7 @@ class Pace:
                 self._tap(self.view.payments.confirm, "paid")
             case SettlementConfirmed():
                 settlement = self.view.settlement
+                settlement.read_through()  # a long settlement is read to its last row before Done
                 self._tap(settlement.keep_bank if self.keeps_bank else settlement.confirm, "paid")
             case _:
                 raise AssertionError(f"the dealer has no tap for {event}")

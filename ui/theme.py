@@ -71,8 +71,8 @@ QScrollBar::handle:vertical {{ background: #3a4f68; min-height: {px(TOUCH)}px; b
 QScrollBar::add-line:vertical, QScrollBar::sub-line:vertical {{ height: 0; }}
 QFrame#bench {{ background: {PANEL}; border-radius: {px(10)}px; min-width: {px(210)}px; max-width: {px(210)}px; }}
 QFrame#bench QPushButton {{ font-size: {px(17)}px; padding: 0 {px(6)}px; }}
-/* The wager pad's seven columns, "Table as last round" the widest, fit beside eight seats and the bench at 1280 px. */
-#wagers QPushButton {{ padding: 0 {px(6)}px; }}
+/* The wager pad's rows, and the chip row of every keypad alike, fit beside eight seats and the bench at 1280 px. */
+#wagers QPushButton, #chips QPushButton {{ padding: 0 {px(6)}px; }}
 """
 
 
