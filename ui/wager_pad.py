@@ -51,6 +51,7 @@ class WagerPad(QWidget):
         self.seat: SeatView | None = None
         self.usable = False
         self.read: frozenset[Spot] = frozenset()  # spots the wager reader reads: their chips are the wagers
+        self.faulted: frozenset[Spot] = frozenset()  # spots under a reader fault: the dealer keys them
         self.seat_again: tuple[PlaceWager, ...] = ()  # what the seat's "as last round" places
         self.table_again: tuple[PlaceWager, ...] = ()  # what the table's places
         layout = QGridLayout(self)
@@ -114,6 +115,7 @@ class WagerPad(QWidget):
         open_ = (betting or insuring) and not snap.held
         self.usable = open_ and self.seat is not None and not self.seat.player_dealer
         self.read = frozenset(view.reading.spot for view in snap.reader.spots) if snap.reader is not None else frozenset()
+        self.faulted = frozenset(snap.reader.faulted) if snap.reader is not None else frozenset()
         last = snap.last_round_of(seat) if seat is not None and betting and open_ else None
         self.seat_again = last.again if last is not None else ()
         self.table_again = snap.table_again if betting and open_ else ()
@@ -132,7 +134,9 @@ class WagerPad(QWidget):
             self.target.setText("Tap a seat")
             return
         kind = self.kind()
-        self.target.setText(f"Seat {self.seat.seat}\n{KINDS[kind]} {money(_amount(self.seat, kind))}" + (" · read" if read else ""))
+        spot = self._spot(self.seat.seat, kind)
+        said = " · read" if read else " · spot faulted: key it" if spot in self.faulted else ""
+        self.target.setText(f"Seat {self.seat.seat}\n{KINDS[kind]} {money(_amount(self.seat, kind))}{said}")
 
     @staticmethod
     def _spot(seat: int, kind: str) -> Spot:

@@ -106,6 +106,7 @@ def test_a_spot_faulted_before_the_wagers_is_keyed_and_its_clear_brings_the_read
     assert view.prompt.text() == "Seat 3's spot is faulted: key its wager" and not view.prompt.cut
     assert "Wagers: seat 3 base faulted" in _light(window) and AMBER in _light(window)
     assert view.wagers.chip_buttons[10_000].isEnabled(), "the faulted spot is keyed"
+    assert view.wagers.target.text() == "Seat 3\nBase $0 · spot faulted: key it"
     shoot(window, tmp_path, "fault-reader-spot-before-1280x800.png")
     rig.tap_on(view.wagers.chip_buttons[10_000])
     rig.until(lambda: rig.snapshot.seat(3).base == 10_000, "the keyed wager")
