@@ -76,7 +76,7 @@ from dealer_assist.table.session import TableConfig, TableInput, TableState  # n
 from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed  # noqa: E402
 from dealer_assist.table.snapshot import TableSnapshot  # noqa: E402
 from dealer_assist.table.table_facts import TableFacts  # noqa: E402
-from devices.table_controller import TableController  # noqa: E402
+from devices.table_owner.controller import TableController  # noqa: E402
 from hw_sims.bench_devices import BenchDevices  # noqa: E402
 from hw_sims.chip_players import ChipPlayers  # noqa: E402
 from ui.bench_panel import BenchPanel  # noqa: E402

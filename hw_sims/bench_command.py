@@ -26,7 +26,7 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.spots import layout
 from devices.cli_support import stop_on_signals
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.commands import felt
 from hw_sims.linked_bench import LinkedBench
 from pit.shipping.link import add_pit_options, pit_link

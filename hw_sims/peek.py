@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dealer_assist.rules.cards import Card
-from devices.clock import MONOTONIC, Clock
-from devices.messages import HOST_TO_PEEK, Fault, Message, PeekAnswer, PeekRequest, PeekResult
+from devices.wire.clock import MONOTONIC, Clock
+from devices.wire.messages import HOST_TO_PEEK, Fault, Message, PeekAnswer, PeekRequest, PeekResult
 from hw_sims.device import EmulatedDevice, Identity
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind

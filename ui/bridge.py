@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from dealer_assist.table.session import TableInput
 from dealer_assist.table.snapshot import TableSnapshot
-from devices.device_status import DeviceStatus
-from devices.table_controller import Call, TableController
+from devices.table_owner.device_status import DeviceStatus
+from devices.table_owner.controller import Call, TableController
 
 
 class TableBridge(QObject):

@@ -12,7 +12,7 @@ from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import BankAccepted, ConfirmWagers, SettlementConfirmed
 from dealer_assist.table.snapshot import TableSnapshot
 from dealer_assist.text.reader_words import CONFIRM_ACTION, CONFIRM_QUESTION, confirm_detail
-from devices.device_status import DeviceLink
+from devices.table_owner.device_status import DeviceLink
 from ui.attention_banner import AttentionBanner
 from ui.bank_offer import BankOffer
 from ui.confirm_overlay import confirm

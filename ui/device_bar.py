@@ -19,7 +19,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QSizePolicy, QWidget
 
 from dealer_assist.table.device_state import Condition, Device, DeviceState, Light
-from devices.device_status import DeviceLink
+from devices.table_owner.device_status import DeviceLink
 from ui.theme import AMBER, COLLECT, PAY
 
 SPACING = 18

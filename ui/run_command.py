@@ -26,14 +26,14 @@ from dealer_assist.journal.errors import JournalDamaged
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.pins import PinSetter
 from dealer_assist.table.table_file import DEFAULT_PROFILE, DEFAULT_TABLE_ID, table_start
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from pit.shipping.link import add_pit_options, pit_link
 from pit.stream.wire import check_table_id
 from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
 from ui.text import count
 
 if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen opens
-    from devices.camera_watch import CameraWatch
+    from devices.camera.watch import CameraWatch
     from ui.run_lifetime import Lifetime
 
 WAIT_MS = 2  # autoplay looks again this soon while a device delivers
@@ -253,9 +253,9 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
 def _camera(source: str, calibration: str | None, controller: TableController) -> CameraWatch:
     """The camera at `source`, or the synthetic camera filming the felt as the shoe reported it."""
     from calibration.calibration_file import load_calibration
-    from devices.camera_check import reported_by_zone
-    from devices.camera_reader import CardReader
-    from devices.camera_source import CameraSource
+    from devices.camera.check import reported_by_zone
+    from devices.camera.reader import CardReader
+    from devices.camera.source import CameraSource
     from hw_sims.table_camera import TableCamera
 
     if source == EMULATED_CAMERA:

@@ -18,7 +18,7 @@ from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
 from dealer_assist.table.session import TableInput
 from dealer_assist.text.journal_text import words
 from dealer_assist.text.round_story import story
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from ui.confirm_overlay import confirm
 from ui.corrections_view import CorrectionsView, OpenRound
 from ui.dispute_report import write_report

@@ -21,7 +21,7 @@ from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
 from dealer_assist.table.snapshot import AttentionKind
 from dealer_assist.table.table_facts import table_facts
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.bench_devices import honest_peek_answer
 from hw_sims.linked_bench import LinkedBench
 

@@ -15,8 +15,8 @@ from dealer_assist.table.session_operations import (
     DealerSignedIn, DealerSignedOut, LateChange, LateChangeUndone, MispayAccepted, RoundClosed,
 )
 from dealer_assist.table.spots import parse_spot
-from devices.events import SpotCleared, WagersFault, WagersHello
-from devices.table_feed import evidence
+from devices.kinds.events import SpotCleared, WagersFault, WagersHello
+from devices.table_owner.feed import evidence
 from pit.service.floor.alerts import AlertKind, record_alerts
 from pit.service.floor.dealing import NO_DEALER, DealerSums, Dealing, Tally, Watch, dealer_report
 from pit.stream.wire import RecordMessage

@@ -14,8 +14,8 @@ from calibration.calibration_file import save_calibration
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, WagerKind
-from devices.camera_check import CameraCheck, reported_by_zone
-from devices.camera_reader import CardReader
+from devices.camera.check import CameraCheck, reported_by_zone
+from devices.camera.reader import CardReader
 from hw_sims.table_camera import TableCamera
 
 SETTLE_FRAMES = 4

@@ -21,7 +21,7 @@ from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig, TableState
 from dealer_assist.table.session_inputs import RekeyCard
 from dealer_assist.table.snapshot import Attention, AttentionKind
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.faults import FaultKind
 from hw_sims.peek import PeekEmulator

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from devices.camera_placements import PlacementChanges, PlacementTracker
-from devices.camera_reader import CardReader, FrameReading
+from devices.camera.placements import PlacementChanges, PlacementTracker
+from devices.camera.reader import CardReader, FrameReading
 
 
 @dataclass(frozen=True, slots=True)

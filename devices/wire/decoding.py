@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from devices.codec import CodecError, decode
-from devices.framing import Framer, Rejection, RejectReason
-from devices.messages import Message, Vocabulary
+from devices.wire.codec import CodecError, decode
+from devices.wire.framing import Framer, Rejection, RejectReason
+from devices.wire.messages import Message, Vocabulary
 
 Refuse = Callable[[Message], str | None]
 

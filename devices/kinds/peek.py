@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 
 from dealer_assist.rules.cards import TEN_VALUES
 from dealer_assist.rules.inputs import PeekResult
-from devices.adapter import DeviceAdapter, EventSink
-from devices.clock import MONOTONIC, Clock
-from devices.events import DeviceFault
-from devices.link import LinkState
-from devices.messages import PEEK_TO_HOST, Fault, Message, PeekAnswer, PeekRequest
-from devices.messages import PeekResult as ResultFrame
-from devices.timing import PEEK_TIMEOUT
+from devices.kinds.adapter import DeviceAdapter, EventSink
+from devices.wire.clock import MONOTONIC, Clock
+from devices.kinds.events import DeviceFault
+from devices.wire.link import LinkState
+from devices.wire.messages import PEEK_TO_HOST, Fault, Message, PeekAnswer, PeekRequest
+from devices.wire.messages import PeekResult as ResultFrame
+from devices.wire.timing import PEEK_TIMEOUT
 
 PEEK_UP_RANKS = frozenset({"A"} | TEN_VALUES)
 

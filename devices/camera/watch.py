@@ -20,8 +20,8 @@ import cv2
 import numpy as np
 
 from dealer_assist.table.snapshot import TableSnapshot
-from devices.camera_check import CameraCheck, CameraVerdict
-from devices.camera_reader import CardReader, FrameReading
+from devices.camera.check import CameraCheck, CameraVerdict
+from devices.camera.reader import CardReader, FrameReading
 
 STOP_WITHIN_S = 2.0
 SILENT_S = 3.0

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.refusals import InputError, Refusal
-from devices.camera_codes import CardCode
-from devices.camera_reader import FrameReading
+from devices.camera.codes import CardCode
+from devices.camera.reader import FrameReading
 
 DEFAULT_STABLE_FRAMES = 3
 DEFAULT_GONE_FRAMES = 30

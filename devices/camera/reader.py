@@ -7,8 +7,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from devices.camera_codes import CardCode, parse_card_code
-from devices.camera_decoders import Decoder, Pixel, make_decoder
+from devices.camera.codes import CardCode, parse_card_code
+from devices.camera.decoders import Decoder, Pixel, make_decoder
 
 
 class ZoneLocator(Protocol):

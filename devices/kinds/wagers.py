@@ -12,16 +12,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from dealer_assist.table.spots import Spot
-from devices.adapter import DeviceAdapter, EventSink
-from devices.clock import MONOTONIC, Clock
-from devices.events import (
+from devices.kinds.adapter import DeviceAdapter, EventSink
+from devices.wire.clock import MONOTONIC, Clock
+from devices.kinds.events import (
     Distrust, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed, WagersFault, WagersHello,
 )
-from devices.link import LinkState
-from devices.messages import (
+from devices.wire.link import LinkState
+from devices.wire.messages import (
     WAGERS_TO_HOST, Heartbeat, Message, ReaderFault, ReaderHello, Scan, Scanned, SpotClear, SpotContent, SpotList,
 )
-from devices.timing import MAX_REPEATS, REPEAT_EVERY
+from devices.wire.timing import MAX_REPEATS, REPEAT_EVERY
 
 # A reader that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.
 # It then owes the host a scan's answer, or SPOTs that would bring the host's chips to its HB count.

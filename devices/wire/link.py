@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from devices.decoding import Decoder
-from devices.delivery import Delivery, Write
-from devices.framing import Rejection
-from devices.messages import Ack, Hello, Ident, Message, Nak, Vocabulary
-from devices.timing import ID_EVERY, SILENCE_LIMIT
+from devices.wire.decoding import Decoder
+from devices.wire.delivery import Delivery, Write
+from devices.wire.framing import Rejection
+from devices.wire.messages import Ack, Hello, Ident, Message, Nak, Vocabulary
+from devices.wire.timing import ID_EVERY, SILENCE_LIMIT
 
 
 class LinkState(StrEnum):

@@ -21,10 +21,10 @@ from dealer_assist.table import session_inputs
 from dealer_assist.table.session import TableInput, TableSession
 from dealer_assist.table.session_inputs import ReaderSpots, SpotReading
 from dealer_assist.table.spots import Spot
-from devices import events
-from devices.peek import PeekReader
-from devices.shoe import ShoeScanner
-from devices.wagers import Readings, WagerReader
+from devices.kinds import events
+from devices.kinds.peek import PeekReader
+from devices.kinds.shoe import ShoeScanner
+from devices.kinds.wagers import Readings, WagerReader
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,12 +4,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from devices.clock import MONOTONIC, Clock
-from devices.events import DeviceEvent, DeviceHello, FrameRejected, LinkChanged, LinkStats
-from devices.framing import Rejection
-from devices.link import HostLink, LinkHandler, LinkState
-from devices.messages import Hello, Message, Vocabulary
-from devices.port import PortRunner
+from devices.wire.clock import MONOTONIC, Clock
+from devices.kinds.events import DeviceEvent, DeviceHello, FrameRejected, LinkChanged, LinkStats
+from devices.wire.framing import Rejection
+from devices.wire.link import HostLink, LinkHandler, LinkState
+from devices.wire.messages import Hello, Message, Vocabulary
+from devices.wire.port import PortRunner
 
 EventSink = Callable[[DeviceEvent], None]
 log = logging.getLogger(__name__)

@@ -10,9 +10,9 @@ from enum import StrEnum
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.table.spots import Spot
-from devices.framing import RejectReason
-from devices.link import LinkState
-from devices.messages import LidState, LockState
+from devices.wire.framing import RejectReason
+from devices.wire.link import LinkState
+from devices.wire.messages import LidState, LockState
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import serial
 
-from devices.clock import MONOTONIC, Clock
-from devices.link import HostLink
-from devices.timing import BACKOFF_FIRST, BACKOFF_MAX
+from devices.wire.clock import MONOTONIC, Clock
+from devices.wire.link import HostLink
+from devices.wire.timing import BACKOFF_FIRST, BACKOFF_MAX
 
 READ_WAIT = 0.01  # longest a read blocks, so queued work and the link's clocks run on time
 BAUD = 115200

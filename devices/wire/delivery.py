@@ -11,10 +11,10 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from devices.codec import encode
-from devices.framing import encode_frame
-from devices.messages import Ack, Message
-from devices.timing import MAX_REPEATS, REPEAT_EVERY
+from devices.wire.codec import encode
+from devices.wire.framing import encode_frame
+from devices.wire.messages import Ack, Message
+from devices.wire.timing import MAX_REPEATS, REPEAT_EVERY
 
 Write = Callable[[bytes], object]
 

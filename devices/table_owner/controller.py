@@ -41,18 +41,18 @@ from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot
 from dealer_assist.table.table_facts import TableFacts, table_facts
 from dealer_assist.text.reader_words import reader_back, reader_light
 from dealer_assist.text.record_words import money_text
-from devices.device_status import DeviceStatus
-from devices.peek import PeekReader
-from devices.shoe import ShoeScanner
-from devices.table_feed import DeviceFeed, DeviceNote, ReaderScanned
-from devices.wagers import WagerReader
+from devices.table_owner.device_status import DeviceStatus
+from devices.kinds.peek import PeekReader
+from devices.kinds.shoe import ShoeScanner
+from devices.table_owner.feed import DeviceFeed, DeviceNote, ReaderScanned
+from devices.kinds.wagers import WagerReader
 
 if TYPE_CHECKING:  # OpenCV and the decoders load only for a table with a camera
     import numpy as np
 
-    from devices.camera_check import CameraCheck, CameraVerdict
-    from devices.camera_reader import CardReader
-    from devices.camera_watch import CameraWatch
+    from devices.camera.check import CameraCheck, CameraVerdict
+    from devices.camera.reader import CardReader
+    from devices.camera.watch import CameraWatch
 
 Call = Callable[[], None]
 Post = Callable[[Call], None]
@@ -205,8 +205,8 @@ class TableController:
 
     def watch_camera(self, frames: Iterable[np.ndarray], reader: CardReader, check: CameraCheck | None = None) -> CameraWatch:
         """The overhead camera's frames, checked against the round on a thread of their own."""
-        from devices.camera_check import CameraCheck
-        from devices.camera_watch import CameraWatch
+        from devices.camera.check import CameraCheck
+        from devices.camera.watch import CameraWatch
 
         self._connecting(Device.CAMERA)
         self.camera = CameraWatch(frames, reader, check or CameraCheck(), lambda: self.snapshot,

@@ -9,9 +9,9 @@ from dataclasses import fields
 from functools import cache
 
 from dealer_assist.errors import Failure
-from devices.fields import FieldKind
-from devices.framing import RejectReason, readable_seq
-from devices.messages import Message, Vocabulary
+from devices.wire.fields import FieldKind
+from devices.wire.framing import RejectReason, readable_seq
+from devices.wire.messages import Message, Vocabulary
 
 
 class CodecError(Failure):

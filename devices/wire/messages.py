@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.table.spots import Spot
-from devices.fields import (
+from devices.wire.fields import (
     ALIEN, BOOT, CARD, COUNT, POSITIVE, SEQ_REF, SPOT, SPOT_LIST, SPOT_OR_NONE, TEXT, TOKEN, UP_RANK, enum_kind, wire,
 )
 

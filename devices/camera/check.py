@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.table.snapshot import TableSnapshot
-from devices.camera_mismatch import Mismatch, MismatchKind, compare_placements
-from devices.camera_placements import PlacementTracker
-from devices.camera_reader import FrameReading
+from devices.camera.mismatch import Mismatch, MismatchKind, compare_placements
+from devices.camera.placements import PlacementTracker
+from devices.camera.reader import FrameReading
 
 DEFAULT_SETTLE_FRAMES = 10
 DEALER, DISCARD = "dealer", "discard"
