@@ -30,7 +30,7 @@ from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.header import header_body, table_config
 from dealer_assist.table.match import refuse_other_table
-from dealer_assist.table.pins import PinGuard, PinSetter, new_pin, pin_from_hash_text
+from dealer_assist.table.pins import PinGuard, PinSetter, lock_refusal, new_pin, pin_from_hash_text
 from dealer_assist.table.readings import mispay_entries
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import (
@@ -68,23 +68,26 @@ class Table:
 
     @classmethod
     def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None,
-             clock: Callable[[], float] = time.time, named: Mapping[str, str] | None = None) -> Table:
+             clock: Callable[[], float] = time.time, named: Mapping[str, str] | None = None,
+             resumed: bool = True) -> Table:
         """Open or create the table's journal. Raises JournalInUse naming the process that holds it,
         InputError when a field the start `named` (field -> where it was named, e.g. "--profile")
-        differs from the journal's own table, and JournalDamaged on any damage."""
+        differs from the journal's own table, and JournalDamaged on any damage. An existing journal
+        records that the table resumed; `resumed=False` for a tool that opens it without dealing
+        (`pin set`), whose own record is all it adds."""
         path = Path(path)
         lock = JournalLock(path).acquire()
         try:
             if config is not None and named:
                 refuse_other_table(path, config, named)
-            return cls._opened(path, config, devices, clock, lock)
+            return cls._opened(path, config, devices, clock, lock, resumed)
         except BaseException:
             lock.release()
             raise
 
     @classmethod
     def _opened(cls, path: Path, config: TableConfig | None, devices: dict[str, Any] | None, clock: Callable[[], float],
-                lock: JournalLock) -> Table:
+                lock: JournalLock, resumed: bool) -> Table:
         verdict = verify(path) if path.exists() else Verdict(True, 0, "new journal")
         if not verdict.ok:
             raise JournalDamaged(verdict, verdict.message)
@@ -99,8 +102,9 @@ class Table:
         session, pins = _recover(path, verdict)
         journal = Journal(path, verdict)
         table = cls(path, journal, session, pins, verdict, clock, verdict.closed, lock)
-        table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
-                                            "devices": devices or {}, "software": SOFTWARE})
+        if resumed:
+            table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
+                                                "devices": devices or {}, "software": SOFTWARE})
         return table
 
     # --- inputs -----------------------------------------------------------------------------------
@@ -118,7 +122,7 @@ class Table:
         return self._apply(event)
 
     def check_pin(self, pin: str) -> None:
-        """The supervisor's PIN check, every try recorded; five wrong tries lock it for 60 s."""
+        """The supervisor's PIN check, every try recorded; `MAX_TRIES` wrong tries lock it (`pins`)."""
         self._check_running()
         try:
             events = self.pins.check(pin, self.clock())
@@ -129,7 +133,7 @@ class Table:
             self._write(RecordKind.SECURITY, body)
             self.pins.replay(body)
         if events[-1]["event"] == "pin_locked":
-            raise RuleError(Refusal.PIN_LOCKED, "wrong supervisor PIN: five wrong tries, locked for 60 s")
+            raise lock_refusal()
         if events[-1]["event"] != "pin_ok":
             raise RuleError(Refusal.WRONG_PIN, "wrong supervisor PIN")
 
