@@ -23,8 +23,10 @@ ENDED = {
 }
 
 
-FIRST_TO_ACT = "▶ first"  # the seat holding the action button (RULES.md §2.16): it acts first
-FIRST_TO_ACT_TIP = "This seat acts first this round (the action button)"
+# The seat holding the action button (RULES.md §2.16): the first in this round's action order, whoever
+# acts now (a seat acting now says "▶ to act"); so no arrow, which would read as the seat up next.
+FIRST_TO_ACT = "1st\naction"  # two short lines: beside "Seat 8" in the narrowest seat
+FIRST_TO_ACT_TIP = "This seat is first in this round's action order (the action button)"
 
 
 def signed(cents: Cents) -> str:
