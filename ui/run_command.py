@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import Failure
 from dealer_assist.journal.errors import JournalDamaged
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.pins import PinSetter
 from dealer_assist.table.table_file import DEFAULT_PROFILE, DEFAULT_TABLE_ID, table_start
@@ -30,7 +31,6 @@ from devices.table_controller import TableController
 from pit.shipping.link import add_pit_options, pit_link
 from pit.stream.wire import check_table_id
 from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
-from ui.text import count
 
 if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen opens
     from devices.camera_watch import CameraWatch

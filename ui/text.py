@@ -59,11 +59,6 @@ TABLE_STATES = {
 }
 
 
-def count(n: int, thing: str) -> str:
-    """'1 card', '2 cards'."""
-    return f"{n} {thing}" + ("" if n == 1 else "s")
-
-
 SEAT_AS_LAST = "Seat as last round"  # "Same as last round" (RULES.md §8.22) for the seat chosen
 TABLE_AS_LAST = "Table as last round"  # and for every seat that wagered then and holds nothing yet
 ON_SEAT = {WagerKind.BASE: "", WagerKind.LUCKY_LUCKY: "LL ", WagerKind.BUSTER: "Buster "}  # as the seat shows its wagers

@@ -16,6 +16,7 @@ from typing import Any
 
 from dealer_assist.journal.errors import JournalCode, JournalError
 from dealer_assist.rules.cards import Card
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.inputs import (
     Action, CardDrawn, CheckedByHand, Decide, Input, Insure, NoMoreBets, PaymentsMade, PlaceWager,
 )
@@ -507,7 +508,7 @@ class TableSession:
         """A decision whose stake is the chips read: refused, naming the amount read, when the rules do not allow it."""
         error = tracker.verify(event)
         if error is None and reading.alien:
-            error = RuleError(Refusal.CHIPS_NOT_ALLOWED, f"{reading.alien} chips of another casino lie there too", "8.22")
+            error = RuleError(Refusal.CHIPS_NOT_ALLOWED, f"{count(reading.alien, 'chip')} of another casino there too", "8.22")
         if error is not None:
             raise RuleError(Refusal.CHIPS_NOT_ALLOWED, f"seat {reading.spot.seat}: {format_money(amount)} read on "
                             f"{reading.spot} for the {what}: {error.message}", error.rule)
@@ -645,7 +646,7 @@ class TableSession:
         _check_signed(event)
         drawn = [(i, e.card) for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
         if not 0 <= event.index < len(drawn):
-            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(drawn)} cards: there is no card {event.index + 1}")
+            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {count(len(drawn), 'card')}: there is no card {event.index + 1}")
         position, was = drawn[event.index]
         replayed = list(self.round_inputs)
         replayed[position] = CardDrawn(event.card)
