@@ -165,6 +165,15 @@ class Journal:
         self.closed = True
         write_seal(self.path, self.seq, self.head)
 
+    def remove(self) -> None:
+        """Close and delete a journal made by a start that was then refused: the file and SQLite's
+        files beside it go, and no seal is written."""
+        self.db.close()
+        self.closed = True
+        for path in (self.path, self.path.with_name(self.path.name + "-wal"), self.path.with_name(self.path.name + "-shm"),
+                     seal_path(self.path)):
+            path.unlink(missing_ok=True)
+
 
 def intact(records: int) -> str:
     """The verdict of a journal whose every record checks, from its file or from the pit's copy."""

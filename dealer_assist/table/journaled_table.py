@@ -61,6 +61,7 @@ class Table:
         self.clock = clock
         self.rounds_closed = rounds_closed
         self.stopped: str | None = None  # why the table stopped taking inputs, once it has
+        self.created = False  # this opening made the journal
         self._verified = (verdict.records, verdict.head)
         self._trial = _twin(session)  # works out each input before its record is written
 
@@ -98,7 +99,9 @@ class Table:
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, header_body(config, session.profile, devices or {}, SOFTWARE))
             verdict = Verdict(True, journal.seq, "", None, 1, journal.head)
-            return cls(path, journal, session, PinGuard(), verdict, clock, 0, lock)
+            table = cls(path, journal, session, PinGuard(), verdict, clock, 0, lock)
+            table.created = True
+            return table
         session, pins = _recover(path, verdict)
         journal = Journal(path, verdict)
         table = cls(path, journal, session, pins, verdict, clock, verdict.closed, lock)
@@ -230,6 +233,18 @@ class Table:
         """Seal the journal and give up its lock."""
         try:
             self.journal.close()
+        finally:
+            self.lock.release()
+
+    def discard(self) -> None:
+        """A start refused after the table was opened: a journal this opening made is deleted, before
+        its lock is given up, so the refused start leaves no journal, seal or lock behind; one that
+        was there before is closed as usual."""
+        if not self.created:
+            self.close()
+            return
+        try:
+            self.journal.remove()
         finally:
             self.lock.release()
 
