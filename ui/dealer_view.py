@@ -5,6 +5,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.inputs import Input, NoMoreBets, PaymentsMade
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.phases import Need
@@ -26,7 +27,7 @@ from ui.reader_lines import difference_lines, reader_prompt, seat_line
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
 from ui.tap_guard import TapGuard
-from ui.text import count, left_out_line
+from ui.text import left_out_line
 from ui.theme import hold_place, see_through
 from ui.wager_pad import WagerPad
 

@@ -44,8 +44,9 @@ QLabel#big {{ font-size: {px(30)}px; font-weight: bold; }}
 QLabel#total {{ font-size: {px(24)}px; font-weight: bold; color: {ACCENT}; }}
 QLabel#status {{ font-size: {px(16)}px; color: {MUTED}; }}
 QLabel#button {{ background: {ACCENT}; color: #111; border-radius: {px(14)}px; font-weight: bold; padding: {px(2)}px {px(6)}px; }}
-/* A seat's "▶ first" badge is smaller: beside "Seat 8" it fits the narrowest seat, eight at 1280 px. */
-QFrame#seat QLabel#button {{ font-size: {px(14)}px; padding: {px(2)}px {px(3)}px; border-radius: {px(6)}px; }}
+/* A seat's "1st action" badge is smaller, on two lines no taller than "Seat 8": beside it, it fits the
+   narrowest seat, eight at 1280 px, and moves nothing below it. */
+QFrame#seat QLabel#button {{ font-size: {px(11)}px; padding: 0px {px(3)}px; border-radius: {px(5)}px; }}
 QLabel#pay {{ color: {PAY}; font-size: {px(24)}px; font-weight: bold; }}
 QLabel#collect {{ color: {COLLECT}; font-size: {px(24)}px; font-weight: bold; }}
 QLabel#row {{ font-size: {px(20)}px; font-weight: bold; }}

@@ -100,6 +100,10 @@ class TableController:
         """Close the journal (sealing it) and give up its lock; `stop` the devices first."""
         self._table.close()
 
+    def discard(self) -> None:
+        """Close a table whose start was refused before it was dealt (`Table.discard`)."""
+        self._table.discard()
+
     # --- what others read ------------------------------------------------------------------------
 
     @property

@@ -25,8 +25,8 @@ from dealer_assist.table.journaled_table import replay
 from dealer_assist.table.session import TableConfig
 from pit.service.floor.alerts import wall_time
 from pit.service.floor.data import Change, Conflict, LoginRefused, NotFound, Role, User
-from pit.service.floor.dealing import NO_DEALER, DealerSums, Dealing, dealer_report
-from pit.stream.wire import RecordMessage, body_of, journal_identity
+from pit.service.floor.dealing import DealerSums, Dealing, dealer_report
+from pit.stream.wire import RecordMessage, journal_identity
 
 TRIES = 5
 LOCK_S = 60.0
@@ -166,15 +166,11 @@ class MemoryPitData:
             dealing = Dealing()
             for message in found:
                 dealing.take(message)
-            closed = {m.round_id: body_of(m.body).get("dealers") or [NO_DEALER] for m in found
-                      if m.kind is RecordKind.CLOSE and start <= wall_time(m.wall) < end}
-            for dealers in closed.values():
-                for dealer in dealers:
-                    sums[dealer].rounds += 1
-                    sums[dealer].tables.add(table.table_id)
+            closed = {m.round_id for m in found if m.kind is RecordKind.CLOSE and start <= wall_time(m.wall) < end}
             for (_, round_id, dealer), tally in dealing.tallies.items():
                 if round_id in closed:
                     sums[dealer].add(tally)
+                    sums[dealer].tables.add(table.table_id)
             for stint in dealing.stints.values():
                 if stint.began < end and stint.ended >= start:
                     sums[stint.dealer].seconds += (min(stint.ended, end) - max(stint.began, start)).total_seconds()

@@ -185,7 +185,8 @@ def test_the_per_dealer_report_in_json_and_csv(client, floor, journals):
     Cleo M.; T-3's with nobody signed in."""
     log_in(client, "meg")
     report = client.get("/api/reports/dealers", params=WIDE).json()
-    assert set(report) == {"dealers", "taps_counted"} and "PlaceWager" in report["taps_counted"]
+    assert set(report) == {"dealers", "taps_counted", "rounds_counted"} and "PlaceWager" in report["taps_counted"]
+    assert "for the dealer signed in when its first card was dealt" in report["rounds_counted"]
     rows = {row["dealer"]: row for row in report["dealers"]}
     assert list(rows) == ["Ana R.", "Ben K.", "Cleo M.", None]
     assert all(set(row) == DEALER_KEYS for row in rows.values())

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.journal.journal_file import RecordKind
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.money import format_money
 from dealer_assist.table.lockout import LOCKED_FOR, wrong_tries
 from dealer_assist.table.spots import parse_spot
@@ -103,7 +104,7 @@ def _mispay(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
 
 def _rotation_warning(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
     return ("rotation-warning", AlertKind.ROTATION_WARNING,
-            f"bank rotation: {op.get('minutes_left')} minutes left before two other player-dealers must bank")
+            f"bank rotation: {count(int(op.get('minutes_left', 0)), 'minute')} left before two other player-dealers must bank")
 
 
 # The ops of an input or a close that raise an alert: the cause's name, the alert's kind and text.

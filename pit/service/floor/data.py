@@ -183,7 +183,7 @@ class DealerRow(TypedDict):
     dealer: str | None
     tables: list[str]  # the tables dealt
     hours: float | None  # time at them: from each sign-in to its sign-out, or to the last record of the stint
-    rounds: int  # rounds closed in the range that the dealer dealt (a relief's round counts for both)
+    rounds: int  # rounds closed in the range that count for the dealer (`rounds_counted`)
     rounds_per_hour: float | None
     taps: int  # the dealer's own inputs in those rounds (`taps_counted`)
     taps_per_round: float | None
@@ -196,6 +196,7 @@ class DealerReport(TypedDict):
 
     dealers: list[DealerRow]  # by name, the rounds with no dealer signed in last
     taps_counted: list[str]  # the inputs counted as the dealer's taps, accepted or refused
+    rounds_counted: str  # whose a round is: the dealer signed in when its first card was dealt
 
 
 @dataclass(frozen=True, slots=True)

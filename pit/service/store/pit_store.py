@@ -29,7 +29,7 @@ from pit.service.floor.data import (
     AlertRow, Change, Conflict, DealerReport, LoginRefused, NotAllowed, NotFound, Role, RoundRow, ShiftReport, TableTile, User,
     Witnessed,
 )
-from pit.service.floor.dealing import NO_DEALER, DealerSums, Tally, dealer_report
+from pit.service.floor.dealing import DealerSums, Tally, dealer_report
 from pit.service.store.changes import CHANNEL, alert_change
 from pit.service.store.lease import SESSION_OPTIONS
 from pit.service.store.migrate import Migration, migrate, not_applied
@@ -275,20 +275,16 @@ class PitStore:
         }
 
     def dealer_report(self, start: datetime, end: datetime) -> DealerReport:
-        """Rounds closed in the range by who dealt them; taps, late changes and mispays in those rounds
-        by who was signed in; time at the tables from the stints, cut to the range."""
+        """Rounds closed in the range, each for the dealer signed in at its first card (`ROUNDS_COUNTED`);
+        taps, late changes and mispays in those rounds by who was signed in; time at the tables from the
+        stints, cut to the range."""
         sums: defaultdict[str, DealerSums] = defaultdict(DealerSums)
-        for dealer, rounds, tables in self._all(
-                "SELECT d.dealer, count(*), array_agg(DISTINCT r.table_id) FROM rounds r,"
-                " unnest(CASE WHEN cardinality(r.dealers) = 0 THEN ARRAY[%s] ELSE r.dealers END) AS d(dealer)"
-                " WHERE r.closed_at >= %s AND r.closed_at < %s GROUP BY d.dealer", (NO_DEALER, start, end)):
-            sums[dealer].rounds = int(rounds)
+        for dealer, taps, late, mispays, rounds, tables in self._all(
+                "SELECT t.dealer, sum(t.taps), sum(t.late_changes), sum(t.mispays), sum(t.rounds),"
+                " array_agg(DISTINCT r.table_id) FROM dealer_rounds t JOIN rounds r USING (journal, round_id)"
+                " WHERE r.closed_at >= %s AND r.closed_at < %s GROUP BY t.dealer", (start, end)):
+            sums[dealer].add(Tally(int(taps), int(late), int(mispays), int(rounds)))
             sums[dealer].tables.update(tables)
-        for dealer, taps, late, mispays in self._all(
-                "SELECT t.dealer, sum(t.taps), sum(t.late_changes), sum(t.mispays) FROM dealer_rounds t"
-                " JOIN rounds r USING (journal, round_id) WHERE r.closed_at >= %s AND r.closed_at < %s"
-                " GROUP BY t.dealer", (start, end)):
-            sums[dealer].add(Tally(int(taps), int(late), int(mispays)))
         for dealer, seconds, tables in self._all(
                 "SELECT dealer, sum(extract(epoch FROM least(ended, %s) - greatest(began, %s))), array_agg(DISTINCT table_id)"
                 " FROM dealer_stints WHERE began < %s AND ended >= %s GROUP BY dealer", (end, start, end, start)):
