@@ -97,7 +97,8 @@ async def ship(path: Path, table_id: str, link: PitLink) -> tuple[int, str]:
     finally:
         await quietly_close(client)
     if not now.complete(head):
-        return 1, f"FAILED: the stream lacks {now.lacking(head)} of {head} records after sending, from seq {now.first_missing}"
+        return 1, (f"FAILED: the stream lacks {now.lacking(head)} of {head} records after sending, "
+                   f"from seq {now.first_missing}")
     gaps = f", {len(held.missing)} of them in gaps from seq {held.first_missing}" if held.missing else ""
     return 0, (f"OK: the pit's stream holds all {head} records of journal {journal[:12]} "
                f"({held.lacking(head)} sent now{gaps})")

@@ -225,6 +225,7 @@ class Shipper:
             self._resend = True  # a session starts by looking at what the stream holds
             while not self._stopping.is_set() and not lost.is_set():
                 self._wake.clear()
+                last_status, wait = await self._status(client, journal, last_status)  # before a slow refusal
                 if self._state.divergence is None:
                     await self._ship(client, journal, lost)
                 last_status, wait = await self._status(client, journal, last_status)

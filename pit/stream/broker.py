@@ -18,13 +18,14 @@ from urllib.parse import urlsplit
 import nacl.signing
 import nkeys
 from nats.aio.client import Client
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, DiscardPolicy, ExternalStream, RetentionPolicy, StorageType, StreamConfig, StreamSource
+from nats.js.api import (AckPolicy, ConsumerConfig, DeliverPolicy, DiscardPolicy, ExternalStream, RetentionPolicy,
+                         StorageType, StreamConfig, StreamSource)
 from nats.js.client import JetStreamContext
 from nats.js.errors import APIError, NotFoundError
 
 from pit.errors import BadValue
-from pit.stream.wire import (STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message, records_subject,
-                             resend_subject, seq_of_msg_id)
+from pit.stream.wire import (STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message,
+                             records_subject, resend_subject, seq_of_msg_id)
 
 DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
 MAX_REPLICAS = 3
