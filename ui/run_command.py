@@ -171,7 +171,7 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
     finally:
         controller.close()
         if shipper is not None:
-            shipper.stop(drain_s=2.0)
+            shipper.stop(drain_s=1.5)
         print(f"dealer-assist run: {lifetime.reason or 'stopped'}; the journal is closed and sealed: {journal}", file=sys.stderr)
 
 
