@@ -20,6 +20,7 @@ from pit.errors import PitCode, PitError
 STREAM = "DA_RECORDS"
 STREAM_SUBJECTS = "da.records.>"
 STATUS_EVERY_S = 5.0
+RESEND_SUBJECT = "da.resend.{table_id}"  # the pit's resend requests to a table (core NATS, not stored)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -46,6 +47,31 @@ def records_subject(table_id: str, journal: str) -> str:
 
 def status_subject(table_id: str) -> str:
     return f"da.status.{check_table_id(table_id)}"
+
+
+def resend_subject(table_id: str) -> str:
+    return RESEND_SUBJECT.format(table_id=check_table_id(table_id))
+
+
+@dataclass(frozen=True, slots=True)
+class ResendRequest:
+    """The pit lacks `from_seq` of `journal` while later records wait (PIT.md §2): send again from there."""
+
+    journal: str
+    from_seq: int
+
+    def to_json(self) -> bytes:
+        return json.dumps({"journal": self.journal, "from_seq": self.from_seq}, separators=(",", ":")).encode()
+
+    @classmethod
+    def from_json(cls, data: bytes) -> ResendRequest:
+        raw = _object(data, "resend request")
+        journal, from_seq = _field(raw, "journal", str), _field(raw, "from_seq", int)
+        if not _HEX64.fullmatch(journal):
+            raise WireError(f"resend request: journal {journal!r} is not 64 hex digits")
+        if from_seq < 1:
+            raise WireError(f"resend request: from_seq {from_seq} is not a record's seq (1 or more)")
+        return cls(journal, from_seq)
 
 
 def journal_identity(header: Record) -> str:
@@ -192,6 +218,7 @@ class StatusMessage:
     sent: str = ""  # the table's wall clock, ISO 8601 UTC
     divergence: str | None = None  # the table saw its journal behind the stream (PIT.md §4)
     extra: dict[str, Any] = field(default_factory=dict)
+    refused: bool = False  # the stream refused the table's last publish: it cannot store what it sends
 
     def encode(self) -> bytes:
         return json.dumps(asdict(self), separators=(",", ":"), ensure_ascii=False).encode()
@@ -223,7 +250,7 @@ def parse_status_message(data: bytes) -> StatusMessage:
                          _field(raw, "profile", str), round_id, _field(raw, "phase", str), player_dealer,
                          {str(k): str(v) for k, v in devices.items()}, _field(raw, "last_seq", int),
                          _field(raw, "to_ship", int), sent, raw.get("divergence"),
-                         extra if isinstance(extra, dict) else {})
+                         extra if isinstance(extra, dict) else {}, raw.get("refused") is True)
 
 
 def _object(data: bytes, what: str) -> dict[str, Any]:
