@@ -112,7 +112,8 @@ def planning(known: Known, messages: Sequence[RecordMessage | None], held: Mappi
                _places(last_stored, first_early, stream_seq) if stream_seq else {}, dealing, causes)
 
 
-def _places(last_stored: dict[str, int], first_early: dict[str, int], stream_seq: Callable[[int], int]) -> dict[str, int]:
+def _places(last_stored: dict[str, int], first_early: dict[str, int],
+            stream_seq: Callable[[int], int]) -> dict[str, int]:
     """Each journal's stream position after this batch: its last record stored, but never past a record of
     it still early (not stored), so a read from there finds that record again."""
     return {journal: stream_seq(position) if first_early.get(journal, position) >= position

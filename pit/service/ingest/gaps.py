@@ -69,8 +69,8 @@ class Gaps:
     async def load(self, session: Session) -> None:
         """The gaps as stored: another pit, or this one before a restart, may have found them."""
         async with session.lock:
-            rows = await (await session.conn.execute(
-                "SELECT journal, table_id, missing_from, held, extract(epoch FROM opened) FROM journal_gaps")).fetchall()
+            rows = await (await session.conn.execute("SELECT journal, table_id, missing_from, held,"
+                                                     " extract(epoch FROM opened) FROM journal_gaps")).fetchall()
         self.open = {journal: Gap(table_id, journal, int(missing_from), int(held), float(opened))
                      for journal, table_id, missing_from, held, opened in rows}
 
@@ -106,7 +106,8 @@ class Gaps:
                     "INSERT INTO journal_gaps (journal, table_id, missing_from, held, held_from, opened)"
                     " VALUES (%s, %s, %s, %s, %s, to_timestamp(%s)) ON CONFLICT (journal) DO UPDATE"
                     " SET missing_from = excluded.missing_from, held = excluded.held, held_from = excluded.held_from,"
-                    " opened = excluded.opened", (journal, table_id, missing_from, held.held, held.held_from, gap.opened))
+                    " opened = excluded.opened",
+                    (journal, table_id, missing_from, held.held, held.held_from, gap.opened))
                 await conn.execute("UPDATE journals SET head_stream_seq = GREATEST(head_stream_seq, %s)"
                                    " WHERE journal = %s", (held.held_from - 1, journal))
             await notify(conn, {table_change(table_id) for table_id in changed})

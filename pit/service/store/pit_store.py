@@ -224,7 +224,8 @@ class PitStore:
             raise BadValue(f"state {state!r}: use open or acked")
         rows = self._all(
             "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at"
-            " FROM alerts a LEFT JOIN acknowledgements k ON k.alert_id = a.id LEFT JOIN alerts_cleared c ON c.alert_id = a.id"
+            " FROM alerts a LEFT JOIN acknowledgements k ON k.alert_id = a.id"
+            " LEFT JOIN alerts_cleared c ON c.alert_id = a.id"
             " WHERE (%s::text IS NULL OR a.table_id = %s)"
             " AND (%s::text IS NULL OR (%s = 'open') = (k.alert_id IS NULL)) ORDER BY a.id DESC",
             (table_id, table_id, state, state))
