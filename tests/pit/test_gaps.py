@@ -99,7 +99,7 @@ def test_a_missing_record_is_asked_for_told_and_alerted_once_then_stored_in_orde
             wait_for(lambda: len(listener.heard) >= 3, what="three resend requests")
             assert {request for _, request in listener.heard} == {ResendRequest(journal, 11)}
             gaps = [b[0] - a[0] for a, b in zip(listener.heard, listener.heard[1:])]
-            assert all(0.8 <= gap <= 2.5 for gap in gaps), gaps
+            assert all(0.8 <= gap <= 4.0 for gap in gaps), gaps  # every 1 s as set, not every batch
             alerts = wait_for(lambda: [a for a in store.alerts(table_id="GP") if a["kind"] == "records_missing"],
                               what="the records missing alert")
             assert time.monotonic() - opened >= 4.0
