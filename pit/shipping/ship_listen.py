@@ -16,7 +16,7 @@ from nats.aio.msg import Msg
 
 from pit.shipping.link import PitLink, quietly_close
 from pit.shipping.outbox import journal_of
-from pit.stream.wire import WireError, parse_resend_request, resend_subject
+from pit.stream.wire import WireError, ResendRequest, resend_subject
 
 RECONNECT_S = 1.0
 Ship = Callable[[Path, str, PitLink], Awaitable[tuple[int, str]]]
@@ -35,7 +35,7 @@ async def listen(path: Path, table_id: str, link: PitLink, ship: Ship) -> int:
 
     async def on_request(message: Msg) -> None:
         try:
-            request = parse_resend_request(message.data)
+            request = ResendRequest.from_json(message.data)
         except WireError as error:
             print(f"a resend request was not understood: {error}", file=sys.stderr, flush=True)
             return

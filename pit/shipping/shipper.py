@@ -26,10 +26,23 @@ from nats.aio.msg import Msg
 
 from dealer_assist.journal.journal_file import Record, Sink, last_seq, record_at
 from pit.shipping.link import PitLink, quietly_close
-from pit.shipping.outbox import Divergence, Refused, fill, holding, journal_of, ship_from
+from pit.shipping.outbox import (
+    Divergence,
+    Refused,
+    fill,
+    holding,
+    journal_of,
+    ship_from,
+)
 from pit.shipping.table_view import StatusSource, TableView
-from pit.stream.wire import (STATUS_EVERY_S, StatusMessage, WireError, check_table_id, parse_resend_request,
-                             resend_subject)
+from pit.stream.wire import (
+    STATUS_EVERY_S,
+    ResendRequest,
+    StatusMessage,
+    WireError,
+    check_table_id,
+    resend_subject,
+)
 
 log = logging.getLogger(__name__)
 BACKOFF_FIRST_S = 0.2
@@ -284,7 +297,7 @@ class Shipper:
         """The pit's resend request for this journal: look again at what the stream holds, and fill it."""
         async def asked(message: Msg) -> None:
             try:
-                request = parse_resend_request(message.data)
+                request = ResendRequest.from_json(message.data)
             except WireError as error:
                 log.warning("%s: a resend request was not understood: %s", self.path, error)
                 return

@@ -20,6 +20,7 @@ from pit.errors import PitCode, PitError
 STREAM = "DA_RECORDS"
 STREAM_SUBJECTS = "da.records.>"
 STATUS_EVERY_S = 5.0
+RESEND_SUBJECT = "da.resend.{table_id}"  # the pit's resend requests to a table (core NATS, not stored)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -48,6 +49,31 @@ def status_subject(table_id: str) -> str:
     return f"da.status.{check_table_id(table_id)}"
 
 
+def resend_subject(table_id: str) -> str:
+    return RESEND_SUBJECT.format(table_id=check_table_id(table_id))
+
+
+@dataclass(frozen=True, slots=True)
+class ResendRequest:
+    """The pit lacks `from_seq` of `journal` while later records wait (PIT.md §2): send again from there."""
+
+    journal: str
+    from_seq: int
+
+    def to_json(self) -> bytes:
+        return json.dumps({"journal": self.journal, "from_seq": self.from_seq}, separators=(",", ":")).encode()
+
+    @classmethod
+    def from_json(cls, data: bytes) -> ResendRequest:
+        raw = _object(data, "resend request")
+        journal, from_seq = _field(raw, "journal", str), _field(raw, "from_seq", int)
+        if not _HEX64.fullmatch(journal):
+            raise WireError(f"resend request: journal {journal!r} is not 64 hex digits")
+        if from_seq < 1:
+            raise WireError(f"resend request: from_seq {from_seq} is not a record's seq (1 or more)")
+        return cls(journal, from_seq)
+
+
 def journal_identity(header: Record) -> str:
     """A journal's identity: the hex hash of its first record (a table can start a new journal)."""
     if header.seq != 1 or header.kind is not RecordKind.TABLE:
@@ -66,32 +92,6 @@ def seq_of_msg_id(value: str) -> int:
     if not _HEX64.fullmatch(journal) or not seq.isdigit():
         raise WireError(f"Nats-Msg-Id {value!r} is not JOURNAL:SEQ")
     return int(seq)
-
-
-def resend_subject(table_id: str) -> str:
-    """Where the pit asks a table for records its stream lacks (core NATS, PIT.md §2)."""
-    return f"da.resend.{check_table_id(table_id)}"
-
-
-@dataclass(frozen=True, slots=True)
-class ResendRequest:
-    """The pit's request: send `journal` again from record `from_seq` (the first it lacks)."""
-
-    journal: str
-    from_seq: int
-
-    def encode(self) -> bytes:
-        return json.dumps({"journal": self.journal, "from_seq": self.from_seq}, separators=(",", ":")).encode()
-
-
-def parse_resend_request(data: bytes) -> ResendRequest:
-    raw = _object(data, "resend request")
-    journal, from_seq = _field(raw, "journal", str), _field(raw, "from_seq", int)
-    if not _HEX64.fullmatch(journal):
-        raise WireError(f"resend request: journal {journal!r} is not 64 lowercase hex digits")
-    if from_seq < 1:
-        raise WireError(f"resend request: from_seq {from_seq} is not 1 or more")
-    return ResendRequest(journal, from_seq)
 
 
 class RecordMessage(msgspec.Struct, frozen=True):

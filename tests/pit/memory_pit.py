@@ -72,7 +72,7 @@ class MemoryPitData:
     def raise_alert(self, table_id: str, kind: str, text: str, round_id: int | None = None,
                     seq: int | None = None) -> dict[str, Any]:
         alert = {"id": len(self._alerts) + 1, "table_id": table_id, "kind": kind, "round_id": round_id, "seq": seq,
-                 "raised": self._now().isoformat(), "text": text, "acked": None}
+                 "raised": self._now().isoformat(), "text": text, "acked": None, "cleared": None}
         self._alerts.append(alert)
         self.announce(Change("alert", table_id))
         return alert
@@ -121,7 +121,7 @@ class MemoryPitData:
         table = self._by_journal(journal)
         records = list(read_records(table.path))
         return {"table_id": table.table_id, "journal": journal, "records": records[-1].seq,
-                "head": records[-1].hash.hex()}
+                "head": records[-1].hash.hex(), "missing": None}
 
     def witnessed_hashes(self, journal: str, since: int = 0) -> list[tuple[int, str]]:
         return [(record.seq, record.hash.hex()) for record in read_records(self._by_journal(journal).path, since)]
@@ -246,7 +246,8 @@ class MemoryPitData:
         row = {"table_id": table.table_id, "room": None, "profile": config.profile, "round_id": entry["round_id"] if entry else None,
                "phase": "closed" if entry and entry["closed"] else "open" if entry else "idle",
                "player_dealer": _banker(table.path, config, entry["round_id"] if entry else None),
-               "rounds_per_hour": closed_last_hour, "link": "live", "behind": 0, "devices": {},
+               "rounds_per_hour": closed_last_hour, "link": "live", "behind": 0, "refused": False, "missing": None,
+               "devices": {},
                "open_alerts": sum(1 for alert in self._alerts if alert["table_id"] == table.table_id and not alert["acked"]),
                "last_seen": self._now().isoformat()}
         return {**row, **table.status}

@@ -34,7 +34,8 @@ def test_init_migrates_once_and_keeps_one_pit_identity(postgres: PostgresCluster
     first, again = _pit("init", "--db", dsn), _pit("init", "--db", dsn)
     assert first.returncode == again.returncode == 0, first.stderr
     assert json.loads(first.stdout)["migrations"] == ["001_store", "002_many_machines", "003_dealers",
-                                                      "004_records_lighter", "005_records_unkeyed"]
+                                                      "004_records_lighter", "005_records_unkeyed",
+                                                      "006_rounds_counted", "007_gaps"]
     assert json.loads(again.stdout) == {"migrations": [], "pit_key": json.loads(first.stdout)["pit_key"]}
 
 

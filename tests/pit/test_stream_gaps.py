@@ -137,7 +137,7 @@ def test_a_running_table_asked_by_the_pit_sends_what_the_stream_lost(room: Room,
         assert MISSING not in _held(room, identity)  # nobody has asked yet: the table sends nothing
 
         async def ask(js):  # type: ignore[no-untyped-def]
-            await js._nc.publish(resend_subject("T1"), ResendRequest(identity, MISSING).encode())
+            await js._nc.publish(resend_subject("T1"), ResendRequest(identity, MISSING).to_json())
 
         room.admin(ask)
         assert _until(lambda: MISSING in _held(room, identity)), "the table did not answer the resend request"

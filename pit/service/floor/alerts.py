@@ -47,6 +47,7 @@ class AlertKind(StrEnum):
     MISPAY = "mispay"
     SPOT_FAULT = "spot_fault"
     READER_DOWN = "reader_down"
+    RECORDS_MISSING = "records_missing"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,17 @@ def divergence(table_id: str, journal: str, seq: int | None, round_id: int | Non
                at: datetime) -> AlertCause:
     """One divergence alert per journal, whichever way it was found first."""
     return AlertCause(f"divergence:{journal}", AlertKind.DIVERGENCE, table_id, journal, round_id, seq, at, text)
+
+
+def records_missing(table_id: str, journal: str, missing_from: int, held: int, at: datetime) -> AlertCause:
+    """One alert per gap: a journal's first missing seq, while later records wait (PIT.md §5)."""
+    return AlertCause(missing_cause(journal, missing_from), AlertKind.RECORDS_MISSING, table_id, journal, None,
+                      missing_from, at, f"records missing: journal {journal} lacks record {missing_from}, with"
+                      f" {held} later record{'' if held == 1 else 's'} waiting in the stream")
+
+
+def missing_cause(journal: str, missing_from: int) -> str:
+    return f"missing:{journal}:{missing_from}"
 
 
 def _money(units: Decimal) -> str:

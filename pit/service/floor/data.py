@@ -98,6 +98,8 @@ class TableTile(TypedDict):
     rounds_per_hour: int
     link: str  # live | behind | silent
     behind: int
+    refused: bool  # the table's status says the stream refuses its publishes: it cannot store what it sends
+    missing: int | None  # the first seq the pit lacks of the table's journal while later ones wait, or None
     devices: dict[str, str]
     open_alerts: int
     last_seen: str | None
@@ -119,6 +121,10 @@ class RoundRow(TypedDict):
     fees: Fees
 
 
+# A gap in a journal: its first missing seq, and how many records wait past it ("from" is a keyword).
+Missing = TypedDict("Missing", {"from": int, "held": int})
+
+
 class Witnessed(TypedDict):
     """GET /api/witness/<journal>."""
 
@@ -126,6 +132,7 @@ class Witnessed(TypedDict):
     journal: str
     records: int
     head: str
+    missing: Missing | None
 
 
 class Acknowledgement(TypedDict):
@@ -145,6 +152,7 @@ class AlertRow(TypedDict):
     raised: str | None
     text: str
     acked: Acknowledgement | None
+    cleared: str | None  # when its cause ended (a gap filled); it stays open until acknowledged
 
 
 class Payout(TypedDict):

@@ -21,6 +21,7 @@ from nats.errors import Error as NatsError
 from nats.js.errors import Error as JetStreamError
 
 from pit.service.ingest.consumer import BATCH, RecordsConsumer, ingest_lag
+from pit.service.ingest.gaps import GapTiming
 from pit.service.ingest.status import SUBJECTS, StatusListener
 from pit.service.store import lease
 from pit.service.store.lease import Session, pause
@@ -55,12 +56,14 @@ class Ingest:
     consumer, the status listener and the clock on the lock's session until the lock is lost; and
     watches the broker and the store for `health` throughout."""
 
-    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH, rooms: Sequence[str] = ()) -> None:
+    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH, rooms: Sequence[str] = (),
+                 gap_timing: GapTiming = GapTiming()) -> None:
         self.nats_url = nats_url
         self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
         self.dsn = dsn
         self.seed = seed
         self.batch = batch
+        self.gap_timing = gap_timing  # how often to ask for a gap's records, how long before its alert
         self.status = StatusListener()
         self._health = Health()
         self.known = asyncio.Event()  # health has been looked at once: what it says is so, not a default
@@ -75,7 +78,7 @@ class Ingest:
         nc = await self._connect(stop)
         if nc is None:
             return
-        records = RecordsConsumer(nc, self.batch, self.rooms)
+        records = RecordsConsumer(nc, self.batch, self.rooms, self.gap_timing)
         watching = asyncio.create_task(self._watch(nc, stop))
         try:
             while not stop.is_set():

@@ -180,10 +180,13 @@ async def keep_refused(conn: psycopg.AsyncConnection[Any], refused: Sequence[tup
 
 async def _move_heads(conn: psycopg.AsyncConnection[Any], moving: list[str], heads: Mapping[str, Head],
                       closed: dict[str, int], places: dict[str, int]) -> None:
+    """A head's stream position never passes the first record of a gap's waiting ones (`journal_gaps`)."""
     if moving:
         await conn.execute(
             "UPDATE journals j SET head_seq = u.seq, head_hash = u.hash, diverged_at = u.diverged_at,"
-            " rounds_closed = j.rounds_closed + u.closed, head_stream_seq = coalesce(u.place, j.head_stream_seq),"
+            " rounds_closed = j.rounds_closed + u.closed,"
+            " head_stream_seq = CASE WHEN u.place IS NULL THEN j.head_stream_seq ELSE LEAST(u.place,"
+            "  (SELECT g.held_from - 1 FROM journal_gaps g WHERE g.journal = j.journal)) END,"
             " last_record = CASE WHEN j.head_seq <> u.seq THEN now() ELSE j.last_record END"
             " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::bigint[], %s::int[], %s::bigint[])"
             " AS u(journal, seq, hash, diverged_at, closed, place) WHERE j.journal = u.journal",

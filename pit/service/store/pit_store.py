@@ -113,7 +113,8 @@ class PitStore:
             "  (SELECT count(*) FROM rounds r WHERE r.table_id = ids.table_id AND r.closed_at > now() - interval '1 hour'),"
             "  (SELECT count(*) FROM alerts a WHERE a.table_id = ids.table_id"
             "     AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.alert_id = a.id)),"
-            "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal), latest.room"
+            "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal), latest.room,"
+            "  (SELECT min(g.missing_from) FROM journal_gaps g WHERE g.journal = coalesce(s.journal, latest.journal))"
             " FROM ids LEFT JOIN latest USING (table_id) LEFT JOIN table_status s USING (table_id)"
             " WHERE %s::text IS NULL OR ids.table_id = %s ORDER BY ids.table_id", (table_id, table_id))
         return [self._tile(*row) for row in rows]
@@ -121,7 +122,7 @@ class PitStore:
     @staticmethod
     def _tile(table_id: str, journal: str | None, profile_id: str | None, status: dict[str, Any] | None,
               received: datetime | None, age: Decimal | None, per_hour: int, open_alerts: int,
-              last_round: int | None, room: str | None) -> tuple[TableTile, str | None]:
+              last_round: int | None, room: str | None, missing: int | None) -> tuple[TableTile, str | None]:
         """The floor's tile of a table (PIT.md §6, and its room at a head office), and the journal it is
         dealing on."""
         status = status or {}
@@ -139,6 +140,8 @@ class PitStore:
             "rounds_per_hour": int(per_hour),
             "link": "silent" if silent else "behind" if behind > 0 else "live",
             "behind": behind,
+            "refused": status.get("refused") is True,
+            "missing": int(missing) if missing is not None else None,
             "devices": status.get("devices", {}),
             "open_alerts": int(open_alerts),
             "last_seen": _iso(received),
@@ -201,10 +204,13 @@ class PitStore:
     # --- the witness ----------------------------------------------------------------------------
 
     def witness(self, journal: str) -> Witnessed:
-        row = self._one("SELECT table_id, head_seq, head_hash FROM journals WHERE journal = %s", (journal,))
+        row = self._one("SELECT j.table_id, j.head_seq, j.head_hash, g.missing_from, g.held FROM journals j"
+                        " LEFT JOIN journal_gaps g USING (journal) WHERE j.journal = %s", (journal,))
         if row is None:
             raise NotFound(f"the pit has witnessed no journal {journal!r}")
-        return {"table_id": row[0], "journal": journal, "records": int(row[1]), "head": row[2]}
+        table_id, seq, digest, missing_from, held = row
+        return {"table_id": table_id, "journal": journal, "records": int(seq), "head": digest,
+                "missing": {"from": int(missing_from), "held": int(held)} if missing_from is not None else None}
 
     def witnessed_hashes(self, journal: str, since: int = 0) -> list[tuple[int, str]]:
         self.witness(journal)
@@ -217,8 +223,9 @@ class PitStore:
         if state not in (None, "open", "acked"):
             raise BadValue(f"state {state!r}: use open or acked")
         rows = self._all(
-            "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note"
+            "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at"
             " FROM alerts a LEFT JOIN acknowledgements k ON k.alert_id = a.id"
+            " LEFT JOIN alerts_cleared c ON c.alert_id = a.id"
             " WHERE (%s::text IS NULL OR a.table_id = %s)"
             " AND (%s::text IS NULL OR (%s = 'open') = (k.alert_id IS NULL)) ORDER BY a.id DESC",
             (table_id, table_id, state, state))
@@ -240,8 +247,9 @@ class PitStore:
                     raise Conflict(f"alert {alert_id} is already acknowledged")
                 conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change(row[0])))
             found = conn.execute(
-                "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note"
-                " FROM alerts a JOIN acknowledgements k ON k.alert_id = a.id WHERE a.id = %s", (alert_id,)).fetchone()
+                "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at"
+                " FROM alerts a JOIN acknowledgements k ON k.alert_id = a.id LEFT JOIN alerts_cleared c"
+                " ON c.alert_id = a.id WHERE a.id = %s", (alert_id,)).fetchone()
         assert found is not None
         return _alert(*found)
 
@@ -415,10 +423,11 @@ class PitStore:
 
 
 def _alert(alert_id: int, table_id: str, kind: str, round_id: int | None, seq: int | None, raised: datetime,
-           text: str, by: str | None, at: datetime | None, note: str | None) -> AlertRow:
+           text: str, by: str | None, at: datetime | None, note: str | None, cleared: datetime | None) -> AlertRow:
     return {"id": alert_id, "table_id": table_id, "kind": kind, "round_id": round_id, "seq": seq,
             "raised": _iso(raised), "text": text,
-            "acked": {"by": by, "at": _iso(at), "note": note or ""} if by is not None else None}
+            "acked": {"by": by, "at": _iso(at), "note": note or ""} if by is not None else None,
+            "cleared": _iso(cleared)}
 
 
 def steps(entry: dict[str, Any]) -> list[dict[str, Any]]:
