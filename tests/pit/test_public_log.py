@@ -20,7 +20,9 @@ from pit.service.log.keeper import LogKeeper, LogSettings
 from pit.service.log.reading import LogReader, NoLog, Published
 from pit.service.store.pit_store import PitStore
 from pit.stream.broker import ensure_stream
+from pit.service.web.serve import web_config
 from pit.tlog.keyfile import write_new_key
+from pit.tlog.log_command import main as log_command
 from pit.tlog.keys import SignatureType, SignerKey
 from pit.tlog.note import Note, sign_text
 from pit.tlog.policy import Policy
@@ -135,6 +137,12 @@ def _leaves(store: PitStore) -> list[tuple[str, int]]:
         return [(j, int(r)) for j, r in conn.execute("SELECT journal, round_id FROM log_leaves ORDER BY idx")]
 
 
+def _all_published(store: PitStore, reader: LogReader, journal: str, rounds: int) -> bool:
+    leaves = _leaves(store)
+    published = _published(reader, len(leaves))
+    return sum(j == journal for j, _ in leaves) == rounds and published is not None and published.size == len(leaves)
+
+
 def _tamper_matrix(file: Path, policy_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     original = json.loads(file.read_text())
     tlog = original["tlog_proof"]
@@ -185,3 +193,62 @@ def _tamper_matrix(file: Path, policy_file: Path, capsys: pytest.CaptureFixture[
     assert proof(["verify", str(file), "--policy", str(policy_file)]) == 0
     file.write_text("{not json")
     assert proof(["verify", str(file), "--policy", str(policy_file)]) == 2
+
+
+@contextmanager
+def _serving(store: PitStore) -> Iterator[str]:
+    """Every pit's web, with the log under /log/, on a real port."""
+    import threading
+
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(web_config(store, f"127.0.0.1:{port}", log=LogReader(store.pool)))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_for(lambda: server.started, what="the web server")
+    try:
+        yield f"http://127.0.0.1:{port}/log/"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def _audit(url: str, policy: Path, state: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    capsys.readouterr()
+    code = log_command(["audit", url, "--policy", str(policy), "--state", str(state)])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def test_log_audit_finds_a_round_deleted_from_the_store_as_a_fork_and_as_a_gap(
+        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]) -> None:
+    dsn = fresh_database(postgres)
+    store = PitStore.set_up(dsn)
+    reader = LogReader(store.pool)
+    key = write_new_key(tmp_path / "log.key", ORIGIN, SignatureType.ED25519)
+    policy_file = tmp_path / "policy.txt"
+    policy_file.write_text(f"log {key.verifier()}\nquorum none\n")  # no witness: the audit alone must catch it
+    settings = LogSettings(key, Policy.parse(policy_file.read_bytes()), interval_s=0.3)
+    found = messages(bench_journal(tmp_path / "t2.db", 5, 2, "T2"), "T2")
+    with _serving(store) as url:
+        with running_ingest(nats_server.url, dsn, store.pit_identity().seed, log=LogKeeper(dsn, settings)):
+            _ship(nats_server.url, found)
+            wait_for(lambda: _all_published(store, reader, found[0].journal, 5), what="every leaf published")
+        size = len(_leaves(store))  # the stream is the module's: T2's five rounds and what earlier tests shipped
+        assert _audit(url, policy_file, tmp_path / "audit", capsys)[0] == 0
+        again = _audit(url, policy_file, tmp_path / "audit", capsys)
+        assert again == (0, f"log {url}: {size} leaves, grown from {size}, every new leaf chained onto its journal\n")
+        with store.pool.connection() as conn:  # the room deletes round 3 and signs its history again
+            conn.execute("ALTER TABLE log_leaves DISABLE TRIGGER log_leaves_kept")
+            index = conn.execute("DELETE FROM log_leaves WHERE journal = %s AND round_id = 3 RETURNING idx",
+                                 (found[0].journal,)).fetchone()[0]
+            conn.execute("UPDATE log_leaves SET idx = idx - 1 WHERE idx > %s", (index,))
+            conn.execute("DELETE FROM log_checkpoints")
+        with running_ingest(nats_server.url, dsn, store.pit_identity().seed, log=LogKeeper(dsn, settings)):
+            wait_for(lambda: _published(reader, size - 1), what="the rewritten log signed")
+        code, said = _audit(url, policy_file, tmp_path / "audit", capsys)
+        assert code == 1 and said.startswith(f"BROKEN fork: the log has {size - 1} leaves, it had {size}"), said
+        code, said = _audit(url, policy_file, tmp_path / "fresh", capsys)
+        assert code == 1 and said.startswith(f"BROKEN gap: leaf {index} of journal {found[0].journal}"), said
+    store.close()

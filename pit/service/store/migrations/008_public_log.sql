@@ -36,3 +36,6 @@ CREATE TABLE log_witnesses (
     name text PRIMARY KEY,
     size bigint NOT NULL
 );
+
+-- A leaf is kept as written, like the records it covers (the log's auditors would find a change anyway).
+CREATE TRIGGER log_leaves_kept BEFORE UPDATE OR DELETE ON log_leaves FOR EACH ROW EXECUTE FUNCTION refuse_change();
