@@ -35,7 +35,7 @@ def test_init_migrates_once_and_keeps_one_pit_identity(postgres: PostgresCluster
     assert first.returncode == again.returncode == 0, first.stderr
     assert json.loads(first.stdout)["migrations"] == ["001_store", "002_many_machines", "003_dealers",
                                                       "004_records_lighter", "005_records_unkeyed",
-                                                      "006_rounds_counted", "007_gaps"]
+                                                      "006_rounds_counted", "007_gaps", "008_public_log"]
     assert json.loads(again.stdout) == {"migrations": [], "pit_key": json.loads(first.stdout)["pit_key"]}
 
 

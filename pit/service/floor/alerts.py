@@ -48,6 +48,8 @@ class AlertKind(StrEnum):
     SPOT_FAULT = "spot_fault"
     READER_DOWN = "reader_down"
     RECORDS_MISSING = "records_missing"
+    LOG_UNPUBLISHED = "log_unpublished"  # a round no published checkpoint covers after 5 minutes (PIT.md §9)
+    LOG_REFUSED = "log_refused"  # a witness refused a checkpoint, or the log's leaves no longer rebuild one
 
 
 @dataclass(frozen=True, slots=True)

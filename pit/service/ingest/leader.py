@@ -23,6 +23,7 @@ from nats.js.errors import Error as JetStreamError
 from pit.service.ingest.consumer import BATCH, RecordsConsumer, ingest_lag
 from pit.service.ingest.gaps import GapTiming
 from pit.service.ingest.status import SUBJECTS, StatusListener
+from pit.service.log.keeper import LogKeeper
 from pit.service.store import lease
 from pit.service.store.lease import Session, pause
 from pit.stream.ingest_client import IngestClient
@@ -57,7 +58,8 @@ class Ingest:
     watches the broker and the store for `health` throughout."""
 
     def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH, rooms: Sequence[str] = (),
-                 gap_timing: GapTiming = GapTiming()) -> None:
+                 gap_timing: GapTiming = GapTiming(), log: LogKeeper | None = None) -> None:
+        self.log = log  # the room's public log, kept while this pit ingests (PIT.md §9)
         self.nats_url = nats_url
         self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
         self.dsn = dsn
@@ -122,7 +124,8 @@ class Ingest:
         tasks = [asyncio.create_task(records.run(session, stop)),
                  asyncio.create_task(self.status.run(session, stop)),
                  asyncio.create_task(self.status.clock(session, stop)),
-                 asyncio.create_task(self._keep(session, stop))]
+                 asyncio.create_task(self._keep(session, stop)),
+                 *([asyncio.create_task(self.log.run(session, stop))] if self.log is not None else [])]
         stopping = asyncio.create_task(stop.wait())
         try:
             await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)

@@ -22,6 +22,7 @@ from pit.service.floor.round_facts import Correction, Fact, Header, RoundClose, 
 from pit.service.ingest import dealing_rows
 from pit.service.ingest.batch import Known, Plan, plan
 from pit.service.ingest.witness import Head, Verdict
+from pit.service.log.append import append_closed
 from pit.service.store.changes import CHANNEL, alert_change, table_change
 from pit.stream.wire import RecordMessage, json_text
 
@@ -120,6 +121,7 @@ async def write_plan(conn: psycopg.AsyncConnection[Any], planned: Plan, rooms: M
         await _new_journals(conn, planned.told, rooms)
         asked = await conn.execute(THRESHOLD)
     await _copy_records(conn, planned.told)
+    await append_closed(conn, planned.told)  # the log's leaves, stored with the records they cover (PIT.md §9)
     threshold = _threshold(await asked.fetchone())
     causes = [cause for message in planned.stored for cause in rules.record_alerts(message, threshold)]
     async with conn.pipeline():
