@@ -79,12 +79,12 @@ from dealer_assist.table.table_facts import TableFacts  # noqa: E402
 from devices.table_owner.controller import TableController  # noqa: E402
 from hw_sims.bench_devices import BenchDevices  # noqa: E402
 from hw_sims.chip_players import ChipPlayers  # noqa: E402
-from ui.bench_panel import BenchPanel  # noqa: E402
-from ui.bridge import TableBridge  # noqa: E402
-from ui.confirm_overlay import open_confirmation  # noqa: E402
-from ui.dealer_window import DealerWindow  # noqa: E402
-from ui.screen_font import load_screen_font  # noqa: E402
-from ui.wager_pad import CHIPS, INSURANCE  # noqa: E402
+from ui.dealer.bench_panel import BenchPanel  # noqa: E402
+from ui.common.bridge import TableBridge  # noqa: E402
+from ui.common.confirm_overlay import open_confirmation  # noqa: E402
+from ui.dealer.dealer_window import DealerWindow  # noqa: E402
+from ui.common.screen_font import load_screen_font  # noqa: E402
+from ui.keypads.wager_pad import CHIPS, INSURANCE  # noqa: E402
 
 PROFILES = ("nobust-4.0", "c21-8.0", "sd-buster-a")
 PLAYING = 6  # seats playing; the player-dealer banks from a seventh

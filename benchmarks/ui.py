@@ -72,14 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     pages = {Need.PAYMENTS: "settle now", Need.NOTHING: "settlement"}
     from devices.table_owner.controller import Item, TableController
     from hw_sims.bench_devices import BenchDevices
-    from ui.autoplay import AutoPlayer
-    from ui.bench_panel import BenchPanel
-    from ui.bridge import TableBridge
-    from ui.card_widget import CardRow
-    from ui.dealer_window import DealerWindow
-    from ui.long_lived import set_aside
-    from ui.screen_font import load_screen_font
-    from ui.settlement_table import SettlementTable
+    from ui.shell.autoplay import AutoPlayer
+    from ui.dealer.bench_panel import BenchPanel
+    from ui.common.bridge import TableBridge
+    from ui.dealer.card_widget import CardRow
+    from ui.dealer.dealer_window import DealerWindow
+    from ui.shell.long_lived import set_aside
+    from ui.common.screen_font import load_screen_font
+    from ui.settlement.settlement_table import SettlementTable
 
     class TimedController(TableController):
         """Stamps a card from the shoe as its link hands it over, as the GUI thread takes it, and once

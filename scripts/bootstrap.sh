@@ -14,7 +14,7 @@ apt_packages=(python3 python3-venv libzbar0 libegl1 libgl1 libfontconfig1 libxkb
               # a Wayland desktop; the kiosk's screen kept awake (xset); `run --vnc` (x11vnc);
               # systemd-analyze, which checks the shipped unit
               libwayland-client0 libwayland-cursor0 libwayland-egl1 x11-xserver-utils x11vnc systemd
-              # the screens' font, named by ui/screen_font.py: the same text widths on every machine
+              # the screens' font, named by ui/common/screen_font.py: the same text widths on every machine
               fonts-dejavu-core
               # the card room: broker, store, and the browser its tests drive
               nats-server postgresql chromium chromium-driver

@@ -18,7 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "devices": ("devices.commands", "watch the shoe scanner or the wager reader, or ask the peek device, as JSON lines"),
     "sim": ("hw_sims.commands", "run an emulated shoe, peek device or wager reader on a pseudo-terminal or TCP port"),
     "analyze": ("dealer_assist.commands.analyze", "exact odds of the Buster and Lucky Lucky bets; Monte Carlo of whole rounds"),
-    "run": ("ui.run_command", "open the dealer's touchscreen"),
+    "run": ("ui.shell.run_command", "open the dealer's touchscreen"),
     "pit": ("pit.commands", "the card room's pit service: init, table add, nats-config, user add, token add, serve"),
     "room": ("pit.trial.room", "a whole card room on this machine: broker, store, pit and N emulated tables"),
     "log": ("pit.tlog.log_command", "the room's public log: keygen"),

@@ -21,7 +21,7 @@ from dealer_assist.table.readings import ReadingIssue
 from dealer_assist.table.session_inputs import AcceptPayout, BankAccepted, DealerSignIn, DealerSignOut, SettlementConfirmed
 from dealer_assist.table.snapshot import AttentionKind
 from dealer_assist.text.round_story import story
-from ui.dispute_report import write_report
+from ui.supervisor.dispute_report import write_report
 
 # sd-buster-a deals seat 2, seat 3, the dealer's up card, seat 2, seat 3, the hole card:
 # seat 2 TH QH = 20, seat 3 9H 8C = 17, dealer 6D 9C = 15, draws 8S: 23, over.

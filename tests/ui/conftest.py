@@ -18,13 +18,13 @@ from dealer_assist.table.journaled_table import Table as JournaledTable
 from dealer_assist.table.session import TableConfig, TableInput, TableState
 from dealer_assist.table.snapshot import TableSnapshot
 from devices.table_owner.controller import TableController
-from ui.bank_offer import BANK_CHIPS
-from ui.bench_panel import BenchPanel
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
-from ui.screen_font import load_screen_font
-from ui.tap_guard import GUARD_S, REPEATABLE
-from ui.wager_pad import CHIPS
+from ui.keypads.bank_offer import BANK_CHIPS
+from ui.dealer.bench_panel import BenchPanel
+from ui.common.bridge import TableBridge
+from ui.dealer.dealer_window import DealerWindow
+from ui.common.screen_font import load_screen_font
+from ui.common.tap_guard import GUARD_S, REPEATABLE
+from ui.keypads.wager_pad import CHIPS
 
 PIN = "2468"
 

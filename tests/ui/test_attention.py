@@ -8,7 +8,7 @@ from dealer_assist.rules.inputs import Action, CardDrawn, WagerKind
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.session_inputs import CardsUnread, ConfirmPeek, DiscardMisdeal, KeyCard
 from dealer_assist.table.snapshot import Attention, AttentionKind
-from ui.wager_pad import INSURANCE
+from ui.keypads.wager_pad import INSURANCE
 
 
 def test_a_wager_under_the_table_minimum_is_refused_with_its_rule(table):

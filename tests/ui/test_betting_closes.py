@@ -15,9 +15,9 @@ from dealer_assist.table.session_inputs import DiscardMisdeal
 from dealer_assist.table.table_facts import table_facts
 from devices.table_owner.controller import TableController
 from hw_sims.bench_devices import BenchDevices
-from ui.bench_panel import BenchPanel
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
+from ui.dealer.bench_panel import BenchPanel
+from ui.common.bridge import TableBridge
+from ui.dealer.dealer_window import DealerWindow
 
 WAIT_MS = 5_000
 

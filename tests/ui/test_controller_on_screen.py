@@ -23,11 +23,11 @@ from dealer_assist.table.journaled_table import Table  # noqa: E402
 from dealer_assist.table.session import TableConfig  # noqa: E402
 from dealer_assist.table.snapshot import AttentionKind  # noqa: E402
 from devices.table_owner.controller import TableController  # noqa: E402
-from ui.bridge import TableBridge  # noqa: E402
-from ui.confirm_overlay import open_confirmation  # noqa: E402
-from ui.dealer_window import DealerWindow  # noqa: E402
-from ui.supervisor_window import SupervisorWindow, open_supervisor  # noqa: E402
-from ui.tap_guard import GUARD_S  # noqa: E402
+from ui.common.bridge import TableBridge  # noqa: E402
+from ui.common.confirm_overlay import open_confirmation  # noqa: E402
+from ui.dealer.dealer_window import DealerWindow  # noqa: E402
+from ui.supervisor.supervisor_window import SupervisorWindow, open_supervisor  # noqa: E402
+from ui.common.tap_guard import GUARD_S  # noqa: E402
 
 WAIT_MS = 20_000
 

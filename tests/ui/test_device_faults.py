@@ -29,10 +29,10 @@ from hw_sims.shoe import ShoeEmulator
 from tests.screenshots import shoot
 from tests.ui.conftest import PIN
 from tests.ui.test_camera_banner import Camera
-from ui.bank_offer import BANK_CHIPS
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
-from ui.wager_pad import CHIPS
+from ui.keypads.bank_offer import BANK_CHIPS
+from ui.common.bridge import TableBridge
+from ui.dealer.dealer_window import DealerWindow
+from ui.keypads.wager_pad import CHIPS
 
 WAIT_MS = 20_000
 _names = itertools.count()

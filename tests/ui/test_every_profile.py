@@ -12,7 +12,7 @@ from dealer_assist.rules.profile import profile_names
 from dealer_assist.rules.settlement import Wager
 from dealer_assist.table.session import TableState
 from dealer_assist.text.journal_text import money
-from ui.text import settlement_action
+from ui.common.text import settlement_action
 
 ROUNDS = 4
 

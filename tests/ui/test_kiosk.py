@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.ui.test_run_stop import start_run, stop
 from ui import kiosk
-from ui.dealer_window import DealerWindow
-from ui.run_command import main
-from ui.vnc_screen import start_xvfb
+from ui.dealer.dealer_window import DealerWindow
+from ui.shell.run_command import main
+from ui.shell.vnc_screen import start_xvfb
 
 
 def _watch_the_window(seen: dict[str, object], before: set[int], tries: int = 40) -> None:

@@ -15,9 +15,9 @@ from dealer_assist.rules.phases import Need, Phase
 from tests.devices.reader_rig import ReaderTable
 from tests.screenshots import shoot
 from tests.ui.test_layouts import _check_fit
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
-from ui.tap_guard import GUARD_S
+from ui.common.bridge import TableBridge
+from ui.dealer.dealer_window import DealerWindow
+from ui.common.tap_guard import GUARD_S
 
 # sd-buster-a deals seats 2, 3 and 7, the dealer's up card, again, the hole card: seat 2 9H 7C = 16, seat 3
 # AS KD a Natural (paid at once: the dealer's 6 up cannot make one), seat 7 TH QH = 20; the dealer 6D 9C = 15

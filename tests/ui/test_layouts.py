@@ -10,8 +10,8 @@ from dealer_assist.rules.phases import Need
 from dealer_assist.table.session_inputs import ConfirmPeek
 from tests.screenshots import shoot
 from tests.ui.label_checks import check_elided
-from ui.elided_label import ElidedLabel
-from ui.settlement_table import NO_BREAK, SettlementTable
+from ui.common.elided_label import ElidedLabel
+from ui.settlement.settlement_table import NO_BREAK, SettlementTable
 
 SIZES = [(1280, 800), (1920, 1080)]
 

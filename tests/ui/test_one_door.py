@@ -90,7 +90,7 @@ def test_nothing_outside_the_table_wing_reaches_a_running_tables_parts():
 
 def test_the_scan_covers_the_folders_and_their_own_rounds_and_journals_exist():
     scanned = {path.relative_to(ROOT).as_posix() for path in _sources()}
-    assert {"hw_sims/bench_devices.py", "benchmarks/pace.py", "dealer_assist/play/bench.py", "ui/autoplay.py",
+    assert {"hw_sims/bench_devices.py", "benchmarks/pace.py", "dealer_assist/play/bench.py", "ui/shell/autoplay.py",
             "pit/service/web/access.py"} <= scanned
     assert OWN_ROUNDS | OWN_JOURNALS <= scanned, "a module listed as building its own rounds or journal is gone"
 

@@ -22,7 +22,7 @@ from dealer_assist.table.pins import bench_pin
 from hw_sims.bench_command import main as bench
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.shoe import ShoeEmulator
-from ui.run_command import main as run
+from ui.shell.run_command import main as run
 
 
 def _pins_set(journal) -> list[str]:

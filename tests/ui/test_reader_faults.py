@@ -22,10 +22,10 @@ from tests.devices.reader_rig import ReaderTable, spot
 from tests.screenshots import shoot
 from tests.ui.test_layouts import _check_fit
 from tests.ui.test_reader_screens import BOTH_WIN, _waited
-from ui.bridge import TableBridge
-from ui.confirm_overlay import open_confirmation
-from ui.dealer_window import DealerWindow
-from ui.theme import AMBER, COLLECT, PAY
+from ui.common.bridge import TableBridge
+from ui.common.confirm_overlay import open_confirmation
+from ui.dealer.dealer_window import DealerWindow
+from ui.common.theme import AMBER, COLLECT, PAY
 
 
 class _Unplugged:

@@ -13,11 +13,11 @@ from dealer_assist.table.roster import DEALERS_FILE, ROSTER_FILE
 from tests.devices.reader_rig import PIN, ReaderTable
 from tests.screenshots import shoot
 from tests.ui.test_layouts import _check_fit
-from ui.bridge import TableBridge
-from ui.confirm_overlay import open_confirmation
-from ui.dealer_sign_in import DealerSignInPanel
-from ui.dealer_window import DealerWindow
-from ui.supervisor_window import SupervisorWindow
+from ui.common.bridge import TableBridge
+from ui.common.confirm_overlay import open_confirmation
+from ui.dealer.dealer_sign_in import DealerSignInPanel
+from ui.dealer.dealer_window import DealerWindow
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 SIZES = [(1280, 800), (1920, 1080)]
 # sd-buster-a: seat 2 TH QH = 20, seat 3 9H 8C = 17, the dealer 6D 9C = 15 draws 8S: over; both win.

@@ -9,11 +9,11 @@ from PySide6.QtCore import QObject, Signal
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.shoe import ShoeEmulator
 from ui.cli import COMMANDS
-from ui.run_command import main
+from ui.shell.run_command import main
 
 
 def test_run_is_a_dealer_assist_command():
-    assert COMMANDS["run"][0] == "ui.run_command"
+    assert COMMANDS["run"][0] == "ui.shell.run_command"
 
 
 def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path, capsys):

@@ -14,7 +14,7 @@ import pytest
 
 from pit.trial.local_services import free_port
 from tests.ui.test_run_stop import start_run, stop
-from ui.vnc_screen import missing_tools, start_xvfb
+from ui.shell.vnc_screen import missing_tools, start_xvfb
 
 pytestmark = pytest.mark.slow
 LISTEN = "0A"  # the TCP state LISTEN in /proc/net/tcp

@@ -128,10 +128,10 @@ def test_a_table_killed_mid_round_resumes_in_that_round(tmp_path):
 
 STALLING = """
 import sys
-import ui.autoplay
+import ui.shell.autoplay
 from hw_sims.shoe import ShoeEmulator
-from ui.run_command import main
-ui.autoplay.STALL_S = 1.0
+from ui.shell.run_command import main
+ui.shell.autoplay.STALL_S = 1.0
 ShoeEmulator.sim_deal_next = lambda self: None  # the shoe lets no card out
 sys.exit(main(sys.argv[1:]))
 """

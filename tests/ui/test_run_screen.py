@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pit.trial.local_services import free_port
-from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
-from ui.vnc_screen import VncTarget
+from ui.shell.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
+from ui.shell.vnc_screen import VncTarget
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,7 +62,7 @@ def test_a_vnc_screen_says_where_it_listens_and_how_to_reach_it(capsys):
         said = capsys.readouterr().err
     assert f"VNC on 127.0.0.1:{port}" in said and "this computer only" in said
     assert f"ssh -L {port}:localhost:{port} {socket.gethostname()}" in said, "how to reach it from another computer"
-    from ui.vnc_screen import vnc_reach
+    from ui.shell.vnc_screen import vnc_reach
     elsewhere = vnc_reach(VncTarget(port, "0.0.0.0", 1280, 800))
     assert f"VNC on 0.0.0.0:{port}" in elsewhere and "every network interface" in elsewhere
 

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QApplication
 from dealer_assist.journal.journal_file import seal_path, verify
 from dealer_assist.journal.lock import lock_path
 from dealer_assist.table.header import table_config
-from ui.dealer_window import DealerWindow
-from ui.run_command import main
+from ui.dealer.dealer_window import DealerWindow
+from ui.shell.run_command import main
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,8 +5,8 @@ import pytest
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QRawFont
 from PySide6.QtWidgets import QLabel
 
-from ui.screen_font import FAMILY, FILES, FOLDER, PACKAGE, ScreenFontMissing, load_screen_font
-from ui.theme import style
+from ui.common.screen_font import FAMILY, FILES, FOLDER, PACKAGE, ScreenFontMissing, load_screen_font
+from ui.common.theme import style
 
 
 def test_a_machine_without_the_font_is_told_which_package_has_it(tmp_path):

@@ -14,8 +14,8 @@ from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CardsUnread, ShoeLoaded
-from ui.confirm_overlay import open_confirmation
-from ui.supervisor_window import SupervisorWindow
+from ui.common.confirm_overlay import open_confirmation
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 
 def _corrections(qtbot, table):

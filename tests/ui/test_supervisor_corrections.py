@@ -10,7 +10,7 @@ from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CardsUnread, SettlementConfirmed, ShoeLoaded
-from ui.confirm_overlay import open_confirmation
+from ui.common.confirm_overlay import open_confirmation
 
 
 def _type(qtbot, window, supervisor: str, reason: str) -> None:

@@ -12,9 +12,9 @@ from test_supervisor_helpers import key_in, tap, tap_and_confirm
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.table.roster import ROSTER_FILE
 from dealer_assist.table.session import TableState
-from ui.pin_dialog import Step
-from ui.run_lifetime import CLOSED_BY
-from ui.supervisor_window import SupervisorWindow
+from ui.supervisor.pin_dialog import Step
+from ui.common.closing import CLOSED_BY
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 
 def _open(qtbot, t) -> SupervisorWindow:
@@ -101,7 +101,7 @@ def test_a_void_by_taps_only_is_asked_first_and_marked_on_the_dealers_screen(qtb
     assert fixes.void.isVisible() and not fixes.keyboard.isVisible()
 
     tap(qtbot, fixes.void)
-    from ui.confirm_overlay import open_confirmation
+    from ui.common.confirm_overlay import open_confirmation
     question = open_confirmation(fixes)
     assert question is not None and question.question.text() == "Void round 1?"
     assert "supervisor floor-2, reason Card exposed, deck" in question.detail.text()

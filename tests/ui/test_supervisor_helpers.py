@@ -19,8 +19,8 @@ from dealer_assist.table.session import TableConfig  # noqa: E402
 from dealer_assist.table.session_inputs import BankAccepted, ShoeLoaded  # noqa: E402
 from devices.table_owner.controller import TableController  # noqa: E402
 from tests.ui.label_checks import check_elided  # noqa: E402
-from ui.elided_label import ElidedLabel  # noqa: E402
-from ui.supervisor_window import SupervisorWindow  # noqa: E402
+from ui.common.elided_label import ElidedLabel  # noqa: E402
+from ui.supervisor.supervisor_window import SupervisorWindow  # noqa: E402
 
 PIN = "4821"
 
@@ -59,7 +59,7 @@ def tap(qtbot, widget: QWidget) -> None:
 def tap_and_confirm(qtbot, widget: QWidget, asked: str = "") -> str:
     """Tap an irreversible action, find the question it asks over the window and confirm it;
     returns the question."""
-    from ui.confirm_overlay import open_confirmation
+    from ui.common.confirm_overlay import open_confirmation
     tap(qtbot, widget)
     question = open_confirmation(widget)
     assert question is not None, f"{widget.text()} acted without asking"

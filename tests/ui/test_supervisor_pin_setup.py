@@ -17,11 +17,11 @@ from dealer_assist.rules.profile import load_profile
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from devices.table_owner.controller import TableController
-from ui.bench_panel import BenchPanel
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
-from ui.pin_dialog import Step
-from ui.supervisor_window import SupervisorWindow
+from ui.dealer.bench_panel import BenchPanel
+from ui.common.bridge import TableBridge
+from ui.dealer.dealer_window import DealerWindow
+from ui.supervisor.pin_dialog import Step
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 
 def _security(table: Table) -> list[str]:

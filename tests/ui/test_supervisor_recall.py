@@ -16,7 +16,7 @@ from dealer_assist.table.table_facts import table_facts
 from dealer_assist.text.journal_text import card_code, describe
 from dealer_assist.text.record_words import wager_name
 from tests.screenshots import shoot
-from ui.corrections_view import REASONS
+from ui.supervisor.corrections_view import REASONS
 
 SIZES = [(1280, 800), (1920, 1080)]
 

@@ -16,7 +16,7 @@ from dealer_assist.rules.inputs import Action, CardDrawn, Decide
 from dealer_assist.table.session_inputs import RekeyCard, SettlementConfirmed
 from dealer_assist.text.journal_text import describe
 from dealer_assist.text.round_story import HANDS_HEAD, LEDGER_HEAD
-from ui.dispute_report import report_html, write_report
+from ui.supervisor.dispute_report import report_html, write_report
 
 
 def test_the_report_button_writes_a_pdf_of_the_shown_round(qtbot, journal):

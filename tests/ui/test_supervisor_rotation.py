@@ -5,7 +5,7 @@ from __future__ import annotations
 from test_supervisor_helpers import Clock, journal, new_table, unlocked  # noqa: F401
 
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused, ShoeLoaded
-from ui.rotation_view import RotationStatus
+from ui.supervisor.rotation_view import RotationStatus
 
 
 def _shown(window) -> dict[str, str]:

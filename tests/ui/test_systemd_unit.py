@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ui.run_command import _parser
+from ui.shell.run_command import _parser
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "deploy" / "dealer-assist.service"

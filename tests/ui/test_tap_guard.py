@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
 from dealer_assist.rules.inputs import Action, WagerKind
-from ui.tap_guard import GUARD_S, REPEATABLE
+from ui.common.tap_guard import GUARD_S, REPEATABLE
 
 CARDS = ["TS", "9H", "KD", "QH", "8C", "5D"]  # seat 1 TS QH 20, seat 6 9H 8C 17, the PD KD 5D
 

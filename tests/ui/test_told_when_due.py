@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dealer_assist.rules.inputs import Action, WagerKind
 from dealer_assist.rules.phases import Need
-from ui.wager_pad import INSURANCE
+from ui.keypads.wager_pad import INSURANCE
 
 
 def _due_cells(t) -> list[list[str]]:

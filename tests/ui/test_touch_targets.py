@@ -17,10 +17,10 @@ from dealer_assist.rules.inputs import Action, WagerKind
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.session import TableState
 from tests.ui.conftest import Table
-from ui.confirm_overlay import open_confirmation
-from ui.corrections_view import REASONS
-from ui.seat_widget import SeatPanel
-from ui.supervisor_window import SupervisorWindow
+from ui.common.confirm_overlay import open_confirmation
+from ui.supervisor.corrections_view import REASONS
+from ui.dealer.seat_widget import SeatPanel
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 SIZES = [(1280, 800), (1920, 1080)]
 # nobust-4.0, the PD in seat 4: seat 1 6S 7C (Lucky Lucky with the PD's 7D up: settled after the deal),
