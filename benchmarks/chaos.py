@@ -201,8 +201,12 @@ def stop_tables(chaos: Chaos) -> dict[str, Child]:
 
 
 def stop_everything(room: Room, tables: dict[str, Child]) -> None:
-    """Every process the soak started, whatever state the room is in: one part's failure to stop does
-    not leave the others running."""
+    """Every process the soak started, whatever state the room is in: the room's own orderly stop,
+    and where that fails, each part killed, so that one part's failure leaves no other running."""
+    try:
+        room.stop()
+    except (ServiceError, OSError, subprocess.SubprocessError) as error:
+        print(f"the room did not stop in order ({error}): killing what is left", flush=True)
     for child in [*tables.values(), *room.children.values()]:
         if child.process is not None and child.process.poll() is None:
             try:
@@ -212,15 +216,9 @@ def stop_everything(room: Room, tables: dict[str, Child]) -> None:
             child.process.wait()
     room.children.clear()
     for broker in room.brokers:
-        try:
-            broker.stop()
-        except (ServiceError, OSError):
-            broker.kill()
+        broker.kill()
     for store in room.stores:
-        try:
-            store.stop("immediate")
-        except (ServiceError, OSError):
-            store.kill()
+        store.kill()
     for log in room.logs:
         log.close()
     room.logs.clear()

@@ -129,7 +129,7 @@ class Watch:
         """journal -> (its last record's seq in the stream, messages the stream holds of it)."""
         try:
             if self.client is None:
-                self.client = await nats.connect(servers=self.brokers, nkeys_seed_str=self.seed,
+                self.client = await nats.connect(servers=self.brokers, nkeys_seed_str=self.seed, error_cb=_quiet,
                                                  connect_timeout=ASK_S, max_reconnect_attempts=-1)
             js = self.client.jetstream(timeout=ASK_S)
             info = await js.stream_info(STREAM, subjects_filter=STREAM_SUBJECTS)
@@ -151,6 +151,11 @@ class Watch:
         self.loop.close()
         if self.conn is not None:
             self.conn.close()
+
+
+async def _quiet(error: Exception) -> None:
+    """Nodes killed on purpose: the client's reconnecting is expected, not printed (a sample without
+    the stream's answer is skipped instead)."""
 
 
 async def _last_seq(js: JetStreamContext, subject: str) -> int:
