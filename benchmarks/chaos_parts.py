@@ -184,13 +184,13 @@ class Tally:
         found = f"{self.journaled:,} journaled, {self.stored:,} stored"
         if self.ok:
             return f"{self.table_id} {self.journal[:12]}: {found}: every record once, hashes equal"
-        return (f"{self.table_id} {self.journal[:12]}: {found}: missing {len(self.missing)} {_seqs(self.missing)},"
-                f" doubled {self.doubled}, not journaled {len(self.extra)} {_seqs(self.extra)},"
-                f" hash differs {len(self.wrong_hash)} {_seqs(self.wrong_hash)}")
+        return (f"{self.table_id} {self.journal[:12]}: {found}: missing {len(self.missing)}{_seqs(self.missing)},"
+                f" doubled {self.doubled}, not journaled {len(self.extra)}{_seqs(self.extra)},"
+                f" hash differs {len(self.wrong_hash)}{_seqs(self.wrong_hash)}")
 
 
 def _seqs(seqs: list[int]) -> str:
-    return "" if not seqs else "(seq " + ", ".join(map(str, seqs[:8])) + (", ..." if len(seqs) > 8 else "") + ")"
+    return "" if not seqs else " (seq " + ", ".join(map(str, seqs[:8])) + (", ..." if len(seqs) > 8 else "") + ")"
 
 
 def tally(path: Path, table_id: str, dsn: str) -> Tally:
