@@ -18,6 +18,8 @@ from calibration.errors import CalibrationCode, CalibrationError
 from calibration.homography import as_matrix
 from calibration.layout import MarkerCorner, layout_from_dict
 
+__all__ = ["load_calibration"]
+
 FORMAT = "dealer-assist-calibration"
 VERSION = 1
 

@@ -13,6 +13,8 @@ from calibration.layout import Layout, MarkerCorner
 from calibration.markers import MarkerDecoder, Pixel, Quad, as_quad, find_markers, quad_centre
 from calibration.zones import Point
 
+__all__ = ["Calibration", "calibrate"]
+
 DEFAULT_MAX_ERROR_MM = 2.0
 
 

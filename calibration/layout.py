@@ -17,6 +17,8 @@ from pathlib import Path
 from calibration.errors import CalibrationCode, CalibrationError
 from calibration.zones import Point, Zone, zone_at
 
+__all__ = ["Layout", "default_layout"]
+
 DEFAULT_LAYOUT = "default_layout.toml"
 _ZONE_NAME = re.compile(r"seat_([1-9][0-9]?)|dealer|discard")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+__all__ = ["Point", "Zone"]
+
 Point = tuple[float, float]
 
 

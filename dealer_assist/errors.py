@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+__all__ = ["CommandCode", "CommandError", "Failure"]
+
 
 class Failure(Exception):
     """A failure with its code (a member of its layer's StrEnum) and a message a person can act on."""

@@ -14,6 +14,8 @@ import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
+__all__ = ["emit", "stop_on_signals"]
+
 _reader_gone = threading.Event()  # stdout's reader has closed its end (`monitor | tee`, then Ctrl-C)
 
 

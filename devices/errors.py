@@ -5,6 +5,8 @@ from enum import StrEnum
 
 from dealer_assist.errors import Failure
 
+__all__ = ["DeviceCode", "DeviceError"]
+
 
 class DeviceCode(StrEnum):
     PORT_UNAVAILABLE = "port_unavailable"

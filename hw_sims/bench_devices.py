@@ -27,6 +27,8 @@ from hw_sims.peek import PeekEmulator
 from hw_sims.shoe import ShoeEmulator
 from hw_sims.wagers import WagerEmulator, chips_for
 
+__all__ = ["BenchDevices", "honest_peek_answer"]
+
 SEEN_WITHIN_S = 1.0
 _BENCH_SHOE = re.compile(r"S(\d+)-\d+")  # the ids BenchPlayer gives its shoes: S{seed}-{number}
 _NUMBERED_SHOE = re.compile(r".*-\d+")  # what BenchPlayer can number the next shoe after

@@ -20,6 +20,8 @@ from abc import ABC, abstractmethod
 
 import serial
 
+__all__ = ["InProcessEndpoint"]
+
 if "hw_sims.urlhandler" not in serial.protocol_handler_packages:
     serial.protocol_handler_packages.append("hw_sims.urlhandler")
 

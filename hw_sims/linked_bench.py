@@ -23,6 +23,8 @@ from devices.table_owner.controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 from hw_sims.chip_players import ChipPlayers
 
+__all__ = ["screen_bench", "tools_pin"]
+
 WAIT = 10.0
 
 

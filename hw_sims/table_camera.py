@@ -19,6 +19,8 @@ from calibration.layout import Layout, default_layout
 from dealer_assist.rules.cards import Card
 from hw_sims.synthetic_camera import SyntheticCamera
 
+__all__ = ["TableCamera"]
+
 Felt = Mapping[str, Sequence[Card]]
 CALIBRATION_FRAMES = 3
 

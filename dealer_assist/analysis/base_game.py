@@ -28,6 +28,8 @@ from dealer_assist.rules.outcomes import Standing, Status, base_outcome
 from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.totals import TARGET
 
+__all__ = ["BaseGame", "analyze"]
+
 INFINITE = "infinite"
 
 

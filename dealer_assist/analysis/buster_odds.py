@@ -12,6 +12,8 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.profile import FreeBonus
 from dealer_assist.rules.settlement import FREE_BONUS
 
+__all__ = ["BUST_KEYS", "FreeBonusShare", "buster_odds", "free_bonus_share"]
+
 FEWEST_BUST_CARDS = 3
 MOST_PAID_CARDS = 8
 BUST_KEYS: tuple[str, ...] = ("3", "4", "5", "6", "7", "8+")

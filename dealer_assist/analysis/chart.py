@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+__all__ = ["bar_chart_png", "interval_chart_png"]
+
 
 def bar_chart_png(title: str, bars: Sequence[tuple[str, Fraction]]) -> bytes:
     """One bar per outcome on a log scale, so a 1-in-80,000 line is as readable as a 70% one.

@@ -29,6 +29,8 @@ from dealer_assist.rules.refusals import InputError
 from dealer_assist.rules.settlement import Wager, banker_net
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
+__all__ = ["check_game", "simulate"]
+
 Z_95 = 1.959963984540054
 LUCKY_LUCKY_WAGER: Cents = 500
 BANK_COVERS = 1_000  # the bank is this many times all the round's wagers: more than a round can move

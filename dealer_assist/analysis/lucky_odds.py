@@ -18,6 +18,8 @@ from dealer_assist.analysis.shoe import ACE, TEN, Shoe
 from dealer_assist.rules.cards import SUITS, Card
 from dealer_assist.rules.lucky_lucky import LUCKY_PAYS, LuckyLine, lucky_line
 
+__all__ = ["lucky_odds"]
+
 LUCKY_CARDS = 3
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+__all__ = ["BetOdds"]
+
 
 @dataclass(frozen=True, slots=True)
 class PayLine:

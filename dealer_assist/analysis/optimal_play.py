@@ -15,6 +15,8 @@ from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import Action, Decide
 from dealer_assist.rules.tracker import RoundTracker
 
+__all__ = ["OptimalPlayer"]
+
 _DECISIONS = {Move.STAND: Action.STAND, Move.DOUBLE: Action.DOUBLE, Move.SPLIT: Action.SPLIT,
               Move.SURRENDER: Action.SURRENDER}
 

@@ -19,6 +19,8 @@ from dealer_assist.analysis.options import Move
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.totals import hand_total
 
+__all__ = ["STRATEGY"]
+
 STRATEGY = ("split A-A and 8-8; double hard 10-11 against 2-9; hard 12-16: stand against 2-6, hit "
             "against 7-A; stand on hard 17+ and soft 18+, hit below; never surrender or insure")
 

@@ -17,6 +17,8 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
+__all__ = ["SeatResult", "seat_result"]
+
 
 @dataclass(frozen=True, slots=True)
 class SeatResult:

@@ -10,6 +10,8 @@ from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.strategy_table import VALUE_LABEL, best
 from dealer_assist.rules.counts import count
 
+__all__ = ["LETTER", "chart_columns", "strategy_chart_png", "strategy_rows"]
+
 LETTER = {Move.HIT: "H", Move.STAND: "S", Move.DOUBLE: "D", Move.SPLIT: "P", Move.SURRENDER: "R"}
 COLOUR = {Move.HIT: "#f4f1e8", Move.STAND: "#e8b04a", Move.DOUBLE: "#5fa05f", Move.SPLIT: "#6f8fcf",
           Move.SURRENDER: "#d9736b"}

@@ -17,6 +17,8 @@ from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.splits import SplitValue
 from dealer_assist.rules.totals import TARGET, total_of
 
+__all__ = ["best"]
+
 NATURAL = "natural"
 LOWEST_TWO_CARD = 4
 VALUE_LABEL = {ACE: "A", TEN: "T"} | {v: str(v) for v in range(2, TEN)}

@@ -18,6 +18,8 @@ from typing import NoReturn
 
 from dealer_assist.errors import CommandCode, CommandError, Failure
 
+__all__ = ["JsonArgumentParser", "Stream", "report", "reporting"]
+
 
 class Stream(StrEnum):
     STDOUT = "stdout"

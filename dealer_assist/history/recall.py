@@ -18,6 +18,8 @@ from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.header import table_config
 from dealer_assist.table.journaled_table import replay
 
+__all__ = ["HIDDEN", "export_round", "recall", "round_cards"]
+
 HIDDEN = "??"
 CARD_INPUTS = ("CardDrawn", "KeyCard")  # the inputs that put a card into the round
 READER_FINDINGS = {"LateChange": "late_changes", "MispayAccepted": "mispays"}  # kept with the round (RULES.md §8.23, §8.24)

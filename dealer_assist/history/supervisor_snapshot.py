@@ -22,6 +22,8 @@ from dealer_assist.table.pins import PinSetter
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_operations import PayoutDifference
 
+__all__ = ["RotationFacts", "SupervisorSnapshot", "build_supervisor_snapshot"]
+
 
 @dataclass(frozen=True, slots=True)
 class RotationFacts:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from dealer_assist.errors import Failure
 
+__all__ = ["JournalClosed", "JournalCode", "JournalDamaged", "JournalError", "JournalWriteFailed"]
+
 if TYPE_CHECKING:
     from dealer_assist.journal.journal_file import Verdict
 

@@ -24,6 +24,8 @@ from typing import Any
 from dealer_assist.journal.errors import JournalClosed, JournalWriteFailed
 from dealer_assist.rules.counts import count
 
+__all__ = ["GENESIS", "Journal", "Record", "RecordKind", "Sink", "Verdict", "canonical_json", "last_seq", "read_records", "record_at", "record_hash", "security_events", "verify"]
+
 GENESIS = b"\x00" * 32
 log = logging.getLogger(__name__)
 SCHEMA = """

@@ -17,6 +17,8 @@ from types import TracebackType
 
 from dealer_assist.journal.errors import JournalCode, JournalInUse
 
+__all__ = ["Holder", "JournalLock"]
+
 
 def lock_path(journal: Path) -> Path:
     return journal.with_name(journal.name + ".lock")

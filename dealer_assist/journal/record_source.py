@@ -12,6 +12,8 @@ from typing import Any, Protocol
 from dealer_assist.journal import journal_file as journal
 from dealer_assist.journal.journal_file import GENESIS, Record, RecordKind, Verdict, record_hash
 
+__all__ = ["RecordSource", "SqliteRecords", "as_source", "closing_record", "verify_source"]
+
 
 class RecordSource(Protocol):
     @property

@@ -7,6 +7,8 @@ from pathlib import Path
 from dealer_assist.journal.errors import JournalCode, JournalDamaged, NotAJournal
 from dealer_assist.journal.journal_file import Verdict, seal_path, verify
 
+__all__ = ["intact_journal"]
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 

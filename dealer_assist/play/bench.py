@@ -19,6 +19,8 @@ from dealer_assist.table.session import TableInput, TableState
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded
 from dealer_assist.table.table_facts import TableFacts
 
+__all__ = ["BenchPlayer", "EmulatedShoe"]
+
 BANKS = (20_000, 50_000, 100_000, 200_000)
 SUPERVISOR = "bench"  # who checks a hole card by hand at the bench
 

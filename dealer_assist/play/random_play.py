@@ -14,6 +14,8 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
+__all__ = ["RandomTablePolicy"]
+
 
 def _amount(rng: random.Random, low: Cents, high: Cents) -> Cents:
     """A chip-like amount: whole units mostly, from low to high."""

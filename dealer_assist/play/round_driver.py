@@ -43,6 +43,8 @@ from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.session_inputs import ConfirmPeek
 from dealer_assist.table.table_facts import TableFacts
 
+__all__ = ["RoundPolicy", "play", "table_input"]
+
 drawn = cache(CardDrawn)  # a drawn card is a value: one shared input per card
 _answered = cache(PeekAnswered)
 _checked = cache(CheckedByHand)

@@ -19,6 +19,8 @@ from dealer_assist.rules.profile import Profile, load_profile
 from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
+__all__ = ["FORMAT", "settle_round"]
+
 FORMAT = "round-v1"
 _FIELDS = {"format", "profile", "settings", "seats", "player_dealer", "wagers", "cards", "actions", "insurance", "meta"}
 _TOKENS = {"hit", "stand", "double", "split", "surrender"}

@@ -5,6 +5,8 @@ import random
 
 from dealer_assist.rules.cards import RANKS, SUITS, Card
 
+__all__ = ["FULL_DECK", "Shoe"]
+
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from dealer_assist.rules.refusals import InputError, Refusal
 
+__all__ = ["Card", "RANKS", "SUITS", "SUIT_SYMBOLS", "TEN_VALUES", "card_text", "check_copies", "parse_card"]
+
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 TEN_VALUES = frozenset("TJQK")

@@ -11,6 +11,8 @@ from enum import StrEnum
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.money import Cents
 
+__all__ = ["Action", "CardDrawn", "CheckedByHand", "CloseInsurance", "Decide", "Input", "Insure", "NoMoreBets", "PaymentsMade", "PeekAnswered", "PeekResult", "PlaceWager", "WagerKind"]
+
 
 class WagerKind(StrEnum):
     BASE = "base"

@@ -10,6 +10,8 @@ from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.settlement import banker_net, seat_nets
 from dealer_assist.rules.tracker import RoundTracker
 
+__all__ = ["ledger"]
+
 
 def _cards(cards: tuple[Card, ...] | list[Card]) -> list[str]:
     return [str(card) for card in cards]

@@ -7,6 +7,8 @@ from enum import StrEnum
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.totals import hand_total
 
+__all__ = ["LUCKY_PAYS", "LuckyLine", "lucky_line"]
+
 
 class LuckyLine(StrEnum):
     SUITED_777 = "suited_777"

@@ -10,6 +10,8 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.outcomes import Result
 from dealer_assist.rules.settlement import Wager
 
+__all__ = ["CardAssigned", "CardUse", "EndReason", "HandEnded", "HoldReason", "Operation", "StandConfirmed"]
+
 
 class CardUse(StrEnum):
     DEAL = "deal"

@@ -11,6 +11,8 @@ from dealer_assist.rules.cards import Card
 from dealer_assist.rules.profile import OverTie, Profile
 from dealer_assist.rules.totals import TARGET, hand_total, is_natural_pair
 
+__all__ = ["Result", "Standing", "Status", "base_outcome", "standing"]
+
 EVEN = Fraction(1)
 
 

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 
+__all__ = ["Need", "Phase"]
+
 
 class Phase(StrEnum):
     BETTING = "betting"

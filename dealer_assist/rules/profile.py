@@ -21,6 +21,8 @@ from typing import Any
 from dealer_assist.rules.money import Cents, parse_amount, parse_odds
 from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 
+__all__ = ["FreeBonus", "MONEY_SETTINGS", "PayoutCheck", "Profile", "Surrender", "load_profile", "profile_names", "profile_sources"]
+
 
 class PlayStart(StrEnum):
     SEAT_1 = "seat_1"

@@ -10,6 +10,8 @@ from dealer_assist.rules.outcomes import Status, standing
 from dealer_assist.rules.phases import DEALER, Need, Phase
 from dealer_assist.rules.totals import hand_total
 
+__all__ = ["misdeal_prompt", "unread_prompt"]
+
 if TYPE_CHECKING:
     from dealer_assist.rules.tracker import RoundTracker
 

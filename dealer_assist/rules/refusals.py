@@ -7,6 +7,8 @@ from enum import StrEnum
 
 from dealer_assist.errors import CommandCode, Failure
 
+__all__ = ["InputError", "Refusal", "RuleError"]
+
 
 class Refusal(StrEnum):
     """One member per distinct reason; the values are the journaled and printed codes."""

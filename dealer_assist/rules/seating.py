@@ -5,6 +5,8 @@ from collections.abc import Collection
 
 from dealer_assist.rules.cards import Card
 
+__all__ = ["next_clockwise"]
+
 
 def clockwise_from(start: int, seats: int, skip: int | None = None) -> list[int]:
     """Every seat once, from `start` clockwise, without the player-dealer's seat."""

@@ -18,6 +18,8 @@ from dealer_assist.rules.outcomes import EVEN, Result, Standing, Status, base_ou
 from dealer_assist.rules.profile import Coverage, FreeBonus, Profile
 from dealer_assist.rules.seating import clockwise_from
 
+__all__ = ["FREE_BONUS", "Row", "Wager", "banker_net", "seat_nets"]
+
 FREE_BONUS: dict[FreeBonus, tuple[Cents, Cents]] = {  # (7 cards, 8 or more cards)
     FreeBonus.B1: (100_000, 800_000),
     FreeBonus.B3: (100_000, 500_000),

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from dealer_assist.rules.cards import RANKS, TEN_VALUES, Card
 
+__all__ = ["TARGET", "dealer_draws_on", "hand_total", "total_of"]
+
 TARGET = 21
 DEALER_STANDS_FROM = 17
 

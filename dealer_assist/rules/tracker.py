@@ -37,6 +37,8 @@ from dealer_assist.rules.seating import action_seat, clockwise_from
 from dealer_assist.rules.settlement import FinalHand, RoundFacts, Row, Wager, banker_net, settle, settle_early
 from dealer_assist.rules.totals import hand_total, is_natural_pair
 
+__all__ = ["PlayerDealer", "RoundTracker", "wager_limits"]
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerDealer:

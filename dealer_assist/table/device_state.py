@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import IntEnum, StrEnum
 
+__all__ = ["Condition", "Device", "DeviceState", "Light"]
+
 
 class Device(StrEnum):
     """A device as the journal names it; `label` is its name on the screens."""

@@ -11,6 +11,8 @@ from dealer_assist.journal.record_source import RecordSource, as_source
 from dealer_assist.rules.profile import Profile
 from dealer_assist.table.session import TableConfig
 
+__all__ = ["table_config"]
+
 
 def header_body(config: TableConfig, profile: Profile, devices: dict[str, Any], software: str) -> dict[str, Any]:
     """The header record's body: the profile by id and content hash, so a changed profile is seen."""

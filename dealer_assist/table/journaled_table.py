@@ -38,6 +38,8 @@ from dealer_assist.table.session_inputs import (
 )
 from dealer_assist.table.session_operations import RoundClosed
 
+__all__ = ["Table", "TableStopped", "replay"]
+
 SOFTWARE = "dealer-assist 0.1.0"
 SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard, AcceptPayout)
 

@@ -18,6 +18,8 @@ from typing import Any
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.lockout import LOCK_SECONDS, MAX_TRIES
 
+__all__ = ["MAX_DIGITS", "MIN_DIGITS", "PinSetter", "bench_pin", "check_new_pin", "pin_hash_text"]
+
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 MIN_DIGITS, MAX_DIGITS = 4, 12
 

@@ -24,6 +24,8 @@ from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.session_operations import ChipsAwaited, MispayAccepted, PayoutDifference
 from dealer_assist.table.spots import Spot, SpotKind, parse_spot
 
+__all__ = ["CHIP_DECISIONS", "ReadingIssue", "SpotProblem", "WAGER_SPOTS", "row_spot"]
+
 SPOT_WAGERS = {SpotKind.BASE: WagerKind.BASE, SpotKind.LUCKY_LUCKY: WagerKind.LUCKY_LUCKY, SpotKind.BUSTER: WagerKind.BUSTER}
 WAGER_SPOTS = {wager: spot for spot, wager in SPOT_WAGERS.items()}
 ROW_SPOTS = {Wager.LUCKY_LUCKY: SpotKind.LUCKY_LUCKY, Wager.INSURANCE: SpotKind.INSURANCE, Wager.BASE: SpotKind.BASE,

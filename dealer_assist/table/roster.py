@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+__all__ = ["DEALERS_FILE", "read_roster"]
+
 ROSTER_FILE = "supervisors.txt"
 DEALERS_FILE = "dealers.txt"
 MAX_NAMES = 6  # as many as fit beside the name field at 1280x800

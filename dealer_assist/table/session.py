@@ -43,6 +43,8 @@ from dealer_assist.table.session_operations import (
 )
 from dealer_assist.table.spots import BANK, Spot, SpotKind
 
+__all__ = ["TableConfig", "TableInput", "TableSession", "TableState"]
+
 TableInput = Input | SessionInput
 
 

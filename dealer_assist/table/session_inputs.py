@@ -14,6 +14,8 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.spots import Spot
 
+__all__ = ["AcceptPayout", "BankAccepted", "BankRefused", "CardsUnread", "ConfirmPeek", "ConfirmWagers", "CutCardReached", "DealerSignIn", "DealerSignOut", "DiscardMisdeal", "KeyCard", "ReaderSpots", "RekeyCard", "ScanFor", "SettlementConfirmed", "ShoeLoaded", "SpotReading", "SpotsScanned", "VoidRound"]
+
 
 @dataclass(frozen=True, slots=True)
 class BankAccepted:

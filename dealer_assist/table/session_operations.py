@@ -11,6 +11,8 @@ from dealer_assist.rules.refusals import Refusal
 from dealer_assist.table.session_inputs import ScanFor
 from dealer_assist.table.spots import Spot
 
+__all__ = ["PayoutDifference", "ReaderBackDiffers"]
+
 
 @dataclass(frozen=True, slots=True)
 class BankOffered:

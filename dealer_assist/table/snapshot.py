@@ -30,6 +30,8 @@ from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.session_operations import ChipsAwaited, MispayAccepted, PayoutDifference
 from dealer_assist.table.spots import Spot, SpotKind
 
+__all__ = ["Attention", "AttentionKind", "Decisions", "HandView", "LeftOut", "ReaderView", "SeatView", "SpotView", "TableSnapshot", "build_table_snapshot"]
+
 
 class AttentionKind(StrEnum):
     """What a person must look at before the round goes on."""

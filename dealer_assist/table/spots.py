@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+__all__ = ["BANK", "Spot", "SpotKind", "layout", "parse_spot"]
+
 PLAYER_DEALER = "pd"
 
 

@@ -21,6 +21,8 @@ from dealer_assist.table.session_operations import PayoutDifference
 from dealer_assist.table.snapshot import table_prompt
 from dealer_assist.table.spots import Spot, parse_spot
 
+__all__ = ["TableFacts", "table_facts"]
+
 
 @dataclass(frozen=True)
 class TableFacts:

@@ -14,6 +14,8 @@ from dealer_assist.errors import CommandCode, CommandError
 from dealer_assist.rules.profile import load_profile
 from dealer_assist.table.session import TableConfig
 
+__all__ = ["DEFAULT_PROFILE", "DEFAULT_TABLE_ID", "table_start"]
+
 DEFAULT_PROFILE, DEFAULT_TABLE_ID = "nobust-4.0", "TABLE-1"
 TABLE_KEYS = {"table_id", "profile", "settings", "seats", "burn_cards", "rotation_rules", "journal", "shoe", "peek",
               "wagers", "camera", "calibration", "pit", "supervisor_pin"}

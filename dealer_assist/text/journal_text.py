@@ -15,6 +15,8 @@ from dealer_assist.rules.cards import card_text, parse_card
 from dealer_assist.rules.money import Cents
 from dealer_assist.text.record_words import QUIET_FIELDS, field_value, money_text, wager_name
 
+__all__ = ["RED_SUITS", "card_code", "clock", "money", "signed_units", "stamp", "units", "words"]
+
 RED_SUITS = frozenset("HD")
 CARD_FIELDS = frozenset({"card", "was", "now"})
 FIELD_NAMES = {"index": "card no.", "n": "shoe card"}

@@ -9,6 +9,8 @@ from dealer_assist.table.readings import ReadingIssue, SpotProblem
 from dealer_assist.table.spots import Spot, SpotKind
 from dealer_assist.text.record_words import money_text
 
+__all__ = ["CHECK_SKIPPED", "CONFIRM_ACTION", "CONFIRM_QUESTION", "DOWN_BETTING", "SPOT_NAMES", "confirm_detail", "faulted_note", "faulted_prompt", "faulted_unchecked", "late_change", "late_chips_back", "mispay", "payout_difference", "reader_back", "reader_light", "reading_problem", "spot_name"]
+
 SPOT_NAMES = {SpotKind.BASE: "Base", SpotKind.LUCKY_LUCKY: "Lucky Lucky", SpotKind.BUSTER: "Buster",
               SpotKind.INSURANCE: "Insurance", SpotKind.BANK: "Bank"}
 

@@ -9,6 +9,8 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.outcomes import Result
 from dealer_assist.rules.settlement import Wager
 
+__all__ = ["RESULT_WORDS", "WAGER_NAMES", "amount_text", "money_text", "result_word", "wager_name"]
+
 CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net", "held", "due"})
 COUNTED_FIELDS = frozenset({"hand", "index"})
 QUIET_FIELDS = frozenset({"type", "seq", "wall"})

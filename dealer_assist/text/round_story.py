@@ -10,6 +10,8 @@ from dealer_assist.text.journal_text import card_code, clock, describe, signed_u
 from dealer_assist.text.reader_words import late_change, mispay
 from dealer_assist.text.record_words import result_word, wager_name
 
+__all__ = ["Evidence", "HANDS_HEAD", "LEDGER_HEAD", "RoundStory", "story"]
+
 LEDGER_HEAD = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
 HANDS_HEAD = ("Whose", "Hand", "Cards", "Total")
 

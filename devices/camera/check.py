@@ -19,6 +19,8 @@ from devices.camera.mismatch import Mismatch, MismatchKind, compare_placements
 from devices.camera.placements import PlacementTracker
 from devices.camera.reader import FrameReading
 
+__all__ = ["CameraCheck", "CameraVerdict", "reported_by_zone"]
+
 DEFAULT_SETTLE_FRAMES = 10
 DEALER, DISCARD = "dealer", "discard"
 

@@ -10,6 +10,8 @@ import numpy as np
 from devices.camera.codes import CardCode, parse_card_code
 from devices.camera.decoders import Decoder, Pixel, make_decoder
 
+__all__ = ["CardReader"]
+
 
 class ZoneLocator(Protocol):
     """Which zone an image point falls in; a camera calibration provides it."""

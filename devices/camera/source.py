@@ -9,6 +9,8 @@ import numpy as np
 
 from devices.errors import DeviceCode, DeviceError
 
+__all__ = ["CameraSource"]
+
 
 class CameraSource:
     """Opens on construction, so a bad source is reported before anything waits on it."""

@@ -23,6 +23,8 @@ from dealer_assist.table.snapshot import TableSnapshot
 from devices.camera.check import CameraCheck, CameraVerdict
 from devices.camera.reader import CardReader, FrameReading
 
+__all__ = ["CameraWatch"]
+
 STOP_WITHIN_S = 2.0
 SILENT_S = 3.0
 WATCH_EVERY_S = 0.1

@@ -11,6 +11,8 @@ from devices.wire.link import HostLink, LinkHandler, LinkState
 from devices.wire.messages import Hello, Message, Vocabulary
 from devices.wire.port import PortRunner
 
+__all__ = ["DeviceAdapter", "EventSink"]
+
 EventSink = Callable[[DeviceEvent], None]
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,8 @@ from devices.wire.framing import RejectReason
 from devices.wire.link import LinkState
 from devices.wire.messages import LidState, LockState
 
+__all__ = ["CardSeen", "CardUnread", "CardsMissed", "CutReached", "DeviceEvent", "DeviceFault", "DeviceHello", "FrameRejected", "LidChanged", "LinkChanged", "LockChanged", "ReadingsUntrusted", "ScanCompleted", "ShoeLoaded", "SpotCleared", "SpotRead", "SpotsListed", "WagersFault", "WagersHello"]
+
 
 @dataclass(frozen=True, slots=True)
 class DeviceEvent:

@@ -18,6 +18,8 @@ from devices.wire.messages import PEEK_TO_HOST, Fault, Message, PeekAnswer, Peek
 from devices.wire.messages import PeekResult as ResultFrame
 from devices.wire.timing import PEEK_TIMEOUT
 
+__all__ = ["PEEK_UP_RANKS", "PeekReader"]
+
 PEEK_UP_RANKS = frozenset({"A"} | TEN_VALUES)
 
 

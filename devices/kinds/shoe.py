@@ -7,6 +7,8 @@ from devices.kinds.events import CardSeen, CardsMissed, CardUnread, CutReached, 
 from devices.wire.messages import SHOE_TO_HOST, CardOut, CutCard, Fault, Heartbeat, Lid, Lock, LockState, Message, NewShoe, NoRead
 from devices.wire.timing import MAX_REPEATS, REPEAT_EVERY
 
+__all__ = ["ShoeScanner"]
+
 # A shoe that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.
 # Its HB count then runs ahead of the cards delivered while no ✓ frame comes: past this long, the
 # host reopens the port so the ID/HELLO exchange makes the shoe send what it holds.

@@ -23,6 +23,8 @@ from devices.wire.messages import (
 )
 from devices.wire.timing import MAX_REPEATS, REPEAT_EVERY
 
+__all__ = ["Readings", "WagerReader"]
+
 # A reader that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.
 # It then owes the host a scan's answer, or SPOTs that would bring the host's chips to its HB count.
 # When it owes the same for this long with no ✓ frame, the host reopens the port once for that debt.

@@ -47,6 +47,8 @@ from devices.kinds.shoe import ShoeScanner
 from devices.table_owner.feed import DeviceFeed, DeviceNote, ReaderScanned
 from devices.kinds.wagers import WagerReader
 
+__all__ = ["Call", "TableController"]
+
 if TYPE_CHECKING:  # OpenCV and the decoders load only for a table with a camera
     import numpy as np
 

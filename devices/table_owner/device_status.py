@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 
 from dealer_assist.table.device_state import DeviceState
 
+__all__ = ["DeviceLink", "DeviceStatus"]
+
 
 @dataclass(frozen=True, slots=True)
 class DeviceLink:

@@ -9,6 +9,8 @@ import threading
 import time
 from typing import Protocol
 
+__all__ = ["Clock", "MONOTONIC"]
+
 
 class Clock(Protocol):
     def now(self) -> float:

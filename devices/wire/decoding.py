@@ -12,6 +12,8 @@ from devices.wire.codec import CodecError, decode
 from devices.wire.framing import Framer, Rejection, RejectReason
 from devices.wire.messages import Message, Vocabulary
 
+__all__ = ["Decoder"]
+
 Refuse = Callable[[Message], str | None]
 
 

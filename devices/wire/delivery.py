@@ -16,6 +16,8 @@ from devices.wire.framing import encode_frame
 from devices.wire.messages import Ack, Message
 from devices.wire.timing import MAX_REPEATS, REPEAT_EVERY
 
+__all__ = ["Delivery"]
+
 Write = Callable[[bytes], object]
 
 

@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum, StrEnum, auto
 
+__all__ = ["MAX_BODY", "RejectReason", "Rejection", "STX", "encode_frame", "lrc"]
+
 STX = 0x02
 ETX = 0x03
 CRLF = b"\r\n"

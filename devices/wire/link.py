@@ -13,6 +13,8 @@ from devices.wire.framing import Rejection
 from devices.wire.messages import Ack, Hello, Ident, Message, Nak, Vocabulary
 from devices.wire.timing import ID_EVERY, SILENCE_LIMIT
 
+__all__ = ["HostLink", "LinkHandler", "LinkState"]
+
 
 class LinkState(StrEnum):
     UP = "up"

@@ -17,6 +17,8 @@ from devices.wire.fields import (
     ALIEN, BOOT, CARD, COUNT, POSITIVE, SEQ_REF, SPOT, SPOT_LIST, SPOT_OR_NONE, TEXT, TOKEN, UP_RANK, enum_kind, wire,
 )
 
+__all__ = ["Ack", "CardOut", "CutCard", "Fault", "HOST_TO_PEEK", "HOST_TO_SHOE", "HOST_TO_WAGERS", "Heartbeat", "Hello", "Ident", "Lid", "LidState", "Lock", "LockState", "Message", "Nak", "NewShoe", "NoRead", "PEEK_TO_HOST", "PeekAnswer", "PeekRequest", "PeekResult", "ReaderFault", "ReaderHello", "SHOE_TO_HOST", "Scan", "Scanned", "SpotClear", "SpotContent", "SpotList", "Status", "Vocabulary", "WAGERS_TO_HOST"]
+
 
 class LidState(StrEnum):
     OPEN = "OPEN"

@@ -17,6 +17,8 @@ from devices.wire.clock import MONOTONIC, Clock
 from devices.wire.link import HostLink
 from devices.wire.timing import BACKOFF_FIRST, BACKOFF_MAX
 
+__all__ = ["PortRunner"]
+
 READ_WAIT = 0.01  # longest a read blocks, so queued work and the link's clocks run on time
 BAUD = 115200
 

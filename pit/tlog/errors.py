@@ -6,6 +6,8 @@ from typing import ClassVar
 
 from dealer_assist.errors import Failure
 
+__all__ = ["Inconsistent", "Malformed", "Unverified"]
+
 
 class TlogCode(StrEnum):
     """The log commands' failures."""

@@ -8,6 +8,8 @@ from dealer_assist.errors import CommandCode, CommandError
 from pit.tlog.errors import KeyFailure, Malformed
 from pit.tlog.keys import SignerKey, SignatureType
 
+__all__ = ["read_key", "write_new_key"]
+
 
 def write_new_key(path: Path, name: str, kind: SignatureType) -> SignerKey:
     """A new key in a new file: an existing file is never overwritten (it may be a log's only key)."""

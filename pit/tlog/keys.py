@@ -21,6 +21,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from pit.tlog.errors import Malformed
 
+__all__ = ["SignatureType", "SignerKey", "VerifierKey", "b64decode"]
+
 ED25519_SIZE = 32
 _HEX_ID = re.compile(r"[0-9a-f]{8}")
 _SKEY_PREFIX = "PRIVATE+KEY+"

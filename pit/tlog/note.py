@@ -15,6 +15,8 @@ from typing import Protocol
 from pit.tlog.errors import Malformed, Unverified
 from pit.tlog.keys import SignerKey, SignatureType, VerifierKey, b64decode, check_name
 
+__all__ = ["Note", "NoteVerifier", "Signature"]
+
 DASH = "\u2014"  # the em dash that opens a signature line
 MAX_SIGNATURES = 100  # the spec asks for at least 16; Go's reader takes 100
 

@@ -14,6 +14,8 @@ from dealer_assist.table.snapshot import TableSnapshot
 from devices.table_owner.device_status import DeviceStatus
 from devices.table_owner.controller import Call, TableController
 
+__all__ = ["TableBridge"]
+
 
 class TableBridge(QObject):
     snapshot_changed = Signal(object)

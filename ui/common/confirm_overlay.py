@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from ui.common.theme import ALERT, PANEL, TEXT
 
+__all__ = ["Confirmation", "confirm", "open_confirmation"]
+
 
 class Confirmation(QFrame):
     """Covers `host`'s window until the action is confirmed (then `act` runs) or given up."""

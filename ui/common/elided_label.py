@@ -9,6 +9,8 @@ from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent, QTextLayout, QTextOption
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
+__all__ = ["ElidedLabel"]
+
 
 def fit_lines(text: str, font: QFont, width: int, lines: int) -> tuple[str, bool]:
     """`text` broken at words (a word longer than a line anywhere) into at most `lines` lines of

@@ -6,6 +6,8 @@ from enum import StrEnum
 
 from dealer_assist.errors import Failure
 
+__all__ = ["ScreenCode", "ScreenError"]
+
 
 class ScreenCode(StrEnum):
     NO_SCREEN = "no_screen"

@@ -8,6 +8,8 @@ from PySide6.QtWidgets import QWidget
 from ui.common.elided_label import ElidedLabel
 from ui.common.theme import hold_place, set_flag
 
+__all__ = ["NoticeLabel"]
+
 
 class NoticeLabel(ElidedLabel):
     def __init__(self, lines: int = 1, parent: QWidget | None = None) -> None:

@@ -11,6 +11,8 @@ from PySide6.QtGui import QFontDatabase
 
 from ui.common.errors import ScreenCode, ScreenError
 
+__all__ = ["FAMILY", "ScreenFontMissing", "load_screen_font"]
+
 FAMILY = "DejaVu Sans"
 PACKAGE = "fonts-dejavu-core"  # Debian's package of these files; scripts/bootstrap.sh installs it
 FOLDER = Path("/usr/share/fonts/truetype/dejavu")

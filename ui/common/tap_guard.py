@@ -14,6 +14,8 @@ from typing import TypeVar
 from PySide6.QtCore import QChildEvent, QEvent, QObject
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
+__all__ = ["TapGuard", "repeatable"]
+
 GUARD_S = 0.4
 REPEATABLE = "repeatable"  # the dynamic property that exempts a button (a chip)
 Button = TypeVar("Button", bound=QAbstractButton)

@@ -10,6 +10,8 @@ from dealer_assist.table.session import TableState
 from dealer_assist.table.snapshot import LeftOut
 from dealer_assist.text.journal_text import money
 
+__all__ = ["ENDED", "FIRST_TO_ACT", "FIRST_TO_ACT_TIP", "ON_SEAT", "SEAT_AS_LAST", "TABLE_AS_LAST", "TABLE_STATES", "left_out_line", "settlement_action", "signed", "total_text"]
+
 ENDED = {
     EndReason.NATURAL: "Natural",
     EndReason.TWENTY_ONE: "21",

@@ -7,6 +7,8 @@ from PySide6.QtWidgets import QWidget
 
 from ui.common.screen_font import FAMILY
 
+__all__ = ["ACCENT", "ALERT", "AMBER", "BACKGROUND", "COLLECT", "MUTED", "PANEL", "PAY", "RED_SUIT", "TEXT", "TOUCH", "hold_place", "see_through", "set_flag", "style"]
+
 BACKGROUND = "#0d1117"
 PANEL = "#161d27"
 FELT = "#0f3b2a"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QLineEdit, QPushButton, QWidget
 
+__all__ = ["TouchKeyboard"]
+
 ROWS = ("1234567890", "qwertyuiop", "asdfghjkl-", "zxcvbnm.,/")
 SPACE, BACK = "Space", "⌫"
 

@@ -26,6 +26,8 @@ from hw_sims.bench_devices import BenchDevices, honest_peek_answer
 from ui.common.elided_label import ElidedLabel
 from ui.common.tap_guard import repeatable
 
+__all__ = ["BenchPanel"]
+
 SHOE, PEEK = "Shoe", "Peek"
 
 

@@ -13,6 +13,8 @@ from ui.dealer.dealer_view import DealerView
 from ui.supervisor.supervisor_window import open_supervisor
 from ui.common.theme import see_through, style
 
+__all__ = ["DealerWindow"]
+
 
 class DealerWindow(QMainWindow):
     def __init__(self, bridge: TableBridge, bench: BenchPanel | None = None) -> None:

@@ -14,6 +14,8 @@ from dealer_assist.table.spots import BANK
 from dealer_assist.text.journal_text import money
 from ui.keypads.amount_keypad import AmountKeypad
 
+__all__ = ["BANK_CHIPS", "BankOffer"]
+
 BANK_CHIPS: tuple[Cents, ...] = CHIP_VALUES[3:]  # $100 to $1,000, each in its column of every keypad
 
 

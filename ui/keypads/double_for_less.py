@@ -12,6 +12,8 @@ from dealer_assist.text.journal_text import money
 from ui.keypads.amount_keypad import AmountKeypad
 from ui.keypads.wager_pad import CHIPS
 
+__all__ = ["DoubleForLess"]
+
 
 class DoubleForLess(QWidget):
     """Shown all through play so the layout holds still; usable when the hand may double for less."""

@@ -19,6 +19,8 @@ from ui.common.elided_label import ElidedLabel
 from ui.common.text import SEAT_AS_LAST, TABLE_AS_LAST
 from ui.common.theme import hold_place
 
+__all__ = ["WagerPad"]
+
 CHIPS: tuple[Cents, ...] = CHIP_VALUES[:4]  # $1 to $100, each in its column of every keypad
 INSURANCE = "insurance"
 KINDS: dict[str, str] = {

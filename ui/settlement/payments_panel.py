@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QLabel, QWidget
 from dealer_assist.table.snapshot import TableSnapshot
 from ui.settlement.settlement_panel import EARLY_NAMES, RowsPanel, settlement_rows
 
+__all__ = ["PaymentsPanel"]
+
 
 def step_title(snap: TableSnapshot) -> str:
     """'Settle now: Lucky Lucky · Natural' — the kinds of wager due, in settlement order."""

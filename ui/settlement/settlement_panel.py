@@ -21,6 +21,8 @@ from ui.settlement.settlement_table import NO_BREAK, SettlementTable
 from ui.common.text import settlement_action, signed, total_text
 from ui.common.theme import hold_place, set_flag
 
+__all__ = ["SettlementPanel"]
+
 COLUMNS = ("#", "Seat", "Wager", "Stake", "Result", "Pay / collect", "Hand")
 WRAPPING = (6, 2, 4, 5)  # on a narrow screen the hand breaks first, then the wager, the result, the action
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ui.common.theme import ACCENT, ALERT, BACKGROUND, MUTED, PANEL, TEXT, TOUCH, style
 
+__all__ = ["supervisor_style"]
+
 KEY = 88  # the PIN keypad's keys: larger than the smallest touch target, for a quick sure tap
 
 

@@ -31,6 +31,8 @@ from ui.supervisor.rotation_view import RotationStatus, RotationView
 from ui.common.closing import CLOSED_BY
 from ui.supervisor.supervisor_theme import supervisor_style
 
+__all__ = ["open_supervisor"]
+
 RECALL_ROUNDS = 20
 
 

@@ -31,6 +31,8 @@ from pit.tlog.note import Note, Signature
 from pit.tlog.policy import Policy, PolicyWitness
 from pit.tlog.witness.request import AddCheckpoint
 
+__all__ = ["DEFAULT_INTERVAL_S", "LogKeeper", "LogSettings"]
+
 DEFAULT_INTERVAL_S = 60.0
 IDLE_SIGN_S = 600.0  # a checkpoint every 10 minutes when the log does not grow
 TICK_S = 0.25

@@ -14,6 +14,8 @@ from pit.tlog.merkle import inclusion_proof
 from pit.tlog.proof_text import TlogProof
 from pit.tlog.tiles import TILE_WIDTH, Tile, encode_bundle, tile_data, tile_for
 
+__all__ = ["LogReader", "NoLog"]
+
 PROOF_FORMAT = "round-proof-v1"
 
 
