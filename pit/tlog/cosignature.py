@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pit.tlog.errors import Malformed
-from pit.tlog.keys import SignerKey, SignatureType, VerifierKey
+from pit.tlog.keys import SignatureType, SignerKey, VerifierKey
 from pit.tlog.note import Signature
 
 __all__ = ["CosignatureVerifier", "cosign"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pit.tlog.errors import Malformed, Unverified
-from pit.tlog.keys import SignerKey, SignatureType, VerifierKey, b64decode, check_name
+from pit.tlog.keys import SignatureType, SignerKey, VerifierKey, b64decode, check_name
 
 __all__ = ["Note", "NoteVerifier", "Signature"]
 

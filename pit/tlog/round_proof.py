@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from dealer_assist.errors import Failure
 from dealer_assist.journal.journal_file import record_hash
 from pit.tlog.checkpoint import open_checkpoint
-from pit.tlog.errors import TlogError
+from pit.tlog.errors import TlogCode, TlogError
 from pit.tlog.leaf import Leaf
 from pit.tlog.merkle import leaf_hash, verify_inclusion
 from pit.tlog.note import NoteVerifier
@@ -30,15 +31,18 @@ class Step(StrEnum):
     INCLUSION = "inclusion"
 
 
-class Unusable(Exception):
+class Unusable(Failure):
     """Input that is not a round-proof-v1 file at all (exit 2)."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(TlogCode.UNUSABLE, message, 2)
 
-class Failed(Exception):
+
+class Failed(Failure):
     """A step that does not hold (exit 1): `FAILED <step>: <why>`."""
 
     def __init__(self, step: Step, why: str) -> None:
-        super().__init__(f"FAILED {step.value}: {why}")
+        super().__init__(TlogCode.PROOF_FAILED, f"FAILED {step.value}: {why}", 1)
         self.step = step
 
 

@@ -15,7 +15,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.ui.test_run_stop import start_run, stop
-from ui import kiosk
+from ui.shell import kiosk
 from ui.dealer.dealer_window import DealerWindow
 from ui.shell.run_command import main
 from ui.shell.vnc_screen import start_xvfb

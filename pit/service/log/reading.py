@@ -8,8 +8,9 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
+from dealer_assist.errors import Failure
 from pit.service.log.tree import LeafTree
-from pit.tlog.errors import Malformed
+from pit.tlog.errors import Malformed, TlogCode
 from pit.tlog.merkle import inclusion_proof
 from pit.tlog.proof_text import TlogProof
 from pit.tlog.tiles import TILE_WIDTH, Tile, encode_bundle, tile_data, tile_for
@@ -19,13 +20,12 @@ __all__ = ["LogReader", "NoLog"]
 PROOF_FORMAT = "round-proof-v1"
 
 
-class NoLog(Exception):
+class NoLog(Failure):
     """What the log cannot give (yet): 404 for what it does not hold, 409 for what it has not published."""
 
     def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+        super().__init__(TlogCode.NOT_PUBLISHED if status == 409 else TlogCode.NOT_IN_LOG, message, 1)
         self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
