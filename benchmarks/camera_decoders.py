@@ -4,6 +4,7 @@ Read rate counts every card dealt, including those a hand or glare hides in that
 lower bound on what a decoder can do; a false read is a decoded card code that was not dealt.
 Run: `python benchmarks/camera_decoders.py [--scenes N] [--short]`.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -22,6 +22,7 @@ Run as a script, this file's folder comes first on the import path, where benchm
 hide the `pit` package: the checkout it belongs to goes before it, so that the product is imported
 from there and chaos_parts.py beside this file still is.
 """
+
 from __future__ import annotations
 
 import sys
@@ -43,8 +44,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import httpx
-
 from chaos_parts import Cause, Clock, Tally, Watch, caught_up, journal_heads, tally
+
 from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import ServiceError, free_port
 from pit.trial.room import Child, Room, table_ids
@@ -87,13 +88,17 @@ class Chaos:
             self.room.supervise()
         if self.pending is not None and self.pending.ended is None and self.hold is None and self.all_up():
             self.pending.ended = self.clock.now()
-            self.say(f"every part running again, {self.pending.ended - self.pending.began:.1f} s after"
-                     f" {self.pending.what}")
+            self.say(
+                f"every part running again, {self.pending.ended - self.pending.began:.1f} s after {self.pending.what}"
+            )
 
     def waiting(self) -> bool:
         """The last kill's part not back yet (bounded: a part that never comes back stops the wait)."""
-        return (self.pending is not None and self.pending.ended is None
-                and self.clock.now() - self.pending.began < BACK_WAIT_S)
+        return (
+            self.pending is not None
+            and self.pending.ended is None
+            and self.clock.now() - self.pending.began < BACK_WAIT_S
+        )
 
     def back(self, first: float) -> float:
         """When the last killed part was back (at most BACK_WAIT_S after its kill); `first` before any."""
@@ -103,10 +108,12 @@ class Chaos:
 
     def all_up(self) -> bool:
         room = self.room
-        return (all(b.process is not None and b.process.poll() is None for b in room.brokers)
-                and all(store.pid is not None for store in room.stores)
-                and all(c.process is not None and c.process.poll() is None for c in room.children.values())
-                and "ingest" in self.roles().values())
+        return (
+            all(b.process is not None and b.process.poll() is None for b in room.brokers)
+            and all(store.pid is not None for store in room.stores)
+            and all(c.process is not None and c.process.poll() is None for c in room.children.values())
+            and "ingest" in self.roles().values()
+        )
 
     def roles(self) -> dict[str, str | None]:
         """pit-N -> its /api/health role (None when it does not answer)."""
@@ -159,8 +166,9 @@ class Chaos:
         def held() -> bool:
             other = [role for pit, role in self.roles().items() if pit != name]
             if "ingest" in other:
-                self.say(f"the other pit ingesting, {time.monotonic() - killed:.1f} s after the kill;"
-                         f" {name} starts again")
+                self.say(
+                    f"the other pit ingesting, {time.monotonic() - killed:.1f} s after the kill; {name} starts again"
+                )
                 return False
             if time.monotonic() - killed > TAKEOVER_WAIT_S:
                 self.say(f"no other pit ingesting {TAKEOVER_WAIT_S:.0f} s after the kill; {name} starts again")
@@ -175,8 +183,10 @@ class Chaos:
         number = self.room.stores.index(primary) + 1
         pid = primary.pid
         primary.kill()
-        self.say(f"kill -9 postgres-{number} (postmaster pid {pid}), the store's primary; the room promotes"
-                 " its standby and makes a new standby with pg_basebackup -R")
+        self.say(
+            f"kill -9 postgres-{number} (postmaster pid {pid}), the store's primary; the room promotes"
+            " its standby and makes a new standby with pg_basebackup -R"
+        )
         return f"postgres-{number} (the primary) was killed"
 
 
@@ -271,8 +281,10 @@ def report(chaos: Chaos, tallies: list[Tally], minutes: float, took: float | Non
     kinds = ", ".join(f"{kind} {chaos.counts[kind]}" for kind in KINDS)
     room = chaos.room
     print()
-    print(f"chaos soak: {minutes:.1f} min dealing, {room.tables} tables at {room.pace} s a move;"
-          f" {sum(chaos.counts.values())} parts killed ({kinds})")
+    print(
+        f"chaos soak: {minutes:.1f} min dealing, {room.tables} tables at {room.pace} s a move;"
+        f" {sum(chaos.counts.values())} parts killed ({kinds})"
+    )
     print(f"records journaled: {sum(t.journaled for t in tallies):,} ({len(tallies)} journals)")
     print(f"records witnessed: {sum(t.stored for t in tallies):,} (rows in the store of those journals)")
     caught = f"in {took:.1f} s" if took is not None else f"NOT within {wait_s:.0f} s"
@@ -280,9 +292,11 @@ def report(chaos: Chaos, tallies: list[Tally], minutes: float, took: float | Non
     gaps = chaos.watch.gaps
     worst = max((gap.after_cause(end) for gap in gaps), default=0.0)
     still = sum(gap.closed is None for gap in gaps)
-    print(f"gaps seen: {len(gaps)}; open after their cause ended: at most {worst:.1f} s"
-          f" (target {GAP_TARGET_S:.0f} s: {'met' if worst <= GAP_TARGET_S and not still else 'MISSED'});"
-          f" still open at the end: {still}")
+    print(
+        f"gaps seen: {len(gaps)}; open after their cause ended: at most {worst:.1f} s"
+        f" (target {GAP_TARGET_S:.0f} s: {'met' if worst <= GAP_TARGET_S and not still else 'MISSED'});"
+        f" still open at the end: {still}"
+    )
     for gap in gaps:
         print(f"  gap: {gap.line(end)}")
     for found in tallies:
@@ -292,8 +306,10 @@ def report(chaos: Chaos, tallies: list[Tally], minutes: float, took: float | Non
     extra = sum(len(t.extra) for t in tallies)
     wrong = sum(len(t.wrong_hash) for t in tallies)
     ok = all(t.ok for t in tallies)
-    print(f"result: missing {missing}, doubled {doubled}, not journaled {extra}, hash differs {wrong}:"
-          f" {'OK, every record stored once' if ok else 'FAILED'}")
+    print(
+        f"result: missing {missing}, doubled {doubled}, not journaled {extra}, hash differs {wrong}:"
+        f" {'OK, every record stored once' if ok else 'FAILED'}"
+    )
     return ok
 
 
@@ -316,14 +332,21 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, stopped)  # the finally below stops the room on SIGTERM as on Ctrl-C
     folder = Path(tempfile.mkdtemp(prefix="da-chaos-", dir="/tmp"))  # reachable by `nobody` when we are root
     clock = Clock()
-    room = Room(folder, args.tables, f"127.0.0.1:{free_port(2)}", args.pace, ha=True,
-                say=lambda line: print(clock.stamp(line), flush=True))
+    room = Room(
+        folder,
+        args.tables,
+        f"127.0.0.1:{free_port(2)}",
+        args.pace,
+        ha=True,
+        say=lambda line: print(clock.stamp(line), flush=True),
+    )
     tables: dict[str, Child] = {}
     watch: Watch | None = None
     try:
         room.start()
-        print(clock.stamp(f"room up in {folder}: " + ", ".join(f"{part} {pid}" for part, pid in room.parts())),
-              flush=True)
+        print(
+            clock.stamp(f"room up in {folder}: " + ", ".join(f"{part} {pid}" for part, pid in room.parts())), flush=True
+        )
         store = PitStore.open(room.dsn)
         try:
             seed = store.pit_identity().seed

@@ -1,6 +1,7 @@
 """The chaos soak's eyes: what the stream and the store hold of each journal while parts are killed
 (the gaps: a journal whose pit head stands still behind later records in the stream), and at the
 end each journal file's records against the store's, record by record."""
+
 from __future__ import annotations
 
 import asyncio
@@ -67,8 +68,10 @@ class Gap:
         cause = f"after {self.cause.what}" if self.cause is not None else "with no part down"
         state = f"closed at +{self.closed:.1f} s" if self.closed is not None else "STILL OPEN at the end"
         hole = "; the stream lacked it too" if self.stream_hole else ""
-        return (f"{self.table_id} {self.journal[:12]} from seq {self.head + 1}: opened at +{self.opened:.1f} s"
-                f" {cause}, {state}; open {self.after_cause(end):.1f} s after its cause ended{hole}")
+        return (
+            f"{self.table_id} {self.journal[:12]} from seq {self.head + 1}: opened at +{self.opened:.1f} s"
+            f" {cause}, {state}; open {self.after_cause(end):.1f} s after its cause ended{hole}"
+        )
 
 
 @dataclass
@@ -129,8 +132,13 @@ class Watch:
         """journal -> (its last record's seq in the stream, messages the stream holds of it)."""
         try:
             if self.client is None:
-                self.client = await nats.connect(servers=self.brokers, nkeys_seed_str=self.seed, error_cb=_quiet,
-                                                 connect_timeout=ASK_S, max_reconnect_attempts=-1)
+                self.client = await nats.connect(
+                    servers=self.brokers,
+                    nkeys_seed_str=self.seed,
+                    error_cb=_quiet,
+                    connect_timeout=ASK_S,
+                    max_reconnect_attempts=-1,
+                )
             js = self.client.jetstream(timeout=ASK_S)
             info = await js.stream_info(STREAM, subjects_filter=STREAM_SUBJECTS)
             found: dict[str, tuple[int, int]] = {}
@@ -139,14 +147,14 @@ class Watch:
                 if journal in journals:
                     found[journal] = (await _last_seq(js, subject), count)
             return found
-        except (nats.errors.Error, asyncio.TimeoutError, OSError):
+        except (TimeoutError, nats.errors.Error, OSError):
             return None
 
     def close(self) -> None:
         if self.client is not None:
             try:
                 self.loop.run_until_complete(asyncio.wait_for(self.client.close(), ASK_S))
-            except (nats.errors.Error, asyncio.TimeoutError, OSError):
+            except (TimeoutError, nats.errors.Error, OSError):
                 pass
         self.loop.close()
         if self.conn is not None:
@@ -184,9 +192,11 @@ class Tally:
         found = f"{self.journaled:,} journaled, {self.stored:,} stored"
         if self.ok:
             return f"{self.table_id} {self.journal[:12]}: {found}: every record once, hashes equal"
-        return (f"{self.table_id} {self.journal[:12]}: {found}: missing {len(self.missing)}{_seqs(self.missing)},"
-                f" doubled {self.doubled}, not journaled {len(self.extra)}{_seqs(self.extra)},"
-                f" hash differs {len(self.wrong_hash)}{_seqs(self.wrong_hash)}")
+        return (
+            f"{self.table_id} {self.journal[:12]}: {found}: missing {len(self.missing)}{_seqs(self.missing)},"
+            f" doubled {self.doubled}, not journaled {len(self.extra)}{_seqs(self.extra)},"
+            f" hash differs {len(self.wrong_hash)}{_seqs(self.wrong_hash)}"
+        )
 
 
 def _seqs(seqs: list[int]) -> str:
@@ -201,9 +211,16 @@ def tally(path: Path, table_id: str, dsn: str) -> Tally:
     stored: dict[int, str] = {}
     for seq, digest in rows:
         stored[int(seq)] = str(digest)
-    return Tally(table_id, journal, len(records), len(rows), sorted(set(records) - set(stored)),
-                 len(rows) - len(stored), sorted(set(stored) - set(records)),
-                 sorted(seq for seq, digest in stored.items() if seq in records and records[seq] != digest))
+    return Tally(
+        table_id,
+        journal,
+        len(records),
+        len(rows),
+        sorted(set(records) - set(stored)),
+        len(rows) - len(stored),
+        sorted(set(stored) - set(records)),
+        sorted(seq for seq, digest in stored.items() if seq in records and records[seq] != digest),
+    )
 
 
 def caught_up(dsn: str, heads: dict[str, int]) -> bool:

@@ -21,6 +21,7 @@ say so.
 Run as a script, this file's folder comes first on the import path, where its own name would hide
 the `pit` package: the checkout it belongs to takes that place before the product is imported.
 """
+
 from __future__ import annotations
 
 import sys
@@ -41,20 +42,20 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import nats
 import psycopg
 
+from dealer_assist.errors import Failure
 from dealer_assist.journal.journal_file import Record, RecordKind, read_records
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.inputs import CardDrawn
-from dealer_assist.errors import Failure
 from dealer_assist.table.session import TableConfig, TableInput
-from devices.wire.messages import CardOut, Message
 from devices.table_owner.controller import TableController
+from devices.wire.messages import CardOut, Message
 from hw_sims.linked_bench import LinkedBench
 from pit.shipping.journal_command import ship
 from pit.shipping.link import PitLink
@@ -79,8 +80,9 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def bench_journal(path: Path, table_id: str, rounds: int, seed: int) -> Path:
-    controller = TableController.open(path, TableConfig(table_id, "nobust-4.0"),
-                                      devices={"shoe": {"model": "emulated", "seed": seed}})
+    controller = TableController.open(
+        path, TableConfig(table_id, "nobust-4.0"), devices={"shoe": {"model": "emulated", "seed": seed}}
+    )
     player = BenchPlayer(seed)
     while controller.rounds_closed < rounds:
         if (refused := controller.submit(player.next_input(controller.facts()))) is not None:
@@ -126,8 +128,11 @@ def card_latency(folder: Path, name: str, rounds: int, pit: str | None) -> Laten
     """One run of `rounds` rounds on the bench's emulated devices, shipping to `pit` if given (as
     `bench --pit` does, with the controller's status). The first moment is taken where the table's
     owner takes the card, before the rules apply it and the journal records it (`TimedController`)."""
-    controller = TimedController.open(folder / f"latency-{name}.db", TableConfig("LAT-1", "nobust-4.0"),
-                                      devices={"shoe": {"model": "emulated", "seed": 5}})
+    controller = TimedController.open(
+        folder / f"latency-{name}.db",
+        TableConfig("LAT-1", "nobust-4.0"),
+        devices={"shoe": {"model": "emulated", "seed": 5}},
+    )
     bench = LinkedBench(controller, 5)
     sent: list[float] = []
     found = Latencies([], [])
@@ -141,12 +146,25 @@ def card_latency(folder: Path, name: str, rounds: int, pit: str | None) -> Laten
             found.taken.append((time.perf_counter() - sent[-1]) * 1000)
 
     def on_record(record: Record) -> None:
-        if record.kind in (RecordKind.INPUT, RecordKind.CLOSE) and record.body["input"].get("type") == "CardDrawn" and sent:
+        if (
+            record.kind in (RecordKind.INPUT, RecordKind.CLOSE)
+            and record.body["input"].get("type") == "CardDrawn"
+            and sent
+        ):
             found.durable.append((time.perf_counter() - sent[-1]) * 1000)
 
     controller.taken = taken
-    shipper = attach_shipper(controller.journal_path, controller.add_sink, "LAT-1", PitLink.of(pit, creds(folder)),
-                             snapshot_view(lambda: controller.snapshot, controller.device_lights)) if pit else None
+    shipper = (
+        attach_shipper(
+            controller.journal_path,
+            controller.add_sink,
+            "LAT-1",
+            PitLink.of(pit, creds(folder)),
+            snapshot_view(lambda: controller.snapshot, controller.device_lights),
+        )
+        if pit
+        else None
+    )
     controller.add_sink(on_record)  # after the shipper's: the durable moment includes its offer
     bench.devices.shoe.sim_on_first_send = on_sent
     bench.start()
@@ -185,8 +203,10 @@ def _latency_report(found: dict[str, list[Latencies]]) -> None:
             by_pass = " / ".join(f"{percentile(getattr(run, what), 0.99):.2f}" for run in found[key])
             print(f"    {_line(label, pooled[key])}; p99 by pass {by_pass} ms")
         base = percentile(pooled["without"], 0.99)
-        print(f"    p99 with --pit up {percentile(pooled['up'], 0.99) / base:.2f}x, down "
-              f"{percentile(pooled['down'], 0.99) / base:.2f}x the p99 without")
+        print(
+            f"    p99 with --pit up {percentile(pooled['up'], 0.99) / base:.2f}x, down "
+            f"{percentile(pooled['down'], 0.99) / base:.2f}x the p99 without"
+        )
 
 
 async def _stream(url: str) -> None:
@@ -196,6 +216,7 @@ async def _stream(url: str) -> None:
 
 
 # --- the pit: store, broker, pit serve --------------------------------------------------------------
+
 
 class Pit:
     """The room's store and broker, and `pit serve` processes on them (a second one for the failover)."""
@@ -212,27 +233,44 @@ class Pit:
         asyncio.run(_stream(self.nats.url))
 
     def _cli(self, *args: str) -> str:
-        return subprocess.run([sys.executable, "-m", "ui.cli", *args], capture_output=True, text=True, check=True).stdout
+        return subprocess.run(
+            [sys.executable, "-m", "ui.cli", *args], capture_output=True, text=True, check=True
+        ).stdout
 
     def start_serving(self, number: int = 0) -> None:
         log = open(self.folder / f"pit-serve-{number}.log", "ab")
         self.serves[number] = serve = subprocess.Popen(
-            [sys.executable, "-m", "ui.cli", "pit", "serve", "--nats", self.nats.url, "--db", self.postgres.dsn,
-             "--http", self.https[number]], stdout=log, stderr=log)
+            [
+                sys.executable,
+                "-m",
+                "ui.cli",
+                "pit",
+                "serve",
+                "--nats",
+                self.nats.url,
+                "--db",
+                self.postgres.dsn,
+                "--http",
+                self.https[number],
+            ],
+            stdout=log,
+            stderr=log,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
                 self.get("/api/tables", number)
                 return
-            except (httpx.HTTPError, OSError):
+            except (httpx.HTTPError, OSError) as error:
                 if serve.poll() is not None:
-                    raise SystemExit(f"pit serve stopped: see {self.folder / f'pit-serve-{number}.log'}")
+                    raise SystemExit(f"pit serve stopped: see {self.folder / f'pit-serve-{number}.log'}") from error
                 time.sleep(0.1)
         raise SystemExit("pit serve did not answer within 60 s")
 
     def get(self, path: str, number: int = 0) -> Any:
-        answer = httpx.get(f"http://{self.https[number]}{path}", headers={"Authorization": f"Bearer {self.token}"},
-                           timeout=10)
+        answer = httpx.get(
+            f"http://{self.https[number]}{path}", headers={"Authorization": f"Bearer {self.token}"}, timeout=10
+        )
         answer.raise_for_status()
         return answer.json()
 
@@ -257,8 +295,9 @@ class Pit:
     @staticmethod
     def stored(conn: psycopg.Connection[Any], prefix: str) -> int:
         """Records stored of the journals of tables whose id starts with `prefix` (their heads' sum)."""
-        row = conn.execute("SELECT coalesce(sum(head_seq), 0) FROM journals WHERE table_id LIKE %s",
-                           (prefix + "%",)).fetchone()
+        row = conn.execute(
+            "SELECT coalesce(sum(head_seq), 0) FROM journals WHERE table_id LIKE %s", (prefix + "%",)
+        ).fetchone()
         return int(row[0]) if row else 0
 
     def stop(self) -> None:
@@ -268,6 +307,7 @@ class Pit:
 
 
 # --- 2. the backlog ------------------------------------------------------------------------------
+
 
 def backlog(pit: Pit, folder: Path, records: int, waiting: bool = False) -> tuple[int, float, float, float]:
     """A table's whole backlog: (records, seconds from the first sent to the last stored, records/s over
@@ -320,11 +360,14 @@ def backlog(pit: Pit, folder: Path, records: int, waiting: bool = False) -> tupl
 
 # --- 2b. a backlog of many journals at once -------------------------------------------------------------
 
+
 def many_journals(pit: Pit, folder: Path, journals: int, records: int, tag: str) -> tuple[int, float]:
     """`records` records of `journals` journals waiting in the stream while the pit service is down, then
     ingested once it starts again: (records, records/s from the first stored to the last)."""
     rounds = max(1, records // journals // RECORDS_PER_ROUND)
-    paths = [bench_journal(folder / f"many-{tag}-{n:03d}.db", f"M{tag}-{n:03d}", rounds, 1000 + n) for n in range(journals)]
+    paths = [
+        bench_journal(folder / f"many-{tag}-{n:03d}.db", f"M{tag}-{n:03d}", rounds, 1000 + n) for n in range(journals)
+    ]
     pit.stop_serving()
     total = asyncio.run(_publish(pit.nats.url, paths, f"M{tag}-"))
     started = time.perf_counter()
@@ -367,6 +410,7 @@ async def _publish(url: str, paths: list[Path], prefix: str) -> int:
 
 # --- 4. a failover of the ingesting pit service -----------------------------------------------------------
 
+
 @dataclass
 class Failover:
     took_over_s: float  # from the kill to the other pit's /api/health saying "ingest"
@@ -404,19 +448,19 @@ def failover(pit: Pit, folder: Path, tables: int, rate: float, before_s: float, 
                 continue
             samples.append((now, count))
             wall = time.time()
-            ages += [wall - datetime.fromisoformat(text).timestamp() for text, in sent if text]
+            ages += [wall - datetime.fromisoformat(text).timestamp() for (text,) in sent if text]
             time.sleep(0.05)
     stop.set()
     shipping.join()
     pit.serves.pop(ingesting).wait()
     pit.stop_serving(1 - ingesting)
     pit.start_serving(0)
-    progress = [at for (at, count), (_, before) in zip(samples[1:], samples) if count != before]
+    progress = [at for (at, count), (_, before) in zip(samples[1:], samples, strict=False) if count != before]
     after = [at for at in progress if at >= killed_at]
     if not after:
         raise SystemExit("ingest did not resume after the failover")
     resumed = [max([samples[0][0], *(at for at in progress if at < killed_at)]), *after]
-    stood = max(later - earlier for earlier, later in zip(resumed, resumed[1:]))
+    stood = max(later - earlier for earlier, later in zip(resumed, resumed[1:], strict=False))
     return Failover(took_over, stood, ages)
 
 
@@ -438,15 +482,25 @@ async def _ship_steadily(url: str, paths: list[Path], rate: float, stop: threadi
         if time.monotonic() - last_status >= 1.0:
             last_status = time.monotonic()
             for index, (table_id, journal, records) in enumerate(tables):
-                status = StatusMessage(table_id, journal, "nobust-4.0", records[max(0, sent[index] - 1)].round_id, "play",
-                                       None, {"shoe": "up"}, sent[index], 0,
-                                       datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
+                status = StatusMessage(
+                    table_id,
+                    journal,
+                    "nobust-4.0",
+                    records[max(0, sent[index] - 1)].round_id,
+                    "play",
+                    None,
+                    {"shoe": "up"},
+                    sent[index],
+                    0,
+                    datetime.now(UTC).isoformat(timespec="milliseconds"),
+                )
                 await client.publish(status.subject, status.encode())
     await js.publish_async_completed()
     await client.close()
 
 
 # --- 3. the traffic of many tables ------------------------------------------------------------------
+
 
 @dataclass
 class Closing:
@@ -458,7 +512,10 @@ class Closing:
     status_seen: bool = False
     stored_seen: bool = False
 
-def traffic(pit: Pit, folder: Path, tables: int, minutes: int, round_s: float = 60.0) -> tuple[list[float], list[float], int]:
+
+def traffic(
+    pit: Pit, folder: Path, tables: int, minutes: int, round_s: float = 60.0
+) -> tuple[list[float], list[float], int]:
     """(status delays, stored-round delays, records sent), seconds from the record to the API; each
     table deals a round every `round_s` seconds (a busy table's minute; shorter only to check it runs)."""
     started = time.perf_counter()
@@ -492,8 +549,10 @@ async def _replay(pit: Pit, journals: list[Path], round_s: float) -> tuple[list[
     status_delays: list[float] = []
     round_delays: list[float] = []
     stopping = asyncio.Event()
-    async with httpx.AsyncClient(base_url=f"http://{pit.http}", headers={"Authorization": f"Bearer {pit.token}"},
-                                 timeout=10) as web:
+    async with httpx.AsyncClient(
+        base_url=f"http://{pit.http}", headers={"Authorization": f"Bearer {pit.token}"}, timeout=10
+    ) as web:
+
         async def watch() -> None:
             """Poll the tiles; a closing is seen by its status (the round) and by its stored round."""
             while not stopping.is_set() or (any(pending.values()) and time.perf_counter() < stopped_at + 30):
@@ -544,14 +603,18 @@ async def _replay(pit: Pit, journals: list[Path], round_s: float) -> tuple[list[
 
 
 def _status(table_id: str, journal: str, head: tuple[int, int]) -> StatusMessage:
-    return StatusMessage(table_id, journal, "nobust-4.0", head[1], "betting", None, {"shoe": "up", "peek": "up"}, head[0], 0)
+    return StatusMessage(
+        table_id, journal, "nobust-4.0", head[1], "betting", None, {"shoe": "up", "peek": "up"}, head[0], 0
+    )
 
 
 def _line(name: str, values: list[float], unit: str = "ms", scale: float = 1.0) -> str:
     if not values:
         return f"{name}: no samples"
-    return (f"{name}: p50 {statistics.median(values) * scale:.2f} {unit}  p99 {percentile(values, 0.99) * scale:.2f} {unit}"
-            f"  max {max(values) * scale:.2f} {unit}  ({len(values)} samples)")
+    return (
+        f"{name}: p50 {statistics.median(values) * scale:.2f} {unit}  p99 {percentile(values, 0.99) * scale:.2f} {unit}"
+        f"  max {max(values) * scale:.2f} {unit}  ({len(values)} samples)"
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -575,8 +638,11 @@ def main(argv: list[str]) -> int:
     folder.chmod(0o755)
     try:
         if "1" in parts:
-            print(f"1. card latency: {args.passes} passes, each of {args.rounds} rounds on pseudo-terminals without the pit,"
-                  " with it up, with it down")
+            print(
+                f"1. card latency: {args.passes} passes, each of {args.rounds} rounds on pseudo-terminals"
+                " without the pit,"
+                " with it up, with it down"
+            )
             _latency_report(latency_passes(folder, args.rounds, args.passes))
         if importlib.util.find_spec("pit.commands") is None or importlib.util.find_spec("pit.service.web") is None:
             print("2, 3. skipped: `pit serve` (pit.commands, pit.service.web) is not installed here")
@@ -587,16 +653,23 @@ def main(argv: list[str]) -> int:
             if "2" in parts:
                 total, seconds, rate, ingest = backlog(pit, folder, args.backlog)
                 verdict = "" if args.short else " " + ("met" if ingest >= BACKLOG_TARGET else "MISSED")
-                print(f"2. backlog: {total} records sent and stored in {seconds:.2f} s: {rate:,.0f} records/s end to end;"
-                      f" ingest {ingest:,.0f} records/s from the first stored to the last (target >= {BACKLOG_TARGET:,.0f}){verdict}")
+                print(
+                    f"2. backlog: {total} records sent and stored in {seconds:.2f} s: {rate:,.0f} records/s end to end;"
+                    f" ingest {ingest:,.0f} records/s from the first stored to the last (target >="
+                    f" {BACKLOG_TARGET:,.0f}){verdict}"
+                )
                 total, seconds, rate, ingest = backlog(pit, folder, args.backlog, waiting=True)
                 verdict = "" if args.short else " " + ("met" if ingest >= BACKLOG_TARGET else "MISSED")
-                print(f"   the same, waiting in the stream while the pit service was down: {total} records stored"
-                      f" {seconds:.2f} s after it started again ({rate:,.0f} records/s with its start);"
-                      f" ingest {ingest:,.0f} records/s from the first stored to the last{verdict}")
+                print(
+                    f"   the same, waiting in the stream while the pit service was down: {total} records stored"
+                    f" {seconds:.2f} s after it started again ({rate:,.0f} records/s with its start);"
+                    f" ingest {ingest:,.0f} records/s from the first stored to the last{verdict}"
+                )
             if "2b" in parts:
-                print(f"2b. a backlog of many journals at once, waiting in the stream while the pit service was down"
-                      f" ({args.many:,} records each time; target >= {MANY_TARGET:,.0f} records/s):")
+                print(
+                    f"2b. a backlog of many journals at once, waiting in the stream while the pit service was down"
+                    f" ({args.many:,} records each time; target >= {MANY_TARGET:,.0f} records/s):"
+                )
                 counts = [1, 10] if args.short else [1, 10, 50, 200]
                 for order, tag in ((counts, "a"), (list(reversed(counts)), "b")):  # each count twice, in turn
                     for journals in order:
@@ -604,18 +677,36 @@ def main(argv: list[str]) -> int:
                         verdict = "" if args.short else " " + ("met" if ingest >= MANY_TARGET else "MISSED")
                         print(f"   {journals:>4} journals: {total:,} records, ingest {ingest:,.0f} records/s{verdict}")
             if "4" in parts:
-                found = failover(pit, folder, 10 if args.short else 40, 100 if args.short else 400, 3 if args.short else 5,
-                                 12 if args.short else 15)
+                found = failover(
+                    pit,
+                    folder,
+                    10 if args.short else 40,
+                    100 if args.short else 400,
+                    3 if args.short else 5,
+                    12 if args.short else 15,
+                )
                 verdict = "" if args.short else " " + ("met" if found.took_over_s < TAKEOVER_TARGET_S else "MISSED")
-                print(f"4. failover: the ingesting pit service killed; the other's /api/health said \"ingest\""
-                      f" {found.took_over_s:.2f} s after (target < {TAKEOVER_TARGET_S:.0f} s){verdict}; ingest stood still"
-                      f" {found.stood_still_s:.2f} s")
-                print("   " + _line("status freshness on the store across the failover (age of each table's status)",
-                                   found.ages, "ms", 1000))
+                print(
+                    f'4. failover: the ingesting pit service killed; the other\'s /api/health said "ingest"'
+                    f" {found.took_over_s:.2f} s after (target < {TAKEOVER_TARGET_S:.0f} s){verdict}; ingest"
+                    " stood still"
+                    f" {found.stood_still_s:.2f} s"
+                )
+                print(
+                    "   "
+                    + _line(
+                        "status freshness on the store across the failover (age of each table's status)",
+                        found.ages,
+                        "ms",
+                        1000,
+                    )
+                )
             if args.tables == 0 or "3" not in parts:
                 return 0
-            print(f"3. traffic: {args.tables} tables at one round every {round_s:.0f} s for {args.minutes} rounds,"
-                  " status every 5 s")
+            print(
+                f"3. traffic: {args.tables} tables at one round every {round_s:.0f} s for {args.minutes} rounds,"
+                " status every 5 s"
+            )
             statuses, rounds, sent = traffic(pit, folder, args.tables, args.minutes, round_s)
             print(f"  {sent} records sent; API polled every {POLL_S * 1000:.0f} ms (included in the delays)")
             print("  " + _line("record -> table's round on the API (status)", statuses, "ms", 1000))

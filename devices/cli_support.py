@@ -4,6 +4,7 @@ Errors are one JSON object on stdout and exit status 2 (DEVICES.md §5), argumen
 (`dealer_assist.commands.command_line`), so a script driving the bench never has to parse
 argparse's text or a traceback.
 """
+
 from __future__ import annotations
 
 import json

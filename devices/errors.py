@@ -1,4 +1,5 @@
 """What a device, an emulated device or a camera source cannot do, as codes the bench commands print."""
+
 from __future__ import annotations
 
 from enum import StrEnum

@@ -1,6 +1,7 @@
 """Each wing's public modules say what they offer: every name a module of another wing imports from
 a product module is in that module's `__all__`, so a wing's surface is written down where it is
 defined, and a name used across wings without being offered is found here."""
+
 from __future__ import annotations
 
 import ast
@@ -35,8 +36,11 @@ def unoffered(files: dict[str, str]) -> list[str]:
             if target.rpartition(".")[0] == wing or target == wing:
                 continue
             offered = _declared(trees[target]) or set()
-            found += [f"{importer}: {target}.{alias.name}" for alias in node.names
-                      if f"{target}.{alias.name}" not in trees and alias.name not in offered]
+            found += [
+                f"{importer}: {target}.{alias.name}"
+                for alias in node.names
+                if f"{target}.{alias.name}" not in trees and alias.name not in offered
+            ]
     return sorted(found)
 
 

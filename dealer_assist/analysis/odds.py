@@ -1,4 +1,5 @@
 """A bet's exact odds: the chance of each paying line, the chance it loses, and what that returns."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

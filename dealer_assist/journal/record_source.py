@@ -3,6 +3,7 @@
 Recall, export, replay and verify read a `RecordSource`, so the same code answers a dispute at the
 table and from the pit. A source holds one journal; seq numbers start at 1 and have no gaps.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -35,8 +36,7 @@ class RecordSource(Protocol):
         that fall between them come too."""
         ...
 
-    def last_round_id(self) -> int | None:
-        ...
+    def last_round_id(self) -> int | None: ...
 
     def security_events(self) -> list[dict[str, Any]]:
         """The bodies of the security records (PIN set, wrong PIN, lockout), in order."""
@@ -92,11 +92,21 @@ def verify_source(source: RecordSource) -> Verdict:
     try:
         for record in source.records():
             if record.seq != count + 1:
-                return Verdict(False, count, f"{source.name}: record {count + 1} is missing (next is {record.seq})", count + 1)
-            if record_hash(prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value,
-                           record.body_text) != record.hash:
-                return Verdict(False, count, f"{source.name}: record {record.seq} does not match its hash: it was altered",
-                               record.seq)
+                return Verdict(
+                    False, count, f"{source.name}: record {count + 1} is missing (next is {record.seq})", count + 1
+                )
+            if (
+                record_hash(
+                    prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value, record.body_text
+                )
+                != record.hash
+            ):
+                return Verdict(
+                    False,
+                    count,
+                    f"{source.name}: record {record.seq} does not match its hash: it was altered",
+                    record.seq,
+                )
             if record.kind is RecordKind.CLOSE:
                 checkpoint, closed = record.seq, closed + 1
             elif record.kind is RecordKind.TABLE:

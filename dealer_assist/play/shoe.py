@@ -1,4 +1,5 @@
 """A shuffled shoe of N decks with a cut card, for random play, benches and analysis."""
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """The Lucky Lucky bonus (RULES.md §2.17-§2.18): the player's first two cards and the PD's up card."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

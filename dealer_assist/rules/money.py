@@ -1,4 +1,5 @@
 """Money is integer cents; odds are fractions; every payout rounds down to the cent (RULES.md §8.9)."""
+
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
@@ -9,7 +10,14 @@ from dealer_assist.rules.refusals import InputError, Refusal
 __all__ = ["CHIP_VALUES", "Cents", "format_money", "parse_amount", "to_units"]
 
 Cents = int
-CHIP_VALUES: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000, 100_000)  # the chips an amount is keyed in, $1 to $1,000
+CHIP_VALUES: tuple[Cents, ...] = (
+    100,
+    500,
+    2_500,
+    10_000,
+    50_000,
+    100_000,
+)  # the chips an amount is keyed in, $1 to $1,000
 
 
 def parse_amount(value: object, field: str) -> Cents:

@@ -1,4 +1,5 @@
 """Operation records: what the tracker did with an accepted input, frozen for the journal."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -183,8 +184,24 @@ class RoundSettled:
 
 
 Operation = (
-    WagerPlaced | BettingClosed | CardAssigned | DecisionTaken | StandConfirmed | HandEnded
-    | LuckyLuckyJudged | ActionButtonPlaced | InsuranceOffered | InsurancePlaced | PeekRequested
-    | PeekResolved | RoundHeld | NaturalPaidEarly | PaymentDue | NaturalPaidLater | PaymentsDone | HoleCardRevealed
-    | DealerStood | RoundSettled
+    WagerPlaced
+    | BettingClosed
+    | CardAssigned
+    | DecisionTaken
+    | StandConfirmed
+    | HandEnded
+    | LuckyLuckyJudged
+    | ActionButtonPlaced
+    | InsuranceOffered
+    | InsurancePlaced
+    | PeekRequested
+    | PeekResolved
+    | RoundHeld
+    | NaturalPaidEarly
+    | PaymentDue
+    | NaturalPaidLater
+    | PaymentsDone
+    | HoleCardRevealed
+    | DealerStood
+    | RoundSettled
 )

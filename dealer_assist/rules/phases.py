@@ -1,4 +1,5 @@
 """Where a round stands (`Phase`) and what it waits for next (`Need`, `Awaiting`)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

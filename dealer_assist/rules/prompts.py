@@ -1,4 +1,5 @@
 """The one line the dealer reads: what the round waits for next, in words."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -30,7 +31,9 @@ def describe(cards: Sequence[Card]) -> str:
 
 def misdeal_prompt(card: Card, before_round: bool) -> str:
     """A card held as a misdeal (RULES.md §6.1): the dealer sets it aside, a floor supervisor discards it."""
-    return f"Hold {card_text(card)} aside and call a floor supervisor" + (": it came out before the round" if before_round else "")
+    return f"Hold {card_text(card)} aside and call a floor supervisor" + (
+        ": it came out before the round" if before_round else ""
+    )
 
 
 def unread_prompt(shoe_card: int) -> str:
@@ -63,9 +66,14 @@ def prompt(tracker: RoundTracker) -> str:
         if why_not_stand(profile, hand) is not None:
             return f"{label} must hit ({hand.total.value})"
         if must_stand(profile, hand) is not None:
-            others = [name for name, why in (("split", why_not_split(profile, hand, len(seat_hands))),
-                                             ("surrender", why_not_surrender(profile, hand, len(seat_hands))))
-                      if why is None]
+            others = [
+                name
+                for name, why in (
+                    ("split", why_not_split(profile, hand, len(seat_hands))),
+                    ("surrender", why_not_surrender(profile, hand, len(seat_hands))),
+                )
+                if why is None
+            ]
             return f"{label} must stand on {describe(hand.cards)} (or {' / '.join(others)})"
         return f"{label} to act on {describe(hand.cards)}"
     if tracker.phase is Phase.DEALING:

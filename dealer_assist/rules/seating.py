@@ -1,4 +1,5 @@
 """Seat orders around the table: clockwise is increasing seat number, wrapping N -> 1 (RULES.md §1)."""
+
 from __future__ import annotations
 
 from collections.abc import Collection

@@ -1,4 +1,5 @@
 """Hand totals (RULES.md §1): Aces count 11 when that stays at or below 21, else 1."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -2,7 +2,8 @@
 
 Opening a table takes its journal's lock first (one writer per journal, whoever opens it: the
 screen, the bench, a test), checks that the start names the journal's own table, and verifies the
-journal; a damaged journal is left untouched and the table refuses to deal. A table killed at any moment reopens into the same round at the same point by
+journal; a damaged journal is left untouched and the table refuses to deal. A table killed at any moment reopens
+into the same round at the same point by
 replaying, from the journal alone, the inputs since the last closed round.
 
 Journal first: a trial copy of the session works out what an input does (the operations, or the
@@ -11,6 +12,7 @@ the input. A record that cannot be written (a full disk, a closed journal) stops
 its journal ends, with nothing in memory moved, and every later input is refused until the table
 is opened again.
 """
+
 from __future__ import annotations
 
 import copy
@@ -34,7 +36,14 @@ from dealer_assist.table.pins import PinGuard, PinSetter, lock_refusal, new_pin,
 from dealer_assist.table.readings import mispay_entries
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import (
-    AcceptPayout, ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, SpotsScanned, VoidRound,
+    AcceptPayout,
+    ConfirmPeek,
+    DiscardMisdeal,
+    KeyCard,
+    RekeyCard,
+    SettlementConfirmed,
+    SpotsScanned,
+    VoidRound,
 )
 from dealer_assist.table.session_operations import RoundClosed
 
@@ -53,8 +62,17 @@ class TableStopped(JournalError):
 
 
 class Table:
-    def __init__(self, path: Path, journal: Journal, session: TableSession, pins: PinGuard,
-                 verdict: Verdict, clock: Callable[[], float], rounds_closed: int, lock: JournalLock) -> None:
+    def __init__(
+        self,
+        path: Path,
+        journal: Journal,
+        session: TableSession,
+        pins: PinGuard,
+        verdict: Verdict,
+        clock: Callable[[], float],
+        rounds_closed: int,
+        lock: JournalLock,
+    ) -> None:
         self.path = path
         self.journal = journal
         self.lock = lock  # held until `close`; `lock.took_over` names a dead holder whose lock was left
@@ -70,9 +88,16 @@ class Table:
     # --- opening --------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None,
-             clock: Callable[[], float] = time.time, named: Mapping[str, str] | None = None,
-             resumed: bool = True) -> Table:
+    def open(
+        cls,
+        path: Path | str,
+        config: TableConfig | None = None,
+        *,
+        devices: dict[str, Any] | None = None,
+        clock: Callable[[], float] = time.time,
+        named: Mapping[str, str] | None = None,
+        resumed: bool = True,
+    ) -> Table:
         """Open or create the table's journal. Raises JournalInUse naming the process that holds it,
         InputError when a field the start `named` (field -> where it was named, e.g. "--profile")
         differs from the journal's own table, and JournalDamaged on any damage. An existing journal
@@ -89,14 +114,23 @@ class Table:
             raise
 
     @classmethod
-    def _opened(cls, path: Path, config: TableConfig | None, devices: dict[str, Any] | None, clock: Callable[[], float],
-                lock: JournalLock, resumed: bool) -> Table:
+    def _opened(
+        cls,
+        path: Path,
+        config: TableConfig | None,
+        devices: dict[str, Any] | None,
+        clock: Callable[[], float],
+        lock: JournalLock,
+        resumed: bool,
+    ) -> Table:
         verdict = verify(path) if path.exists() else Verdict(True, 0, "new journal")
         if not verdict.ok:
             raise JournalDamaged(verdict, verdict.message)
         if verdict.records == 0:  # new, or created by a start that stopped before its first record
             if config is None:
-                raise JournalError(JournalCode.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one")
+                raise JournalError(
+                    JournalCode.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one"
+                )
             session = TableSession(config)
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, header_body(config, session.profile, devices or {}, SOFTWARE))
@@ -108,8 +142,15 @@ class Table:
         journal = Journal(path, verdict)
         table = cls(path, journal, session, pins, verdict, clock, verdict.closed, lock)
         if resumed:
-            table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
-                                                "devices": devices or {}, "software": SOFTWARE})
+            table._write(
+                RecordKind.RESUMED,
+                {
+                    "round_id": session.round_id,
+                    "state": session.state.value,
+                    "devices": devices or {},
+                    "software": SOFTWARE,
+                },
+            )
         return table
 
     # --- inputs -----------------------------------------------------------------------------------
@@ -157,7 +198,9 @@ class Table:
         """The table file's PIN hash becomes the table's first PIN; a table that has one keeps it."""
         self._check_running()
         if self.pins.digest is not None:
-            raise RuleError(Refusal.BAD_PIN, "the table has a supervisor PIN already: it is changed behind the current one")
+            raise RuleError(
+                Refusal.BAD_PIN, "the table has a supervisor PIN already: it is changed behind the current one"
+            )
         body = pin_from_hash_text(text)
         self._write(RecordKind.SECURITY, body)
         self.pins.replay(body)
@@ -182,8 +225,10 @@ class Table:
             return self.journal.append(kind, body, round_id)
         except (JournalWriteFailed, JournalClosed) as error:
             fix = "has the disk fixed and then " if isinstance(error, JournalWriteFailed) else ""
-            self.stopped = (f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
-                            f"supervisor, who {fix}opens the table again; it resumes where the journal ends")
+            self.stopped = (
+                f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
+                f"supervisor, who {fix}opens the table again; it resumes where the journal ends"
+            )
             raise TableStopped(self.stopped) from error
 
     def _apply(self, event: TableInput) -> tuple[Any, ...]:
@@ -193,13 +238,18 @@ class Table:
         session, now = self.session, self.clock()
         tracker = session.tracker
         round_id = session.round_id if tracker is not None else None
-        settled = (tracker is not None and tracker.phase is Phase.SETTLED
-                   and isinstance(event, SettlementConfirmed | SpotsScanned | AcceptPayout))
+        settled = (
+            tracker is not None
+            and tracker.phase is Phase.SETTLED
+            and isinstance(event, SettlementConfirmed | SpotsScanned | AcceptPayout)
+        )
         try:
             ops = self._trial.apply(event, now)
         except RuleError as error:
             self._trial = _twin(session)
-            self._write(RecordKind.REFUSED, {"input": encode(event), "now": now, "error": error.to_json()["error"]}, round_id)
+            self._write(
+                RecordKind.REFUSED, {"input": encode(event), "now": now, "error": error.to_json()["error"]}, round_id
+            )
             raise
         body: dict[str, Any] = {"input": encode(event), "ops": [encode(op) for op in ops], "now": now}
         closes = any(isinstance(op, RoundClosed) for op in ops)
@@ -214,9 +264,11 @@ class Table:
         self._write(RecordKind.CLOSE if closes else RecordKind.INPUT, body, round_id)
         taken = session.apply(event, now)  # the same input on the same state: the same operations
         if taken != ops:
-            self.stopped = (f"the table stopped: {type(event).__name__} worked out to other operations when taken than when "
-                            f"it was recorded (record {self.journal.seq}); nothing after it is taken. Dealer: deal no more "
-                            "and call a floor supervisor, who opens the table again; it resumes from the journal")
+            self.stopped = (
+                f"the table stopped: {type(event).__name__} worked out to other operations when taken than when "
+                f"it was recorded (record {self.journal.seq}); nothing after it is taken. Dealer: deal no more "
+                "and call a floor supervisor, who opens the table again; it resumes from the journal"
+            )
             raise TableStopped(self.stopped)
         if closes:
             self.rounds_closed += 1
@@ -251,8 +303,9 @@ class Table:
             self.lock.release()
 
 
-def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None,
-           until: int | None = None) -> TableSession:
+def replay(
+    where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None, until: int | None = None
+) -> TableSession:
     """The session restored at `checkpoint` (a closing record, or None for the table's start),
     with every later input up to record `until` applied again and checked against the journal."""
     source = as_source(where)
@@ -264,7 +317,10 @@ def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Re
             continue
         ops = session.apply(decode(record.body["input"]), record.body["now"])
         if [encode(op) for op in ops] != record.body["ops"]:
-            raise JournalError(JournalCode.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
+            raise JournalError(
+                JournalCode.BAD_JOURNAL,
+                f"{source.name}: record {record.seq} replays to other operations than it recorded",
+            )
     return session
 
 
@@ -285,4 +341,3 @@ def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard]:
     except Failure as error:  # a record the rules refuse now, or one that replays to other operations
         raise JournalDamaged(Verdict(False, verdict.records, error.message), error.message) from None
     return session, pins
-

@@ -1,4 +1,5 @@
 """Operations of the table session, frozen for the journal beside the round's own operations."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

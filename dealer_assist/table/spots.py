@@ -4,6 +4,7 @@ A seat has a base, a Lucky Lucky, a Buster and an insurance spot (`3.base`, `3.l
 `3.ins`); the player-dealer's bank is `pd.bank`. Names are exact: `3.BASE`, `03.base` and
 `pd.base` are not spots.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,6 +1,7 @@
 """How journal records read for a person, wherever they are printed: amounts as currency (the
 journal keeps cents in inputs and operations, currency units in ledgers), hands and cards counted
 from 1 (the journal and JSON count from 0, as ROUND-FILE.md says), wagers by their names."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
 """One frame in, the cards seen in each zone out."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

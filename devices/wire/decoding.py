@@ -3,6 +3,7 @@
 The counts are what `devices monitor` reports in its stats line: every frame that passed the checks,
 of any type, and every refused frame by reason.
 """
+
 from __future__ import annotations
 
 from collections import Counter

@@ -3,6 +3,7 @@
 It does no I/O and reads no clock: the port runner hands it bytes, the time and a write function,
 and it hands accepted messages to a `LinkHandler`. That keeps it testable frame by frame.
 """
+
 from __future__ import annotations
 
 from enum import StrEnum

@@ -5,6 +5,7 @@ this class only moves bytes and time; `HostLink` frames and checks; the adapter 
 Work from other threads (a LOCK, a PEEK) is queued here and run on this thread, so the link's
 state is only ever touched by one thread.
 """
+
 from __future__ import annotations
 
 import queue

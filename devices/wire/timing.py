@@ -1,4 +1,5 @@
 """The link's clocks, in seconds, exactly as DEVICES.md §1 fixes them; both ends use these."""
+
 from __future__ import annotations
 
 __all__ = ["HEARTBEAT_EVERY", "MAX_REPEATS", "PEEK_TIMEOUT", "REPEAT_EVERY"]

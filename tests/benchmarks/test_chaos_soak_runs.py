@@ -1,5 +1,6 @@
 """The chaos soak runs: a room --ha dealing while a table, two broker nodes, the ingesting pit and the
 store's primary are each killed once, and at the end every journal's records are in the store once."""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_chaos_soak_kills_each_kind_of_part_and_finds_every_record_stored_once() -> None:
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "chaos.py"), "--short"],
-                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "chaos.py"), "--short"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     text = out.stdout
     assert "4 parts killed (table 1, brokers 1, pit 1, store 1)" in text

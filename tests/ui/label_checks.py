@@ -1,4 +1,5 @@
 """What the layout checks accept of a label cut short: its lines fit, its full words are on the tooltip."""
+
 from __future__ import annotations
 
 from ui.common.elided_label import ElidedLabel

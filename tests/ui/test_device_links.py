@@ -1,4 +1,5 @@
 """The dealer's screen on a real link: an emulated shoe scanner deals, the card-stop follows the rules."""
+
 from __future__ import annotations
 
 import itertools

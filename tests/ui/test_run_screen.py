@@ -1,4 +1,5 @@
 """`run` finds its screen before it creates anything: no display, no journal and no folder."""
+
 from __future__ import annotations
 
 import argparse
@@ -63,6 +64,7 @@ def test_a_vnc_screen_says_where_it_listens_and_how_to_reach_it(capsys):
     assert f"VNC on 127.0.0.1:{port}" in said and "this computer only" in said
     assert f"ssh -L {port}:localhost:{port} {socket.gethostname()}" in said, "how to reach it from another computer"
     from ui.shell.vnc_screen import vnc_reach
+
     elsewhere = vnc_reach(VncTarget(port, "0.0.0.0", 1280, 800))
     assert f"VNC on 0.0.0.0:{port}" in elsewhere and "every network interface" in elsewhere
 
@@ -86,8 +88,14 @@ def test_run_without_a_display_exits_2_and_creates_nothing(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     env = {"HOME": str(home), "PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "ui.cli", "run", "--profile", "c21-8.0"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "run", "--profile", "c21-8.0"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2, done.stderr
     assert "there is no screen" in done.stderr and "Nothing was created" in done.stderr
     assert "Traceback" not in done.stderr

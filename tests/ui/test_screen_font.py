@@ -1,4 +1,5 @@
 """The screens lay text out in the font they name, from its own files, on every machine."""
+
 from __future__ import annotations
 
 import pytest
@@ -26,5 +27,6 @@ def test_the_screens_text_is_in_the_named_font_at_its_own_widths(qtbot):
     text = "Shoe up · last QS ♠"
     own = QRawFont(str(FOLDER / FILES[0]), 100)
     advances = own.advancesForGlyphIndexes(own.glyphIndexesForString(text))
-    assert QFontMetrics(font).horizontalAdvance(text) == round(sum(a.x() for a in advances)), \
+    assert QFontMetrics(font).horizontalAdvance(text) == round(sum(a.x() for a in advances)), (
         "the text is as wide as the font's own file makes it"
+    )

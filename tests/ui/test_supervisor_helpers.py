@@ -1,5 +1,6 @@
 """Shared by the supervisor screen tests: real tables on journals in tmp_path, a hand-moved clock,
 and the supervisor's window opened on one and unlocked through its keypad."""
+
 from __future__ import annotations
 
 import sys
@@ -60,6 +61,7 @@ def tap_and_confirm(qtbot, widget: QWidget, asked: str = "") -> str:
     """Tap an irreversible action, find the question it asks over the window and confirm it;
     returns the question."""
     from ui.common.confirm_overlay import open_confirmation
+
     tap(qtbot, widget)
     question = open_confirmation(widget)
     assert question is not None, f"{widget.text()} acted without asking"
@@ -99,7 +101,9 @@ def assert_fits(window: QWidget, size: tuple[int, int]) -> None:
     assert (window.width(), window.height()) == size, f"the window grew to {window.width()}x{window.height()}"
     for button in window.findChildren(QPushButton):
         if button.isVisible():
-            assert button.height() >= 48 and button.width() >= 48, f"{button.text()!r} is {button.width()}x{button.height()}"
+            assert button.height() >= 48 and button.width() >= 48, (
+                f"{button.text()!r} is {button.width()}x{button.height()}"
+            )
             assert button.width() >= button.minimumSizeHint().width(), f"{button.text()!r} is cut"
     for label in window.findChildren(QLabel):
         if label.isVisible() and isinstance(label, ElidedLabel):  # cut short: fine with its words on the tooltip

@@ -1,4 +1,5 @@
 """Surrender cannot be taken back, so the dealer's screen asks once more before it is sent."""
+
 from __future__ import annotations
 
 from dealer_assist.rules.inputs import Action, Decide, WagerKind

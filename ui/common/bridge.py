@@ -5,14 +5,15 @@ owner thread on the screen; every snapshot the controller publishes goes out as 
 does every change of the status line. The screens act through the controller's own methods
 (`bridge.controller`), on the GUI thread.
 """
+
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from dealer_assist.table.session import TableInput
 from dealer_assist.table.snapshot import TableSnapshot
-from devices.table_owner.device_status import DeviceStatus
 from devices.table_owner.controller import Call, TableController
+from devices.table_owner.device_status import DeviceStatus
 
 __all__ = ["TableBridge"]
 

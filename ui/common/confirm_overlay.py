@@ -1,6 +1,7 @@
 """Ask before an irreversible action: a question over the whole window with two large buttons,
 the action and "Go back". It is a child of the window, never a window of its own, so a kiosk
 without a window manager shows it and never loses the table behind it."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -22,9 +23,11 @@ class Confirmation(QFrame):
         super().__init__(window)
         self.setObjectName("confirmation")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
-        self.setStyleSheet(f"QFrame#confirmation {{ background: rgba(0, 0, 0, 170); }}"
-                           f"QFrame#question {{ background: {PANEL}; border: 3px solid {ALERT}; border-radius: 14px; }}"
-                           f"QLabel {{ color: {TEXT}; }}")
+        self.setStyleSheet(
+            f"QFrame#confirmation {{ background: rgba(0, 0, 0, 170); }}"
+            f"QFrame#question {{ background: {PANEL}; border: 3px solid {ALERT}; border-radius: 14px; }}"
+            f"QLabel {{ color: {TEXT}; }}"
+        )
         self._act = act
         self._host = host
         self._window = window

@@ -3,6 +3,7 @@ buttons beside and below it under the dealer's finger; this one takes the width 
 it and the height of a set number of lines, breaks its text at words onto those lines, and cuts
 what does not fit short with "…", its full words on the tooltip. The text is fitted when it or
 the label's width changes, never while painting."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRect, Qt
@@ -34,11 +35,11 @@ def fit_lines(text: str, font: QFont, width: int, lines: int) -> tuple[str, bool
                 break
             line.setLineWidth(width)
             if len(shown) == lines - 1:  # the last line there is room for: the rest of the text, cut short
-                rest = " ".join(part for part in (paragraph[start:], *paragraphs[number + 1:]) if part).strip()
+                rest = " ".join(part for part in (paragraph[start:], *paragraphs[number + 1 :]) if part).strip()
                 last = metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width)
                 layout.endLayout()
                 return "\n".join([*shown, last]), last != rest
-            shown.append(paragraph[start:start + line.textLength()].rstrip())
+            shown.append(paragraph[start : start + line.textLength()].rstrip())
             start += max(1, line.textLength())
         layout.endLayout()
     return "\n".join(shown), False
@@ -84,7 +85,9 @@ class ElidedLabel(QLabel):
 
     def _reserve(self) -> None:
         """The height of `lines` lines in the label's font, with its padding."""
-        lines = self.fontMetrics().boundingRect(QRect(0, 0, 10_000, 10_000), Qt.AlignmentFlag.AlignLeft, "\n".join("X" * self.lines))
+        lines = self.fontMetrics().boundingRect(
+            QRect(0, 0, 10_000, 10_000), Qt.AlignmentFlag.AlignLeft, "\n".join("X" * self.lines)
+        )
         margins = self.contentsMargins()  # as QLabel measures its own text
         self.setFixedHeight(lines.height() + margins.top() + margins.bottom() + 2 * self.margin())
         self._fitted = None  # another font: fitted again

@@ -1,5 +1,6 @@
 """What the screens cannot do, as codes: no screen to open on, the screens' font missing, the VNC
 screen not starting, autoplay stalled."""
+
 from __future__ import annotations
 
 from enum import StrEnum

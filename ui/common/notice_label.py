@@ -1,6 +1,7 @@
 """A line that tells the supervisor what just happened: the rules' refusal in red, a success in
 green, nothing at all while there is nothing to say. Its place is kept while it says nothing, and
 it is as tall whatever it says, so the tabs, lists and keys below it never move."""
+
 from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget

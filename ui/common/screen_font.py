@@ -3,6 +3,7 @@
 Text widths decide what the status line keeps, where a label is cut short and how wide a seat is, so
 a table PC, the test machine and the screenshots must lay text out in the same font. Qt would
 otherwise take whatever the machine's font configuration offers for the name."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,7 +33,9 @@ def load_screen_font(folder: Path = FOLDER) -> None:
     for name in FILES:
         path = folder / name
         if not path.is_file():
-            raise ScreenFontMissing(f"the screens' font {FAMILY} is missing: {path} is not there "
-                                    f"(install Debian's {PACKAGE}, as scripts/bootstrap.sh does)")
+            raise ScreenFontMissing(
+                f"the screens' font {FAMILY} is missing: {path} is not there "
+                f"(install Debian's {PACKAGE}, as scripts/bootstrap.sh does)"
+            )
         if QFontDatabase.addApplicationFont(str(path)) < 0:
             raise ScreenFontMissing(f"the screens' font {FAMILY} could not be read from {path}")

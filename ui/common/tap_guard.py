@@ -5,6 +5,7 @@ decide twice: the second tap on the same button within `GUARD_S` does nothing (S
 would otherwise stand the next seat too). Chips are exempt: tapping one twice means two chips,
 each going on the wager at once, shown on the seat, and Clear takes the wager off.
 """
+
 from __future__ import annotations
 
 import time

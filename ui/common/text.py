@@ -1,4 +1,5 @@
 """How amounts, cards and outcomes read on the felt: short words, whole dollars without cents."""
+
 from __future__ import annotations
 
 from dealer_assist.rules.inputs import WagerKind
@@ -10,7 +11,19 @@ from dealer_assist.table.session import TableState
 from dealer_assist.table.snapshot import LeftOut
 from dealer_assist.text.journal_text import money
 
-__all__ = ["ENDED", "FIRST_TO_ACT", "FIRST_TO_ACT_TIP", "ON_SEAT", "SEAT_AS_LAST", "TABLE_AS_LAST", "TABLE_STATES", "left_out_line", "settlement_action", "signed", "total_text"]
+__all__ = [
+    "ENDED",
+    "FIRST_TO_ACT",
+    "FIRST_TO_ACT_TIP",
+    "ON_SEAT",
+    "SEAT_AS_LAST",
+    "TABLE_AS_LAST",
+    "TABLE_STATES",
+    "left_out_line",
+    "settlement_action",
+    "signed",
+    "total_text",
+]
 
 ENDED = {
     EndReason.NATURAL: "Natural",
@@ -63,9 +76,17 @@ TABLE_STATES = {
 
 SEAT_AS_LAST = "Seat as last round"  # "Same as last round" (RULES.md §8.22) for the seat chosen
 TABLE_AS_LAST = "Table as last round"  # and for every seat that wagered then and holds nothing yet
-ON_SEAT = {WagerKind.BASE: "", WagerKind.LUCKY_LUCKY: "LL ", WagerKind.BUSTER: "Buster "}  # as the seat shows its wagers
-WHY_LEFT_OUT: dict[str, str] = {Refusal.PLAYER_DEALER_SEAT: "banks now", Refusal.NOT_OFFERED: "not offered",
-                                Refusal.WAGER_LIMIT: "outside the limits", Refusal.SIDE_BET_WITHOUT_BASE: "no base wager"}
+ON_SEAT = {
+    WagerKind.BASE: "",
+    WagerKind.LUCKY_LUCKY: "LL ",
+    WagerKind.BUSTER: "Buster ",
+}  # as the seat shows its wagers
+WHY_LEFT_OUT: dict[str, str] = {
+    Refusal.PLAYER_DEALER_SEAT: "banks now",
+    Refusal.NOT_OFFERED: "not offered",
+    Refusal.WAGER_LIMIT: "outside the limits",
+    Refusal.SIDE_BET_WITHOUT_BASE: "no base wager",
+}
 
 
 def left_out_line(left_out: tuple[LeftOut, ...]) -> str:

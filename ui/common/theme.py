@@ -1,4 +1,5 @@
 """The dark, high-contrast look of every screen: read from a metre under card-room lighting."""
+
 from __future__ import annotations
 
 from typing import TypeVar
@@ -7,7 +8,23 @@ from PySide6.QtWidgets import QWidget
 
 from ui.common.screen_font import FAMILY
 
-__all__ = ["ACCENT", "ALERT", "AMBER", "BACKGROUND", "COLLECT", "MUTED", "PANEL", "PAY", "RED_SUIT", "TEXT", "TOUCH", "hold_place", "see_through", "set_flag", "style"]
+__all__ = [
+    "ACCENT",
+    "ALERT",
+    "AMBER",
+    "BACKGROUND",
+    "COLLECT",
+    "MUTED",
+    "PANEL",
+    "PAY",
+    "RED_SUIT",
+    "TEXT",
+    "TOUCH",
+    "hold_place",
+    "see_through",
+    "set_flag",
+    "style",
+]
 
 BACKGROUND = "#0d1117"
 PANEL = "#161d27"
@@ -21,6 +38,7 @@ ALERT = "#e5484d"
 AMBER = "#ffb020"
 RED_SUIT = "#d32f2f"
 TOUCH = 56  # the smallest touch target in pixels (at least 48)
+
 
 def style(scale: float = 1.0) -> str:
     """The style sheet with every size multiplied by `scale` (1.0 at 1280x800)."""
@@ -45,7 +63,8 @@ QLabel#amount {{ font-size: {px(22)}px; font-weight: bold; }}
 QLabel#big {{ font-size: {px(30)}px; font-weight: bold; }}
 QLabel#total {{ font-size: {px(24)}px; font-weight: bold; color: {ACCENT}; }}
 QLabel#status {{ font-size: {px(16)}px; color: {MUTED}; }}
-QLabel#button {{ background: {ACCENT}; color: #111; border-radius: {px(14)}px; font-weight: bold; padding: {px(2)}px {px(6)}px; }}
+QLabel#button {{ background: {ACCENT}; color: #111; border-radius: {px(14)}px; font-weight: bold;
+                padding: {px(2)}px {px(6)}px; }}
 /* A seat's "1st action" badge is smaller, on two lines no taller than "Seat 8": beside it, it fits the
    narrowest seat, eight at 1280 px, and moves nothing below it. */
 QFrame#seat QLabel#button {{ font-size: {px(11)}px; padding: 0px {px(3)}px; border-radius: {px(5)}px; }}
@@ -56,7 +75,8 @@ QLabel#return {{ color: {MUTED}; font-size: {px(22)}px; font-weight: bold; }}
 QLabel#reader {{ color: {ACCENT}; font-size: {px(16)}px; font-weight: bold; }}
 QLabel#reader[warn="true"] {{ color: {COLLECT}; }}
 QPushButton {{ background: #243244; color: {TEXT}; border: {px(2)}px solid #3a4f68; border-radius: {px(10)}px;
-              min-height: {px(TOUCH)}px; min-width: {px(TOUCH)}px; font-size: {px(22)}px; font-weight: bold; padding: 0 {px(14)}px; }}
+              min-height: {px(TOUCH)}px; min-width: {px(TOUCH)}px; font-size: {px(22)}px; font-weight: bold;
+              padding: 0 {px(14)}px; }}
 QPushButton:pressed {{ background: #3a4f68; }}
 QPushButton:checked {{ background: #5aa9ff; color: #0d1117; border-color: #9ccaff; }}
 QPushButton:disabled {{ background: #161d27; color: #4a5663; border-color: #222c38; }}

@@ -1,6 +1,7 @@
 """An on-screen keyboard for the supervisor's text fields: a touchscreen has no keyboard. It
 types into the field it was last pointed at; letters, digits, space, hyphen and a backspace are
 enough for a name, a badge or a short reason."""
+
 from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QLineEdit, QPushButton, QWidget

@@ -1,6 +1,7 @@
 """The attention banner: a refused input, a misdeal, a misread or a failed peek, until resolved; or,
 while none of those shows, a device's state that changes what the dealer must do (a device down or
 faulted, and back), as long as it lasts, in the words of its `DeviceState`."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Signal

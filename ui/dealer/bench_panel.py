@@ -5,6 +5,7 @@ and the peek answers straight to the table, even when the shoe should be locked,
 be staged. With `wire` (emulated devices on pseudo-terminals) it only pulls cards and loads shoes,
 the bench's seeded shoes, so a resumed table goes on with its shoe; the cards, the cut card and the
 peek answers reach the table over the devices' links."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -20,8 +21,8 @@ from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CutCardReached, ShoeLoaded
 from dealer_assist.table.snapshot import TableSnapshot
 from dealer_assist.table.table_facts import TableFacts
-from devices.table_owner.device_status import DeviceStatus
 from devices.errors import DeviceError
+from devices.table_owner.device_status import DeviceStatus
 from hw_sims.bench_devices import BenchDevices, honest_peek_answer
 from ui.common.elided_label import ElidedLabel
 from ui.common.tap_guard import repeatable
@@ -38,8 +39,14 @@ class BenchPanel(QFrame):
 
     entered = Signal(object)
 
-    def __init__(self, shoe: Shoe | None, facts: Callable[[], TableFacts], devices: DeviceStatus,
-                 parent: QWidget | None = None, wire: BenchDevices | None = None) -> None:
+    def __init__(
+        self,
+        shoe: Shoe | None,
+        facts: Callable[[], TableFacts],
+        devices: DeviceStatus,
+        parent: QWidget | None = None,
+        wire: BenchDevices | None = None,
+    ) -> None:
         super().__init__(parent)
         if (shoe is None) == (wire is None):
             raise ValueError("a bench panel deals from its own shoe or from emulated devices: give exactly one")
@@ -72,7 +79,11 @@ class BenchPanel(QFrame):
         self.count = ElidedLabel(name="muted", lines=2)
         layout.addWidget(self.count)
         self.peek_buttons: dict[str, QPushButton] = {}
-        for key, text in (("answer", "Peek answers"), (PeekResult.NOREAD, "Peek: no read"), (PeekResult.TIMEOUT, "Peek: timeout")):
+        for key, text in (
+            ("answer", "Peek answers"),
+            (PeekResult.NOREAD, "Peek: no read"),
+            (PeekResult.TIMEOUT, "Peek: timeout"),
+        ):
             button = QPushButton(text)
             button.setObjectName(f"peek_{key}")
             button.clicked.connect(lambda _=False, k=key: self._peek(k))

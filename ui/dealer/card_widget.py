@@ -1,4 +1,5 @@
 """A hand's cards, painted: rank and suit in each card's corner, overlapping when space is short."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt
@@ -95,6 +96,8 @@ class CardRow(QWidget):
         rank = "10" if card.rank == "T" else card.rank
         if overlapped:
             corner = QRectF(rect.left() + 2, rect.top() + 2, rect.width() - 4, rect.height() - 4)
-            painter.drawText(corner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, f"{rank}\n{SUIT_SYMBOLS[card.suit]}")
+            painter.drawText(
+                corner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, f"{rank}\n{SUIT_SYMBOLS[card.suit]}"
+            )
         else:
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{rank}\n{SUIT_SYMBOLS[card.suit]}")

@@ -1,12 +1,13 @@
 """The dealer's hand in front of the tray, with the player-dealer's bank (the net is on the settlement)."""
+
 from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from dealer_assist.table.snapshot import TableSnapshot
 from dealer_assist.text.journal_text import money
-from ui.dealer.card_widget import CardRow
 from ui.common.text import total_text
+from ui.dealer.card_widget import CardRow
 
 
 class DealerHandPanel(QFrame):

@@ -3,6 +3,7 @@ A name or badge from the table's roster of dealers (`dealers.txt` beside the jou
 button; any other is typed on the screen's own keyboard. It opens over the dealer's window, inside
 it, as the supervisor's screens do, and goes back to the table once the table took the input;
 a refusal is said on it. A table without a dealer signed in still deals."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -14,8 +15,8 @@ from dealer_assist.table.session_inputs import DealerSignIn, DealerSignOut
 from devices.table_owner.controller import TableController
 from ui.common.elided_label import ElidedLabel
 from ui.common.notice_label import NoticeLabel
-from ui.supervisor.supervisor_theme import supervisor_style
 from ui.common.touch_keyboard import TouchKeyboard
+from ui.supervisor.supervisor_theme import supervisor_style
 
 
 def dealer_button_text(dealer: str | None) -> str:

@@ -1,4 +1,5 @@
 """The dealer's touchscreen: layout only. It renders snapshots and emits the dealer's inputs."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
@@ -14,22 +15,22 @@ from dealer_assist.table.session_inputs import BankAccepted, ConfirmWagers, Sett
 from dealer_assist.table.snapshot import TableSnapshot
 from dealer_assist.text.reader_words import CONFIRM_ACTION, CONFIRM_QUESTION, confirm_detail
 from devices.table_owner.device_status import DeviceLink
-from ui.dealer.attention_banner import AttentionBanner
-from ui.keypads.bank_offer import BankOffer
 from ui.common.confirm_overlay import confirm
-from ui.dealer.dealer_hand_widget import DealerHandPanel
-from ui.dealer.decision_bar import DecisionBar
-from ui.dealer.device_bar import DeviceBar
-from ui.keypads.double_for_less import DoubleForLess
 from ui.common.elided_label import ElidedLabel
-from ui.settlement.payments_panel import PaymentsPanel
-from ui.dealer.reader_lines import difference_lines, reader_prompt, seat_line
-from ui.dealer.seat_widget import SeatPanel
-from ui.settlement.settlement_panel import SettlementPanel
 from ui.common.tap_guard import TapGuard
 from ui.common.text import left_out_line
 from ui.common.theme import hold_place, see_through
+from ui.dealer.attention_banner import AttentionBanner
+from ui.dealer.dealer_hand_widget import DealerHandPanel
+from ui.dealer.decision_bar import DecisionBar
+from ui.dealer.device_bar import DeviceBar
+from ui.dealer.reader_lines import difference_lines, reader_prompt, seat_line
+from ui.dealer.seat_widget import SeatPanel
+from ui.keypads.bank_offer import BankOffer
+from ui.keypads.double_for_less import DoubleForLess
 from ui.keypads.wager_pad import WagerPad
+from ui.settlement.payments_panel import PaymentsPanel
+from ui.settlement.settlement_panel import SettlementPanel
 
 
 def seat_positions(seats: int) -> dict[int, tuple[int, int]]:
@@ -48,7 +49,9 @@ class DealerView(QWidget):
     def __init__(self, seats: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.selected: int | None = None
-        self.bank_kept: tuple[int, Cents] | None = None  # the player-dealer's seat and bank, to take its second turn when offered
+        self.bank_kept: tuple[int, Cents] | None = (
+            None  # the player-dealer's seat and bank, to take its second turn when offered
+        )
         self._full_title = ""  # the title of the snapshot shown, before it is fitted
         self._title_fitted: tuple[str, int, int, str] | None = None
         self.snapshot: TableSnapshot | None = None
@@ -130,7 +133,10 @@ class DealerView(QWidget):
         coming = table.round_id + (1 if snap.phase is None else 0)  # between rounds: the round about to open
         parts = [snap.profile_id, f"Round {coming}"]
         if table.shoe_id:
-            parts.append(f"shoe {table.shoe_id}, {count(table.shoe_cards, 'card')}" + (" (cut card out)" if table.new_shoe_due else ""))
+            parts.append(
+                f"shoe {table.shoe_id}, {count(table.shoe_cards, 'card')}"
+                + (" (cut card out)" if table.new_shoe_due else "")
+            )
         return " · ".join(parts)
 
     def _fit_title(self) -> None:
@@ -159,7 +165,7 @@ class DealerView(QWidget):
         self.input_entered.emit(SettlementConfirmed())
 
     def _settled_bank_kept(self) -> None:
-        """"Done · seat N keeps the bank": the round closes, and the offer of the bank's second turn
+        """ "Done · seat N keeps the bank": the round closes, and the offer of the bank's second turn
         that follows is taken as soon as it comes (after the reader's payout check, after a new shoe),
         with the chips read on pd.bank, or else the bank of the round just played."""
         bank = self.snapshot.bank if self.snapshot is not None else None
@@ -177,7 +183,9 @@ class DealerView(QWidget):
         table = snap.table
         if table.state is TableState.OFFERING_BANK and (table.offer_seat, table.offer_turn) == (seat, 2):
             self.bank_kept = None
-            self.input_entered.emit(BankAccepted(seat, self.bank_offer.read if self.bank_offer.read is not None else bank))
+            self.input_entered.emit(
+                BankAccepted(seat, self.bank_offer.read if self.bank_offer.read is not None else bank)
+            )
         elif snap.need is not Need.NOTHING and table.state is not TableState.NEEDS_SHOE:
             self.bank_kept = None  # the table went on another way (a round voided, the bank offered elsewhere)
 
@@ -188,10 +196,18 @@ class DealerView(QWidget):
         if not isinstance(event, NoMoreBets) or snap is None or snap.reader is None or not snap.reader.down:
             self.input_entered.emit(event)
             return
-        shown = [(seat.seat, seat.base + seat.lucky_lucky + seat.buster) for seat in snap.seats
-                 if seat.base or seat.lucky_lucky or seat.buster]
-        confirm(self, CONFIRM_QUESTION, confirm_detail(shown), CONFIRM_ACTION,
-                lambda: self.input_entered.emit(ConfirmWagers()))
+        shown = [
+            (seat.seat, seat.base + seat.lucky_lucky + seat.buster)
+            for seat in snap.seats
+            if seat.base or seat.lucky_lucky or seat.buster
+        ]
+        confirm(
+            self,
+            CONFIRM_QUESTION,
+            confirm_detail(shown),
+            CONFIRM_ACTION,
+            lambda: self.input_entered.emit(ConfirmWagers()),
+        )
 
     def _select(self, seat: int) -> None:
         self.selected = seat
@@ -209,7 +225,9 @@ class DealerView(QWidget):
         self.prompt.setText(reader_prompt(snap) or snap.prompt_line)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         self.bank_offer.show_table(snap)
-        if self.bank_kept is not None:  # the offer comes later (the reader's payout check, a new shoe): taken once every view has it
+        if (
+            self.bank_kept is not None
+        ):  # the offer comes later (the reader's payout check, a new shoe): taken once every view has it
             QTimer.singleShot(0, self._take_kept_bank)
         self.double_less.show_table(snap)
         tallest = max(pad.sizeHint().height() for pad in (self.wagers, self.double_less, self.bank_offer))
@@ -226,8 +244,11 @@ class DealerView(QWidget):
         else:
             reader = snap.reader
             for view in snap.seats:
-                note = (seat_line(reader.on_seat(view.seat), reader, view.seat, snap.need) if reader is not None
-                        else ("", False))
+                note = (
+                    seat_line(reader.on_seat(view.seat), reader, view.seat, snap.need)
+                    if reader is not None
+                    else ("", False)
+                )
                 last = snap.last_round_of(view.seat)
                 if not note[0] and last is not None and last.left_out:
                     note = (left_out_line(last.left_out), False)

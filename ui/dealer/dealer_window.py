@@ -1,17 +1,18 @@
 """The dealer's window: the touchscreen view, with the bench panel beside it while there are no
 devices; it wires the views to the bridge and nothing else."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from ui.dealer.bench_panel import BenchPanel
 from ui.common.bridge import TableBridge
+from ui.common.theme import see_through, style
+from ui.dealer.bench_panel import BenchPanel
 from ui.dealer.dealer_sign_in import dealer_button_text, open_dealer_sign_in
 from ui.dealer.dealer_view import DealerView
 from ui.supervisor.supervisor_window import open_supervisor
-from ui.common.theme import see_through, style
 
 __all__ = ["DealerWindow"]
 

@@ -1,4 +1,5 @@
 """The player's decisions, as large buttons the dealer taps; a hit is the next card from the shoe."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
@@ -46,8 +47,13 @@ class DecisionBar(QWidget):
         decide = Decide(d.seat, d.hand, action)
         if action is Action.SURRENDER:  # it cannot be taken back: asked once more
             hand = f" hand {d.hand + 1}" if d.hand else ""
-            self._question = confirm(self, f"Surrender seat {d.seat}{hand}?", "The hand ends here and cannot be played on.",
-                                     "Surrender", lambda: self.entered.emit(decide))
+            self._question = confirm(
+                self,
+                f"Surrender seat {d.seat}{hand}?",
+                "The hand ends here and cannot be played on.",
+                "Surrender",
+                lambda: self.entered.emit(decide),
+            )
             self._question.destroyed.connect(self._forget_question)
             return
         self.entered.emit(decide)

@@ -10,6 +10,7 @@ does not fit, the items say less, in steps (the devices' last reads go first, th
 item says after its first " · ", then the names and the short word of what is wrong: "Peek: link
 down", "Pit stopped…"), and each item's tooltip keeps its full words.
 """
+
 from __future__ import annotations
 
 from html import escape
@@ -26,8 +27,10 @@ SPACING = 18
 DOT = "●"
 LEVELS = 4  # 0: in full; 1: no last reads; 2: status items to their first " · "; 3: names, and what is wrong
 DOTS = {Light.GREEN: PAY, Light.AMBER: AMBER, Light.RED: COLLECT}
-WORD_STYLES = {Light.AMBER: f"background:{AMBER}; color:#111; font-weight:bold",
-               Light.RED: f"background:{COLLECT}; color:#111; font-weight:bold"}
+WORD_STYLES = {
+    Light.AMBER: f"background:{AMBER}; color:#111; font-weight:bold",
+    Light.RED: f"background:{COLLECT}; color:#111; font-weight:bold",
+}
 BACK_STYLE = f"color:{PAY}; font-weight:bold"
 
 

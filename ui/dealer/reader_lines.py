@@ -1,6 +1,7 @@
 """What the dealer's screen says of the wager reader (RULES.md §8.22-8.24): a seat's line (chips
 that are no wager, a late change, a payout difference, a double's chips awaited), the prompt while
 the reader holds the table, and the payout check's differences over the rows being paid."""
+
 from __future__ import annotations
 
 from dealer_assist.rules.money import Cents
@@ -9,8 +10,15 @@ from dealer_assist.table.readings import row_spot
 from dealer_assist.table.snapshot import ReaderView, SpotView, TableSnapshot
 from dealer_assist.table.spots import Spot, SpotKind
 from dealer_assist.text.reader_words import (
-    CHECK_SKIPPED, DOWN_BETTING, faulted_note, faulted_prompt, faulted_unchecked, late_change, payout_difference,
-    reading_problem, spot_name,
+    CHECK_SKIPPED,
+    DOWN_BETTING,
+    faulted_note,
+    faulted_prompt,
+    faulted_unchecked,
+    late_change,
+    payout_difference,
+    reading_problem,
+    spot_name,
 )
 
 
@@ -69,9 +77,13 @@ def difference_lines(snap: TableSnapshot) -> str:
     if snap.reader.down:
         return CHECK_SKIPPED
     collected = _collected(snap)
-    lines = [payout_difference(view.reading.spot, view.reading.amount, view.difference.due,
-                               collected=collected.get(view.reading.spot, 0))
-             for view in snap.reader.spots if view.difference is not None]
+    lines = [
+        payout_difference(
+            view.reading.spot, view.reading.amount, view.difference.due, collected=collected.get(view.reading.spot, 0)
+        )
+        for view in snap.reader.spots
+        if view.difference is not None
+    ]
     paid = {row.seat for row in (snap.due or snap.settlement)}
     lines += [faulted_unchecked(spot) for spot in snap.reader.faulted if spot.seat in paid]
     return "\n".join(lines)
@@ -79,8 +91,11 @@ def difference_lines(snap: TableSnapshot) -> str:
 
 def _collected(snap: TableSnapshot) -> dict[Spot, Cents]:
     """What the rows of the step being paid collect from each spot."""
-    rows = snap.due if snap.need is Need.PAYMENTS else tuple(
-        row for row in snap.settlement if not snap.was_settled_early(row))
+    rows = (
+        snap.due
+        if snap.need is Need.PAYMENTS
+        else tuple(row for row in snap.settlement if not snap.was_settled_early(row))
+    )
     collected: dict[Spot, Cents] = {}
     for row in rows:
         if row.amount < 0:

@@ -1,19 +1,29 @@
 """One betting circle: its wagers and its hands as they are dealt (its net is on the settlement)."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dealer_assist.rules.inputs import WagerKind
 from dealer_assist.rules.operations import EndReason
 from dealer_assist.rules.outcomes import Status
 from dealer_assist.table.snapshot import HandView, SeatView
 from dealer_assist.text.journal_text import money
-from ui.dealer.card_widget import CardRow
 from ui.common.elided_label import ElidedLabel
 from ui.common.text import ENDED, FIRST_TO_ACT, FIRST_TO_ACT_TIP, ON_SEAT, total_text
 from ui.common.theme import see_through, set_flag
+from ui.dealer.card_widget import CardRow
 
 
 class HandBox(QWidget):
@@ -76,7 +86,9 @@ class SeatPanel(QFrame):
         self.wagers = ElidedLabel(name="amount")
         self.side = ElidedLabel(name="muted", lines=2)
         self.side.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.note = ElidedLabel(name="reader", lines=2)  # what the wager reader found, or the last round's wagers left out
+        self.note = ElidedLabel(
+            name="reader", lines=2
+        )  # what the wager reader found, or the last round's wagers left out
         self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.notes = see_through(QStackedWidget())  # one place: the side bets, or the note instead
         self.notes.addWidget(self.side)
@@ -112,9 +124,11 @@ class SeatPanel(QFrame):
             self.side.setText("player-dealer")
         else:
             self.wagers.setText(money(view.base) if view.base else "no wager")
-            side = [f"{ON_SEAT[WagerKind.LUCKY_LUCKY]}{money(view.lucky_lucky)}" if view.lucky_lucky else "",
-                    f"{ON_SEAT[WagerKind.BUSTER]}{money(view.buster)}" if view.buster else "",
-                    f"Ins {money(view.insurance)}" if view.insurance else ""]
+            side = [
+                f"{ON_SEAT[WagerKind.LUCKY_LUCKY]}{money(view.lucky_lucky)}" if view.lucky_lucky else "",
+                f"{ON_SEAT[WagerKind.BUSTER]}{money(view.buster)}" if view.buster else "",
+                f"Ins {money(view.insurance)}" if view.insurance else "",
+            ]
             self.side.setText("\n".join(s for s in side if s))  # a third kind goes on the second line
         self._show_hands(view.hands)
 

@@ -1,4 +1,5 @@
 """An amount keyed in chips and confirmed with one button: the bank taken, a double for less."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -7,8 +8,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from dealer_assist.rules.money import Cents
-from ui.keypads.chip_row import ChipRow
 from ui.common.elided_label import ElidedLabel
+from ui.keypads.chip_row import ChipRow
 
 
 class AmountKeypad(QWidget):
@@ -18,9 +19,15 @@ class AmountKeypad(QWidget):
 
     confirmed = Signal(int)
 
-    def __init__(self, chips: tuple[Cents, ...], confirm: str, name: str,
-                 describe: Callable[[Cents], str], parent: QWidget | None = None,
-                 accepts: Callable[[Cents], bool] = lambda amount: amount > 0) -> None:
+    def __init__(
+        self,
+        chips: tuple[Cents, ...],
+        confirm: str,
+        name: str,
+        describe: Callable[[Cents], str],
+        parent: QWidget | None = None,
+        accepts: Callable[[Cents], bool] = lambda amount: amount > 0,
+    ) -> None:
         super().__init__(parent)
         self.amount: Cents = 0
         self.describe = describe

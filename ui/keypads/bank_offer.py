@@ -1,6 +1,7 @@
 """Between rounds: the bank is offered seat by seat (RULES.md §5.6); the dealer keys the answer. Where
 the wager reader reads `pd.bank`, the chips there are the bank offered (§8.22): its amount is read,
 not keyed, and one tap takes it."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
@@ -30,8 +31,12 @@ class BankOffer(QWidget):
         self.read: Cents | None = None  # the chips on pd.bank, where the reader reads it
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.keypad = AmountKeypad(BANK_CHIPS, "Takes the bank", "bank",
-                                   lambda amount: f"Seat {self.seat} bank {money(amount)}" + (" · read" if self.read is not None else ""))
+        self.keypad = AmountKeypad(
+            BANK_CHIPS,
+            "Takes the bank",
+            "bank",
+            lambda amount: f"Seat {self.seat} bank {money(amount)}" + (" · read" if self.read is not None else ""),
+        )
         self.keypad.confirmed.connect(self._take)
         layout.addWidget(self.keypad)
         self.refuse = QPushButton("Refuses")

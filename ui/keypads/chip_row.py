@@ -1,6 +1,7 @@
 """The chips and Clear, one row built alike in every keypad: each chip value keeps one place on the
 screen whichever keypad shows it (a keypad that does not offer a value leaves its place empty), so
 the finger that found +$100 while betting finds it there for a double for less and for the bank."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Signal

@@ -1,4 +1,5 @@
 """A double for less (RULES.md §8.15): the dealer keys the extra wager, the tracker checks it."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Signal

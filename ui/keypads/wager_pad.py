@@ -2,6 +2,7 @@
 wager at once, and Clear takes it off, each an input the table checks as any wager. A seat's wagers
 of the last round go on again in one tap, and so do the whole table's ("Same as last round",
 RULES.md §8.22): most players bet as they did, and the dealer's taps are the game's pace."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
@@ -14,17 +15,20 @@ from dealer_assist.table.readings import WAGER_SPOTS
 from dealer_assist.table.snapshot import SeatView, TableSnapshot
 from dealer_assist.table.spots import Spot, SpotKind
 from dealer_assist.text.journal_text import money
-from ui.keypads.chip_row import ChipRow
 from ui.common.elided_label import ElidedLabel
 from ui.common.text import SEAT_AS_LAST, TABLE_AS_LAST
 from ui.common.theme import hold_place
+from ui.keypads.chip_row import ChipRow
 
 __all__ = ["WagerPad"]
 
 CHIPS: tuple[Cents, ...] = CHIP_VALUES[:4]  # $1 to $100, each in its column of every keypad
 INSURANCE = "insurance"
 KINDS: dict[str, str] = {
-    WagerKind.BASE: "Base", WagerKind.LUCKY_LUCKY: "Lucky Lucky", WagerKind.BUSTER: "Buster", INSURANCE: "Insurance",
+    WagerKind.BASE: "Base",
+    WagerKind.LUCKY_LUCKY: "Lucky Lucky",
+    WagerKind.BUSTER: "Buster",
+    INSURANCE: "Insurance",
 }
 
 
@@ -32,12 +36,16 @@ def _two_lines(text: str) -> str:
     """A button's words in two lines, broken at the space nearest the middle: the chip row beside it keeps its width."""
     spaces = [i for i, c in enumerate(text) if c == " "]
     middle = min(spaces, key=lambda i: abs(2 * i - len(text)))
-    return f"{text[:middle]}\n{text[middle + 1:]}"
+    return f"{text[:middle]}\n{text[middle + 1 :]}"
 
 
 def _amount(seat: SeatView, kind: str) -> Cents:
-    return {WagerKind.BASE: seat.base, WagerKind.LUCKY_LUCKY: seat.lucky_lucky,
-            WagerKind.BUSTER: seat.buster, INSURANCE: seat.insurance}[kind]
+    return {
+        WagerKind.BASE: seat.base,
+        WagerKind.LUCKY_LUCKY: seat.lucky_lucky,
+        WagerKind.BUSTER: seat.buster,
+        INSURANCE: seat.insurance,
+    }[kind]
 
 
 class WagerPad(QWidget):
@@ -116,7 +124,9 @@ class WagerPad(QWidget):
             self.kind_buttons[WagerKind.BASE].setChecked(True)  # a seat is keyed from its base wager: one tap fewer
         open_ = (betting or insuring) and not snap.held
         self.usable = open_ and self.seat is not None and not self.seat.player_dealer
-        self.read = frozenset(view.reading.spot for view in snap.reader.spots) if snap.reader is not None else frozenset()
+        self.read = (
+            frozenset(view.reading.spot for view in snap.reader.spots) if snap.reader is not None else frozenset()
+        )
         self.faulted = frozenset(snap.reader.faulted) if snap.reader is not None else frozenset()
         last = snap.last_round_of(seat) if seat is not None and betting and open_ else None
         self.seat_again = last.again if last is not None else ()

@@ -3,6 +3,7 @@ Lucky Lucky right after the deal, insurance once the peek has answered, a Natura
 dealer cannot have one. It covers the seats, as the settlement does, until the dealer taps Paid;
 the shoe stays locked meanwhile. Each row reads as it will on the settlement, where it is then
 named as settled before."""
+
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QWidget
@@ -26,7 +27,9 @@ class PaymentsPanel(RowsPanel):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Paid · go on", parent)
-        self.side_top.addWidget(QLabel("Pay and collect\ntop to bottom,\nbefore any\nmore cards."))  # lines of its own, as the fees
+        self.side_top.addWidget(
+            QLabel("Pay and collect\ntop to bottom,\nbefore any\nmore cards.")
+        )  # lines of its own, as the fees
 
     def show_table(self, snap: TableSnapshot) -> None:
         self.title.setText(step_title(snap))
@@ -34,5 +37,9 @@ class PaymentsPanel(RowsPanel):
         self.rows.show_rows(settlement_rows(snap.due, snap) if snap.due else [])
         self.scroller.setVisible(bool(snap.due))
         later = ", ".join(str(seat) for seat in snap.naturals_later)
-        self.show_note(f"Natural of seat {later}: put the cards away and leave the wager;\nit is paid in its place"
-                       " at settlement (the bank may not reach it in full)." if later else "")
+        self.show_note(
+            f"Natural of seat {later}: put the cards away and leave the wager;\nit is paid in its place"
+            " at settlement (the bank may not reach it in full)."
+            if later
+            else ""
+        )

@@ -2,6 +2,7 @@
 beside the hand behind its result, then each seat's net and the player-dealer's (coloured by its
 own sign: red only when the bank lost). Rows the dealer settled before the round ended (§5.4) are
 left out of the rows to settle, named in one line above them, never to be paid again."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -17,9 +18,9 @@ from dealer_assist.text.journal_text import money
 from dealer_assist.text.reader_words import SPOT_NAMES, late_chips_back
 from dealer_assist.text.record_words import RESULT_WORDS, WAGER_NAMES
 from ui.common.elided_label import ElidedLabel
-from ui.settlement.settlement_table import NO_BREAK, SettlementTable
 from ui.common.text import settlement_action, signed, total_text
 from ui.common.theme import hold_place, set_flag
+from ui.settlement.settlement_table import NO_BREAK, SettlementTable
 
 __all__ = ["SettlementPanel"]
 
@@ -121,7 +122,9 @@ class SettlementPanel(RowsPanel):
         # work out heights for widths at every page switch.
         self.fees = _cell("", "muted")
         self.side_bottom.addWidget(self.fees)
-        self.keep_bank = QPushButton()  # under the rows, beside "Done": the side column is as tall as eight seats' nets allow
+        self.keep_bank = (
+            QPushButton()
+        )  # under the rows, beside "Done": the side column is as tall as eight seats' nets allow
         self.keep_bank.setObjectName("keep_bank")
         self.keep_bank.setMinimumHeight(80)
         self.keep_bank.clicked.connect(self.bank_kept)
@@ -133,7 +136,9 @@ class SettlementPanel(RowsPanel):
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
-        self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}".rstrip())  # the prompt says to settle in order
+        self.title.setText(
+            f"Dealer's hand {cards}  =  {dealer.total} {status}".rstrip()
+        )  # the prompt says to settle in order
         rows = settlement_rows(snap.settlement, snap)
         if rows != self.rows.rows:  # a new settlement is read from its first row
             self.rows.show_rows(rows)
@@ -145,7 +150,9 @@ class SettlementPanel(RowsPanel):
             nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(snap.bank.net))])
         self.nets.show_rows(nets)
         players, pd = snap.fees
-        self.fees.setText(f"Fees: players {money(players)} · PD {money(pd)}" if players or pd else "")  # taken before the deal
+        self.fees.setText(
+            f"Fees: players {money(players)} · PD {money(pd)}" if players or pd else ""
+        )  # taken before the deal
         second = snap.table.second_turn if snap.table is not None else None
         if snap.player_dealer_game:  # where it comes and goes, its place is kept
             hold_place(self.keep_bank)
@@ -175,8 +182,9 @@ class SettlementPanel(RowsPanel):
             top = self.scroller.verticalScrollBar().value()
             bottom = top + self.scroller.viewport().height()
             spans = self.rows.row_spans()
-            self.unseen -= {row for row in self.unseen
-                            if row < len(spans) and top <= spans[row][0] and spans[row][1] <= bottom}
+            self.unseen -= {
+                row for row in self.unseen if row < len(spans) and top <= spans[row][0] and spans[row][1] <= bottom
+            }
         held = bool(self.unseen)
         text = f"↓ Scroll to row {self.rows.rows[max(self.unseen)][0][0]}" if held else DONE
         if self.confirm.text() != text:
@@ -195,8 +203,17 @@ def settlement_rows(lines: tuple[Row, ...], snap: TableSnapshot) -> list[list[tu
     """The heading and one row per wager still to settle, numbered in the order the dealer settles
     them (a row settled before the round ended keeps its number, and is not shown again)."""
     settled = snap.phase is Phase.SETTLED
-    return [HEAD, *with_late_chips([(line, _row(order, line, snap)) for order, line in enumerate(lines, start=1)
-                                    if not (settled and snap.was_settled_early(line))], snap)]
+    return [
+        HEAD,
+        *with_late_chips(
+            [
+                (line, _row(order, line, snap))
+                for order, line in enumerate(lines, start=1)
+                if not (settled and snap.was_settled_early(line))
+            ],
+            snap,
+        ),
+    ]
 
 
 def with_late_chips(rows: list[tuple[Row, list[tuple[str, str]]]], snap: TableSnapshot) -> list[list[tuple[str, str]]]:
@@ -211,8 +228,17 @@ def with_late_chips(rows: list[tuple[Row, list[tuple[str, str]]]], snap: TableSn
         spot = row_spot(line)
         if last[spot] == index and spot in late:
             why = "added late · not in play" if late[spot] > 0 else "the closed wager stands"
-            shown.append([("", "muted"), (str(line.seat), "row"), (SPOT_NAMES[spot.kind], "row"), ("", "row"),
-                          ("late", "row"), (late_chips_back(late[spot]), "return"), (why, "hand")])
+            shown.append(
+                [
+                    ("", "muted"),
+                    (str(line.seat), "row"),
+                    (SPOT_NAMES[spot.kind], "row"),
+                    ("", "row"),
+                    ("late", "row"),
+                    (late_chips_back(late[spot]), "return"),
+                    (why, "hand"),
+                ]
+            )
     return shown
 
 
@@ -222,7 +248,9 @@ def settled_before(snap: TableSnapshot) -> str:
     for line in snap.settlement:
         if snap.was_settled_early(line):
             seats.setdefault(line.wager, []).append(str(line.seat))
-    parts = [f"{EARLY_NAMES[wager]} of seat{'s' if len(each) > 1 else ''} {', '.join(each)}" for wager, each in seats.items()]
+    parts = [
+        f"{EARLY_NAMES[wager]} of seat{'s' if len(each) > 1 else ''} {', '.join(each)}" for wager, each in seats.items()
+    ]
     return "✓ Settled before: " + ";\n".join(parts) if parts else ""
 
 
@@ -248,6 +276,12 @@ def _hand(line: Row, snap: TableSnapshot) -> str:
 def _row(order: int, line: Row, snap: TableSnapshot) -> list[tuple[str, str]]:
     wager = WAGER_NAMES[line.wager] + (f"{NO_BREAK}H{line.hand + 1}" if line.hand else "")
     action = settlement_action(line.amount, line.result, line.stake, line.in_action)
-    return [(str(order), "muted"), (str(line.seat), "row"), (wager, "row"), (money(line.stake), "row"),
-            (RESULT_WORDS[line.result], "row"), (action, _role(line.amount)), (_hand(line, snap), "hand")]
-
+    return [
+        (str(order), "muted"),
+        (str(line.seat), "row"),
+        (wager, "row"),
+        (money(line.stake), "row"),
+        (RESULT_WORDS[line.result], "row"),
+        (action, _role(line.amount)),
+        (_hand(line, snap), "hand"),
+    ]

@@ -9,6 +9,7 @@ A table wider than its place breaks the cells of the columns allowed to wrap at 
 (never at a no-break space), one column after another and only as far as the width needs: every
 column stays in sight on a 1280-pixel screen, and a wide screen shows each cell as it is written.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,8 +26,12 @@ Laid = tuple[list[list[list[str]]], list[int], list[int]]  # each cell's lines, 
 Placed = list[tuple[QPointF, str, QStaticText]]
 NO_BREAK = "\u00a0"  # joins words a broken cell keeps on one line ("= soft 21")
 _ROLES: dict[str, tuple[float, str, bool]] = {  # size relative to the base font, colour, bold
-    "muted": (16 / 18, MUTED, False), "row": (20 / 18, TEXT, True), "amount": (22 / 18, TEXT, True),
-    "pay": (24 / 18, PAY, True), "collect": (24 / 18, COLLECT, True), "return": (22 / 18, MUTED, True),
+    "muted": (16 / 18, MUTED, False),
+    "row": (20 / 18, TEXT, True),
+    "amount": (22 / 18, TEXT, True),
+    "pay": (24 / 18, PAY, True),
+    "collect": (24 / 18, COLLECT, True),
+    "return": (22 / 18, MUTED, True),
     "hand": (1.0, TEXT, False),
 }
 _COLUMN_GAP = 14
@@ -38,12 +43,15 @@ class SettlementTable(QWidget):
     """Rows of cells in columns as wide as their widest line; a row is as tall as its tallest cell.
     `wrapping` names the columns whose cells may break to fit the width, the first to break first."""
 
-    def __init__(self, margin: int = 8, row_gap: int = 8, wrapping: tuple[int, ...] = (),
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, margin: int = 8, row_gap: int = 8, wrapping: tuple[int, ...] = (), parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.rows: list[list[Cell]] = []
         self._margin, self._row_gap, self._wrapping = margin, row_gap, wrapping
-        self._fonts: dict[str, tuple[QFont, QColor, int, QFontMetricsF]] = {}  # role: font, colour, line height, metrics
+        self._fonts: dict[
+            str, tuple[QFont, QColor, int, QFontMetricsF]
+        ] = {}  # role: font, colour, line height, metrics
         self._lines: dict[tuple[str, str], QStaticText] = {}
         self._widths: dict[str, dict[str, int]] = {}  # role: text: width
         self._narrow: dict[int, int] | None = None  # by column, for the rows shown; None: not yet measured
@@ -161,9 +169,16 @@ class SettlementTable(QWidget):
         """Each wrapping column's widest word: as narrow as the column can break."""
         if self._narrow is None:
             columns = len(self._laid(None)[1])
-            self._narrow = {column: max(self._width(row[column][1], word) for row in self.rows if column < len(row)
-                                        for word in row[column][0].replace("\n", " ").split(" "))
-                            for column in self._wrapping if column < columns}
+            self._narrow = {
+                column: max(
+                    self._width(row[column][1], word)
+                    for row in self.rows
+                    if column < len(row)
+                    for word in row[column][0].replace("\n", " ").split(" ")
+                )
+                for column in self._wrapping
+                if column < columns
+            }
         return self._narrow
 
     def _breaks(self, width: int) -> dict[int, Broken]:
@@ -204,19 +219,23 @@ class SettlementTable(QWidget):
             columns = max((len(row) for row in self.rows), default=0)
             cells = [[text.split("\n") for text, _ in row] for row in self.rows]
             widths = [0] * columns
-            for row, row_lines in zip(self.rows, cells):
-                for column, ((_, role), lines) in enumerate(zip(row, row_lines)):
+            for row, row_lines in zip(self.rows, cells, strict=False):
+                for column, ((_, role), lines) in enumerate(zip(row, row_lines, strict=False)):
                     widths[column] = max(widths[column], *(self._width(role, line) for line in lines))
         else:
             written, natural, _ = self._laid(None)
             cells, widths = [list(row) for row in written], list(natural)
             for column, (column_cells, widest) in self._breaks(width).items():
                 widths[column] = widest
-                for row_lines, cell in zip(cells, column_cells):
+                for row_lines, cell in zip(cells, column_cells, strict=False):
                     if column < len(row_lines):
                         row_lines[column] = cell
-        heights = [max((self._fonts[role][2] * len(lines) for (_, role), lines in zip(row, row_lines)), default=0)
-                   for row, row_lines in zip(self.rows, cells)]
+        heights = [
+            max(
+                (self._fonts[role][2] * len(lines) for (_, role), lines in zip(row, row_lines, strict=False)), default=0
+            )
+            for row, row_lines in zip(self.rows, cells, strict=False)
+        ]
         if len(self._laid_for) >= _KEPT_WIDTHS:
             self._laid_for = {}
         kept = self._laid_for[width] = cells, widths, heights
@@ -228,8 +247,10 @@ class SettlementTable(QWidget):
             _, widths, heights = self._laid(width)
             if len(self._sizes) >= _KEPT_WIDTHS:
                 self._sizes = {}
-            size = self._sizes[width] = QSize(2 * self._margin + sum(widths) + _COLUMN_GAP * max(0, len(widths) - 1),
-                                              self._margin + sum(heights) + self._row_gap * len(heights))
+            size = self._sizes[width] = QSize(
+                2 * self._margin + sum(widths) + _COLUMN_GAP * max(0, len(widths) - 1),
+                self._margin + sum(heights) + self._row_gap * len(heights),
+            )
         return size
 
     def _placement(self, width: int | None) -> Placed:
@@ -237,9 +258,9 @@ class SettlementTable(QWidget):
         cells, widths, heights = self._laid(width)
         placed: Placed = []
         top = self._margin
-        for row, row_lines, height in zip(self.rows, cells, heights):
+        for row, row_lines, height in zip(self.rows, cells, heights, strict=False):
             left = self._margin
-            for (_, role), lines, column_width in zip(row, row_lines, widths):
+            for (_, role), lines, column_width in zip(row, row_lines, widths, strict=False):
                 line_height = self._fonts[role][2]
                 y = top + (height - line_height * len(lines)) / 2
                 for line in lines:
@@ -267,7 +288,6 @@ class SettlementTable(QWidget):
             self._measure()
         super().changeEvent(event)
 
-
     def sizeHint(self) -> QSize:
         return self._natural
 
@@ -276,8 +296,9 @@ class SettlementTable(QWidget):
         if self._minimum is None:
             narrow = self._narrowest()
             narrowest = [narrow.get(column, width) for column, width in enumerate(self._laid(None)[1])]
-            self._minimum = QSize(2 * self._margin + sum(narrowest) + _COLUMN_GAP * max(0, len(narrowest) - 1),
-                                  self._natural.height())
+            self._minimum = QSize(
+                2 * self._margin + sum(narrowest) + _COLUMN_GAP * max(0, len(narrowest) - 1), self._natural.height()
+            )
         return self._minimum
 
     def hasHeightForWidth(self) -> bool:

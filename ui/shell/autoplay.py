@@ -5,6 +5,7 @@ from its Load button, the bank from the offer panel; wagers and the rest go out 
 signals the wager pad and the bench use. Nobody watches an unattended run, so when nothing reaches
 the table's journal for `STALL_S` seconds it stops with an error that says what it waited for.
 """
+
 from __future__ import annotations
 
 import random
@@ -16,15 +17,23 @@ from PySide6.QtWidgets import QApplication, QWidget
 from dealer_assist.play.random_play import RandomTablePolicy
 from dealer_assist.play.round_driver import table_input
 from dealer_assist.play.shoe import FULL_DECK
-from dealer_assist.rules.inputs import CardDrawn, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PlaceWager
+from dealer_assist.rules.inputs import (
+    CardDrawn,
+    CloseInsurance,
+    Decide,
+    NoMoreBets,
+    PaymentsMade,
+    PeekAnswered,
+    PlaceWager,
+)
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import ConfirmPeek
 from hw_sims.linked_bench import tools_pin
-from ui.keypads.bank_offer import BANK_CHIPS
 from ui.common.confirm_overlay import open_confirmation
-from ui.dealer.dealer_window import DealerWindow
 from ui.common.errors import ScreenCode, ScreenError
+from ui.dealer.dealer_window import DealerWindow
+from ui.keypads.bank_offer import BANK_CHIPS
 from ui.supervisor.supervisor_window import open_supervisor
 
 STALL_S = 30.0  # above the devices' longest own waits: a peek's 1.5 s, a link's 8 s back-off
@@ -39,7 +48,8 @@ class AutoplayStalled(ScreenError):
 
 class AutoPlayer:
     """Plays `rounds` rounds one input per step; screenshots of the first decision, of what is
-    settled before the round ends and of the settlement panel of each round go to `shots`, and at the end one of the supervisor's recall of
+    settled before the round ends and of the settlement panel of each round go to `shots`, and at the end one of the
+    supervisor's recall of
     the last round (when the table's PIN is the bench's, which autoplay knows)."""
 
     def __init__(self, window: DealerWindow, rng: random.Random, rounds: int, shots: Path | None = None) -> None:
@@ -79,10 +89,12 @@ class AutoPlayer:
             table = snap.table
             assert table is not None, "a journaled table's snapshot always has its table"
             need = snap.need.value if snap.need is not None else "nothing"
-            waits = ("; a shoe or card pulled on the bench has not reached it" if self.bench.busy() else "")
-            raise AutoplayStalled(f"nothing reached the table's journal for {STALL_S:.0f} s: round {table.round_id}, "
-                                  f"table {table.state.value}, round needs {need}, shoe {table.shoe_id} at card "
-                                  f"{table.shoe_cards}{waits}")
+            waits = "; a shoe or card pulled on the bench has not reached it" if self.bench.busy() else ""
+            raise AutoplayStalled(
+                f"nothing reached the table's journal for {STALL_S:.0f} s: round {table.round_id}, "
+                f"table {table.state.value}, round needs {need}, shoe {table.shoe_id} at card "
+                f"{table.shoe_cards}{waits}"
+            )
 
     def _awaits_card_stop(self) -> bool:
         """On the wire the shoe releases a card only once the table's "card-stop off" reached it."""
@@ -127,8 +139,10 @@ class AutoPlayer:
             view.wagers.entered.emit(event)
         elif isinstance(event, ConfirmPeek):  # the peek device failed: a floor supervisor checks by hand
             if self._pin is None:
-                raise AutoplayStalled("the peek needs a check by hand and the floor supervisor's PIN, which a person set "
-                                      "on this table: autoplay cannot give it")
+                raise AutoplayStalled(
+                    "the peek needs a check by hand and the floor supervisor's PIN, which a person set "
+                    "on this table: autoplay cannot give it"
+                )
             self.controller.supervise(event, self._pin)
         elif isinstance(event, CardDrawn):
             self.bench.deal.click()

@@ -2,6 +2,7 @@
 Without a window manager (a table PC straight on X11, eglfs) nobody but the window itself sizes it:
 full screen is then the screen's own geometry, set here, and a window that is not a kiosk is never
 larger than the screen it opens on."""
+
 from __future__ import annotations
 
 import shutil
@@ -33,8 +34,11 @@ def _keep_awake() -> None:
         return
     xset = shutil.which("xset")
     if xset is None:
-        print("dealer-assist run: --kiosk cannot keep the screen awake: xset is not installed (Debian: x11-xserver-utils)",
-              file=sys.stderr)
+        print(
+            "dealer-assist run: --kiosk cannot keep the screen awake: xset is not installed (Debian:"
+            " x11-xserver-utils)",
+            file=sys.stderr,
+        )
         return
     done = subprocess.run([xset, "s", "off", "s", "noblank", "-dpms"], capture_output=True, text=True, check=False)
     if done.returncode != 0:

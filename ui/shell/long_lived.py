@@ -6,6 +6,7 @@ in the UI benchmark's rounds one that opened the settlement, a frame late. Set a
 is up (`gc.freeze`), they are no longer walked; they are still freed when nothing refers to them,
 and given back to the collector when the screen closes.
 """
+
 from __future__ import annotations
 
 import gc

@@ -10,6 +10,7 @@ filming the felt as the shoe reported it. The journal lives in the user's data f
 `--journal` or the table file names one. `--pit URL --pit-creds FILE` (or `[pit]` in the table
 file) ships the journal to the card room beside the table, which never waits for it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,24 +46,49 @@ def _parser() -> JsonArgumentParser:
     parser = JsonArgumentParser(prog="dealer-assist run", description="Open the dealer's touchscreen.")
     parser.add_argument("--profile", help=f"rule profile of a new table (default {DEFAULT_PROFILE})")
     parser.add_argument("--table-id", help=f"the table's name in a new journal (default {DEFAULT_TABLE_ID})")
-    parser.add_argument("--config", type=Path, metavar="TABLE.toml",
-                        help="a table file: table_id, profile, settings, seats, burn_cards, rotation_rules, journal, shoe, peek, "
-                        "wagers, camera, calibration")
-    parser.add_argument("--journal", type=Path, help="the table's journal; an existing one is resumed "
-                        "(default: TABLE_ID.db in the user's data folder)")
-    parser.add_argument("--bench", choices=("wire", "in-process"), default="wire",
-                        help="without --shoe: emulated devices on pseudo-terminals (default), or cards fed in process")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="TABLE.toml",
+        help="a table file: table_id, profile, settings, seats, burn_cards, rotation_rules, journal, shoe, peek, "
+        "wagers, camera, calibration",
+    )
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        help="the table's journal; an existing one is resumed (default: TABLE_ID.db in the user's data folder)",
+    )
+    parser.add_argument(
+        "--bench",
+        choices=("wire", "in-process"),
+        default="wire",
+        help="without --shoe: emulated devices on pseudo-terminals (default), or cards fed in process",
+    )
     parser.add_argument("--shoe", metavar="URL", help="the shoe scanner's URL (a device path, socket://HOST:PORT, ...)")
     parser.add_argument("--peek", metavar="URL", help="the peek device's URL (with --shoe)")
-    parser.add_argument("--wagers", metavar="URL", help="the wager reader's URL: its spots' chips are the wagers (RULES.md §8.22)")
-    parser.add_argument("--camera", metavar="SOURCE", help="the overhead camera: a device index, video file or stream URL "
-                        f"(with --calibration), or {EMULATED_CAMERA!r} for the synthetic camera over the felt")
-    parser.add_argument("--calibration", metavar="FILE", help="the camera's calibration file (from dealer-assist calibrate)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="shuffle and random play seed (a resumed table's emulated shoes keep the seed they were shuffled with)")
+    parser.add_argument(
+        "--wagers", metavar="URL", help="the wager reader's URL: its spots' chips are the wagers (RULES.md §8.22)"
+    )
+    parser.add_argument(
+        "--camera",
+        metavar="SOURCE",
+        help="the overhead camera: a device index, video file or stream URL "
+        f"(with --calibration), or {EMULATED_CAMERA!r} for the synthetic camera over the felt",
+    )
+    parser.add_argument(
+        "--calibration", metavar="FILE", help="the camera's calibration file (from dealer-assist calibrate)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="shuffle and random play seed (a resumed table's emulated shoes keep the seed they were shuffled with)",
+    )
     parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT (default 1280x800)")
     parser.add_argument("--autoplay", type=int, default=0, metavar="N", help="play N random rounds through the screens")
-    parser.add_argument("--screenshots", type=Path, metavar="DIR", help="save screenshots of the autoplayed rounds here")
+    parser.add_argument(
+        "--screenshots", type=Path, metavar="DIR", help="save screenshots of the autoplayed rounds here"
+    )
     parser.add_argument("--exit", action="store_true", help="quit when the autoplay is done (or after the first frame)")
     add_pit_options(parser)
     add_screen_arguments(parser)
@@ -113,8 +139,10 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
             args.shoe, args.peek = config["shoe"], config.get("peek")
         args.wagers = args.wagers or config.get("wagers")
         if args.wagers and args.autoplay:
-            raise ValueError("--autoplay keys its wagers, and a table with a wager reader takes them from the chips: "
-                             "leave out the wager reader, or play it with dealer-assist bench --wagers")
+            raise ValueError(
+                "--autoplay keys its wagers, and a table with a wager reader takes them from the chips: "
+                "leave out the wager reader, or play it with dealer-assist bench --wagers"
+            )
         if config.get("camera") and not args.camera:
             args.camera, args.calibration = str(config["camera"]), config.get("calibration")
         if args.camera not in (None, EMULATED_CAMERA) and not args.calibration:
@@ -127,11 +155,15 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         devices = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
         if args.wagers:
             devices["wagers"] = args.wagers
-        controller = TableController.open(journal, start.config, named=start.named,
-                                          devices=devices | ({"camera": args.camera} if args.camera else {}))
+        controller = TableController.open(
+            journal, start.config, named=start.named, devices=devices | ({"camera": args.camera} if args.camera else {})
+        )
     except JournalDamaged as error:
         _remove_empty(made)
-        print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
+        print(
+            f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}",
+            file=sys.stderr,
+        )
         return 2
     except (Failure, ValueError, OSError) as error:
         _remove_empty(made)
@@ -139,8 +171,11 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         print(f"dealer-assist run: {message}", file=sys.stderr)
         return 2
     if controller.took_over is not None:
-        print(f"dealer-assist run: {journal} was left locked by {controller.took_over}, which is no longer running: "
-              "taken over", file=sys.stderr)
+        print(
+            f"dealer-assist run: {journal} was left locked by {controller.took_over}, which is no longer running: "
+            "taken over",
+            file=sys.stderr,
+        )
     rng = random.Random(args.seed)
     try:
         said = supervisor_pin(controller, config.get("supervisor_pin"), live=bool(args.shoe))
@@ -155,7 +190,9 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
     except BaseException:
         controller.close()
         raise
-    print(f"dealer-assist run: journal {journal} (table {controller.table_id}, {controller.profile.id})", file=sys.stderr)
+    print(
+        f"dealer-assist run: journal {journal} (table {controller.table_id}, {controller.profile.id})", file=sys.stderr
+    )
     if said is not None:
         print(f"dealer-assist run: {said}", file=sys.stderr)
     shipper = None
@@ -164,15 +201,24 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         from pit.shipping.table_view import snapshot_view
 
         status = snapshot_view(lambda: controller.snapshot, controller.device_lights)
-        shipper = attach_shipper(journal, controller.add_sink, controller.table_id, link, status,
-                                 lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up))
+        shipper = attach_shipper(
+            journal,
+            controller.add_sink,
+            controller.table_id,
+            link,
+            status,
+            lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up),
+        )
     try:
         return _show(controller, args, width, height, lifetime, rng, wire)
     finally:
         controller.close()
         if shipper is not None:
             shipper.stop(drain_s=1.5)
-        print(f"dealer-assist run: {lifetime.reason or 'stopped'}; the journal is closed and sealed: {journal}", file=sys.stderr)
+        print(
+            f"dealer-assist run: {lifetime.reason or 'stopped'}; the journal is closed and sealed: {journal}",
+            file=sys.stderr,
+        )
 
 
 def supervisor_pin(controller: TableController, table_file_hash: str | None, live: bool) -> str | None:
@@ -183,20 +229,27 @@ def supervisor_pin(controller: TableController, table_file_hash: str | None, liv
     if not snap.has_pin and table_file_hash is not None:
         controller.adopt_pin_hash(table_file_hash)
         return None
-    how = (f"set one where the table is set up: `dealer-assist pin set --journal {snap.journal_path}` "
-           "reads it from standard input (a PIN the table has first, then the new one), or put "
-           "`supervisor_pin = \"...\"` from `dealer-assist pin hash` in the table file")
+    how = (
+        f"set one where the table is set up: `dealer-assist pin set --journal {snap.journal_path}` "
+        "reads it from standard input (a PIN the table has first, then the new one), or put "
+        '`supervisor_pin = "..."` from `dealer-assist pin hash` in the table file'
+    )
     if live and not snap.has_pin:
         raise RuleError(Refusal.NO_PIN, f"table {controller.table_id} has no supervisor PIN: {how}")
     if live and snap.pin_set_by is PinSetter.BENCH:
-        raise RuleError(Refusal.BENCH_PIN, f"table {controller.table_id}'s supervisor PIN was set by the bench and printed, "
-                        f"so it deals live only once a floor supervisor has chosen another: {how}")
+        raise RuleError(
+            Refusal.BENCH_PIN,
+            f"table {controller.table_id}'s supervisor PIN was set by the bench and printed, "
+            f"so it deals live only once a floor supervisor has chosen another: {how}",
+        )
     if snap.has_pin:
         return None
     pin = controller.bench_pin()
     controller.set_pin(pin, by=PinSetter.BENCH)
-    return (f"this emulated table's supervisor PIN is {pin}, set by the bench; the journal will not deal live "
-            "with real devices until a floor supervisor sets another (`dealer-assist pin set`)")
+    return (
+        f"this emulated table's supervisor PIN is {pin}, set by the bench; the journal will not deal live "
+        "with real devices until a floor supervisor sets another (`dealer-assist pin set`)"
+    )
 
 
 def _wire_bench(controller: TableController, args: argparse.Namespace, rng: random.Random) -> BenchDevices | None:
@@ -215,19 +268,26 @@ def _remove_empty(folders: list[Path]) -> None:
             return
 
 
-def _show(controller: TableController, args: argparse.Namespace, width: int, height: int, lifetime: Lifetime,
-          rng: random.Random, wire: BenchDevices | None) -> int:
+def _show(
+    controller: TableController,
+    args: argparse.Namespace,
+    width: int,
+    height: int,
+    lifetime: Lifetime,
+    rng: random.Random,
+    wire: BenchDevices | None,
+) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.play.shoe import Shoe
-    from ui.shell.autoplay import AutoPlayer
-    from ui.dealer.bench_panel import BenchPanel
     from ui.common.bridge import TableBridge
+    from ui.common.screen_font import ScreenFontMissing, load_screen_font
+    from ui.dealer.bench_panel import BenchPanel
     from ui.dealer.dealer_window import DealerWindow
+    from ui.shell.autoplay import AutoPlayer
     from ui.shell.kiosk import present
     from ui.shell.long_lived import set_aside
-    from ui.common.screen_font import ScreenFontMissing, load_screen_font
 
     app = QApplication.instance()
     assert isinstance(app, QApplication), "run makes the application before it opens the table"
@@ -248,8 +308,7 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     if args.wagers:
         controller.connect_wagers(args.wagers)
     shoe = Shoe(controller.profile.decks, rng) if wire is None else None
-    bench = None if args.shoe and wire is None else BenchPanel(
-        shoe, controller.facts, controller.devices, wire=wire)
+    bench = None if args.shoe and wire is None else BenchPanel(shoe, controller.facts, controller.devices, wire=wire)
     window = DealerWindow(bridge, bench)
     window.resize(width, height)
     lifetime.watch(loop, window)
@@ -268,6 +327,7 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
                 QTimer.singleShot(0 if acted else WAIT_MS, tick)
             elif args.exit:
                 lifetime.stop(f"autoplay played {count(args.autoplay, 'round')} and --exit closed the table")
+
         QTimer.singleShot(0, tick)
     elif args.exit:
         QTimer.singleShot(0, lambda: lifetime.stop("--exit closed the table once it was open"))

@@ -7,6 +7,7 @@ between bytecodes, never while Qt waits in C++, so the signal's number is also w
 that the loop watches (`signal.set_wakeup_fd`). The handlers stay in place until the journal is
 sealed: a second Ctrl-C while the table closes does not cut the seal short.
 """
+
 from __future__ import annotations
 
 import signal
@@ -51,7 +52,9 @@ class Lifetime:
         self._previous_fd = signal.set_wakeup_fd(self._send.fileno())
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         signal.set_wakeup_fd(self._previous_fd)
         for number, handler in self._previous.items():
             signal.signal(number, handler)  # type: ignore[arg-type]

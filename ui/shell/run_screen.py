@@ -6,6 +6,7 @@ looks first: a desktop (`DISPLAY` or `WAYLAND_DISPLAY`), a screen driven without
 unattended autoplay. With none of these, it says so and lists the ways on, before any journal
 or folder exists.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,11 +26,21 @@ from ui.shell.vnc_screen import VncScreen, VncTarget, VncUnavailable, missing_to
 PLATFORMS = ("eglfs", "linuxfb")
 DEFAULT_SIZE = "1280x800"
 # Qt's xcb and wayland plugins load these at start; the Debian package that ships each one.
-X11_LIBRARIES = {"xcb-cursor": "libxcb-cursor0", "xcb-icccm": "libxcb-icccm4", "xcb-image": "libxcb-image0",
-                 "xcb-keysyms": "libxcb-keysyms1", "xcb-render-util": "libxcb-render-util0",
-                 "xcb-shape": "libxcb-shape0", "xcb-xkb": "libxcb-xkb1", "xkbcommon-x11": "libxkbcommon-x11-0"}
-WAYLAND_LIBRARIES = {"wayland-client": "libwayland-client0", "wayland-cursor": "libwayland-cursor0",
-                     "wayland-egl": "libwayland-egl1"}
+X11_LIBRARIES = {
+    "xcb-cursor": "libxcb-cursor0",
+    "xcb-icccm": "libxcb-icccm4",
+    "xcb-image": "libxcb-image0",
+    "xcb-keysyms": "libxcb-keysyms1",
+    "xcb-render-util": "libxcb-render-util0",
+    "xcb-shape": "libxcb-shape0",
+    "xcb-xkb": "libxcb-xkb1",
+    "xkbcommon-x11": "libxkbcommon-x11-0",
+}
+WAYLAND_LIBRARIES = {
+    "wayland-client": "libwayland-client0",
+    "wayland-cursor": "libwayland-cursor0",
+    "wayland-egl": "libwayland-egl1",
+}
 WAYS_ON = """Ways on:
   - on the table's desktop: start it from the desktop session, or set DISPLAY to its display (DISPLAY=:0)
   - straight to the screen, without a desktop: --platform eglfs (a GPU), or --platform linuxfb (a framebuffer)
@@ -54,13 +65,21 @@ class ScreenChoice:
 
 
 def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--platform", choices=PLATFORMS,
-                        help="paint straight on the screen without a desktop: eglfs (GPU) or linuxfb (framebuffer)")
+    parser.add_argument(
+        "--platform",
+        choices=PLATFORMS,
+        help="paint straight on the screen without a desktop: eglfs (GPU) or linuxfb (framebuffer)",
+    )
     parser.add_argument("--vnc", type=int, metavar="PORT", help="serve the screen over VNC on PORT (a virtual display)")
-    parser.add_argument("--vnc-bind", default="127.0.0.1", metavar="ADDRESS",
-                        help="the address --vnc listens on (default 127.0.0.1: this computer only)")
-    parser.add_argument("--kiosk", action="store_true",
-                        help="full screen, no window frame, no mouse cursor, the screen kept awake")
+    parser.add_argument(
+        "--vnc-bind",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="the address --vnc listens on (default 127.0.0.1: this computer only)",
+    )
+    parser.add_argument(
+        "--kiosk", action="store_true", help="full screen, no window frame, no mouse cursor, the screen kept awake"
+    )
 
 
 def window_size(text: str) -> tuple[int, int]:
@@ -80,11 +99,14 @@ def choose_screen(args: argparse.Namespace, environ: MutableMapping[str, str]) -
             raise NoScreen(f"--vnc {args.vnc}: a port is a number from 1 to 65535")
         missing = missing_tools()
         if missing:
-            raise NoScreen(f"--vnc needs {' and '.join(missing)}, which are not installed "
-                           "(bash scripts/bootstrap.sh installs them: Debian packages xvfb, x11vnc)")
+            raise NoScreen(
+                f"--vnc needs {' and '.join(missing)}, which are not installed "
+                "(bash scripts/bootstrap.sh installs them: Debian packages xvfb, x11vnc)"
+            )
         width, height = window_size(args.size or DEFAULT_SIZE)
-        return ScreenChoice("xcb", VncTarget(args.vnc, args.vnc_bind, width, height),
-                            f"VNC on {args.vnc_bind}:{args.vnc}")
+        return ScreenChoice(
+            "xcb", VncTarget(args.vnc, args.vnc_bind, width, height), f"VNC on {args.vnc_bind}:{args.vnc}"
+        )
     if args.platform:
         _check_device(args.platform)
         return ScreenChoice(args.platform, None, f"the screen itself ({args.platform})")
@@ -100,8 +122,10 @@ def choose_screen(args: argparse.Namespace, environ: MutableMapping[str, str]) -
         return ScreenChoice(None, None, f"the X display {environ['DISPLAY']}")
     if args.autoplay:
         return ScreenChoice("offscreen", None, "no screen (unattended autoplay)")
-    raise NoScreen("there is no screen to open the dealer's touchscreen on: DISPLAY and WAYLAND_DISPLAY are not set, "
-                   "and no --platform or --vnc was given.\n" + WAYS_ON)
+    raise NoScreen(
+        "there is no screen to open the dealer's touchscreen on: DISPLAY and WAYLAND_DISPLAY are not set, "
+        "and no --platform or --vnc was given.\n" + WAYS_ON
+    )
 
 
 @contextmanager
@@ -146,8 +170,9 @@ def _check_x11(display: str) -> None:
     number, host = int(match["number"]), match["host"]
     if host in ("", "unix"):
         if not Path(f"/tmp/.X11-unix/X{number}").exists():
-            raise NoScreen(f"DISPLAY={display}: no X server runs on display {number} (no /tmp/.X11-unix/X{number})\n"
-                           + WAYS_ON)
+            raise NoScreen(
+                f"DISPLAY={display}: no X server runs on display {number} (no /tmp/.X11-unix/X{number})\n" + WAYS_ON
+            )
         return
     try:
         with socket.create_connection((host, 6000 + number), timeout=2):
@@ -167,5 +192,7 @@ def _check_wayland(environ: MutableMapping[str, str]) -> None:
 def _check_libraries(libraries: dict[str, str], desktop: str) -> None:
     missing = [package for name, package in libraries.items() if ctypes.util.find_library(name) is None]
     if missing:
-        raise NoScreen(f"Qt needs these {desktop} libraries, which are not installed: {', '.join(missing)} "
-                       f"(bash scripts/bootstrap.sh installs them, or: apt-get install {' '.join(missing)})")
+        raise NoScreen(
+            f"Qt needs these {desktop} libraries, which are not installed: {', '.join(missing)} "
+            f"(bash scripts/bootstrap.sh installs them, or: apt-get install {' '.join(missing)})"
+        )

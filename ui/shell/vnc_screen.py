@@ -4,6 +4,7 @@ Qt's own `vnc` platform plugin always listens on every network interface, which 
 supervisor's PIN pad on the card room's network; x11vnc listens only where it is told, on
 localhost unless `--vnc-bind` names another address.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,10 +43,16 @@ def vnc_reach(target: VncTarget) -> str:
     """Where the VNC screen listens and how a viewer gets to it, for the person who started it."""
     where = f"the screen is served over VNC on {target.bind}:{target.port}"
     if target.bind in LOCAL:
-        return (f"{where}, this computer only: from another, ssh -L {target.port}:localhost:{target.port} "
-                f"{socket.gethostname()}, then a VNC viewer on localhost:{target.port} (--vnc-bind ADDRESS listens elsewhere)")
+        return (
+            f"{where}, this computer only: from another, ssh -L {target.port}:localhost:{target.port} "
+            f"{socket.gethostname()}, then a VNC viewer on localhost:{target.port} (--vnc-bind ADDRESS listens"
+            " elsewhere)"
+        )
     if target.bind in EVERYWHERE:
-        return f"{where}, on every network interface: a VNC viewer reaches it on port {target.port} of any of this computer's addresses"
+        return (
+            f"{where}, on every network interface: a VNC viewer reaches it on port {target.port} "
+            "of any of this computer's addresses"
+        )
     return f"{where}: a VNC viewer reaches it at that address"
 
 
@@ -66,8 +73,22 @@ class VncScreen:
             raise VncUnavailable(f"--vnc {self.target.port}: another program already listens on that port")
         xvfb, self.display = start_xvfb(self.target.width, self.target.height)
         self._processes.append(xvfb)
-        self._spawn(["x11vnc", "-display", self.display, "-rfbport", str(self.target.port), "-listen", self.target.bind,
-                     "-forever", "-shared", "-nopw", "-quiet", "-noipv6"])
+        self._spawn(
+            [
+                "x11vnc",
+                "-display",
+                self.display,
+                "-rfbport",
+                str(self.target.port),
+                "-listen",
+                self.target.bind,
+                "-forever",
+                "-shared",
+                "-nopw",
+                "-quiet",
+                "-noipv6",
+            ]
+        )
         deadline = time.monotonic() + START_WAIT_S
         while not _listening(self.target.bind, self.target.port):
             if self._processes[-1].poll() is not None or time.monotonic() > deadline:
@@ -76,8 +97,9 @@ class VncScreen:
             time.sleep(0.05)
 
     def _spawn(self, command: list[str]) -> None:
-        self._processes.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                                stderr=subprocess.DEVNULL))
+        self._processes.append(
+            subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        )
 
     def stop(self) -> None:
         for process in reversed(self._processes):
@@ -94,8 +116,13 @@ def start_xvfb(width: int, height: int) -> tuple[subprocess.Popen[bytes], str]:
     """A virtual X display on a free display number, ready for clients; and its DISPLAY."""
     read, write = os.pipe()
     try:
-        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
-                                pass_fds=(write,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        xvfb = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+            pass_fds=(write,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(write)
         write = -1
         number = _read_line(read, START_WAIT_S)

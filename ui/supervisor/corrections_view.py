@@ -1,10 +1,12 @@
 """Corrections on the open round: void it, re-key a misread card, name a card out unread, discard a
-misdealt card, confirm a peek checked by hand, accept what the payout check found as a mispay. Each names the supervisor (from the table's roster
+misdealt card, confirm a peek checked by hand, accept what the payout check found as a mispay. Each names the
+supervisor (from the table's roster
 or typed) and a reason (from a short list or typed), on the screen's own keyboard; a void, a
 discard and a re-key are asked once more before they are sent, once the name and the reason are
 given (what is missing is said instead of asking). A correction the table is not in a state to
 take is dimmed. The view only builds the input, the table checks the PIN and the rules, and any
 refusal comes back to be shown here."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,7 +14,16 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import (
-    QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QStackedWidget, QVBoxLayout, QWidget,
+    QButtonGroup,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
@@ -52,13 +63,24 @@ class OpenRound:
             held += f"   ·   out unread: shoe card {', '.join(str(n) for n in snap.unread)}"
         unread = bool(snap.unread)
         if snap.phase is None:
-            return cls(f"No round is open: the table is {TABLE_STATES[snap.state]}{held}", (), None, misdeal, unread=unread)
-        cards = tuple(f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}" for card in snap.round_cards)
+            return cls(
+                f"No round is open: the table is {TABLE_STATES[snap.state]}{held}", (), None, misdeal, unread=unread
+            )
+        cards = tuple(
+            f"Card {card['index'] + 1}  ·  {_place(card)}  ·  {card_code(card['card'])}" for card in snap.round_cards
+        )
         differences = tuple(payout_difference(d.spot, d.held, d.due) for d in snap.payout_differences)
         if differences:
             held += f"   ·   payout check: {len(differences)} spot{'s' if len(differences) > 1 else ''} wrong"
-        return cls(f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}", cards, snap.round_id, misdeal,
-                   snap.phase is Phase.HELD, unread, differences)
+        return cls(
+            f"Round {snap.round_id} · {snap.phase.value.replace('_', ' ')}{held}",
+            cards,
+            snap.round_id,
+            misdeal,
+            snap.phase is Phase.HELD,
+            unread,
+            differences,
+        )
 
 
 def _place(card: dict[str, Any]) -> str:
@@ -115,7 +137,10 @@ class CorrectionsView(QWidget):
         self.typing.setObjectName("primary")
         self.typing.clicked.connect(self._stop_typing)
         self.typing.hide()
-        for title, field, texts, stretch in (("Supervisor", self.supervisor, roster, 2), ("Reason", self.reason, REASONS, 3)):
+        for title, field, texts, stretch in (
+            ("Supervisor", self.supervisor, roster, 2),
+            ("Reason", self.reason, REASONS, 3),
+        ):
             row = QHBoxLayout()
             label = QLabel(title)
             label.setMinimumWidth(130)
@@ -249,20 +274,37 @@ class CorrectionsView(QWidget):
         if self._lacks():
             return
         name, reason = self._who()
-        confirm(self, question, f"{detail} Kept for good in the journal: supervisor {name}, reason {reason.strip()}.",
-                action, lambda: self.correction.emit(event))
+        confirm(
+            self,
+            question,
+            f"{detail} Kept for good in the journal: supervisor {name}, reason {reason.strip()}.",
+            action,
+            lambda: self.correction.emit(event),
+        )
 
     def _void(self) -> None:
-        self._ask(f"Void round {self.round_id}?", "Every wager of the round goes back and the round ends without a ledger.",
-                  "Void the round", VoidRound(*self._who()))
+        self._ask(
+            f"Void round {self.round_id}?",
+            "Every wager of the round goes back and the round ends without a ledger.",
+            "Void the round",
+            VoidRound(*self._who()),
+        )
 
     def _discard(self) -> None:
-        self._ask(f"Discard the misdealt card {self.misdeal}?", "The card leaves the round and is not dealt to anyone.",
-                  "Discard the card", DiscardMisdeal(*self._who()))
+        self._ask(
+            f"Discard the misdealt card {self.misdeal}?",
+            "The card leaves the round and is not dealt to anyone.",
+            "Discard the card",
+            DiscardMisdeal(*self._who()),
+        )
 
     def _accept_payout(self) -> None:
-        self._ask("Accept the payout difference?", "\n".join(self.differences) + "\nThe step ends and each difference is "
-                  "kept with the round as a mispay.", "Accept as a mispay", AcceptPayout(*self._who()))
+        self._ask(
+            "Accept the payout difference?",
+            "\n".join(self.differences) + "\nThe step ends and each difference is kept with the round as a mispay.",
+            "Accept as a mispay",
+            AcceptPayout(*self._who()),
+        )
 
     def _picked(self) -> Card | None:
         rank, suit = self.ranks.checkedButton(), self.suits.checkedButton()
@@ -276,9 +318,12 @@ class CorrectionsView(QWidget):
             self.notice.refuse("Pick the card of the round, then the right rank and suit")
             return
         was = self.cards.item(index).text()
-        self._ask(f"Re-key card {index + 1} as {card_code(str(card))}?",
-                  f"{was} becomes {card_code(str(card))}; the round is worked out again from that card.",
-                  "Re-key the card", RekeyCard(index, card, *self._who()))
+        self._ask(
+            f"Re-key card {index + 1} as {card_code(str(card))}?",
+            f"{was} becomes {card_code(str(card))}; the round is worked out again from that card.",
+            "Re-key the card",
+            RekeyCard(index, card, *self._who()),
+        )
 
     def _name_card(self) -> None:
         card = self._picked()

@@ -8,6 +8,7 @@ Nobody chooses the table's first PIN by being first at the screen: on a table wi
 says so and how the PIN is set where the table is set up (`dealer-assist pin set`), and takes no
 digits. Behind the current PIN "Change PIN" asks for the new one twice.
 """
+
 from __future__ import annotations
 
 import math
@@ -126,9 +127,13 @@ class PinPad(QWidget):
     def _begin(self, step: Step) -> None:
         self.step = step
         self.digits = ""
-        flow = ("Change the supervisor PIN" if self._changing
-                else f"Set it where the table is set up: dealer-assist pin set --journal {self._journal}"
-                if step is Step.NONE else "")
+        flow = (
+            "Change the supervisor PIN"
+            if self._changing
+            else f"Set it where the table is set up: dealer-assist pin set --journal {self._journal}"
+            if step is Step.NONE
+            else ""
+        )
         self.flow.setText(flow)
         self.flow.setVisible(bool(flow))
         self.cancel.setVisible(self._changing)
@@ -190,7 +195,9 @@ class PinPad(QWidget):
                 if pin != self._first:
                     self._first = None
                     self._begin(Step.NEW)
-                    raise RuleError(Refusal.PIN_MISMATCH, "the second entry differs from the first: enter the new PIN again")
+                    raise RuleError(
+                        Refusal.PIN_MISMATCH, "the second entry differs from the first: enter the new PIN again"
+                    )
                 try:
                     self.controller.set_pin(pin, self._current)
                 except Failure:

@@ -1,6 +1,7 @@
 """Recall of past rounds: the last rounds in a list, and for the chosen one a stepper over its
 inputs (each with the operations it caused), its device evidence, corrections and ledger.
 Layout only: it renders `RoundStory` rows and keeps nothing but which round and step is shown."""
+
 from __future__ import annotations
 
 from typing import TypeVar
@@ -8,8 +9,20 @@ from typing import TypeVar
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
-    QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from dealer_assist.rules.counts import count
@@ -35,7 +48,8 @@ def _fixed_share(widget: Shared) -> Shared:
 
 
 def _wrapping(rows: QListWidget) -> QListWidget:
-    """A list whose long lines (a correction, a mispay in words) break onto lines of their own, never scrolled sideways."""
+    """A list whose long lines (a correction, a mispay in words) break onto lines of their own, never scrolled
+    sideways."""
     rows.setWordWrap(True)
     rows.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     return rows
@@ -153,13 +167,28 @@ class RecallView(QWidget):
         self.heading.setText("   ·   ".join(story.heading))
         self._fill_ledger(story)
         late = _evidence_list(story.late_changes, "") if story.late_changes else []  # the reader's, in words
-        self._fill(self.evidence, [*_evidence_list(story.refused, "No refused inputs"), *late,
-                                   *_evidence_list(story.devices, "No device records")])
+        self._fill(
+            self.evidence,
+            [
+                *_evidence_list(story.refused, "No refused inputs"),
+                *late,
+                *_evidence_list(story.devices, "No device records"),
+            ],
+        )
         self._fill(self.corrections, _evidence_list(story.corrections, "No corrections"))
-        self._fill(self.hands, [f"{h.whose}   {h.cards}   =  {h.total}" for h in story.hands]
-                   or ["No final hands: the round was voided" if story.state == "voided" else "No final hands yet: the round is open"])
+        self._fill(
+            self.hands,
+            [f"{h.whose}   {h.cards}   =  {h.total}" for h in story.hands]
+            or [
+                "No final hands: the round was voided"
+                if story.state == "voided"
+                else "No final hands yet: the round is open"
+            ],
+        )
         late_count = f" · late changes ({len(late)})" if late else ""  # only at a table with a wager reader
-        self.tabs.setTabText(DEVICES_TAB, f"Devices ({len(story.devices)}) · refused ({len(story.refused)}){late_count}")
+        self.tabs.setTabText(
+            DEVICES_TAB, f"Devices ({len(story.devices)}) · refused ({len(story.refused)}){late_count}"
+        )
         self.tabs.setTabText(CORRECTIONS_TAB, f"Corrections ({len(story.corrections)})")
         self.report.setEnabled(True)
         self._go(step)
@@ -194,7 +223,9 @@ class RecallView(QWidget):
                 self.ledger.setItem(row, column, item)
         self.ledger.resizeRowsToContents()
         if not story.ledger:
-            self.nets.setText("No ledger: the round was voided." if story.state == "voided" else "No ledger yet: the round is open.")
+            self.nets.setText(
+                "No ledger: the round was voided." if story.state == "voided" else "No ledger yet: the round is open."
+            )
             return
         nets = "   ".join(f"{seat} {net}" for seat, net in story.seat_nets)
         dealer = f"\nPlayer-dealer {story.player_dealer_net}" if story.player_dealer_net else ""

@@ -1,6 +1,7 @@
 """Player-dealer rotation at a glance: who banks and for which turn, who the bank is offered to,
 the seats that refused it and, under California's rotation limits, the time left before two
 other player-dealers must have banked. Read from the supervisor snapshot; nothing decided here."""
+
 from __future__ import annotations
 
 import math
@@ -33,7 +34,9 @@ class RotationStatus:
             kind = " · proposition player" if r.pd_proposition else ""
             banker = f"seat {r.pd_seat} · bank {money(r.pd_bank)} · {TURNS.get(r.pd_turn, f'turn {r.pd_turn}')}{kind}"
             banker += "" if r.pd_ready or r.round_open else " (banked the last round)"
-        offer = "—" if r.offer_seat is None else f"seat {r.offer_seat} · {TURNS.get(r.offer_turn, f'turn {r.offer_turn}')}"
+        offer = (
+            "—" if r.offer_seat is None else f"seat {r.offer_seat} · {TURNS.get(r.offer_turn, f'turn {r.offer_turn}')}"
+        )
         refused = ", ".join(f"seat {seat}" for seat in r.declined) or "none"
         return cls(banker, offer, refused, *_rotation(r))
 
@@ -44,7 +47,9 @@ def _rotation(r: RotationFacts) -> tuple[str, str]:
     if r.prop_seat is None:
         return "on · no proposition player has banked", "—"
     banked = ", ".join(f"seat {seat}" for seat in r.window_pds) or "none yet"
-    rotation = f"on · proposition player seat {r.prop_seat} · other player-dealers since: {banked} ({len(r.window_pds)} of 2)"
+    rotation = (
+        f"on · proposition player seat {r.prop_seat} · other player-dealers since: {banked} ({len(r.window_pds)} of 2)"
+    )
     if r.deadline is None:
         return rotation, "—"
     left = math.ceil(r.deadline - r.now)
@@ -65,8 +70,13 @@ class RotationView(QFrame):
         form.setVerticalSpacing(18)
         form.setHorizontalSpacing(28)
         self.lines: dict[str, QLabel] = {}
-        for key, title in (("banker", "Banks now"), ("offer", "Bank offered to"), ("refused", "Refused the bank"),
-                           ("rotation", "Rotation limits"), ("time_left", "Time left for two others")):
+        for key, title in (
+            ("banker", "Banks now"),
+            ("offer", "Bank offered to"),
+            ("refused", "Refused the bank"),
+            ("rotation", "Rotation limits"),
+            ("time_left", "Time left for two others"),
+        ):
             name = QLabel(title)
             name.setObjectName("muted")
             value = QLabel("")

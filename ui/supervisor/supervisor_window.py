@@ -5,6 +5,7 @@ a correction reaches the dealer's screen as any input does, and is marked on the
 line. `open_supervisor` is how the dealer's screen opens it: over the dealer's window, inside it,
 so a kiosk without a window manager never loses the table; "Back to table" on every screen (and
 Escape) locks the screens and shows the table again."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,15 +21,15 @@ from dealer_assist.table.session import TableInput
 from dealer_assist.text.journal_text import words
 from dealer_assist.text.round_story import story
 from devices.table_owner.controller import TableController
+from ui.common.closing import CLOSED_BY
 from ui.common.confirm_overlay import confirm
-from ui.supervisor.corrections_view import CorrectionsView, OpenRound
-from ui.supervisor.dispute_report import write_report
 from ui.common.elided_label import ElidedLabel
 from ui.common.notice_label import NoticeLabel
+from ui.supervisor.corrections_view import CorrectionsView, OpenRound
+from ui.supervisor.dispute_report import write_report
 from ui.supervisor.pin_dialog import PinPad
 from ui.supervisor.recall_view import RecallView
 from ui.supervisor.rotation_view import RotationStatus, RotationView
-from ui.common.closing import CLOSED_BY
 from ui.supervisor.supervisor_theme import supervisor_style
 
 __all__ = ["open_supervisor"]
@@ -87,9 +88,16 @@ class SupervisorWindow(QWidget):
         top.addWidget(self.lock)
         self.close_table = QPushButton("Close table")
         self.close_table.setObjectName("close_table")
-        self.close_table.clicked.connect(lambda: confirm(
-            self, "Close the table?", "The journal is sealed and the screen closes. An open round goes on where it "
-            "stopped when the table is started again.", "Close table", self._close_table))
+        self.close_table.clicked.connect(
+            lambda: confirm(
+                self,
+                "Close the table?",
+                "The journal is sealed and the screen closes. An open round goes on where it "
+                "stopped when the table is started again.",
+                "Close table",
+                self._close_table,
+            )
+        )
         top.addWidget(self.close_table)
         self.back = back_button()
         self.back.clicked.connect(self.back_to_table)
@@ -112,7 +120,8 @@ class SupervisorWindow(QWidget):
         self.ticker = QTimer(self)
         self.ticker.setInterval(1000)
         self.ticker.timeout.connect(
-            lambda: self.rotation.show_status(RotationStatus.of(self.controller.supervisor_snapshot(recent=0).rotation)))
+            lambda: self.rotation.show_status(RotationStatus.of(self.controller.supervisor_snapshot(recent=0).rotation))
+        )
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.host = parent
         if parent is not None:
