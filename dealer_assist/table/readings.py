@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from dealer_assist.rules.betting import wager_limits
 from dealer_assist.rules.counts import count
 from dealer_assist.rules.inputs import Action, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents, format_money, to_units
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.rules.settlement import Row, Wager
-from dealer_assist.rules.tracker import RoundTracker, wager_limits
+from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.session_operations import ChipsAwaited, MispayAccepted, PayoutDifference
 from dealer_assist.table.spots import Spot, SpotKind, parse_spot

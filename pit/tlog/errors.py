@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from dealer_assist.errors import Failure
 
-__all__ = ["Inconsistent", "Malformed", "Unverified"]
+__all__ = ["Inconsistent", "Malformed", "TlogCode", "Unverified"]
 
 
 class TlogCode(StrEnum):
