@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QPushButton
 from test_supervisor_helpers import (
     PIN,
     assert_fits,
+    journal,  # noqa: F401 (a fixture, taken by name)
     key_in,
     new_table,
     open_round,
@@ -16,7 +17,7 @@ from test_supervisor_helpers import (
     played_table,
     tap,
     unlocked,
-)  # noqa: F401
+)
 
 from dealer_assist.history.recall import HIDDEN, recall
 from dealer_assist.journal.journal_file import RecordKind, read_records
