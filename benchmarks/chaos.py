@@ -44,8 +44,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import httpx
-from chaos_parts import Cause, Clock, Tally, Watch, caught_up, journal_heads, tally
 
+from benchmarks.chaos_parts import Cause, Clock, Tally, Watch, caught_up, journal_heads, tally
 from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import ServiceError, free_port
 from pit.trial.room import Child, Room, table_ids

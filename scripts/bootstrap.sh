@@ -49,7 +49,7 @@ case "$mode" in
     .venv/bin/lint-imports
     .venv/bin/mypy --strict dealer_assist devices calibration hw_sims ui pit
     # the benchmarks on their own: benchmarks/ui.py and pit.py are named like the packages they drive
-    .venv/bin/mypy --strict benchmarks
+    .venv/bin/mypy --strict --explicit-package-bases benchmarks
     exec .venv/bin/python -m pytest "$@" ;;
   *) echo "usage: scripts/bootstrap.sh run|test|room [args...]" >&2; exit 2 ;;
 esac
