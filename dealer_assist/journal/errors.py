@@ -11,7 +11,7 @@ from dealer_assist.errors import Failure
 __all__ = ["JournalClosed", "JournalCode", "JournalDamaged", "JournalError", "JournalWriteFailed"]
 
 if TYPE_CHECKING:
-    from dealer_assist.journal.journal_file import Verdict
+    from dealer_assist.journal.verdict import Verdict
 
 
 class JournalCode(StrEnum):

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.journal.errors import JournalClosed, JournalWriteFailed
+from dealer_assist.journal.verdict import GENESIS, Verdict
 from dealer_assist.rules.counts import count
 
 __all__ = [
@@ -41,7 +42,6 @@ __all__ = [
     "verify",
 ]
 
-GENESIS = b"\x00" * 32
 log = logging.getLogger(__name__)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -80,17 +80,6 @@ class Record:
     def body_text(self) -> str:
         """The body exactly as hashed."""
         return canonical_json(self.body)
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    ok: bool
-    records: int
-    message: str
-    first_bad: int | None = None
-    checkpoint: int = 0  # seq of the last record the table can restart from
-    head: bytes = GENESIS
-    closed: int = 0  # closing records among those checked: the rounds closed, for a full check
 
 
 def record_hash(prev: bytes, seq: int, wall: str, mono_ns: int, round_id: int | None, kind: str, body: str) -> bytes:

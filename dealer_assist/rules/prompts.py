@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from dealer_assist.rules.cards import Card, card_text
 from dealer_assist.rules.hand_options import must_stand, why_not_split, why_not_stand, why_not_surrender
 from dealer_assist.rules.outcomes import Status, standing
-from dealer_assist.rules.phases import DEALER, Need, Phase
+from dealer_assist.rules.phases import DEALER, Awaiting, Need, Phase
+from dealer_assist.rules.player_hand import PlayerHand
+from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.totals import hand_total
 
 __all__ = ["misdeal_prompt", "unread_prompt"]
 
-if TYPE_CHECKING:
-    from dealer_assist.rules.tracker import RoundTracker
+
+class PromptedRound(Protocol):
+    """What the prompt line reads of a round (the round tracker is one)."""
+
+    profile: Profile
+    phase: Phase
+    pd_seat: int | None
+    hands: dict[int, list[PlayerHand]]
+    dealer: list[Card]
+    dealer_closes_betting: bool
+
+    def awaiting(self) -> Awaiting: ...
+
+    def next_card_goes_to(self) -> int: ...
+
 
 _PHASE_PROMPTS = {
     Phase.BETTING: "Place wagers, then deal",
@@ -41,7 +56,7 @@ def unread_prompt(shoe_card: int) -> str:
     return f"Hold shoe card {shoe_card} aside and call a floor supervisor"
 
 
-def _came_to(tracker: RoundTracker) -> str:
+def _came_to(tracker: PromptedRound) -> str:
     """What the dealer's final hand came to, read from the hand itself: a Natural, over, or standing."""
     final = standing(tracker.dealer, tracker.profile)
     if final.status is Status.NATURAL:
@@ -51,7 +66,7 @@ def _came_to(tracker: RoundTracker) -> str:
     return f"stands on {final.total}"
 
 
-def prompt(tracker: RoundTracker) -> str:
+def prompt(tracker: PromptedRound) -> str:
     wait = tracker.awaiting()
     dealer = "the player-dealer" if tracker.pd_seat else "the dealer"
     if wait.need is Need.PAYMENTS:
