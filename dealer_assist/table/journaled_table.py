@@ -45,7 +45,7 @@ from dealer_assist.table.session_inputs import (
     SpotsScanned,
     VoidRound,
 )
-from dealer_assist.table.session_operations import RoundClosed
+from dealer_assist.table.session_operations import RoundClosed, TableOperation
 
 __all__ = ["Table", "TableStopped", "replay"]
 
@@ -155,14 +155,14 @@ class Table:
 
     # --- inputs -----------------------------------------------------------------------------------
 
-    def submit(self, event: TableInput) -> tuple[Any, ...]:
+    def submit(self, event: TableInput) -> tuple[TableOperation, ...]:
         """Apply one input and record it; a refusal is recorded too, then raised."""
         self._check_running()
         if isinstance(event, SUPERVISOR_INPUTS):
             raise RuleError(Refusal.SUPERVISOR_ONLY, f"{type(event).__name__} needs the floor supervisor's PIN")
         return self._apply(event)
 
-    def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
+    def supervise(self, event: TableInput, pin: str) -> tuple[TableOperation, ...]:
         """A correction: the supervisor's PIN first, then the input like any other."""
         self.check_pin(pin)
         return self._apply(event)
@@ -231,7 +231,7 @@ class Table:
             )
             raise TableStopped(self.stopped) from error
 
-    def _apply(self, event: TableInput) -> tuple[Any, ...]:
+    def _apply(self, event: TableInput) -> tuple[TableOperation, ...]:
         """The trial session takes `event` first; its record is written; then the session does.
         A refusal is recorded too and never reaches the session; the trial is copied afresh from
         it, so whatever the refused input touched cannot drift into the next one."""

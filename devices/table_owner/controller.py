@@ -44,7 +44,7 @@ from dealer_assist.table.session_inputs import (
     SpotReading,
     SpotsScanned,
 )
-from dealer_assist.table.session_operations import ReaderBackDiffers
+from dealer_assist.table.session_operations import ReaderBackDiffers, TableOperation
 from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
 from dealer_assist.table.table_facts import TableFacts, table_facts
 from dealer_assist.text.reader_words import reader_back, reader_light
@@ -337,7 +337,7 @@ class TableController:
             self._input_read(event)
             self._publish()
 
-    def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
+    def supervise(self, event: TableInput, pin: str) -> tuple[TableOperation, ...]:
         """A floor supervisor's correction, PIN first; raises RuleError with the refusal."""
         try:
             ops = self._guarded(lambda: self._table.supervise(event, pin))
@@ -451,7 +451,7 @@ class TableController:
         else:
             self.submit(item)  # a refusal is journaled and shown on the banner
 
-    def _reader_back(self, ops: tuple[Any, ...]) -> None:
+    def _reader_back(self, ops: tuple[TableOperation, ...]) -> None:
         """The reader's first scan after its outage differs from the table: the dealer is told
         which spots, until acknowledged (the differences are journaled with the scan)."""
         back = [(op.spot, op.due, op.held) for op in ops if isinstance(op, ReaderBackDiffers)]
