@@ -41,7 +41,7 @@ class Betting:
         if (error := self.seat_refusal(event.seat)) is not None:
             return error
         if event.amount < 0:
-            return InputError(Refusal.BAD_AMOUNT, f"seat {event.seat} {event.kind}: a wager cannot be negative")
+            return InputError(Refusal.BAD_AMOUNT, f"seat {event.seat}'s {event.kind.words}: a wager cannot be negative")
         current = self.wagers.get(event.seat, {})
         if event.kind is WagerKind.BASE and event.amount == 0:
             if any(current.get(k) for k in (WagerKind.LUCKY_LUCKY, WagerKind.BUSTER)):
@@ -61,7 +61,7 @@ class Betting:
         if event.kind is not WagerKind.BASE and not base:
             rule = "2.17" if event.kind is WagerKind.LUCKY_LUCKY else p.rules["buster"]
             return RuleError(
-                Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: a {event.kind} wager needs a base wager", rule
+                Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: a {event.kind.words} wager needs a base wager", rule
             )
         if event.kind is WagerKind.LUCKY_LUCKY and not p.lucky_lucky:
             return RuleError(Refusal.NOT_OFFERED, f"{p.id} has no Lucky Lucky bet", "8.19")
@@ -181,7 +181,7 @@ def _limits(event: PlaceWager, low: Cents, high: Cents, rule: str) -> RuleError 
     if not low <= event.amount <= high:
         return RuleError(
             Refusal.WAGER_LIMIT,
-            f"seat {event.seat} {event.kind} {format_money(event.amount)} is outside the limits"
+            f"seat {event.seat}'s {event.kind.words} {format_money(event.amount)} is outside the limits"
             f" {format_money(low)}-{format_money(high)}",
             rule,
         )

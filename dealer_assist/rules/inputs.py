@@ -34,6 +34,11 @@ class WagerKind(StrEnum):
     LUCKY_LUCKY = "lucky_lucky"
     BUSTER = "buster"
 
+    @property
+    def words(self) -> str:
+        """As a message says it: "base", "Lucky Lucky", "Buster"."""
+        return "base" if self is WagerKind.BASE else self.value.replace("_", " ").title()
+
 
 class Action(StrEnum):
     """Decisions the dealer enters; a hit is never tapped: the card from the shoe is the hit."""

@@ -45,9 +45,11 @@ def to_units(cents: Cents) -> int | float:
     return cents // 100 if cents % 100 == 0 else cents / 100
 
 
-def format_money(cents: Cents) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+def format_money(cents: Cents, signed: bool = False) -> str:
+    """$25 or $2.50: cents only when there are some; `signed` puts + before a gain."""
+    sign = "-" if cents < 0 else "+" if signed and cents > 0 else ""
+    units, rest = divmod(abs(cents), 100)
+    return f"{sign}${units:,}" + (f".{rest:02d}" if rest else "")
 
 
 def payout(stake: Cents, odds: Fraction) -> Cents:

@@ -75,7 +75,7 @@ class ReaderFlow:
             if self.host.reader.reads(spot):
                 raise RuleError(
                     Refusal.SPOT_READ,
-                    f"seat {spot.seat}: the wager reader reads spot {spot}: the chips on it "
+                    f"{spot.words}: the wager reader reads it: the chips on it "
                     "are the wager; the dealer keys only a spot the reader does not have or reports faulted",
                     "8.22",
                 )
@@ -86,7 +86,7 @@ class ReaderFlow:
         ):
             raise RuleError(
                 Refusal.SPOT_READ,
-                f"seat {event.seat}: a double for less is the chips added on {event.seat}.base: "
+                f"seat {event.seat}: a double for less is the chips added on its base: "
                 "tap Double and let the player add them",
                 "8.23",
             )
@@ -135,7 +135,7 @@ class ReaderFlow:
         if not self.host.reader.reads(event.spot):
             raise RuleError(
                 Refusal.NOT_READING,
-                f"spot {event.spot}: the table does not use the reader's readings of it now",
+                f"{event.spot.words}: the table does not use the reader's readings of it now",
                 "8.22",
             )
         self.host.reader.keep(event)
@@ -185,7 +185,7 @@ class ReaderFlow:
         if awaited.action is Action.SPLIT and added != hand.stake:
             raise RuleError(
                 Refusal.CHIPS_NOT_ALLOWED,
-                f"seat {awaited.seat}: {format_money(added)} added on {awaited.spot} for "
+                f"{format_money(added)} added on {awaited.spot.words} for "
                 f"the split; each split hand carries the wager, {format_money(hand.stake)}",
                 tracker.profile.rules["split"],
             )
@@ -220,8 +220,7 @@ class ReaderFlow:
         if error is not None:
             raise RuleError(
                 Refusal.CHIPS_NOT_ALLOWED,
-                f"seat {reading.spot.seat}: {format_money(amount)} read on "
-                f"{reading.spot} for the {what}: {error.message}",
+                f"{format_money(amount)} read on {reading.spot.words} for the {what}: {error.message}",
                 error.rule,
             )
         self.host.to_round(event, ops)

@@ -101,7 +101,9 @@ class SpotProblem:
             ReadingIssue.ABOVE_MAXIMUM: f"{total} is above the {format_money(self.limit)} maximum",
             ReadingIssue.REFUSED: self.message,
         }[self.issue]
-        return RuleError(Refusal.READING_NOT_ALLOWED, f'spot {spot}: {why}: put it right before "No more bets"', "8.22")
+        return RuleError(
+            Refusal.READING_NOT_ALLOWED, f'{spot.words}: {why}: put it right before "No more bets"', "8.22"
+        )
 
 
 def spot_problem(tracker: RoundTracker, reading: SpotReading, base: Cents) -> SpotProblem | None:

@@ -327,7 +327,7 @@ class TableSession:
             error = RuleError(
                 Refusal.CHIPS_AWAITED,
                 f"misdeal: the {awaited.action} of seat {awaited.seat} hand {awaited.hand + 1} "
-                f"waits for its chips on {awaited.spot}",
+                f"waits for its chips on {awaited.spot.words}",
                 "8.23",
             )
         if error is not None:
@@ -355,7 +355,7 @@ class TableSession:
         if self.reader.reads(BANK) and (read := self.reader.reading(BANK).amount) != bank:
             raise RuleError(
                 Refusal.SPOT_READ,
-                f"the bank is read on {BANK}: {format_money(read)} there, {format_money(bank)} keyed",
+                f"{BANK.words} is read from its chips: {format_money(read)} there, {format_money(bank)} keyed",
                 "8.22",
             )
 

@@ -24,6 +24,14 @@ class SpotKind(StrEnum):
 
 
 SEAT_KINDS = (SpotKind.BASE, SpotKind.LUCKY_LUCKY, SpotKind.BUSTER, SpotKind.INSURANCE)
+# Each kind as the screens and messages name it; the wire's names are the kinds' values.
+KIND_NAMES = {
+    SpotKind.BASE: "Base",
+    SpotKind.LUCKY_LUCKY: "Lucky Lucky",
+    SpotKind.BUSTER: "Buster",
+    SpotKind.INSURANCE: "Insurance",
+    SpotKind.BANK: "Bank",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +49,13 @@ class Spot:
 
     def __str__(self) -> str:
         return f"{PLAYER_DEALER if self.seat is None else self.seat}.{self.kind.value}"
+
+    @property
+    def words(self) -> str:
+        """The spot as a person reads it: "seat 3's base", "the player-dealer's bank"."""
+        owner = "the player-dealer's" if self.seat is None else f"seat {self.seat}'s"
+        name = KIND_NAMES[self.kind]
+        return f"{owner} {name if name == 'Lucky Lucky' else name.lower()}"
 
 
 BANK = Spot(None, SpotKind.BANK)

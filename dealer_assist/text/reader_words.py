@@ -7,7 +7,7 @@ from __future__ import annotations
 from dealer_assist.rules.counts import count as counted
 from dealer_assist.rules.money import Cents
 from dealer_assist.table.readings import ReadingIssue, SpotProblem
-from dealer_assist.table.spots import Spot, SpotKind
+from dealer_assist.table.spots import KIND_NAMES, Spot, SpotKind
 from dealer_assist.text.record_words import money_text
 
 __all__ = [
@@ -30,13 +30,7 @@ __all__ = [
     "spot_name",
 ]
 
-SPOT_NAMES = {
-    SpotKind.BASE: "Base",
-    SpotKind.LUCKY_LUCKY: "Lucky Lucky",
-    SpotKind.BUSTER: "Buster",
-    SpotKind.INSURANCE: "Insurance",
-    SpotKind.BANK: "Bank",
-}
+SPOT_NAMES = KIND_NAMES
 
 
 def spot_name(spot: Spot, seat: bool = True) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dealer_assist.rules.money import Cents
+from dealer_assist.rules.money import Cents, format_money
 from dealer_assist.rules.outcomes import Result
 from dealer_assist.rules.settlement import Wager
 
@@ -34,9 +34,7 @@ RESULT_WORDS = {
 
 def money_text(cents: Cents, signed: bool = False) -> str:
     """$25 or $2.50: cents only when there are some."""
-    sign = "-" if cents < 0 else "+" if signed and cents > 0 else ""
-    units, rest = divmod(abs(cents), 100)
-    return f"{sign}${units:,}" + (f".{rest:02d}" if rest else "")
+    return format_money(cents, signed)
 
 
 def amount_text(units: float, signed: bool = False) -> str:

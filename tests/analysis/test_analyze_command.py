@@ -131,7 +131,7 @@ def test_tables_are_readable(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _run(capsys, "buster", "--profile", "sd-buster-f", "--wager", "10")
     assert code == 0
     assert "Buster bet: sd-buster-f, 6 decks, dealer stands on soft 17" in out
-    assert "8+ cards" in out and "250 to 1" in out and "house edge:" in out and "a $10.00 wager:" in out
+    assert "8+ cards" in out and "250 to 1" in out and "house edge:" in out and "a $10 wager:" in out
     code, out = _run(capsys, "lucky-lucky")
     assert code == 0 and "suited 7-7-7" in out and "200 to 1" in out
     code, out = _run(

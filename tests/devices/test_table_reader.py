@@ -66,7 +66,7 @@ def test_8_22_readings_are_the_wagers_and_a_keyed_wager_on_a_read_spot_is_refuse
     assert table.snapshot.seat(3).buster == 0, "a reading of 0 removes the wager"
 
     refused = table.controller.submit(PlaceWager(3, WagerKind.BASE, 1_000))
-    assert refused is not None and refused.code == "spot_read" and "3.base" in refused.message
+    assert refused is not None and refused.code == "spot_read" and "seat 3's base" in refused.message
     assert table.snapshot.seat(3).base == 3_000
     assert table.refused()[-1]["error"]["code"] == "spot_read"
 
@@ -86,7 +86,7 @@ def test_8_22_a_reading_below_the_minimum_is_shown_on_its_seat_and_holds_no_more
     table.tap(NoMoreBets())
     assert table.snapshot.phase is Phase.BETTING
     assert table.snapshot.attention.kind is AttentionKind.REFUSED
-    assert "3.base" in table.snapshot.attention.message and "$5.00 minimum" in table.snapshot.attention.message
+    assert "seat 3's base" in table.snapshot.attention.message and "$5 minimum" in table.snapshot.attention.message
     table.chips("3.base", 3, 2, alien=2)
     assert [p.issue for p in table.snapshot.reader.problems] == [ReadingIssue.ALIEN]
     table.chips("3.base", 3, 2)
@@ -140,7 +140,7 @@ def test_8_23_chips_a_decision_does_not_allow_are_refused_naming_the_amount_read
     table.chips("3.base", 25, 25, 5)
     attention = table.snapshot.attention
     assert attention is not None and attention.kind is AttentionKind.REFUSED
-    assert "$30.00 read on 3.base for the double" in attention.message
+    assert "$30 read on seat 3's base for the double" in attention.message
     assert table.snapshot.seat(3).hands[0].doubled == 0 and table.snapshot.reader.awaited is not None
 
 
@@ -408,7 +408,7 @@ def test_8_22_the_bank_offered_is_the_chips_on_pd_bank(tmp_path):
         assert (
             refused is not None
             and refused.code == "spot_read"
-            and "pd.bank: $500.00 there, $200.00 keyed" in refused.message
+            and "is read from its chips: $500 there, $200 keyed" in refused.message
         )
         rig.tap(BankAccepted(offered, 50_000))
         assert rig.session.s.pd_bank == 50_000 and rig.snapshot.bank.bank == 50_000

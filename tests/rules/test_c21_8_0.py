@@ -263,7 +263,7 @@ def test_8_0_rule_11_buster_from_1_to_100(buster):
             pd=PD_SEAT4,
         )
     )
-    assert error.code == "wager_limit" and "buster" in error.message
+    assert error.code == "wager_limit" and "Buster" in error.message
 
 
 def test_8_0_rule_11_the_pds_hand_decides_the_buster():

@@ -86,7 +86,7 @@ def test_a_bet_the_profile_does_not_offer_is_left_out_and_a_side_bet_goes_in_aft
             (),
             (
                 LeftOut(
-                    WagerKind.BUSTER, 100, Refusal.SIDE_BET_WITHOUT_BASE, "seat 3: a buster wager needs a base wager"
+                    WagerKind.BUSTER, 100, Refusal.SIDE_BET_WITHOUT_BASE, "seat 3: a Buster wager needs a base wager"
                 ),
             ),
         ),

@@ -17,7 +17,7 @@ def test_a_wager_under_the_table_minimum_is_refused_with_its_rule(table):
     t.tap_seat(2)
     t.tap(t.view.wagers.chip_buttons[100])  # the chip goes on at once: $1 is below the minimum
     assert t.view.banner.isVisible()
-    assert t.view.banner.message.text() == "Refused (rule 7): seat 2 base $1.00 is outside the limits $5.00-$500.00"
+    assert t.view.banner.message.text() == "Refused (rule 7): seat 2's base $1 is outside the limits $5-$500"
     assert t.view.seats[2].wagers.text() == "no wager"
     t.tap(t.view.wagers.chip_buttons[500])
     t.tap(t.view.wagers.chip_buttons[100])

@@ -121,7 +121,7 @@ def test_a_chip_goes_on_at_once_clear_takes_it_off_and_a_chip_over_the_limit_is_
     assert _wagers(t, 2) == (50_000, 0, 0) and not t.view.banner.isVisible()
     t.tap(pad.chip_buttons[100])  # $501: over the $500 maximum
     assert t.view.banner.isVisible()
-    assert t.view.banner.message.text() == "Refused (rule 7): seat 2 base $501.00 is outside the limits $5.00-$500.00"
+    assert t.view.banner.message.text() == "Refused (rule 7): seat 2's base $501 is outside the limits $5-$500"
     assert _wagers(t, 2) == (50_000, 0, 0) and len(_placed(t)) == 7, "refused: the wager stands as it was"
 
 
