@@ -1,5 +1,5 @@
 """`dealer-assist proof round --pit URL --token FILE --journal J --round R -o FILE` fetches a round's
-proof file from the pit; `dealer-assist proof verify FILE --policy POLICY` checks one offline (PIT.md §9):
+proof file from the pit; `dealer-assist proof verify FILE --policy POLICY [--settle]` checks one offline (PIT.md §9):
 exit 0 with one line, 1 `FAILED <step>: <why>`, 2 for input it cannot use."""
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 from pit.tlog.errors import TlogError
 from pit.tlog.policy import Policy
 from pit.tlog.round_proof import Failed, Unusable, load, verify
+from pit.tlog.round_settle import settle
 
 TIMEOUT_S = 30.0
 
@@ -51,9 +52,7 @@ def main(argv: list[str]) -> int:
 def _verify(options: dict[str, str], loose: list[str]) -> int:
     files = [arg for arg in loose if arg != "--settle"]
     if len(files) != 1 or set(options) != {"--policy"}:
-        raise Unusable("proof verify FILE --policy POLICY")
-    if "--settle" in loose:
-        raise Unusable("--settle: replaying a round through the rules is not built yet")
+        raise Unusable("proof verify FILE --policy POLICY [--settle]")
     try:
         proof = load(Path(files[0]).read_bytes())
         policy = Policy.parse(Path(options["--policy"]).read_bytes())
@@ -62,7 +61,10 @@ def _verify(options: dict[str, str], loose: list[str]) -> int:
     except TlogError as error:
         raise Unusable(f"{options['--policy']}: {error.message}") from None
     try:
-        print(verify(proof, policy).line())
+        proven = verify(proof, policy)
+        if "--settle" in loose:
+            settle(proof)
+        print(proven.line() + ("; its ledger replays from its records" if "--settle" in loose else ""))
     except Failed as failed:
         print(failed, file=sys.stderr)
         return 1
