@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -44,14 +45,14 @@ def test_a_room_proves_a_round_with_a_witness_killed_and_started_again_and_a_ban
         policy = started["log_policy"]
         assert any(f"log policy:  {policy}" in line for line in said)
         token_file = folder / "token"
-        token_file.write_text(_cli("pit", "token", "add", "banker", "--role", "manager", "--db",
-                                   started["store"]).stdout.strip())
+        token = _cli("pit", "token", "add", "banker", "--role", "manager", "--db", started["store"]).stdout.strip()
+        token_file.write_text(token)
         journal = journal_identity(next(read_records(folder / "room" / "tables" / "T01.db")))
         os.kill(int(parts["witness-1"]), signal.SIGKILL)
         said = _until(lines, "witness-1 stopped", 30)
         assert re.search(r"started again: witness-1 \d+$", said[-1]), said[-1]
         deadline = time.monotonic() + 90
-        while not (int(_api(started["dashboard"] + "api/tables", token_file.read_text())[0]  # type: ignore[index]
+        while not (int(_api(started["dashboard"] + "api/tables", token)[0]  # type: ignore[index]
                        .get("round_id") or 0) >= 3):
             assert time.monotonic() < deadline, "the table did not deal three rounds"
             time.sleep(0.5)
@@ -70,6 +71,15 @@ def test_a_room_proves_a_round_with_a_witness_killed_and_started_again_and_a_ban
             assert checked.returncode == 0, checked.stderr
             verified = checked.stdout
         assert verified.startswith("round 2 proven: leaf ") and verified.endswith("its ledger replays from its records\n")
+        page = urllib.request.Request(f"{started['dashboard']}tables/T01", headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(page, timeout=10) as answer:  # the dashboard's table page offers the same file
+            link = re.search(rf'<a class="proof" href="(/api/proof/{journal}/2)" download>', answer.read().decode())
+        assert link, "no proof link for round 2 on the table page"
+        offered = urllib.request.Request(started["dashboard"].rstrip("/") + link.group(1),
+                                         headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(offered, timeout=10) as answer:
+            assert answer.headers["Content-Disposition"] == 'attachment; filename="round-T01-2.proof.json"'
+            assert json.loads(answer.read())["leaf"] == json.loads(proof_file.read_text())["leaf"]
         unknown = _cli("proof", "round", "--pit", started["dashboard"], "--token", str(token_file), "--journal",
                        journal, "--round", "99999", "-o", str(folder / "none.json"))
         assert unknown.returncode == 1 and "the pit answered 404" in unknown.stderr
