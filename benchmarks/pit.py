@@ -200,8 +200,8 @@ async def _stream(url: str) -> None:
 class Pit:
     """The room's store and broker, and `pit serve` processes on them (a second one for the failover)."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, log_args: tuple[str, ...] = ()) -> None:
+        self.folder, self.log_args = folder, log_args  # `pit serve --log-key ...`: the public log (public_log.py)
         self.postgres = PostgresCluster(folder / "postgres").init()
         self.nats = NatsServer(folder / "nats").start()
         self.https = [f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"]
@@ -218,7 +218,7 @@ class Pit:
         log = open(self.folder / f"pit-serve-{number}.log", "ab")
         self.serves[number] = serve = subprocess.Popen(
             [sys.executable, "-m", "ui.cli", "pit", "serve", "--nats", self.nats.url, "--db", self.postgres.dsn,
-             "--http", self.https[number]], stdout=log, stderr=log)
+             "--http", self.https[number], *self.log_args], stdout=log, stderr=log)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
