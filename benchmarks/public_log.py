@@ -26,6 +26,7 @@ import shutil
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 from contextlib import ExitStack
 from typing import Any
@@ -51,6 +52,7 @@ def _pit_benchmark() -> Any:
     spec = importlib.util.spec_from_file_location("pit_benchmark", Path(__file__).with_name("pit.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -112,11 +114,10 @@ def _backlogs(folder: Path, records: int, interval: float, short: bool) -> None:
           f" {leaves * on / total:,.0f} leaves/s")
 
 
-async def _ship_rounds(url: str, found: list[RecordMessage], pause: float) -> dict[int, float]:
-    """Each round's records sent, then a pause; when each round's closing record was sent."""
+async def _ship_rounds(url: str, found: list[RecordMessage], pause: float, closed: dict[int, float]) -> dict[int, float]:
+    """Each round's records sent, then a pause; when each round's closing record was sent, in `closed`."""
     nc = await nats.connect(url)
     js = nc.jetstream()
-    closed: dict[int, float] = {}
     for message in found:
         await js.publish(message.subject, message.encode(), headers={"Nats-Msg-Id": message.msg_id})
         if message.kind.value == "close" and message.round_id is not None:
@@ -137,17 +138,21 @@ def _to_published(folder: Path, rounds: int, interval: float) -> Path:
         path = bench_journal(place / "T1.db", "PUB-1", rounds, 5)
         journal = journal_identity(next(read_records(path)))
         found = [RecordMessage.of("PUB-1", journal, record) for record in read_records(path)]
-        closed = asyncio.run(_ship_rounds(pit.nats.url, found, interval / 3))
+        closed: dict[int, float] = {}  # filled as the rounds are sent, while the checkpoints are watched
+        shipping = threading.Thread(target=lambda: closed.update(asyncio.run(
+            _ship_rounds(pit.nats.url, found, interval / 3, closed))))
+        shipping.start()
         published: dict[int, float] = {}
-        deadline = time.monotonic() + 3 * interval + 60
+        deadline = time.monotonic() + rounds * interval / 3 + 3 * interval + 60
         with psycopg.connect(pit.postgres.dsn, autocommit=True) as conn:
-            while len(published) < len(closed) and time.monotonic() < deadline:
+            while (shipping.is_alive() or len(published) < len(closed)) and time.monotonic() < deadline:
                 size = _count(conn, "SELECT coalesce(max(size), 0) FROM log_checkpoints WHERE published IS NOT NULL")
                 for round_id, index in conn.execute("SELECT round_id, idx FROM log_leaves WHERE journal = %s",
                                                     (journal,)).fetchall():
                     if index < size and round_id not in published:
                         published[round_id] = time.monotonic()
                 time.sleep(0.05)
+        shipping.join()
         if len(published) < len(closed):
             raise SystemExit(f"{len(closed) - len(published)} rounds were not published within {deadline:.0f} s")
         delays = [published[r] - closed[r] for r in closed]
