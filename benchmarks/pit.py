@@ -36,7 +36,6 @@ import importlib.util
 import random
 import shutil
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 
@@ -46,17 +45,14 @@ import psycopg
 
 from benchmarks.pit_failover import TAKEOVER_TARGET_S, failover  # noqa: E402
 from benchmarks.pit_latency import latency_passes, latency_report  # noqa: E402
-from benchmarks.pit_parts import POLL_S, Pit, bench_journal, creds, figure_line, percentile  # noqa: E402
+from benchmarks.pit_parts import POLL_S, RECORDS_PER_ROUND, Pit, backlog, bench_journal, figure_line, percentile  # noqa: E402
 from dealer_assist.journal.journal_file import Record, RecordKind, read_records
-from pit.shipping.journal_command import ship
-from pit.shipping.link import PitLink
 from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
 
 BACKLOG_TARGET = 5000.0  # records/s
 MANY_TARGET = 20_000.0  # records/s, a backlog of many journals at once
 PARTS = ("1", "2", "2b", "4", "3")  # in the order they run
 API_TARGET_S = 1.0
-RECORDS_PER_ROUND = 27  # about, on nobust-4.0 at the bench
 
 
 # --- 1. the table's card latency ------------------------------------------------------------------
@@ -66,55 +62,6 @@ RECORDS_PER_ROUND = 27  # about, on nobust-4.0 at the bench
 
 
 # --- 2. the backlog ------------------------------------------------------------------------------
-
-
-def backlog(pit: Pit, folder: Path, records: int, waiting: bool = False) -> tuple[int, float, float, float]:
-    """A table's whole backlog: (records, seconds from the first sent to the last stored, records/s over
-    that, records/s from the first stored to the last, which is the ingest's own rate). Sent at once
-    into a running pit, as a shipper sends it when its link returns; or, `waiting`, sent while the pit
-    service is down, so that it waits in the stream for the service to start again (then the clock
-    runs from that start)."""
-    table_id = "BACKLOG-2" if waiting else "BACKLOG-1"
-    path = bench_journal(folder / f"{table_id}.db", table_id, records // RECORDS_PER_ROUND + 1, 11)
-    total = sum(1 for _ in read_records(path))
-    journal = journal_identity(next(read_records(path)))
-    samples: list[tuple[float, int]] = []
-
-    def watch() -> None:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and (not samples or samples[-1][1] < total):
-            try:
-                stored = int(pit.get(f"/api/witness/{journal}")["records"])
-            except httpx.HTTPStatusError:
-                stored = 0
-            samples.append((time.perf_counter(), stored))
-            time.sleep(0.02)
-
-    watcher = threading.Thread(target=watch)
-    if waiting:
-        pit.stop_serving()
-    start = time.perf_counter()
-    if not waiting:
-        watcher.start()
-    code, message = asyncio.run(ship(path, table_id, PitLink.of(pit.nats.url, creds(folder))))
-    shipped = time.perf_counter() - start
-    if code != 0:
-        raise SystemExit(f"the backlog could not be put in the stream: {message}")
-    if waiting:
-        start = time.perf_counter()
-        pit.start_serving()
-        watcher.start()
-    watcher.join()
-    if not samples or samples[-1][1] < total:
-        raise SystemExit("the backlog was not ingested within 300 s")
-    if not waiting:
-        print(f"  {total} records in the stream {shipped:.2f} s after the first was sent")
-    done = next(at for at, stored in samples if stored >= total)
-    first_at, first_stored = next((at, stored) for at, stored in samples if stored > 0)
-    if first_stored >= total:  # all of it came in between two looks: its rate is no better known than that
-        first_at, first_stored = start, 0
-    ingest = (total - first_stored) / max(done - first_at, 1e-6)
-    return total, done - start, total / (done - start), ingest
 
 
 # --- 2b. a backlog of many journals at once -------------------------------------------------------------

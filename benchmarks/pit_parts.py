@@ -21,11 +21,16 @@ from dealer_assist.journal.journal_file import read_records
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.session import TableConfig
 from devices.table_owner.controller import TableController
+from pit.shipping.journal_command import ship
+from pit.shipping.link import PitLink
 from pit.stream.broker import Identity, ensure_stream
 from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 
 POLL_S = 0.1
+
+
+RECORDS_PER_ROUND = 27  # about, on nobust-4.0 at the bench
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -55,8 +60,8 @@ def creds(folder: Path) -> Path:
 class Pit:
     """The room's store and broker, and `pit serve` processes on them (a second one for the failover)."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, log_args: tuple[str, ...] = ()) -> None:
+        self.folder, self.log_args = folder, log_args  # `pit serve --log-key ...`: the public log (public_log.py)
         self.postgres = PostgresCluster(folder / "postgres").init()
         self.nats = NatsServer(folder / "nats").start()
         self.https = [f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"]
@@ -86,6 +91,7 @@ class Pit:
                 self.postgres.dsn,
                 "--http",
                 self.https[number],
+                *self.log_args,
             ],
             stdout=log,
             stderr=log,
@@ -188,3 +194,52 @@ async def ship_steadily(url: str, paths: list[Path], rate: float, stop: threadin
                 await client.publish(status.subject, status.encode())
     await js.publish_async_completed()
     await client.close()
+
+
+def backlog(pit: Pit, folder: Path, records: int, waiting: bool = False) -> tuple[int, float, float, float]:
+    """A table's whole backlog: (records, seconds from the first sent to the last stored, records/s over
+    that, records/s from the first stored to the last, which is the ingest's own rate). Sent at once
+    into a running pit, as a shipper sends it when its link returns; or, `waiting`, sent while the pit
+    service is down, so that it waits in the stream for the service to start again (then the clock
+    runs from that start)."""
+    table_id = "BACKLOG-2" if waiting else "BACKLOG-1"
+    path = bench_journal(folder / f"{table_id}.db", table_id, records // RECORDS_PER_ROUND + 1, 11)
+    total = sum(1 for _ in read_records(path))
+    journal = journal_identity(next(read_records(path)))
+    samples: list[tuple[float, int]] = []
+
+    def watch() -> None:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and (not samples or samples[-1][1] < total):
+            try:
+                stored = int(pit.get(f"/api/witness/{journal}")["records"])
+            except httpx.HTTPStatusError:
+                stored = 0
+            samples.append((time.perf_counter(), stored))
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch)
+    if waiting:
+        pit.stop_serving()
+    start = time.perf_counter()
+    if not waiting:
+        watcher.start()
+    code, message = asyncio.run(ship(path, table_id, PitLink.of(pit.nats.url, creds(folder))))
+    shipped = time.perf_counter() - start
+    if code != 0:
+        raise SystemExit(f"the backlog could not be put in the stream: {message}")
+    if waiting:
+        start = time.perf_counter()
+        pit.start_serving()
+        watcher.start()
+    watcher.join()
+    if not samples or samples[-1][1] < total:
+        raise SystemExit("the backlog was not ingested within 300 s")
+    if not waiting:
+        print(f"  {total} records in the stream {shipped:.2f} s after the first was sent")
+    done = next(at for at, stored in samples if stored >= total)
+    first_at, first_stored = next((at, stored) for at, stored in samples if stored > 0)
+    if first_stored >= total:  # all of it came in between two looks: its rate is no better known than that
+        first_at, first_stored = start, 0
+    ingest = (total - first_stored) / max(done - first_at, 1e-6)
+    return total, done - start, total / (done - start), ingest

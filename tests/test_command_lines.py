@@ -29,6 +29,7 @@ WRONG = [  # (command, arguments, the stream its failure goes to)
     ("room", ["--tables", "x"], STDERR),
     ("log", ["keygen", "o.test/log"], STDOUT),
     ("witness", ["serve", "--key", "w.key"], STDERR),
+    ("proof", ["verify", "p.json"], STDOUT),
 ]
 
 

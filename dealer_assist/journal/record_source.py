@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from dealer_assist.journal import journal_file as journal
 from dealer_assist.journal.journal_file import GENESIS, Record, RecordKind, Verdict, record_hash
 
-__all__ = ["RecordSource", "SqliteRecords", "as_source", "closing_record", "verify_source"]
+__all__ = ["HeldRecords", "RecordSource", "SqliteRecords", "as_source", "closing_record", "verify_source"]
 
 
 class RecordSource(Protocol):
@@ -67,6 +67,41 @@ class SqliteRecords:
 
     def security_events(self) -> list[dict[str, Any]]:
         return journal.security_events(self.path)
+
+
+class HeldRecords:
+    """Records of one journal held in memory (a round's proof file carries them): its header, then
+    the records from a closed round on, without a gap; the ones between are never asked for."""
+
+    def __init__(self, name: str, records: list[Record]) -> None:
+        self._name = name
+        self._records = records
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def records(self, since: int = 0) -> Iterator[Record]:
+        return (record for record in self._records if record.seq > since)
+
+    def record_at(self, seq: int) -> Record:
+        for record in self._records:
+            if record.seq == seq:
+                return record
+        raise KeyError(f"{self._name}: no record {seq}")
+
+    def round_records(self, first: int, last: int | None = None) -> Iterator[Record]:
+        return (
+            record
+            for record in self._records
+            if record.round_id is not None and first <= record.round_id <= (last or record.round_id)
+        )
+
+    def last_round_id(self) -> int | None:
+        return max((record.round_id for record in self._records if record.round_id is not None), default=None)
+
+    def security_events(self) -> list[dict[str, Any]]:
+        return [record.body for record in self._records if record.kind is RecordKind.SECURITY]
 
 
 def closing_record(source: RecordSource, round_id: int) -> Record | None:

@@ -29,12 +29,13 @@ from dealer_assist.journal.record_source import RecordSource, as_source
 from dealer_assist.rules.ledger import ledger
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.refusals import Refusal, RuleError
+from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.header import header_body, table_config
 from dealer_assist.table.match import refuse_other_table
 from dealer_assist.table.pins import PinGuard, PinSetter, lock_refusal, new_pin, pin_from_hash_text
 from dealer_assist.table.readings import mispay_entries
-from dealer_assist.table.session import TableConfig, TableInput, TableSession
+from dealer_assist.table.session import ClosedRound, TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import (
     AcceptPayout,
     ConfirmPeek,
@@ -47,7 +48,7 @@ from dealer_assist.table.session_inputs import (
 )
 from dealer_assist.table.session_operations import RoundClosed, TableOperation
 
-__all__ = ["Table", "TableStopped", "replay"]
+__all__ = ["Table", "TableStopped", "replay", "replayed_ledger"]
 
 SOFTWARE = "dealer-assist 0.1.0"
 SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard, AcceptPayout)
@@ -238,11 +239,7 @@ class Table:
         session, now = self.session, self.clock()
         tracker = session.tracker
         round_id = session.round_id if tracker is not None else None
-        settled = (
-            tracker is not None
-            and tracker.phase is Phase.SETTLED
-            and isinstance(event, SettlementConfirmed | SpotsScanned | AcceptPayout)
-        )
+        settled = _settles(tracker, event)
         try:
             ops = self._trial.apply(event, now)
         except RuleError as error:
@@ -256,9 +253,7 @@ class Table:
         if closes:
             closed = self._trial.closed
             body["state"] = self._trial.checkpoint
-            body["ledger"] = ledger(tracker) if tracker is not None and settled else None
-            if body["ledger"] is not None and closed.mispays:
-                body["ledger"]["mispays"] = mispay_entries(closed.mispays)
+            body["ledger"] = _closing_ledger(ledger(tracker) if tracker is not None and settled else None, closed)
             if closed.dealers:
                 body["dealers"] = list(closed.dealers)
         self._write(RecordKind.CLOSE if closes else RecordKind.INPUT, body, round_id)
@@ -322,6 +317,40 @@ def replay(
                 f"{source.name}: record {record.seq} replays to other operations than it recorded",
             )
     return session
+
+
+def replayed_ledger(
+    where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None, closing: Record
+) -> dict[str, Any] | None:
+    """The ledger a round's closing record journaled, worked out again: the session restored at
+    `checkpoint`, every input up to `closing` replayed and checked against its operations, then the
+    closing input taken as the table took it."""
+    session = replay(where, config, checkpoint, until=closing.seq)
+    event = decode(closing.body["input"])
+    tracker = session.tracker
+    settled = ledger(tracker) if tracker is not None and _settles(tracker, event) else None
+    ops = session.apply(event, closing.body["now"])
+    if [encode(op) for op in ops] != closing.body["ops"]:
+        raise JournalError(
+            JournalCode.BAD_JOURNAL, f"record {closing.seq} replays to other operations than it recorded"
+        )
+    return _closing_ledger(settled, session.closed)
+
+
+def _settles(tracker: RoundTracker | None, event: TableInput) -> bool:
+    """Whether `event` closes a settled round, so that its record keeps the round's ledger."""
+    return (
+        tracker is not None
+        and tracker.phase is Phase.SETTLED
+        and isinstance(event, SettlementConfirmed | SpotsScanned | AcceptPayout)
+    )
+
+
+def _closing_ledger(settled: dict[str, Any] | None, closed: ClosedRound) -> dict[str, Any] | None:
+    """The ledger a closing record keeps: the settled round's, with the mispays accepted in it."""
+    if settled is not None and closed.mispays:
+        settled["mispays"] = mispay_entries(closed.mispays)
+    return settled
 
 
 def _twin(session: TableSession) -> TableSession:

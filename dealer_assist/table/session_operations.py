@@ -12,7 +12,7 @@ from dealer_assist.rules.refusals import Refusal
 from dealer_assist.table.session_inputs import ScanFor
 from dealer_assist.table.spots import Spot
 
-__all__ = ["PayoutDifference", "ReaderBackDiffers"]
+__all__ = ["PayoutDifference", "ReaderBackDiffers", "TableOperation"]
 
 
 @dataclass(frozen=True, slots=True)

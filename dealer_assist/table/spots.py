@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["BANK", "Spot", "SpotKind", "layout", "parse_spot"]
+__all__ = ["BANK", "KIND_NAMES", "Spot", "SpotKind", "layout", "parse_spot"]
 
 PLAYER_DEALER = "pd"
 

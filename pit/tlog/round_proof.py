@@ -1,7 +1,7 @@
 """A round's proof file (`round-proof-v1`, PIT.md §9) checked offline, step by step: `chain` (the records
 chain from the leaf's prev_hash to its head_hash), `leaf` (the leaf rebuilds byte for byte from them),
 `log` (the checkpoint's origin and log signature), `witnesses` (the policy's quorum of cosignatures),
-`inclusion` (the proof reaches the checkpoint's root)."""
+`inclusion` (the proof reaches the checkpoint's root); `settle` is `round_settle`'s."""
 from __future__ import annotations
 
 import json
@@ -20,7 +20,7 @@ from pit.tlog.policy import Policy
 from pit.tlog.proof_text import TlogProof
 
 FORMAT = "round-proof-v1"
-_RECORD = {"seq": int, "wall": str, "mono_ns": int, "kind": str, "body": str, "hash": str}
+RECORD_FIELDS = {"seq": int, "wall": str, "mono_ns": int, "kind": str, "body": str, "hash": str}
 
 
 class Step(StrEnum):
@@ -29,6 +29,7 @@ class Step(StrEnum):
     LOG = "log"
     WITNESSES = "witnesses"
     INCLUSION = "inclusion"
+    SETTLE = "settle"
 
 
 class Unusable(Failure):
@@ -72,10 +73,15 @@ def load(data: bytes) -> dict[str, Any]:
         if type(proof.get(name)) is not kind:
             raise Unusable(f"the proof file's {name} is not a {kind.__name__}")
     for at, record in enumerate(proof["records"]):
-        if not isinstance(record, dict) or any(type(record.get(k)) is not t for k, t in _RECORD.items()) \
-                or not (record.get("round_id") is None or type(record.get("round_id")) is int):
+        if not is_record(record):
             raise Unusable(f"record {at}: it has seq, wall, mono_ns, round_id, kind, body and hash of their types")
     return proof
+
+
+def is_record(value: object) -> bool:
+    """A record as shipped (PIT.md §2): every field there, of its type."""
+    return isinstance(value, dict) and all(type(value.get(k)) is t for k, t in RECORD_FIELDS.items()) \
+        and (value.get("round_id") is None or type(value.get("round_id")) is int)
 
 
 def verify(proof: dict[str, Any], policy: Policy) -> Proven:

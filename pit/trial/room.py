@@ -31,6 +31,7 @@ from pit.address import Address, parse_address
 from pit.errors import PitCode, PitError
 from pit.service.store.pit_store import DB_ENV
 from dealer_assist.rules.counts import count
+from pit.trial.room_log import RoomLog
 from pit.trial.local_services import (NatsServer, PostgresCluster, ServiceError, bind_error, free_port,
                                       multi_host_dsn)
 
@@ -104,6 +105,10 @@ class Room:
         return [Address(host, port + number) for number in range(2 if self.ha else 1)]
 
     @property
+    def log(self) -> RoomLog:
+        return RoomLog(self.folder / "log", self._port)
+
+    @property
     def url(self) -> str:
         return self.dashboards[0]
 
@@ -152,8 +157,12 @@ class Room:
         for broker in self.brokers:
             broker.start()
         login = self._first_login()
+        self.log.prepare()
+        for name, args in self.log.witnesses():
+            self._spawn(name, *args)
         for number, address in enumerate(self._dashboard_addresses(), start=1):
-            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--http", str(address))
+            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--http", str(address),
+                        *self.log.pit_args())
         self._wait_for_http()
         for number, table_id in enumerate(table_ids(self.tables), start=1):
             journal = self.folder / "tables" / f"{table_id}.db"
@@ -359,11 +368,13 @@ def _room(argv: list[str]) -> int:
         name, password = room.start()
         print(json.dumps({"dashboard": room.url, "dashboards": room.dashboards,
                           "login": {"name": name, "password": password}, "tables": table_ids(args.tables),
-                          "data": str(room.folder), "store": room.dsn, "broker": room.broker_urls}), flush=True)
+                          "data": str(room.folder), "store": room.dsn, "broker": room.broker_urls,
+                          "log_policy": str(room.log.policy_file)}), flush=True)
         for part, pid in room.parts():
             print(f"{part} {pid}", flush=True)
         print(f"The card room is up: {count(args.tables, 'table')} dealing.\n  dashboard:   {'  '.join(room.dashboards)}\n"
-              f"  first login: {name} / {password}\n  data:        {room.folder}\n{room.failure_hint()}\n"
+              f"  first login: {name} / {password}\n  data:        {room.folder}\n"
+              f"  log policy:  {room.log.policy_file}\n{room.failure_hint()}\n"
               "Ctrl-C stops everything.", flush=True)
         while True:
             room.supervise()

@@ -57,6 +57,7 @@ def _run(script: str) -> str:
         ("settle_throughput.py", "rounds/s"),
         ("kill_soak.py", "identical: True"),
         ("pit.py", "closed round stored, on the API"),  # a private broker and store, the pit service, five tables
+        ("public_log.py", "(target <= 2,048) met"),  # the log off and on, two witnesses, a proof verified
     ],
 )
 def test_benchmark_runs_in_short_mode(script, expected):

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUTSIDE_THE_WING = ("hw_sims", "benchmarks", "dealer_assist/play", "ui", "pit", "calibration")
 LIVE_PARTS = {"session", "s", "tracker", "_table", "consult"}  # a running table's session and what it keeps
 SESSION_DATA = {"TableState", "TableInput", "TableConfig"}  # plain data types of the session's module
+REPLAYS = {"replay", "replayed_ledger"}  # a journal's records replayed through the rules: no table is running
 OWN_ROUNDS = {
     "dealer_assist/play/random_play.py",
     "dealer_assist/play/round_driver.py",
@@ -77,7 +78,7 @@ def _kept_out(module: str, name: str, where: str) -> bool:
     if module == "dealer_assist.table.session":
         return name not in SESSION_DATA
     if module == "dealer_assist.table.journaled_table":
-        return True
+        return name not in REPLAYS
     if module == "dealer_assist.rules.tracker" and name == "RoundTracker":
         return where not in OWN_ROUNDS
     if module == "dealer_assist.journal.journal_file" and name == "Journal":
