@@ -10,14 +10,8 @@ from dealer_assist.rules.refusals import InputError, Refusal
 __all__ = ["CHIP_VALUES", "Cents", "format_money", "parse_amount", "to_units"]
 
 Cents = int
-CHIP_VALUES: tuple[Cents, ...] = (
-    100,
-    500,
-    2_500,
-    10_000,
-    50_000,
-    100_000,
-)  # the chips an amount is keyed in, $1 to $1,000
+# the chips an amount is keyed in, $1 to $1,000
+CHIP_VALUES: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000, 100_000)
 
 
 def parse_amount(value: object, field: str) -> Cents:

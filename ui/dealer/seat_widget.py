@@ -86,9 +86,8 @@ class SeatPanel(QFrame):
         self.wagers = ElidedLabel(name="amount")
         self.side = ElidedLabel(name="muted", lines=2)
         self.side.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.note = ElidedLabel(
-            name="reader", lines=2
-        )  # what the wager reader found, or the last round's wagers left out
+        # what the wager reader found, or the last round's wagers left out
+        self.note = ElidedLabel(name="reader", lines=2)
         self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.notes = see_through(QStackedWidget())  # one place: the side bets, or the note instead
         self.notes.addWidget(self.side)

@@ -27,9 +27,8 @@ class PaymentsPanel(RowsPanel):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Paid · go on", parent)
-        self.side_top.addWidget(
-            QLabel("Pay and collect\ntop to bottom,\nbefore any\nmore cards.")
-        )  # lines of its own, as the fees
+        # lines of its own, as the fees
+        self.side_top.addWidget(QLabel("Pay and collect\ntop to bottom,\nbefore any\nmore cards."))
 
     def show_table(self, snap: TableSnapshot) -> None:
         self.title.setText(step_title(snap))

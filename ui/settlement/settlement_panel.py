@@ -5,7 +5,7 @@ left out of the rows to settle, named in one line above them, never to be paid a
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from dealer_assist.rules.cards import card_text
@@ -122,9 +122,8 @@ class SettlementPanel(RowsPanel):
         # work out heights for widths at every page switch.
         self.fees = _cell("", "muted")
         self.side_bottom.addWidget(self.fees)
-        self.keep_bank = (
-            QPushButton()
-        )  # under the rows, beside "Done": the side column is as tall as eight seats' nets allow
+        # Under the rows, beside "Done": the side column is as tall as eight seats' nets allow.
+        self.keep_bank = QPushButton()
         self.keep_bank.setObjectName("keep_bank")
         self.keep_bank.setMinimumHeight(80)
         self.keep_bank.clicked.connect(self.bank_kept)
@@ -136,12 +135,13 @@ class SettlementPanel(RowsPanel):
         dealer = snap.dealer
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
-        self.title.setText(
-            f"Dealer's hand {cards}  =  {dealer.total} {status}".rstrip()
-        )  # the prompt says to settle in order
+        self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}".rstrip())  # the prompt: in order
         rows = settlement_rows(snap.settlement, snap)
         if rows != self.rows.rows:  # a new settlement is read from its first row
             self.rows.show_rows(rows)
+            # At the same width the rows' widget is not resized, and the scroll area would keep
+            # the range of the rows before: it is asked to measure them again.
+            QCoreApplication.postEvent(self.scroller, QEvent(QEvent.Type.LayoutRequest))
             self.unseen = set(range(1, len(rows)))
             self.scroller.verticalScrollBar().setValue(0)
         self.show_note(settled_before(snap))
@@ -150,9 +150,8 @@ class SettlementPanel(RowsPanel):
             nets.append([(f"PD seat {snap.bank.seat}", "amount"), (signed(snap.bank.net), _role(snap.bank.net))])
         self.nets.show_rows(nets)
         players, pd = snap.fees
-        self.fees.setText(
-            f"Fees: players {money(players)} · PD {money(pd)}" if players or pd else ""
-        )  # taken before the deal
+        # taken before the deal
+        self.fees.setText(f"Fees: players {money(players)} · PD {money(pd)}" if players or pd else "")
         second = snap.table.second_turn if snap.table is not None else None
         if snap.player_dealer_game:  # where it comes and goes, its place is kept
             hold_place(self.keep_bank)
@@ -168,7 +167,10 @@ class SettlementPanel(RowsPanel):
 
     def read_through(self) -> None:
         """Scrolls on, each row not yet seen brought to the top in turn, until every row has been on
-        screen: as the dealer reads a long settlement (autoplay and the pace benchmark do so)."""
+        screen: as the dealer reads a long settlement (autoplay and the pace benchmark do so). The
+        layout asked for by the rows just shown is done first, so the scroll range is theirs."""
+        QCoreApplication.sendPostedEvents(self.scroller, QEvent.Type.LayoutRequest)
+        self._look()
         bar = self.scroller.verticalScrollBar()
         while self.unseen:
             target = min(self.rows.row_spans()[min(self.unseen)][0], bar.maximum())
