@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -133,6 +134,14 @@ def _until(check: Callable[[], object], timeout: float = 15.0) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def _journaled(path: Path) -> int:
+    """The journal's last seq, 0 while the table has not yet made it."""
+    try:
+        return last_seq(path)
+    except (FileNotFoundError, sqlite3.OperationalError):  # not there, or its tables not yet made
+        return 0
 
 
 def _ship(path: Path, room: Room, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -282,7 +291,7 @@ def test_a_bench_stops_within_5_s_of_sigterm_whatever_the_broker_does(room: Room
     bench = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=os.environ.copy())
     assert room.server.process is not None
     try:
-        assert _until(lambda: path.exists() and last_seq(path) > 60, 30.0)
+        assert _until(lambda: _journaled(path) > 60, 30.0)
         if broker == "frozen":
             room.server.process.send_signal(signal.SIGSTOP)
             time.sleep(0.5)
