@@ -285,7 +285,7 @@ class TableController:
         elif isinstance(item, PeekAnswered):
             self.devices.read(Device.PEEK.label, item.result.value)
         elif isinstance(item, SpotReading):
-            self.devices.read(Device.WAGERS.label, f"{item.spot} {money_text(item.amount)}")
+            self.devices.read(Device.WAGERS.label, f"{item.spot.words} {money_text(item.amount)}")
 
     def device_changed(self, device: Device, change: Change, seat: int | None = None) -> None:
         """Owner thread: a device's state changes (`DeviceState.linked`, `faulted`, `read`); the top
