@@ -67,7 +67,7 @@ def audit(prefix: str, policy: Policy, state: Path) -> Audited:
         raise Break(f"fork: the log has {checkpoint.size} leaves, it had {old_size}")
     tree = MemoryTree([hashes[at:at + HASH_SIZE] for at in range(0, len(hashes), HASH_SIZE)])
     new_hashes = bytearray()
-    for index, text in enumerate(_entries(prefix, old_size, checkpoint.size), start=old_size):
+    for index, text in enumerate(read_entries(prefix, old_size, checkpoint.size), start=old_size):
         try:
             leaf = Leaf.parse(text)
         except TlogError as error:
@@ -87,7 +87,8 @@ def audit(prefix: str, policy: Policy, state: Path) -> Audited:
     return Audited(old_size, checkpoint.size)
 
 
-def _entries(prefix: str, start: int, size: int) -> list[bytes]:
+def read_entries(prefix: str, start: int, size: int) -> list[bytes]:
+    """Leaves `start` to `size` of the log at `prefix`, read from its entry bundles (tlog-tiles)."""
     entries: list[bytes] = []
     for bundle in range(start // TILE_WIDTH, (size + TILE_WIDTH - 1) // TILE_WIDTH):
         width = min(TILE_WIDTH, size - bundle * TILE_WIDTH)

@@ -125,13 +125,13 @@ def serve_command(nats_url: str, dsn: str, http: str) -> list[str]:
 
 
 class PitServe:
-    """`pit serve` in its own process, its output in `log`."""
+    """`pit serve` in its own process (with `extra` options), its output in `log`."""
 
-    def __init__(self, nats_url: str, dsn: str, log: Path) -> None:
+    def __init__(self, nats_url: str, dsn: str, log: Path, *extra: str) -> None:
         self.base = f"http://127.0.0.1:{free_port()}"
         self.log = log
         with open(log, "ab") as out:
-            self.process = subprocess.Popen(serve_command(nats_url, dsn, self.base.removeprefix("http://")),
+            self.process = subprocess.Popen([*serve_command(nats_url, dsn, self.base.removeprefix("http://")), *extra],
                                             stdout=out, stderr=out, cwd=ROOT)
 
     def answers(self) -> bool:

@@ -2,7 +2,10 @@
 real PostgreSQL servers while bench tables ship: the node leading DA_RECORDS killed and restarted,
 the ingesting pit service killed and the other taking over, the PostgreSQL primary stopped and its
 standby promoted though it missed the last commits. At the end of each, every journal's records are
-stored exactly once, every witnessed head is its journal's head, and each alert was raised once."""
+stored exactly once, every witnessed head is its journal's head, and each alert was raised once. The
+last two keep the public log (§9) throughout: every checkpoint its witnesses cosigned and every one
+published, on either side of the failover, are joined two by two by consistency proofs from the log's
+final tiles, and `log audit` passes over it."""
 from __future__ import annotations
 
 import asyncio
@@ -23,8 +26,10 @@ from nats.js.api import StreamInfo
 from pit.service.ingest.consumer import ACK_WAIT_S
 from pit.service.store.pit_store import PitStore
 from pit.stream.wire import STREAM, STREAM_SUBJECTS
+from pit.tlog.checkpoint import Checkpoint
 from pit.trial.local_services import PostgresCluster, multi_host_dsn
 from tests.pit.dealing import Tables, alerts_raised, exactly_once, record_alerts, under_way
+from tests.pit.log_watch import WatchedLog
 from tests.pit.pit_service import PitServe, fresh_database, rooms_broker, rooms_cluster, stored_counts, wait_for
 
 pytestmark = pytest.mark.slow
@@ -59,6 +64,23 @@ def _settled(store: PitStore, tables: Tables) -> None:
     tables.stop()
     exactly_once(store, tables)
     assert alerts_raised(store, tables.stopped_at) == record_alerts(tables)
+
+
+def _leaves_published(watched: WatchedLog, base: str) -> Checkpoint | None:
+    """The checkpoint `base` publishes, once it covers a leaf."""
+    checkpoint = watched.latest(base)
+    return checkpoint if checkpoint is not None and checkpoint.size > 0 else None
+
+
+def _one_log(store: PitStore, watched: WatchedLog, base: str, before: int, folder: Path) -> None:
+    """With the tables stopped: a checkpoint past `before` covering every leaf published by `base`, and the
+    log's one history (every checkpoint seen joined to every other), as `WatchedLog.assert_one_history`."""
+    def leaves() -> int:
+        return int(store._all("SELECT count(*) FROM log_leaves")[0][0])
+    wait_for(lambda: (c := watched.latest(base)) is not None and c.size == leaves() > before, 30,
+             "a published checkpoint covering every leaf")
+    seen = watched.assert_one_history(base, folder / "audit")
+    assert seen[0].size <= before < seen[-1].size
 
 
 def test_the_node_leading_da_records_killed_and_restarted(tmp_path: Path, postgres: PostgresCluster) -> None:
@@ -100,7 +122,10 @@ def test_the_ingesting_pit_service_killed_and_the_other_taking_over(tmp_path: Pa
     dsn = fresh_database(postgres)
     broker, creds = rooms_broker(dsn, tmp_path, TABLES)
     store = PitStore.open(dsn)
-    pits = [PitServe(broker.url, dsn, tmp_path / f"pit-{n}.log") for n in (1, 2)]
+    watched = WatchedLog(tmp_path)
+    pits = [PitServe(broker.url, dsn, tmp_path / f"pit-{n}.log", *watched.serve_options()) for n in (1, 2)]
+    for pit in pits:
+        watched.watch(pit.base)
     tables = Tables(tmp_path, TABLES)
     try:
         wait_for(lambda: sorted(str(p.role()) for p in pits) == ["ingest", "standby"], 30, "one pit ingesting")
@@ -111,6 +136,8 @@ def test_the_ingesting_pit_service_killed_and_the_other_taking_over(tmp_path: Pa
         tables.start(broker.url, {table: path.read_text() for table, path in creds.items()})
         under_way(store, tables)
         ingesting, other = sorted(pits, key=lambda p: p.role() != "ingest")
+        published = wait_for(lambda: _leaves_published(watched, ingesting.base), 30,
+                             "a checkpoint published before the kill")
         ingesting.kill()
         killed = time.monotonic()
         wait_for(lambda: other.role() == "ingest", 10, "the other pit ingesting")
@@ -121,11 +148,13 @@ def test_the_ingesting_pit_service_killed_and_the_other_taking_over(tmp_path: Pa
         _settled(store, tables)
         # what the killed pit was handed and never acknowledged comes back after the consumer's ack wait
         wait_for(lambda: (other.health() or {}).get("ingest_lag") == 0, ACK_WAIT_S + 20, "no lag left")
+        _one_log(store, watched, other.base, published.size, tmp_path)
         assert other.stop() == 0
     finally:
         tables.kill()
         for pit in pits:
             pit.kill()
+        watched.close()
         broker.stop()
         store.close()
 
@@ -149,12 +178,16 @@ def test_the_primary_stopped_and_the_standby_promoted_though_it_missed_commits(
     broker, creds = rooms_broker(dsn, tmp_path, TABLES)  # every `pit` command takes the multi-host DSN
     store = PitStore.open(dsn)
     seed = store.pit_identity().seed
-    serve = PitServe(broker.url, dsn, tmp_path / "pit.log")
+    watched = WatchedLog(tmp_path)
+    serve = PitServe(broker.url, dsn, tmp_path / "pit.log", *watched.serve_options())
+    watched.watch(serve.base)
     tables = Tables(tmp_path, TABLES)
     try:
         wait_for(lambda: serve.role() == "ingest", 30, "the pit ingesting")
         tables.start(broker.url, {table: path.read_text() for table, path in creds.items()})
         under_way(store, tables)
+        published = wait_for(lambda: _leaves_published(watched, serve.base), 30,
+                             "a checkpoint published while the standby streams")
         standby.stop()  # what the primary commits from here on, the standby never gets
         before = stored(store)
         wait_for(lambda: stored(store) > before + 150, 30, "commits the standby misses")
@@ -173,10 +206,12 @@ def test_the_primary_stopped_and_the_standby_promoted_though_it_missed_commits(
                              if journal in in_stream) and set(in_stream) <= set(stored_counts(store)),
                  60 - (time.monotonic() - promoted), "the store again holding what the stream held")
         _settled(store, tables)
+        _one_log(store, watched, serve.base, published.size, tmp_path)
         assert serve.stop() == 0
     finally:
         tables.kill()
         serve.kill()
+        watched.close()
         broker.stop()
         store.close()
 
