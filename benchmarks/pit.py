@@ -41,11 +41,18 @@ from dataclasses import dataclass
 
 import httpx
 import nats
-import psycopg
 
 from benchmarks.pit_failover import TAKEOVER_TARGET_S, failover  # noqa: E402
 from benchmarks.pit_latency import latency_passes, latency_report  # noqa: E402
-from benchmarks.pit_parts import POLL_S, RECORDS_PER_ROUND, Pit, backlog, bench_journal, figure_line, percentile  # noqa: E402
+from benchmarks.pit_parts import (  # noqa: E402
+    POLL_S,
+    Pit,
+    backlog,
+    bench_journal,
+    figure_line,
+    many_journals,
+    percentile,
+)
 from dealer_assist.journal.journal_file import Record, RecordKind, read_records
 from pit.stream.wire import RecordMessage, StatusMessage, journal_identity
 
@@ -65,53 +72,6 @@ API_TARGET_S = 1.0
 
 
 # --- 2b. a backlog of many journals at once -------------------------------------------------------------
-
-
-def many_journals(pit: Pit, folder: Path, journals: int, records: int, tag: str) -> tuple[int, float]:
-    """`records` records of `journals` journals waiting in the stream while the pit service is down, then
-    ingested once it starts again: (records, records/s from the first stored to the last)."""
-    rounds = max(1, records // journals // RECORDS_PER_ROUND)
-    paths = [
-        bench_journal(folder / f"many-{tag}-{n:03d}.db", f"M{tag}-{n:03d}", rounds, 1000 + n) for n in range(journals)
-    ]
-    pit.stop_serving()
-    total = asyncio.run(_publish(pit.nats.url, paths, f"M{tag}-"))
-    started = time.perf_counter()
-    pit.start_serving()
-    samples: list[tuple[float, int]] = []
-    deadline = time.monotonic() + 600
-    with psycopg.connect(pit.postgres.dsn, autocommit=True) as conn:  # one session: a look costs the store little
-        while time.monotonic() < deadline and (not samples or samples[-1][1] < total):
-            samples.append((time.perf_counter(), pit.stored(conn, f"M{tag}-")))
-            time.sleep(0.02)
-    if samples[-1][1] < total:
-        raise SystemExit(f"the backlog of {journals} journals was not ingested within 600 s")
-    first_at, first = next((at, stored) for at, stored in samples if stored > 0)
-    if first >= total:  # all of it came in between two looks: count from the service's start
-        first_at, first = started, 0
-    done = next(at for at, stored in samples if stored >= total)
-    return total, (total - first) / max(done - first_at, 1e-6)
-
-
-async def _publish(url: str, paths: list[Path], prefix: str) -> int:
-    """Every record of every journal into the stream, the journals' records interleaved as tables ship."""
-    client = await nats.connect(url)
-    js = client.jetstream()
-    queues = []
-    for index, path in enumerate(paths):
-        records = list(read_records(path))
-        journal = journal_identity(records[0])
-        queues.append([RecordMessage.of(f"{prefix}{index:03d}", journal, record) for record in records])
-    sent = 0
-    while any(queues):
-        for found in queues:
-            for message in found[:20]:
-                await js.publish_async(message.subject, message.encode(), headers={"Nats-Msg-Id": message.msg_id})
-                sent += 1
-            del found[:20]
-    await js.publish_async_completed()
-    await client.close()
-    return sent
 
 
 # --- 4. a failover of the ingesting pit service -----------------------------------------------------------

@@ -243,3 +243,50 @@ def backlog(pit: Pit, folder: Path, records: int, waiting: bool = False) -> tupl
         first_at, first_stored = start, 0
     ingest = (total - first_stored) / max(done - first_at, 1e-6)
     return total, done - start, total / (done - start), ingest
+
+
+def many_journals(pit: Pit, folder: Path, journals: int, records: int, tag: str) -> tuple[int, float]:
+    """`records` records of `journals` journals waiting in the stream while the pit service is down, then
+    ingested once it starts again: (records, records/s from the first stored to the last)."""
+    rounds = max(1, records // journals // RECORDS_PER_ROUND)
+    paths = [
+        bench_journal(folder / f"many-{tag}-{n:03d}.db", f"M{tag}-{n:03d}", rounds, 1000 + n) for n in range(journals)
+    ]
+    pit.stop_serving()
+    total = asyncio.run(publish_journals(pit.nats.url, paths, f"M{tag}-"))
+    started = time.perf_counter()
+    pit.start_serving()
+    samples: list[tuple[float, int]] = []
+    deadline = time.monotonic() + 600
+    with psycopg.connect(pit.postgres.dsn, autocommit=True) as conn:  # one session: a look costs the store little
+        while time.monotonic() < deadline and (not samples or samples[-1][1] < total):
+            samples.append((time.perf_counter(), pit.stored(conn, f"M{tag}-")))
+            time.sleep(0.02)
+    if samples[-1][1] < total:
+        raise SystemExit(f"the backlog of {journals} journals was not ingested within 600 s")
+    first_at, first = next((at, stored) for at, stored in samples if stored > 0)
+    if first >= total:  # all of it came in between two looks: count from the service's start
+        first_at, first = started, 0
+    done = next(at for at, stored in samples if stored >= total)
+    return total, (total - first) / max(done - first_at, 1e-6)
+
+
+async def publish_journals(url: str, paths: list[Path], prefix: str) -> int:
+    """Every record of every journal into the stream, the journals' records interleaved as tables ship."""
+    client = await nats.connect(url)
+    js = client.jetstream()
+    queues = []
+    for index, path in enumerate(paths):
+        records = list(read_records(path))
+        journal = journal_identity(records[0])
+        queues.append([RecordMessage.of(f"{prefix}{index:03d}", journal, record) for record in records])
+    sent = 0
+    while any(queues):
+        for found in queues:
+            for message in found[:20]:
+                await js.publish_async(message.subject, message.encode(), headers={"Nats-Msg-Id": message.msg_id})
+                sent += 1
+            del found[:20]
+    await js.publish_async_completed()
+    await client.close()
+    return sent
