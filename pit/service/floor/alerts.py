@@ -46,6 +46,7 @@ class AlertKind(StrEnum):
     MISPAY = "mispay"
     SPOT_FAULT = "spot_fault"
     READER_DOWN = "reader_down"
+    ROOM_BEHIND = "room_behind"  # at a head office: its copy of a room's stream more than 60 s behind
 
 
 @dataclass(frozen=True, slots=True)

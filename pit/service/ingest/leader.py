@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -21,6 +21,7 @@ from nats.errors import Error as NatsError
 from nats.js.errors import Error as JetStreamError
 
 from pit.service.ingest.consumer import BATCH, RecordsConsumer, ingest_lag
+from pit.service.ingest.sourcing import RoomBehind, Sourcing, keep
 from pit.service.ingest.status import SUBJECTS, StatusListener
 from pit.service.store import lease
 from pit.service.store.lease import Session, pause
@@ -44,10 +45,14 @@ class Health:
     broker: bool = False
     store: bool = False
     ingest_lag: int = 0  # messages of DA_RECORDS not yet stored (the last known while the broker is down)
+    rooms: dict[str, RoomBehind] = field(default_factory=dict)  # a head office's: how far behind each room
 
     def as_json(self) -> dict[str, Any]:
-        return {"role": self.role.value, "broker": "up" if self.broker else "down",
-                "store": "up" if self.store else "down", "ingest_lag": self.ingest_lag}
+        told: dict[str, Any] = {"role": self.role.value, "broker": "up" if self.broker else "down",
+                                "store": "up" if self.store else "down", "ingest_lag": self.ingest_lag}
+        if self.rooms:
+            told["rooms"] = {room: behind.as_json() for room, behind in sorted(self.rooms.items())}
+        return told
 
 
 class Ingest:
@@ -62,6 +67,7 @@ class Ingest:
         self.seed = seed
         self.batch = batch
         self.status = StatusListener()
+        self.sourcing = Sourcing(self.rooms)
         self._health = Health()
         self.known = asyncio.Event()  # health has been looked at once: what it says is so, not a default
 
@@ -120,6 +126,8 @@ class Ingest:
                  asyncio.create_task(self.status.run(session, stop)),
                  asyncio.create_task(self.status.clock(session, stop)),
                  asyncio.create_task(self._keep(session, stop))]
+        if self.rooms:
+            tasks.append(asyncio.create_task(self._keep_rooms(session, stop)))
         stopping = asyncio.create_task(stop.wait())
         try:
             await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
@@ -140,15 +148,26 @@ class Ingest:
             async with session.lock:
                 await session.conn.execute("SELECT 1")
 
+    async def _keep_rooms(self, session: Session, stop: asyncio.Event) -> None:
+        """At a head office, each room's sourcing into the store (the floor's tiles, the alert), each second."""
+        while not stop.is_set():
+            if self._health.rooms:
+                async with session.transaction() as conn:
+                    await keep(conn, self._health.rooms)
+            await pause(stop, HEALTH_EVERY_S)
+
     async def _watch(self, nc: Client, stop: asyncio.Event) -> None:
         """Once a second, whatever the role: is the broker up, the store up, and how far behind is ingest."""
         js = nc.jetstream(timeout=HEALTH_TIMEOUT_S)
         probe: psycopg.AsyncConnection[Any] | None = None
         while not stop.is_set():
-            lag = self._health.ingest_lag
+            lag, rooms = self._health.ingest_lag, self._health.rooms
             if nc.is_connected:
                 with contextlib.suppress(NatsError, JetStreamError, asyncio.TimeoutError):
                     lag = await ingest_lag(js)
+                if self.rooms:
+                    with contextlib.suppress(NatsError, asyncio.TimeoutError, ValueError):
+                        rooms = await self.sourcing.look(nc, HEALTH_TIMEOUT_S)
             try:
                 if probe is None or probe.closed:
                     probe = await asyncio.wait_for(lease.connect(self.dsn), HEALTH_TIMEOUT_S * 3)
@@ -159,7 +178,7 @@ class Ingest:
                 if probe is not None:
                     await lease.quietly_close(probe)
                     probe = None
-            self._tell(broker=nc.is_connected, store=store, ingest_lag=lag)
+            self._tell(broker=nc.is_connected, store=store, ingest_lag=lag, rooms=rooms)
             self.known.set()
             await pause(stop, HEALTH_EVERY_S)
         if probe is not None:

@@ -104,29 +104,45 @@ class PitStore:
 
     def _tables(self, table_id: str | None) -> list[tuple[TableTile, str | None]]:
         rows = self._all(
-            "WITH ids AS (SELECT table_id FROM table_identities UNION SELECT table_id FROM journals"
-            "             UNION SELECT table_id FROM table_status),"
-            " latest AS (SELECT DISTINCT ON (table_id) table_id, journal, profile_id, room FROM journals"
-            "            ORDER BY table_id, first_seen DESC)"
+            "WITH ids AS (SELECT table_id, NULL::text AS room FROM table_identities"
+            "             UNION SELECT table_id, room FROM journals UNION SELECT table_id, NULL FROM table_status),"
+            " latest AS (SELECT DISTINCT ON (table_id, room) table_id, journal, profile_id, room FROM journals"
+            "            ORDER BY table_id, room, first_seen DESC),"
+            " mine AS (SELECT ids.table_id, ids.room, j.journal FROM ids JOIN journals j"
+            "          ON j.table_id = ids.table_id AND j.room IS NOT DISTINCT FROM ids.room)"
             " SELECT ids.table_id, latest.journal, latest.profile_id, s.status, s.received,"
             "  extract(epoch FROM now() - s.received),"
-            "  (SELECT count(*) FROM rounds r WHERE r.table_id = ids.table_id AND r.closed_at > now() - interval '1 hour'),"
+            "  (SELECT count(*) FROM rounds r WHERE r.table_id = ids.table_id AND r.closed_at > now() - interval '1 hour'"
+            "     AND (ids.room IS NULL OR r.journal IN (SELECT m.journal FROM mine m WHERE m.table_id = ids.table_id"
+            "          AND m.room = ids.room))),"
             "  (SELECT count(*) FROM alerts a WHERE a.table_id = ids.table_id"
+            "     AND (ids.room IS NULL OR a.journal IN (SELECT m.journal FROM mine m WHERE m.table_id = ids.table_id"
+            "          AND m.room = ids.room))"
             "     AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.alert_id = a.id)),"
-            "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal), latest.room"
-            " FROM ids LEFT JOIN latest USING (table_id) LEFT JOIN table_status s USING (table_id)"
-            " WHERE %s::text IS NULL OR ids.table_id = %s ORDER BY ids.table_id", (table_id, table_id))
+            "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal), ids.room,"
+            "  rs.behind_records, rs.behind_s, extract(epoch FROM now() - rs.checked)"
+            " FROM ids LEFT JOIN latest ON latest.table_id = ids.table_id AND latest.room IS NOT DISTINCT FROM ids.room"
+            " LEFT JOIN table_status s ON s.table_id = ids.table_id AND ids.room IS NULL"
+            " LEFT JOIN room_sourcing rs ON rs.room = ids.room"
+            " WHERE %s::text IS NULL OR ids.table_id = %s ORDER BY ids.table_id, ids.room", (table_id, table_id))
         return [self._tile(*row) for row in rows]
 
     @staticmethod
     def _tile(table_id: str, journal: str | None, profile_id: str | None, status: dict[str, Any] | None,
               received: datetime | None, age: Decimal | None, per_hour: int, open_alerts: int,
-              last_round: int | None, room: str | None) -> tuple[TableTile, str | None]:
+              last_round: int | None, room: str | None, room_behind: int | None, room_behind_s: float | None,
+              room_checked_age: Decimal | None) -> tuple[TableTile, str | None]:
         """The floor's tile of a table (PIT.md §6, and its room at a head office), and the journal it is
-        dealing on."""
+        dealing on. At a head office the link is its copy of the room's stream: behind, never live,
+        until it has caught up (and the ingesting pit has looked within the last seconds)."""
         status = status or {}
         behind = int(status.get("to_ship", 0))
         silent = age is None or float(age) > SILENT_AFTER_S
+        lagging = behind > 0
+        if room is not None:
+            behind, silent = int(room_behind or 0), False
+            fresh = room_checked_age is not None and float(room_checked_age) < SILENT_AFTER_S
+            lagging = behind > 0 or bool(room_behind_s) or not fresh
         player_dealer = status.get("player_dealer")
         return {
             "table_id": table_id,
@@ -137,7 +153,7 @@ class PitStore:
             "player_dealer": {"seat": player_dealer.get("seat"), "bank": player_dealer.get("bank"),
                               "turn": player_dealer.get("turn")} if player_dealer else None,
             "rounds_per_hour": int(per_hour),
-            "link": "silent" if silent else "behind" if behind > 0 else "live",
+            "link": "silent" if silent else "behind" if lagging else "live",
             "behind": behind,
             "devices": status.get("devices", {}),
             "open_alerts": int(open_alerts),
