@@ -15,8 +15,8 @@ from collections import Counter
 import cv2
 from camera_frames import camera_for, one_core, rendered
 
-from devices.camera_codes import parse_card_code
-from devices.camera_decoders import DEFAULT_DECODER, DecoderName, make_decoder
+from devices.camera.codes import parse_card_code
+from devices.camera.decoders import DEFAULT_DECODER, DecoderName, make_decoder
 from hw_sims.synthetic_camera import CONDITIONS
 
 

@@ -16,9 +16,9 @@ import time
 from camera_frames import camera_for, one_core, rendered
 
 from calibration.camera_calibration import calibrate
-from devices.camera_decoders import DEFAULT_DECODER, DecoderName, make_decoder
-from devices.camera_placements import PlacementTracker
-from devices.camera_reader import CardReader
+from devices.camera.decoders import DEFAULT_DECODER, DecoderName, make_decoder
+from devices.camera.placements import PlacementTracker
+from devices.camera.reader import CardReader
 from hw_sims.synthetic_camera import CONDITIONS
 
 TARGET_FPS = 30.0

@@ -25,9 +25,9 @@ from dealer_assist.rules.inputs import CardDrawn
 from dealer_assist.rules.phases import Need
 from dealer_assist.rules.profile import load_profile
 from dealer_assist.rules.tracker import RoundTracker
-from devices.events import CardSeen, DeviceEvent
-from devices.messages import CardOut, Message
-from devices.shoe import ShoeScanner
+from devices.kinds.events import CardSeen, DeviceEvent
+from devices.wire.messages import CardOut, Message
+from devices.kinds.shoe import ShoeScanner
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.shoe import ShoeEmulator, shuffled_shoe
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from dealer_assist.journal.journal_file import Journal, Verdict, read_records, verify
 from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.session import TableConfig
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 
 OPEN_ROUND_INPUTS = 12  # inputs of the round a kill interrupts
 BLOCK = 4096  # one WAL frame of a small record

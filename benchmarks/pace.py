@@ -76,7 +76,7 @@ from dealer_assist.table.session import TableConfig, TableInput, TableState  # n
 from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed  # noqa: E402
 from dealer_assist.table.snapshot import TableSnapshot  # noqa: E402
 from dealer_assist.table.table_facts import TableFacts  # noqa: E402
-from devices.table_controller import TableController  # noqa: E402
+from devices.table_owner.controller import TableController  # noqa: E402
 from hw_sims.bench_devices import BenchDevices  # noqa: E402
 from hw_sims.chip_players import ChipPlayers  # noqa: E402
 from ui.bench_panel import BenchPanel  # noqa: E402
@@ -271,6 +271,7 @@ class Pace:
                 self._tap(self.view.payments.confirm, "paid")
             case SettlementConfirmed():
                 settlement = self.view.settlement
+                settlement.read_through()  # a long settlement is read to its last row before Done
                 self._tap(settlement.keep_bank if self.keeps_bank else settlement.confirm, "paid")
             case _:
                 raise AssertionError(f"the dealer has no tap for {event}")

@@ -53,8 +53,8 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.rules.inputs import CardDrawn
 from dealer_assist.errors import Failure
 from dealer_assist.table.session import TableConfig, TableInput
-from devices.messages import CardOut, Message
-from devices.table_controller import TableController
+from devices.wire.messages import CardOut, Message
+from devices.table_owner.controller import TableController
 from hw_sims.linked_bench import LinkedBench
 from pit.shipping.journal_command import ship
 from pit.shipping.link import PitLink

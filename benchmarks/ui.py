@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     from dealer_assist.table.session import TableConfig
 
     pages = {Need.PAYMENTS: "settle now", Need.NOTHING: "settlement"}
-    from devices.table_controller import Item, TableController
+    from devices.table_owner.controller import Item, TableController
     from hw_sims.bench_devices import BenchDevices
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel

@@ -10,16 +10,16 @@ from collections.abc import Callable
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import CommandCode, CommandError
-from devices.adapter import DeviceAdapter, EventSink
+from devices.kinds.adapter import DeviceAdapter, EventSink
 from devices.cli_support import emit, emit_last, stop_on_signals
 from devices.errors import DeviceCode
-from devices.events import (
+from devices.kinds.events import (
     CardSeen, CardsMissed, CardUnread, CutReached, DeviceEvent, DeviceFault, DeviceHello, FrameRejected, LidChanged, LinkChanged,
     LockChanged, ReadingsUntrusted, ScanCompleted, ShoeLoaded, SpotCleared, SpotRead, SpotsListed, WagersFault, WagersHello,
 )
-from devices.peek import PEEK_UP_RANKS, PeekReader
-from devices.shoe import ShoeScanner
-from devices.wagers import WagerReader
+from devices.kinds.peek import PEEK_UP_RANKS, PeekReader
+from devices.kinds.shoe import ShoeScanner
+from devices.kinds.wagers import WagerReader
 
 OPEN_WAIT = 10.0  # seconds to wait for the first attempt to open the port
 LINK_WAIT = 2.0  # seconds to wait for the peek device's HELLO before asking anyway

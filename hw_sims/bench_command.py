@@ -26,7 +26,7 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.spots import layout
 from devices.cli_support import stop_on_signals
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.commands import felt
 from hw_sims.linked_bench import LinkedBench
 from pit.shipping.link import add_pit_options, pit_link
@@ -37,6 +37,7 @@ from pit.stream.wire import check_table_id
 PROFILE, TABLE_ID = "nobust-4.0", "BENCH-1"  # a new bench journal's table, unless named
 MOST_SEATS = 12  # a --spot is checked against the largest layout: the table's is known once its journal is open
 DRAIN_S = 10.0  # at the end, how long the bench waits for the pit's stream to hold every record
+STOPPED_DRAIN_S = 1.5  # stopped by Ctrl-C or SIGTERM: the wait is cut to this, so the bench ends within 5 s
 
 
 def main(argv: list[str]) -> int:
@@ -107,14 +108,14 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
                 bench.stop()
     except Failure:  # the table refused the bench's own move, or its journal stopped
         controller.close()
-        _stop(shipper)
+        _stop(shipper, stop)
         raise
     controller.close()
     elapsed = time.perf_counter() - start
     summary = {"rounds": controller.rounds_closed, "steps": steps, "records": controller.records_written, "links": args.links,
                "seconds": round(elapsed, 3)}
     if shipper is not None:
-        _stop(shipper)
+        _stop(shipper, stop)
         summary["pit"] = shipper.link_text()
     print(json.dumps(summary))
     return 0
@@ -145,7 +146,8 @@ def _in_process(controller: TableController, seed: int) -> Callable[[], None]:
     return step
 
 
-def _stop(shipper: Shipper | None) -> None:
-    """Give the pit's stream the journal's last records, if the link allows, then stop shipping."""
+def _stop(shipper: Shipper | None, stop: threading.Event) -> None:
+    """Give the pit's stream the journal's last records, if the link allows, then stop shipping:
+    a bench told to stop (even while it waits here) waits at most STOPPED_DRAIN_S more."""
     if shipper is not None:
-        shipper.stop(DRAIN_S)
+        shipper.stop(STOPPED_DRAIN_S if stop.is_set() else DRAIN_S, stop, STOPPED_DRAIN_S)

@@ -17,7 +17,7 @@ from dealer_assist.table.session import TableInput
 from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed
 from dealer_assist.table.spots import BANK, Spot, SpotKind
 from dealer_assist.table.table_facts import TableFacts
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.wagers import WagerEmulator, chips_for
 
 Wait = Callable[[Callable[[], bool], str], None]

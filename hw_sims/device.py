@@ -15,12 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from devices.clock import MONOTONIC, Clock
-from devices.decoding import Decoder
-from devices.delivery import Delivery
-from devices.framing import Rejection
-from devices.messages import Ack, Heartbeat, Hello, Ident, Message, Nak, Status, Vocabulary
-from devices.timing import HEARTBEAT_EVERY
+from devices.wire.clock import MONOTONIC, Clock
+from devices.wire.decoding import Decoder
+from devices.wire.delivery import Delivery
+from devices.wire.framing import Rejection
+from devices.wire.messages import Ack, Heartbeat, Hello, Ident, Message, Nak, Status, Vocabulary
+from devices.wire.timing import HEARTBEAT_EVERY
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, SHOE_MALFORMED, SILENCE_LENGTH, FaultKind, SimStats, bad_frame, noise
 

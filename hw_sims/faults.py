@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from devices.framing import STX, encode_frame, lrc
+from devices.wire.framing import STX, encode_frame, lrc
 
 
 class FaultKind(StrEnum):

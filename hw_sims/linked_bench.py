@@ -19,7 +19,7 @@ from dealer_assist.rules.phases import Need
 from dealer_assist.table.pins import PinSetter
 from dealer_assist.table.session_inputs import ConfirmPeek, ShoeLoaded
 from dealer_assist.table.spots import Spot
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 from hw_sims.chip_players import ChipPlayers
 

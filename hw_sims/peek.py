@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dealer_assist.rules.cards import Card
-from devices.clock import MONOTONIC, Clock
-from devices.messages import HOST_TO_PEEK, Message, PeekAnswer, PeekRequest, PeekResult
+from devices.wire.clock import MONOTONIC, Clock
+from devices.wire.messages import HOST_TO_PEEK, Fault, Message, PeekAnswer, PeekRequest, PeekResult
 from hw_sims.device import EmulatedDevice, Identity
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
@@ -56,6 +56,10 @@ class PeekEmulator(EmulatedDevice):
 
     def sim_set_delay(self, delay: float) -> None:
         self.sim_call(lambda now: setattr(self, "delay", delay))
+
+    def sim_fault(self, code: str, text: str) -> None:
+        """The device reports a fault (`SENSOR`, `POWER`, ...)."""
+        self.sim_call(lambda now: self.post(Fault(0, code, text), now))
 
     def heartbeat_count(self) -> int:
         return self.answered

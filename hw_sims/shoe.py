@@ -9,8 +9,8 @@ import random
 from collections.abc import Mapping, Sequence
 
 from dealer_assist.rules.cards import RANKS, SUITS, Card
-from devices.clock import MONOTONIC, Clock
-from devices.messages import HOST_TO_SHOE, CardOut, CutCard, Fault, Lid, LidState, Lock, LockState, Message, NewShoe, NoRead
+from devices.wire.clock import MONOTONIC, Clock
+from devices.wire.messages import HOST_TO_SHOE, CardOut, CutCard, Fault, Lid, LidState, Lock, LockState, Message, NewShoe, NoRead
 from hw_sims.device import EmulatedDevice, Identity
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind

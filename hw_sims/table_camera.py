@@ -2,8 +2,9 @@
 
 What lies on the felt comes from `felt()` (zone -> cards, for the bench the cards the shoe reported);
 the `sim_*` controls make the felt differ from it, as a card the shoe misread or a card pushed to
-the wrong seat would. A zone shows the cards that fit in it side by side, the latest ones, as the
-last cards of a fanned hand cover the first. Frames come at `fps` to whichever thread iterates.
+the wrong seat would, or make the camera fail: frames that come empty, or no frames at all. A zone
+shows the cards that fit in it side by side, the latest ones, as the last cards of a fanned hand
+cover the first. Frames come at `fps` to whichever thread iterates.
 """
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ class TableCamera:
         self._lock = threading.Lock()
         self._read_as: dict[Card, Card] = {}
         self._moved: dict[Card, str] = {}
+        self._blank = 0  # frames still to come empty
+        self._running = threading.Event()  # cleared while the camera sends nothing
+        self._running.set()
         self._stop = threading.Event()
 
     def calibrate(self) -> Calibration:
@@ -48,15 +52,35 @@ class TableCamera:
         with self._lock:
             self._moved[card] = zone
 
+    def sim_blank(self, frames: int) -> None:
+        """The next `frames` frames come empty, as from a camera whose sensor fails."""
+        with self._lock:
+            self._blank = frames
+
+    def sim_pause(self) -> None:
+        """No frame comes until `sim_resume`, as from a camera unplugged."""
+        self._running.clear()
+
+    def sim_resume(self) -> None:
+        self._running.set()
+
     def stop(self) -> None:
         self._stop.set()
+        self._running.set()
 
     def __iter__(self) -> Iterator[np.ndarray]:
         """Frames until `stop()`; the cards are laid out again only when the felt changes."""
         laid: dict[str, list[str]] | None = None
         image = None
         while not self._stop.is_set():
+            self._running.wait()
             started = time.monotonic()
+            with self._lock:
+                blank, self._blank = self._blank > 0, max(0, self._blank - 1)
+            if blank:
+                yield np.zeros((0, 0, 3), np.uint8)
+                self._stop.wait(1 / self.fps)
+                continue
             hands = self._hands()
             if hands != laid or image is None:
                 laid, image = hands, self.camera.render(self.camera.deal(hands)).image

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dealer_assist.table.spots import Spot, layout, parse_spot
-from devices.clock import MONOTONIC, Clock
-from devices.framing import MAX_BODY
-from devices.messages import HOST_TO_WAGERS, Message, ReaderFault, ReaderHello, Scan, Scanned, SpotClear, SpotContent, SpotList
+from devices.wire.clock import MONOTONIC, Clock
+from devices.wire.framing import MAX_BODY
+from devices.wire.messages import HOST_TO_WAGERS, Message, ReaderFault, ReaderHello, Scan, Scanned, SpotClear, SpotContent, SpotList
 from hw_sims.device import EmulatedDevice, Identity
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind

@@ -30,6 +30,9 @@ from pit.errors import PitCode
 from pit.service.floor.data import Role
 from pit.service.ingest.leader import Ingest
 from pit.service.ingest.writes import rebuild
+from pit.service.log.keeper import DEFAULT_INTERVAL_S, LogKeeper, LogSettings
+from pit.service.log.reading import LogReader
+from pit.tlog.serve_log import log_key_and_policy
 from pit.service.store.pit_store import DB_ENV, PitStore, units
 from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, leaf_creds_file, nats_config, read_leaf_creds
 from pit.stream.wire import WireError
@@ -88,6 +91,10 @@ def _parser() -> JsonArgumentParser:
     serve.add_argument("--http", required=True, metavar="HOST:PORT")
     serve.add_argument("--tls-cert", metavar="FILE")
     serve.add_argument("--tls-key", metavar="FILE")
+    serve.add_argument("--log-key", type=Path, metavar="FILE", help="the room's log key (`log keygen`): keep the public log")
+    serve.add_argument("--log-policy", type=Path, metavar="FILE", help="the log's tlog-policy: its witnesses and quorum")
+    serve.add_argument("--log-interval", type=float, default=DEFAULT_INTERVAL_S, metavar="S",
+                       help=f"seconds between checkpoints while the log grows (default {DEFAULT_INTERVAL_S:.0f})")
     return parser
 
 
@@ -261,16 +268,20 @@ def _serve(args: Any, dsn: str) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise CommandError(CommandCode.BAD_ARGUMENTS, "--tls-cert and --tls-key go together")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    keyed = log_key_and_policy(args.log_key, args.log_policy)
+    if not args.log_interval > 0:
+        raise CommandError(CommandCode.BAD_ARGUMENTS, f"--log-interval {args.log_interval}: a number of seconds above 0")
+    log = LogSettings(keyed[0], keyed[1], args.log_interval) if keyed is not None else None
     store = _store(dsn, set_up=True)
     try:
         seed = store.pit_identity().seed
-        return asyncio.run(_run(store, seed, args.nats, address, args.tls_cert, args.tls_key, store.rooms()))
+        return asyncio.run(_run(store, seed, args.nats, address, args.tls_cert, args.tls_key, store.rooms(), log))
     finally:
         store.close()
 
 
 async def _run(store: PitStore, seed: str, nats_url: str, address: Address, cert: str | None,
-               key: str | None, rooms: list[str]) -> int:
+               key: str | None, rooms: list[str], log: LogSettings | None) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
 
@@ -284,7 +295,8 @@ async def _run(store: PitStore, seed: str, nats_url: str, address: Address, cert
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping)
-    ingest = Ingest(nats_url, store.dsn, seed, rooms=rooms)  # a head office's rooms, kept by nats-config
+    keeper = LogKeeper(store.dsn, log) if log is not None else None
+    ingest = Ingest(nats_url, store.dsn, seed, rooms=rooms, log=keeper)  # a head office's rooms, kept by nats-config
     tasks = [asyncio.create_task(ingest.run(stop))]
     # Served once the pit has looked at its broker and store: /api/health never answers a default.
     known, stopped = asyncio.create_task(ingest.known.wait()), asyncio.create_task(stop.wait())
@@ -315,7 +327,8 @@ async def _web(store: PitStore, address: Address, cert: str | None, key: str | N
 
     from pit.service.web.serve import web_config
 
-    config = web_config(store, str(address), Path(cert) if cert else None, Path(key) if key else None, health)
+    config = web_config(store, str(address), Path(cert) if cert else None, Path(key) if key else None, health,
+                        LogReader(store.pool))
     server = uvicorn.Server(config)
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]  # our stop event rules
     task = asyncio.create_task(server.serve())

@@ -3,19 +3,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from dealer_assist.rules.money import Cents
-from dealer_assist.text.journal_text import money
+from ui.chip_row import ChipRow
 from ui.elided_label import ElidedLabel
-from ui.tap_guard import repeatable
 
 
 class AmountKeypad(QWidget):
-    """Row 0: what the amount is for, and the confirm button; row 1: the chips and Clear.
-    The owner says what the amount means (`describe`), which amounts it takes (`accepts`: the
-    confirm button is lit exactly for those), and may add buttons to `grid`."""
+    """Above: what the amount is for, and the confirm button; below, at the keypad's foot: the chip
+    row every keypad shares. The owner says what the amount means (`describe`), which amounts it
+    takes (`accepts`: the confirm button is lit exactly for those), and may add buttons to `top`."""
 
     confirmed = Signal(int)
 
@@ -26,26 +25,25 @@ class AmountKeypad(QWidget):
         self.amount: Cents = 0
         self.describe = describe
         self.accepts = accepts
-        self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(0, 0, 0, 0)
-        self.grid.setSpacing(6)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        self.top = QHBoxLayout()
+        self.top.setSpacing(6)
         self.label = ElidedLabel(name="amount")  # however long the amount's words, the chips stay put
-        self.grid.addWidget(self.label, 0, 0, 1, 2)
+        self.top.addWidget(self.label, 1)
         self.confirm = QPushButton(confirm)
         self.confirm.setObjectName("primary")
         self.confirm.clicked.connect(lambda: self.confirmed.emit(self.amount))
-        self.grid.addWidget(self.confirm, 0, 2, 1, 2)
-        self.chips: dict[Cents, QPushButton] = {}
-        for column, chip in enumerate(chips):
-            button = repeatable(QPushButton(f"+{money(chip)}"))
-            button.setObjectName(f"{name}_chip_{chip}")
-            button.clicked.connect(lambda _=False, c=chip: self.set_amount(self.amount + c))
-            self.grid.addWidget(button, 1, column)
-            self.chips[chip] = button
-        self.clear = QPushButton("Clear")
-        self.clear.setObjectName(f"{name}_clear")
+        self.top.addWidget(self.confirm, 1)
+        layout.addLayout(self.top)
+        layout.addStretch(1)
+        self.row = ChipRow(chips, f"{name}_chip_", f"{name}_clear")
+        self.row.tapped.connect(lambda chip: self.set_amount(self.amount + chip))
+        layout.addWidget(self.row, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom)
+        self.chips = self.row.chips
+        self.clear = self.row.clear
         self.clear.clicked.connect(lambda: self.set_amount(0))
-        self.grid.addWidget(self.clear, 1, len(chips))
 
     def set_amount(self, amount: Cents) -> None:
         self.amount = amount

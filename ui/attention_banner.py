@@ -1,4 +1,6 @@
-"""The attention banner: a refused input, a misdeal, a misread or a failed peek, until resolved."""
+"""The attention banner: a refused input, a misdeal, a misread or a failed peek, until resolved; or,
+while none of those shows, a device's state that changes what the dealer must do (a device down or
+faulted, and back), as long as it lasts, in the words of its `DeviceState`."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
@@ -45,10 +47,21 @@ class AttentionBanner(QFrame):
     def show_table(self, snap: TableSnapshot) -> None:
         attention = snap.attention
         if attention is None:
-            self.hide()
+            self._show_device(snap)
             return
         rule = f" (rule {attention.rule})" if attention.rule else ""
         self.message.setText(f"{TITLES[attention.kind]}{rule}: {attention.message}")
         set_flag(self, "kind", attention.kind.value)
         self.resolve.setVisible(not attention.held)
+        self.show()
+
+    def _show_device(self, snap: TableSnapshot) -> None:
+        """A device's state lasts until the device changes it: nothing for the dealer to dismiss."""
+        told = snap.device_told
+        if told is None:
+            self.hide()
+            return
+        self.message.setText(f"{told.headline}: {told.sentence}")
+        set_flag(self, "kind", f"device-{told.light.name.lower()}")
+        self.resolve.setVisible(False)
         self.show()

@@ -114,6 +114,7 @@ class AutoPlayer:
             self._shoot("settlement")
             self.played += 1
             self._shot_mid = False
+            view.settlement.read_through()
             view.settlement.confirm.click()
             if self.done:
                 self._shoot_recall()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
-from dealer_assist.rules.money import Cents
+from dealer_assist.rules.money import CHIP_VALUES, Cents
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused
 from dealer_assist.table.snapshot import TableSnapshot
@@ -14,7 +14,7 @@ from dealer_assist.table.spots import BANK
 from dealer_assist.text.journal_text import money
 from ui.amount_keypad import AmountKeypad
 
-BANK_CHIPS: tuple[Cents, ...] = (10_000, 50_000, 100_000)
+BANK_CHIPS: tuple[Cents, ...] = CHIP_VALUES[3:]  # $100 to $1,000, each in its column of every keypad
 
 
 class BankOffer(QWidget):
@@ -35,7 +35,7 @@ class BankOffer(QWidget):
         self.refuse = QPushButton("Refuses")
         self.refuse.setObjectName("bank_refuse")
         self.refuse.clicked.connect(self._refuse)
-        self.keypad.grid.addWidget(self.refuse, 0, 4)
+        self.keypad.top.addWidget(self.refuse)
 
     def show_table(self, snap: TableSnapshot) -> None:
         table = snap.table

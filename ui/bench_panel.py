@@ -20,7 +20,7 @@ from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CutCardReached, ShoeLoaded
 from dealer_assist.table.snapshot import TableSnapshot
 from dealer_assist.table.table_facts import TableFacts
-from devices.device_status import DeviceStatus
+from devices.table_owner.device_status import DeviceStatus
 from devices.errors import DeviceError
 from hw_sims.bench_devices import BenchDevices, honest_peek_answer
 from ui.elided_label import ElidedLabel

@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from dealer_assist.table.session import TableInput
 from dealer_assist.table.snapshot import TableSnapshot
-from devices.device_status import DeviceStatus
-from devices.table_controller import Call, TableController
+from devices.table_owner.device_status import DeviceStatus
+from devices.table_owner.controller import Call, TableController
 
 
 class TableBridge(QObject):
@@ -25,7 +25,7 @@ class TableBridge(QObject):
         super().__init__(parent)
         self.controller = controller
         self._calls.connect(self._run)
-        self._links.connect(self.devices_changed)
+        self._links.connect(self._devices_now)
         controller.run_on(self._calls.emit)
         controller.subscribe(self.snapshot_changed.emit)
         controller.devices.subscribe(self._links.emit)
@@ -48,3 +48,9 @@ class TableBridge(QObject):
     @Slot(object)
     def _run(self, call: Call) -> None:
         call()
+
+    @Slot(object)
+    def _devices_now(self, _: object) -> None:
+        """The status line as it is now: a change told from a reader thread may arrive after a later
+        one made on this thread (a device's state), and must not show the older picture."""
+        self.devices_changed.emit(self.controller.devices.links())

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "pit": ("pit.commands", "the card room's pit service: init, table add, nats-config, user add, token add, serve"),
     "room": ("pit.trial.room", "a whole card room on this machine: broker, store, pit and N emulated tables"),
     "log": ("pit.tlog.log_command", "the room's public log: keygen"),
+    "proof": ("pit.tlog.proof_command", "a round's proof from the room's public log: round, verify offline"),
     "witness": ("pit.tlog.witness.command", "a tlog-witness for the room's log: keygen, serve"),
 }
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBox
 
 from dealer_assist.table.session import TableInput
 from dealer_assist.table.session_inputs import DealerSignIn, DealerSignOut
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from ui.elided_label import ElidedLabel
 from ui.notice_label import NoticeLabel
 from ui.supervisor_theme import supervisor_style

@@ -5,6 +5,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.inputs import Input, NoMoreBets, PaymentsMade
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.phases import Need
@@ -12,7 +13,7 @@ from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import BankAccepted, ConfirmWagers, SettlementConfirmed
 from dealer_assist.table.snapshot import TableSnapshot
 from dealer_assist.text.reader_words import CONFIRM_ACTION, CONFIRM_QUESTION, confirm_detail
-from devices.device_status import DeviceLink
+from devices.table_owner.device_status import DeviceLink
 from ui.attention_banner import AttentionBanner
 from ui.bank_offer import BankOffer
 from ui.confirm_overlay import confirm
@@ -26,7 +27,7 @@ from ui.reader_lines import difference_lines, reader_prompt, seat_line
 from ui.seat_widget import SeatPanel
 from ui.settlement_panel import SettlementPanel
 from ui.tap_guard import TapGuard
-from ui.text import count, left_out_line
+from ui.text import left_out_line
 from ui.theme import hold_place, see_through
 from ui.wager_pad import WagerPad
 
@@ -205,7 +206,7 @@ class DealerView(QWidget):
         self._fit_title()
         self.title.setToolTip(f"{snap.profile_title}\n{self._full_title}")
         self.banner.show_table(snap)
-        self.prompt.setText(reader_prompt(snap) or snap.prompt)
+        self.prompt.setText(reader_prompt(snap) or snap.prompt_line)
         self.wagers.setVisible(snap.need in (Need.WAGERS, Need.INSURANCE))
         self.bank_offer.show_table(snap)
         if self.bank_kept is not None:  # the offer comes later (the reader's payout check, a new shoe): taken once every view has it

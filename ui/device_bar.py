@@ -1,24 +1,41 @@
-"""Device status in the top bar: each device's link and its last read, and the status items beside
-them (the pit link, the last correction).
+"""Device status in the top bar: each device's light and word, its last read, and the status items
+beside them (the pit link, the last correction).
+
+A device's light and word come from its state (`DeviceState`): green "Shoe up", or a word that
+stands out on its light's colour ("Shoe: link down" on red, "Peek: failed — check by hand" on
+amber, "Shoe: back" in green), so what is wrong reads at a glance, never as a colour alone.
 
 The bar takes the room the title leaves and never widens the window: when every item in full
 does not fit, the items say less, in steps (the devices' last reads go first, then what a status
-item says after its first " · ", then all but the names and what is wrong: "Peek DOWN", "Pit
-stopped…"), and each item's tooltip keeps its full words. The dot's colour always says whether
-the item is well.
+item says after its first " · ", then the names and the short word of what is wrong: "Peek: link
+down", "Pit stopped…"), and each item's tooltip keeps its full words.
 """
 from __future__ import annotations
+
+from html import escape
 
 from PySide6.QtCore import QEvent
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QSizePolicy, QWidget
 
-from devices.device_status import DeviceLink
-from ui.theme import ACCENT, COLLECT, PAY
+from dealer_assist.table.device_state import Condition, Device, DeviceState, Light
+from devices.table_owner.device_status import DeviceLink
+from ui.theme import AMBER, COLLECT, PAY
 
 SPACING = 18
 DOT = "●"
 LEVELS = 4  # 0: in full; 1: no last reads; 2: status items to their first " · "; 3: names, and what is wrong
+DOTS = {Light.GREEN: PAY, Light.AMBER: AMBER, Light.RED: COLLECT}
+WORD_STYLES = {Light.AMBER: f"background:{AMBER}; color:#111; font-weight:bold",
+               Light.RED: f"background:{COLLECT}; color:#111; font-weight:bold"}
+BACK_STYLE = f"color:{PAY}; font-weight:bold"
+
+
+def device_state(link: DeviceLink) -> DeviceState:
+    """The device's state: the table owner's word for it, after the link's own up or down, which
+    its reader thread tells first."""
+    state = link.state or DeviceState(Device(link.name.lower()))
+    return state if link.up == state.link_up else state.linked(link.up)
 
 
 def words(link: DeviceLink, level: int) -> str:
@@ -28,18 +45,34 @@ def words(link: DeviceLink, level: int) -> str:
             return link.name
         head, sep, _ = link.text.partition(" · ")
         return f"{link.name} {head}…" if level >= 2 and sep else f"{link.name} {link.text}"
-    if link.up and link.fault:  # amber: up, but it cannot do all it should
-        return f"{link.name} FAULT" if level >= 3 else f"{link.name} FAULT · {link.fault}"
+    state = device_state(link)
     if level >= 3:
-        return link.name if link.up else f"{link.name} DOWN"
-    state = "up" if link.up else "DOWN"
-    last = f" · last {link.last_read}" if link.last_read and level == 0 else ""
-    return f"{link.name} {state}{last}"
+        return state.short
+    last = f" · last {link.last_read}" if link.last_read and level == 0 and state.condition is Condition.UP else ""
+    return f"{state.word}{last}"
+
+
+def tooltip(link: DeviceLink) -> str:
+    """The item's full words, and for a device what it said and its last read."""
+    if link.text is not None:
+        return f"{link.name}: {link.text}"
+    state = device_state(link)
+    if state.condition is Condition.UP:
+        return f"{link.name}: {words(link, 0).removeprefix(link.name + ' ')}"
+    said = f" · {state.detail}" if state.detail else ""
+    last = f" · last {link.last_read}" if link.last_read else ""
+    return f"{state.word}{said}{last}"
 
 
 def rich(link: DeviceLink, level: int) -> str:
-    colour = COLLECT if not link.up else ACCENT if link.fault and link.text is None else PAY
-    return f"<span style='color:{colour}'>{DOT}</span> {words(link, level)}"
+    said = escape(words(link, level))
+    if link.text is not None:
+        return f"<span style='color:{PAY if link.up else COLLECT}'>{DOT}</span> {said}"
+    state = device_state(link)
+    dot = f"<span style='color:{DOTS[state.light]}'>{DOT}</span>"
+    if state.light is not Light.GREEN:
+        return f"{dot} <span style='{WORD_STYLES[state.light]}'>&nbsp;{said}&nbsp;</span>"
+    return f"{dot} <span style='{BACK_STYLE}'>{said}</span>" if state.condition is Condition.BACK else f"{dot} {said}"
 
 
 class DeviceBar(QWidget):
@@ -66,7 +99,7 @@ class DeviceBar(QWidget):
             if link.name not in self.labels:
                 label = self.labels[link.name] = QLabel()
                 self._layout.addWidget(label)
-            self.labels[link.name].setToolTip(f"{link.name}: {words(link, 0).removeprefix(link.name + ' ')}")
+            self.labels[link.name].setToolTip(tooltip(link))
         self._fit()
 
     def least_width(self) -> int:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVB
 from dealer_assist.errors import Failure
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.pins import MAX_DIGITS, MIN_DIGITS, check_new_pin
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from ui.elided_label import ElidedLabel
 from ui.notice_label import NoticeLabel
 from ui.theme import hold_place

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
+from dealer_assist.rules.counts import count
 from dealer_assist.text.round_story import LEDGER_HEAD, Evidence, RoundStory
 from ui.elided_label import ElidedLabel
 from ui.theme import COLLECT, PAY
@@ -124,7 +125,7 @@ class RecallView(QWidget):
         self.rounds.blockSignals(True)
         self.rounds.clear()
         for story in self.stories:
-            self.rounds.addItem(f"{story.title}\n{story.started[11:19]} · {len(story.steps)} inputs")
+            self.rounds.addItem(f"{story.title}\n{story.started[11:19]} · {count(len(story.steps), 'input')}")
         self.rounds.setCurrentRow(row)
         self.rounds.blockSignals(False)
         if not self.stories:
@@ -149,8 +150,7 @@ class RecallView(QWidget):
             return
         story = self.stories[row]
         self.story = story
-        dealt = f"   ·   dealt by {story.dealers}" if story.dealers else ""
-        self.heading.setText(f"{story.title}   ·   {story.span}   ·   records {story.records}{dealt}")
+        self.heading.setText("   ·   ".join(story.heading))
         self._fill_ledger(story)
         late = _evidence_list(story.late_changes, "") if story.late_changes else []  # the reader's, in words
         self._fill(self.evidence, [*_evidence_list(story.refused, "No refused inputs"), *late,

@@ -23,17 +23,18 @@ from typing import TYPE_CHECKING
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import Failure
 from dealer_assist.journal.errors import JournalDamaged
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.pins import PinSetter
 from dealer_assist.table.table_file import DEFAULT_PROFILE, DEFAULT_TABLE_ID, table_start
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from pit.shipping.link import add_pit_options, pit_link
 from pit.stream.wire import check_table_id
 from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
-from ui.text import count
 
 if TYPE_CHECKING:  # Qt, OpenCV and the emulators load only when the screen opens
-    from devices.camera_watch import CameraWatch
+    from devices.camera.watch import CameraWatch
+    from hw_sims.bench_devices import BenchDevices
     from ui.run_lifetime import Lifetime
 
 WAIT_MS = 2  # autoplay looks again this soon while a device delivers
@@ -89,11 +90,22 @@ def _run(argv: list[str]) -> int:
         except (NoScreen, ValueError) as error:
             print(f"dealer-assist run: {error}", file=sys.stderr)
             return 2
+        _application()  # Qt opens the screen now: one that fails to, fails before any journal is made
         lifetime = held.enter_context(Lifetime())
         return _open_and_show(args, lifetime)
 
 
+def _application() -> None:
+    from PySide6.QtWidgets import QApplication
+
+    if not isinstance(QApplication.instance(), QApplication):
+        QApplication([sys.argv[0]])
+
+
 def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
+    """Open the table and show it. A start refused, before the table is opened or after, leaves
+    no journal, seal, lock or folder that it made."""
+    made: list[Path] = []  # the journal's folders that this start made, deepest first
     try:
         start = table_start(args.config, args.table_id, args.profile, args.journal)
         config, journal = start.file, start.journal
@@ -110,6 +122,7 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         width, height = window_size(args.size)
         check_table_id(start.config.table_id)
         link = pit_link(args.pit, args.pit_creds, config)
+        made = [folder for folder in (journal.parent, *journal.parent.parents) if not folder.exists()]
         journal.parent.mkdir(parents=True, exist_ok=True)
         devices = {"shoe": args.shoe or f"emulated ({args.bench})", "peek": args.peek or f"emulated ({args.bench})"}
         if args.wagers:
@@ -117,21 +130,31 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         controller = TableController.open(journal, start.config, named=start.named,
                                           devices=devices | ({"camera": args.camera} if args.camera else {}))
     except JournalDamaged as error:
+        _remove_empty(made)
         print(f"dealer-assist run: the journal is damaged, the table will not deal: {error.verdict.message}", file=sys.stderr)
         return 2
     except (Failure, ValueError, OSError) as error:
+        _remove_empty(made)
         message = error.message if isinstance(error, Failure) else str(error)
         print(f"dealer-assist run: {message}", file=sys.stderr)
         return 2
     if controller.took_over is not None:
         print(f"dealer-assist run: {journal} was left locked by {controller.took_over}, which is no longer running: "
               "taken over", file=sys.stderr)
+    rng = random.Random(args.seed)
     try:
         said = supervisor_pin(controller, config.get("supervisor_pin"), live=bool(args.shoe))
+        if args.camera:
+            _camera(args.camera, args.calibration, controller)
+        wire = _wire_bench(controller, args, rng)
     except Failure as error:
-        controller.close()
+        controller.discard()
+        _remove_empty(made)
         print(f"dealer-assist run: {error.message}", file=sys.stderr)
         return 2
+    except BaseException:
+        controller.close()
+        raise
     print(f"dealer-assist run: journal {journal} (table {controller.table_id}, {controller.profile.id})", file=sys.stderr)
     if said is not None:
         print(f"dealer-assist run: {said}", file=sys.stderr)
@@ -144,11 +167,11 @@ def _open_and_show(args: argparse.Namespace, lifetime: Lifetime) -> int:
         shipper = attach_shipper(journal, controller.add_sink, controller.table_id, link, status,
                                  lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up))
     try:
-        return _show(controller, args, width, height, lifetime)
+        return _show(controller, args, width, height, lifetime, rng, wire)
     finally:
         controller.close()
         if shipper is not None:
-            shipper.stop(drain_s=2.0)
+            shipper.stop(drain_s=1.5)
         print(f"dealer-assist run: {lifetime.reason or 'stopped'}; the journal is closed and sealed: {journal}", file=sys.stderr)
 
 
@@ -176,12 +199,28 @@ def supervisor_pin(controller: TableController, table_file_hash: str | None, liv
             "with real devices until a floor supervisor sets another (`dealer-assist pin set`)")
 
 
-def _show(controller: TableController, args: argparse.Namespace, width: int, height: int, lifetime: Lifetime) -> int:
+def _wire_bench(controller: TableController, args: argparse.Namespace, rng: random.Random) -> BenchDevices | None:
+    """Without --shoe, the bench's emulated shoe and peek reader on pseudo-terminals (`--bench wire`)."""
+    from hw_sims.linked_bench import screen_bench
+
+    return screen_bench(controller, args.seed, rng) if not args.shoe and args.bench == "wire" else None
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """The folders a refused start made, deepest first, each while it is empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
+def _show(controller: TableController, args: argparse.Namespace, width: int, height: int, lifetime: Lifetime,
+          rng: random.Random, wire: BenchDevices | None) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.play.shoe import Shoe
-    from hw_sims.linked_bench import screen_bench
     from ui.autoplay import AutoPlayer
     from ui.bench_panel import BenchPanel
     from ui.bridge import TableBridge
@@ -190,8 +229,8 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     from ui.long_lived import set_aside
     from ui.screen_font import ScreenFontMissing, load_screen_font
 
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0]])
+    app = QApplication.instance()
+    assert isinstance(app, QApplication), "run makes the application before it opens the table"
     try:
         load_screen_font()
     except ScreenFontMissing as missing:  # the table still deals; text may then be cut differently
@@ -200,15 +239,7 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
     # closing and no longer delivers signals queued from device threads, so the screen could not be
     # opened a second time in the same process.
     loop = QEventLoop()
-    rng = random.Random(args.seed)
     bridge = TableBridge(controller)
-    try:
-        wire = screen_bench(controller, args.seed, rng) if not args.shoe and args.bench == "wire" else None
-        if args.camera:
-            _camera(args.camera, args.calibration, controller)
-    except Failure as error:
-        print(f"dealer-assist run: {error.message}", file=sys.stderr)
-        return 2
     if wire is not None:
         wire.start()
         args.shoe, args.peek = wire.shoe_url, wire.peek_url
@@ -253,9 +284,9 @@ def _show(controller: TableController, args: argparse.Namespace, width: int, hei
 def _camera(source: str, calibration: str | None, controller: TableController) -> CameraWatch:
     """The camera at `source`, or the synthetic camera filming the felt as the shoe reported it."""
     from calibration.calibration_file import load_calibration
-    from devices.camera_check import reported_by_zone
-    from devices.camera_reader import CardReader
-    from devices.camera_source import CameraSource
+    from devices.camera.check import reported_by_zone
+    from devices.camera.reader import CardReader
+    from devices.camera.source import CameraSource
     from hw_sims.table_camera import TableCamera
 
     if source == EMULATED_CAMERA:

@@ -59,7 +59,7 @@ class SeatPanel(QFrame):
         self.setObjectName("seat")
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)  # "Seat 8" and its "▶ first" badge fit the narrowest seat
+        layout.setContentsMargins(6, 6, 6, 6)  # "Seat 8" and its "1st action" badge fit the narrowest seat
         layout.setSpacing(4)
         head = QHBoxLayout()
         head.setSpacing(4)

@@ -4,7 +4,7 @@ own sign: red only when the bank lost). Rows the dealer settled before the round
 left out of the rows to settle, named in one line above them, never to be paid again."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from dealer_assist.rules.cards import card_text
@@ -96,12 +96,22 @@ class RowsPanel(QFrame):
 class SettlementPanel(RowsPanel):
     """The round's end: every row still to settle, each seat's net and the fees. The dealer
     confirms when every row is done; after a player-dealer's first round, with the same tap, that
-    it keeps the bank for its second (RULES.md §5.6), which it says while it is paid."""
+    it keeps the bank for its second (RULES.md §5.6), which it says while it is paid.
+
+    The largest settlement (seven seats of four split hands and a Buster each: 35 rows) cannot fit
+    a 1280x800 screen at a size the dealer reads, so Done waits until every row has been on screen:
+    it says which row to scroll to meanwhile."""
 
     bank_kept = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Done · next round", parent)
+        super().__init__(DONE, parent)
+        self.unseen: set[int] = set()  # the rows (1 for the first under the heading) not yet wholly on screen
+        bar = self.scroller.verticalScrollBar()
+        bar.valueChanged.connect(self._look)
+        bar.rangeChanged.connect(self._look)
+        self.scroller.viewport().installEventFilter(self)
+        self.rows.installEventFilter(self)
         self.side_top.addWidget(_cell("Nets", "title"))
         self.nets = SettlementTable(margin=0, row_gap=4)
         self.side_top.addWidget(self.nets)
@@ -122,7 +132,11 @@ class SettlementPanel(RowsPanel):
         cards = " ".join(card_text(c) for c in dealer.cards if c is not None)
         status = dealer.status.value.upper() if dealer.status is not None and dealer.status is not Status.UNDER else ""
         self.title.setText(f"Dealer's hand {cards}  =  {dealer.total} {status}".rstrip())  # the prompt says to settle in order
-        self.rows.show_rows(settlement_rows(snap.settlement, snap))
+        rows = settlement_rows(snap.settlement, snap)
+        if rows != self.rows.rows:  # a new settlement is read from its first row
+            self.rows.show_rows(rows)
+            self.unseen = set(range(1, len(rows)))
+            self.scroller.verticalScrollBar().setValue(0)
         self.show_note(settled_before(snap))
         nets = [[(f"Seat {s.seat}", "amount"), (signed(s.net), _role(s.net))] for s in snap.seats if s.net is not None]
         if snap.bank is not None and snap.bank.net is not None:
@@ -136,6 +150,40 @@ class SettlementPanel(RowsPanel):
         if second is not None:
             self.keep_bank.setText(f"Done · seat {second} keeps the bank")
         self.keep_bank.setVisible(second is not None)
+        self._look()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:  # the rows laid out anew, or the room they have
+            self._look()
+        return super().eventFilter(watched, event)
+
+    def read_through(self) -> None:
+        """Scrolls on, each row not yet seen brought to the top in turn, until every row has been on
+        screen: as the dealer reads a long settlement (autoplay and the pace benchmark do so)."""
+        bar = self.scroller.verticalScrollBar()
+        while self.unseen:
+            target = min(self.rows.row_spans()[min(self.unseen)][0], bar.maximum())
+            if target == bar.value():  # a row taller than the screen: no scroll shows it whole
+                return
+            bar.setValue(target)
+
+    def _look(self) -> None:
+        """The rows wholly on screen now are seen; Done is lit once every row has been."""
+        if self.unseen:
+            top = self.scroller.verticalScrollBar().value()
+            bottom = top + self.scroller.viewport().height()
+            spans = self.rows.row_spans()
+            self.unseen -= {row for row in self.unseen
+                            if row < len(spans) and top <= spans[row][0] and spans[row][1] <= bottom}
+        held = bool(self.unseen)
+        text = f"↓ Scroll to row {self.rows.rows[max(self.unseen)][0][0]}" if held else DONE
+        if self.confirm.text() != text:
+            self.confirm.setText(text)
+        self.confirm.setEnabled(not held)
+        self.keep_bank.setEnabled(not held)
+
+
+DONE = "Done · next round"
 
 
 HEAD = [(text, "muted") for text in COLUMNS]

@@ -75,6 +75,14 @@ class SettlementTable(QWidget):
         """Each cell's lines as painted at the present width."""
         return [[list(lines) for lines in row] for row in self._laid(self._fitting(self.width()))[0]]
 
+    def row_spans(self) -> list[tuple[int, int]]:
+        """Each row's top and bottom in the table, as painted at the present width."""
+        spans, top = [], self._margin
+        for height in self._laid(self._fitting(self.width()))[2]:
+            spans.append((top, top + height))
+            top += height + self._row_gap
+        return spans
+
     @property
     def painted_width(self) -> int:
         """How far right the painted lines reach: within width() unless even the narrowest breaks

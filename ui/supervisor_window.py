@@ -15,10 +15,11 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QStackedWidget, QTabWidg
 
 from dealer_assist.errors import Failure
 from dealer_assist.history.supervisor_snapshot import SupervisorSnapshot
+from dealer_assist.rules.counts import count
 from dealer_assist.table.session import TableInput
 from dealer_assist.text.journal_text import words
 from dealer_assist.text.round_story import story
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from ui.confirm_overlay import confirm
 from ui.corrections_view import CorrectionsView, OpenRound
 from ui.dispute_report import write_report
@@ -145,7 +146,7 @@ class SupervisorWindow(QWidget):
     def refresh(self) -> None:
         """Read the journal and the table again: after a correction, and whenever the screens open."""
         snap = self.controller.supervisor_snapshot(RECALL_ROUNDS)
-        self.title.setText(f"Supervisor · table {snap.table_id} · {snap.rounds_closed} rounds closed")
+        self.title.setText(f"Supervisor · table {snap.table_id} · {count(snap.rounds_closed, 'round')} closed")
         self.recall.show_rounds(tuple(story(entry) for entry in snap.rounds))
         self.corrections.show_round(OpenRound.of(snap))
         self.rotation.show_status(RotationStatus.of(snap.rotation))

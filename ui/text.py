@@ -23,8 +23,10 @@ ENDED = {
 }
 
 
-FIRST_TO_ACT = "▶ first"  # the seat holding the action button (RULES.md §2.16): it acts first
-FIRST_TO_ACT_TIP = "This seat acts first this round (the action button)"
+# The seat holding the action button (RULES.md §2.16): the first in this round's action order, whoever
+# acts now (a seat acting now says "▶ to act"); so no arrow, which would read as the seat up next.
+FIRST_TO_ACT = "1st\naction"  # two short lines: beside "Seat 8" in the narrowest seat
+FIRST_TO_ACT_TIP = "This seat is first in this round's action order (the action button)"
 
 
 def signed(cents: Cents) -> str:
@@ -55,11 +57,6 @@ TABLE_STATES = {
     TableState.MISDEAL: "holding a misdeal",
     TableState.UNREAD: "holding a card the shoe could not read",
 }
-
-
-def count(n: int, thing: str) -> str:
-    """'1 card', '2 cards'."""
-    return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
 SEAT_AS_LAST = "Seat as last round"  # "Same as last round" (RULES.md §8.22) for the seat chosen

@@ -16,6 +16,7 @@ ACCENT = "#ffd166"
 PAY = "#3ddc84"
 COLLECT = "#ff6b6b"
 ALERT = "#e5484d"
+AMBER = "#ffb020"
 RED_SUIT = "#d32f2f"
 TOUCH = 56  # the smallest touch target in pixels (at least 48)
 
@@ -43,8 +44,9 @@ QLabel#big {{ font-size: {px(30)}px; font-weight: bold; }}
 QLabel#total {{ font-size: {px(24)}px; font-weight: bold; color: {ACCENT}; }}
 QLabel#status {{ font-size: {px(16)}px; color: {MUTED}; }}
 QLabel#button {{ background: {ACCENT}; color: #111; border-radius: {px(14)}px; font-weight: bold; padding: {px(2)}px {px(6)}px; }}
-/* A seat's "▶ first" badge is smaller: beside "Seat 8" it fits the narrowest seat, eight at 1280 px. */
-QFrame#seat QLabel#button {{ font-size: {px(14)}px; padding: {px(2)}px {px(3)}px; border-radius: {px(6)}px; }}
+/* A seat's "1st action" badge is smaller, on two lines no taller than "Seat 8": beside it, it fits the
+   narrowest seat, eight at 1280 px, and moves nothing below it. */
+QFrame#seat QLabel#button {{ font-size: {px(11)}px; padding: 0px {px(3)}px; border-radius: {px(5)}px; }}
 QLabel#pay {{ color: {PAY}; font-size: {px(24)}px; font-weight: bold; }}
 QLabel#collect {{ color: {COLLECT}; font-size: {px(24)}px; font-weight: bold; }}
 QLabel#row {{ font-size: {px(20)}px; font-weight: bold; }}
@@ -61,6 +63,8 @@ QPushButton#primary:disabled {{ background: #161d27; color: #4a5663; border-colo
 QFrame#banner {{ background: {ALERT}; border-radius: {px(10)}px; }}
 QFrame#banner[kind="refused"] {{ background: #8a5a00; }}
 QFrame#banner[kind="reader_back"] {{ background: #8a5a00; }}
+QFrame#banner[kind="device-amber"] {{ background: #8a5a00; }}
+QFrame#banner[kind="device-green"] {{ background: #1d6b43; }}
 QFrame#banner QLabel {{ color: white; font-size: {px(22)}px; font-weight: bold; }}
 QScrollArea {{ border: none; }}
 QScrollBar:vertical {{ width: {px(28)}px; background: {PANEL}; border: none; }}
@@ -68,8 +72,8 @@ QScrollBar::handle:vertical {{ background: #3a4f68; min-height: {px(TOUCH)}px; b
 QScrollBar::add-line:vertical, QScrollBar::sub-line:vertical {{ height: 0; }}
 QFrame#bench {{ background: {PANEL}; border-radius: {px(10)}px; min-width: {px(210)}px; max-width: {px(210)}px; }}
 QFrame#bench QPushButton {{ font-size: {px(17)}px; padding: 0 {px(6)}px; }}
-/* The wager pad's seven columns, "Table as last round" the widest, fit beside eight seats and the bench at 1280 px. */
-#wagers QPushButton {{ padding: 0 {px(6)}px; }}
+/* The wager pad's rows, and the chip row of every keypad alike, fit beside eight seats and the bench at 1280 px. */
+#wagers QPushButton, #chips QPushButton {{ padding: 0 {px(6)}px; }}
 """
 
 

@@ -4,26 +4,33 @@ of the last round go on again in one tap, and so do the whole table's ("Same as 
 RULES.md §8.22): most players bet as they did, and the dealer's taps are the game's pace."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QButtonGroup, QGridLayout, QPushButton, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QButtonGroup, QGridLayout, QHBoxLayout, QPushButton, QWidget
 
 from dealer_assist.rules.inputs import CloseInsurance, Input, Insure, NoMoreBets, PlaceWager, WagerKind
-from dealer_assist.rules.money import Cents
+from dealer_assist.rules.money import CHIP_VALUES, Cents
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.readings import WAGER_SPOTS
 from dealer_assist.table.snapshot import SeatView, TableSnapshot
 from dealer_assist.table.spots import Spot, SpotKind
 from dealer_assist.text.journal_text import money
+from ui.chip_row import ChipRow
 from ui.elided_label import ElidedLabel
-from ui.tap_guard import repeatable
 from ui.text import SEAT_AS_LAST, TABLE_AS_LAST
 from ui.theme import hold_place
 
-CHIPS: tuple[Cents, ...] = (100, 500, 2_500, 10_000)
+CHIPS: tuple[Cents, ...] = CHIP_VALUES[:4]  # $1 to $100, each in its column of every keypad
 INSURANCE = "insurance"
 KINDS: dict[str, str] = {
     WagerKind.BASE: "Base", WagerKind.LUCKY_LUCKY: "Lucky Lucky", WagerKind.BUSTER: "Buster", INSURANCE: "Insurance",
 }
+
+
+def _two_lines(text: str) -> str:
+    """A button's words in two lines, broken at the space nearest the middle: the chip row beside it keeps its width."""
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    middle = min(spaces, key=lambda i: abs(2 * i - len(text)))
+    return f"{text[:middle]}\n{text[middle + 1:]}"
 
 
 def _amount(seat: SeatView, kind: str) -> Cents:
@@ -33,8 +40,8 @@ def _amount(seat: SeatView, kind: str) -> Cents:
 
 class WagerPad(QWidget):
     """Emits each wager as the dealer keys it; the tracker checks it and the banner shows any refusal.
-    Row 0: the seat and its wager, the kinds, the seat's "as last round"; row 1: the chips, Clear,
-    "No more bets" (or "Close insurance" in its place) and the table's "as last round"."""
+    Row 0: the seat and its wager, the kinds, the seat's "as last round"; row 1: the chip row of
+    every keypad, "No more bets" (or "Close insurance" in its place) and the table's "as last round"."""
 
     entered = Signal(object)
 
@@ -44,53 +51,52 @@ class WagerPad(QWidget):
         self.seat: SeatView | None = None
         self.usable = False
         self.read: frozenset[Spot] = frozenset()  # spots the wager reader reads: their chips are the wagers
+        self.faulted: frozenset[Spot] = frozenset()  # spots under a reader fault: the dealer keys them
         self.seat_again: tuple[PlaceWager, ...] = ()  # what the seat's "as last round" places
         self.table_again: tuple[PlaceWager, ...] = ()  # what the table's places
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
-        self.target = ElidedLabel("Tap a seat", "amount", lines=2)  # "Seat 3", "Base $25": never widens its columns
-        layout.addWidget(self.target, 0, 0, 1, 2)
+        top = QHBoxLayout()
+        top.setSpacing(6)
+        self.target = ElidedLabel("Tap a seat", "amount", lines=2)  # "Seat 3", "Base $25": never widens its row
+        top.addWidget(self.target, 1)
         self.kinds = QButtonGroup(self)
         self.kind_buttons: dict[str, QPushButton] = {}
-        for column, (kind, text) in enumerate(KINDS.items(), start=2):
+        for kind, text in KINDS.items():
             button = QPushButton(text)
             button.setObjectName(f"kind_{kind}")
             button.setCheckable(True)
             hold_place(button)  # Lucky Lucky, where it is not offered, leaves its place empty
             self.kinds.addButton(button)
             self.kind_buttons[kind] = button
-            layout.addWidget(button, 0, column)
+            top.addWidget(button)
         self.kind_buttons[WagerKind.BASE].setChecked(True)
         self.kinds.buttonToggled.connect(lambda *_: self._show_target())
-        last = len(KINDS) + 2
-        self.seat_as_last = QPushButton(SEAT_AS_LAST)
+        layout.addLayout(top, 0, 0, 1, 2)
+        self.seat_as_last = QPushButton(_two_lines(SEAT_AS_LAST))
         self.seat_as_last.setObjectName("seat_as_last")
         self.seat_as_last.clicked.connect(lambda: self._enter(*self.seat_again))
-        layout.addWidget(self.seat_as_last, 0, last)
-        self.chip_buttons: dict[Cents, QPushButton] = {}
-        for column, chip in enumerate(CHIPS):
-            button = repeatable(QPushButton(f"+{money(chip)}"))
-            button.setObjectName(f"chip_{chip}")
-            button.clicked.connect(lambda _=False, c=chip: self._key(c))
-            layout.addWidget(button, 1, column)
-            self.chip_buttons[chip] = button
-        self.clear = QPushButton("Clear")
-        self.clear.setObjectName("wager_clear")
+        layout.addWidget(self.seat_as_last, 0, 2)
+        self.row = ChipRow(CHIPS, "chip_", "wager_clear")  # in the place it has in every keypad
+        self.row.tapped.connect(self._key)
+        self.chip_buttons = self.row.chips
+        self.clear = self.row.clear
         self.clear.clicked.connect(lambda: self._key(None))
-        layout.addWidget(self.clear, 1, len(CHIPS))
+        layout.addWidget(self.row, 1, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom)
         self.close_insurance = hold_place(QPushButton("Close insurance"))  # the wider of the two sets the column
         self.close_insurance.setObjectName("close_insurance")
         self.close_insurance.clicked.connect(lambda: self.entered.emit(CloseInsurance()))
-        layout.addWidget(self.close_insurance, 1, len(CHIPS) + 1)
+        layout.addWidget(self.close_insurance, 1, 1)
         self.no_more_bets = hold_place(QPushButton("No more bets"))
         self.no_more_bets.setObjectName("no_more_bets")
         self.no_more_bets.clicked.connect(lambda: self.entered.emit(NoMoreBets()))
-        layout.addWidget(self.no_more_bets, 1, len(CHIPS) + 1)  # the place of "Close insurance": one or the other
-        self.table_as_last = QPushButton(TABLE_AS_LAST)
+        layout.addWidget(self.no_more_bets, 1, 1)  # the place of "Close insurance": one or the other
+        self.table_as_last = QPushButton(_two_lines(TABLE_AS_LAST))
         self.table_as_last.setObjectName("table_as_last")
         self.table_as_last.clicked.connect(lambda: self._enter(*self.table_again))
-        layout.addWidget(self.table_as_last, 1, last)
+        layout.addWidget(self.table_as_last, 1, 2)
+        layout.setColumnStretch(1, 1)  # the room the chip row leaves
 
     def kind(self) -> str:
         return next(k for k, b in self.kind_buttons.items() if b.isChecked())
@@ -109,6 +115,7 @@ class WagerPad(QWidget):
         open_ = (betting or insuring) and not snap.held
         self.usable = open_ and self.seat is not None and not self.seat.player_dealer
         self.read = frozenset(view.reading.spot for view in snap.reader.spots) if snap.reader is not None else frozenset()
+        self.faulted = frozenset(snap.reader.faulted) if snap.reader is not None else frozenset()
         last = snap.last_round_of(seat) if seat is not None and betting and open_ else None
         self.seat_again = last.again if last is not None else ()
         self.table_again = snap.table_again if betting and open_ else ()
@@ -127,7 +134,9 @@ class WagerPad(QWidget):
             self.target.setText("Tap a seat")
             return
         kind = self.kind()
-        self.target.setText(f"Seat {self.seat.seat}\n{KINDS[kind]} {money(_amount(self.seat, kind))}" + (" · read" if read else ""))
+        spot = self._spot(self.seat.seat, kind)
+        said = " · read" if read else " · spot faulted: key it" if spot in self.faulted else ""
+        self.target.setText(f"Seat {self.seat.seat}\n{KINDS[kind]} {money(_amount(self.seat, kind))}{said}")
 
     @staticmethod
     def _spot(seat: int, kind: str) -> Spot:

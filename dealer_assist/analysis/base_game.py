@@ -23,6 +23,7 @@ from dealer_assist.analysis.hand_values import HandValues
 from dealer_assist.analysis.options import HandRules, Move, result_value
 from dealer_assist.analysis.shoe import Shoe
 from dealer_assist.analysis.strategy_table import NATURAL, VALUE_LABEL, Column, best, play_on_tables, situation, start_moves
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.outcomes import Standing, Status, base_outcome
 from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.totals import TARGET
@@ -63,7 +64,7 @@ class BaseGame:
                 else "the dealer's up card, after the peek has ruled out a Natural")
         shoe = ("an infinite deck (A-9 each 1/13, ten-value 4/13): exact, splits and re-splits to "
                 f"{self.profile.max_hands} hands included" if self.decks is None else
-                f"{self.decks} decks, approximated: each starting deal (the dealer's visible cards and "
+                f"{count(self.decks, 'deck')}, approximated: each starting deal (the dealer's visible cards and "
                 "the player's two cards) has its exact chance from the full shoe and is played against "
                 "the cards left after it, drawn with replacement for the rest of the round; a table "
                 "cell takes the move best on average over its deals; later decisions are taken against "

@@ -8,6 +8,7 @@ from typing import Any
 from dealer_assist.analysis.base_game import BaseGame
 from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.strategy_table import VALUE_LABEL, best
+from dealer_assist.rules.counts import count
 
 LETTER = {Move.HIT: "H", Move.STAND: "S", Move.DOUBLE: "D", Move.SPLIT: "P", Move.SURRENDER: "R"}
 COLOUR = {Move.HIT: "#f4f1e8", Move.STAND: "#e8b04a", Move.DOUBLE: "#5fa05f", Move.SPLIT: "#6f8fcf",
@@ -69,7 +70,7 @@ def strategy_chart_png(game: BaseGame) -> bytes:
     axes.set_xlim(-0.6, len(columns) + 0.6)
     axes.set_ylim(y, -1.5)
     axes.axis("off")
-    decks = "infinite deck" if game.decks is None else f"{game.decks} decks"
+    decks = "infinite deck" if game.decks is None else count(game.decks, "deck")
     seen = "dealer's up card" if game.profile.dealer_hole_card else "player-dealer's two cards"
     axes.set_title(f"{game.profile.title}: optimal strategy, {decks}, against the {seen}", fontsize=10)
     axes.text(len(columns) + 0.5, -1.2, f"player EV {game.ev:+.3%}", fontsize=9, ha="right", va="center",

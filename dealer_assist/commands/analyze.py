@@ -25,6 +25,7 @@ from dealer_assist.analysis.strategy_chart import LETTER, chart_columns, strateg
 from dealer_assist.analysis.strategy_table import best
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import CommandCode
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.money import Cents, format_money, parse_amount, to_units
 from dealer_assist.rules.profile import FreeBonus, Profile, load_profile
 from dealer_assist.rules.refusals import InputError, Refusal, RuleError
@@ -128,7 +129,7 @@ def _buster(args: argparse.Namespace) -> _Report:
     bonus = None if wager is None or profile.free_bonus == FreeBonus.NONE else (
         free_bonus_share(odds, profile.free_bonus, wager))
     rule = "hits" if profile.dealer_hits_soft_17 else "stands on"
-    title = f"Buster bet: {profile.id}, {profile.decks} decks, dealer {rule} soft 17"
+    title = f"Buster bet: {profile.id}, {count(profile.decks, 'deck')}, dealer {rule} soft 17"
     probabilities, exact = _lines_json(odds, "bust_by_cards", "no_bust")
     notes = [f"house edge: {_percent(odds.house_edge)}"]
     data: dict[str, object] = {
@@ -189,7 +190,7 @@ def _lucky_lucky(args: argparse.Namespace) -> _Report:
     probabilities, exact = _lines_json(odds, "lines", "loses")
     data: dict[str, object] = {"analysis": "lucky-lucky", "profile": profile.id, "decks": profile.decks,
                                "pays": {line.key: line.pays for line in odds.lines}, **probabilities, "exact": exact}
-    title = f"Lucky Lucky bet: {profile.id}, {profile.decks} decks"
+    title = f"Lucky Lucky bet: {profile.id}, {count(profile.decks, 'deck')}"
     return _odds_report(title, odds, LUCKY_LABELS, "18 or less", [f"house edge: {_percent(odds.house_edge)}"], data)
 
 
@@ -238,7 +239,7 @@ def _game(args: argparse.Namespace) -> _Report:
     if game is not None:
         exact[Wager.BASE] = Fraction(-game.ev)
     banker = "player-dealer" if profile.player_dealer else "house"
-    title = (f"Game: {profile.id}, {profile.decks} decks, {estimate.players} players, "
+    title = (f"Game: {profile.id}, {count(profile.decks, 'deck')}, {count(estimate.players, 'player')}, "
              f"{estimate.rounds:,} rounds, seed {estimate.seed}")
     rows = [title, f"the {banker}'s edge per unit wagered", "",
             f"{'wager':<14}{'edge':>10}{'95% interval':>24}{'exact, full shoe':>20}"]
@@ -287,7 +288,7 @@ def _seat_json(seat: SeatResult, banker: str) -> dict[str, object]:
 
 
 def _seat_lines(seat: SeatResult, banker: str) -> list[str]:
-    lines = [f"the {banker}'s seat, {seat.players} players betting {format_money(seat.wager)} each, a round "
+    lines = [f"the {banker}'s seat, {count(seat.players, 'player')} betting {format_money(seat.wager)} each, a round "
              f"(the bank covering every wager, optimal play):",
              f"  before fees {_money(Fraction(seat.banker_before_fees))}; the player's EV {seat.player_ev:+.4%}"]
     if banker == "house":
@@ -315,7 +316,7 @@ def _strategy(args: argparse.Namespace) -> _Report:
         "strategy": {label: column.to_json() for label, column in game.columns.items()},
         "insurance": game.insurance, "model": game.model(),
     }
-    decks = "infinite deck" if game.decks is None else f"{game.decks} decks"
+    decks = "infinite deck" if game.decks is None else count(game.decks, "deck")
     rows = [f"Optimal strategy: {profile.id}, {decks}", "", f"player EV per unit of initial wager: {game.ev:+.4%}", ""]
     label = "dealer up card" if profile.dealer_hole_card else "player-dealer's hand"
     rows.append(f"{label:<22}{'EV':>10}")

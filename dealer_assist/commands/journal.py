@@ -73,7 +73,7 @@ def render_round(entry: dict[str, Any]) -> str:
     (one `RoundStory`): inputs with the operations they caused, corrections, refusals and device
     records, the final hands, then the ledger."""
     told = story(entry)
-    lines = [f"{told.title}   {told.span}   records {told.records}"]
+    lines = ["   ".join(told.heading)]
     if told.bank:
         lines.append(f"Player-dealer's bank: {told.bank}")
     for step in told.steps:

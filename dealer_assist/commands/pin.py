@@ -9,8 +9,10 @@ A table's first PIN is never chosen on its screen, where whoever taps first woul
 Both read standard input, so a PIN never shows in a command line or the shell's history; at a
 terminal they ask for it unseen, the new PIN twice. `set`
 opens the table (making its journal when there is none), which takes the journal's lock, and
-records the PIN as the table's: the current PIN first when the table has one (the bench's printed
-PIN included), then the new one. It prints `{"pin_set": {"journal", "table_id"}}`.
+records the PIN as the table's, and nothing else (the table is not dealt, so no restart is
+recorded): the current PIN first when the table has one (the bench's printed PIN included), then
+the new one. A new PIN is checked by the one rule of `pins.check_new_pin` however it is given,
+before the table is opened. It prints `{"pin_set": {"journal", "table_id"}}`.
 """
 from __future__ import annotations
 
@@ -48,9 +50,11 @@ def _pin(argv: list[str]) -> int:
     if args.command == "hash":
         print(pin_hash_text(_one(lines, "a PIN")))
         return 0
+    if lines:
+        check_new_pin(lines[-1])  # the new PIN is the last line: refused before the table is opened
     start = table_start(args.config, args.table_id, args.profile, args.journal)
     start.journal.parent.mkdir(parents=True, exist_ok=True)
-    table = Table.open(start.journal, start.config, named=start.named)
+    table = Table.open(start.journal, start.config, named=start.named, resumed=False)
     table_id = table.session.config.table_id
     try:
         if table.pins.digest is None:
@@ -59,7 +63,6 @@ def _pin(argv: list[str]) -> int:
             if len(lines) != 2:
                 raise RuleError(Refusal.WRONG_PIN, f"table {table_id} has a supervisor PIN: give the "
                                 "current PIN, then the new one, a line each, on standard input")
-            check_new_pin(lines[1])
             table.set_pin(lines[1], lines[0], by=PinSetter.SETUP)
     finally:
         table.close()
@@ -72,6 +75,7 @@ def _typed(with_current: bool) -> list[str]:
     the table has one: an empty entry says it has none)."""
     current = getpass.getpass("Current PIN (Enter if the table has none): ").strip() if with_current else ""
     new = getpass.getpass("New PIN: ").strip()
+    check_new_pin(new)
     if getpass.getpass("New PIN again: ").strip() != new:
         raise RuleError(Refusal.PIN_MISMATCH, "the second entry differs from the first: nothing was set")
     return [current, new] if current else [new]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_assist.journal.errors import JournalClosed, JournalWriteFailed
+from dealer_assist.rules.counts import count
 
 GENESIS = b"\x00" * 32
 log = logging.getLogger(__name__)
@@ -164,6 +165,20 @@ class Journal:
         self.closed = True
         write_seal(self.path, self.seq, self.head)
 
+    def remove(self) -> None:
+        """Close and delete a journal made by a start that was then refused: the file and SQLite's
+        files beside it go, and no seal is written."""
+        self.db.close()
+        self.closed = True
+        for path in (self.path, self.path.with_name(self.path.name + "-wal"), self.path.with_name(self.path.name + "-shm"),
+                     seal_path(self.path)):
+            path.unlink(missing_ok=True)
+
+
+def intact(records: int) -> str:
+    """The verdict of a journal whose every record checks, from its file or from the pit's copy."""
+    return f"{count(records, 'record')} intact"
+
 
 def read_records(path: Path, since: int = 0) -> Iterator[Record]:
     db = _open_read_only(Path(path))
@@ -287,7 +302,7 @@ def verify(path: Path, since: int = 0, head: bytes = GENESIS) -> Verdict:
     seal_problem = check_seal(path, count, prev)
     if seal_problem:
         return _bad(path, count, seal_problem[0], seal_problem[1])
-    return Verdict(True, count, f"{count} records intact", None, checkpoint, prev, closed)
+    return Verdict(True, count, intact(count), None, checkpoint, prev, closed)
 
 
 def _bad(path: Path, good: int, first_bad: int | None, message: str) -> Verdict:
@@ -340,7 +355,8 @@ def check_seal(path: Path, records: int | None, head: bytes | None) -> tuple[int
                 return rows[0], f"record {rows[0]} is on {where}, which changed after the journal was sealed (records {rows[0]}-{rows[-1]})"
             return None, f"{where} changed after the journal was sealed"
     if records is not None and head is not None and (seal.get("records") != records or seal.get("head") != head.hex()):
-        return None, f"the seal is for {seal.get('records')} records but the journal has {records}"
+        sealed = seal.get("records")
+        return None, f"the seal is for {count(sealed, 'record') if isinstance(sealed, int) else sealed} but the journal has {records}"
     return None
 
 

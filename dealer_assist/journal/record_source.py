@@ -102,4 +102,4 @@ def verify_source(source: RecordSource) -> Verdict:
             count, prev = record.seq, record.hash
     except (OSError, ValueError, KeyError) as error:
         return Verdict(False, count, f"{source.name}: record {count + 1} is unreadable: {error}", count + 1)
-    return Verdict(True, count, f"{count} records intact", None, checkpoint, prev, closed)
+    return Verdict(True, count, journal.intact(count), None, checkpoint, prev, closed)

@@ -7,6 +7,7 @@ from fractions import Fraction
 from dealer_assist.rules.refusals import InputError, Refusal
 
 Cents = int
+CHIP_VALUES: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000, 100_000)  # the chips an amount is keyed in, $1 to $1,000
 
 
 def parse_amount(value: object, field: str) -> Cents:

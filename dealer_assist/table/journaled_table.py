@@ -29,9 +29,8 @@ from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.header import header_body, table_config
-from dealer_assist.table.lockout import LOCKED_FOR, wrong_tries
 from dealer_assist.table.match import refuse_other_table
-from dealer_assist.table.pins import PinGuard, PinSetter, new_pin, pin_from_hash_text
+from dealer_assist.table.pins import PinGuard, PinSetter, lock_refusal, new_pin, pin_from_hash_text
 from dealer_assist.table.readings import mispay_entries
 from dealer_assist.table.session import TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import (
@@ -62,6 +61,7 @@ class Table:
         self.clock = clock
         self.rounds_closed = rounds_closed
         self.stopped: str | None = None  # why the table stopped taking inputs, once it has
+        self.created = False  # this opening made the journal
         self._verified = (verdict.records, verdict.head)
         self._trial = _twin(session)  # works out each input before its record is written
 
@@ -69,23 +69,26 @@ class Table:
 
     @classmethod
     def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None,
-             clock: Callable[[], float] = time.time, named: Mapping[str, str] | None = None) -> Table:
+             clock: Callable[[], float] = time.time, named: Mapping[str, str] | None = None,
+             resumed: bool = True) -> Table:
         """Open or create the table's journal. Raises JournalInUse naming the process that holds it,
         InputError when a field the start `named` (field -> where it was named, e.g. "--profile")
-        differs from the journal's own table, and JournalDamaged on any damage."""
+        differs from the journal's own table, and JournalDamaged on any damage. An existing journal
+        records that the table resumed; `resumed=False` for a tool that opens it without dealing
+        (`pin set`), whose own record is all it adds."""
         path = Path(path)
         lock = JournalLock(path).acquire()
         try:
             if config is not None and named:
                 refuse_other_table(path, config, named)
-            return cls._opened(path, config, devices, clock, lock)
+            return cls._opened(path, config, devices, clock, lock, resumed)
         except BaseException:
             lock.release()
             raise
 
     @classmethod
     def _opened(cls, path: Path, config: TableConfig | None, devices: dict[str, Any] | None, clock: Callable[[], float],
-                lock: JournalLock) -> Table:
+                lock: JournalLock, resumed: bool) -> Table:
         verdict = verify(path) if path.exists() else Verdict(True, 0, "new journal")
         if not verdict.ok:
             raise JournalDamaged(verdict, verdict.message)
@@ -96,12 +99,15 @@ class Table:
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, header_body(config, session.profile, devices or {}, SOFTWARE))
             verdict = Verdict(True, journal.seq, "", None, 1, journal.head)
-            return cls(path, journal, session, PinGuard(), verdict, clock, 0, lock)
+            table = cls(path, journal, session, PinGuard(), verdict, clock, 0, lock)
+            table.created = True
+            return table
         session, pins = _recover(path, verdict)
         journal = Journal(path, verdict)
         table = cls(path, journal, session, pins, verdict, clock, verdict.closed, lock)
-        table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
-                                            "devices": devices or {}, "software": SOFTWARE})
+        if resumed:
+            table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
+                                                "devices": devices or {}, "software": SOFTWARE})
         return table
 
     # --- inputs -----------------------------------------------------------------------------------
@@ -119,7 +125,7 @@ class Table:
         return self._apply(event)
 
     def check_pin(self, pin: str) -> None:
-        """The supervisor's PIN check, every try recorded; too many wrong tries lock it (`lockout`)."""
+        """The supervisor's PIN check, every try recorded; `MAX_TRIES` wrong tries lock it (`pins`)."""
         self._check_running()
         try:
             events = self.pins.check(pin, self.clock())
@@ -130,7 +136,7 @@ class Table:
             self._write(RecordKind.SECURITY, body)
             self.pins.replay(body)
         if events[-1]["event"] == "pin_locked":
-            raise RuleError(Refusal.PIN_LOCKED, f"wrong supervisor PIN: {wrong_tries()}, {LOCKED_FOR}")
+            raise lock_refusal()
         if events[-1]["event"] != "pin_ok":
             raise RuleError(Refusal.WRONG_PIN, "wrong supervisor PIN")
 
@@ -227,6 +233,18 @@ class Table:
         """Seal the journal and give up its lock."""
         try:
             self.journal.close()
+        finally:
+            self.lock.release()
+
+    def discard(self) -> None:
+        """A start refused after the table was opened: a journal this opening made is deleted, before
+        its lock is given up, so the refused start leaves no journal, seal or lock behind; one that
+        was there before is closed as usual."""
+        if not self.created:
+            self.close()
+            return
+        try:
+            self.journal.remove()
         finally:
             self.lock.release()
 

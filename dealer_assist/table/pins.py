@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import math
 import os
 from dataclasses import dataclass
 from enum import StrEnum
@@ -39,13 +38,30 @@ def _hash(pin: str, salt: bytes) -> bytes:
     return hashlib.scrypt(pin.encode(), salt=salt, dklen=32, **SCRYPT)
 
 
+def guessable(pin: str) -> bool:
+    """A PIN the first guesses try: one digit throughout (0000) or a straight run up or down, the
+    count wrapping past 9 (1234, 7890, 4321)."""
+    steps = {(int(b) - int(a)) % 10 for a, b in zip(pin, pin[1:])}
+    return len(steps) == 1 and steps <= {0, 1, 9}
+
+
 def check_new_pin(pin: str) -> None:
-    """Raises, saying what is wrong, unless `pin` can be a supervisor PIN; a screen asks before
-    the PIN is entered the second time."""
+    """Raises, saying what is wrong, unless `pin` can be a supervisor PIN: the one rule of every way
+    a PIN is set (`pin set` from a terminal or a pipe, the table file's hash, the screen's change);
+    a screen asks before the PIN is entered the second time."""
     if pin and not pin.isdigit():
         raise RuleError(Refusal.BAD_PIN, f"a PIN is digits only ({MIN_DIGITS} to {MAX_DIGITS})")
     if not MIN_DIGITS <= len(pin) <= MAX_DIGITS:
         raise RuleError(Refusal.BAD_PIN, f"a PIN is {MIN_DIGITS} to {MAX_DIGITS} digits, this one has {len(pin)}")
+    if guessable(pin):
+        raise RuleError(Refusal.BAD_PIN, "a PIN of one digit repeated or of digits in a row (0000, 1234, 4321) "
+                        "is the first one guessed: choose another")
+
+
+def lock_refusal() -> RuleError:
+    """The refusal while the PIN is locked: it says why, not for how long, which the screen counts
+    down on a line of its own (`PinGuard.locked_until`)."""
+    return RuleError(Refusal.PIN_LOCKED, f"the supervisor PIN is locked after {MAX_TRIES} wrong tries in a row")
 
 
 def new_pin(pin: str, by: PinSetter) -> dict[str, Any]:
@@ -80,8 +96,12 @@ def pin_from_hash_text(text: str) -> dict[str, Any]:
 
 def bench_pin(journal_header: bytes) -> str:
     """The PIN a tool gives a journal it deals (the bench, an emulated table): worked out from the
-    journal's own first record, so every start of the tool knows it; printed, and never dealt live."""
-    return f"{int.from_bytes(hashlib.sha256(b'dealer-assist bench pin' + journal_header).digest()[:8], 'big') % 10**6:06d}"
+    journal's own first record, so every start of the tool knows it; printed, and never dealt live.
+    A guessable one is worked out again, so it is a PIN the table takes."""
+    seed = b"dealer-assist bench pin" + journal_header
+    while guessable(pin := f"{int.from_bytes(hashlib.sha256(seed).digest()[:8], 'big') % 10**6:06d}"):
+        seed += b"+"
+    return pin
 
 
 @dataclass
@@ -113,7 +133,7 @@ class PinGuard:
         if self.digest is None or self.salt is None:
             raise RuleError(Refusal.NO_PIN, "no supervisor PIN is set for this table")
         if now < self.locked_until:
-            raise RuleError(Refusal.PIN_LOCKED, f"the supervisor PIN is locked for {math.ceil(self.locked_until - now)} s more after {MAX_TRIES} wrong tries")
+            raise lock_refusal()
         if hmac.compare_digest(_hash(pin, self.salt), self.digest):
             return [{"event": "pin_ok"}]
         events: list[dict[str, Any]] = [{"event": "pin_wrong", "try": (self.wrong % MAX_TRIES) + 1}]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from dealer_assist.rules.cards import Card
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.inputs import Action, Decide, Input, Insure, NoMoreBets, PaymentsMade, PlaceWager
 from dealer_assist.rules.money import Cents, format_money
 from dealer_assist.rules.phases import Phase
@@ -152,7 +153,7 @@ class ReaderFlow:
         """A decision whose stake is the chips read: refused, naming the amount read, when the rules do not allow it."""
         error = tracker.verify(event)
         if error is None and reading.alien:
-            error = RuleError(Refusal.CHIPS_NOT_ALLOWED, f"{reading.alien} chips of another casino lie there too", "8.22")
+            error = RuleError(Refusal.CHIPS_NOT_ALLOWED, f"{count(reading.alien, 'chip')} of another casino there too", "8.22")
         if error is not None:
             raise RuleError(Refusal.CHIPS_NOT_ALLOWED, f"seat {reading.spot.seat}: {format_money(amount)} read on "
                             f"{reading.spot} for the {what}: {error.message}", error.rule)

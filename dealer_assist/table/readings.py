@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.inputs import Action, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents, format_money, to_units
 from dealer_assist.rules.refusals import Refusal, RuleError
@@ -72,7 +73,7 @@ class SpotProblem:
     def refusal(self) -> RuleError:
         spot, total = self.reading.spot, format_money(self.reading.amount)
         why = {
-            ReadingIssue.ALIEN: f"{self.reading.alien} chips of another casino lie on it",
+            ReadingIssue.ALIEN: f"{count(self.reading.alien, 'chip')} of another casino on it",
             ReadingIssue.BELOW_MINIMUM: f"{total} is below the {format_money(self.limit)} minimum",
             ReadingIssue.ABOVE_MAXIMUM: f"{total} is above the {format_money(self.limit)} maximum",
             ReadingIssue.REFUSED: self.message,

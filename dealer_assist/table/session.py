@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.rules.cards import Card
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.inputs import (
     CardDrawn, CheckedByHand, Decide, Input, PaymentsMade,
 )
@@ -435,7 +436,7 @@ class TableSession:
         check_signed(event)
         drawn = [(i, e.card) for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
         if not 0 <= event.index < len(drawn):
-            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {len(drawn)} cards: there is no card {event.index + 1}")
+            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {count(len(drawn), 'card')}: there is no card {event.index + 1}")
         position, was = drawn[event.index]
         replayed = list(self.round_inputs)
         replayed[position] = CardDrawn(event.card)

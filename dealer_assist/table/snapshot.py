@@ -23,6 +23,7 @@ from dealer_assist.rules.settlement import Row, Wager, banker_net, seat_nets
 from dealer_assist.rules.totals import hand_total
 from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table import reader_faults
+from dealer_assist.table.device_state import DeviceState, to_tell
 from dealer_assist.table.readings import WAGER_SPOTS, SpotProblem, must_hold, wager_changes
 from dealer_assist.table.session import TableSession, TableState
 from dealer_assist.table.session_inputs import SpotReading
@@ -246,6 +247,19 @@ class TableSnapshot:
     reader: ReaderView | None = None  # a table whose wager reader reads spots, or found something this round
     house_dealer: str | None = None  # the house dealer signed in (RULES.md §8.25)
     last_round: tuple[LastRound, ...] = ()  # while betting is open: each keyed seat that wagered in the round closed last
+    devices: tuple[DeviceState, ...] = ()  # each device's state, as the table's owner knows it
+
+    @property
+    def device_told(self) -> DeviceState | None:
+        """The device state to say in words: on the banner, or before the prompt while the banner
+        says something else (a refusal, a hold)."""
+        return to_tell(self.devices)
+
+    @property
+    def prompt_line(self) -> str:
+        """The prompt, after the word of a device state the banner has no room for."""
+        told = self.device_told
+        return f"{told.word} · {self.prompt}" if told is not None and self.attention is not None else self.prompt
 
     def was_settled_early(self, row: Row) -> bool:
         return (row.seat, row.hand, row.wager) in self.settled_early

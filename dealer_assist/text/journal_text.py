@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from dealer_assist.history.recall import HIDDEN
+from dealer_assist.rules.counts import count
 
 # A card's words are the rules' own, for the dealer's prompt too; named here for the screens and pages.
 from dealer_assist.rules.cards import card_text, parse_card
@@ -42,7 +43,7 @@ def _readings(reads: list[dict[str, Any]]) -> str:
     """A scan's readings: how many spots, and those that hold chips ("28 spots: 3.base $25, 4.ll $5")."""
     held = [f"{r['spot']} {money(r['amount'])}" + (f" + {r['alien']} alien" if r.get("alien") else "")
             for r in reads if r.get("amount") or r.get("alien")]
-    return f"{len(reads)} spots" + (f": {', '.join(held)}" if held else ", all empty")
+    return count(len(reads), "spot") + (f": {', '.join(held)}" if held else ", all empty")
 
 
 def _value(key: str, value: Any, typed: frozenset[str]) -> str:

@@ -3,6 +3,7 @@ change, a payout difference and a mispay, as the seats, the recall and the dispu
 With `seat` the words start with the seat ("Seat 3 · Base ..."); a seat's own panel leaves it out."""
 from __future__ import annotations
 
+from dealer_assist.rules.counts import count as counted
 from dealer_assist.rules.money import Cents
 from dealer_assist.table.readings import ReadingIssue, SpotProblem
 from dealer_assist.table.spots import Spot, SpotKind
@@ -21,7 +22,7 @@ def spot_name(spot: Spot, seat: bool = True) -> str:
 
 
 def _aliens(count: int) -> str:
-    return f"{count} chip{'' if count == 1 else 's'} of another casino"
+    return f"{counted(count, 'chip')} of another casino"
 
 
 def reading_problem(problem: SpotProblem, seat: bool = True) -> str:

@@ -93,6 +93,13 @@ class RoundStory:
         """When it started and ended, the end's date left out: the journal keeps rounds of one day."""
         return f"{self.started} → {self.ended[11:] or 'still open'}"
 
+    @property
+    def heading(self) -> tuple[str, ...]:
+        """The round's heading, part by part, as the recall screen, `journal recall` and the pit's
+        recall page each join them: which round, when, its records and who dealt it."""
+        return (self.title, self.span, f"records {self.records}",
+                f"dealt by {self.dealers}" if self.dealers else "no dealer signed in")
+
 
 def _state(entry: dict[str, Any]) -> str:
     if entry["voided"]:

@@ -1,6 +1,7 @@
 """`dealer-assist journal ...`: the table's journal commands, plus the two that need the pit.
 
-`journal ship DB --pit URL --pit-creds FILE` sends what the stream lacks; `journal verify DB --pit
+`journal ship DB --pit URL --pit-creds FILE [--listen]` sends what the stream lacks (and, with
+`--listen`, answers the pit's resend requests until Ctrl-C); `journal verify DB --pit
 URL [--token FILE]` checks the file against the pit's witnessed copy as well as on its own. Every
 other `journal` command is the domain's own (`dealer_assist.commands.journal`), which never
 imports the card room.
@@ -38,8 +39,11 @@ def ship_main(argv: list[str]) -> int:
     parser.add_argument("db", type=Path)
     parser.add_argument("--pit", required=True, metavar="URL", help="the broker: nats://HOST:PORT or tls://..., comma-separated")
     parser.add_argument("--pit-creds", required=True, metavar="FILE", help="the table's credentials (dealer-assist pit table add)")
+    parser.add_argument("--listen", action="store_true",
+                        help="after sending, answer the pit's requests for records again until Ctrl-C")
     args = parser.parse_args(argv)
     from pit.shipping.link import PitLink
+    from pit.shipping.ship_listen import listen
 
     try:
         if not args.db.is_file():
@@ -50,14 +54,17 @@ def ship_main(argv: list[str]) -> int:
         print(f"dealer-assist journal ship: {error}", file=sys.stderr)
         return USAGE_ERROR
     code, message = asyncio.run(ship(args.db, table_id, link))
-    print(message, file=sys.stdout if code == 0 else sys.stderr)
+    print(message, file=sys.stdout if code == 0 else sys.stderr, flush=True)
+    if args.listen:
+        return asyncio.run(listen(args.db, table_id, link, ship))
     return code
 
 
 async def ship(path: Path, table_id: str, link: PitLink) -> tuple[int, str]:
-    """Send what the stream lacks, then ask the broker again that it holds the journal's head."""
+    """Send what the stream lacks (its gaps, then what follows its highest record), then ask the
+    broker again that it holds every record of the journal."""
     from pit.shipping.link import quietly_close
-    from pit.shipping.outbox import Divergence, journal_of, position, ship_from
+    from pit.shipping.outbox import Divergence, fill, holding, journal_of, ship_from
 
     errors: list[str] = []
     lost = asyncio.Event()
@@ -78,9 +85,10 @@ async def ship(path: Path, table_id: str, link: PitLink) -> tuple[int, str]:
         return 1, f"FAILED: the broker at {', '.join(link.urls)} cannot be reached: {error or type(error).__name__}"
     try:
         js = client.jetstream(timeout=5.0)
-        held = await position(js, table_id, journal, path)
-        await ship_from(js, table_id, journal, path, held, lost, lambda seq: None)
-        now = await position(js, table_id, journal, path)
+        held = await holding(client, table_id, journal, path)
+        await fill(js, table_id, journal, path, held.missing, lost)
+        await ship_from(js, table_id, journal, path, held.top, lost, lambda seq: None)
+        now = await holding(client, table_id, journal, path)
     except Divergence as divergence:
         return 1, f"DIVERGED: {divergence}; nothing was sent"
     except Exception as error:
@@ -88,9 +96,12 @@ async def ship(path: Path, table_id: str, link: PitLink) -> tuple[int, str]:
         return 1, f"FAILED: the broker refused or stopped answering: {error or type(error).__name__}{detail}"
     finally:
         await quietly_close(client)
-    if now < head:
-        return 1, f"FAILED: the stream holds records 1-{now} of {head} after sending"
-    return 0, f"OK: the pit's stream holds all {head} records of journal {journal[:12]} ({head - held} sent now)"
+    if not now.complete(head):
+        return 1, (f"FAILED: the stream lacks {now.lacking(head)} of {head} records after sending, "
+                   f"from seq {now.first_missing}")
+    gaps = f", {len(held.missing)} of them in gaps from seq {held.first_missing}" if held.missing else ""
+    return 0, (f"OK: the pit's stream holds all {head} records of journal {journal[:12]} "
+               f"({held.lacking(head)} sent now{gaps})")
 
 
 def verify_main(argv: list[str]) -> int:

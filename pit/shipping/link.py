@@ -6,6 +6,7 @@ than dealing on while it silently ships nowhere.
 from __future__ import annotations
 
 import argparse
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from pit.stream.wire import check_table_id
 
 SCHEMES = ("nats", "tls")
 CONNECT_TIMEOUT_S = 2.0
+CLOSE_TIMEOUT_S = 1.0
 
 
 class PitLinkError(PitError):
@@ -84,9 +86,10 @@ class PitLink:
 
 
 async def quietly_close(client: Client) -> None:
-    """Close a connection that may already be dead; what it fails with no longer matters."""
+    """Close a connection that may already be dead, within CLOSE_TIMEOUT_S; what it fails with no
+    longer matters."""
     try:
-        await client.close()
+        await asyncio.wait_for(client.close(), CLOSE_TIMEOUT_S)
     except Exception:  # the connection is being dropped either way
         pass
 

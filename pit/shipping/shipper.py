@@ -2,11 +2,13 @@
 
 It runs on a thread of its own with its own asyncio loop. The table hands it each durable record
 through a record sink (`offer`), which only notes the journal's new head and wakes the thread: it
-never blocks and never raises into the table. What to send is always read from the journal file,
-from the record after the last one the broker says it holds, after a start, a lost connection or
-any failure (or from the first record this shipper sent and did not see acknowledged, if that is
-earlier); a failure is retried with back-off, for as long as it takes. A journal behind the
-stream is a divergence: shipping stops for good (until the table restarts) and the status says so.
+never blocks and never raises into the table. What to send is always read from the journal file:
+after a start, a lost connection, any failure, or the pit's resend request, the broker is asked
+which records of the journal the stream holds, and the missing ones go first (gaps included), then
+the records after its highest; a failure is retried with back-off, for as long as it takes. A
+broker that is reached but stores nothing is "cannot store", steadily, and still hears the status.
+A journal behind the stream is a divergence: shipping stops for good (until the table restarts)
+and the status says so.
 """
 from __future__ import annotations
 
@@ -14,24 +16,41 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 
 from dealer_assist.journal.journal_file import Record, Sink, last_seq, record_at
 from pit.shipping.link import PitLink, quietly_close
-from pit.shipping.outbox import Divergence, journal_of, position, ship_from
+from pit.shipping.outbox import (
+    Divergence,
+    Refused,
+    fill,
+    holding,
+    journal_of,
+    ship_from,
+)
 from pit.shipping.table_view import StatusSource, TableView
-from pit.stream.wire import STATUS_EVERY_S, StatusMessage, check_table_id
+from pit.stream.wire import (
+    STATUS_EVERY_S,
+    ResendRequest,
+    StatusMessage,
+    WireError,
+    check_table_id,
+    resend_subject,
+)
 
 log = logging.getLogger(__name__)
 BACKOFF_FIRST_S = 0.2
 BACKOFF_MAX_S = 5.0
 STATUS_MIN_GAP_S = 0.1  # a status that changed goes out at once, but at most this often
 API_TIMEOUT_S = 2.0
+STOP_GRACE_S = 0.5  # at stop, how long a session may take to send its last status before it is cut
+STOP_JOIN_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +63,7 @@ class LinkState:
     head: int = 0
     error: str | None = None  # why the link is down
     divergence: str | None = None  # the journal is behind the stream: nothing more is shipped
+    refused: str | None = None  # the broker is reached but stores nothing: why
 
     @property
     def to_ship(self) -> int:
@@ -51,9 +71,11 @@ class LinkState:
 
 
 def link_text(state: LinkState) -> str:
-    """The dealer's status line: "pit: up" / "pit: down · 312 to send"."""
+    """The dealer's status line: "pit: up" / "pit: down · 312 to send" / "pit: cannot store · 312 to send"."""
     if state.divergence is not None:
         return "pit: stopped · journal behind the pit, call the floor supervisor"
+    if state.refused is not None:
+        return f"pit: cannot store · {state.to_ship} to send"
     backlog = f" · {state.to_ship} to send" if state.to_ship else ""
     return f"pit: {'up' if state.up else 'down'}{backlog}"
 
@@ -69,7 +91,7 @@ class Shipper:
         self.link = link
         self.status_source = status
         self._state = LinkState()
-        self._asked = False  # the broker has said where the journal stands: `shipped` is known from then on
+        self._resend = False  # the pit asked for records again: look at what the stream holds
         self._head = 0
         self._on_link = on_link
         self._told: str | None = None
@@ -102,8 +124,10 @@ class Shipper:
         self._ready.wait(5.0)
         return self
 
-    def stop(self, drain_s: float = 0.0) -> None:
-        """Stop shipping; first wait up to `drain_s` for the stream to hold every record."""
+    def stop(self, drain_s: float = 0.0, interrupt: threading.Event | None = None, cut_s: float = 1.5) -> None:
+        """Stop shipping; first wait up to `drain_s` for the stream to hold every record, or up to
+        `cut_s` once `interrupt` is set (Ctrl-C). Whatever the broker does, this returns within
+        that wait plus STOP_GRACE_S and a close."""
         if not self._thread.is_alive():
             return
         deadline = time.monotonic() + drain_s
@@ -111,6 +135,9 @@ class Shipper:
             state = self.state
             if state.divergence is not None or (state.up and state.to_ship == 0):
                 break
+            if interrupt is not None and interrupt.is_set():
+                deadline = min(deadline, time.monotonic() + cut_s)
+                interrupt = None
             time.sleep(0.02)
         loop, stopping = self._loop, self._stopping
         if loop is not None and stopping is not None:
@@ -118,7 +145,7 @@ class Shipper:
                 loop.call_soon_threadsafe(stopping.set)
             except RuntimeError:  # the loop has already ended
                 pass
-        self._thread.join(10.0)
+        self._thread.join(STOP_JOIN_S)
 
     def wait_shipped(self, seq: int, timeout: float) -> bool:
         """True once the stream holds record `seq` (for tests and a table's clean exit)."""
@@ -152,7 +179,7 @@ class Shipper:
             if text == self._told:
                 return
             self._told = text
-        self._on_link(text, state.up and state.divergence is None)
+        self._on_link(text, state.up and state.divergence is None and state.refused is None)
 
     # --- the shipper's thread --------------------------------------------------------------------
 
@@ -170,7 +197,14 @@ class Shipper:
         self._set(head=last_seq(self.path))
         backoff, attempt = BACKOFF_FIRST_S, 0
         while not self._stopping.is_set():
-            if await self._session(attempt):
+            session = asyncio.ensure_future(self._session(attempt))
+            await self._wait_for(session, None)
+            if not session.done():  # stopping: a moment for the last status, then the session is cut
+                await asyncio.wait({session}, timeout=STOP_GRACE_S)
+                session.cancel()
+                await asyncio.wait({session})
+                return
+            if session.result():
                 backoff = BACKOFF_FIRST_S
             await self._pause(backoff)
             backoff, attempt = min(backoff * 2, BACKOFF_MAX_S), attempt + 1
@@ -191,33 +225,22 @@ class Shipper:
 
         client: Client | None = None
         reached = False
+        journal: str | None = None
         try:
             client = await self.link.connect(self.table_id, on_error, on_lost, attempt)
-            js = client.jetstream(timeout=API_TIMEOUT_S)
             journal = await self._journal()
             if journal is None:
                 return reached
-            shipped = self._state.shipped
-            if self._state.divergence is None:
-                try:
-                    held = await position(js, self.table_id, journal, self.path)
-                    # Never on from past a record sent and not seen acknowledged: the stream may have
-                    # refused it (no leader) and stored later ones of its window. Those go again and
-                    # are dropped on their Nats-Msg-Id; it is stored after them, and the pit's ingest
-                    # holds them until it comes (a record is witnessed only on its predecessor).
-                    shipped = min(held, shipped) if self._asked else held
-                    self._asked = True
-                except Divergence as divergence:
-                    log.error("%s: %s", self.path, divergence)
-                    self._set(divergence=str(divergence))
+            await client.subscribe(resend_subject(self.table_id), cb=self._resend_asked(journal))
+            self._set(up=True, error=None)
             reached = True
-            self._set(up=True, error=None, shipped=shipped)
             last_status: tuple[float, StatusMessage | None] = (0.0, None)
+            self._resend = True  # a session starts by looking at what the stream holds
             while not self._stopping.is_set() and not lost.is_set():
                 self._wake.clear()
+                last_status, wait = await self._status(client, journal, last_status)  # before a slow refusal
                 if self._state.divergence is None:
-                    shipped = await ship_from(js, self.table_id, journal, self.path, shipped, lost,
-                                              lambda seq: self._set(shipped=seq))
+                    await self._ship(client, journal, lost)
                 last_status, wait = await self._status(client, journal, last_status)
                 if not self._wake.is_set():
                     await self._wait_for(self._wake, wait)
@@ -228,13 +251,62 @@ class Shipper:
             reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
             if errors:
                 reason += f" ({errors[-1]})"
-            if reason != self._state.error:  # once per cause, not once per retry
-                log.warning("%s: pit link down: %s", self.path, reason)
-            self._set(up=False, error=reason)
+            if reason != (self._state.refused or self._state.error):  # once per cause, not once per retry
+                log.warning("%s: pit link %s: %s", self.path, "cannot store" if isinstance(error, Refused) else "down",
+                            reason)
+            if isinstance(error, Refused) and client is not None and journal is not None:
+                # reached, yet nothing is stored: the floor hears so from the status, and the dealer's
+                # line says "cannot store" until a record is acknowledged, not "up" and "down" by turns
+                self._set(up=True, refused=reason, error=None)
+                await self._status(client, journal, (0.0, None))
+                reached = False  # the back-off grows while the broker refuses
+            else:
+                self._set(up=False, error=reason, refused=None)
         finally:
             if client is not None:
                 await quietly_close(client)
         return reached
+
+    async def _ship(self, client: Client, journal: str, lost: asyncio.Event) -> None:
+        """The records the stream lacks: after a start or a resend request, the gaps below its highest
+        record (found from the broker), then every record after what it holds."""
+        js = client.jetstream(timeout=API_TIMEOUT_S)
+        shipped = self._state.shipped
+        if self._resend:
+            self._resend = False
+            try:
+                held = await holding(client, self.table_id, journal, self.path)
+            except Divergence as divergence:
+                log.error("%s: %s", self.path, divergence)
+                self._set(divergence=str(divergence))
+                return
+            self._set(shipped=held.first_missing - 1)
+            if held.missing:
+                log.info("%s: the stream lacks %d records from seq %d: sending them again", self.path,
+                         len(held.missing), held.first_missing)
+                await fill(js, self.table_id, journal, self.path, held.missing, lost)
+                self._set(refused=None)
+            shipped = held.top
+            self._set(shipped=shipped)
+        await ship_from(js, self.table_id, journal, self.path, shipped, lost, self._acked)
+
+    def _acked(self, seq: int) -> None:
+        self._set(shipped=seq, refused=None)
+
+    def _resend_asked(self, journal: str) -> Callable[[Msg], Awaitable[None]]:
+        """The pit's resend request for this journal: look again at what the stream holds, and fill it."""
+        async def asked(message: Msg) -> None:
+            try:
+                request = ResendRequest.from_json(message.data)
+            except WireError as error:
+                log.warning("%s: a resend request was not understood: %s", self.path, error)
+                return
+            if request.journal == journal:
+                log.info("%s: the pit asks for records from seq %d", self.path, request.from_seq)
+                self._resend = True
+                self._wake_up()
+
+        return asked
 
     async def _journal(self) -> str | None:
         """The journal's identity, waiting for its first record if the file has none yet."""
@@ -270,7 +342,7 @@ class Shipper:
                 log.debug("%s: the table's status could not be read", self.path, exc_info=True)
         view = view or self._header_view()
         return StatusMessage(self.table_id, journal, view.profile, view.round_id, view.phase, view.player_dealer,
-                             view.devices, state.head, state.to_ship, sent, state.divergence)
+                             view.devices, state.head, state.to_ship, sent, state.divergence, state.refused)
 
     def _header_view(self) -> TableView:
         header = record_at(self.path, 1).body
@@ -280,14 +352,18 @@ class Shipper:
         if self._wake is not None:
             self._wake.set()
 
-    async def _wait_for(self, event: asyncio.Event, timeout: float) -> None:
+    async def _wait_for(self, event: asyncio.Event | asyncio.Future[bool], timeout: float | None) -> None:
+        """Until `event` is set (or done), stopping begins, or `timeout` passes."""
         assert self._stopping is not None
-        waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(self._stopping.wait())]
+        waited = asyncio.ensure_future(event.wait()) if isinstance(event, asyncio.Event) else event
+        stopping = asyncio.ensure_future(self._stopping.wait())
         try:
-            await asyncio.wait(waits, timeout=max(0.0, timeout), return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({waited, stopping}, timeout=None if timeout is None else max(0.0, timeout),
+                               return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for wait in waits:
-                wait.cancel()
+            stopping.cancel()
+            if waited is not event:
+                waited.cancel()
 
     async def _pause(self, seconds: float) -> None:
         assert self._stopping is not None

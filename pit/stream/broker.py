@@ -2,8 +2,9 @@
 
 A table's NKEY seed file is its `--pit-creds`; the broker knows only the public key. A table may
 publish only its own records and status, ask the stream for the last record of its own journals
-(a direct get), and hear the replies on its own inbox, so one table's credentials can never write,
-or read, another table's subjects (PIT.md §6).
+(a direct get) and which records of them it holds (a consumer filtered on its own subjects), hear
+the replies on its own inbox and the pit's resend requests on its own subject, so one table's
+credentials can never write, or read, another table's subjects (PIT.md §6).
 """
 from __future__ import annotations
 
@@ -17,15 +18,19 @@ from urllib.parse import quote, urlsplit
 
 import nacl.signing
 import nkeys
-from nats.js.api import DiscardPolicy, ExternalStream, RetentionPolicy, StorageType, StreamConfig, StreamSource
+from nats.aio.client import Client
+from nats.js.api import (AckPolicy, ConsumerConfig, DeliverPolicy, DiscardPolicy, ExternalStream, RetentionPolicy,
+                         StorageType, StreamConfig, StreamSource)
 from nats.js.client import JetStreamContext
 from nats.js.errors import APIError, NotFoundError
 
 from pit.errors import BadValue
-from pit.stream.wire import STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message
+from pit.stream.wire import (STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message,
+                             records_subject, resend_subject, seq_of_msg_id)
 
 DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
 MAX_REPLICAS = 3
+CONSUMER_LAPSE_S = 30.0  # a table's consumer reading what the stream holds of its journal is gone this long after
 # JetStream's answers to replicas it cannot place: no suitable peers, insufficient resources, not clustered
 PLACEMENT_REFUSED = (10005, 10023, 10074)
 ROOM_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # also a JetStream domain and a subject token
@@ -73,8 +78,9 @@ def table_permissions(table_id: str) -> dict[str, dict[str, list[str]]]:
     check_table_id(table_id)
     return {
         "publish": {"allow": [f"da.records.{table_id}.>", f"da.status.{table_id}",
-                              f"$JS.API.DIRECT.GET.{STREAM}.da.records.{table_id}.>"]},
-        "subscribe": {"allow": [f"{inbox_prefix(table_id)}.>"]},
+                              f"$JS.API.DIRECT.GET.{STREAM}.da.records.{table_id}.>",
+                              f"$JS.API.CONSUMER.CREATE.{STREAM}.*.da.records.{table_id}.>"]},
+        "subscribe": {"allow": [f"{inbox_prefix(table_id)}.>", resend_subject(table_id)]},
     }
 
 
@@ -125,6 +131,30 @@ async def last_shipped(js: JetStreamContext, table_id: str, journal: str) -> Rec
     except NotFoundError:
         return None
     return parse_record_message(raw.data or b"")
+
+
+async def held_seqs(client: Client, table_id: str, journal: str, timeout: float = 5.0) -> list[int]:
+    """Every seq of `journal` the stream holds, in the stream's order: what the stream has, gaps and
+    all, not just its last message. Read from the Nats-Msg-Id headers an ephemeral consumer filtered
+    on the journal's subject delivers (headers only, no acknowledgements; it lapses by itself); the
+    consumer's own count says how many to wait for."""
+    subject = records_subject(table_id, journal)
+    deliver = client.new_inbox()
+    subscription = await client.subscribe(deliver)
+    try:
+        config = ConsumerConfig(name=f"{table_id}-{deliver.rsplit('.', 1)[-1]}", filter_subject=subject,
+                                deliver_subject=deliver, deliver_policy=DeliverPolicy.ALL, ack_policy=AckPolicy.NONE,
+                                headers_only=True, inactive_threshold=CONSUMER_LAPSE_S)
+        info = await client.jetstream(timeout=timeout).add_consumer(STREAM, config)
+        pending = (info.num_pending or 0) + ((info.delivered.consumer_seq or 0) if info.delivered else 0)
+        seqs: list[int] = []
+        while pending > 0:
+            message = await subscription.next_msg(timeout)
+            seqs.append(seq_of_msg_id((message.headers or {}).get("Nats-Msg-Id", "")))
+            pending = message.metadata.num_pending
+        return seqs
+    finally:
+        await subscription.unsubscribe()
 
 
 @dataclass(frozen=True, slots=True)

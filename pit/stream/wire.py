@@ -20,6 +20,7 @@ from pit.errors import PitCode, PitError
 STREAM = "DA_RECORDS"
 STREAM_SUBJECTS = "da.records.>"
 STATUS_EVERY_S = 5.0
+RESEND_SUBJECT = "da.resend.{table_id}"  # the pit's resend requests to a table (core NATS, not stored)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -48,6 +49,31 @@ def status_subject(table_id: str) -> str:
     return f"da.status.{check_table_id(table_id)}"
 
 
+def resend_subject(table_id: str) -> str:
+    return RESEND_SUBJECT.format(table_id=check_table_id(table_id))
+
+
+@dataclass(frozen=True, slots=True)
+class ResendRequest:
+    """The pit lacks `from_seq` of `journal` while later records wait (PIT.md §2): send again from there."""
+
+    journal: str
+    from_seq: int
+
+    def to_json(self) -> bytes:
+        return json.dumps({"journal": self.journal, "from_seq": self.from_seq}, separators=(",", ":")).encode()
+
+    @classmethod
+    def from_json(cls, data: bytes) -> ResendRequest:
+        raw = _object(data, "resend request")
+        journal, from_seq = _field(raw, "journal", str), _field(raw, "from_seq", int)
+        if not _HEX64.fullmatch(journal):
+            raise WireError(f"resend request: journal {journal!r} is not 64 hex digits")
+        if from_seq < 1:
+            raise WireError(f"resend request: from_seq {from_seq} is not a record's seq (1 or more)")
+        return cls(journal, from_seq)
+
+
 def journal_identity(header: Record) -> str:
     """A journal's identity: the hex hash of its first record (a table can start a new journal)."""
     if header.seq != 1 or header.kind is not RecordKind.TABLE:
@@ -60,6 +86,12 @@ def msg_id(journal: str, seq: int) -> str:
     return f"{journal}:{seq}"
 
 
+def seq_of_msg_id(value: str) -> int:
+    """The seq a `Nats-Msg-Id` header names (`msg_id`'s inverse); WireError for another header."""
+    journal, _, seq = value.rpartition(":")
+    if not _HEX64.fullmatch(journal) or not seq.isdigit():
+        raise WireError(f"Nats-Msg-Id {value!r} is not JOURNAL:SEQ")
+    return int(seq)
 
 
 class RecordMessage(msgspec.Struct, frozen=True):
@@ -191,6 +223,7 @@ class StatusMessage:
     to_ship: int  # records journaled but not yet in the stream
     sent: str = ""  # the table's wall clock, ISO 8601 UTC
     divergence: str | None = None  # the table saw its journal behind the stream (PIT.md §4)
+    cannot_store: str | None = None  # the broker refuses the table's records: why (PIT.md §2)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def encode(self) -> bytes:
@@ -222,7 +255,7 @@ def parse_status_message(data: bytes) -> StatusMessage:
     return StatusMessage(check_table_id(_field(raw, "table_id", str)), _field(raw, "journal", str),
                          _field(raw, "profile", str), round_id, _field(raw, "phase", str), player_dealer,
                          {str(k): str(v) for k, v in devices.items()}, _field(raw, "last_seq", int),
-                         _field(raw, "to_ship", int), sent, raw.get("divergence"),
+                         _field(raw, "to_ship", int), sent, raw.get("divergence"), _optional_text(raw, "cannot_store"),
                          extra if isinstance(extra, dict) else {})
 
 
@@ -234,6 +267,13 @@ def _object(data: bytes, what: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise WireError(f"{what}: not a JSON object")
     return raw
+
+
+def _optional_text(raw: dict[str, Any], name: str) -> str | None:
+    value = raw.get(name)
+    if value is not None and not isinstance(value, str):
+        raise WireError(f"message: field {name!r} is {type(value).__name__}, not a string or null")
+    return value
 
 
 def _field(raw: dict[str, Any], name: str, kind: type) -> Any:

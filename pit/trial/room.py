@@ -30,6 +30,7 @@ from dealer_assist.commands.command_line import JsonArgumentParser, Stream, repo
 from pit.address import Address, parse_address
 from pit.errors import PitCode, PitError
 from pit.service.store.pit_store import DB_ENV
+from dealer_assist.rules.counts import count
 from pit.trial.local_services import (NatsServer, PostgresCluster, ServiceError, bind_error, free_port,
                                       multi_host_dsn)
 
@@ -361,7 +362,7 @@ def _room(argv: list[str]) -> int:
                           "data": str(room.folder), "store": room.dsn, "broker": room.broker_urls}), flush=True)
         for part, pid in room.parts():
             print(f"{part} {pid}", flush=True)
-        print(f"The card room is up: {args.tables} tables dealing.\n  dashboard:   {'  '.join(room.dashboards)}\n"
+        print(f"The card room is up: {count(args.tables, 'table')} dealing.\n  dashboard:   {'  '.join(room.dashboards)}\n"
               f"  first login: {name} / {password}\n  data:        {room.folder}\n{room.failure_hint()}\n"
               "Ctrl-C stops everything.", flush=True)
         while True:

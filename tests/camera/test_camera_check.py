@@ -6,10 +6,10 @@ from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, Pl
 from dealer_assist.table.session import TableConfig, TableSession
 from dealer_assist.table.session_inputs import ShoeLoaded
 from dealer_assist.table.snapshot import build_table_snapshot
-from devices.camera_check import CameraCheck, describe, differences, reported_by_zone
-from devices.camera_codes import CardCode
-from devices.camera_mismatch import MismatchKind
-from devices.camera_reader import FrameReading, Sighting
+from devices.camera.check import CameraCheck, describe, differences, reported_by_zone
+from devices.camera.codes import CardCode
+from devices.camera.mismatch import MismatchKind
+from devices.camera.reader import FrameReading, Sighting
 
 
 def cards(*codes: str) -> list:

@@ -11,9 +11,9 @@ from calibration.camera_calibration import Calibration
 from calibration.layout import Layout
 from dealer_assist.errors import Failure
 from dealer_assist.rules.cards import Card
-from devices.camera_codes import CardCode, parse_card_code
-from devices.camera_decoders import DEFAULT_DECODER, DecoderName, make_decoder
-from devices.camera_reader import CardReader
+from devices.camera.codes import CardCode, parse_card_code
+from devices.camera.decoders import DEFAULT_DECODER, DecoderName, make_decoder
+from devices.camera.reader import CardReader
 from hw_sims.synthetic_camera import SyntheticCamera, card_face
 from hw_sims.synthetic_camera_codes import Symbology
 

@@ -11,10 +11,10 @@ import pytest
 from calibration.calibration_file import load_calibration
 from calibration.layout import Layout
 from dealer_assist.errors import Failure
-from devices.camera import watch
-from devices.camera_placements import PlacementTracker
-from devices.camera_reader import CardReader
-from devices.camera_source import CameraSource
+from devices.camera.adapter import watch
+from devices.camera.placements import PlacementTracker
+from devices.camera.reader import CardReader
+from devices.camera.source import CameraSource
 from hw_sims.synthetic_camera import SyntheticCamera
 from hw_sims.synthetic_camera_effects import Perturbation
 from ui.cli import main as cli

@@ -9,10 +9,10 @@ import pytest
 from calibration.camera_calibration import Calibration
 from calibration.layout import Layout
 from dealer_assist.rules.cards import parse_card
-from devices.camera import watch
-from devices.camera_mismatch import Mismatch, MismatchKind, compare_placements
-from devices.camera_placements import PlacementTracker
-from devices.camera_reader import CardReader
+from devices.camera.adapter import watch
+from devices.camera.mismatch import Mismatch, MismatchKind, compare_placements
+from devices.camera.placements import PlacementTracker
+from devices.camera.reader import CardReader
 from hw_sims.synthetic_camera import SyntheticCamera
 from hw_sims.synthetic_camera_effects import Perturbation
 

@@ -9,9 +9,9 @@ import pytest
 
 from calibration.camera_calibration import Calibration
 from calibration.layout import Layout
-from devices.camera import watch
-from devices.camera_placements import PlacementTracker
-from devices.camera_reader import CardReader
+from devices.camera.adapter import watch
+from devices.camera.placements import PlacementTracker
+from devices.camera.reader import CardReader
 from hw_sims.synthetic_camera import CONDITIONS, SyntheticCamera
 
 pytestmark = pytest.mark.slow  # the placement figure over 540 synthetic frames

@@ -5,9 +5,9 @@ import pytest
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.refusals import RuleError
-from devices.camera_codes import CardCode
-from devices.camera_placements import PlacementTracker
-from devices.camera_reader import FrameReading, Sighting
+from devices.camera.codes import CardCode
+from devices.camera.placements import PlacementTracker
+from devices.camera.reader import FrameReading, Sighting
 
 TEN = CardCode(Card("T", "S"), "0417")
 ACE = CardCode(Card("A", "H"))

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import numpy as np
 
 from dealer_assist.rules.cards import parse_card
-from devices.camera_check import CameraCheck, reported_by_zone
-from devices.camera_reader import CardReader
-from devices.table_controller import TableController
+from devices.camera.check import CameraCheck, reported_by_zone
+from devices.camera.reader import CardReader
+from devices.table_owner.controller import TableController
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.shoe import ShoeEmulator
 from hw_sims.table_camera import TableCamera

@@ -10,12 +10,12 @@ from typing import TypeVar
 
 import pytest
 
-from devices.adapter import DeviceAdapter
-from devices.clock import MonotonicClock
-from devices.codec import decode
-from devices.events import DeviceEvent
-from devices.framing import Frame, Framer
-from devices.messages import Message, Vocabulary
+from devices.kinds.adapter import DeviceAdapter
+from devices.wire.clock import MonotonicClock
+from devices.wire.codec import decode
+from devices.kinds.events import DeviceEvent
+from devices.wire.framing import Frame, Framer
+from devices.wire.messages import Message, Vocabulary
 from hw_sims.device import EmulatedDevice
 from hw_sims.endpoints import Endpoint, InProcessEndpoint, PtyEndpoint, TcpEndpoint
 

@@ -11,7 +11,7 @@ from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.spots import Spot, parse_spot
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.shoe import ShoeEmulator
 from hw_sims.wagers import WagerEmulator

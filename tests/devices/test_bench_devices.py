@@ -13,7 +13,7 @@ from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import ShoeLoaded
 from dealer_assist.table.table_facts import table_facts
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 
 SEED = 4

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.rules.cards import Card
-from devices.codec import CodecError, decode, encode
-from devices.framing import RejectReason
-from devices.messages import (
+from devices.wire.codec import CodecError, decode, encode
+from devices.wire.framing import RejectReason
+from devices.wire.messages import (
     HOST_TO_PEEK, HOST_TO_SHOE, PEEK_TO_HOST, SHOE_TO_HOST, Ack, CardOut, CutCard, Fault, Heartbeat, Hello, Ident, Lid, LidState,
     Lock, LockState, Message, Nak, NewShoe, NoRead, PeekAnswer, PeekRequest, PeekResult, Status,
 )

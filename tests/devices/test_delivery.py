@@ -5,9 +5,9 @@ from device_rig import Wire
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.table.spots import Spot, SpotKind
-from devices.delivery import Delivery
-from devices.messages import SHOE_TO_HOST, WAGERS_TO_HOST, Ack, CardOut, Heartbeat, SpotContent, SpotList
-from devices.timing import MAX_REPEATS, REPEAT_EVERY
+from devices.wire.delivery import Delivery
+from devices.wire.messages import SHOE_TO_HOST, WAGERS_TO_HOST, Ack, CardOut, Heartbeat, SpotContent, SpotList
+from devices.wire.timing import MAX_REPEATS, REPEAT_EVERY
 
 
 def card(n: int) -> CardOut:

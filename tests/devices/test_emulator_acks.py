@@ -10,10 +10,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from dealer_assist.table.spots import Spot, SpotKind
-from devices.codec import decode, encode
-from devices.framing import Frame, Framer, encode_frame
-from devices.messages import WAGERS_TO_HOST, Ack, Ident, Message, SpotContent
-from devices.timing import REPEAT_EVERY
+from devices.wire.codec import decode, encode
+from devices.wire.framing import Frame, Framer, encode_frame
+from devices.wire.messages import WAGERS_TO_HOST, Ack, Ident, Message, SpotContent
+from devices.wire.timing import REPEAT_EVERY
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.faults import FaultKind
 from hw_sims.wagers import STILL_FOR, WagerEmulator

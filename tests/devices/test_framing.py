@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from devices.framing import MAX_BODY, Frame, Framer, Rejection, RejectReason, encode_frame, lrc
+from devices.wire.framing import MAX_BODY, Frame, Framer, Rejection, RejectReason, encode_frame, lrc
 
 
 def feed(data: bytes) -> list[Frame | Rejection]:

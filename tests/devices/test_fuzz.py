@@ -14,10 +14,10 @@ import pytest
 
 from dealer_assist.rules.cards import RANKS, SUITS
 from dealer_assist.table.spots import layout
-from devices.codec import encode
-from devices.decoding import Decoder
-from devices.framing import STX, Rejection, RejectReason, encode_frame
-from devices.messages import (
+from devices.wire.codec import encode
+from devices.wire.decoding import Decoder
+from devices.wire.framing import STX, Rejection, RejectReason, encode_frame
+from devices.wire.messages import (
     HOST_TO_PEEK, HOST_TO_SHOE, HOST_TO_WAGERS, PEEK_TO_HOST, SHOE_TO_HOST, WAGERS_TO_HOST, Message, Vocabulary,
 )
 

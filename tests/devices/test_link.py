@@ -4,11 +4,11 @@ from __future__ import annotations
 from device_rig import Wire
 
 from dealer_assist.rules.cards import Card
-from devices.codec import encode
-from devices.framing import Rejection, encode_frame
-from devices.link import HostLink, LinkHandler, LinkState
-from devices.messages import HOST_TO_SHOE, SHOE_TO_HOST, Ack, CardOut, Hello, Ident, Lock, LockState, Message, Nak
-from devices.timing import ID_EVERY, SILENCE_LIMIT
+from devices.wire.codec import encode
+from devices.wire.framing import Rejection, encode_frame
+from devices.wire.link import HostLink, LinkHandler, LinkState
+from devices.wire.messages import HOST_TO_SHOE, SHOE_TO_HOST, Ack, CardOut, Hello, Ident, Lock, LockState, Message, Nak
+from devices.wire.timing import ID_EVERY, SILENCE_LIMIT
 
 
 class Recorder(LinkHandler):

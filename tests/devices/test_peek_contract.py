@@ -12,12 +12,12 @@ from device_rig import EventLog, RigClock, running
 
 from dealer_assist.rules.cards import Card, parse_card
 from dealer_assist.rules.inputs import PeekResult
-from devices.clock import MONOTONIC, Clock
-from devices.events import LinkChanged
-from devices.link import LinkState
-from devices.messages import PeekResult as ResultFrame
-from devices.peek import PeekReader
-from devices.timing import PEEK_TIMEOUT
+from devices.wire.clock import MONOTONIC, Clock
+from devices.kinds.events import LinkChanged
+from devices.wire.link import LinkState
+from devices.wire.messages import PeekResult as ResultFrame
+from devices.kinds.peek import PeekReader
+from devices.wire.timing import PEEK_TIMEOUT
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
 from hw_sims.peek import PeekEmulator

@@ -10,15 +10,15 @@ from typing import Any
 from device_rig import EventLog, RigClock, running
 
 from dealer_assist.rules.cards import parse_card
-from devices.clock import MONOTONIC, Clock
-from devices.events import (
+from devices.wire.clock import MONOTONIC, Clock
+from devices.kinds.events import (
     CardSeen, CardsMissed, CardUnread, CutReached, DeviceFault, DeviceHello, FrameRejected, LidChanged, LinkChanged, LockChanged,
     ShoeLoaded,
 )
-from devices.link import LinkState
-from devices.messages import LidState, LockState
-from devices.shoe import STALLED_AFTER, ShoeScanner
-from devices.timing import BACKOFF_FIRST, REPEAT_EVERY, SILENCE_LIMIT
+from devices.wire.link import LinkState
+from devices.wire.messages import LidState, LockState
+from devices.kinds.shoe import STALLED_AFTER, ShoeScanner
+from devices.wire.timing import BACKOFF_FIRST, REPEAT_EVERY, SILENCE_LIMIT
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, FaultKind
 from hw_sims.shoe import ShoeEmulator

@@ -21,7 +21,7 @@ from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import ConfirmPeek, RekeyCard, SettlementConfirmed
 from dealer_assist.table.snapshot import AttentionKind
 from dealer_assist.table.table_facts import table_facts
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.bench_devices import honest_peek_answer
 from hw_sims.linked_bench import LinkedBench
 
@@ -63,7 +63,7 @@ def test_a_round_over_the_wire_with_the_camera_and_a_correction(filmed):
     assert controller.pump_until(lambda: controller.snapshot.attention is not None, WAIT_S), "the camera speaks"
     attention = controller.snapshot.attention
     assert attention.kind is AttentionKind.MISMATCH and attention.message.startswith(f"{MISMATCH}. Dealer: check the card")
-    assert _notes(path, "camera")[0]["message"] == MISMATCH
+    assert [n["message"] for n in _notes(path, "camera") if n["type"] == "CameraMismatch"] == [MISMATCH]
     assert "MISMATCH" in {link.last_read for link in controller.devices.links() if link.name == "Camera"}
 
     with pytest.raises(RuleError) as wrong:

@@ -16,7 +16,7 @@ from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import BankAccepted, SettlementConfirmed
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
 from hw_sims.shoe import ShoeEmulator

@@ -15,7 +15,7 @@ from dealer_assist.play.bench import BenchPlayer
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.roster import ROSTER_FILE
 from dealer_assist.table.session import TableConfig
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.bench_command import main as bench
 
 

@@ -11,12 +11,12 @@ from test_commands import Running, emulator, started
 
 from dealer_assist.table.spots import BANK, Spot, SpotKind
 from devices import commands as device_commands
-from devices.events import (
+from devices.kinds.events import (
     Distrust, FrameRejected, LinkChanged, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed, WagersFault,
     WagersHello,
 )
-from devices.framing import RejectReason
-from devices.link import LinkState
+from devices.wire.framing import RejectReason
+from devices.wire.link import LinkState
 from hw_sims import commands as sim_commands
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.wagers import WagerEmulator

@@ -10,14 +10,14 @@ from typing import Any
 from device_rig import EventLog, RigClock, running
 
 from dealer_assist.table.spots import BANK, Spot, SpotKind, layout
-from devices.clock import MONOTONIC, Clock
-from devices.events import (
+from devices.wire.clock import MONOTONIC, Clock
+from devices.kinds.events import (
     DeviceEvent, Distrust, FrameRejected, LinkChanged, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed,
     WagersFault, WagersHello,
 )
-from devices.link import LinkState
-from devices.timing import BACKOFF_FIRST, HEARTBEAT_EVERY, REPEAT_EVERY
-from devices.wagers import STALLED_AFTER, WagerReader
+from devices.wire.link import LinkState
+from devices.wire.timing import BACKOFF_FIRST, HEARTBEAT_EVERY, REPEAT_EVERY
+from devices.kinds.wagers import STALLED_AFTER, WagerReader
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, FaultKind
 from hw_sims.wagers import FAULT_TEXTS, STILL_FOR, WagerEmulator

@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.table.spots import BANK, Spot, SpotKind, layout, parse_spot
-from devices.codec import CodecError, decode, encode
-from devices.decoding import Decoder
-from devices.framing import Rejection, RejectReason, encode_frame
-from devices.messages import (
+from devices.wire.codec import CodecError, decode, encode
+from devices.wire.decoding import Decoder
+from devices.wire.framing import Rejection, RejectReason, encode_frame
+from devices.wire.messages import (
     HOST_TO_WAGERS, WAGERS_TO_HOST, Ack, Heartbeat, Ident, Message, Nak, ReaderFault, ReaderHello, Scan, Scanned, SpotClear,
     SpotContent, SpotList, Status,
 )

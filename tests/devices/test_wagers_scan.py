@@ -9,19 +9,19 @@ import pytest
 from device_rig import EventLog, Wire
 
 from dealer_assist.table.spots import Spot, SpotKind
-from devices.codec import encode
-from devices.events import (
+from devices.wire.codec import encode
+from devices.kinds.events import (
     Distrust, FrameRejected, LinkChanged, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed, WagersFault,
     WagersHello,
 )
-from devices.framing import RejectReason, encode_frame
-from devices.link import LinkState
-from devices.messages import (
+from devices.wire.framing import RejectReason, encode_frame
+from devices.wire.link import LinkState
+from devices.wire.messages import (
     HOST_TO_WAGERS, Ack, Heartbeat, Ident, Message, Nak, ReaderFault, ReaderHello, Scan, Scanned, SpotClear, SpotContent,
     SpotList,
 )
-from devices.timing import HEARTBEAT_EVERY
-from devices.wagers import STALLED_AFTER, WagerReader
+from devices.wire.timing import HEARTBEAT_EVERY
+from devices.kinds.wagers import STALLED_AFTER, WagerReader
 
 ONE = Spot(1, SpotKind.BASE)
 TWO = Spot(2, SpotKind.BASE)

@@ -25,8 +25,8 @@ from dealer_assist.table.journaled_table import replay
 from dealer_assist.table.session import TableConfig
 from pit.service.floor.alerts import wall_time
 from pit.service.floor.data import Change, Conflict, LoginRefused, NotFound, Role, User
-from pit.service.floor.dealing import NO_DEALER, DealerSums, Dealing, dealer_report
-from pit.stream.wire import RecordMessage, body_of, journal_identity
+from pit.service.floor.dealing import DealerSums, Dealing, dealer_report
+from pit.stream.wire import RecordMessage, journal_identity
 
 TRIES = 5
 LOCK_S = 60.0
@@ -72,7 +72,7 @@ class MemoryPitData:
     def raise_alert(self, table_id: str, kind: str, text: str, round_id: int | None = None,
                     seq: int | None = None) -> dict[str, Any]:
         alert = {"id": len(self._alerts) + 1, "table_id": table_id, "kind": kind, "round_id": round_id, "seq": seq,
-                 "raised": self._now().isoformat(), "text": text, "acked": None}
+                 "raised": self._now().isoformat(), "text": text, "acked": None, "cleared": None}
         self._alerts.append(alert)
         self.announce(Change("alert", table_id))
         return alert
@@ -121,7 +121,7 @@ class MemoryPitData:
         table = self._by_journal(journal)
         records = list(read_records(table.path))
         return {"table_id": table.table_id, "journal": journal, "records": records[-1].seq,
-                "head": records[-1].hash.hex()}
+                "head": records[-1].hash.hex(), "missing": None}
 
     def witnessed_hashes(self, journal: str, since: int = 0) -> list[tuple[int, str]]:
         return [(record.seq, record.hash.hex()) for record in read_records(self._by_journal(journal).path, since)]
@@ -166,15 +166,11 @@ class MemoryPitData:
             dealing = Dealing()
             for message in found:
                 dealing.take(message)
-            closed = {m.round_id: body_of(m.body).get("dealers") or [NO_DEALER] for m in found
-                      if m.kind is RecordKind.CLOSE and start <= wall_time(m.wall) < end}
-            for dealers in closed.values():
-                for dealer in dealers:
-                    sums[dealer].rounds += 1
-                    sums[dealer].tables.add(table.table_id)
+            closed = {m.round_id for m in found if m.kind is RecordKind.CLOSE and start <= wall_time(m.wall) < end}
             for (_, round_id, dealer), tally in dealing.tallies.items():
                 if round_id in closed:
                     sums[dealer].add(tally)
+                    sums[dealer].tables.add(table.table_id)
             for stint in dealing.stints.values():
                 if stint.began < end and stint.ended >= start:
                     sums[stint.dealer].seconds += (min(stint.ended, end) - max(stint.began, start)).total_seconds()
@@ -250,7 +246,8 @@ class MemoryPitData:
         row = {"table_id": table.table_id, "room": None, "profile": config.profile, "round_id": entry["round_id"] if entry else None,
                "phase": "closed" if entry and entry["closed"] else "open" if entry else "idle",
                "player_dealer": _banker(table.path, config, entry["round_id"] if entry else None),
-               "rounds_per_hour": closed_last_hour, "link": "live", "behind": 0, "devices": {},
+               "rounds_per_hour": closed_last_hour, "link": "live", "behind": 0, "refused": False, "missing": None,
+               "devices": {},
                "open_alerts": sum(1 for alert in self._alerts if alert["table_id"] == table.table_id and not alert["acked"]),
                "last_seen": self._now().isoformat()}
         return {**row, **table.status}

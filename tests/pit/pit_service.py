@@ -21,7 +21,9 @@ import psycopg
 
 from pit.service.floor.data import NotFound
 from pit.service.ingest.consumer import BATCH
+from pit.service.ingest.gaps import GapTiming
 from pit.service.ingest.leader import Ingest
+from pit.service.log.keeper import LogKeeper
 from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 
@@ -36,8 +38,9 @@ def fresh_database(cluster: PostgresCluster) -> str:
 
 
 @contextmanager
-def running_ingest(nats_url: str, dsn: str, seed: str, batch: int = BATCH) -> Iterator[Ingest]:
-    ingest = Ingest(nats_url, dsn, seed, batch)
+def running_ingest(nats_url: str, dsn: str, seed: str, batch: int = BATCH,
+                   gap_timing: GapTiming = GapTiming(), log: LogKeeper | None = None) -> Iterator[Ingest]:
+    ingest = Ingest(nats_url, dsn, seed, batch, gap_timing=gap_timing, log=log)
     loop = asyncio.new_event_loop()
     stop = asyncio.Event()
     thread = threading.Thread(target=loop.run_until_complete, args=(ingest.run(stop),), daemon=True)

@@ -16,8 +16,8 @@ from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, Reke
 from dealer_assist.table.session_operations import (
     CardRekeyed, MisdealDiscarded, MisdealHeld, PeekConfirmed, RotationWarning, RoundVoided,
 )
-from devices.events import DeviceFault
-from devices.table_feed import evidence
+from devices.kinds.events import DeviceFault
+from devices.table_owner.feed import evidence
 from pit.service.floor.alerts import APPEND_GRACE_S, AlertKind, WitnessedPast, links_down, record_alerts, status_alerts, timed_alerts
 from pit.stream.wire import RecordMessage, StatusMessage, WireError, parse_status_message
 from tests.pit.journals import bench_journal, messages

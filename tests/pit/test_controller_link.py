@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.play.bench import BenchPlayer
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from pit.shipping.shipper import attach_shipper
 from pit.shipping.table_view import snapshot_view
 from tests.pit.room_rig import open_bench_table, play, start_room

@@ -5,9 +5,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from dealer_assist.journal.journal_file import RecordKind, canonical_json
-from dealer_assist.rules.inputs import Action, Decide, NoMoreBets, PlaceWager, WagerKind
+from dealer_assist.journal.journal_file import RecordKind, canonical_json, read_records
+from dealer_assist.play.bench import BenchPlayer
+from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.table.codec import encode
+from dealer_assist.table.journaled_table import Table
+from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import (
     AcceptPayout, BankAccepted, DealerSignIn, DealerSignOut, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned,
 )
@@ -15,8 +18,8 @@ from dealer_assist.table.session_operations import (
     DealerSignedIn, DealerSignedOut, LateChange, LateChangeUndone, MispayAccepted, RoundClosed,
 )
 from dealer_assist.table.spots import parse_spot
-from devices.events import SpotCleared, WagersFault, WagersHello
-from devices.table_feed import evidence
+from devices.kinds.events import SpotCleared, WagersFault, WagersHello
+from devices.table_owner.feed import evidence
 from pit.service.floor.alerts import AlertKind, record_alerts
 from pit.service.floor.dealing import NO_DEALER, DealerSums, Dealing, Tally, Watch, dealer_report
 from pit.stream.wire import RecordMessage
@@ -79,7 +82,8 @@ def test_the_dealers_taps_count_for_who_was_signed_in_and_bank_choices_for_the_r
     j.input(None, DealerSignOut(), DealerSignedOut("Ben"))
     j.input(None, BankAccepted(2, 50_000))
     dealing = _followed(j.found)
-    assert dealing.tallies == {(JOURNAL, 1, "Ana"): Tally(taps=4), (JOURNAL, 1, "Ben"): Tally(taps=2, mispays=1),
+    assert dealing.tallies == {(JOURNAL, 1, "Ana"): Tally(taps=4),
+                               (JOURNAL, 1, "Ben"): Tally(taps=2, mispays=1, rounds=1),  # no card: whoever closed it
                                (JOURNAL, 2, NO_DEALER): Tally(taps=1)}
     ana, ben = dealing.stints[(JOURNAL, 1)], dealing.stints[(JOURNAL, 8)]
     assert (ana.dealer, ana.began, ana.ended) == ("Ana", START + timedelta(minutes=1), START + timedelta(minutes=8))
@@ -174,7 +178,7 @@ def test_where_a_batch_ends_changes_nothing_that_is_derived() -> None:
         for key, tally in second.tallies.items():
             before = tallies.get(key, Tally())
             tallies[key] = Tally(before.taps + tally.taps, before.late_changes + tally.late_changes,
-                                 before.mispays + tally.mispays)
+                                 before.mispays + tally.mispays, before.rounds + tally.rounds)
         assert tallies == whole.tallies
 
 
@@ -188,3 +192,43 @@ def test_the_report_rows_are_by_name_with_no_dealer_last_and_rates_where_there_i
                                     "mispays": 2}
     assert report["dealers"][2]["hours"] is None and report["dealers"][2]["rounds_per_hour"] is None
     assert "SpotsScanned (no_more_bets)" in report["taps_counted"] and "SpotReading" not in report["taps_counted"]
+
+
+def _dealt(tmp_path, relieved_after_cards: int | None, first: str | None = "Ana") -> dict[str | None, dict[str, Any]]:
+    """One round at a journaled table, dealt by the bench player: `first` signed in before it, Ben K.
+    signing in after `relieved_after_cards` of its cards (None: before the round closes, no card
+    dealt by then counts); the per-dealer rows the pit works out from the journal's records."""
+    tmp_path.mkdir()
+    table = Table.open(tmp_path / "T1.db", TableConfig("T1", "nobust-4.0"))
+    if first is not None:
+        table.submit(DealerSignIn(first))
+    player, cards = BenchPlayer(3), 0
+    while table.rounds_closed < 1:
+        if cards == relieved_after_cards:
+            table.submit(DealerSignIn("Ben K."))
+            relieved_after_cards = -1
+        event = player.next_input(table.session)
+        table.submit(event)
+        cards += isinstance(event, CardDrawn)
+    path = table.path
+    table.close()
+    dealing = Dealing()
+    for record in read_records(path):
+        dealing.take(RecordMessage.of("T1", JOURNAL, record))
+    sums: dict[str, DealerSums] = {}
+    for (_, _, dealer), tally in dealing.tallies.items():
+        sums.setdefault(dealer, DealerSums()).add(tally)
+    report = dealer_report(sums)
+    assert report["rounds_counted"].startswith("Each round closed in the range counts once, for the dealer signed in"
+                                               " when its first card was dealt")
+    return {row["dealer"]: row for row in report["dealers"]}
+
+
+def test_a_round_counts_once_for_the_dealer_signed_in_at_its_first_card(tmp_path) -> None:
+    rows = _dealt(tmp_path / "relief", relieved_after_cards=3)
+    assert {name: row["rounds"] for name, row in rows.items()} == {"Ana": 1, "Ben K.": 0}, "a relief mid-round"
+    assert rows["Ben K."]["taps"] > 0, "the relief's own taps still count for the relief"
+    rows = _dealt(tmp_path / "before", relieved_after_cards=0)
+    assert rows["Ben K."]["rounds"] == 1 == sum(row["rounds"] for row in rows.values()), "relieved before the deal"
+    rows = _dealt(tmp_path / "nobody", relieved_after_cards=2, first=None)
+    assert rows[None]["rounds"] == 1 and rows["Ben K."]["rounds"] == 0, "nobody signed in at the first card"

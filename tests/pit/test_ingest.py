@@ -48,7 +48,7 @@ def test_every_record_of_several_tables_is_stored_once_and_the_head_is_the_journ
     for table, path in journals.items():
         witnessed = store.witness(shipped[table][0].journal)
         assert witnessed == {"table_id": table, "journal": shipped[table][0].journal,
-                             "records": head(path).seq, "head": head(path).hash.hex()}
+                             "records": head(path).seq, "head": head(path).hash.hex(), "missing": None}
     assert [r["round_id"] for r in store.rounds("T2", 3)] == [8, 7, 6]
     store.close()
 
@@ -79,7 +79,7 @@ def test_a_rewritten_journal_dealt_on_raises_one_divergence_and_the_head_stays(
     assert (f"record {len(original)} differs from the pit's stream (stream hash {original[-1].hash[:16]}"
             in alerts[0]["text"])
     assert store.witness(journal) == {"table_id": "RW", "journal": journal, "records": len(original),
-                                      "head": original[-1].hash}
+                                      "head": original[-1].hash, "missing": None}
     assert stored_counts(store)[journal] == (len(original),) * 3
     store.close()
 

@@ -65,6 +65,9 @@ class Connection:
     async def publish(self, subject: str, payload: bytes) -> None:
         pass
 
+    async def subscribe(self, subject: str, cb: Callable[[Any], Awaitable[None]]) -> None:
+        pass  # the pit's resend requests: none come here
+
     async def close(self) -> None:
         pass
 
@@ -108,12 +111,18 @@ def test_a_session_opening_onto_a_stream_without_a_leader_leaves_no_hole(journal
 
 @pytest.mark.parametrize("refused", [{5}, {5, 6, 7}, {2, 30}])
 def test_records_refused_mid_window_are_sent_again_though_later_ones_were_stored(
-        journal: Path, refused: set[int]) -> None:
+        journal: Path, refused: set[int], monkeypatch: pytest.MonkeyPatch) -> None:
     """Records after a refused one were stored (a leader came in between); the stream's last record is
-    past the refused one, yet the shipper sends again from the first record it did not see acknowledged.
-    The stream then holds every record once; the refused ones after the later ones, which the pit's
-    ingest waits for (a record is witnessed only on its predecessor)."""
+    past the refused one, yet the shipper finds the records the stream lacks and sends them.
+    The next session finds the gap in what the stream holds and fills it: the stream then holds every
+    record once, the refused ones after the later ones, which the pit's ingest waits for (a record is
+    witnessed only on its predecessor)."""
     stream = LeaderlessStream(refused)
+
+    async def held_seqs(client: Connection, table_id: str, journal: str) -> list[int]:
+        return list(client.stream.taken)  # what the broker's filtered consumer reads, with the gaps
+
+    monkeypatch.setattr("pit.shipping.outbox.held_seqs", held_seqs)
     link = Link(stream)
     shipper = Shipper(journal, "T1", cast(PitLink, link)).start()
     head = last_seq(journal)

@@ -11,9 +11,9 @@ import nats
 import pytest
 
 from dealer_assist.table.journaled_table import Table
-from devices.events import LinkChanged
-from devices.link import LinkState
-from devices.table_feed import evidence
+from devices.kinds.events import LinkChanged
+from devices.wire.link import LinkState
+from devices.table_owner.feed import evidence
 from pit.service.floor.alerts import LINK_DOWN_AFTER_S, AlertKind, links_down, timed_alerts
 from pit.service.store.pit_store import PitStore
 from pit.stream.broker import ensure_stream

@@ -18,8 +18,8 @@ from pit.service.floor.dealing import DEALER_TAPS
 from pit.service.web.app import create_app
 
 TABLE_KEYS = {"table_id", "room", "profile", "round_id", "phase", "player_dealer", "rounds_per_hour", "link", "behind",
-              "devices", "open_alerts", "last_seen"}
-ALERT_KEYS = {"id", "table_id", "kind", "round_id", "seq", "raised", "text", "acked"}
+              "refused", "missing", "devices", "open_alerts", "last_seen"}
+ALERT_KEYS = {"id", "table_id", "kind", "round_id", "seq", "raised", "text", "acked", "cleared"}
 DEALER_KEYS = {"dealer", "tables", "hours", "rounds", "rounds_per_hour", "taps", "taps_per_round", "late_changes", "mispays"}
 WIDE = {"from": "2000-01-01T00:00:00+00:00", "to": "2100-01-01T00:00:00+00:00"}
 
@@ -101,7 +101,8 @@ def test_the_witness_names_the_head_and_lists_hashes_after_since(client, floor, 
     journal = journal_of(floor, "T-2")
     records = list(read_records(journals / "T-2.db"))
     witness = client.get(f"/api/witness/{journal}", headers=bearer()).json()
-    assert witness == {"table_id": "T-2", "journal": journal, "records": records[-1].seq, "head": records[-1].hash.hex()}
+    assert witness == {"table_id": "T-2", "journal": journal, "records": records[-1].seq,
+                       "head": records[-1].hash.hex(), "missing": None}
     hashes = client.get(f"/api/witness/{journal}/hashes?since=10", headers=bearer()).json()["hashes"]
     assert hashes[0] == [11, records[10].hash.hex()] and hashes[-1] == [records[-1].seq, records[-1].hash.hex()]
     assert client.get(f"/api/witness/{journal}/hashes?since=x", headers=bearer()).status_code == 400
@@ -185,7 +186,8 @@ def test_the_per_dealer_report_in_json_and_csv(client, floor, journals):
     Cleo M.; T-3's with nobody signed in."""
     log_in(client, "meg")
     report = client.get("/api/reports/dealers", params=WIDE).json()
-    assert set(report) == {"dealers", "taps_counted"} and "PlaceWager" in report["taps_counted"]
+    assert set(report) == {"dealers", "taps_counted", "rounds_counted"} and "PlaceWager" in report["taps_counted"]
+    assert "for the dealer signed in when its first card was dealt" in report["rounds_counted"]
     rows = {row["dealer"]: row for row in report["dealers"]}
     assert list(rows) == ["Ana R.", "Ben K.", "Cleo M.", None]
     assert all(set(row) == DEALER_KEYS for row in rows.values())

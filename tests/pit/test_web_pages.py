@@ -115,6 +115,8 @@ def test_the_per_dealer_report_has_a_row_per_dealer_a_chart_of_their_pace_and_a_
     assert page.count('class="rate"') == 3  # a bar for each dealer signed in; the rounds of nobody have no pace
     assert 'aria-label="Rounds per hour by dealer"' in page and "style=" not in page  # classes only, for the CSP
     assert "Taps are the dealer's own touchscreen inputs" in page and "not the devices' inputs" in page
+    assert re.search(r'<p class="note" id="rounds-counted">Each round closed in the range counts once, for the dealer'
+                     r' signed in when its first card was dealt', page), "under the table: whose a relief's round is"
     assert 'href="/api/reports/dealers?from=2000-01-01T00%3A00%3A00%2B00%3A00&amp;to=2100-01-01' in page
     assert '<a href="/reports?from=2000-01-01T00:00&amp;to=2100-01-01T00:00" >By table</a>' in page
     shift = client.get("/reports?from=2000-01-01T00:00&to=2100-01-01T00:00").text

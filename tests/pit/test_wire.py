@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.journal.journal_file import GENESIS, Journal, RecordKind, Verdict, read_records
-from pit.stream.wire import RecordMessage, WireError, check_table_id, journal_identity, parse_record_message
+from pit.stream.wire import (RecordMessage, ResendRequest, StatusMessage, WireError, check_table_id, journal_identity,
+                            parse_record_message, parse_status_message, resend_subject)
 
 
 def _journal(path: Path) -> list:
@@ -57,3 +58,22 @@ def test_a_bad_field_is_named(tmp_path: Path, change: dict, named: str) -> None:
 def test_not_json_is_refused() -> None:
     with pytest.raises(WireError, match="not JSON"):
         parse_record_message(b"\xff{")
+
+
+def test_a_resend_request_goes_to_its_table_and_reads_back_and_a_bad_one_names_its_field() -> None:
+    request = ResendRequest("ab" * 32, 11)
+    assert resend_subject("T-1") == "da.resend.T-1"
+    assert json.loads(request.to_json()) == {"journal": "ab" * 32, "from_seq": 11}
+    assert ResendRequest.from_json(request.to_json()) == request
+    with pytest.raises(WireError, match="from_seq"):
+        ResendRequest.from_json(b'{"journal": "' + b"ab" * 32 + b'", "from_seq": 0}')
+    with pytest.raises(WireError, match="'journal'"):
+        ResendRequest.from_json(b'{"from_seq": 3}')
+
+
+def test_a_status_says_whether_the_stream_refused_the_tables_last_publish() -> None:
+    status = StatusMessage("T1", "ab" * 32, "nobust-4.0", None, "idle", None, {}, 40, 12, cannot_store="no space")
+    assert parse_status_message(status.encode()).cannot_store == "no space"
+    raw = json.loads(status.encode())
+    del raw["cannot_store"]
+    assert parse_status_message(json.dumps(raw).encode()).cannot_store is None  # a table that does not say

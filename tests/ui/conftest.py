@@ -17,7 +17,7 @@ from dealer_assist.rules.refusals import RuleError
 from dealer_assist.table.journaled_table import Table as JournaledTable
 from dealer_assist.table.session import TableConfig, TableInput, TableState
 from dealer_assist.table.snapshot import TableSnapshot
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from ui.bank_offer import BANK_CHIPS
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge

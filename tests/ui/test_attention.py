@@ -146,7 +146,7 @@ def test_the_top_bar_shows_each_links_state_and_last_read(table, qtbot):
     assert "Shoe up · last 7S" in t.view.devices.labels["Shoe"].text()  # with room for it, the last read is shown
     assert t.view.devices.labels["Shoe"].toolTip() == "Shoe: up · last 7S"
     t.devices.link("Peek", False)
-    qtbot.waitUntil(lambda: "Peek DOWN" in t.view.devices.labels["Peek"].text())
+    qtbot.waitUntil(lambda: "Peek: link down" in t.view.devices.labels["Peek"].text())
 
 
 def test_a_card_out_unread_holds_the_table_until_a_supervisor_names_it(table):

@@ -14,8 +14,8 @@ from calibration.calibration_file import save_calibration
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, WagerKind
-from devices.camera_check import CameraCheck, reported_by_zone
-from devices.camera_reader import CardReader
+from devices.camera.check import CameraCheck, reported_by_zone
+from devices.camera.reader import CardReader
 from hw_sims.table_camera import TableCamera
 
 SETTLE_FRAMES = 4
@@ -60,7 +60,9 @@ NEXT = "Dealer: check the card; a floor supervisor re-keys a misread, else tap O
 
 
 def camera_notes(t) -> list[dict]:
-    return [r.body for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"]
+    """The camera's findings (its link's notes left out)."""
+    return [r.body for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"
+            and r.body["type"] != "LinkChanged"]
 
 
 def test_a_card_the_shoe_misread_shows_the_seat_and_both_cards(filmed, qtbot):
@@ -72,12 +74,14 @@ def test_a_card_the_shoe_misread_shows_the_seat_and_both_cards(filmed, qtbot):
     qtbot.waitUntil(t.view.banner.isVisible, timeout=WAIT_MS)
     assert t.view.banner.message.text() == f"MISMATCH: Seat 1: the shoe read TS, the camera sees TC. {NEXT}"
     assert t.view.banner.resolve.isVisible(), "the dealer acknowledges it"
-    assert "Camera: up · last MISMATCH" == t.view.devices.labels["Camera"].toolTip()
+    assert t.view.devices.labels["Camera"].toolTip() == ("Camera: mismatch — check the card · Seat 1: the shoe read TS, "
+                                                         "the camera sees TC · last MISMATCH"), "the light says it in words"
     qtbot.waitUntil(lambda: bool(camera_notes(t)), timeout=WAIT_MS)
     note = camera_notes(t)[0]
     assert note["type"] == "CameraMismatch" and note["message"] == "Seat 1: the shoe read TS, the camera sees TC"
     assert {(m["kind"], m["card"]) for m in note["mismatches"]} == {("missing_on_table", "TS"), ("extra_on_table", "TC")}
-    record = next(r for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera")
+    record = next(r for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"
+                  and r.body["type"] == "CameraMismatch")
     assert record.round_id == 1, "the supervisor's recall finds it under the round"
     t.decide(Action.STAND)
     assert t.view.banner.isVisible(), "an accepted input does not hide what the camera saw"
@@ -122,7 +126,8 @@ def test_the_run_films_the_felt_with_the_emulated_camera(tmp_path):
     assert done.returncode == 0, done.stderr
     header = next(read_records(journal))
     assert header.body["devices"]["camera"] == "emulated"
-    assert not [r for r in read_records(journal) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"]
+    assert not [r for r in read_records(journal) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"
+                and r.body["type"] in ("CameraMismatch", "CameraAgrees")]
 
 
 @pytest.mark.slow

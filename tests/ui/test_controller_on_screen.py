@@ -22,7 +22,7 @@ from dealer_assist.rules.tracker import Need  # noqa: E402
 from dealer_assist.table.journaled_table import Table  # noqa: E402
 from dealer_assist.table.session import TableConfig  # noqa: E402
 from dealer_assist.table.snapshot import AttentionKind  # noqa: E402
-from devices.table_controller import TableController  # noqa: E402
+from devices.table_owner.controller import TableController  # noqa: E402
 from ui.bridge import TableBridge  # noqa: E402
 from ui.confirm_overlay import open_confirmation  # noqa: E402
 from ui.dealer_window import DealerWindow  # noqa: E402

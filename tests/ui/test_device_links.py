@@ -12,7 +12,7 @@ from dealer_assist.rules.inputs import Action
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.shoe import ShoeEmulator
 from ui.bridge import TableBridge

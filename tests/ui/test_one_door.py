@@ -1,7 +1,7 @@
 """One door to the table: nothing outside the table wing holds or reads a running table's session, tracker or journal.
 
 The table wing is `dealer_assist/table` and the controller that owns the running table
-(`devices/table_controller.py`). Everything else (the emulators, the benchmarks, the player models,
+(`devices/table_owner/controller.py`). Everything else (the emulators, the benchmarks, the player models,
 the screens, the card room) asks the controller: its snapshots, or its facts (`TableFacts`), values
 with a replica of the open round. The import contract in pyproject keeps `ui` from importing
 `dealer_assist.table.journaled_table`; this test keeps every folder outside the wing from naming a
@@ -102,7 +102,7 @@ def test_the_scan_covers_the_folders_and_their_own_rounds_and_journals_exist():
     ("def f(table):\n    return table.session.tracker.hands\n", ["line 2: .session", "line 2: .tracker"]),
     ("def f(controller):\n    return controller._table.journal.seq\n", ["line 2: ._table", "line 2: .journal.seq"]),
     ("def f(table, sink):\n    table.journal.add_sink(sink)\n", ["line 2: .journal.add_sink"]),
-    ("from devices.table_controller import Consult\n", ["line 1: imports Consult"]),
+    ("from devices.table_owner.controller import Consult\n", ["line 1: imports Consult"]),
     ("from dealer_assist.table.session import TableConfig, TableSession\n", ["line 1: imports TableSession"]),
     ("from dealer_assist.table.journaled_table import Table\n", ["line 1: imports Table"]),
     ("import dealer_assist.table.journaled_table\n", ["line 1: imports dealer_assist.table.journaled_table"]),

@@ -3,8 +3,18 @@ table file's hash), `run` with real devices refuses a table without one and says
 tool set (the bench, an emulated table) is printed and never dealt live."""
 from __future__ import annotations
 
+import fcntl
 import io
 import json
+import os
+import select
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
 
 from dealer_assist.commands.pin import main as pin_command
 from dealer_assist.journal.journal_file import RecordKind, read_records
@@ -40,14 +50,14 @@ def test_a_live_table_without_a_pin_is_refused_saying_how_and_pin_set_lets_it_de
     assert _live(journal, "--table-id", "T1") == 2
     err = capsys.readouterr().err
     assert "table T1 has no supervisor PIN" in err and f"dealer-assist pin set --journal {journal}" in err
-    assert _pins_set(journal) == []
-    code, said = _pin(monkeypatch, capsys, "4821\n", "set", "--journal", str(journal))
+    assert not journal.exists(), "the refused run left no journal"
+    code, said = _pin(monkeypatch, capsys, "4821\n", "set", "--journal", str(journal), "--table-id", "T1")
     assert code == 0 and said == {"pin_set": {"journal": str(journal), "table_id": "T1"}}
     assert _live(journal) == 0
     assert _pins_set(journal) == ["setup"]
-    code, said = _pin(monkeypatch, capsys, "1111\n2222\n", "set", "--journal", str(journal))
+    code, said = _pin(monkeypatch, capsys, "1111\n5093\n", "set", "--journal", str(journal))
     assert code == 2 and said["error"]["code"] == "wrong_pin", "a change needs the current PIN"
-    code, said = _pin(monkeypatch, capsys, "4821\n2222\n", "set", "--journal", str(journal))
+    code, said = _pin(monkeypatch, capsys, "4821\n5093\n", "set", "--journal", str(journal))
     assert code == 0 and _pins_set(journal) == ["setup", "setup"]
 
 
@@ -102,3 +112,77 @@ def test_autoplay_prints_the_pin_it_gives_a_new_journal(qapp, tmp_path, capsys):
     header = next(iter(read_records(journal))).hash
     assert f"supervisor PIN is {bench_pin(header)}, set by the bench" in capsys.readouterr().err
     assert _pins_set(journal) == ["bench"]
+
+
+WEAK = ("0000", "1111", "1234", "4321", "7890", "987654")
+
+
+def test_pin_set_from_a_pipe_refuses_a_guessable_pin_and_opens_no_journal(tmp_path, monkeypatch, capsys):
+    journal = tmp_path / "T1.db"
+    for pin in WEAK:
+        code, said = _pin(monkeypatch, capsys, f"{pin}\n", "set", "--journal", str(journal), "--table-id", "T1")
+        assert code == 2 and said["error"]["code"] == "bad_pin", pin
+        assert "digits in a row" in said["error"]["message"]
+    assert not journal.exists(), "refused before the table is opened"
+    code, said = _pin(monkeypatch, capsys, "4821\n", "set", "--journal", str(journal), "--table-id", "T1")
+    assert code == 0
+    code, said = _pin(monkeypatch, capsys, "4821\n1234\n", "set", "--journal", str(journal))
+    assert code == 2 and said["error"]["code"] == "bad_pin", "a change to a guessable PIN too"
+    assert _pins_set(journal) == ["setup"]
+
+
+def test_pin_set_records_the_pin_change_and_nothing_else(tmp_path, monkeypatch, capsys):
+    journal = tmp_path / "T1.db"
+    for stdin in ("4821\n", "4821\n7305\n", "7305\n4821\n"):
+        before = len(list(read_records(journal))) if journal.exists() else 0
+        code, _ = _pin(monkeypatch, capsys, stdin, "set", "--journal", str(journal), "--table-id", "T1")
+        assert code == 0
+        added = list(read_records(journal))[before:]
+        assert [r.kind for r in added if r.kind is not RecordKind.TABLE] == [RecordKind.SECURITY] * len(stdin.split())
+        assert RecordKind.RESUMED not in [r.kind for r in added], "a PIN change is not the table resuming"
+        assert [r.body["event"] for r in added if r.kind is RecordKind.SECURITY][-1] == "pin_set"
+
+
+def _at_a_terminal(args: list[str], typed: list[str]) -> tuple[int, str]:
+    """`dealer-assist pin ARGS` on a pseudo-terminal of its own, each entry typed when it is asked for."""
+    main, child = os.openpty()
+
+    def own_terminal() -> None:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    process = subprocess.Popen([sys.executable, "-m", "ui.cli", "pin", *args], stdin=child, stdout=child, stderr=child,
+                               start_new_session=True, preexec_fn=own_terminal, cwd=Path(__file__).parents[2])
+    os.close(child)
+    seen = b""
+    deadline = time.monotonic() + 30
+    try:
+        for entry in typed:
+            while not seen.rstrip().endswith(b":"):
+                assert select.select([main], [], [], max(0.0, deadline - time.monotonic()))[0], seen
+                seen += os.read(main, 1024)
+            os.write(main, entry.encode() + b"\r")
+            seen = b""
+        out = b""
+        while time.monotonic() < deadline and select.select([main], [], [], deadline - time.monotonic())[0]:
+            try:
+                chunk = os.read(main, 1024)
+            except OSError:  # the terminal closed with the process
+                break
+            if not chunk:
+                break
+            out += chunk
+        return process.wait(timeout=5), (seen + out).decode()
+    finally:
+        os.close(main)
+        if process.poll() is None:
+            process.kill()
+
+
+@pytest.mark.slow
+def test_pin_set_at_a_terminal_refuses_a_guessable_pin_as_a_pipe_does(tmp_path, monkeypatch, capsys):
+    journal = tmp_path / "T1.db"
+    code, piped = _pin(monkeypatch, capsys, "1234\n", "set", "--journal", str(journal), "--table-id", "T1")
+    code, typed = _at_a_terminal(["set", "--journal", str(journal), "--table-id", "T1"], ["", "1234"])
+    assert code == 2, typed
+    assert json.dumps(piped["error"]["message"])[1:-1] in typed, "the same refusal, asked once"
+    assert "New PIN again" not in typed and not journal.exists()

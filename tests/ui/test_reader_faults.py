@@ -25,7 +25,7 @@ from tests.ui.test_reader_screens import BOTH_WIN, _waited
 from ui.bridge import TableBridge
 from ui.confirm_overlay import open_confirmation
 from ui.dealer_window import DealerWindow
-from ui.theme import ACCENT, COLLECT, PAY
+from ui.theme import AMBER, COLLECT, PAY
 
 
 class _Unplugged:
@@ -66,6 +66,11 @@ def _light(window) -> str:
     return window.view.devices.labels["Wagers"].text()
 
 
+def _green(window) -> bool:
+    """Up with nothing faulted: "Wagers up", or "Wagers: back" until the next input."""
+    return ("Wagers up" in _light(window) or "Wagers: back" in _light(window)) and PAY in _light(window)
+
+
 def _devices(rig, kind: str) -> list[dict]:
     return [r.body for r in read_records(rig.path) if r.kind is RecordKind.DEVICE and r.body.get("type") == kind]
 
@@ -99,8 +104,9 @@ def test_a_spot_faulted_before_the_wagers_is_keyed_and_its_clear_brings_the_read
     _shown(window)
     assert view.seats[3].note.text() == "Spot faulted · key the wager" and view.seats[3].note.property("warn") is True
     assert view.prompt.text() == "Seat 3's spot is faulted: key its wager" and not view.prompt.cut
-    assert "Wagers FAULT · seat 3 base faulted" in _light(window) and ACCENT in _light(window)
+    assert "Wagers: seat 3 base faulted" in _light(window) and AMBER in _light(window)
     assert view.wagers.chip_buttons[10_000].isEnabled(), "the faulted spot is keyed"
+    assert view.wagers.target.text() == "Seat 3\nBase $0 · spot faulted: key it"
     shoot(window, tmp_path, "fault-reader-spot-before-1280x800.png")
     rig.tap_on(view.wagers.chip_buttons[10_000])
     rig.until(lambda: rig.snapshot.seat(3).base == 10_000, "the keyed wager")
@@ -134,7 +140,8 @@ def test_a_spot_faulted_during_the_round_keeps_its_wager_and_is_not_checked_at_t
     rig.deal(6)
     _shown(window)
     assert view.seats[3].note.text() == "Spot faulted · not read"
-    assert "Wagers FAULT" in _light(window) and view.devices.labels["Wagers"].toolTip() == "Wagers: FAULT · seat 3 base faulted"
+    assert "Wagers: seat 3 base faulted" in _light(window)
+    assert view.devices.labels["Wagers"].toolTip().startswith("Wagers: seat 3 base faulted")
     shoot(window, tmp_path, "fault-reader-spot-during-1280x800.png")
     rig.tap_on(view.decisions.buttons[Action.STAND])
     rig.tap_on(view.decisions.buttons[Action.STAND])
@@ -148,7 +155,7 @@ def test_a_spot_faulted_during_the_round_keeps_its_wager_and_is_not_checked_at_t
     assert rig.ops_inputs("SpotsScanned")[-1]["purpose"] == "settled"
     assert [r["code"] for r in _devices(rig, "WagersFault")] == ["COLLISION"]
     rig.reader.sim_clear(spot("3.base"))
-    rig.until(lambda: "Wagers up" in _light(window), "the light after the CLEAR")
+    rig.until(lambda: _green(window), "the light after the CLEAR")
 
 
 def test_the_reader_down_then_back_scans_and_shows_what_differs(felt, tmp_path):
@@ -157,7 +164,7 @@ def test_the_reader_down_then_back_scans_and_shows_what_differs(felt, tmp_path):
     rig.chips("2.base", 50)
     rig.chips("3.base", 25)
     where = _unplug(rig)
-    rig.until(lambda: "Wagers DOWN" in _light(window), "the light")
+    rig.until(lambda: "Wagers: link down" in _light(window), "the light")
     _shown(window)
     assert view.prompt.text() == DOWN_BETTING == "Wager reader down: check wagers, then confirm"
     assert not view.prompt.cut
@@ -227,7 +234,7 @@ def test_the_reader_down_at_the_settlement_skips_the_payout_check_and_says_so(fe
     _shown(window)
     assert rig.snapshot.need is Need.NOTHING and view.settlement.check.isVisible()
     assert view.settlement.check.text() == CHECK_SKIPPED == "Payout not checked: the wager reader is down"
-    assert "Wagers DOWN" in _light(window)
+    assert "Wagers: link down" in _light(window)
     shoot(window, tmp_path, "fault-reader-down-paid-1280x800.png")
     rig.tap_on(view.settlement.confirm)
     rig.until(lambda: bool(rig.ops("RoundClosed")), "the round closed unchecked")

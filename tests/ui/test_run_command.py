@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from PySide6.QtCore import QObject, Signal
 
+from hw_sims.endpoints import PtyEndpoint
+from hw_sims.shoe import ShoeEmulator
 from ui.cli import COMMANDS
 from ui.run_command import main
 
@@ -84,3 +87,42 @@ def test_the_table_files_wager_reader_is_connected_and_named_in_the_journal(qapp
         reader.stop()
     header = next(read_records(journal))
     assert header.kind is RecordKind.TABLE and header.body["devices"]["wagers"] == reader.endpoint.url
+
+
+def _files(folder) -> dict[str, bytes]:
+    return {str(path.relative_to(folder)): path.read_bytes() if path.is_file() else b"" for path in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.slow
+def test_a_refused_run_leaves_no_journal_seal_lock_or_folder_behind(qapp, tmp_path, monkeypatch, capsys):
+    """Refused after the table was opened (a live table without a PIN, a camera's calibration that
+    cannot be read), on an argument, with no display, on a profile the journal does not have."""
+    journal = tmp_path / "new" / "T1.db"
+    shoe = ShoeEmulator(PtyEndpoint(), pace=None, seed=1)
+    shoe.start()
+    try:
+        assert main(["--journal", str(journal), "--shoe", shoe.endpoint.url, "--exit"]) == 2
+    finally:
+        shoe.stop()
+    assert "has no supervisor PIN" in capsys.readouterr().err
+    refusals = [
+        (["--camera", "emulated-not", "--calibration", str(tmp_path / "none.json")], "cannot be read"),
+        (["--size", "big"], "--size 'big'"),
+        (["--table-id", "a b"], "table id 'a b'"),
+    ]
+    for extra, said in refusals:
+        assert main(["--journal", str(journal), "--exit", *extra]) == 2
+        assert said in capsys.readouterr().err
+    assert _files(tmp_path) == {}, "nothing made: no journal, seal, lock nor its folder"
+    monkeypatch.delenv("QT_QPA_PLATFORM")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert main(["--journal", str(journal), "--exit"]) == 2
+    assert "no screen" in capsys.readouterr().err and _files(tmp_path) == {}
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    assert main(["--journal", str(journal), "--exit", "--profile", "nobust-4.0"]) == 0
+    before = _files(tmp_path)
+    assert main(["--journal", str(journal), "--exit", "--profile", "c21-8.0"]) == 2
+    assert "c21-8.0" in capsys.readouterr().err
+    after = {name: data for name, data in _files(tmp_path).items() if not name.endswith(("-wal", "-shm"))}
+    assert after == before, "a journal that was there is left as it was, sealed (SQLite's reading files aside)"

@@ -17,7 +17,7 @@ from dealer_assist.rules.inputs import CardDrawn, NoMoreBets, PlaceWager, WagerK
 from dealer_assist.table.journaled_table import Table  # noqa: E402
 from dealer_assist.table.session import TableConfig  # noqa: E402
 from dealer_assist.table.session_inputs import BankAccepted, ShoeLoaded  # noqa: E402
-from devices.table_controller import TableController  # noqa: E402
+from devices.table_owner.controller import TableController  # noqa: E402
 from tests.ui.label_checks import check_elided  # noqa: E402
 from ui.elided_label import ElidedLabel  # noqa: E402
 from ui.supervisor_window import SupervisorWindow  # noqa: E402

@@ -2,6 +2,8 @@
 lockout show the table's refusal, and the lock shows the time it has left."""
 from __future__ import annotations
 
+import re
+
 from test_supervisor_helpers import PIN, Clock, journal, key_in, new_table, opened, tap, unlocked  # noqa: F401
 
 from dealer_assist.journal.journal_file import RecordKind, read_records
@@ -64,12 +66,12 @@ def test_five_wrong_pins_lock_the_pad_and_it_shows_the_time_left(qtbot, journal)
     window = opened(qtbot, table)
     for _ in range(5):
         key_in(qtbot, window, "0000")
-    assert "locked for 60 s" in window.pad.notice.text()
+    assert window.pad.notice.text() == "the supervisor PIN is locked after 5 wrong tries in a row"
     assert window.pad.lock.text() == "Locked: 1:00 left"
     clock.now += 30
     key_in(qtbot, window, PIN)
     assert window.stack.currentWidget() is window.pad, "even the right PIN waits out the lock"
-    assert "locked for 30 s more" in window.pad.notice.text()
+    assert window.pad.notice.text() == "the supervisor PIN is locked after 5 wrong tries in a row"
     assert window.pad.lock.text() == "Locked: 0:30 left"
     clock.now += 31
     key_in(qtbot, window, PIN)
@@ -87,7 +89,7 @@ def test_the_lock_is_told_only_while_it_lasts_never_at_0_s(qtbot, journal):
         key_in(qtbot, window, "0000")
     clock.now += 59.7
     key_in(qtbot, window, PIN)  # 0.3 s of the lock left
-    assert pad.notice.isVisible() and "locked for 1 s more" in pad.notice.text(), pad.notice.text()
+    assert pad.notice.isVisible() and "locked after 5 wrong tries" in pad.notice.text(), pad.notice.text()
     assert pad.lock.text() == "Locked: 0:01 left"
     assert 0 < pad.ticker.interval() <= 300, "the line changes as the lock ends, not up to a second later"
     clock.now += 0.3
@@ -95,3 +97,24 @@ def test_the_lock_is_told_only_while_it_lasts_never_at_0_s(qtbot, journal):
     assert pad.lock.text() == "" and not pad.notice.isVisible(), "the lock has ended: nothing says it lasts"
     key_in(qtbot, window, PIN)
     assert window.stack.currentIndex() == 1
+
+
+def _times(text: str) -> list[str]:
+    return re.findall(r"\d+:\d\d|\d+ s\b", text)
+
+
+def test_a_locked_pad_says_one_time_once_and_counts_it_down(qtbot, journal):
+    clock = Clock()
+    table = new_table(journal, clock=clock)
+    window = opened(qtbot, table)
+    pad = window.pad
+    for _ in range(5):
+        key_in(qtbot, window, "0000")
+    clock.now += 11
+    key_in(qtbot, window, PIN)  # refused while locked, 49 s of the lock left
+    said = f"{pad.flow.text()}\n{pad.shown.text()}\n{pad.notice.text()}\n{pad.lock.text()}"
+    assert _times(said) == ["0:49"], said
+    clock.now += 21
+    pad.ticker.timeout.emit()
+    said = f"{pad.notice.text()}\n{pad.lock.text()}"
+    assert _times(said) == ["0:28"], "the one time counts down; the refusal says no time of its own"

@@ -16,7 +16,7 @@ from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.profile import load_profile
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from devices.table_controller import TableController
+from devices.table_owner.controller import TableController
 from ui.bench_panel import BenchPanel
 from ui.bridge import TableBridge
 from ui.dealer_window import DealerWindow

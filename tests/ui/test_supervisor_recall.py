@@ -180,3 +180,21 @@ def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journa
     assert lines[0].endswith("Place wager  ·  seat 3 · kind Buster · amount $500  —  refused (rule 2.17): "
                              "wagers are placed before the deal; the round is dealing")
     assert "device shoe · event link_down · url socket://shoe:7000" in lines[1]
+
+
+def test_one_round_closed_is_said_so_and_recall_says_who_dealt_it_on_the_screen_and_in_text(qtbot, journal, capsys):
+    from dealer_assist.table.session_inputs import DealerSignIn
+    from pit.shipping.journal_command import main as journal_command
+
+    table = new_table(journal)
+    table.submit(DealerSignIn("Ana R."))
+    play(table, 1, seed=3)
+    window = unlocked(qtbot, table)
+    assert window.title.text().endswith("· 1 round closed"), window.title.text()
+    heading = window.recall.heading.text()
+    assert heading.startswith("Round 1 · closed") and heading.endswith("·   dealt by Ana R."), heading
+    assert window.recall.rounds.item(0).text().split(" · ")[-1].endswith(" inputs")
+    table.close()
+    assert journal_command(["recall", str(journal)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == heading.replace("   ·   ", "   "), "the text says what the screen says, who dealt it included"

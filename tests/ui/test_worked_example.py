@@ -24,8 +24,15 @@ def test_the_worked_example_reads_as_the_ledger(table):
     t.tap(t.view.payments.confirm)
     assert t.view.prompt.text() == "Seat 1 to act on hard 14"
     assert t.enabled_decisions() == {Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER}
-    assert t.view.seats[1].marker.isVisible() and t.view.seats[1].marker.text() == "▶ first", "no jargon: the seat that acts first"
+    marker, name = t.view.seats[1].marker, t.view.seats[1].name
+    assert marker.isVisible() and marker.text() == "1st\naction", "no jargon, and no arrow read as the seat up next"
+    assert marker.width() >= marker.sizeHint().width() and name.width() >= name.sizeHint().width(), \
+        "the badge and the seat's name fit the narrowest seat, eight at 1280 px"
+    assert marker.height() >= marker.sizeHint().height() <= name.height(), "no taller than the name"
+    assert marker.geometry().right() <= t.view.seats[1].contentsRect().right()
+    assert t.view.seats[1].wagers.y() == t.view.seats[2].wagers.y(), "the badge moves nothing below it"
     t.decide(Action.STAND)
+    assert marker.isVisible() and marker.text() == "1st\naction", "seat 1 stays first in the order while seat 6 acts"
     assert t.view.prompt.text() == "Seat 6 to act on hard 16"
     assert t.enabled_decisions() == {Action.STAND, Action.DOUBLE, Action.SURRENDER}
     t.deal()  # 2S: hard 18 with three cards is a forced stand

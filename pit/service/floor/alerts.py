@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from dealer_assist.journal.journal_file import RecordKind
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.money import format_money
 from dealer_assist.table.lockout import LOCKED_FOR, wrong_tries
 from dealer_assist.table.spots import parse_spot
@@ -46,6 +47,9 @@ class AlertKind(StrEnum):
     MISPAY = "mispay"
     SPOT_FAULT = "spot_fault"
     READER_DOWN = "reader_down"
+    RECORDS_MISSING = "records_missing"
+    LOG_UNPUBLISHED = "log_unpublished"  # a round no published checkpoint covers after 5 minutes (PIT.md §9)
+    LOG_REFUSED = "log_refused"  # a witness refused a checkpoint, or the log's leaves no longer rebuild one
     ROOM_BEHIND = "room_behind"  # at a head office: its copy of a room's stream more than 60 s behind
 
 
@@ -76,6 +80,17 @@ def divergence(table_id: str, journal: str, seq: int | None, round_id: int | Non
     return AlertCause(f"divergence:{journal}", AlertKind.DIVERGENCE, table_id, journal, round_id, seq, at, text)
 
 
+def records_missing(table_id: str, journal: str, missing_from: int, held: int, at: datetime) -> AlertCause:
+    """One alert per gap: a journal's first missing seq, while later records wait (PIT.md §5)."""
+    return AlertCause(missing_cause(journal, missing_from), AlertKind.RECORDS_MISSING, table_id, journal, None,
+                      missing_from, at, f"records missing: journal {journal} lacks record {missing_from}, with"
+                      f" {held} later record{'' if held == 1 else 's'} waiting in the stream")
+
+
+def missing_cause(journal: str, missing_from: int) -> str:
+    return f"missing:{journal}:{missing_from}"
+
+
 def _money(units: Decimal) -> str:
     """An amount in currency units as the dealer's screen writes it: $1,500.00."""
     return format_money(int(units * 100))
@@ -104,7 +119,7 @@ def _mispay(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
 
 def _rotation_warning(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
     return ("rotation-warning", AlertKind.ROTATION_WARNING,
-            f"bank rotation: {op.get('minutes_left')} minutes left before two other player-dealers must bank")
+            f"bank rotation: {count(int(op.get('minutes_left', 0)), 'minute')} left before two other player-dealers must bank")
 
 
 # The ops of an input or a close that raise an alert: the cause's name, the alert's kind and text.

@@ -98,6 +98,8 @@ class TableTile(TypedDict):
     rounds_per_hour: int
     link: str  # live | behind | silent
     behind: int
+    refused: bool  # the table's status says the stream refuses its publishes: it cannot store what it sends
+    missing: int | None  # the first seq the pit lacks of the table's journal while later ones wait, or None
     devices: dict[str, str]
     open_alerts: int
     last_seen: str | None
@@ -119,6 +121,10 @@ class RoundRow(TypedDict):
     fees: Fees
 
 
+# A gap in a journal: its first missing seq, and how many records wait past it ("from" is a keyword).
+Missing = TypedDict("Missing", {"from": int, "held": int})
+
+
 class Witnessed(TypedDict):
     """GET /api/witness/<journal>."""
 
@@ -126,6 +132,7 @@ class Witnessed(TypedDict):
     journal: str
     records: int
     head: str
+    missing: Missing | None
 
 
 class Acknowledgement(TypedDict):
@@ -145,6 +152,7 @@ class AlertRow(TypedDict):
     raised: str | None
     text: str
     acked: Acknowledgement | None
+    cleared: str | None  # when its cause ended (a gap filled); it stays open until acknowledged
 
 
 class Payout(TypedDict):
@@ -183,7 +191,7 @@ class DealerRow(TypedDict):
     dealer: str | None
     tables: list[str]  # the tables dealt
     hours: float | None  # time at them: from each sign-in to its sign-out, or to the last record of the stint
-    rounds: int  # rounds closed in the range that the dealer dealt (a relief's round counts for both)
+    rounds: int  # rounds closed in the range that count for the dealer (`rounds_counted`)
     rounds_per_hour: float | None
     taps: int  # the dealer's own inputs in those rounds (`taps_counted`)
     taps_per_round: float | None
@@ -196,6 +204,7 @@ class DealerReport(TypedDict):
 
     dealers: list[DealerRow]  # by name, the rounds with no dealer signed in last
     taps_counted: list[str]  # the inputs counted as the dealer's taps, accepted or refused
+    rounds_counted: str  # whose a round is: the dealer signed in when its first card was dealt
 
 
 @dataclass(frozen=True, slots=True)

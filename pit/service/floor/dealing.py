@@ -28,6 +28,10 @@ DEALER_TAPS = ("PlaceWager", "NoMoreBets", "Decide", "Insure", "CloseInsurance",
 # At a table with a wager reader, "No more bets" and a checked "Paid" go in with the reader's scan.
 TAPPED_SCANS = ("no_more_bets", "paid", "settled")
 NO_DEALER = ""  # the tallies' dealer while nobody is signed in
+# Whose a round is in the per-dealer report (RULES.md §8.25), said under the report's table.
+ROUNDS_COUNTED = ("Each round closed in the range counts once, for the dealer signed in when its first card was dealt"
+                  " (a round closed before any card: when it closed), so a relief mid-round leaves the round with the"
+                  " dealer who began dealing it; taps, late changes and mispays count for whoever was signed in.")
 _INPUTS = (RecordKind.INPUT, RecordKind.CLOSE, RecordKind.REFUSED)  # records of an input, accepted or refused
 _NOTHING: dict[str, Any] = {}
 
@@ -54,6 +58,7 @@ class Watch:
     """Where a journal's following stands after its last record."""
 
     dealer: str | None = None
+    counted: str | None = None  # whom the open round counts for, once its first card is dealt (NO_DEALER: nobody)
     stint: int | None = None  # the seq of the dealer's sign-in
     since: str | None = None  # its wall clock
     last_round: int = 0
@@ -85,6 +90,7 @@ class Tally:
     taps: int = 0
     late_changes: int = 0
     mispays: int = 0
+    rounds: int = 0  # 1 on the tally of the dealer the round counts for (`ROUNDS_COUNTED`)
 
 
 @dataclass(slots=True)
@@ -97,6 +103,7 @@ class DealerSums:
     tally: Tally = field(default_factory=Tally)
 
     def add(self, tally: Tally) -> None:
+        self.rounds += tally.rounds
         self.tally.taps += tally.taps
         self.tally.late_changes += tally.late_changes
         self.tally.mispays += tally.mispays
@@ -115,7 +122,8 @@ def dealer_report(sums: Mapping[str, DealerSums]) -> DealerReport:
             "taps": found.tally.taps, "taps_per_round": round(found.tally.taps / found.rounds, 1) if found.rounds else None,
             "late_changes": found.tally.late_changes, "mispays": found.tally.mispays,
         })
-    return {"dealers": rows, "taps_counted": [*DEALER_TAPS, *(f"SpotsScanned ({purpose})" for purpose in TAPPED_SCANS)]}
+    return {"dealers": rows, "taps_counted": [*DEALER_TAPS, *(f"SpotsScanned ({purpose})" for purpose in TAPPED_SCANS)],
+            "rounds_counted": ROUNDS_COUNTED}
 
 
 class Dealing:
@@ -177,6 +185,11 @@ class Dealing:
         watch.stint = message.seq if signed_in else None
         watch.since = message.wall if signed_in else None
 
+    def _card(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
+        """The round's first card names whom the round counts for."""
+        if watch.counted is None:
+            watch.counted = watch.dealer or NO_DEALER
+
     def _late_change_undone(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
         if str(op.get("spot")) in watch.late:
             watch.late.remove(str(op.get("spot")))
@@ -213,10 +226,12 @@ class Dealing:
             watch.boot = boot
 
     def _round_closed(self, message: RecordMessage, watch: Watch, position: int, op: dict[str, Any]) -> None:
-        """A spot faulted longer than a round: still faulted as the round after the one it began in
-        closes (between rounds, the next one)."""
+        """The round counts for its dealer (`ROUNDS_COUNTED`). A spot faulted longer than a round:
+        still faulted as the round after the one it began in closes (between rounds, the next one)."""
         round_id = int(op["round_id"])
-        watch.late = []
+        counted = watch.counted if watch.counted is not None else watch.dealer or NO_DEALER
+        self.tallies.setdefault((message.journal, round_id, counted), Tally()).rounds += 1
+        watch.late, watch.counted = [], None
         for spot, fault in sorted(watch.faults.items()):
             if fault.told or (fault.round_id is not None and round_id <= fault.round_id):
                 continue
@@ -232,7 +247,8 @@ class Dealing:
 
 # The ops of an input or a close that the following looks at, each with what it does of one.
 _FOLLOWED_OPS: dict[Any, Callable[[Dealing, RecordMessage, Watch, int, dict[str, Any]], None]] = {
-    "DealerSignedIn": Dealing._signed, "DealerSignedOut": Dealing._signed, "LateChange": Dealing._late_change,
+    "DealerSignedIn": Dealing._signed, "DealerSignedOut": Dealing._signed, "CardAssigned": Dealing._card,
+    "LateChange": Dealing._late_change,
     "LateChangeUndone": Dealing._late_change_undone, "MispayAccepted": Dealing._mispay,
     "RoundClosed": Dealing._round_closed,
 }

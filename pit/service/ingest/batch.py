@@ -45,7 +45,7 @@ class Plan:
     told: list[tuple[RecordMessage, list[Fact]]]  # each stored record with its facts
     moving: list[str]  # journals the store holds whose heads are written again
     heads: dict[str, Head]  # after the batch, of the journals it touched
-    places: dict[str, int]  # journal -> the stream seq of its last record stored now
+    places: dict[str, int]  # journal -> the stream seq of its last record stored now, or before its first still early
     dealing: Dealing
     causes: list[AlertCause]  # divergences and what the dealing raises; the records' own come with the threshold
 
@@ -73,6 +73,7 @@ def planning(known: Known, messages: Sequence[RecordMessage | None], held: Mappi
     verdicts: list[Verdict | None] = []
     stored: list[RecordMessage] = []
     last_stored: dict[str, int] = {}
+    first_early: dict[str, int] = {}
     causes: list[AlertCause] = []
     for position, message in enumerate(messages):
         if position % SLICE == SLICE - 1:
@@ -91,6 +92,8 @@ def planning(known: Known, messages: Sequence[RecordMessage | None], held: Mappi
             stored.append(message)
             copies[(message.journal, message.seq)] = message
             last_stored[message.journal] = position
+        elif judgement.verdict is Verdict.EARLY:
+            first_early.setdefault(message.journal, position)
         elif judgement.verdict is Verdict.DIVERGED:
             causes.append(rules.divergence(message.table_id, message.journal, message.seq, message.round_id,
                                            judgement.text, datetime.now(timezone.utc)))
@@ -106,5 +109,12 @@ def planning(known: Known, messages: Sequence[RecordMessage | None], held: Mappi
     for journal in touched - held_now:  # judged, but the store holds none of it: nothing to keep
         del known.heads[journal]
     yield Plan(verdicts, stored, told, sorted(touched & held_now), {j: known.heads[j] for j in touched & held_now},
-               {journal: stream_seq(position) for journal, position in last_stored.items()} if stream_seq else {},
-               dealing, causes)
+               _places(last_stored, first_early, stream_seq) if stream_seq else {}, dealing, causes)
+
+
+def _places(last_stored: dict[str, int], first_early: dict[str, int],
+            stream_seq: Callable[[int], int]) -> dict[str, int]:
+    """Each journal's stream position after this batch: its last record stored, but never past a record of
+    it still early (not stored), so a read from there finds that record again."""
+    return {journal: stream_seq(position) if first_early.get(journal, position) >= position
+            else stream_seq(first_early[journal]) - 1 for journal, position in last_stored.items()}

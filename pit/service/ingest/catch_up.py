@@ -83,25 +83,22 @@ async def behind(js: JetStreamContext, heads: dict[str, Witnessed], upto: int) -
         head = heads.get(journal_of_subject(subject))
         if head is not None and (head.diverged or head.seq >= count):
             continue
-        if (wanted := await after_head(js, subject, head, upto, count)) is not None:
+        if (wanted := await after_head(js, subject, head, upto)) is not None:
             found.append(wanted)
     return found
 
 
-async def after_head(js: JetStreamContext, subject: str, head: Witnessed | None, upto: int,
-                     count: int | None = None) -> Behind | None:
-    """Where the journal's first record after the witnessed head is in the stream (asked of the
-    broker), if at or before `upto`."""
+async def after_head(js: JetStreamContext, subject: str, head: Witnessed | None, upto: int) -> Behind | None:
+    """Where the journal's first record after the witnessed head's stream position is in the stream
+    (asked of the broker), if at or before `upto`. That position never passes a record not yet stored
+    (`writes._move_heads`), so every record the store lacks is read from there."""
     try:
         first = await js.get_msg(STREAM, seq=head.stream_seq + 1 if head is not None else 1, subject=subject, next=True)
     except NotFoundError:
         return None
     if first.seq is None or first.seq > upto:
         return None
-    most = upto - first.seq + 1  # no more records than stream places between them
-    if count is not None:
-        most = min(most, count - (head.seq if head is not None and head.stream_seq else 0))
-    return Behind(subject, first.seq, upto, max(1, most))
+    return Behind(subject, first.seq, upto, upto - first.seq + 1)  # no more records than stream places between them
 
 
 async def read(js: JetStreamContext, wanted: Behind) -> AsyncIterator[list[Delivery]]:

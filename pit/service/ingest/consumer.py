@@ -27,13 +27,14 @@ from nats.js.errors import NotFoundError
 from pit.service.ingest import catch_up
 from pit.service.ingest.batch import Known, Plan, planning
 from pit.service.ingest.catch_up import Behind
+from pit.service.ingest.gaps import Gaps, GapTiming, Held
 from pit.service.ingest.pull import Delivery, Puller
 from pit.service.ingest.witness import Verdict
 from pit.service.ingest.writes import keep_refused, look_up, rolled_back, stored_copies, write_plan, write_records
 from pit.service.store.lease import Session, pause
 from pit.stream.broker import ensure_stream, room_of_source
 from pit.stream.ingest_client import IngestClient
-from pit.stream.wire import STREAM, RecordMessage, WireError, parse_record_message
+from pit.stream.wire import STREAM, RecordMessage, WireError, parse_record_message, records_subject
 
 CONSUMER = "pit-ingest"
 BATCH = 1000
@@ -80,8 +81,10 @@ class RecordsConsumer:
     """The records consumer of one pit service: runs on the ingest lock's session while this pit
     holds it (`run`), from where the store stands."""
 
-    def __init__(self, nc: IngestClient, batch: int = BATCH, rooms: Sequence[str] = ()) -> None:
+    def __init__(self, nc: IngestClient, batch: int = BATCH, rooms: Sequence[str] = (),
+                 gap_timing: GapTiming = GapTiming()) -> None:
         self._nc = nc
+        self.gaps = Gaps(nc, gap_timing)
         self.batch = batch
         self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
         self.stored = 0  # records stored since start
@@ -95,6 +98,7 @@ class RecordsConsumer:
         """Consume until `stop`, subscribing again whenever the broker is lost; what ingest knew of the
         store is forgotten first (another pit may have written since)."""
         self._forget()
+        await self.gaps.load(session)
         nc = self._nc
         js = nc.jetstream(timeout=5)
         config = ConsumerConfig(durable_name=CONSUMER, ack_policy=AckPolicy.ALL, ack_wait=ACK_WAIT_S,
@@ -139,6 +143,8 @@ class RecordsConsumer:
                 messages = await puller.fetch(timeout=1.0)
                 while writes and writes[0].done():
                     await writes.popleft()  # what went wrong in it, at once
+                if self.gaps.open:
+                    await self.gaps.tick(session)
                 if not messages:
                     if not writes and self._retry and time.monotonic() >= self._retry_at:
                         await self._read_early_again(js, session, {})
@@ -254,19 +260,21 @@ class RecordsConsumer:
             after = await catch_up.after_head(js, subject, heads.get(catch_up.journal_of_subject(subject)), found.upto)
             found = found.joined(after) if after is not None else found
             wanted[subject] = wanted[subject].joined(found) if subject in wanted else found
-        self._retry = {behind.subject: behind for behind in await self._read_again(js, session, list(wanted.values()))}
-        self._retry_at = time.monotonic() + RETRY_EARLY_S
-        for subject in self._retry:
-            log.warning("%s: records whose predecessor the stream has not given yet; reading again in %.0f s",
-                        subject, RETRY_EARLY_S)
+        await self._read_again(js, session, list(wanted.values()))
 
     async def _catch_up(self, js: JetStreamContext, session: Session) -> int:
         """Read again from the stream what the store lacks of every journal, up to what the records
         consumer has handed out; returns the consumer's count of deliveries then, every one of which
         is now stored (or refused)."""
         handed = await catch_up.handed_out(js, CONSUMER)
-        wanted = await catch_up.behind(js, await self._witnessed(session), handed.stream_seq)
-        await self._read_again(js, session, wanted)
+        heads = await self._witnessed(session)
+        wanted = {behind.subject: behind for behind in await catch_up.behind(js, heads, handed.stream_seq)}
+        for gap in self.gaps.open.values():  # a gap found before: read again whatever `behind` says of it
+            subject = records_subject(gap.table_id, gap.journal)
+            if subject not in wanted:
+                found = await catch_up.after_head(js, subject, heads.get(gap.journal), handed.stream_seq)
+                wanted[subject] = found or Behind(subject, handed.stream_seq + 1, handed.stream_seq, 0)
+        await self._read_again(js, session, list(wanted.values()))
         return handed.delivery_seq
 
     async def _witnessed(self, session: Session) -> dict[str, catch_up.Witnessed]:
@@ -275,20 +283,30 @@ class RecordsConsumer:
                 "SELECT journal, head_seq, head_stream_seq, diverged_at IS NOT NULL FROM journals")).fetchall()
         return {journal: catch_up.Witnessed(int(seq), int(place), bool(diverged)) for journal, seq, place, diverged in rows}
 
-    async def _read_again(self, js: JetStreamContext, session: Session, wanted: list[Behind]) -> list[Behind]:
-        """Store what the stream holds of these stretches of journals; returns those with a record still early."""
-        still: list[Behind] = []
+    async def _read_again(self, js: JetStreamContext, session: Session, wanted: list[Behind]) -> None:
+        """Store what the stream holds of these stretches of journals; those with a record still early
+        are read again later (`_retry`) and are gaps until a read finds none (`gaps`)."""
+        still: dict[str, Held] = {}
         for journal in wanted:
-            before, early = self.stored, False
-            async for batch in catch_up.read(js, journal):
-                verdicts = await self._store(session, batch, await self._rooms_of(batch))
-                early = early or Verdict.EARLY in verdicts
-            if early:
-                still.append(journal)
+            before, held, held_from = self.stored, 0, 0
+            if journal.most > 0:
+                async for batch in catch_up.read(js, journal):
+                    verdicts = await self._store(session, batch, await self._rooms_of(batch))
+                    for msg, verdict in zip(batch, verdicts):
+                        if verdict is Verdict.EARLY:
+                            held, held_from = held + 1, held_from or msg.stream_seq
+            name = catch_up.journal_of_subject(journal.subject)
+            if held:
+                still[name] = Held(held, held_from, journal.upto)
+                self._retry[journal.subject] = journal
+            else:
+                self._retry.pop(journal.subject, None)
             if self.stored > before:
                 log.warning("%s: %d records the store lacked were read again from the stream", journal.subject,
                             self.stored - before)
-        return still
+        self._retry_at = time.monotonic() + RETRY_EARLY_S
+        await self.gaps.found(session, {catch_up.journal_of_subject(b.subject): (b.subject.split(".")[2], b.upto)
+                                        for b in wanted}, still)
 
     async def _rooms_of(self, messages: list[Delivery]) -> dict[str, str]:
         """At a head office, each journal's room: the room whose stream the message was sourced from, as

@@ -49,13 +49,14 @@ async def write(conn: psycopg.AsyncConnection[Any], dealing: Dealing, journals: 
              [s.dealer for s in stints], [s.began for s in stints], [s.ended for s in stints]))
     if tallies:
         await conn.execute(
-            "INSERT INTO dealer_rounds (journal, round_id, dealer, taps, late_changes, mispays) SELECT * FROM"
-            " unnest(%s::text[], %s::bigint[], %s::text[], %s::int[], %s::int[], %s::int[])"
+            "INSERT INTO dealer_rounds (journal, round_id, dealer, taps, late_changes, mispays, rounds) SELECT * FROM"
+            " unnest(%s::text[], %s::bigint[], %s::text[], %s::int[], %s::int[], %s::int[], %s::int[])"
             " ON CONFLICT (journal, round_id, dealer) DO UPDATE SET taps = dealer_rounds.taps + excluded.taps,"
             " late_changes = dealer_rounds.late_changes + excluded.late_changes,"
-            " mispays = dealer_rounds.mispays + excluded.mispays",
+            " mispays = dealer_rounds.mispays + excluded.mispays, rounds = dealer_rounds.rounds + excluded.rounds",
             ([key[0] for key, _ in tallies], [key[1] for key, _ in tallies], [key[2] for key, _ in tallies],
-             [t.taps for _, t in tallies], [t.late_changes for _, t in tallies], [t.mispays for _, t in tallies]))
+             [t.taps for _, t in tallies], [t.late_changes for _, t in tallies], [t.mispays for _, t in tallies],
+             [t.rounds for _, t in tallies]))
     await conn.execute(
         "INSERT INTO journal_watch (journal, state) SELECT * FROM unnest(%s::text[], %s::jsonb[])"
         " ON CONFLICT (journal) DO UPDATE SET state = excluded.state",

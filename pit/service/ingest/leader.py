@@ -21,8 +21,10 @@ from nats.errors import Error as NatsError
 from nats.js.errors import Error as JetStreamError
 
 from pit.service.ingest.consumer import BATCH, RecordsConsumer, ingest_lag
+from pit.service.ingest.gaps import GapTiming
 from pit.service.ingest.sourcing import RoomBehind, Sourcing, keep
 from pit.service.ingest.status import SUBJECTS, StatusListener
+from pit.service.log.keeper import LogKeeper
 from pit.service.store import lease
 from pit.service.store.lease import Session, pause
 from pit.stream.ingest_client import IngestClient
@@ -60,12 +62,15 @@ class Ingest:
     consumer, the status listener and the clock on the lock's session until the lock is lost; and
     watches the broker and the store for `health` throughout."""
 
-    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH, rooms: Sequence[str] = ()) -> None:
+    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH, rooms: Sequence[str] = (),
+                 gap_timing: GapTiming = GapTiming(), log: LogKeeper | None = None) -> None:
+        self.log = log  # the room's public log, kept while this pit ingests (PIT.md §9)
         self.nats_url = nats_url
         self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
         self.dsn = dsn
         self.seed = seed
         self.batch = batch
+        self.gap_timing = gap_timing  # how often to ask for a gap's records, how long before its alert
         self.status = StatusListener()
         self.sourcing = Sourcing(self.rooms)
         self._health = Health()
@@ -81,7 +86,7 @@ class Ingest:
         nc = await self._connect(stop)
         if nc is None:
             return
-        records = RecordsConsumer(nc, self.batch, self.rooms)
+        records = RecordsConsumer(nc, self.batch, self.rooms, self.gap_timing)
         watching = asyncio.create_task(self._watch(nc, stop))
         try:
             while not stop.is_set():
@@ -125,7 +130,8 @@ class Ingest:
         tasks = [asyncio.create_task(records.run(session, stop)),
                  asyncio.create_task(self.status.run(session, stop)),
                  asyncio.create_task(self.status.clock(session, stop)),
-                 asyncio.create_task(self._keep(session, stop))]
+                 asyncio.create_task(self._keep(session, stop)),
+                 *([asyncio.create_task(self.log.run(session, stop))] if self.log is not None else [])]
         if self.rooms:
             tasks.append(asyncio.create_task(self._keep_rooms(session, stop)))
         stopping = asyncio.create_task(stop.wait())

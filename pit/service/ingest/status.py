@@ -113,4 +113,4 @@ class StatusListener:
 def _shown(status: StatusMessage) -> tuple[Any, ...]:
     """What the floor shows of a status: a change in any of it is a change of the table."""
     return (status.journal, status.profile, status.round_id, status.phase, json.dumps(status.player_dealer),
-            json.dumps(status.devices, sort_keys=True), status.to_ship > 0, status.divergence)
+            json.dumps(status.devices, sort_keys=True), status.to_ship > 0, status.divergence, status.cannot_store is not None)

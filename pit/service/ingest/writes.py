@@ -22,6 +22,7 @@ from pit.service.floor.round_facts import Correction, Fact, Header, RoundClose, 
 from pit.service.ingest import dealing_rows
 from pit.service.ingest.batch import Known, Plan, plan
 from pit.service.ingest.witness import Head, Verdict
+from pit.service.log.append import append_closed
 from pit.service.store.changes import CHANNEL, alert_change, table_change
 from pit.stream.wire import RecordMessage, json_text
 
@@ -120,6 +121,7 @@ async def write_plan(conn: psycopg.AsyncConnection[Any], planned: Plan, rooms: M
         await _new_journals(conn, planned.told, rooms)
         asked = await conn.execute(THRESHOLD)
     await _copy_records(conn, planned.told)
+    await append_closed(conn, planned.told)  # the log's leaves, stored with the records they cover (PIT.md §9)
     threshold = _threshold(await asked.fetchone())
     causes = [cause for message in planned.stored for cause in rules.record_alerts(message, threshold)]
     async with conn.pipeline():
@@ -180,10 +182,13 @@ async def keep_refused(conn: psycopg.AsyncConnection[Any], refused: Sequence[tup
 
 async def _move_heads(conn: psycopg.AsyncConnection[Any], moving: list[str], heads: Mapping[str, Head],
                       closed: dict[str, int], places: dict[str, int]) -> None:
+    """A head's stream position never passes the first record of a gap's waiting ones (`journal_gaps`)."""
     if moving:
         await conn.execute(
             "UPDATE journals j SET head_seq = u.seq, head_hash = u.hash, diverged_at = u.diverged_at,"
-            " rounds_closed = j.rounds_closed + u.closed, head_stream_seq = coalesce(u.place, j.head_stream_seq),"
+            " rounds_closed = j.rounds_closed + u.closed,"
+            " head_stream_seq = CASE WHEN u.place IS NULL THEN j.head_stream_seq ELSE LEAST(u.place,"
+            "  (SELECT g.held_from - 1 FROM journal_gaps g WHERE g.journal = j.journal)) END,"
             " last_record = CASE WHEN j.head_seq <> u.seq THEN now() ELSE j.last_record END"
             " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::bigint[], %s::int[], %s::bigint[])"
             " AS u(journal, seq, hash, diverged_at, closed, place) WHERE j.journal = u.journal",

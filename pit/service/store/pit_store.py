@@ -29,7 +29,7 @@ from pit.service.floor.data import (
     AlertRow, Change, Conflict, DealerReport, LoginRefused, NotAllowed, NotFound, Role, RoundRow, ShiftReport, TableTile, User,
     Witnessed,
 )
-from pit.service.floor.dealing import NO_DEALER, DealerSums, Tally, dealer_report
+from pit.service.floor.dealing import DealerSums, Tally, dealer_report
 from pit.service.store.changes import CHANNEL, alert_change
 from pit.service.store.lease import SESSION_OPTIONS
 from pit.service.store.migrate import Migration, migrate, not_applied
@@ -120,6 +120,7 @@ class PitStore:
             "          AND m.room = ids.room))"
             "     AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.alert_id = a.id)),"
             "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal), ids.room,"
+            "  (SELECT min(g.missing_from) FROM journal_gaps g WHERE g.journal = coalesce(s.journal, latest.journal)),"
             "  rs.behind_records, rs.behind_s, extract(epoch FROM now() - rs.checked)"
             " FROM ids LEFT JOIN latest ON latest.table_id = ids.table_id AND latest.room IS NOT DISTINCT FROM ids.room"
             " LEFT JOIN table_status s ON s.table_id = ids.table_id AND ids.room IS NULL"
@@ -130,8 +131,8 @@ class PitStore:
     @staticmethod
     def _tile(table_id: str, journal: str | None, profile_id: str | None, status: dict[str, Any] | None,
               received: datetime | None, age: Decimal | None, per_hour: int, open_alerts: int,
-              last_round: int | None, room: str | None, room_behind: int | None, room_behind_s: float | None,
-              room_checked_age: Decimal | None) -> tuple[TableTile, str | None]:
+              last_round: int | None, room: str | None, missing: int | None, room_behind: int | None,
+              room_behind_s: float | None, room_checked_age: Decimal | None) -> tuple[TableTile, str | None]:
         """The floor's tile of a table (PIT.md §6, and its room at a head office), and the journal it is
         dealing on. At a head office the link is its copy of the room's stream: behind, never live,
         until it has caught up (and the ingesting pit has looked within the last seconds)."""
@@ -155,6 +156,8 @@ class PitStore:
             "rounds_per_hour": int(per_hour),
             "link": "silent" if silent else "behind" if lagging else "live",
             "behind": behind,
+            "refused": status.get("cannot_store") is not None,
+            "missing": int(missing) if missing is not None else None,
             "devices": status.get("devices", {}),
             "open_alerts": int(open_alerts),
             "last_seen": _iso(received),
@@ -217,10 +220,13 @@ class PitStore:
     # --- the witness ----------------------------------------------------------------------------
 
     def witness(self, journal: str) -> Witnessed:
-        row = self._one("SELECT table_id, head_seq, head_hash FROM journals WHERE journal = %s", (journal,))
+        row = self._one("SELECT j.table_id, j.head_seq, j.head_hash, g.missing_from, g.held FROM journals j"
+                        " LEFT JOIN journal_gaps g USING (journal) WHERE j.journal = %s", (journal,))
         if row is None:
             raise NotFound(f"the pit has witnessed no journal {journal!r}")
-        return {"table_id": row[0], "journal": journal, "records": int(row[1]), "head": row[2]}
+        table_id, seq, digest, missing_from, held = row
+        return {"table_id": table_id, "journal": journal, "records": int(seq), "head": digest,
+                "missing": {"from": int(missing_from), "held": int(held)} if missing_from is not None else None}
 
     def witnessed_hashes(self, journal: str, since: int = 0) -> list[tuple[int, str]]:
         self.witness(journal)
@@ -233,8 +239,9 @@ class PitStore:
         if state not in (None, "open", "acked"):
             raise BadValue(f"state {state!r}: use open or acked")
         rows = self._all(
-            "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note"
+            "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at"
             " FROM alerts a LEFT JOIN acknowledgements k ON k.alert_id = a.id"
+            " LEFT JOIN alerts_cleared c ON c.alert_id = a.id"
             " WHERE (%s::text IS NULL OR a.table_id = %s)"
             " AND (%s::text IS NULL OR (%s = 'open') = (k.alert_id IS NULL)) ORDER BY a.id DESC",
             (table_id, table_id, state, state))
@@ -256,8 +263,9 @@ class PitStore:
                     raise Conflict(f"alert {alert_id} is already acknowledged")
                 conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change(row[0])))
             found = conn.execute(
-                "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note"
-                " FROM alerts a JOIN acknowledgements k ON k.alert_id = a.id WHERE a.id = %s", (alert_id,)).fetchone()
+                "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at"
+                " FROM alerts a JOIN acknowledgements k ON k.alert_id = a.id LEFT JOIN alerts_cleared c"
+                " ON c.alert_id = a.id WHERE a.id = %s", (alert_id,)).fetchone()
         assert found is not None
         return _alert(*found)
 
@@ -291,20 +299,16 @@ class PitStore:
         }
 
     def dealer_report(self, start: datetime, end: datetime) -> DealerReport:
-        """Rounds closed in the range by who dealt them; taps, late changes and mispays in those rounds
-        by who was signed in; time at the tables from the stints, cut to the range."""
+        """Rounds closed in the range, each for the dealer signed in at its first card (`ROUNDS_COUNTED`);
+        taps, late changes and mispays in those rounds by who was signed in; time at the tables from the
+        stints, cut to the range."""
         sums: defaultdict[str, DealerSums] = defaultdict(DealerSums)
-        for dealer, rounds, tables in self._all(
-                "SELECT d.dealer, count(*), array_agg(DISTINCT r.table_id) FROM rounds r,"
-                " unnest(CASE WHEN cardinality(r.dealers) = 0 THEN ARRAY[%s] ELSE r.dealers END) AS d(dealer)"
-                " WHERE r.closed_at >= %s AND r.closed_at < %s GROUP BY d.dealer", (NO_DEALER, start, end)):
-            sums[dealer].rounds = int(rounds)
+        for dealer, taps, late, mispays, rounds, tables in self._all(
+                "SELECT t.dealer, sum(t.taps), sum(t.late_changes), sum(t.mispays), sum(t.rounds),"
+                " array_agg(DISTINCT r.table_id) FROM dealer_rounds t JOIN rounds r USING (journal, round_id)"
+                " WHERE r.closed_at >= %s AND r.closed_at < %s GROUP BY t.dealer", (start, end)):
+            sums[dealer].add(Tally(int(taps), int(late), int(mispays), int(rounds)))
             sums[dealer].tables.update(tables)
-        for dealer, taps, late, mispays in self._all(
-                "SELECT t.dealer, sum(t.taps), sum(t.late_changes), sum(t.mispays) FROM dealer_rounds t"
-                " JOIN rounds r USING (journal, round_id) WHERE r.closed_at >= %s AND r.closed_at < %s"
-                " GROUP BY t.dealer", (start, end)):
-            sums[dealer].add(Tally(int(taps), int(late), int(mispays)))
         for dealer, seconds, tables in self._all(
                 "SELECT dealer, sum(extract(epoch FROM least(ended, %s) - greatest(began, %s))), array_agg(DISTINCT table_id)"
                 " FROM dealer_stints WHERE began < %s AND ended >= %s GROUP BY dealer", (end, start, end, start)):
@@ -435,10 +439,11 @@ class PitStore:
 
 
 def _alert(alert_id: int, table_id: str, kind: str, round_id: int | None, seq: int | None, raised: datetime,
-           text: str, by: str | None, at: datetime | None, note: str | None) -> AlertRow:
+           text: str, by: str | None, at: datetime | None, note: str | None, cleared: datetime | None) -> AlertRow:
     return {"id": alert_id, "table_id": table_id, "kind": kind, "round_id": round_id, "seq": seq,
             "raised": _iso(raised), "text": text,
-            "acked": {"by": by, "at": _iso(at), "note": note or ""} if by is not None else None}
+            "acked": {"by": by, "at": _iso(at), "note": note or ""} if by is not None else None,
+            "cleared": _iso(cleared)}
 
 
 def steps(entry: dict[str, Any]) -> list[dict[str, Any]]:

@@ -21,7 +21,8 @@ from starlette.staticfiles import StaticFiles
 
 from pit.errors import BadValue, PitError
 from pit.service.floor.data import ACKNOWLEDGE, ANYONE, REPORTS, Allowed, Conflict, NotAllowed, NotFound, PitData
-from pit.service.web import api, events, pages
+from pit.service.log.reading import LogReader
+from pit.service.web import api, events, log_routes, pages
 from pit.service.web.access import Caller, Sessions, caller
 from pit.service.web.context import Context, WebSettings
 from pit.service.web.errors import WebCode, WebError, forbidden, not_logged_in
@@ -40,9 +41,9 @@ Handler = Callable[[Request, Caller, Context], Response]
 
 
 def create_app(data: PitData, settings: WebSettings | None = None,
-               health: Callable[[], dict[str, Any]] | None = None) -> Starlette:
+               health: Callable[[], dict[str, Any]] | None = None, log: LogReader | None = None) -> Starlette:
     """`health`, when given, answers GET /api/health without a login (PIT.md §8: for a load balancer
-    or a monitor)."""
+    or a monitor); `log`, the room's public log under /log/ and its proofs (PIT.md §9)."""
     settings = settings or WebSettings()
     ctx = Context(data, Sessions(settings.session_hours * 3600), templates(HERE / "templates"), settings)
 
@@ -99,6 +100,8 @@ def create_app(data: PitData, settings: WebSettings | None = None,
         Route("/api/reports/dealers", guarded(api.dealer_report, page=False, allowed=REPORTS)),
         Route("/api/events", events.endpoint(ctx, events.Broadcast(ctx))),
         *([Route("/api/health", _health(health))] if health is not None else []),
+        *([Route("/api/proof/{journal}/{round_id:int}", guarded(log_routes.proof_handler(log), page=False)),
+           *log_routes.public_routes(log)] if log is not None else []),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _unknown_path, 405: _wrong_method},

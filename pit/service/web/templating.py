@@ -6,6 +6,7 @@ from typing import Any
 
 from starlette.templating import Jinja2Templates
 
+from dealer_assist.rules.counts import count
 from dealer_assist.text.journal_text import card_code, clock, signed_units, stamp, units
 
 
@@ -38,6 +39,6 @@ def templates(folder: Path) -> Jinja2Templates:
     found.env.autoescape = True
     found.env.filters.update({
         "units": units, "signed": optional_units, "card": card_code, "clock": clock, "stamp": stamp,
-        "fee_total": fee_total, "figure": figure, "hours": hours,
+        "fee_total": fee_total, "figure": figure, "hours": hours, "count": count,
     })
     return found
