@@ -203,7 +203,8 @@ class LeafOfHeadOffice:
 @dataclass(frozen=True, slots=True)
 class HeadOffice:
     """A head office's node: it takes each room's leaf connection on `leaf_listen` only, and tells
-    the rooms no other address; each room's leaf user may only answer the sourcing of its stream."""
+    the rooms no other address; each room's leaf user may only answer the sourcing of its stream and
+    the head office's question of how far that stream goes."""
 
     leaf_listen: str  # HOST:PORT
     rooms: dict[str, str]  # room -> its leaf connection's password
@@ -243,6 +244,23 @@ def room_of_source(header: str, rooms: Sequence[str]) -> str | None:
     """The room a sourced message came from, by its `Nats-Stream-Source` header; None when none of `rooms`."""
     first = header.split(" ", 1)[0]
     return next((room for room in rooms if source_name(room) == first), None)
+
+
+def seq_of_source(header: str) -> int:
+    """The message's seq in the room's stream, the second word of its `Nats-Stream-Source` header (0 if none)."""
+    words = header.split(" ")
+    return int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+
+
+def room_stream_info(room: str) -> str:
+    """Where the head office asks a room's stream how far it goes, through the room's JetStream domain."""
+    return f"$JS.{room}.API.STREAM.INFO.{STREAM}"
+
+
+def room_reply_prefix(room: str) -> str:
+    """Where the room's answers to the head office's own questions come: under the room's own prefix,
+    the only subjects its leaf user may publish."""
+    return f"{deliver_prefix(room)}.ask"
 
 
 def leaf_creds_file(room: str, password: str) -> str:

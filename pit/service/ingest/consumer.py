@@ -32,7 +32,7 @@ from pit.service.ingest.pull import Delivery, Puller
 from pit.service.ingest.witness import Verdict
 from pit.service.ingest.writes import keep_refused, look_up, rolled_back, stored_copies, write_plan, write_records
 from pit.service.store.lease import Session, pause
-from pit.stream.broker import ensure_stream, room_of_source
+from pit.stream.broker import ensure_stream, room_of_source, seq_of_source
 from pit.stream.ingest_client import IngestClient
 from pit.stream.wire import STREAM, RecordMessage, WireError, parse_record_message, records_subject
 
@@ -87,6 +87,7 @@ class RecordsConsumer:
         self.gaps = Gaps(nc, gap_timing)
         self.batch = batch
         self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
+        self.taken: dict[str, int] = {}  # a head office's: room -> the last seq of its stream written here
         self.stored = 0  # records stored since start
         self._known: Known | None = None  # of the journals ingest has judged, as of the last batch planned
         self._generation = 0  # moves on each time `_known` is forgotten
@@ -208,6 +209,14 @@ class RecordsConsumer:
             self.stored += outcome.stored
             verdicts = outcome.verdicts
         await self._acknowledge(js, puller, session, messages, verdicts)
+        self._took(messages)
+
+    def _took(self, messages: list[Delivery]) -> None:
+        """At a head office, how far into each room's stream the written messages go (sourced in order)."""
+        for msg in messages if self.rooms else []:
+            room = room_of_source(msg.source, self.rooms)
+            if room is not None:
+                self.taken[room] = max(self.taken.get(room, 0), seq_of_source(msg.source))
 
     def _forget(self) -> None:
         """What ingest knew of the store is no longer so (written otherwise than planned, or lost)."""

@@ -22,7 +22,7 @@ from nats.js.errors import Error as JetStreamError
 
 from pit.service.ingest.consumer import BATCH, RecordsConsumer, ingest_lag
 from pit.service.ingest.gaps import GapTiming
-from pit.service.ingest.sourcing import RoomBehind, Sourcing, keep
+from pit.service.ingest.sourcing import RoomBehind, Sourcing, keep, kept, written
 from pit.service.ingest.status import SUBJECTS, StatusListener
 from pit.service.log.keeper import LogKeeper
 from pit.service.store import lease
@@ -73,6 +73,7 @@ class Ingest:
         self.gap_timing = gap_timing  # how often to ask for a gap's records, how long before its alert
         self.status = StatusListener()
         self.sourcing = Sourcing(self.rooms)
+        self.records: RecordsConsumer | None = None
         self._health = Health()
         self.known = asyncio.Event()  # health has been looked at once: what it says is so, not a default
 
@@ -86,7 +87,7 @@ class Ingest:
         nc = await self._connect(stop)
         if nc is None:
             return
-        records = RecordsConsumer(nc, self.batch, self.rooms, self.gap_timing)
+        records = self.records = RecordsConsumer(nc, self.batch, self.rooms, self.gap_timing)
         watching = asyncio.create_task(self._watch(nc, stop))
         try:
             while not stop.is_set():
@@ -125,6 +126,10 @@ class Ingest:
         lock's session ends (and anything else that stops a part of ingest, loudly)."""
         log.info("this pit service holds the ingest lock: ingesting")
         await self.status.load(session)
+        if self.rooms:
+            async with session.transaction() as conn:
+                for room, seq in (await written(conn)).items():
+                    records.taken[room] = max(records.taken.get(room, 0), seq)
         self._tell(role=Role.INGEST)
         listening = await nc.subscribe(SUBJECTS, cb=self.status.heard)
         tasks = [asyncio.create_task(records.run(session, stop)),
@@ -159,7 +164,7 @@ class Ingest:
         while not stop.is_set():
             if self._health.rooms:
                 async with session.transaction() as conn:
-                    await keep(conn, self._health.rooms)
+                    await keep(conn, self._health.rooms, self.records.taken if self.records else {})
             await pause(stop, HEALTH_EVERY_S)
 
     async def _watch(self, nc: Client, stop: asyncio.Event) -> None:
@@ -171,13 +176,14 @@ class Ingest:
             if nc.is_connected:
                 with contextlib.suppress(NatsError, JetStreamError, asyncio.TimeoutError):
                     lag = await ingest_lag(js)
-                if self.rooms:
-                    with contextlib.suppress(NatsError, asyncio.TimeoutError, ValueError):
-                        rooms = await self.sourcing.look(nc, HEALTH_TIMEOUT_S)
+                if self.rooms and self.records is not None and self._health.role is Role.INGEST:
+                    rooms = await self.sourcing.look(nc, HEALTH_TIMEOUT_S, self.records.taken)
             try:
                 if probe is None or probe.closed:
                     probe = await asyncio.wait_for(lease.connect(self.dsn), HEALTH_TIMEOUT_S * 3)
                 await asyncio.wait_for(probe.execute("SELECT 1"), HEALTH_TIMEOUT_S)
+                if self.rooms and self._health.role is Role.STANDBY:  # as the ingesting pit last kept it
+                    rooms = await asyncio.wait_for(kept(probe), HEALTH_TIMEOUT_S)
                 store = True
             except (psycopg.Error, asyncio.TimeoutError, OSError):
                 store = False
