@@ -14,6 +14,7 @@ import pytest
 from pit.stream.broker import read_leaf_creds
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 from tests.pit.dealing import exactly_once, under_way
+from tests.pit.head_office_browser import walk_the_floor
 from tests.pit.head_office_rig import ROOM_TABLES, HeadOfficeRig, Room
 from tests.pit.pit_service import stored_counts, wait_for
 
@@ -54,6 +55,7 @@ def test_rooms_stay_apart_and_every_table_is_its_rooms(tmp_path: Path, postgres:
         tiles = _office_tiles(rig)
         assert set(tiles) == {(room, table) for room, names in ROOM_TABLES.items() for table in names}
         wait_for(lambda: set(_office_tiles(rig).values()) == {"live"}, 15, "every tile live once caught up")
+        walk_the_floor(office, ROOM_TABLES, "T01", tmp_path / "browser")
         assert rig.office_pit is not None
         health = rig.office_pit.health()
         assert health is not None and health["rooms"] == {room: {"behind": 0, "behind_s": 0} for room in ROOM_TABLES}
