@@ -47,3 +47,8 @@ def walk_the_floor(office: PitStore, rooms: dict[str, tuple[str, ...]], shared: 
                 assert f"room={room}" in (link.get_attribute("href") or "")
             assert _status(driver, f"{base}/api/tables/{shared}/rounds?room={room}") == 200
         assert _status(driver, f"{base}/api/tables/{shared}/rounds") == 409  # which room's?
+        driver.get(f"{base}/reports")
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "td.room"))
+        rows = {(cell.find_element(By.XPATH, "preceding-sibling::td[1]").text, cell.text)
+                for cell in driver.find_elements(By.CSS_SELECTOR, "td.room")}
+        assert rows == {(table, room) for room, table in wanted}  # the report's rows: one per (room, table)
