@@ -5,9 +5,11 @@ Exact odds: 8-deck Buster under both soft-17 rules plus Lucky Lucky, as exact fr
 players, at least 2,000 rounds a second for each kind of game (and, for reference, a full table).
 Optimal strategy: `analyze strategy --infinite` under 0.5 s for each profile, `--decks 6` under
 10 s, timed twice: `analyze()` inside this process, and the whole command as a user runs it (a new
-Python process: start, imports, the analysis, the JSON); the targets are the command's. `--short` runs everything once on a few rounds and only checks that the figures come out whole
+Python process: start, imports, the analysis, the JSON); the targets are the command's. `--short` runs everything
+once on a few rounds and only checks that the figures come out whole
 (every distribution sums to 1, every wager has an interval), for the test suite.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,11 +50,15 @@ def bench_exact(runs: int, short: bool) -> bool:
         times.append(time.perf_counter() - start)
     for name, odds in results.items():
         lines = ", ".join(f"{line.key} {float(line.probability):.8f}" for line in odds.lines)
-        print(f"{name} ({DECKS} decks): {lines}; loses {float(odds.loses):.8f}; house edge {float(odds.house_edge):.6%}")
+        print(
+            f"{name} ({DECKS} decks): {lines}; loses {float(odds.loses):.8f}; house edge {float(odds.house_edge):.6%}"
+        )
     if not short:
         median = statistics.median(times)
-        print(f"exact odds, all three: best {min(times) * 1000:.1f} ms, median {median * 1000:.1f} ms over {runs} runs "
-              f"({'within' if median < EXACT_BUDGET_SECONDS else 'OVER'} the {EXACT_BUDGET_SECONDS * 1000:.0f} ms budget)")
+        print(
+            f"exact odds, all three: best {min(times) * 1000:.1f} ms, median {median * 1000:.1f} ms over {runs} runs "
+            f"({'within' if median < EXACT_BUDGET_SECONDS else 'OVER'} the {EXACT_BUDGET_SECONDS * 1000:.0f} ms budget)"
+        )
     return all(odds.total_probability == 1 for odds in results.values())
 
 
@@ -65,9 +71,15 @@ def bench_game(rounds: int, short: bool) -> bool:
             estimate = simulate(profile, rounds, 1, players)
             rate = rounds / (time.perf_counter() - start)
             edges = ", ".join(f"{e.wager.value} {e.edge:+.3%} [{e.low:+.3%}, {e.high:+.3%}]" for e in estimate.edges)
-            verdict = "" if short or players != 3 else f" ({'at least' if rate >= ROUNDS_PER_SECOND else 'BELOW'} {ROUNDS_PER_SECOND:,})"
-            print(f"game {name}, {players} players, {rounds:,} rounds: {edges}"
-                  + ("" if short else f"; {rate:,.0f} rounds/s{verdict}"))
+            verdict = (
+                ""
+                if short or players != 3
+                else f" ({'at least' if rate >= ROUNDS_PER_SECOND else 'BELOW'} {ROUNDS_PER_SECOND:,})"
+            )
+            print(
+                f"game {name}, {players} players, {rounds:,} rounds: {edges}"
+                + ("" if short else f"; {rate:,.0f} rounds/s{verdict}")
+            )
             whole = whole and all(e.low <= e.edge <= e.high for e in estimate.edges)
     return whole
 

@@ -4,17 +4,24 @@ Read rate counts every card dealt, including those a hand or glare hides in that
 lower bound on what a decoder can do; a false read is a decoded card code that was not dealt.
 Run: `python benchmarks/camera_decoders.py [--scenes N] [--short]`.
 """
+
 from __future__ import annotations
 
-import argparse
+import sys
+from pathlib import Path
+
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks.camera_frames, beside this file
+
+import argparse  # noqa: E402 (after the path is put right)
 import statistics
 import sys
 import time
 from collections import Counter
 
 import cv2
-from camera_frames import camera_for, one_core, rendered
 
+from benchmarks.camera_frames import camera_for, one_core, rendered
 from devices.camera.codes import parse_card_code
 from devices.camera.decoders import DEFAULT_DECODER, DecoderName, make_decoder
 from hw_sims.synthetic_camera import CONDITIONS

@@ -1,4 +1,5 @@
 """Frames for the camera benchmarks: rendered before any clock starts, the same for every decoder."""
+
 from __future__ import annotations
 
 import os

@@ -9,6 +9,7 @@ applied after the timed card, as a dealer's taps would be. Target: p99 <= 5 ms.
     python benchmarks/device_latency.py            # 1,000 cards
     python benchmarks/device_latency.py --short    # 40 cards: only checks that it runs
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,8 @@ from dealer_assist.rules.phases import Need
 from dealer_assist.rules.profile import load_profile
 from dealer_assist.rules.tracker import RoundTracker
 from devices.kinds.events import CardSeen, DeviceEvent
-from devices.wire.messages import CardOut, Message
 from devices.kinds.shoe import ShoeScanner
+from devices.wire.messages import CardOut, Message
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.shoe import ShoeEmulator, shuffled_shoe
 

@@ -10,6 +10,7 @@ Last, the long journal is verified and restarted twice: sealed after a clean clo
 leaves it (no seal, the open round still in the WAL).
 Run: `python benchmarks/journal.py [--rounds 10000] [--appends 2000] [--dir DIR] [--short]`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -116,22 +117,30 @@ def main() -> None:
         killed = crash_image(table.journal_path, ram / "killed.db")
         table.close()
         sealed = table.journal_path
-        print(f"journal: {rounds:,} rounds closed + {OPEN_ROUND_INPUTS} inputs, {table.records_written:,} records, "
-              f"{sealed.stat().st_size / 1e6:.1f} MB (played in {played:.0f} s, {ram})")
+        print(
+            f"journal: {rounds:,} rounds closed + {OPEN_ROUND_INPUTS} inputs, {table.records_written:,} records, "
+            f"{sealed.stat().st_size / 1e6:.1f} MB (played in {played:.0f} s, {ram})"
+        )
 
         before = raw_fsyncs(disk, max(appends, 200))
         rate, took = durable_appends(disk, sealed, appends)
         after = raw_fsyncs(disk, max(appends, 200))
-        print(f"raw fsync: {before:,.0f} per second before the appends, {after:,.0f} after "
-              f"(4 KiB rewrite + fdatasync, {disk})")
-        print(f"durable appends: {rate:,.0f} per second ({len(took)} records of the journal, WAL + synchronous=FULL); "
-              f"per append p50 {took[len(took) // 2] * 1e3:.2f} ms, p99 {took[len(took) * 99 // 100] * 1e3:.2f} ms, "
-              f"max {took[-1] * 1e3:.2f} ms")
+        print(
+            f"raw fsync: {before:,.0f} per second before the appends, {after:,.0f} after "
+            f"(4 KiB rewrite + fdatasync, {disk})"
+        )
+        print(
+            f"durable appends: {rate:,.0f} per second ({len(took)} records of the journal, WAL + synchronous=FULL); "
+            f"per append p50 {took[len(took) // 2] * 1e3:.2f} ms, p99 {took[len(took) * 99 // 100] * 1e3:.2f} ms, "
+            f"max {took[-1] * 1e3:.2f} ms"
+        )
 
         for name, path in (("sealed after a clean close", sealed), ("as a kill left it", killed)):
             verified, opened, reopened = restart(path)
-            print(f"{name}: verify {verified:.2f} s; restart (verify + recovery of round "
-                  f"{reopened.facts().round_id}) {opened:.2f} s")
+            print(
+                f"{name}: verify {verified:.2f} s; restart (verify + recovery of round "
+                f"{reopened.facts().round_id}) {opened:.2f} s"
+            )
             reopened.close()
     finally:
         shutil.rmtree(ram, ignore_errors=True)

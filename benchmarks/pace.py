@@ -43,6 +43,7 @@ left out: the same at any table, they only stretch every way alike.
 
 Run: `python benchmarks/pace.py [--rounds N] [--profile P ...] [--way keyed|same|reader ...] [--seed S] [--short]`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -79,12 +80,12 @@ from dealer_assist.table.table_facts import TableFacts  # noqa: E402
 from devices.table_owner.controller import TableController  # noqa: E402
 from hw_sims.bench_devices import BenchDevices  # noqa: E402
 from hw_sims.chip_players import ChipPlayers  # noqa: E402
-from ui.bench_panel import BenchPanel  # noqa: E402
-from ui.bridge import TableBridge  # noqa: E402
-from ui.confirm_overlay import open_confirmation  # noqa: E402
-from ui.dealer_window import DealerWindow  # noqa: E402
-from ui.screen_font import load_screen_font  # noqa: E402
-from ui.wager_pad import CHIPS, INSURANCE  # noqa: E402
+from ui.common.bridge import TableBridge  # noqa: E402
+from ui.common.confirm_overlay import open_confirmation  # noqa: E402
+from ui.common.screen_font import load_screen_font  # noqa: E402
+from ui.dealer.bench_panel import BenchPanel  # noqa: E402
+from ui.dealer.dealer_window import DealerWindow  # noqa: E402
+from ui.keypads.wager_pad import CHIPS, INSURANCE  # noqa: E402
 
 PROFILES = ("nobust-4.0", "c21-8.0", "sd-buster-a")
 PLAYING = 6  # seats playing; the player-dealer banks from a seventh
@@ -184,7 +185,9 @@ class Players:
         """The open round's wagers, for the players' chips on the reader."""
         assert facts.round is not None
         bets = self.round_bets(facts.round_id, facts.round.pd_seat)
-        return [PlaceWager(seat, kind, amount) for seat, kinds in sorted(bets.items()) for kind, amount in kinds.items()]
+        return [
+            PlaceWager(seat, kind, amount) for seat, kinds in sorted(bets.items()) for kind, amount in kinds.items()
+        ]
 
     def played(self, round_id: int) -> None:
         self.last = {**self.last, **self.bets.pop(round_id, {})}
@@ -211,14 +214,17 @@ class Pace:
         journal = folder / f"{profile_id}-{way.name.lower()}.db"
         self.controller = TableController.open(journal, TableConfig("PACE", profile_id))
         self.bridge = TableBridge(self.controller)
-        self.wire = BenchDevices(self.controller.facts, BenchPlayer(seed, shoe_reports_cut=True),
-                                 wagers=way is Way.READER)
+        self.wire = BenchDevices(
+            self.controller.facts, BenchPlayer(seed, shoe_reports_cut=True), wagers=way is Way.READER
+        )
         self.wire.start()
         self.controller.connect_devices(self.wire.shoe_url, self.wire.peek_url)
         self.chips: ChipPlayers | None = None
         if self.wire.reader is not None and self.wire.reader_url is not None:
             self.controller.connect_wagers(self.wire.reader_url)
-            self.chips = ChipPlayers(self.controller, self.wire.reader, self.players.wagers, self._wait, dealer=self._dealer)
+            self.chips = ChipPlayers(
+                self.controller, self.wire.reader, self.players.wagers, self._wait, dealer=self._dealer
+            )
         self.bench = BenchPanel(None, self.controller.facts, self.controller.devices, wire=self.wire)
         self.window = DealerWindow(self.bridge, self.bench)
         self.view = self.window.view
@@ -344,15 +350,31 @@ class Pace:
             return
         repeated: set[int] = set()
         if self.way is Way.SAME:
-            repeated = {last.seat for last in snap.last_round if last.seat in bets and last.again
-                        and {(e.kind, e.amount) for e in last.again} == set(bets[last.seat].items())}
+            repeated = {
+                last.seat
+                for last in snap.last_round
+                if last.seat in bets
+                and last.again
+                and {(e.kind, e.amount) for e in last.again} == set(bets[last.seat].items())
+            }
         for seat, kinds in sorted(bets.items()):
             if seat not in repeated:
                 self._key(seat, {str(kind): amount for kind, amount in kinds.items()})
         if repeated:
             self._tap(self.view.wagers.table_as_last, "same as last")
-        placed = {s.seat: {k: a for k, a in ((WagerKind.BASE, s.base), (WagerKind.LUCKY_LUCKY, s.lucky_lucky),
-                                              (WagerKind.BUSTER, s.buster)) if a} for s in self.snap.seats if s.base}
+        placed = {
+            s.seat: {
+                k: a
+                for k, a in (
+                    (WagerKind.BASE, s.base),
+                    (WagerKind.LUCKY_LUCKY, s.lucky_lucky),
+                    (WagerKind.BUSTER, s.buster),
+                )
+                if a
+            }
+            for s in self.snap.seats
+            if s.base
+        }
         assert placed == bets, f"keyed {placed}, bet {bets}"
         self._tap(self.view.wagers.no_more_bets, "no more bets")
 
@@ -433,7 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200, help="rounds of each profile, each way (default 200)")
     parser.add_argument("--profile", action="append", choices=PROFILES, help="a profile (default: all three)")
-    parser.add_argument("--way", action="append", choices=[way.name.lower() for way in Way], help="a way (default: all three)")
+    parser.add_argument(
+        "--way", action="append", choices=[way.name.lower() for way in Way], help="a way (default: all three)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--short", action="store_true", help="a quick run: 3 rounds each")
     args = parser.parse_args(argv)
@@ -445,8 +469,11 @@ def main(argv: list[str] | None = None) -> int:
     ticker = QTimer()  # a wait wakes this often: a device's state (the shoe's card-stop) comes without an event
     ticker.start(2)
     started = time.perf_counter()
-    print(f"{rounds} rounds a profile each way, seed {args.seed}, {PLAYING} seats playing; a tap {TAP_S:g} s; the deal: "
-          f"a card {CARD_S:g} s, a decision read {READ_S:g} s, a chip paid {CHIP_S:g} s, a wager collected {COLLECT_S:g} s")
+    print(
+        f"{rounds} rounds a profile each way, seed {args.seed}, {PLAYING} seats playing; a tap {TAP_S:g} s; the deal: "
+        f"a card {CARD_S:g} s, a decision read {READ_S:g} s, a chip paid {CHIP_S:g} s, a wager collected"
+        f" {COLLECT_S:g} s"
+    )
     print("rounds an hour are modelled, not measured: the taps and the deal's work are counted, each at the time above")
     shm = Path("/dev/shm")  # the journals' fsyncs are not what is measured
     with tempfile.TemporaryDirectory(prefix="dealer-assist-pace-", dir=shm if shm.is_dir() else None) as folder:
@@ -461,18 +488,25 @@ def main(argv: list[str] | None = None) -> int:
 def _report(profile_id: str, tallies: dict[Way, Tally]) -> None:
     deal = next(iter(tallies.values()))  # the same rounds, cards and decisions every way
     n = deal.rounds
-    print(f"\n{profile_id}: the deal alone {deal.deal_s() / n:.1f} s a round ({deal.cards / n:.1f} cards, {deal.reads / n:.1f} "
-          f"decisions read, {deal.chips_paid / n:.1f} chips paid, {deal.collected / n:.1f} wagers collected), "
-          f"{3600 * n / deal.deal_s():.1f} rounds/h unassisted (modelled); {deal.wagers / n:.1f} wagers a round")
-    print(f"  {'way':<20} {'taps/round':>10} {'taps/wager':>10} {'dealer s/round':>15} {'modelled rounds/h':>17}  "
-          "taps by kind, per round")
+    print(
+        f"\n{profile_id}: the deal alone {deal.deal_s() / n:.1f} s a round ({deal.cards / n:.1f} cards,"
+        f" {deal.reads / n:.1f} "
+        f"decisions read, {deal.chips_paid / n:.1f} chips paid, {deal.collected / n:.1f} wagers collected), "
+        f"{3600 * n / deal.deal_s():.1f} rounds/h unassisted (modelled); {deal.wagers / n:.1f} wagers a round"
+    )
+    print(
+        f"  {'way':<20} {'taps/round':>10} {'taps/wager':>10} {'dealer s/round':>15} {'modelled rounds/h':>17}  "
+        "taps by kind, per round"
+    )
     for way, tally in tallies.items():
         taps = sum(tally.taps.values())
         wager_taps = sum(tally.taps[kind] for kind in WAGER_TAPS)
         seconds, tapping = tally.deal_s() / n, tally.taps_s() / n
         kinds = ", ".join(f"{kind} {tally.taps[kind] / n:.2f}" for kind in KINDS if tally.taps[kind])
-        print(f"  {way.value:<20} {taps / n:>10.2f} {wager_taps / tally.wagers:>10.2f} {seconds:>7.1f} + {tapping:>5.1f} "
-              f"{3600 / (seconds + tapping):>17.1f}  {kinds}")
+        print(
+            f"  {way.value:<20} {taps / n:>10.2f} {wager_taps / tally.wagers:>10.2f} {seconds:>7.1f} + {tapping:>5.1f} "
+            f"{3600 / (seconds + tapping):>17.1f}  {kinds}"
+        )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ over each `tracker.apply`. A shared machine's speed wanders from pass to pass: t
 the code's own speed, the median what the machine gave it.
 Run: `python benchmarks/settle_throughput.py [--rounds N] [--passes P] [--short]`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -75,8 +76,13 @@ def main() -> None:
     inputs_per_round = statistics.mean(len(inputs) for _, inputs, _ in rounds)
     best, median = count / min(times), count / statistics.median(times)
     print(f"rounds: {count} full tables over {len(profile_names())} profiles, {inputs_per_round:.1f} inputs each")
-    print(f"settle_round (parse + replay + ledger), {passes} passes: best {best:,.0f} rounds/s, median {median:,.0f} rounds/s")
-    print(f"a month of one table (43,000 rounds) replays in {43_000 / best:.1f} s (median pass {43_000 / median:.1f} s)")
+    print(
+        f"settle_round (parse + replay + ledger), {passes} passes: best {best:,.0f} rounds/s, median"
+        f" {median:,.0f} rounds/s"
+    )
+    print(
+        f"a month of one table (43,000 rounds) replays in {43_000 / best:.1f} s (median pass {43_000 / median:.1f} s)"
+    )
     print(f"tracker.apply per input: p50 {p50:.1f} us, p99 {p99:.1f} us, max {per_input[-1] / 1e3:.1f} us")
 
 

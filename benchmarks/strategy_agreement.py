@@ -7,6 +7,7 @@ one million from a real shoe of the profile's decks (reshuffled at the cut card)
 cards) against that column's EV, and the sum of the squared distances, which chance keeps near
 the number of columns. `--short` plays a few rounds of one profile, for the test suite.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,9 @@ from dealer_assist.rules.profile import load_profile, profile_names
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="strategy_agreement", description=__doc__)
     parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per run (default 1,000,000)")
-    parser.add_argument("--seed", type=int, default=13, help="seed of the cards, plus the profile's place in the list (default 13)")
+    parser.add_argument(
+        "--seed", type=int, default=13, help="seed of the cards, plus the profile's place in the list (default 13)"
+    )
     parser.add_argument("--profile", action="append", help="only this profile (repeatable)")
     parser.add_argument("--infinite-only", action="store_true", help="only the infinite-deck runs")
     parser.add_argument("--by-column", action="store_true", help="also each dealer column's mean against its EV")
@@ -40,9 +43,12 @@ def main(argv: list[str] | None = None) -> int:
             sample = play_table(game, rounds, args.seed + number)
             took = time.perf_counter() - start
             shoe = "infinite deck" if decks is None else f"{decks}-deck shoe"
-            print(f"{name:<12} {shoe:<14} EV {game.ev:+.4%}  mean {sample.mean:+.4%}  SE {sample.standard_error:.4%}  "
-                  f"distance {sample.distance(game.ev):+.2f} SE  ({rounds:,} rounds, {rounds / took:,.0f} rounds/s, "
-                  f"seed {args.seed + number})", flush=True)
+            print(
+                f"{name:<12} {shoe:<14} EV {game.ev:+.4%}  mean {sample.mean:+.4%}  SE {sample.standard_error:.4%}  "
+                f"distance {sample.distance(game.ev):+.2f} SE  ({rounds:,} rounds, {rounds / took:,.0f} rounds/s, "
+                f"seed {args.seed + number})",
+                flush=True,
+            )
             if args.by_column:
                 print_columns(game, sample)
     return 0
@@ -55,11 +61,16 @@ def print_columns(game: BaseGame, sample: Sample) -> None:
     for label, column in sorted(sample.by_column.items(), key=lambda item: -item[1].rounds):
         ev = game.by_column[label]
         distances[label] = column.distance(ev) if 0 < column.standard_error < math.inf else 0.0
-        print(f"    {label:<10} {column.rounds:>10,} rounds  EV {ev:+.4%}  mean {column.mean:+.4%}  "
-              f"SE {column.standard_error:.4%}  distance {distances[label]:+.2f} SE")
+        print(
+            f"    {label:<10} {column.rounds:>10,} rounds  EV {ev:+.4%}  mean {column.mean:+.4%}  "
+            f"SE {column.standard_error:.4%}  distance {distances[label]:+.2f} SE"
+        )
     columns = len(distances)
-    print(f"    {columns} columns: sum of squared distances {sum(d * d for d in distances.values()):.1f} "
-          f"(chance: about {columns} ± {math.sqrt(2 * columns):.0f})", flush=True)
+    print(
+        f"    {columns} columns: sum of squared distances {sum(d * d for d in distances.values()):.1f} "
+        f"(chance: about {columns} ± {math.sqrt(2 * columns):.0f})",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

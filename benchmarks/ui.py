@@ -9,6 +9,7 @@ took it, or the settlement page when it ended the round. Between cards the event
 until something arrives, as it does at a table.
 Run: `python benchmarks/ui.py [--cards N] [--pull-ms MS] [--short]`.
 """
+
 from __future__ import annotations
 
 import time
@@ -53,33 +54,37 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=2_000, help="cards to time (default 2000)")
     parser.add_argument("--short", action="store_true", help="a quick run: 150 cards")
-    parser.add_argument("--pull-ms", type=float, default=30.0,
-                        help="the dealer's hand: the event loop runs this long before each card leaves "
-                             "the shoe (default 30 ms; 0 deals the next card as soon as the screen allows)")
+    parser.add_argument(
+        "--pull-ms",
+        type=float,
+        default=30.0,
+        help="the dealer's hand: the event loop runs this long before each card leaves "
+        "the shoe (default 30 ms; 0 deals the next card as soon as the screen allows)",
+    )
     args = parser.parse_args(argv)
     cards = 150 if args.short else args.cards
 
     from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
     from PySide6.QtWidgets import QApplication, QWidget
 
+    from dealer_assist.journal.journal_file import Record, RecordKind
     from dealer_assist.play.bench import BenchPlayer
     from dealer_assist.rules.inputs import CardDrawn
     from dealer_assist.rules.phases import Need
     from dealer_assist.rules.profile import load_profile
-    from dealer_assist.journal.journal_file import Record, RecordKind
     from dealer_assist.table.session import TableConfig
 
     pages = {Need.PAYMENTS: "settle now", Need.NOTHING: "settlement"}
     from devices.table_owner.controller import Item, TableController
     from hw_sims.bench_devices import BenchDevices
-    from ui.autoplay import AutoPlayer
-    from ui.bench_panel import BenchPanel
-    from ui.bridge import TableBridge
-    from ui.card_widget import CardRow
-    from ui.dealer_window import DealerWindow
-    from ui.long_lived import set_aside
-    from ui.screen_font import load_screen_font
-    from ui.settlement_table import SettlementTable
+    from ui.common.bridge import TableBridge
+    from ui.common.screen_font import load_screen_font
+    from ui.dealer.bench_panel import BenchPanel
+    from ui.dealer.card_widget import CardRow
+    from ui.dealer.dealer_window import DealerWindow
+    from ui.settlement.settlement_table import SettlementTable
+    from ui.shell.autoplay import AutoPlayer
+    from ui.shell.long_lived import set_aside
 
     class TimedController(TableController):
         """Stamps a card from the shoe as its link hands it over, as the GUI thread takes it, and once
@@ -157,8 +162,14 @@ def main(argv: list[str] | None = None) -> int:
             player = AutoPlayer(window, rng, rounds=10**9)
             while len(times) < cards:
                 snap = controller.snapshot
-                card_next = not bench.busy() and not wire.shoe.locked and (
-                    snap.need is Need.CARD or (snap.need is Need.DECISION and snap.takes_card and rng.random() < 0.5))
+                card_next = (
+                    not bench.busy()
+                    and not wire.shoe.locked
+                    and (
+                        snap.need is Need.CARD
+                        or (snap.need is Need.DECISION and snap.takes_card and rng.random() < 0.5)
+                    )
+                )
                 if not card_next:
                     if not player.step():
                         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)  # a device is on its way
@@ -173,8 +184,14 @@ def main(argv: list[str] | None = None) -> int:
                 _wait(app, lambda: watch.card_painted)
                 painted = time.perf_counter()
                 assert controller.arrived is not None and controller.picked is not None
-                times.append(CardTime(controller.picked - controller.arrived, controller.recorded - controller.arrived,
-                                      painted - controller.arrived, pages.get(controller.snapshot.need, "table")))
+                times.append(
+                    CardTime(
+                        controller.picked - controller.arrived,
+                        controller.recorded - controller.arrived,
+                        painted - controller.arrived,
+                        pages.get(controller.snapshot.need, "table"),
+                    )
+                )
     finally:
         controller.stop()
         wire.stop()
@@ -215,21 +232,27 @@ def _ms(values: list[float], share: float) -> float:
 
 def _report(startup: float, times: list[CardTime], rounds: int, pull_ms: float) -> None:
     painted = [t.painted for t in times]
-    slowest = sorted(times, key=lambda t: t.painted)[-max(1, len(times) // 100):]
+    slowest = sorted(times, key=lambda t: t.painted)[-max(1, len(times) // 100) :]
     print(f"startup to first painted frame: {startup:.2f} s (target < 3 s)")
-    print(f"card to painted frame over {len(times)} cards, {pull_ms:g} ms between cards: p50 {_ms(painted, 0.5):.2f} ms, "
-          f"p99 {_ms(painted, 0.99):.2f} ms (target < 16 ms)")
+    print(
+        f"card to painted frame over {len(times)} cards, {pull_ms:g} ms between cards: p50 {_ms(painted, 0.5):.2f} ms, "
+        f"p99 {_ms(painted, 0.99):.2f} ms (target < 16 ms)"
+    )
     for page in ("settle now", "settlement"):
         shown = [t.painted for t in times if t.page == page]
         if shown:
-            print(f"  a card that opens the {page} page, {len(shown)} cards: p50 {_ms(shown, 0.5):.2f} ms, "
-                  f"p99 {_ms(shown, 0.99):.2f} ms (target < 16 ms), max {_ms(shown, 1.0):.2f} ms")
+            print(
+                f"  a card that opens the {page} page, {len(shown)} cards: p50 {_ms(shown, 0.5):.2f} ms, "
+                f"p99 {_ms(shown, 0.99):.2f} ms (target < 16 ms), max {_ms(shown, 1.0):.2f} ms"
+            )
     for name, group in (("all cards", times), ("slowest 1 %", slowest)):
         hop = statistics.median(t.picked for t in group) * 1000
         table = statistics.median(t.recorded - t.picked for t in group) * 1000
         screen = statistics.median(t.painted - t.recorded for t in group) * 1000
-        print(f"  medians, {name}: link to GUI thread {hop:.2f} ms, rules and journal {table:.2f} ms, "
-              f"snapshot to painted {screen:.2f} ms")
+        print(
+            f"  medians, {name}: link to GUI thread {hop:.2f} ms, rules and journal {table:.2f} ms, "
+            f"snapshot to painted {screen:.2f} ms"
+        )
     print(f"rounds played: {rounds}")
 
 

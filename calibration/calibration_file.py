@@ -3,6 +3,7 @@
 The layout is embedded, so the camera needs only this one file, and a table re-laid after
 calibration cannot be paired with a stale homography by mistake.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,6 +19,8 @@ from calibration.errors import CalibrationCode, CalibrationError
 from calibration.homography import as_matrix
 from calibration.layout import MarkerCorner, layout_from_dict
 
+__all__ = ["load_calibration"]
+
 FORMAT = "dealer-assist-calibration"
 VERSION = 1
 
@@ -25,7 +28,8 @@ VERSION = 1
 def save_calibration(calibration: Calibration, path: str | Path, max_error_mm: float = DEFAULT_MAX_ERROR_MM) -> None:
     """Write the file, or refuse when the reprojection error is above the limit."""
     if not calibration.error_mm <= max_error_mm:
-        raise CalibrationError(CalibrationCode.ERROR_TOO_HIGH,
+        raise CalibrationError(
+            CalibrationCode.ERROR_TOO_HIGH,
             f"reprojection error {calibration.error_mm:.2f} mm is above the {max_error_mm:g} mm limit "
             f"(worst corner {calibration.worst_mm:.2f} mm); check the layout's marker positions and size, "
             "and that the markers lie flat and the lens is not bending the picture",
@@ -50,7 +54,9 @@ def load_calibration(path: str | Path) -> Calibration:
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
-        raise CalibrationError(CalibrationCode.CALIBRATION_UNREADABLE, f"calibration file {str(path)!r} cannot be read: {error}") from None
+        raise CalibrationError(
+            CalibrationCode.CALIBRATION_UNREADABLE, f"calibration file {str(path)!r} cannot be read: {error}"
+        ) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise fail(f"not JSON ({error})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -70,8 +76,10 @@ def load_calibration(path: str | Path) -> Calibration:
     if not (_number(error_mm) and _number(worst_mm)):
         raise fail("error_mm and worst_mm must be numbers")
     markers = document.get("markers_px")
-    if not isinstance(markers, dict) or set(markers) != {c.value for c in MarkerCorner} or not all(
-        _numbers(p, 2) for p in markers.values()
+    if (
+        not isinstance(markers, dict)
+        or set(markers) != {c.value for c in MarkerCorner}
+        or not all(_numbers(p, 2) for p in markers.values())
     ):
         raise fail("markers_px must give an [x, y] for each of TL, TR, BR and BL")
     return Calibration(

@@ -1,4 +1,5 @@
 """What calibrating the overhead camera refuses: a source, markers, a layout or a calibration file."""
+
 from __future__ import annotations
 
 from enum import StrEnum

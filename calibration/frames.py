@@ -1,4 +1,5 @@
 """The first few frames of an OpenCV source (device index, video or image file, URL) to calibrate from."""
+
 from __future__ import annotations
 
 import cv2

@@ -5,6 +5,7 @@ measured is whether the rest of the picture agrees: each marker's four corners, 
 should land on the square the layout gives it. Their RMS distance is the reprojection error; a layout
 that does not match the felt, a lens that bends the picture or a misread marker all show up in it.
 """
+
 from __future__ import annotations
 
 import math
@@ -51,7 +52,9 @@ def fit_homography(layout: Layout, quads: Mapping[MarkerCorner, Quad]) -> Homogr
     table = np.array([layout.markers[c] for c in corners], dtype=np.float64)
     matrix = cv2.getPerspectiveTransform(image.astype(np.float32), table.astype(np.float32))
     if not np.all(np.isfinite(matrix)) or abs(np.linalg.det(matrix)) < 1e-12:
-        raise CalibrationError(CalibrationCode.BAD_MARKERS, "the four markers lie on a line in the image; no table plane can be fitted")
+        raise CalibrationError(
+            CalibrationCode.BAD_MARKERS, "the four markers lie on a line in the image; no table plane can be fitted"
+        )
     fitted = as_matrix(matrix.tolist())
     half = layout.marker_size_mm / 2
     misses = []
@@ -59,5 +62,5 @@ def fit_homography(layout: Layout, quads: Mapping[MarkerCorner, Quad]) -> Homogr
         seen = canonical_quad([apply(fitted, x, y) for x, y in quads[corner]])
         cx, cy = layout.markers[corner]
         square = ((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half))
-        misses += [math.dist(p, q) for p, q in zip(seen, square)]
+        misses += [math.dist(p, q) for p, q in zip(seen, square, strict=False)]
     return HomographyFit(fitted, math.sqrt(sum(m * m for m in misses) / len(misses)), max(misses))

@@ -3,6 +3,7 @@
 A layout is a TOML file checked on load into a frozen Layout. A calibration file embeds the same
 structure, read back by the same checks, so a hand-edited file is refused naming the field it got wrong.
 """
+
 from __future__ import annotations
 
 import math
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from calibration.errors import CalibrationCode, CalibrationError
 from calibration.zones import Point, Zone, zone_at
+
+__all__ = ["Layout", "default_layout"]
 
 DEFAULT_LAYOUT = "default_layout.toml"
 _ZONE_NAME = re.compile(r"seat_([1-9][0-9]?)|dealer|discard")
@@ -69,7 +72,9 @@ def load_layout(path: str | Path) -> Layout:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise CalibrationError(CalibrationCode.LAYOUT_UNREADABLE, f"layout file {str(path)!r} cannot be read: {error}") from None
+        raise CalibrationError(
+            CalibrationCode.LAYOUT_UNREADABLE, f"layout file {str(path)!r} cannot be read: {error}"
+        ) from None
     return parse_layout(text, str(path))
 
 
@@ -105,8 +110,10 @@ def layout_from_dict(data: object, source: str) -> Layout:
         return float(value)
 
     def point(where: str, value: object) -> Point:
-        if not isinstance(value, list) or len(value) != 2 or not all(
-            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value)
         ):
             raise fail(f"{where} = {value!r} is not a point [x_mm, y_mm]")
         x, y = float(value[0]), float(value[1])
@@ -139,7 +146,7 @@ def layout_from_dict(data: object, source: str) -> Layout:
         lacking = sorted(needed - names) or ["seat_1"]
         raise fail(f"zones must include dealer, discard and seat_1..seat_N; missing {lacking}")
     for index, zone in enumerate(zones):
-        for other in zones[index + 1:]:
+        for other in zones[index + 1 :]:
             if zone.overlaps(other):
                 raise fail(f"zones {zone.name} and {other.name} overlap; a card's zone must be unambiguous")
     return Layout(str(name), width, height, marker_size, markers, tuple(zones))

@@ -1,6 +1,7 @@
 """The printable marker sheet: one A4 page per calibration marker, each QR code printed at the
 layout's `markers.size_mm` exactly (print at 100 %, no "fit to page"), with its corner named.
 Written as plain PDF vector drawing, so no Qt is needed to make it."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,8 +12,12 @@ from calibration.layout import Layout, MarkerCorner
 
 MM = 72 / 25.4  # PDF points per millimetre
 A4 = (210 * MM, 297 * MM)
-PLACES = {MarkerCorner.TL: "top left", MarkerCorner.TR: "top right", MarkerCorner.BR: "bottom right",
-          MarkerCorner.BL: "bottom left"}
+PLACES = {
+    MarkerCorner.TL: "top left",
+    MarkerCorner.TR: "top right",
+    MarkerCorner.BR: "bottom right",
+    MarkerCorner.BL: "bottom left",
+}
 
 
 def _page(corner: MarkerCorner, size_mm: float) -> bytes:
@@ -42,8 +47,10 @@ def write_marker_sheet(layout: Layout, pdf: Path) -> Path:
     for corner in corners:
         content = _page(corner, layout.marker_size_mm)
         objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
-        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] /Resources << /Font << /F1 %d 0 R >> >> "
-                       b"/Contents %d 0 R >>" % (A4[0], A4[1], font, len(objects)))
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] /Resources << /Font << /F1 %d 0 R >> >> "
+            b"/Contents %d 0 R >>" % (A4[0], A4[1], font, len(objects))
+        )
         kids.append(len(objects))
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
     objects[1] = b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) + b"] /Count %d >>" % len(kids)

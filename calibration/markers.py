@@ -3,6 +3,7 @@
 pyzbar places a QR code's corners more exactly (about 0.75 px against 1.4 px on the synthetic frames),
 so it reads first; zxing-cpp, which reads small or blurred codes that zbar misses, fills the gaps.
 """
+
 from __future__ import annotations
 
 import math

@@ -1,8 +1,11 @@
 """Zones: named polygons on the table, and which one holds a point."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+__all__ = ["Point", "Zone"]
 
 Point = tuple[float, float]
 
@@ -24,7 +27,7 @@ class Zone:
         return inside
 
     def sides(self) -> list[tuple[Point, Point]]:
-        return list(zip(self.polygon, self.polygon[1:] + self.polygon[:1]))
+        return list(zip(self.polygon, self.polygon[1:] + self.polygon[:1], strict=False))
 
     def overlaps(self, other: Zone) -> bool:
         """True when the two areas share any ground: a side crosses a side, or one holds the other."""

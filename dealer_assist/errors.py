@@ -7,9 +7,12 @@ calibration's and the card room's; here are the command line's, which every comm
 code's value is what is journaled and printed (ROUND-FILE.md, DEVICES.md, PIT.md), so a program
 checks `code` and a person reads `message`.
 """
+
 from __future__ import annotations
 
 from enum import StrEnum
+
+__all__ = ["CommandCode", "CommandError", "Failure"]
 
 
 class Failure(Exception):

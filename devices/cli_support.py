@@ -4,6 +4,7 @@ Errors are one JSON object on stdout and exit status 2 (DEVICES.md §5), argumen
 (`dealer_assist.commands.command_line`), so a script driving the bench never has to parse
 argparse's text or a traceback.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,6 +14,8 @@ import sys
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+
+__all__ = ["emit", "stop_on_signals"]
 
 _reader_gone = threading.Event()  # stdout's reader has closed its end (`monitor | tee`, then Ctrl-C)
 

@@ -1,21 +1,39 @@
 """`dealer-assist devices`: talk to one shoe scanner, peek device or wager reader from the bench (DEVICES.md §5, §6).
 
-    dealer-assist devices monitor --shoe URL      one JSON line per event until SIGINT/SIGTERM
-    dealer-assist devices monitor --wagers URL    the same for a wager reader, which is scanned as it comes up
-    dealer-assist devices peek --url URL --up A   one JSON line with the outcome, then exit
+dealer-assist devices monitor --shoe URL      one JSON line per event until SIGINT/SIGTERM
+dealer-assist devices monitor --wagers URL    the same for a wager reader, which is scanned as it comes up
+dealer-assist devices peek --url URL --up A   one JSON line with the outcome, then exit
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.errors import CommandCode, CommandError
-from devices.kinds.adapter import DeviceAdapter, EventSink
 from devices.cli_support import emit, emit_last, stop_on_signals
 from devices.errors import DeviceCode
+from devices.kinds.adapter import DeviceAdapter, EventSink
 from devices.kinds.events import (
-    CardSeen, CardsMissed, CardUnread, CutReached, DeviceEvent, DeviceFault, DeviceHello, FrameRejected, LidChanged, LinkChanged,
-    LockChanged, ReadingsUntrusted, ScanCompleted, ShoeLoaded, SpotCleared, SpotRead, SpotsListed, WagersFault, WagersHello,
+    CardSeen,
+    CardsMissed,
+    CardUnread,
+    CutReached,
+    DeviceEvent,
+    DeviceFault,
+    DeviceHello,
+    FrameRejected,
+    LidChanged,
+    LinkChanged,
+    LockChanged,
+    ReadingsUntrusted,
+    ScanCompleted,
+    ShoeLoaded,
+    SpotCleared,
+    SpotRead,
+    SpotsListed,
+    WagersFault,
+    WagersHello,
 )
 from devices.kinds.peek import PEEK_UP_RANKS, PeekReader
 from devices.kinds.shoe import ShoeScanner

@@ -1,9 +1,12 @@
 """What a device, an emulated device or a camera source cannot do, as codes the bench commands print."""
+
 from __future__ import annotations
 
 from enum import StrEnum
 
 from dealer_assist.errors import Failure
+
+__all__ = ["DeviceCode", "DeviceError"]
 
 
 class DeviceCode(StrEnum):

@@ -8,6 +8,7 @@ the card room as it is written; `--pace SECONDS` waits between the table's moves
 at a human pace. Its status messages carry the device lights the table controller keeps, as
 `run`'s do (none with `--links in-process`, which has no device links).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,13 +53,25 @@ def _main(argv: list[str]) -> int:
     parser.add_argument("--resume", action="store_true", help="continue the table in an existing journal")
     parser.add_argument("--profile", help=f"the rule profile of a new journal (default {PROFILE})")
     parser.add_argument("--table-id", help=f"the table of a new journal (default {TABLE_ID})")
-    parser.add_argument("--links", choices=("pty", "in-process"), default="pty",
-                        help="emulated devices on pseudo-terminals (default), or inputs fed in process")
+    parser.add_argument(
+        "--links",
+        choices=("pty", "in-process"),
+        default="pty",
+        help="emulated devices on pseudo-terminals (default), or inputs fed in process",
+    )
     parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait this long after each move")
-    parser.add_argument("--wagers", action="store_true",
-                        help="the players bet with chips on an emulated wager reader's spots (with --links pty)")
-    parser.add_argument("--spot", action="append", default=[], metavar="SPOT=CENTS[,CENTS...]",
-                        help="chips on a spot of the emulated reader as the bench starts (the felt as it is), e.g. 3.base=2500,500")
+    parser.add_argument(
+        "--wagers",
+        action="store_true",
+        help="the players bet with chips on an emulated wager reader's spots (with --links pty)",
+    )
+    parser.add_argument(
+        "--spot",
+        action="append",
+        default=[],
+        metavar="SPOT=CENTS[,CENTS...]",
+        help="chips on a spot of the emulated reader as the bench starts (the felt as it is), e.g. 3.base=2500,500",
+    )
     add_pit_options(parser)
     args = parser.parse_args(argv)
     if (args.wagers or args.spot) and args.links != "pty":
@@ -76,22 +89,39 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
     check_table_id(args.table_id or TABLE_ID)
     link = pit_link(args.pit, args.pit_creds)
     if args.journal.exists() and not args.resume:
-        raise JournalError(JournalCode.JOURNAL_EXISTS, f"{args.journal} exists: use --resume to continue it (nothing is overwritten)")
+        raise JournalError(
+            JournalCode.JOURNAL_EXISTS, f"{args.journal} exists: use --resume to continue it (nothing is overwritten)"
+        )
     if args.resume and not args.journal.exists():
         raise JournalError(JournalCode.NO_JOURNAL, f"{args.journal}: nothing to resume")
-    named = {field: flag for field, flag in (("profile", "--profile"), ("table_id", "--table-id")) if getattr(args, field)}
+    named = {
+        field: flag for field, flag in (("profile", "--profile"), ("table_id", "--table-id")) if getattr(args, field)
+    }
     devices: dict[str, Any] = {"shoe": {"model": "emulated", "seed": args.seed}}
     if args.wagers:
         devices["wagers"] = {"model": "emulated", "seed": args.seed}
-    controller = TableController.open(args.journal, TableConfig(args.table_id or TABLE_ID, args.profile or PROFILE),
-                                      named=named, devices=devices)
+    controller = TableController.open(
+        args.journal, TableConfig(args.table_id or TABLE_ID, args.profile or PROFILE), named=named, devices=devices
+    )
     bench = LinkedBench(controller, args.seed, args.wagers, args.felt) if args.links == "pty" else None
     if bench is not None and bench.pin_set:
-        print(f"dealer-assist bench: this bench journal's supervisor PIN is {bench.pin}, set by the bench; the journal "
-              "will not deal live with real devices until a floor supervisor sets another", file=sys.stderr)
-    shipper = None if link is None else attach_shipper(controller.journal_path, controller.add_sink, controller.table_id, link,
-                                                       snapshot_view(lambda: controller.snapshot, controller.device_lights),
-                                                       _link_said())
+        print(
+            f"dealer-assist bench: this bench journal's supervisor PIN is {bench.pin}, set by the bench; the journal "
+            "will not deal live with real devices until a floor supervisor sets another",
+            file=sys.stderr,
+        )
+    shipper = (
+        None
+        if link is None
+        else attach_shipper(
+            controller.journal_path,
+            controller.add_sink,
+            controller.table_id,
+            link,
+            snapshot_view(lambda: controller.snapshot, controller.device_lights),
+            _link_said(),
+        )
+    )
     step = bench.step if bench is not None else _in_process(controller, args.seed)
     start, steps = time.perf_counter(), 0
     try:
@@ -112,8 +142,13 @@ def _bench(args: argparse.Namespace, stop: threading.Event) -> int:
         raise
     controller.close()
     elapsed = time.perf_counter() - start
-    summary = {"rounds": controller.rounds_closed, "steps": steps, "records": controller.records_written, "links": args.links,
-               "seconds": round(elapsed, 3)}
+    summary = {
+        "rounds": controller.rounds_closed,
+        "steps": steps,
+        "records": controller.records_written,
+        "links": args.links,
+        "seconds": round(elapsed, 3),
+    }
     if shipper is not None:
         _stop(shipper, stop)
         summary["pit"] = shipper.link_text()

@@ -9,6 +9,7 @@ as it powers up, the round in progress (if any) ends on it, and the table calls 
 after any cut. The wager reader, where the bench has one, powers up with the chips the journal
 last read on each spot (they stay on the felt while the table is down), or the `felt` given.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,6 +27,8 @@ from hw_sims.endpoints import PtyEndpoint
 from hw_sims.peek import PeekEmulator
 from hw_sims.shoe import ShoeEmulator
 from hw_sims.wagers import WagerEmulator, chips_for
+
+__all__ = ["BenchDevices", "honest_peek_answer"]
 
 SEEN_WITHIN_S = 1.0
 _BENCH_SHOE = re.compile(r"S(\d+)-\d+")  # the ids BenchPlayer gives its shoes: S{seed}-{number}
@@ -50,8 +53,13 @@ class BenchDevices:
 
     Used on the thread that owns the table: it asks the table's facts to know what has arrived."""
 
-    def __init__(self, facts: Callable[[], TableFacts], player: BenchPlayer, wagers: bool = False,
-                 felt: Mapping[Spot, Sequence[int]] | None = None) -> None:
+    def __init__(
+        self,
+        facts: Callable[[], TableFacts],
+        player: BenchPlayer,
+        wagers: bool = False,
+        felt: Mapping[Spot, Sequence[int]] | None = None,
+    ) -> None:
         self.facts = facts
         self.player = player
         now = facts()
@@ -63,14 +71,25 @@ class BenchDevices:
             self.shoe = ShoeEmulator(PtyEndpoint(), cards=[], decks=decks, announce=False, pace=None, seed=player.seed)
         else:
             if not _NUMBERED_SHOE.fullmatch(now.shoe_id):
-                raise DeviceError(DeviceCode.FOREIGN_SHOE, f"the journal's shoe {now.shoe_id!r} is not an emulated "
-                                  "one and the bench cannot name a shoe after it: "
-                                  "connect that table's shoe (--shoe URL)")
+                raise DeviceError(
+                    DeviceCode.FOREIGN_SHOE,
+                    f"the journal's shoe {now.shoe_id!r} is not an emulated "
+                    "one and the bench cannot name a shoe after it: "
+                    "connect that table's shoe (--shoe URL)",
+                )
             self.current, self.pulled = player.shoe(now), now.shoe_cards
             shoe = self.current.shoe
-            self.shoe = ShoeEmulator(PtyEndpoint(), cards=shoe.cards, shoe_id=now.shoe_id, decks=decks,
-                                     start_at=now.shoe_cards, cut=shoe.cut_at, pace=None, seed=player.seed,
-                                     announce=False)
+            self.shoe = ShoeEmulator(
+                PtyEndpoint(),
+                cards=shoe.cards,
+                shoe_id=now.shoe_id,
+                decks=decks,
+                start_at=now.shoe_cards,
+                cut=shoe.cut_at,
+                pace=None,
+                seed=player.seed,
+                announce=False,
+            )
             continued = bench_seed(now.shoe_id) == player.seed
             if not now.new_shoe_due and (not continued or self.current.cut_reached(now.shoe_cards)):
                 self.shoe.sim_report_cut()  # past the cut, or a shoe the bench cannot go on with
@@ -81,8 +100,13 @@ class BenchDevices:
         self.reader = None
         if wagers:
             last = {spot: chips_for(reading.amount, reading.chips) for spot, reading in now.readings.items()}
-            self.reader = WagerEmulator(PtyEndpoint(), seats=now.seats, bank=now.profile.player_dealer,
-                                        contents={**last, **(felt or {})}, seed=player.seed)
+            self.reader = WagerEmulator(
+                PtyEndpoint(),
+                seats=now.seats,
+                bank=now.profile.player_dealer,
+                contents={**last, **(felt or {})},
+                seed=player.seed,
+            )
 
     @property
     def shoe_url(self) -> str:

@@ -5,6 +5,7 @@ of a double or a split are chips put on the emulated reader's spots, and before 
 Paid each spot settled in the step is given what the settlement leaves on it. The table takes it
 all from the reader over its link, as it would from players at the felt.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -29,9 +30,14 @@ class ChipPlayers:
     holds; `dealer` gives the dealer's own part of the move ("No more bets", the bank taken, a double's
     or a split's tap, "Paid"): straight to the table controller by default, or as a tap on the screen."""
 
-    def __init__(self, controller: TableController, reader: WagerEmulator,
-                 wagers: Callable[[TableFacts], list[PlaceWager]], wait: Wait,
-                 dealer: Callable[[TableInput], None] | None = None) -> None:
+    def __init__(
+        self,
+        controller: TableController,
+        reader: WagerEmulator,
+        wagers: Callable[[TableFacts], list[PlaceWager]],
+        wait: Wait,
+        dealer: Callable[[TableInput], None] | None = None,
+    ) -> None:
         self.controller = controller
         self.reader = reader
         self.wagers = wagers
@@ -90,7 +96,9 @@ class ChipPlayers:
         self._place(self.facts().settling)
         records = self.controller.records_written
         self.dealer(event)
-        self.wait(lambda: self.controller.scanning is None and self.controller.records_written > records, "the payout check")
+        self.wait(
+            lambda: self.controller.scanning is None and self.controller.records_written > records, "the payout check"
+        )
         found = self.facts().differences
         if found:
             raise AssertionError(f"the payout check found differences the bench did not make: {found}")
@@ -98,12 +106,15 @@ class ChipPlayers:
     def _place(self, chips: Mapping[Spot, Cents]) -> None:
         """Each spot now holds its chips, put down at once as the players at a table do; once the
         table has read them all."""
+
         def read() -> dict[Spot, Cents]:
             readings = self.facts().readings
             return {spot: readings[spot].amount if spot in readings else 0 for spot in chips}
 
         held = read()
-        moved = {spot: cents for spot, cents in sorted(chips.items(), key=lambda item: str(item[0])) if held[spot] != cents}
+        moved = {
+            spot: cents for spot, cents in sorted(chips.items(), key=lambda item: str(item[0])) if held[spot] != cents
+        }
         for spot, cents in moved.items():
             self.reader.sim_place(spot, chips_for(cents))
         self.wait(lambda: read() == dict(chips), ", ".join(f"{spot} to read {cents}" for spot, cents in moved.items()))

@@ -9,6 +9,7 @@ The first line printed is the URL to connect to. With `--stdin` the wager reader
 wrong one with a JSON error line. On SIGINT or SIGTERM the emulator stops and prints one JSON line of
 what it sent and injected (`"type": "sim_stats"`), then exits 0.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -103,8 +104,15 @@ def _build(args: argparse.Namespace) -> EmulatedDevice:
         if not (args.casino.isascii() and args.casino.isprintable()) or len(args.casino.split()) != 1:
             raise CommandError(CommandCode.BAD_ARGUMENTS, f"--casino {args.casino!r} is not one printable word")
         contents = _spots(args)
-        return WagerEmulator(_endpoint(args), seats=args.seats, bank=not args.no_bank, casino=args.casino,
-                             contents=contents, seed=args.seed, faults=rates)
+        return WagerEmulator(
+            _endpoint(args),
+            seats=args.seats,
+            bank=not args.no_bank,
+            casino=args.casino,
+            contents=contents,
+            seed=args.seed,
+            faults=rates,
+        )
     if args.device == "peek":
         hole = _hole_card(args)
         return PeekEmulator(_endpoint(args), hole_card=hole, delay=args.delay, seed=args.seed, faults=rates)

@@ -4,6 +4,7 @@ The emulator runs the same delivery rules as a real device: it answers `ID` with
 every second, acknowledges the host's ✓ frames, keeps one ✓ frame outstanding and holds it across
 an outage. Controls for tests and the bench are the `sim_*` methods, safe from any thread.
 """
+
 from __future__ import annotations
 
 import queue

@@ -4,6 +4,7 @@ One host at a time, like a serial port. `poll` waits briefly for bytes; `connect
 host is attached (for a pseudo-terminal it always is, as with a real cable); `hang_up` drops the
 host after everything written so far has reached it, as a cable pull between frames would.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -19,6 +20,8 @@ import tty
 from abc import ABC, abstractmethod
 
 import serial
+
+__all__ = ["InProcessEndpoint"]
 
 if "hw_sims.urlhandler" not in serial.protocol_handler_packages:
     serial.protocol_handler_packages.append("hw_sims.urlhandler")

@@ -4,6 +4,7 @@ Every injected fault is counted in `SimStats`, so a test can check that the host
 was injected: each bad frame rejected once for its reason, each duplicate dropped once, each gap
 named.
 """
+
 from __future__ import annotations
 
 import random

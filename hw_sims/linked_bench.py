@@ -7,6 +7,7 @@ answers over its own link. All of it goes through the table controller, as on th
 restarted bench powers the shoe up mid-shoe where the journal says. With a wager reader the
 players bet, double, split and insure with chips on its spots (`chip_players`).
 """
+
 from __future__ import annotations
 
 import random
@@ -22,6 +23,8 @@ from dealer_assist.table.spots import Spot
 from devices.table_owner.controller import TableController
 from hw_sims.bench_devices import BenchDevices, bench_seed
 from hw_sims.chip_players import ChipPlayers
+
+__all__ = ["screen_bench", "tools_pin"]
 
 WAIT = 10.0
 
@@ -39,8 +42,13 @@ def tools_pin(controller: TableController) -> tuple[str | None, bool]:
 
 
 class LinkedBench:
-    def __init__(self, controller: TableController, seed: int, wagers: bool = False,
-                 felt: Mapping[Spot, Sequence[int]] | None = None) -> None:
+    def __init__(
+        self,
+        controller: TableController,
+        seed: int,
+        wagers: bool = False,
+        felt: Mapping[Spot, Sequence[int]] | None = None,
+    ) -> None:
         self.controller = controller
         self.player = BenchPlayer(seed, shoe_reports_cut=True)
         self.devices = BenchDevices(controller.facts, self.player, wagers, felt)
@@ -64,8 +72,10 @@ class LinkedBench:
         self._stopped()
         facts = self.controller.facts()
         if self.devices.busy():
-            self._wait(lambda: not self.devices.busy(), f"the shoe's delivery (shoe {facts.shoe_id}, "
-                       f"{facts.shoe_cards} of {self.devices.pulled} cards)")
+            self._wait(
+                lambda: not self.devices.busy(),
+                f"the shoe's delivery (shoe {facts.shoe_id}, {facts.shoe_cards} of {self.devices.pulled} cards)",
+            )
             return
         event = self.player.next_input(facts)
         if self.chips is not None and self.chips.plays(event):
@@ -74,8 +84,11 @@ class LinkedBench:
             self._wait(lambda: self.controller.snapshot.need is not Need.PEEK, "the peek device's answer")
         elif isinstance(event, ConfirmPeek):
             if self.pin is None:
-                raise JournalError(JournalCode.TABLE_STOPPED, "the peek needs a check by hand and a floor supervisor's PIN, "
-                                   "which a person set on this table: the bench cannot give it")
+                raise JournalError(
+                    JournalCode.TABLE_STOPPED,
+                    "the peek needs a check by hand and a floor supervisor's PIN, "
+                    "which a person set on this table: the bench cannot give it",
+                )
             self.controller.supervise(event, self.pin)
         elif isinstance(event, ShoeLoaded):
             self.devices.load(event)

@@ -3,6 +3,7 @@
 The hole card stays inside this object: no frame, log line or printed text carries it, exactly
 as with the real reader.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -3,6 +3,7 @@
 It honours the host's card-stop (`LOCK ON` holds back the next card) and can open its lid, jam, skip
 a card's frame, fail to read a card, and drop or silence the line at chosen cards.
 """
+
 from __future__ import annotations
 
 import random
@@ -10,7 +11,19 @@ from collections.abc import Mapping, Sequence
 
 from dealer_assist.rules.cards import RANKS, SUITS, Card
 from devices.wire.clock import MONOTONIC, Clock
-from devices.wire.messages import HOST_TO_SHOE, CardOut, CutCard, Fault, Lid, LidState, Lock, LockState, Message, NewShoe, NoRead
+from devices.wire.messages import (
+    HOST_TO_SHOE,
+    CardOut,
+    CutCard,
+    Fault,
+    Lid,
+    LidState,
+    Lock,
+    LockState,
+    Message,
+    NewShoe,
+    NoRead,
+)
 from hw_sims.device import EmulatedDevice, Identity
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind

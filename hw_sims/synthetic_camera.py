@@ -4,6 +4,7 @@ Everything comes from a seed, so a failing run replays frame by frame. The pose 
 belongs to the camera, as a mounted camera's does; each frame adds its own blur, noise, glare and
 occlusion on top, so the same dealt cards look a little different in every frame.
 """
+
 from __future__ import annotations
 
 import math
@@ -207,7 +208,7 @@ def _long_axis(zone: Zone) -> tuple[Point, Point, float]:
 
 def _draw_chip_tray(canvas: np.ndarray, dealer: Zone, s: float) -> None:
     """The house dealer's chip tray, behind the player-dealer's hand area: stacks of 39 mm chips."""
-    xs, ys = zip(*dealer.polygon)
+    xs, ys = zip(*dealer.polygon, strict=False)
     top = max(5.0, min(ys) - CHIP_TRAY_DEPTH_MM - 5.0)
     corners = np.round(np.array([[min(xs), top], [max(xs), min(ys) - 5.0]]) * s).astype(int)
     cv2.rectangle(canvas, tuple(corners[0]), tuple(corners[1]), (45, 45, 50), -1)
@@ -238,7 +239,7 @@ def _marker(text: str, size_mm: float, s: float) -> np.ndarray:
     side = round(size_mm * s)
     margin = round(MARKER_MARGIN_MM * s)
     sheet = np.full((side + 2 * margin, side + 2 * margin, 3), 255, np.uint8)
-    sheet[margin:margin + side, margin:margin + side] = _print_modules(qr_modules(text), side, side)
+    sheet[margin : margin + side, margin : margin + side] = _print_modules(qr_modules(text), side, side)
     return sheet
 
 
@@ -254,12 +255,12 @@ def card_face(code: str, symbology: Symbology, s: float) -> np.ndarray:
         module_mm = (CARD_MM[0] - 4) / (modules.shape[1] + 2 * CODE128_QUIET_MODULES)
         code_w, code_h = round(modules.shape[1] * module_mm * s), round(40 * s)
     top, left = (h - code_h) // 2, (w - code_w) // 2
-    face[top:top + code_h, left:left + code_w] = _print_modules(modules, code_w, code_h)
+    face[top : top + code_h, left : left + code_w] = _print_modules(modules, code_w, code_h)
     ink = (30, 30, 200) if code[1:2] in "HD" else (20, 20, 20)
     index = cv2.resize(_index(code[:2], ink), (round(9 * s), round(12 * s)), interpolation=cv2.INTER_AREA)
     ih, iw = index.shape[:2]
-    face[2:2 + ih, 2:2 + iw] = index
-    face[h - 2 - ih:h - 2, w - 2 - iw:w - 2] = index[::-1, ::-1]
+    face[2 : 2 + ih, 2 : 2 + iw] = index
+    face[h - 2 - ih : h - 2, w - 2 - iw : w - 2] = index[::-1, ::-1]
     face.flags.writeable = False
     return face
 

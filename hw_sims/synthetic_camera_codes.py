@@ -3,6 +3,7 @@
 QR comes from segno (`make_qr`: plain `make` picks Micro QR for short text, which zbar cannot read).
 Code 128 is drawn here from the symbology's table, in code set B, which covers every card code.
 """
+
 from __future__ import annotations
 
 from enum import StrEnum

@@ -1,4 +1,5 @@
 """What a real table does to a camera frame: blur, sensor noise, glare from the lights, a dealer's hand."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

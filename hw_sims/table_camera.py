@@ -6,6 +6,7 @@ the wrong seat would, or make the camera fail: frames that come empty, or no fra
 shows the cards that fit in it side by side, the latest ones, as the last cards of a fanned hand
 cover the first. Frames come at `fps` to whichever thread iterates.
 """
+
 from __future__ import annotations
 
 import threading
@@ -19,12 +20,16 @@ from calibration.layout import Layout, default_layout
 from dealer_assist.rules.cards import Card
 from hw_sims.synthetic_camera import SyntheticCamera
 
+__all__ = ["TableCamera"]
+
 Felt = Mapping[str, Sequence[Card]]
 CALIBRATION_FRAMES = 3
 
 
 class TableCamera:
-    def __init__(self, felt: Callable[[], Felt], *, layout: Layout | None = None, seed: int = 0, fps: float = 10.0) -> None:
+    def __init__(
+        self, felt: Callable[[], Felt], *, layout: Layout | None = None, seed: int = 0, fps: float = 10.0
+    ) -> None:
         self.felt = felt
         self.camera = SyntheticCamera(layout or default_layout(), seed)
         self.fps = fps
@@ -96,4 +101,8 @@ class TableCamera:
         for zone, cards in self.felt().items():
             for card in cards:
                 zones.setdefault(moved.get(card, zone), []).append(str(read_as.get(card, card)))
-        return {zone: codes[max(0, len(codes) - self.camera.room(zone)):] for zone, codes in zones.items() if zone in in_view}
+        return {
+            zone: codes[max(0, len(codes) - self.camera.room(zone)) :]
+            for zone, codes in zones.items()
+            if zone in in_view
+        }

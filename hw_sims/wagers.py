@@ -7,6 +7,7 @@ their CLEAR, a cut line (`sim_disconnect`) and a power-up (`sim_power_up`) come 
 The `sim_*` controls are safe from any thread and refuse a wrong spot or chip at once, in the
 caller; `sim_command` takes the same controls as lines of text (`dealer-assist sim wagers --stdin`).
 """
+
 from __future__ import annotations
 
 import threading
@@ -17,7 +18,17 @@ from dataclasses import dataclass, field
 from dealer_assist.table.spots import Spot, layout, parse_spot
 from devices.wire.clock import MONOTONIC, Clock
 from devices.wire.framing import MAX_BODY
-from devices.wire.messages import HOST_TO_WAGERS, Message, ReaderFault, ReaderHello, Scan, Scanned, SpotClear, SpotContent, SpotList
+from devices.wire.messages import (
+    HOST_TO_WAGERS,
+    Message,
+    ReaderFault,
+    ReaderHello,
+    Scan,
+    Scanned,
+    SpotClear,
+    SpotContent,
+    SpotList,
+)
 from hw_sims.device import EmulatedDevice, Identity
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
@@ -183,7 +194,7 @@ class WagerEmulator(EmulatedDevice):
         """One control as a line of text (see `CONTROLS`); a wrong line raises ValueError naming it."""
         name, *args = line.split() or [""]
         match name, args:
-            case ("cut" | "silence" | "power"), []:
+            case (("cut" | "silence" | "power"), []):
                 {"cut": self.sim_disconnect, "silence": self.sim_silence, "power": self.sim_power_up}[name]()
             case "fault", [code, spot, *text]:
                 self.sim_fault(code, None if spot == "-" else parse_spot(spot), " ".join(text))

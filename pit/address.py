@@ -6,6 +6,8 @@ from typing import NamedTuple
 
 from dealer_assist.errors import CommandCode, CommandError
 
+__all__ = ["Address", "parse_address"]
+
 
 class Address(NamedTuple):
     host: str

@@ -5,6 +5,8 @@ from enum import StrEnum
 
 from dealer_assist.errors import Failure
 
+__all__ = ["BadValue", "PitCode", "PitError"]
+
 
 class PitCode(StrEnum):
     BAD_VALUE = "bad_value"  # a value the pit's store refuses (a payout threshold of 0)

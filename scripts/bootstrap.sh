@@ -14,7 +14,7 @@ apt_packages=(python3 python3-venv libzbar0 libegl1 libgl1 libfontconfig1 libxkb
               # a Wayland desktop; the kiosk's screen kept awake (xset); `run --vnc` (x11vnc);
               # systemd-analyze, which checks the shipped unit
               libwayland-client0 libwayland-cursor0 libwayland-egl1 x11-xserver-utils x11vnc systemd
-              # the screens' font, named by ui/screen_font.py: the same text widths on every machine
+              # the screens' font, named by ui/common/screen_font.py: the same text widths on every machine
               fonts-dejavu-core
               # the card room: broker, store, and the browser its tests drive
               nats-server postgresql chromium chromium-driver
@@ -49,7 +49,7 @@ case "$mode" in
     .venv/bin/lint-imports
     .venv/bin/mypy --strict dealer_assist devices calibration hw_sims ui pit
     # the benchmarks on their own: benchmarks/ui.py and pit.py are named like the packages they drive
-    .venv/bin/mypy --strict benchmarks
+    .venv/bin/mypy --strict --explicit-package-bases benchmarks
     exec .venv/bin/python -m pytest "$@" ;;
   *) echo "usage: scripts/bootstrap.sh run|test|room [args...]" >&2; exit 2 ;;
 esac

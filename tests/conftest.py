@@ -1,4 +1,5 @@
 """Test-wide setup: Qt runs offscreen everywhere, so the suite needs no display."""
+
 from __future__ import annotations
 
 import os

@@ -1,6 +1,7 @@
 """Screenshots the tests take of the states they check: into the test's own folder, and copied
 into the folder named by $SCREENSHOTS when it is set (docs/screens redoes the README's pictures
 from the same states the tests assert)."""
+
 from __future__ import annotations
 
 import os

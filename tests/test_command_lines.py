@@ -1,6 +1,7 @@
 """Every command refuses a wrong command line with one JSON error and exit 2, in the stream the
 README states: stdout for the commands that print a result, stderr for those that run a screen or
 a service (`dealer_assist.commands.command_line`)."""
+
 from __future__ import annotations
 
 import importlib
@@ -28,6 +29,7 @@ WRONG = [  # (command, arguments, the stream its failure goes to)
     ("room", ["--tables", "x"], STDERR),
     ("log", ["keygen", "o.test/log"], STDOUT),
     ("witness", ["serve", "--key", "w.key"], STDERR),
+    ("proof", ["verify", "p.json"], STDOUT),
 ]
 
 
@@ -36,8 +38,9 @@ def test_every_command_is_covered():
 
 
 @pytest.mark.parametrize("command, args, stream", WRONG, ids=[" ".join([c, *a]) for c, a, _ in WRONG])
-def test_a_wrong_command_line_is_one_json_error_in_the_commands_stream(command, args, stream, capsys, tmp_path,
-                                                                         monkeypatch):
+def test_a_wrong_command_line_is_one_json_error_in_the_commands_stream(
+    command, args, stream, capsys, tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     main = importlib.import_module(COMMANDS[command][0]).main
     assert main(args) == 2

@@ -3,6 +3,7 @@
 Each subcommand lives beside the code it drives and is imported only when named, so
 `dealer-assist settle` never loads Qt or OpenCV.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -15,10 +16,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "journal": ("pit.shipping.journal_command", "verify, recall and export a table's journal; ship it to the pit"),
     "bench": ("hw_sims.bench_command", "play N rounds on a headless table into a journal"),
     "calibrate": ("calibration.commands", "calibrate the overhead camera from its four markers"),
-    "devices": ("devices.commands", "watch the shoe scanner or the wager reader, or ask the peek device, as JSON lines"),
+    "devices": (
+        "devices.commands",
+        "watch the shoe scanner or the wager reader, or ask the peek device, as JSON lines",
+    ),
     "sim": ("hw_sims.commands", "run an emulated shoe, peek device or wager reader on a pseudo-terminal or TCP port"),
-    "analyze": ("dealer_assist.commands.analyze", "exact odds of the Buster and Lucky Lucky bets; Monte Carlo of whole rounds"),
-    "run": ("ui.run_command", "open the dealer's touchscreen"),
+    "analyze": (
+        "dealer_assist.commands.analyze",
+        "exact odds of the Buster and Lucky Lucky bets; Monte Carlo of whole rounds",
+    ),
+    "run": ("ui.shell.run_command", "open the dealer's touchscreen"),
     "pit": ("pit.commands", "the card room's pit service: init, table add, nats-config, user add, token add, serve"),
     "room": ("pit.trial.room", "a whole card room on this machine: broker, store, pit and N emulated tables"),
     "log": ("pit.tlog.log_command", "the room's public log: keygen"),

@@ -12,6 +12,7 @@ dealer's hole card conditioned on the peek, every hit, double and split card). A
 the move best on average over the deals it covers; later decisions of a column are taken against
 the shoe less the dealer's visible cards.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,11 +23,21 @@ from dealer_assist.analysis.dealer_totals import dealer_finals, natural_card
 from dealer_assist.analysis.hand_values import HandValues
 from dealer_assist.analysis.options import HandRules, Move, result_value
 from dealer_assist.analysis.shoe import Shoe
-from dealer_assist.analysis.strategy_table import NATURAL, VALUE_LABEL, Column, best, play_on_tables, situation, start_moves
+from dealer_assist.analysis.strategy_table import (
+    NATURAL,
+    VALUE_LABEL,
+    Column,
+    best,
+    play_on_tables,
+    situation,
+    start_moves,
+)
 from dealer_assist.rules.counts import count
 from dealer_assist.rules.outcomes import Standing, Status, base_outcome
 from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.totals import TARGET
+
+__all__ = ["BaseGame", "analyze"]
 
 INFINITE = "infinite"
 
@@ -60,20 +71,31 @@ class BaseGame:
         return INFINITE if self.decks is None else self.decks
 
     def model(self) -> str:
-        seen = ("the player-dealer's two face-up cards" if not self.profile.dealer_hole_card
-                else "the dealer's up card, after the peek has ruled out a Natural")
-        shoe = ("an infinite deck (A-9 each 1/13, ten-value 4/13): exact, splits and re-splits to "
-                f"{self.profile.max_hands} hands included" if self.decks is None else
-                f"{count(self.decks, 'deck')}, approximated: each starting deal (the dealer's visible cards and "
-                "the player's two cards) has its exact chance from the full shoe and is played against "
-                "the cards left after it, drawn with replacement for the rest of the round; a table "
-                "cell takes the move best on average over its deals; later decisions are taken against "
-                "the shoe less the dealer's visible cards (for a player-dealer hand, its likeliest two cards)")
-        insurance = ("no insurance (not offered with both cards face up, RULES.md §2.14)" if self.insurance is None
-                     else f"insurance never taken (worth {self.insurance:+.4%} of the insurance wager)")
-        return (f"Base game of {self.profile.id}: expected value per unit of initial wager for a player who "
-                f"plays each hand optimally against {seen}; {shoe}. No side bets, {insurance}, no fees, no "
-                "payout cap, no rounding; a doubled hand stakes 2 units, each split hand 1, a surrender loses 1/2.")
+        seen = (
+            "the player-dealer's two face-up cards"
+            if not self.profile.dealer_hole_card
+            else "the dealer's up card, after the peek has ruled out a Natural"
+        )
+        shoe = (
+            "an infinite deck (A-9 each 1/13, ten-value 4/13): exact, splits and re-splits to "
+            f"{self.profile.max_hands} hands included"
+            if self.decks is None
+            else f"{count(self.decks, 'deck')}, approximated: each starting deal (the dealer's visible cards and "
+            "the player's two cards) has its exact chance from the full shoe and is played against "
+            "the cards left after it, drawn with replacement for the rest of the round; a table "
+            "cell takes the move best on average over its deals; later decisions are taken against "
+            "the shoe less the dealer's visible cards (for a player-dealer hand, its likeliest two cards)"
+        )
+        insurance = (
+            "no insurance (not offered with both cards face up, RULES.md §2.14)"
+            if self.insurance is None
+            else f"insurance never taken (worth {self.insurance:+.4%} of the insurance wager)"
+        )
+        return (
+            f"Base game of {self.profile.id}: expected value per unit of initial wager for a player who "
+            f"plays each hand optimally against {seen}; {shoe}. No side bets, {insurance}, no fees, no "
+            "payout cap, no rounding; a doubled hand stakes 2 units, each split hand 1, a surrender loses 1/2."
+        )
 
 
 def analyze(profile: Profile, decks: int | None) -> BaseGame:
@@ -113,10 +135,13 @@ def analyze(profile: Profile, decks: int | None) -> BaseGame:
         if label != NATURAL:
             likeliest = max(members, key=lambda member: member[1])[0]
             play_on_tables(column, values_for(_odds(profile, shoe, likeliest), likeliest))
-        _fill_start(column, [(chance * deal.chance * (1 - deal.natural), deal, moves)
-                             for _, chance, deal, moves in evaluated])
-        summed = sum(chance * deal.chance * _deal_ev(rules, deal, dealer_cards, column, moves)
-                     for dealer_cards, chance, deal, moves in evaluated)
+        _fill_start(
+            column, [(chance * deal.chance * (1 - deal.natural), deal, moves) for _, chance, deal, moves in evaluated]
+        )
+        summed = sum(
+            chance * deal.chance * _deal_ev(rules, deal, dealer_cards, column, moves)
+            for dealer_cards, chance, deal, moves in evaluated
+        )
         columns[label] = column
         by_column[label] = summed / sum(chance for _, chance in members)
         total += summed
@@ -131,7 +156,7 @@ def _columns(profile: Profile, shoe: Shoe | None) -> Iterator[tuple[str, tuple[i
             yield VALUE_LABEL[up], (up,), _chance(profile, shoe, (), (up,))
         return
     for first in VALUES:
-        for second in VALUES[first - 1:]:
+        for second in VALUES[first - 1 :]:
             yield situation(first, second, pair=False), (first, second), _chance(profile, shoe, (), (first, second))
 
 
@@ -167,7 +192,7 @@ def _odds(profile: Profile, shoe: Shoe | None, seen: tuple[int, ...]) -> CardOdd
 
 def _deals(profile: Profile, shoe: Shoe | None, dealer_cards: tuple[int, ...], column_odds: CardOdds) -> Iterator[Deal]:
     for first in VALUES:
-        for second in VALUES[first - 1:]:
+        for second in VALUES[first - 1 :]:
             chance = _chance(profile, shoe, dealer_cards, (first, second))
             odds = column_odds if shoe is None else _odds(profile, shoe, dealer_cards + (first, second))
             peek = natural_card(dealer_cards[0]) if profile.dealer_hole_card else None
@@ -194,8 +219,9 @@ def _pair_share(profile: Profile, shoe: Shoe | None, dealer_cards: tuple[int, ..
 
 def _hand_values(rules: HandRules, odds: CardOdds, dealer_cards: tuple[int, ...]) -> HandValues:
     profile = rules.profile
-    finals = dealer_finals(odds.value, sum(dealer_cards), ACE in dealer_cards, profile.dealer_hits_soft_17,
-                           peeked=profile.dealer_hole_card)
+    finals = dealer_finals(
+        odds.value, sum(dealer_cards), ACE in dealer_cards, profile.dealer_hits_soft_17, peeked=profile.dealer_hole_card
+    )
     return HandValues(rules, odds, finals)
 
 
@@ -225,8 +251,9 @@ def _fill_start(column: Column, evaluated: list[tuple[float, Deal, dict[Move, fl
         column.start[key] = {move: ev / weights[key] for move, ev in cell.items()}
 
 
-
-def _deal_ev(rules: HandRules, deal: Deal, dealer_cards: tuple[int, ...], column: Column, moves: dict[Move, float]) -> float:
+def _deal_ev(
+    rules: HandRules, deal: Deal, dealer_cards: tuple[int, ...], column: Column, moves: dict[Move, float]
+) -> float:
     """The deal's EV, the dealer's Natural included, playing the column's cell."""
     profile = rules.profile
     natural = Standing(Status.NATURAL, profile.natural_total, 2)

@@ -1,5 +1,6 @@
 """The Buster bet (RULES.md §2.19, §3.11, §4.4): paid by the number of cards in the dealer's busted
 hand, 3 to 7 and 8 or more; and Deadwood's free bonus (RULES.md §4.5) on top of it."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,10 +13,11 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.profile import FreeBonus
 from dealer_assist.rules.settlement import FREE_BONUS
 
+__all__ = ["BUST_KEYS", "FreeBonusShare", "buster_odds", "free_bonus_share"]
+
 FEWEST_BUST_CARDS = 3
 MOST_PAID_CARDS = 8
 BUST_KEYS: tuple[str, ...] = ("3", "4", "5", "6", "7", "8+")
-
 
 
 def buster_odds(decks: int, hits_soft_17: bool, pays: tuple[int, ...]) -> BetOdds:
@@ -25,7 +27,7 @@ def buster_odds(decks: int, hits_soft_17: bool, pays: tuple[int, ...]) -> BetOdd
     for cards, probability in finals.bust_by_cards.items():
         by_key[BUST_KEYS[min(cards, MOST_PAID_CARDS) - FEWEST_BUST_CARDS]] += probability
     return BetOdds(
-        lines=tuple(PayLine(key, pay, by_key[key]) for key, pay in zip(BUST_KEYS, pays)),
+        lines=tuple(PayLine(key, pay, by_key[key]) for key, pay in zip(BUST_KEYS, pays, strict=False)),
         loses=finals.stands,
     )
 

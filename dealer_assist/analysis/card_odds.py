@@ -4,6 +4,7 @@ An infinite deck is the exact case (A to 9 each 1/13, ten-value 4/13). A finite 
 the same form by taking the chances of the cards left after the cards already seen, and keeping them
 for the rest of the hand; see `base_game` for where that approximation is made.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

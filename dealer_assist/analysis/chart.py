@@ -3,12 +3,15 @@
 matplotlib is imported inside each function, so only a plot pays for loading it, and through its
 Figure class, so no window system or pyplot backend is ever chosen.
 """
+
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
+
+__all__ = ["bar_chart_png", "interval_chart_png"]
 
 
 def bar_chart_png(title: str, bars: Sequence[tuple[str, Fraction]]) -> bytes:
@@ -32,15 +35,27 @@ def interval_chart_png(title: str, estimates: Sequence[tuple[str, float, float, 
     figure, axes = _axes(title)
     labels = [label for label, *_ in estimates]
     axes.errorbar(
-        labels, [value * 100 for _, value, *_ in estimates],
-        yerr=[[(value - low) * 100 for _, value, low, *_ in estimates],
-              [(high - value) * 100 for _, value, _, high, _ in estimates]],
-        fmt="o", capsize=6, color=_GREEN, label="simulated, 95% interval",
+        labels,
+        [value * 100 for _, value, *_ in estimates],
+        yerr=[
+            [(value - low) * 100 for _, value, low, *_ in estimates],
+            [(high - value) * 100 for _, value, _, high, _ in estimates],
+        ],
+        fmt="o",
+        capsize=6,
+        color=_GREEN,
+        label="simulated, 95% interval",
     )
     known = [(label, exact * 100) for label, *_, exact in estimates if exact is not None]
     if known:
-        axes.plot([label for label, _ in known], [value for _, value in known], "x", color="#b22222",
-                  markersize=9, label="exact, full shoe")
+        axes.plot(
+            [label for label, _ in known],
+            [value for _, value in known],
+            "x",
+            color="#b22222",
+            markersize=9,
+            label="exact, full shoe",
+        )
     axes.axhline(0, color="grey", linewidth=0.8)
     axes.set_ylabel("edge, % of the wager")
     axes.legend()

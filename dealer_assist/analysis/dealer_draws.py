@@ -6,6 +6,7 @@ enumeration walks multisets level by level (one more card each), carrying for ea
 integer numerator of all the orders that reach it with the dealer still drawing. Dividing by the
 ordered draws from the shoe happens once per hand size, at the end.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -44,7 +45,7 @@ def dealer_finals(shoe: Shoe, hits_soft_17: bool) -> DealerFinals:
                 left = shoe.counts[index] - drawn[index]
                 if left == 0:
                     continue
-                key = drawn[:index] + (drawn[index] + 1,) + drawn[index + 1:]
+                key = drawn[:index] + (drawn[index] + 1,) + drawn[index + 1 :]
                 entry = reached.get(key)
                 if entry is None:
                     reached[key] = [numerator * left, hard + value, has_ace or value == ACE]

@@ -5,6 +5,7 @@ The dealer draws by the rules core's one drawing rule. A final total is 17 to 21
 Natural: where the peek has ruled one out, the hole card is drawn from the cards that do not make
 one; a dealer Natural known before play ends the round, so no decision is taken against it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -24,8 +25,7 @@ def natural_card(up: int) -> int | None:
     return TEN if up == ACE else ACE if up == TEN else None
 
 
-def dealer_finals(odds: Sequence[float], hard: int, ace: bool, hits_soft_17: bool,
-                  peeked: bool = False) -> Finals:
+def dealer_finals(odds: Sequence[float], hard: int, ace: bool, hits_soft_17: bool, peeked: bool = False) -> Finals:
     """Final totals from a dealer hand of value `hard` (Aces as 1), `ace` if it holds one. With
     `peeked`, the hand is the up card alone and the peek said it is no Natural."""
     memo: dict[tuple[int, bool], Finals] = {}
@@ -39,7 +39,7 @@ def dealer_finals(odds: Sequence[float], hard: int, ace: bool, hits_soft_17: boo
             result = tuple(1.0 if final == total.value else 0.0 for final in FINALS)
         else:
             summed = [0.0] * len(FINALS)
-            for value, chance in zip(VALUES, odds):
+            for value, chance in zip(VALUES, odds, strict=False):
                 for index, p in enumerate(finals(hard + value, ace or value == ACE)):
                     summed[index] += chance * p
             result = tuple(summed)
@@ -51,7 +51,7 @@ def dealer_finals(odds: Sequence[float], hard: int, ace: bool, hits_soft_17: boo
     excluded = natural_card(hard)
     left = 1.0 - (0.0 if excluded is None else odds[excluded - 1])
     summed = [0.0] * len(FINALS)
-    for value, chance in zip(VALUES, odds):
+    for value, chance in zip(VALUES, odds, strict=False):
         if value == excluded:
             continue
         for index, p in enumerate(finals(hard + value, ace or value == ACE)):

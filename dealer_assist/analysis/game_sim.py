@@ -8,6 +8,7 @@ confidence interval come from the mean and spread of those sums over the stake o
 The bank covers every wager (a bank limit cuts action, it does not change the odds), and the
 collection fees go to the card room, so they are left out.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,13 +30,19 @@ from dealer_assist.rules.refusals import InputError
 from dealer_assist.rules.settlement import Wager, banker_net
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
+__all__ = ["check_game", "simulate"]
+
 Z_95 = 1.959963984540054
 LUCKY_LUCKY_WAGER: Cents = 500
 BANK_COVERS = 1_000  # the bank is this many times all the round's wagers: more than a round can move
 _ACTIONS = {Move.STAND: Action.STAND, Move.DOUBLE: Action.DOUBLE, Move.SPLIT: Action.SPLIT}
 # The stake a settlement row's result is measured against: the free bonus rides on the Buster wager.
-_STAKE_OF = {Wager.BASE: WagerKind.BASE, Wager.LUCKY_LUCKY: WagerKind.LUCKY_LUCKY,
-             Wager.BUSTER: WagerKind.BUSTER, Wager.FREE_BONUS: WagerKind.BUSTER}
+_STAKE_OF = {
+    Wager.BASE: WagerKind.BASE,
+    Wager.LUCKY_LUCKY: WagerKind.LUCKY_LUCKY,
+    Wager.BUSTER: WagerKind.BUSTER,
+    Wager.FREE_BONUS: WagerKind.BUSTER,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +80,9 @@ class Table:
         pd_seat = profile.seats if profile.player_dealer else None
         most = profile.seats - (pd_seat is not None)
         if not 1 <= players <= most:
-            raise InputError(CommandCode.BAD_PLAYERS, f"players: {players} is not from 1 to {most} for {profile.id}", "1")
+            raise InputError(
+                CommandCode.BAD_PLAYERS, f"players: {players} is not from 1 to {most} for {profile.id}", "1"
+            )
         wagers = []
         for seat in range(1, players + 1):
             wagers.append(PlaceWager(seat, WagerKind.BASE, profile.table_min))
@@ -114,8 +123,11 @@ def simulate(profile: Profile, rounds: int, seed: int, players: int, choose: Cho
             result = banker_net(row for row in rows if row.wager is wager)
             totals[wager] = totals.get(wager, 0) + result
             squares[wager] = squares.get(wager, 0) + result * result
-    edges = tuple(_estimate(w, table.stake(_STAKE_OF[w]), rounds, totals[w], squares[w])
-                  for w in Wager if w in totals and w in _STAKE_OF)
+    edges = tuple(
+        _estimate(w, table.stake(_STAKE_OF[w]), rounds, totals[w], squares[w])
+        for w in Wager
+        if w in totals and w in _STAKE_OF
+    )
     return GameEstimate(profile.id, profile.decks, rounds, seed, players, edges)
 
 

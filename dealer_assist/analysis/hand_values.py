@@ -6,6 +6,7 @@ has: only "exactly three" changes an outcome (the three-card push totals, RULES.
 the options allowed at each state come from `options.HandRules`. EVs are per unit of the hand's
 initial wager, from the player's side: a doubled hand counts twice, a surrender -1/2.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -35,16 +36,22 @@ class HandValues:
         key = (total, min(cards, MANY_CARDS))
         value = self._stand.get(key)
         if value is None:
-            value = sum(p * self.rules.payoff(total, key[1], final) for final, p in zip(FINALS, self.finals) if p)
+            value = sum(
+                p * self.rules.payoff(total, key[1], final) for final, p in zip(FINALS, self.finals, strict=False) if p
+            )
             self._stand[key] = value
         return value
 
     def draw(self, hard: int, ace: bool, cards: int) -> float:
         """Take one card and play on optimally."""
-        return sum(p * self.play(hard + v, ace or v == ACE, cards + 1) for v, p in zip(VALUES, self.odds.value))
+        return sum(
+            p * self.play(hard + v, ace or v == ACE, cards + 1) for v, p in zip(VALUES, self.odds.value, strict=False)
+        )
 
     def double(self, hard: int, ace: bool) -> float:
-        return 2 * sum(p * self.stand(hard + v, ace or v == ACE, 3) for v, p in zip(VALUES, self.odds.value))
+        return 2 * sum(
+            p * self.stand(hard + v, ace or v == ACE, 3) for v, p in zip(VALUES, self.odds.value, strict=False)
+        )
 
     def play(self, hard: int, ace: bool, cards: int) -> float:
         """The best of stand and hit for a hand of three or more cards."""
@@ -58,8 +65,9 @@ class HandValues:
     def later_moves(self, hard: int, ace: bool, cards: int) -> dict[Move, float]:
         """Each allowed move's EV for a hand of three or more cards."""
         moves = self.rules.later_moves(hard, ace)
-        return {move: self.stand(hard, ace, cards) if move is Move.STAND else self.draw(hard, ace, cards)
-                for move in moves}
+        return {
+            move: self.stand(hard, ace, cards) if move is Move.STAND else self.draw(hard, ace, cards) for move in moves
+        }
 
     def two_card_moves(self, hard: int, ace: bool, *, after_split: bool, split_aces: bool = False) -> dict[Move, float]:
         """Each allowed move's EV for a two-card hand that is no Natural, splitting aside."""
@@ -82,4 +90,3 @@ class HandValues:
 
     def best_two_card(self, hard: int, ace: bool, *, after_split: bool, split_aces: bool = False) -> float:
         return max(self.two_card_moves(hard, ace, after_split=after_split, split_aces=split_aces).values())
-

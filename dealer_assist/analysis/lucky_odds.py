@@ -6,6 +6,7 @@ walks the 220 multisets of three values, counts the combinations of each (all of
 in one suit), and lets the table's own judge, `lucky_line`, name the line of one suited and one
 unsuited example of it.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -18,6 +19,8 @@ from dealer_assist.analysis.shoe import ACE, TEN, Shoe
 from dealer_assist.rules.cards import SUITS, Card
 from dealer_assist.rules.lucky_lucky import LUCKY_PAYS, LuckyLine, lucky_line
 
+__all__ = ["lucky_odds"]
+
 LUCKY_CARDS = 3
 
 
@@ -29,7 +32,7 @@ def _example(values: tuple[int, ...], suited: bool) -> list[Card]:
 def lucky_odds(decks: int, order: tuple[int, ...] | None = None) -> BetOdds:
     """Exact chance of every Lucky Lucky line; `order` only changes the visiting order."""
     shoe = Shoe.full(decks) if order is None else Shoe.full(decks, order)
-    count = dict(zip(shoe.values, shoe.counts))
+    count = dict(zip(shoe.values, shoe.counts, strict=False))
     ways: Counter[LuckyLine | None] = Counter()
     for values in combinations_with_replacement(shoe.values, LUCKY_CARDS):
         drawn = Counter(values).items()

@@ -1,8 +1,11 @@
 """A bet's exact odds: the chance of each paying line, the chance it loses, and what that returns."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+
+__all__ = ["BetOdds"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ first ask whether to split again (by the seat's hands and the split hands still 
 second card), else play the after-split cell; a hand of three or more cards plays the later cell.
 A missing cell is an error that names it: the table is complete, and a test holds it to that.
 """
+
 from __future__ import annotations
 
 from dealer_assist.analysis.base_game import BaseGame
@@ -15,8 +16,14 @@ from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import Action, Decide
 from dealer_assist.rules.tracker import RoundTracker
 
-_DECISIONS = {Move.STAND: Action.STAND, Move.DOUBLE: Action.DOUBLE, Move.SPLIT: Action.SPLIT,
-              Move.SURRENDER: Action.SURRENDER}
+__all__ = ["OptimalPlayer"]
+
+_DECISIONS = {
+    Move.STAND: Action.STAND,
+    Move.DOUBLE: Action.DOUBLE,
+    Move.SPLIT: Action.SPLIT,
+    Move.SURRENDER: Action.SURRENDER,
+}
 
 
 class OptimalPlayer:
@@ -39,8 +46,12 @@ class OptimalPlayer:
         column = self.column(tracker)
         hands = tracker.hands[seat]
         cards = hands[index].cards
-        if (len(cards) == 2 and hands[index].from_split and self._is_pair(cards)
-                and tracker.can(Decide(seat, index, Action.SPLIT))):
+        if (
+            len(cards) == 2
+            and hands[index].from_split
+            and self._is_pair(cards)
+            and tracker.can(Decide(seat, index, Action.SPLIT))
+        ):
             choices = column.resplit.get(f"pair {VALUE_LABEL[cards[0].value]}", {})
             key = (len(hands), len(hands) - index)
             if key not in choices:

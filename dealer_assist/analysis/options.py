@@ -4,6 +4,7 @@ These are the tracker's checks (RULES.md §2.10-§2.13, §3.6-§3.9, §8.3-§8.8
 form the computation needs: by the hand's value instead of a live round. The property tests hold
 them to the tracker: a move allowed here is one the tracker accepts in that state.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -11,6 +11,7 @@ It looks at the player's cards and the dealer's up card only. Where a profile re
 (a double after split Aces, a stand on 11 in a No Bust game), the next move down is taken:
 split -> the same hand played without splitting, double -> hit, stand <-> hit.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -19,8 +20,12 @@ from dealer_assist.analysis.options import Move
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.totals import hand_total
 
-STRATEGY = ("split A-A and 8-8; double hard 10-11 against 2-9; hard 12-16: stand against 2-6, hit "
-            "against 7-A; stand on hard 17+ and soft 18+, hit below; never surrender or insure")
+__all__ = ["STRATEGY"]
+
+STRATEGY = (
+    "split A-A and 8-8; double hard 10-11 against 2-9; hard 12-16: stand against 2-6, hit "
+    "against 7-A; stand on hard 17+ and soft 18+, hit below; never surrender or insure"
+)
 
 
 def preferred_moves(cards: Sequence[Card], up: Card) -> tuple[Move, ...]:

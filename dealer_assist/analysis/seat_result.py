@@ -6,6 +6,7 @@ opened and its betting closed, and the fees it records are read back. The break-
 fee from the banking seat at which its expected result per round is zero; below zero it means the
 seat loses before any fee, and would have to be paid that much to break even.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ from dealer_assist.rules.inputs import CardDrawn, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
+
+__all__ = ["SeatResult", "seat_result"]
 
 
 @dataclass(frozen=True, slots=True)

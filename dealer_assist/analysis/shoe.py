@@ -1,5 +1,6 @@
 """A full shoe as counts of blackjack point values: only values matter to a total, so the four
 ten-value ranks are one value of sixteen cards a deck, and the enumerations stay small."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -8,6 +8,7 @@ their second card when the seat has `k` hands: the next one draws; a card that p
 split again (k + 1 hands, m + 1 waiting) when k is under the limit, or the pair is played as it
 stands. Every hand is played optimally; split Aces take one card each and are never re-split.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -59,7 +60,7 @@ class SplitValue:
         """A waiting hand's EV summed over the second cards that do not pair it (not normalized)."""
         odds = self.hands.odds
         total = 0.0
-        for v, p in zip(VALUES, odds.value):
+        for v, p in zip(VALUES, odds.value, strict=False):
             if v == self.value:
                 p -= odds.pairing[v - 1]
             if p > 0:
@@ -67,5 +68,6 @@ class SplitValue:
         return total
 
     def _hand_of(self, second: int) -> float:
-        return self.hands.best_two_card(self.value + second, ACE in (self.value, second), after_split=True,
-                                        split_aces=self.value == ACE)
+        return self.hands.best_two_card(
+            self.value + second, ACE in (self.value, second), after_split=True, split_aces=self.value == ACE
+        )

@@ -1,5 +1,6 @@
 """The strategy as the printed card a card room posts beside the table: hard totals, soft totals and
 pairs against each dealer column, one colour per move, the game's EV in the corner; PNG bytes."""
+
 from __future__ import annotations
 
 import io
@@ -10,11 +11,17 @@ from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.strategy_table import VALUE_LABEL, best
 from dealer_assist.rules.counts import count
 
+__all__ = ["LETTER", "chart_columns", "strategy_chart_png", "strategy_rows"]
+
 LETTER = {Move.HIT: "H", Move.STAND: "S", Move.DOUBLE: "D", Move.SPLIT: "P", Move.SURRENDER: "R"}
-COLOUR = {Move.HIT: "#f4f1e8", Move.STAND: "#e8b04a", Move.DOUBLE: "#5fa05f", Move.SPLIT: "#6f8fcf",
-          Move.SURRENDER: "#d9736b"}
-LEGEND = {Move.HIT: "hit", Move.STAND: "stand", Move.DOUBLE: "double", Move.SPLIT: "split",
-          Move.SURRENDER: "surrender"}
+COLOUR = {
+    Move.HIT: "#f4f1e8",
+    Move.STAND: "#e8b04a",
+    Move.DOUBLE: "#5fa05f",
+    Move.SPLIT: "#6f8fcf",
+    Move.SURRENDER: "#d9736b",
+}
+LEGEND = {Move.HIT: "hit", Move.STAND: "stand", Move.DOUBLE: "double", Move.SPLIT: "split", Move.SURRENDER: "surrender"}
 PAIR_ORDER = ("A", *(VALUE_LABEL[v] for v in range(2, 11)))
 
 
@@ -52,12 +59,25 @@ def strategy_chart_png(game: BaseGame) -> bytes:
     for title, keys in sections:
         axes.text(-0.5, y, title, fontsize=9, fontweight="bold", va="center", ha="left")
         for x, label in enumerate(columns):
-            axes.text(x + 1, y, label.replace("hard ", "h").replace("soft ", "s").replace("natural", "BJ"),
-                      fontsize=7, ha="center", va="center", fontweight="bold")
+            axes.text(
+                x + 1,
+                y,
+                label.replace("hard ", "h").replace("soft ", "s").replace("natural", "BJ"),
+                fontsize=7,
+                ha="center",
+                va="center",
+                fontweight="bold",
+            )
         y += 1
         for key in keys:
-            axes.text(0.4, y, key.split(" ", 1)[1] if title != "Pairs" else key.split()[1] * 2,
-                      fontsize=8, ha="right", va="center")
+            axes.text(
+                0.4,
+                y,
+                key.split(" ", 1)[1] if title != "Pairs" else key.split()[1] * 2,
+                fontsize=8,
+                ha="right",
+                va="center",
+            )
             for x, label in enumerate(columns):
                 moves = game.columns[label].start.get(key)
                 if moves is None:
@@ -73,10 +93,23 @@ def strategy_chart_png(game: BaseGame) -> bytes:
     decks = "infinite deck" if game.decks is None else count(game.decks, "deck")
     seen = "dealer's up card" if game.profile.dealer_hole_card else "player-dealer's two cards"
     axes.set_title(f"{game.profile.title}: optimal strategy, {decks}, against the {seen}", fontsize=10)
-    axes.text(len(columns) + 0.5, -1.2, f"player EV {game.ev:+.3%}", fontsize=9, ha="right", va="center",
-              fontweight="bold", color="#2f6f4f" if game.ev >= 0 else "#a03030")
-    figure.legend(handles=[Patch(facecolor=COLOUR[m], edgecolor="grey", label=LEGEND[m]) for m in LETTER if m in shown],
-                  loc="outside lower center", ncols=len(shown), fontsize=8, frameon=False)
+    axes.text(
+        len(columns) + 0.5,
+        -1.2,
+        f"player EV {game.ev:+.3%}",
+        fontsize=9,
+        ha="right",
+        va="center",
+        fontweight="bold",
+        color="#2f6f4f" if game.ev >= 0 else "#a03030",
+    )
+    figure.legend(
+        handles=[Patch(facecolor=COLOUR[m], edgecolor="grey", label=LEGEND[m]) for m in LETTER if m in shown],
+        loc="outside lower center",
+        ncols=len(shown),
+        fontsize=8,
+        frameon=False,
+    )
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
     return buffer.getvalue()

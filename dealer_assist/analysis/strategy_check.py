@@ -6,6 +6,7 @@ Cards come from an infinite deck (each card drawn at random, with replacement) o
 shoe, reshuffled at its cut card. The player's result per round, in units of the wager, gives the
 mean and its standard error, over all rounds and by dealer column (to find where a difference lies).
 """
+
 from __future__ import annotations
 
 import math

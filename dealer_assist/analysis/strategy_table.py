@@ -6,6 +6,7 @@ two face-up cards. Situations are named as a printed card names them: `hard 12`,
 re-splits by the seat's hands and the split hands still waiting for their second card. Every EV is
 conditioned on the dealer having no Natural (a known dealer Natural ends play, RULES.md §8.2).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -16,6 +17,8 @@ from dealer_assist.analysis.hand_values import MANY_CARDS, HandValues
 from dealer_assist.analysis.options import Move
 from dealer_assist.analysis.splits import SplitValue
 from dealer_assist.rules.totals import TARGET, total_of
+
+__all__ = ["best"]
 
 NATURAL = "natural"
 LOWEST_TWO_CARD = 4
@@ -60,12 +63,19 @@ class Column:
 
     def to_json(self) -> dict[str, object]:
         def cells(table: dict[str, dict[Move, float]]) -> dict[str, object]:
-            return {key: {"best": best(moves).value, "ev": {m.value: ev for m, ev in moves.items()}}
-                    for key, moves in table.items()}
+            return {
+                key: {"best": best(moves).value, "ev": {m.value: ev for m, ev in moves.items()}}
+                for key, moves in table.items()
+            }
+
         return {
-            "start": cells(self.start), "after_split": cells(self.after_split), "later": cells(self.later),
-            "resplit": {pair: [{"hands": k, "waiting": m, "resplit": again} for (k, m), again in sorted(choices.items())]
-                        for pair, choices in self.resplit.items()},
+            "start": cells(self.start),
+            "after_split": cells(self.after_split),
+            "later": cells(self.later),
+            "resplit": {
+                pair: [{"hands": k, "waiting": m, "resplit": again} for (k, m), again in sorted(choices.items())]
+                for pair, choices in self.resplit.items()
+            },
         }
 
 

@@ -7,6 +7,7 @@ that run a screen or a service and keep stdout for what they serve (run, pit, ro
 of ROUND-FILE.md's kind (settle, profiles, journal, analyze) name the rule too, `"rule"`, null when
 the failure breaks none.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,6 +18,8 @@ from enum import StrEnum
 from typing import NoReturn
 
 from dealer_assist.errors import CommandCode, CommandError, Failure
+
+__all__ = ["JsonArgumentParser", "Stream", "report", "reporting"]
 
 
 class Stream(StrEnum):
@@ -44,7 +47,11 @@ def error_json(failure: Failure, rule: bool = False) -> dict[str, dict[str, obje
 
 def report(failure: Failure, stream: Stream, rule: bool = False, **extra: object) -> int:
     """Print the failure (with `extra` fields beside "error") where the command's stream is; its exit status."""
-    print(json.dumps(error_json(failure, rule) | extra), file=sys.stdout if stream is Stream.STDOUT else sys.stderr, flush=True)
+    print(
+        json.dumps(error_json(failure, rule) | extra),
+        file=sys.stdout if stream is Stream.STDOUT else sys.stderr,
+        flush=True,
+    )
     return failure.exit_code
 
 

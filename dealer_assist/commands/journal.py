@@ -1,4 +1,5 @@
 """`dealer-assist journal verify|recall|export`: the floor supervisor's view of a table's journal."""
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,16 @@ def _journal(argv: list[str]) -> int:
     if args.command == "verify":
         verdict = verify_source(source)
         if args.json:
-            print(json.dumps({"ok": verdict.ok, "records": verdict.records, "first_bad": verdict.first_bad,
-                              "message": verdict.message}))
+            print(
+                json.dumps(
+                    {
+                        "ok": verdict.ok,
+                        "records": verdict.records,
+                        "first_bad": verdict.first_bad,
+                        "message": verdict.message,
+                    }
+                )
+            )
         else:
             print(("OK: " if verdict.ok else "DAMAGED: ") + verdict.message)
         return 0 if verdict.ok else 1
@@ -79,24 +88,39 @@ def render_round(entry: dict[str, Any]) -> str:
     for step in told.steps:
         lines.append(f"  #{step.seq:<7} {step.time}  {step.text}")
         lines += [f"{'':23}→ {op}" for op in step.operations]
-    for title, rows in (("Corrections", told.corrections), ("Refused inputs", told.refused), ("Device records", told.devices)):
+    for title, rows in (
+        ("Corrections", told.corrections),
+        ("Refused inputs", told.refused),
+        ("Device records", told.devices),
+    ):
         if rows:
             lines += [f"{title}:", *(f"  #{row.seq:<7} {row.time}  {row.text}" for row in rows)]
     if told.hands:
-        lines += ["Final hands:", *_columns(HANDS_HEAD, [(h.owner, h.hand or "—", h.cards, h.total) for h in told.hands])]
+        lines += [
+            "Final hands:",
+            *_columns(HANDS_HEAD, [(h.owner, h.hand or "—", h.cards, h.total) for h in told.hands]),
+        ]
     if told.ledger:
         lines += ["Ledger:", *_columns(LEDGER_HEAD, [row.cells for row in told.ledger])]
-        lines.append("Nets: " + "   ".join(f"{seat} {net}" for seat, net in told.seat_nets)
-                     + (f"   player-dealer {told.player_dealer_net}" if told.player_dealer_net else ""))
+        lines.append(
+            "Nets: "
+            + "   ".join(f"{seat} {net}" for seat, net in told.seat_nets)
+            + (f"   player-dealer {told.player_dealer_net}" if told.player_dealer_net else "")
+        )
     else:
-        lines.append("No ledger: the round was voided." if told.state == "voided" else "No ledger yet: the round is open.")
+        lines.append(
+            "No ledger: the round was voided." if told.state == "voided" else "No ledger yet: the round is open."
+        )
     return "\n".join(lines)
 
 
 def _columns(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
     """A table in aligned columns, its head first."""
-    widths = [max(len(cell) for cell in column) for column in zip(head, *rows)]
-    return ["  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in (head, *rows)]
+    widths = [max(len(cell) for cell in column) for column in zip(head, *rows, strict=False)]
+    return [
+        "  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip()
+        for row in (head, *rows)
+    ]
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ recorded): the current PIN first when the table has one (the bench's printed PIN
 the new one. A new PIN is checked by the one rule of `pins.check_new_pin` however it is given,
 before the table is opened. It prints `{"pin_set": {"journal", "table_id"}}`.
 """
+
 from __future__ import annotations
 
 import getpass
@@ -29,7 +30,9 @@ from dealer_assist.table.table_file import table_start
 
 
 def _parser() -> JsonArgumentParser:
-    parser = JsonArgumentParser(prog="dealer-assist pin", description="Set the table's supervisor PIN, from standard input.")
+    parser = JsonArgumentParser(
+        prog="dealer-assist pin", description="Set the table's supervisor PIN, from standard input."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     setting = commands.add_parser("set", help="record the table's PIN (the current one first when it has one)")
     setting.add_argument("--config", type=Path, metavar="FILE", help="the table file, as `run --config` reads it")
@@ -46,7 +49,11 @@ def main(argv: list[str]) -> int:
 
 def _pin(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    lines = _typed(args.command == "set") if sys.stdin.isatty() else [line.strip() for line in sys.stdin.read().splitlines() if line.strip()]
+    lines = (
+        _typed(args.command == "set")
+        if sys.stdin.isatty()
+        else [line.strip() for line in sys.stdin.read().splitlines() if line.strip()]
+    )
     if args.command == "hash":
         print(pin_hash_text(_one(lines, "a PIN")))
         return 0
@@ -61,8 +68,11 @@ def _pin(argv: list[str]) -> int:
             table.set_pin(_one(lines, "the new PIN"), by=PinSetter.SETUP)
         else:
             if len(lines) != 2:
-                raise RuleError(Refusal.WRONG_PIN, f"table {table_id} has a supervisor PIN: give the "
-                                "current PIN, then the new one, a line each, on standard input")
+                raise RuleError(
+                    Refusal.WRONG_PIN,
+                    f"table {table_id} has a supervisor PIN: give the "
+                    "current PIN, then the new one, a line each, on standard input",
+                )
             table.set_pin(lines[1], lines[0], by=PinSetter.SETUP)
     finally:
         table.close()

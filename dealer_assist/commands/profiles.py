@@ -1,4 +1,5 @@
 """`dealer-assist profiles [NAME]`: list the rule profiles, or show one with its sources."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,18 @@ def _profiles(argv: list[str]) -> int:
     sources = profile_sources(args.name)
     settings = profile.settings()
     if args.json:
-        print(json.dumps({"id": profile.id, "title": profile.title, "hash": profile.content_hash,
-                          "settings": settings, "sources": sources}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "id": profile.id,
+                    "title": profile.title,
+                    "hash": profile.content_hash,
+                    "settings": settings,
+                    "sources": sources,
+                },
+                indent=2,
+            )
+        )
         return 0
     print(f"{profile.title} ({profile.id})\nhash {profile.content_hash}\n")
     for name, value in settings.items():
@@ -46,6 +57,11 @@ def _shown(name: str, value: Any) -> str:
     if value is None:
         return "none"
     if name == "fees":
-        return "; ".join(f"up to {amount_text(tier['upto'])}: player {amount_text(tier['player'])}, "
-                         f"PD {amount_text(tier['pd'])}" for tier in value) or "none"
+        return (
+            "; ".join(
+                f"up to {amount_text(tier['upto'])}: player {amount_text(tier['player'])}, PD {amount_text(tier['pd'])}"
+                for tier in value
+            )
+            or "none"
+        )
     return amount_text(value)

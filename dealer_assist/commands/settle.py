@@ -1,4 +1,5 @@
 """`dealer-assist settle ROUND.json [--table]`: replay one round file and print its ledger."""
+
 from __future__ import annotations
 
 import json
@@ -23,7 +24,9 @@ def load_json(path: str) -> object:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise InputError(CommandCode.MALFORMED_JSON, f"{path}: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise InputError(
+            CommandCode.MALFORMED_JSON, f"{path}: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
 
 
 def main(argv: list[str]) -> int:
@@ -51,18 +54,29 @@ def render_table(ledger: dict[str, Any]) -> str:
     ]
     for hand in ledger["hands"]:
         marks = (" doubled" if hand["doubled"] else "") + (" surrendered" if hand["surrendered"] else "")
-        lines.append(f"{hand['seat']:>4} {hand['hand'] + 1:>4}  {' '.join(hand['cards']):<24} {hand['total']:>6}  {hand['status']}{marks}")
+        lines.append(
+            f"{hand['seat']:>4} {hand['hand'] + 1:>4}  {' '.join(hand['cards']):<24} {hand['total']:>6} "
+            f" {hand['status']}{marks}"
+        )
     lines += ["", "  #  Seat Hand  Wager        Stake  Result     In action     Amount"]
     for number, row in enumerate(ledger["settlements"], 1):
         lines.append(
-            f"{number:>3}  {row['seat']:>4} {row['hand'] + 1:>4}  {wager_name(row['wager']):<11} {amount_text(row['stake']):>6}  "
-            f"{result_word(row['result']):<9} {amount_text(row['in_action']):>9} {amount_text(row['amount'], signed=True):>10}"
+            f"{number:>3}  {row['seat']:>4} {row['hand'] + 1:>4}  {wager_name(row['wager']):<11}"
+            f" {amount_text(row['stake']):>6}  "
+            f"{result_word(row['result']):<9} {amount_text(row['in_action']):>9}"
+            f" {amount_text(row['amount'], signed=True):>10}"
         )
     lines.append("")
     lines += [f"Seat {seat} net {amount_text(entry['net'], signed=True)}" for seat, entry in ledger["seats"].items()]
     if ledger["player_dealer"]:
         pd = ledger["player_dealer"]
-        lines.append(f"Player-dealer (seat {pd['seat']}, bank {amount_text(pd['bank'])}) net {amount_text(pd['net'], signed=True)}")
+        lines.append(
+            f"Player-dealer (seat {pd['seat']}, bank {amount_text(pd['bank'])}) net"
+            f" {amount_text(pd['net'], signed=True)}"
+        )
     fees = ledger["fees"]
-    lines.append(f"Fees: players {amount_text(fees['players'])}, player-dealer {amount_text(fees['player_dealer'])}   unused cards {ledger['unused_cards']}")
+    lines.append(
+        f"Fees: players {amount_text(fees['players'])}, player-dealer {amount_text(fees['player_dealer'])}  "
+        f" unused cards {ledger['unused_cards']}"
+    )
     return "\n".join(lines)

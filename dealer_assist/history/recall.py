@@ -4,6 +4,7 @@ What the floor supervisor reads in a dispute: every input and operation of a rou
 with times, refusals, corrections and the ledger the table recorded. An open round's hole card
 stays masked until the round reveals it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -18,22 +19,47 @@ from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.header import table_config
 from dealer_assist.table.journaled_table import replay
 
+__all__ = ["HIDDEN", "export_round", "recall", "round_cards"]
+
 HIDDEN = "??"
 CARD_INPUTS = ("CardDrawn", "KeyCard")  # the inputs that put a card into the round
-READER_FINDINGS = {"LateChange": "late_changes", "MispayAccepted": "mispays"}  # kept with the round (RULES.md §8.23, §8.24)
+READER_FINDINGS = {
+    "LateChange": "late_changes",
+    "MispayAccepted": "mispays",
+}  # kept with the round (RULES.md §8.23, §8.24)
 
 
 def _rounds(records: Iterable[Record]) -> list[dict[str, Any]]:
     """The rounds these records belong to, oldest first."""
     by_round: dict[int, dict[str, Any]] = {}
     for record in records:
-        if record.round_id is None or record.kind not in (RecordKind.INPUT, RecordKind.CLOSE, RecordKind.REFUSED, RecordKind.DEVICE):
+        if record.round_id is None or record.kind not in (
+            RecordKind.INPUT,
+            RecordKind.CLOSE,
+            RecordKind.REFUSED,
+            RecordKind.DEVICE,
+        ):
             continue
-        entry = by_round.setdefault(record.round_id, {
-            "round_id": record.round_id, "started": record.wall, "ended": None, "records": [record.seq, record.seq],
-            "inputs": [], "operations": [], "refused": [], "devices": [], "corrections": [],
-            "ledger": None, "voided": None, "closed": False, "dealers": [], "late_changes": [], "mispays": [],
-        })
+        entry = by_round.setdefault(
+            record.round_id,
+            {
+                "round_id": record.round_id,
+                "started": record.wall,
+                "ended": None,
+                "records": [record.seq, record.seq],
+                "inputs": [],
+                "operations": [],
+                "refused": [],
+                "devices": [],
+                "corrections": [],
+                "ledger": None,
+                "voided": None,
+                "closed": False,
+                "dealers": [],
+                "late_changes": [],
+                "mispays": [],
+            },
+        )
         entry["records"][1] = record.seq
         _add(entry, record)
     result = list(by_round.values())
@@ -46,7 +72,9 @@ def _rounds(records: Iterable[Record]) -> list[dict[str, Any]]:
 def _add(entry: dict[str, Any], record: Record) -> None:
     body = record.body
     if record.kind is RecordKind.REFUSED:
-        entry["refused"].append({"seq": record.seq, "wall": record.wall, "input": body["input"], "error": body["error"]})
+        entry["refused"].append(
+            {"seq": record.seq, "wall": record.wall, "input": body["input"], "error": body["error"]}
+        )
         return
     if record.kind is RecordKind.DEVICE:
         entry["devices"].append({"seq": record.seq, "wall": record.wall, **body})
@@ -54,7 +82,14 @@ def _add(entry: dict[str, Any], record: Record) -> None:
     entry["inputs"].append({"seq": record.seq, "wall": record.wall, **body["input"]})
     for op in body["ops"]:
         entry["operations"].append({"seq": record.seq, **op})
-        if op["type"] in ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed", "MispayAccepted"):
+        if op["type"] in (
+            "RoundVoided",
+            "CardRekeyed",
+            "MisdealDiscarded",
+            "PeekConfirmed",
+            "CardKeyed",
+            "MispayAccepted",
+        ):
             entry["corrections"].append({"seq": record.seq, "wall": record.wall, **op})
         if op["type"] in READER_FINDINGS:
             entry[READER_FINDINGS[op["type"]]].append({"seq": record.seq, "wall": record.wall, **op})
@@ -99,16 +134,21 @@ def round_cards(entry: dict[str, Any]) -> list[dict[str, Any]]:
     for op in entry["operations"]:
         if op["type"] == "CardAssigned":
             placed.setdefault(op["seq"], op)
-    cards = [{"index": index, "card": op["card"], "seat": op["seat"], "hand": op["hand"], "hidden": op["hidden"]}
-             for index, op in enumerate(placed[event["seq"]] for event in entry["inputs"]
-                                        if event["type"] in CARD_INPUTS and event["seq"] in placed)]
+    cards = [
+        {"index": index, "card": op["card"], "seat": op["seat"], "hand": op["hand"], "hidden": op["hidden"]}
+        for index, op in enumerate(
+            placed[event["seq"]] for event in entry["inputs"] if event["type"] in CARD_INPUTS and event["seq"] in placed
+        )
+    ]
     for op in entry["operations"]:
         if op["type"] == "CardRekeyed" and cards[op["index"]]["card"] != HIDDEN:
             cards[op["index"]]["card"] = op["now"]
     return cards
 
 
-def recall(where: RecordSource | Path | str, last: int | None = None, round_id: int | None = None) -> list[dict[str, Any]]:
+def recall(
+    where: RecordSource | Path | str, last: int | None = None, round_id: int | None = None
+) -> list[dict[str, Any]]:
     """One round, the last `last` rounds, or every round; only the records asked for are read,
     so recall stays quick on a journal of months."""
     source = as_source(where)
@@ -146,8 +186,13 @@ def export_round(where: RecordSource | Path | str, round_id: int) -> dict[str, A
     tracker = session.tracker
     assert tracker is not None
     recorder = RoundRecorder(config.profile, config.settings, tracker.seats, tracker.player_dealer)
-    fresh = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer, tracker.dealer_closes_betting,
-                         tracker.dealer_settles_early)
+    fresh = RoundTracker(
+        tracker.profile,
+        tracker.seats,
+        tracker.player_dealer,
+        tracker.dealer_closes_betting,
+        tracker.dealer_settles_early,
+    )
     for event in session.round_inputs:
         recorder.record(event, fresh.apply(event))
     meta = {"table_id": config.table_id, "round_id": round_id, "journal": source.name}

@@ -5,6 +5,7 @@ gives the ledger the table recorded. The one subtlety is RULES.md §8.13: in a r
 `stand` right after a forced end confirms that end, so a stand that follows forced ends is
 written after one confirming `stand` for each of them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -18,8 +19,9 @@ from dealer_assist.rules.tracker import PlayerDealer
 
 
 class RoundRecorder:
-    def __init__(self, profile_id: str, settings: Mapping[str, object], seats: int,
-                 player_dealer: PlayerDealer | None) -> None:
+    def __init__(
+        self, profile_id: str, settings: Mapping[str, object], seats: int, player_dealer: PlayerDealer | None
+    ) -> None:
         self.profile_id = profile_id
         self.settings = dict(settings)
         self.seats = seats

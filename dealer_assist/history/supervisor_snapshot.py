@@ -5,6 +5,7 @@ masked, as recall masks it), the rotation, the PIN's state, the last rounds as r
 them, and where the journal and the roster of supervisors are. Built on the thread that owns the
 table, after any change.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from dealer_assist.table.lockout import MAX_TRIES
 from dealer_assist.table.pins import PinSetter
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_operations import PayoutDifference
+
+__all__ = ["RotationFacts", "SupervisorSnapshot", "build_supervisor_snapshot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +79,40 @@ def build_supervisor_snapshot(table: Table, roster: tuple[str, ...], recent: int
     # a round opened by its first input has no record yet
     open_entry = rounds[-1] if tracker is not None and rounds and rounds[-1]["round_id"] == session.round_id else None
     rotation = RotationFacts(
-        session.profile.id, session.profile.player_dealer, tracker is not None, s.pd_seat, s.pd_bank, s.pd_turn,
-        s.pd_proposition, s.pd_ready, s.offer_seat, s.offer_turn, tuple(s.declined), session.config.rotation_rules,
-        s.prop_seat, tuple(s.window_pds), session.rotation_deadline(), now)
+        session.profile.id,
+        session.profile.player_dealer,
+        tracker is not None,
+        s.pd_seat,
+        s.pd_bank,
+        s.pd_turn,
+        s.pd_proposition,
+        s.pd_ready,
+        s.offer_seat,
+        s.offer_turn,
+        tuple(s.declined),
+        session.config.rotation_rules,
+        s.prop_seat,
+        tuple(s.window_pds),
+        session.rotation_deadline(),
+        now,
+    )
     return SupervisorSnapshot(
-        session.config.table_id, table.rounds_closed, table.pins.digest is not None,
-        max(0.0, table.pins.locked_until - now), session.state, session.round_id,
-        tracker.phase if tracker is not None else None, session.misdeal, tuple(session.unread),
-        tuple(round_cards(open_entry)) if open_entry is not None else (), rotation, rounds, table.stopped,
-        table.path, roster, MAX_TRIES - table.pins.wrong % MAX_TRIES, table.pins.set_by,
-        tuple(session.reader.round.differences.values()))
+        session.config.table_id,
+        table.rounds_closed,
+        table.pins.digest is not None,
+        max(0.0, table.pins.locked_until - now),
+        session.state,
+        session.round_id,
+        tracker.phase if tracker is not None else None,
+        session.misdeal,
+        tuple(session.unread),
+        tuple(round_cards(open_entry)) if open_entry is not None else (),
+        rotation,
+        rounds,
+        table.stopped,
+        table.path,
+        roster,
+        MAX_TRIES - table.pins.wrong % MAX_TRIES,
+        table.pins.set_by,
+        tuple(session.reader.round.differences.values()),
+    )

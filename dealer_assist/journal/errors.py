@@ -1,5 +1,6 @@
 """The journal's failures, one family: a journal that is missing, damaged, not a journal, held by
 another process, closed, or that could not make a record durable."""
+
 from __future__ import annotations
 
 from enum import StrEnum
@@ -7,8 +8,10 @@ from typing import TYPE_CHECKING
 
 from dealer_assist.errors import Failure
 
+__all__ = ["JournalClosed", "JournalCode", "JournalDamaged", "JournalError", "JournalWriteFailed"]
+
 if TYPE_CHECKING:
-    from dealer_assist.journal.journal_file import Verdict
+    from dealer_assist.journal.verdict import Verdict
 
 
 class JournalCode(StrEnum):
@@ -42,7 +45,9 @@ class JournalDamaged(JournalError):
     """The journal fails its verification; `verdict.first_bad` is the first bad record."""
 
     def __init__(self, verdict: Verdict, message: str | None = None) -> None:
-        super().__init__(JournalCode.JOURNAL_DAMAGED, message or f"DAMAGED: {verdict.message}; nothing of it is shown as evidence")
+        super().__init__(
+            JournalCode.JOURNAL_DAMAGED, message or f"DAMAGED: {verdict.message}; nothing of it is shown as evidence"
+        )
         self.verdict = verdict
 
 

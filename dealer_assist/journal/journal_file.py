@@ -5,6 +5,7 @@ removing or reordering any record breaks the chain at that record. A clean close
 seal beside the file: a hash of every page, which catches a change anywhere in the file, even in
 bytes no record uses. Verification only reads; a damaged journal is never repaired or cleared.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -16,15 +17,31 @@ import struct
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from dealer_assist.journal.errors import JournalClosed, JournalWriteFailed
+from dealer_assist.journal.verdict import GENESIS, Verdict
 from dealer_assist.rules.counts import count
 
-GENESIS = b"\x00" * 32
+__all__ = [
+    "GENESIS",
+    "Journal",
+    "Record",
+    "RecordKind",
+    "Sink",
+    "Verdict",
+    "canonical_json",
+    "last_seq",
+    "read_records",
+    "record_at",
+    "record_hash",
+    "security_events",
+    "verify",
+]
+
 log = logging.getLogger(__name__)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -63,17 +80,6 @@ class Record:
     def body_text(self) -> str:
         """The body exactly as hashed."""
         return canonical_json(self.body)
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    ok: bool
-    records: int
-    message: str
-    first_bad: int | None = None
-    checkpoint: int = 0  # seq of the last record the table can restart from
-    head: bytes = GENESIS
-    closed: int = 0  # closing records among those checked: the rounds closed, for a full check
 
 
 def record_hash(prev: bytes, seq: int, wall: str, mono_ns: int, round_id: int | None, kind: str, body: str) -> bytes:
@@ -123,17 +129,24 @@ class Journal:
     def append(self, kind: RecordKind, body: dict[str, Any], round_id: int | None = None) -> Record:
         """Write one record durably: when this returns, the record survives a power cut."""
         if self.closed:
-            raise JournalClosed(f"{self.path}: the journal is closed; a {kind.value} record was not written: {canonical_json(body)}")
+            raise JournalClosed(
+                f"{self.path}: the journal is closed; a {kind.value} record was not written: {canonical_json(body)}"
+            )
         seq = self.seq + 1
-        wall = datetime.now(timezone.utc).isoformat(timespec="microseconds")
+        wall = datetime.now(UTC).isoformat(timespec="microseconds")
         mono = time.monotonic_ns()
         text = canonical_json(body)
         digest = record_hash(self.head, seq, wall, mono, round_id, kind.value, text)
         try:
-            self.db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", (seq, wall, mono, round_id, kind.value, text, digest))
+            self.db.execute(
+                "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (seq, wall, mono, round_id, kind.value, text, digest),
+            )
         except (sqlite3.Error, OSError) as error:
-            raise JournalWriteFailed(f"{self.path}: record {seq} ({kind.value}) could not be written: {error}; "
-                                     f"the journal ends at record {self.seq}") from error
+            raise JournalWriteFailed(
+                f"{self.path}: record {seq} ({kind.value}) could not be written: {error}; "
+                f"the journal ends at record {self.seq}"
+            ) from error
         self.seq, self.head = seq, digest
         if kind is RecordKind.CLOSE:
             # Moving the round into the file here lets the next round rewrite the WAL from its
@@ -170,8 +183,12 @@ class Journal:
         files beside it go, and no seal is written."""
         self.db.close()
         self.closed = True
-        for path in (self.path, self.path.with_name(self.path.name + "-wal"), self.path.with_name(self.path.name + "-shm"),
-                     seal_path(self.path)):
+        for path in (
+            self.path,
+            self.path.with_name(self.path.name + "-wal"),
+            self.path.with_name(self.path.name + "-shm"),
+            seal_path(self.path),
+        ):
             path.unlink(missing_ok=True)
 
 
@@ -236,8 +253,9 @@ def _round_start(db: sqlite3.Connection, round_id: int) -> int:
     low = 1
     while low < high:
         middle = (low + high) // 2
-        row = db.execute("SELECT round_id FROM records WHERE seq >= ? AND round_id IS NOT NULL ORDER BY seq LIMIT 1",
-                         (middle,)).fetchone()
+        row = db.execute(
+            "SELECT round_id FROM records WHERE seq >= ? AND round_id IS NOT NULL ORDER BY seq LIMIT 1", (middle,)
+        ).fetchone()
         if row is None or row[0] >= round_id:
             high = middle
         else:
@@ -278,7 +296,9 @@ def verify(path: Path, since: int = 0, head: bytes = GENESIS) -> Verdict:
         db.text_factory = bytes
         rows = db.execute(
             "SELECT seq, kind, printf('%d\x1f%s\x1f%d\x1f%s\x1f%s\x1f', seq, wall, mono_ns, ifnull(round_id, ''), kind)"
-            " || body, hash FROM records WHERE seq > ? ORDER BY seq", (since,))
+            " || body, hash FROM records WHERE seq > ? ORDER BY seq",
+            (since,),
+        )
         kinds = {kind.value.encode() for kind in RecordKind}
         close, header = RecordKind.CLOSE.value.encode(), RecordKind.TABLE.value.encode()
         sha256 = hashlib.sha256
@@ -311,15 +331,21 @@ def _bad(path: Path, good: int, first_bad: int | None, message: str) -> Verdict:
 
 # --- the seal: a hash of every page, written at a clean close ------------------------------------
 
+
 def _page_hashes(data: bytes, page_size: int) -> list[str]:
-    return [hashlib.sha256(data[i:i + page_size]).hexdigest()[:32] for i in range(0, len(data), page_size)]
+    return [hashlib.sha256(data[i : i + page_size]).hexdigest()[:32] for i in range(0, len(data), page_size)]
 
 
 def write_seal(path: Path, seq: int, head: bytes) -> None:
     data = Path(path).read_bytes()
     page_size = _page_size(data)
-    seal = {"records": seq, "head": head.hex(), "size": len(data), "page_size": page_size,
-            "pages": _page_hashes(data, page_size)}
+    seal = {
+        "records": seq,
+        "head": head.hex(),
+        "size": len(data),
+        "page_size": page_size,
+        "pages": _page_hashes(data, page_size),
+    }
     tmp = seal_path(path).with_suffix(".tmp")
     tmp.write_text(json.dumps(seal))
     with open(tmp, "rb") as handle:
@@ -347,16 +373,24 @@ def check_seal(path: Path, records: int | None, head: bytes | None) -> tuple[int
     if len(data) != sealed_size:
         return None, f"the file is {len(data)} bytes but was sealed at {sealed_size}"
     pages = _page_hashes(data, page_size)
-    for number, (now, then) in enumerate(zip(pages, sealed_pages), start=1):
+    for number, (now, then) in enumerate(zip(pages, sealed_pages, strict=False), start=1):
         if now != then:
             rows = _rowids_on_page(data, number, page_size)
             where = f"page {number} (bytes {(number - 1) * page_size}-{number * page_size - 1})"
             if rows:
-                return rows[0], f"record {rows[0]} is on {where}, which changed after the journal was sealed (records {rows[0]}-{rows[-1]})"
+                return (
+                    rows[0],
+                    f"record {rows[0]} is on {where}, which changed after the journal was sealed (records"
+                    f" {rows[0]}-{rows[-1]})",
+                )
             return None, f"{where} changed after the journal was sealed"
     if records is not None and head is not None and (seal.get("records") != records or seal.get("head") != head.hex()):
         sealed = seal.get("records")
-        return None, f"the seal is for {count(sealed, 'record') if isinstance(sealed, int) else sealed} but the journal has {records}"
+        return (
+            None,
+            f"the seal is for {count(sealed, 'record') if isinstance(sealed, int) else sealed} but the journal"
+            f" has {records}",
+        )
     return None
 
 
@@ -379,10 +413,10 @@ def _rowids_on_page(data: bytes, number: int, page_size: int) -> list[int]:
     try:
         if data[header] != 0x0D:
             return []
-        cells = struct.unpack(">H", data[header + 3:header + 5])[0]
+        cells = struct.unpack(">H", data[header + 3 : header + 5])[0]
         rowids = []
         for i in range(cells):
-            pointer = struct.unpack(">H", data[header + 8 + 2 * i:header + 10 + 2 * i])[0]
+            pointer = struct.unpack(">H", data[header + 8 + 2 * i : header + 10 + 2 * i])[0]
             _, at = _varint(data, start + pointer)
             rowid, _ = _varint(data, at)
             rowids.append(rowid)

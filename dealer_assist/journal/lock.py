@@ -4,6 +4,7 @@ The lock is an exclusive `flock` on `DB.lock`, which the kernel drops when its p
 crashed table never blocks its own restart; the file's text (pid, host, start time) names the
 holder to whoever is refused, and tells a taker-over whose lock it found.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -11,11 +12,13 @@ import json
 import os
 import socket
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
 from dealer_assist.journal.errors import JournalCode, JournalInUse
+
+__all__ = ["Holder", "JournalLock"]
 
 
 def lock_path(journal: Path) -> Path:
@@ -51,13 +54,15 @@ class JournalLock:
                 holder = _holder(fd)
                 os.close(fd)
                 named = str(holder) if holder else "another process"
-                raise JournalInUse(JournalCode.JOURNAL_IN_USE, f"{self.journal} is in use by {named}; "
-                                   "stop that table first (one process per journal)") from None
+                raise JournalInUse(
+                    JournalCode.JOURNAL_IN_USE,
+                    f"{self.journal} is in use by {named}; stop that table first (one process per journal)",
+                ) from None
             if _same_file(fd, self.path):
                 break
             os.close(fd)  # the holder released and removed the file between our open and our lock
         self.took_over = _holder(fd)
-        mine = Holder(os.getpid(), socket.gethostname(), datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        mine = Holder(os.getpid(), socket.gethostname(), datetime.now(UTC).isoformat(timespec="seconds"))
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps({"pid": mine.pid, "host": mine.host, "started": mine.started}).encode(), 0)
         os.fsync(fd)
@@ -74,7 +79,9 @@ class JournalLock:
     def __enter__(self) -> JournalLock:
         return self.acquire()
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         self.release()
 
 

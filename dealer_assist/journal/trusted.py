@@ -1,11 +1,14 @@
 """Evidence first verified: recall and export read a journal only after its whole chain and seal
 check out, so a record changed in SQLite is never printed as if it were genuine."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 from dealer_assist.journal.errors import JournalCode, JournalDamaged, NotAJournal
 from dealer_assist.journal.journal_file import Verdict, seal_path, verify
+
+__all__ = ["intact_journal"]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -29,6 +32,11 @@ def intact_journal(path: Path) -> Verdict:
         magic = handle.read(len(SQLITE_MAGIC))
     verdict = verify(path)
     sealed = seal_path(path).exists()
-    if not sealed and (magic != SQLITE_MAGIC or (not verdict.ok and verdict.records == 0 and verdict.first_bad is None)):
-        raise NotAJournal(JournalCode.NOT_A_JOURNAL, f"{path}: not a dealer-assist journal (it is no SQLite file with a records table)")
+    if not sealed and (
+        magic != SQLITE_MAGIC or (not verdict.ok and verdict.records == 0 and verdict.first_bad is None)
+    ):
+        raise NotAJournal(
+            JournalCode.NOT_A_JOURNAL,
+            f"{path}: not a dealer-assist journal (it is no SQLite file with a records table)",
+        )
     return require_intact(verdict, path)

@@ -4,6 +4,7 @@ Every choice is a function of the seed and of where the table stands (shoe, roun
 never of how often the program was started; so a bench killed at any moment and resumed from
 its journal produces exactly the inputs an uninterrupted run would have.
 """
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,16 @@ from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import PlaceWager
 from dealer_assist.rules.phases import Phase
 from dealer_assist.table.session import TableInput, TableState
-from dealer_assist.table.session_inputs import BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded
+from dealer_assist.table.session_inputs import (
+    BankAccepted,
+    BankRefused,
+    CutCardReached,
+    SettlementConfirmed,
+    ShoeLoaded,
+)
 from dealer_assist.table.table_facts import TableFacts
+
+__all__ = ["BenchPlayer", "EmulatedShoe"]
 
 BANKS = (20_000, 50_000, 100_000, 200_000)
 SUPERVISOR = "bench"  # who checks a hole card by hand at the bench

@@ -2,6 +2,7 @@
 
 Every choice is drawn from what the tracker says it would accept, so random play is legal play.
 """
+
 from __future__ import annotations
 
 import random
@@ -14,10 +15,15 @@ from dealer_assist.rules.money import Cents
 from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 
+__all__ = ["RandomTablePolicy"]
+
 
 def _amount(rng: random.Random, low: Cents, high: Cents) -> Cents:
     """A chip-like amount: whole units mostly, from low to high."""
-    return max(low, min(high, rng.choice([low, low * 2, low * 5, (low + high) // 2, high, rng.randint(low, high) // 100 * 100])))
+    return max(
+        low,
+        min(high, rng.choice([low, low * 2, low * 5, (low + high) // 2, high, rng.randint(low, high) // 100 * 100])),
+    )
 
 
 def random_player_dealer(profile: Profile, rng: random.Random, seats: int) -> PlayerDealer | None:
@@ -58,7 +64,9 @@ class RandomPolicy(RoundPolicy):
 
     def decide(self, tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
         """A legal decision, or a hit (None) more than half the time a card would be taken."""
-        options = [Decide(seat, hand, action) for action in (Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER)]
+        options = [
+            Decide(seat, hand, action) for action in (Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER)
+        ]
         options.append(Decide(seat, hand, Action.DOUBLE, tracker.profile.table_min))
         legal = [o for o in options if tracker.can(o)]
         if tracker.takes_card() and (not legal or self.rng.random() < 0.55):
@@ -85,8 +93,13 @@ class RandomTablePolicy(RandomPolicy):
 
 
 def play_random_round(
-    profile: Profile, rng: random.Random, draw: Callable[[], Card], *, full_table: bool = False,
-    seats: int | None = None, on_input: Callable[[RoundTracker, Input], None] | None = None,
+    profile: Profile,
+    rng: random.Random,
+    draw: Callable[[], Card],
+    *,
+    full_table: bool = False,
+    seats: int | None = None,
+    on_input: Callable[[RoundTracker, Input], None] | None = None,
 ) -> RoundTracker:
     """A complete random round; `on_input` sees every input just before it is applied."""
     tracker = RoundTracker(profile, seats, random_player_dealer(profile, rng, seats or profile.seats))

@@ -26,6 +26,7 @@ The driver allocates nothing per input beyond the input itself; a drawn card's i
 At a live table (`at_the_table`) the check by hand is a floor supervisor's correction, and a wired
 peek device gives its own answer: a driver there waits for it instead of giving `PeekAnswered`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -34,7 +35,17 @@ from typing import Protocol
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult,
+    Action,
+    CardDrawn,
+    CheckedByHand,
+    CloseInsurance,
+    Decide,
+    Input,
+    Insure,
+    NoMoreBets,
+    PaymentsMade,
+    PeekAnswered,
+    PeekResult,
     PlaceWager,
 )
 from dealer_assist.rules.operations import HandEnded
@@ -42,6 +53,8 @@ from dealer_assist.rules.phases import Need
 from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.session_inputs import ConfirmPeek
 from dealer_assist.table.table_facts import TableFacts
+
+__all__ = ["RoundPolicy", "play", "table_input"]
 
 drawn = cache(CardDrawn)  # a drawn card is a value: one shared input per card
 _answered = cache(PeekAnswered)
@@ -114,8 +127,9 @@ def table_input(facts: TableFacts, policy: RoundPolicy, supervisor: str) -> Inpu
     return None if facts.round is None else at_the_table(next_input(facts.round, policy), supervisor)
 
 
-def play(tracker: RoundTracker, policy: RoundPolicy,
-         on_input: Callable[[RoundTracker, Input], None] | None = None) -> RoundTracker:
+def play(
+    tracker: RoundTracker, policy: RoundPolicy, on_input: Callable[[RoundTracker, Input], None] | None = None
+) -> RoundTracker:
     """Play the round to its settlement; `on_input` sees every input just before it is applied."""
     event: Input | None = policy.wager(tracker)
     while event is not None:  # the wagers come first, without asking the round each time

@@ -3,6 +3,7 @@
 The round driver feeds the file's wagers, cards and decision tokens to the same RoundTracker the live
 table uses, in table order, so a replay and the live round cannot differ.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -18,6 +19,8 @@ from dealer_assist.rules.money import Cents, parse_amount
 from dealer_assist.rules.profile import Profile, load_profile
 from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
+
+__all__ = ["FORMAT", "settle_round"]
 
 FORMAT = "round-v1"
 _FIELDS = {"format", "profile", "settings", "seats", "player_dealer", "wagers", "cards", "actions", "insurance", "meta"}
@@ -67,7 +70,9 @@ def _token(text: object, key: str, index: int) -> Token:
         raise InputError(Refusal.BAD_ACTION, f"{field}: {text!r} is not an action")
     name, _, amount = text.partition(":")
     if name not in _TOKENS or (amount and name != "double"):
-        raise InputError(Refusal.BAD_ACTION, f"{field}: {text!r} is not one of hit, stand, double, double:AMOUNT, split, surrender")
+        raise InputError(
+            Refusal.BAD_ACTION, f"{field}: {text!r} is not one of hit, stand, double, double:AMOUNT, split, surrender"
+        )
     if name == "hit":
         return Token(text, None, None)
     return Token(text, Action(name), parse_amount(amount, field) if amount else None)
@@ -81,7 +86,9 @@ def parse_round(data: object) -> RoundSpec:
     doc = _object(data, "round")
     unknown = sorted(set(doc) - _FIELDS)
     if unknown:
-        raise InputError(Refusal.UNKNOWN_FIELD, f"unknown field {unknown[0]!r}; a round-v1 file has {', '.join(sorted(_FIELDS))}")
+        raise InputError(
+            Refusal.UNKNOWN_FIELD, f"unknown field {unknown[0]!r}; a round-v1 file has {', '.join(sorted(_FIELDS))}"
+        )
     if doc.get("format") != FORMAT:
         raise InputError(Refusal.BAD_FORMAT, f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
     if not isinstance(doc.get("profile"), str):
@@ -94,7 +101,7 @@ def parse_round(data: object) -> RoundSpec:
     if doc.get("player_dealer") is not None:
         raw = _object(doc["player_dealer"], "player_dealer")
         if set(raw) != {"seat", "bank"} or isinstance(raw["seat"], bool) or not isinstance(raw["seat"], int):
-            raise InputError(Refusal.BAD_FIELD, "player_dealer: expected {\"seat\": N, \"bank\": AMOUNT}")
+            raise InputError(Refusal.BAD_FIELD, 'player_dealer: expected {"seat": N, "bank": AMOUNT}')
         pd = PlayerDealer(raw["seat"], parse_amount(raw["bank"], "player_dealer.bank"))
     wagers: dict[int, dict[WagerKind, Cents]] = {}
     for key, raw in _object(doc.get("wagers", {}), "wagers").items():
@@ -108,7 +115,7 @@ def parse_round(data: object) -> RoundSpec:
             wagers[seat][kind] = parse_amount(amount, f"wagers.{key}.{name}")
     raw_cards = doc.get("cards")
     if not isinstance(raw_cards, list):
-        raise InputError(Refusal.BAD_FIELD, "cards: expected a list of cards like \"TS\"")
+        raise InputError(Refusal.BAD_FIELD, 'cards: expected a list of cards like "TS"')
     cards = tuple(parse_card(card) for card in raw_cards)
     check_copies(cards, profile.decks)
     actions = {}
@@ -117,10 +124,12 @@ def parse_round(data: object) -> RoundSpec:
             raise InputError(Refusal.BAD_FIELD, f"actions.{key}: expected a list of actions")
         actions[_seat(key, "actions")] = tuple(_token(t, key, i) for i, t in enumerate(raw))
     insurance = {  # an insurance of 0 is no insurance (RULES.md §8.20)
-        seat: amount for seat, amount in (
+        seat: amount
+        for seat, amount in (
             (_seat(key, "insurance"), parse_amount(amount, f"insurance.{key}"))
             for key, amount in _object(doc.get("insurance", {}), "insurance").items()
-        ) if amount
+        )
+        if amount
     }
     return RoundSpec(profile, seats, pd, wagers, cards, actions, insurance)
 
@@ -129,8 +138,12 @@ class _FilePolicy(RoundPolicy):
     """The round file's own facts, in table order; what the file lacks or leaves over is refused."""
 
     def __init__(self, spec: RoundSpec) -> None:
-        self.wagers = deque(PlaceWager(seat, kind, amount) for seat in sorted(spec.wagers)
-                            for kind in _WAGER_KINDS if (amount := spec.wagers[seat].get(kind, 0)))
+        self.wagers = deque(
+            PlaceWager(seat, kind, amount)
+            for seat in sorted(spec.wagers)
+            for kind in _WAGER_KINDS
+            if (amount := spec.wagers[seat].get(kind, 0))
+        )
         self.cards = deque(spec.cards)
         self.tokens = {seat: deque(seat_tokens) for seat, seat_tokens in spec.actions.items()}
         self.insurance = deque(Insure(seat, spec.insurance[seat]) for seat in sorted(spec.insurance))
@@ -141,13 +154,21 @@ class _FilePolicy(RoundPolicy):
 
     def card(self, tracker: RoundTracker) -> Card:
         if not self.cards:
-            raise RuleError(Refusal.TOO_FEW_CARDS, f"the cards ran out where the round needs another card ({tracker.prompt()})", "6.1")
+            raise RuleError(
+                Refusal.TOO_FEW_CARDS,
+                f"the cards ran out where the round needs another card ({tracker.prompt()})",
+                "6.1",
+            )
         return self.cards.popleft()
 
     def decide(self, tracker: RoundTracker, seat: int, hand: int) -> Decide | None:
         queue = self.tokens.get(seat)
         if not queue:
-            raise RuleError(Refusal.MISSING_DECISION, f"seat {seat} hand {hand + 1}: a decision is due ({tracker.prompt()}) but the actions ran out", "8.4")
+            raise RuleError(
+                Refusal.MISSING_DECISION,
+                f"seat {seat} hand {hand + 1}: a decision is due ({tracker.prompt()}) but the actions ran out",
+                "8.4",
+            )
         token = queue.popleft()
         return None if token.action is None else Decide(seat, hand, token.action, token.amount)
 
@@ -177,14 +198,24 @@ def play_round(spec: RoundSpec) -> tuple[RoundTracker, int]:
             raise
         # The driver asks for a card only where the round takes one, or for a hit: this is the file's hit.
         reason = refusal.message.removeprefix("misdeal: ")
-        raise RuleError(Refusal.ILLEGAL_ACTION, f"actions.{tracker.awaiting().seat}: hit is refused: {reason}", refusal.rule) from None
+        raise RuleError(
+            Refusal.ILLEGAL_ACTION, f"actions.{tracker.awaiting().seat}: hit is refused: {reason}", refusal.rule
+        ) from None
     if spec.insurance and not policy.insurance_offered:
         seat = min(spec.insurance)
-        raise RuleError(Refusal.INSURANCE_NOT_OFFERED, f"insurance.{seat}: insurance is offered only with an Ace up in a "
-                        "hole-card game (no insurance was offered in this round)", "8.8")
+        raise RuleError(
+            Refusal.INSURANCE_NOT_OFFERED,
+            f"insurance.{seat}: insurance is offered only with an Ace up in a "
+            "hole-card game (no insurance was offered in this round)",
+            "8.8",
+        )
     for seat, queue in sorted(policy.tokens.items()):
         if queue:
-            raise RuleError(Refusal.LEFTOVER_DECISION, f"actions.{seat}: {queue[0].text!r} is left over after seat {seat}'s hands ended", "8.4")
+            raise RuleError(
+                Refusal.LEFTOVER_DECISION,
+                f"actions.{seat}: {queue[0].text!r} is left over after seat {seat}'s hands ended",
+                "8.4",
+            )
     return tracker, len(policy.cards)
 
 

@@ -1,9 +1,12 @@
 """A shuffled shoe of N decks with a cut card, for random play, benches and analysis."""
+
 from __future__ import annotations
 
 import random
 
 from dealer_assist.rules.cards import RANKS, SUITS, Card
+
+__all__ = ["FULL_DECK", "Shoe"]
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
 

@@ -1,4 +1,5 @@
 """Cards as the shoe reports them: rank `A23456789TJQK` (also `10`) then suit `SHDC`."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -6,6 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dealer_assist.rules.refusals import InputError, Refusal
+
+__all__ = ["Card", "RANKS", "SUITS", "SUIT_SYMBOLS", "TEN_VALUES", "card_text", "check_copies", "parse_card"]
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -64,7 +67,9 @@ def parse_card(text: object) -> Card:
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2 or code[0] not in RANKS or code[1] not in SUITS:
-        raise InputError(Refusal.BAD_CARD, f"card {text!r} is not a rank of {RANKS} (or 10) and a suit of {SUITS}", None)
+        raise InputError(
+            Refusal.BAD_CARD, f"card {text!r} is not a rank of {RANKS} (or 10) and a suit of {SUITS}", None
+        )
     return Card(code[0], code[1])
 
 
@@ -72,7 +77,8 @@ def check_copies(cards: Iterable[Card], decks: int) -> None:
     """No card may appear more often than the shoe's decks hold (RULES.md §8.12)."""
     for card, count in Counter(cards).items():
         if count > decks:
-            raise InputError(Refusal.IMPOSSIBLE_CARD,
+            raise InputError(
+                Refusal.IMPOSSIBLE_CARD,
                 f"card {card} appears {count} times but a {decks}-deck shoe holds {decks}",
                 "8.12",
             )

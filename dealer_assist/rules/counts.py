@@ -1,5 +1,8 @@
 """How a count reads wherever one is said, from a refusal to a report: '1 round', '2 rounds'."""
+
 from __future__ import annotations
+
+__all__ = ["count"]
 
 
 def count(n: int, thing: str) -> str:

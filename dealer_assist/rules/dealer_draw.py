@@ -3,6 +3,7 @@
 The drawing rule on a total is `totals.dealer_draws_on`; here it meets the round: a Natural never
 draws, and the dealer draws only while some wager still depends on the dealer's final hand.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -16,8 +17,13 @@ from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.totals import dealer_draws_on, hand_total, is_natural_pair
 
 
-def dealer_draws(profile: Profile, dealer: list[Card], natural: bool | None,
-                 wagers: Mapping[int, Mapping[WagerKind, Cents]], hands: Iterable[list[PlayerHand]]) -> bool:
+def dealer_draws(
+    profile: Profile,
+    dealer: list[Card],
+    natural: bool | None,
+    wagers: Mapping[int, Mapping[WagerKind, Cents]],
+    hands: Iterable[list[PlayerHand]],
+) -> bool:
     if natural or is_natural_pair(dealer):
         return False
     if not dealer_draws_on(hand_total(dealer), profile.dealer_hits_soft_17):

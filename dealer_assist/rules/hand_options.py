@@ -4,6 +4,7 @@ Each check answers with the refusal, naming the rule, or None when the move is a
 tracker asks them for `verify`, for the prompt and for the hands the rules end by themselves.
 `seat_hands` is how many hands the hand's seat plays (more than one after a split).
 """
+
 from __future__ import annotations
 
 from dealer_assist.rules.inputs import Action
@@ -19,7 +20,11 @@ def why_not_stand(profile: Profile, hand: PlayerHand) -> RuleError | None:
     limit = profile.player_must_hit_to
     total = hand.total.value
     if total <= limit:
-        return RuleError(Refusal.MUST_HIT, f"a player must hit {total}: stand is refused at {limit} or less", profile.rules["must_hit"])
+        return RuleError(
+            Refusal.MUST_HIT,
+            f"a player must hit {total}: stand is refused at {limit} or less",
+            profile.rules["must_hit"],
+        )
     return None
 
 
@@ -27,7 +32,11 @@ def must_stand(profile: Profile, hand: PlayerHand) -> RuleError | None:
     limit = profile.player_must_stand_from
     total = hand.total
     if limit and total.hard and total.value >= limit:
-        return RuleError(Refusal.MUST_STAND, f"a player must stand on hard {total.value}: hit and double are refused at hard {limit} or more", profile.rules["must_stand"])
+        return RuleError(
+            Refusal.MUST_STAND,
+            f"a player must stand on hard {total.value}: hit and double are refused at hard {limit} or more",
+            profile.rules["must_stand"],
+        )
     return None
 
 
@@ -35,7 +44,9 @@ def why_not_hit(profile: Profile, seat: int, index: int, hand: PlayerHand) -> Ru
     """A hit is a card out of the shoe: one the hand may not take is a misdeal."""
     error = must_stand(profile, hand)
     if error is not None:
-        return RuleError(Refusal.CARD_NOT_ALLOWED, f"misdeal: seat {seat} hand {index + 1}: {error.message}", error.rule)
+        return RuleError(
+            Refusal.CARD_NOT_ALLOWED, f"misdeal: seat {seat} hand {index + 1}: {error.message}", error.rule
+        )
     return None
 
 
@@ -57,7 +68,12 @@ def why_not_double(profile: Profile, hand: PlayerHand, amount: Cents | None) -> 
     low, high = double_range(profile, hand)
     amount = high if amount is None else amount
     if not low <= amount <= high:
-        return RuleError(Refusal.WAGER_LIMIT, f"a double of {format_money(amount)} must be from the table minimum {format_money(low)} to the wager {format_money(high)}", "8.15")
+        return RuleError(
+            Refusal.WAGER_LIMIT,
+            f"a double of {format_money(amount)} must be from the table minimum {format_money(low)} to the"
+            f" wager {format_money(high)}",
+            "8.15",
+        )
     return None
 
 
@@ -90,7 +106,9 @@ def why_not_surrender(profile: Profile, hand: PlayerHand, seat_hands: int) -> Ru
     return None
 
 
-def why_not(profile: Profile, hand: PlayerHand, seat_hands: int, action: Action, amount: Cents | None) -> RuleError | None:
+def why_not(
+    profile: Profile, hand: PlayerHand, seat_hands: int, action: Action, amount: Cents | None
+) -> RuleError | None:
     """Why the hand whose turn it is may not take `action` (a card due is checked before)."""
     match action:
         case Action.STAND:
@@ -117,7 +135,10 @@ def forced_end(profile: Profile, hand: PlayerHand, seat_hands: int) -> EndReason
         return EndReason.SPLIT_ACES
     if hand.double:
         return EndReason.DOUBLED
-    if (must_stand(profile, hand) is not None and why_not_split(profile, hand, seat_hands) is not None
-            and why_not_surrender(profile, hand, seat_hands) is not None):
+    if (
+        must_stand(profile, hand) is not None
+        and why_not_split(profile, hand, seat_hands) is not None
+        and why_not_surrender(profile, hand, seat_hands) is not None
+    ):
         return EndReason.MUST_STAND
     return None

@@ -3,6 +3,7 @@
 A card from the shoe, a wager or a decision the dealer taps, a peek answer: each is checked by
 the round tracker and turned into operations, or refused with the rule that forbids it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,11 +12,32 @@ from enum import StrEnum
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.money import Cents
 
+__all__ = [
+    "Action",
+    "CardDrawn",
+    "CheckedByHand",
+    "CloseInsurance",
+    "Decide",
+    "Input",
+    "Insure",
+    "NoMoreBets",
+    "PaymentsMade",
+    "PeekAnswered",
+    "PeekResult",
+    "PlaceWager",
+    "WagerKind",
+]
+
 
 class WagerKind(StrEnum):
     BASE = "base"
     LUCKY_LUCKY = "lucky_lucky"
     BUSTER = "buster"
+
+    @property
+    def words(self) -> str:
+        """As a message says it: "base", "Lucky Lucky", "Buster"."""
+        return "base" if self is WagerKind.BASE else self.value.replace("_", " ").title()
 
 
 class Action(StrEnum):
@@ -98,5 +120,6 @@ class PaymentsMade:
     after the deal, insurance after the peek, a Natural settled early: RULES.md §2.15, §2.17, §5.4)."""
 
 
-Input = (PlaceWager | NoMoreBets | CardDrawn | Decide | Insure | CloseInsurance | PeekAnswered | CheckedByHand
-         | PaymentsMade)
+Input = (
+    PlaceWager | NoMoreBets | CardDrawn | Decide | Insure | CloseInsurance | PeekAnswered | CheckedByHand | PaymentsMade
+)

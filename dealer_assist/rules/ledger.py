@@ -1,4 +1,5 @@
 """The itemized settlement of one round (`ledger-v1`, ROUND-FILE.md "Output")."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,6 +10,8 @@ from dealer_assist.rules.outcomes import standing
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.settlement import banker_net, seat_nets
 from dealer_assist.rules.tracker import RoundTracker
+
+__all__ = ["ledger"]
 
 
 def _cards(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -24,15 +27,30 @@ def ledger(tracker: RoundTracker, unused_cards: int = 0) -> dict[str, Any]:
     hands = []
     for hand in tracker.final_hands:
         player = standing(hand.cards, profile, from_split=hand.from_split)
-        hands.append({
-            "seat": hand.seat, "hand": hand.hand, "cards": _cards(hand.cards), "total": player.total,
-            "status": str(player.status), "doubled": hand.doubled, "surrendered": hand.surrendered,
-        })
+        hands.append(
+            {
+                "seat": hand.seat,
+                "hand": hand.hand,
+                "cards": _cards(hand.cards),
+                "total": player.total,
+                "status": str(player.status),
+                "doubled": hand.doubled,
+                "surrendered": hand.surrendered,
+            }
+        )
     nets = seat_nets(tracker.rows, tracker.wagers)
-    settlements = [{
-        "seat": row.seat, "hand": row.hand, "wager": str(row.wager), "stake": to_units(row.stake),
-        "result": str(row.result), "in_action": to_units(row.in_action), "amount": to_units(row.amount),
-    } for row in tracker.rows]
+    settlements = [
+        {
+            "seat": row.seat,
+            "hand": row.hand,
+            "wager": str(row.wager),
+            "stake": to_units(row.stake),
+            "result": str(row.result),
+            "in_action": to_units(row.in_action),
+            "amount": to_units(row.amount),
+        }
+        for row in tracker.rows
+    ]
     pd = tracker.player_dealer
     player_fees, pd_fee = tracker.fees
     return {
@@ -43,8 +61,12 @@ def ledger(tracker: RoundTracker, unused_cards: int = 0) -> dict[str, Any]:
         "hands": hands,
         "settlements": settlements,
         "seats": {str(seat): {"net": to_units(net)} for seat, net in sorted(nets.items())},
-        "player_dealer": None if pd is None else {
-            "seat": pd.seat, "bank": to_units(pd.bank), "net": to_units(banker_net(tracker.rows)),
+        "player_dealer": None
+        if pd is None
+        else {
+            "seat": pd.seat,
+            "bank": to_units(pd.bank),
+            "net": to_units(banker_net(tracker.rows)),
         },
         "fees": {"players": player_fees / 100, "player_dealer": pd_fee / 100},
         "unused_cards": unused_cards,

@@ -1,4 +1,5 @@
 """The Lucky Lucky bonus (RULES.md §2.17-§2.18): the player's first two cards and the PD's up card."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -6,6 +7,8 @@ from enum import StrEnum
 
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.totals import hand_total
+
+__all__ = ["LUCKY_PAYS", "LuckyLine", "lucky_line"]
 
 
 class LuckyLine(StrEnum):

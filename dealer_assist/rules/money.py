@@ -1,4 +1,5 @@
 """Money is integer cents; odds are fractions; every payout rounds down to the cent (RULES.md §8.9)."""
+
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
@@ -6,8 +7,11 @@ from fractions import Fraction
 
 from dealer_assist.rules.refusals import InputError, Refusal
 
+__all__ = ["CHIP_VALUES", "Cents", "format_money", "parse_amount", "to_units"]
+
 Cents = int
-CHIP_VALUES: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000, 100_000)  # the chips an amount is keyed in, $1 to $1,000
+# the chips an amount is keyed in, $1 to $1,000
+CHIP_VALUES: tuple[Cents, ...] = (100, 500, 2_500, 10_000, 50_000, 100_000)
 
 
 def parse_amount(value: object, field: str) -> Cents:
@@ -35,9 +39,11 @@ def to_units(cents: Cents) -> int | float:
     return cents // 100 if cents % 100 == 0 else cents / 100
 
 
-def format_money(cents: Cents) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+def format_money(cents: Cents, signed: bool = False) -> str:
+    """$25 or $2.50: cents only when there are some; `signed` puts + before a gain."""
+    sign = "-" if cents < 0 else "+" if signed and cents > 0 else ""
+    units, rest = divmod(abs(cents), 100)
+    return f"{sign}${units:,}" + (f".{rest:02d}" if rest else "")
 
 
 def payout(stake: Cents, odds: Fraction) -> Cents:

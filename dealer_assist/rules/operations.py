@@ -1,4 +1,5 @@
 """Operation records: what the tracker did with an accepted input, frozen for the journal."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,6 +10,8 @@ from dealer_assist.rules.inputs import Action, PeekResult, WagerKind
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.outcomes import Result
 from dealer_assist.rules.settlement import Wager
+
+__all__ = ["CardAssigned", "CardUse", "EndReason", "HandEnded", "HoldReason", "Operation", "StandConfirmed"]
 
 
 class CardUse(StrEnum):
@@ -181,8 +184,24 @@ class RoundSettled:
 
 
 Operation = (
-    WagerPlaced | BettingClosed | CardAssigned | DecisionTaken | StandConfirmed | HandEnded
-    | LuckyLuckyJudged | ActionButtonPlaced | InsuranceOffered | InsurancePlaced | PeekRequested
-    | PeekResolved | RoundHeld | NaturalPaidEarly | PaymentDue | NaturalPaidLater | PaymentsDone | HoleCardRevealed
-    | DealerStood | RoundSettled
+    WagerPlaced
+    | BettingClosed
+    | CardAssigned
+    | DecisionTaken
+    | StandConfirmed
+    | HandEnded
+    | LuckyLuckyJudged
+    | ActionButtonPlaced
+    | InsuranceOffered
+    | InsurancePlaced
+    | PeekRequested
+    | PeekResolved
+    | RoundHeld
+    | NaturalPaidEarly
+    | PaymentDue
+    | NaturalPaidLater
+    | PaymentsDone
+    | HoleCardRevealed
+    | DealerStood
+    | RoundSettled
 )

@@ -1,4 +1,5 @@
 """Who wins a base wager (RULES.md §2.4-§2.7, §3.3-§3.4, §4.1) once both hands are final."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -10,6 +11,8 @@ from functools import cache
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.profile import OverTie, Profile
 from dealer_assist.rules.totals import TARGET, hand_total, is_natural_pair
+
+__all__ = ["Result", "Standing", "Status", "base_outcome", "standing"]
 
 EVEN = Fraction(1)
 
@@ -69,6 +72,4 @@ def base_outcome(player: Standing, dealer: Standing, profile: Profile) -> tuple[
 
 def can_still_push(player: Standing, profile: Profile) -> bool:
     """An over hand is unresolved while some dealer hand could push it (RULES.md §8.16)."""
-    return profile.over_tie is OverTie.PUSH or (
-        player.cards == 3 and player.total in profile.no_bust_push_totals
-    )
+    return profile.over_tie is OverTie.PUSH or (player.cards == 3 and player.total in profile.no_bust_push_totals)

@@ -1,9 +1,12 @@
 """Where a round stands (`Phase`) and what it waits for next (`Need`, `Awaiting`)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
+
+__all__ = ["Need", "Phase"]
 
 
 class Phase(StrEnum):

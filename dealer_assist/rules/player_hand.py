@@ -1,4 +1,5 @@
 """One player hand in play: its cards, their total, its stake and how it ended."""
+
 from __future__ import annotations
 
 from dealer_assist.rules.cards import Card
@@ -10,8 +11,18 @@ from dealer_assist.rules.totals import hand_total, is_natural_pair
 class PlayerHand:
     """Mutable inside the round tracker only; the screens and the settlement read it."""
 
-    __slots__ = ("cards", "total", "stake", "double", "from_split", "split_aces", "surrendered", "ended",
-                 "forced", "confirmed")
+    __slots__ = (
+        "cards",
+        "total",
+        "stake",
+        "double",
+        "from_split",
+        "split_aces",
+        "surrendered",
+        "ended",
+        "forced",
+        "confirmed",
+    )
 
     def __init__(self, cards: list[Card], stake: Cents, from_split: bool = False, split_aces: bool = False):
         self.cards = cards

@@ -4,6 +4,7 @@ Every setting of RULES.md §7 has one parser here; an unknown name or a value ou
 error that names the setting. A profile's hash covers its id and every resolved setting, so the
 journal can prove which rules a round was played under.
 """
+
 from __future__ import annotations
 
 import functools
@@ -20,6 +21,17 @@ from typing import Any
 
 from dealer_assist.rules.money import Cents, parse_amount, parse_odds
 from dealer_assist.rules.refusals import InputError, Refusal, RuleError
+
+__all__ = [
+    "FreeBonus",
+    "MONEY_SETTINGS",
+    "PayoutCheck",
+    "Profile",
+    "Surrender",
+    "load_profile",
+    "profile_names",
+    "profile_sources",
+]
 
 
 class PlayStart(StrEnum):
@@ -119,11 +131,15 @@ class Profile:
 
 # --- one parser per setting -------------------------------------------------------------------
 
+
 def _int_in(low: int, high: int) -> Callable[[str, object], int]:
     def parse(name: str, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not a whole number from {low} to {high}", "7")
+            raise InputError(
+                Refusal.BAD_SETTING, f"setting {name}: {value!r} is not a whole number from {low} to {high}", "7"
+            )
         return value
+
     return parse
 
 
@@ -140,6 +156,7 @@ def _enum(kind: type[StrEnum]) -> Callable[[str, object], StrEnum]:
                 return member
         choices = ", ".join(member.value for member in kind)
         raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not one of {choices}", "7")
+
     return parse
 
 
@@ -172,10 +189,14 @@ def _totals(name: str, value: object) -> tuple[int, ...]:
 
 
 def _pays(name: str, value: object) -> tuple[int, ...]:
-    if not isinstance(value, list) or len(value) != 6 or not all(
-        isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 10_000 for v in value
+    if (
+        not isinstance(value, list)
+        or len(value) != 6
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 10_000 for v in value)
     ):
-        raise InputError(Refusal.BAD_SETTING, f"setting {name}: {value!r} is not six to-1 odds for 3,4,5,6,7,8+ cards", "7")
+        raise InputError(
+            Refusal.BAD_SETTING, f"setting {name}: {value!r} is not six to-1 odds for 3,4,5,6,7,8+ cards", "7"
+        )
     return tuple(value)
 
 
@@ -185,9 +206,11 @@ def _fees(name: str, value: object) -> tuple[FeeTier, ...]:
     tiers = []
     for index, tier in enumerate(value):
         if not isinstance(tier, Mapping) or set(tier) != {"upto", "player", "pd"}:
-            raise InputError(Refusal.BAD_SETTING, f"setting {name}[{index}]: a tier has exactly upto, player and pd", "7")
+            raise InputError(
+                Refusal.BAD_SETTING, f"setting {name}[{index}]: a tier has exactly upto, player and pd", "7"
+            )
         tiers.append(FeeTier(*(_money(f"{name}[{index}].{key}", tier[key]) for key in ("upto", "player", "pd"))))
-    if any(a.upto >= b.upto for a, b in zip(tiers, tiers[1:])):
+    if any(a.upto >= b.upto for a, b in zip(tiers, tiers[1:], strict=False)):
         raise InputError(Refusal.BAD_SETTING, f"setting {name}: tiers must rise by upto", "7")
     return tuple(tiers)
 
@@ -244,7 +267,12 @@ _SETTINGS: dict[str, _Setting] = {
 SETTING_NAMES: tuple[str, ...] = tuple(_SETTINGS)
 # Settings kept in currency units in their file form (a fee tier's every field is one): people read them as currency.
 MONEY_SETTINGS = frozenset({*(name for name, setting in _SETTINGS.items() if setting.dump is _dump_money), "fees"})
-_DEFAULTS: dict[str, object] = {"coverage": None, "free_bonus": "none", "max_table_payout": None, "payout_check": "hold"}
+_DEFAULTS: dict[str, object] = {
+    "coverage": None,
+    "free_bonus": "none",
+    "max_table_payout": None,
+    "payout_check": "hold",
+}
 
 
 @functools.cache
@@ -260,7 +288,9 @@ def profile_names() -> list[str]:
 @functools.cache
 def _read(name: str) -> dict[str, Any]:
     if name not in profile_names():
-        raise InputError(Refusal.UNKNOWN_PROFILE, f"unknown profile {name!r}; known: {', '.join(profile_names())}", None)
+        raise InputError(
+            Refusal.UNKNOWN_PROFILE, f"unknown profile {name!r}; known: {', '.join(profile_names())}", None
+        )
     text = (resources.files("dealer_assist.rules") / "profiles" / f"{name}.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
@@ -285,15 +315,23 @@ def _load(name: str, overrides_json: str) -> Profile:
     raw: dict[str, object] = {**_DEFAULTS, **data["settings"]}
     for key, value in overrides.items():
         if key not in _SETTINGS:
-            raise InputError(Refusal.UNKNOWN_SETTING, f"unknown setting {key!r}; known: {', '.join(SETTING_NAMES)}", "7")
+            raise InputError(
+                Refusal.UNKNOWN_SETTING, f"unknown setting {key!r}; known: {', '.join(SETTING_NAMES)}", "7"
+            )
         raw[key] = value
     values = {key: _SETTINGS[key].parse(key, value) for key, value in raw.items()}
     _check_fit(name, values, data.get("allowed", {}))
     digest = hashlib.sha256(
-        json.dumps({"id": data["id"], "natural_total": data["natural_total"],
-                    "player_must_hit_to": data["player_must_hit_to"],
-                    "player_must_stand_from": data["player_must_stand_from"], **{k: _SETTINGS[k].dump(values[k]) for k in SETTING_NAMES}},
-                   sort_keys=True).encode()
+        json.dumps(
+            {
+                "id": data["id"],
+                "natural_total": data["natural_total"],
+                "player_must_hit_to": data["player_must_hit_to"],
+                "player_must_stand_from": data["player_must_stand_from"],
+                **{k: _SETTINGS[k].dump(values[k]) for k in SETTING_NAMES},
+            },
+            sort_keys=True,
+        ).encode()
     ).hexdigest()
     profile_fields = {f.name for f in fields(Profile)}
     game = {key: data[key] for key in ("id", "title", "natural_total", "player_must_hit_to", "player_must_stand_from")}
@@ -305,17 +343,29 @@ def _check_fit(name: str, values: dict[str, Any], allowed: Mapping[str, list[obj
     """Settings that cannot go together are refused when loaded (RULES.md §8.19)."""
     for key, choices in allowed.items():
         if values[key] not in choices:
-            raise InputError(Refusal.BAD_SETTING, f"setting {key}: {values[key]!r} is not allowed in {name} (allowed: {choices})", "7")
+            raise InputError(
+                Refusal.BAD_SETTING,
+                f"setting {key}: {values[key]!r} is not allowed in {name} (allowed: {choices})",
+                "7",
+            )
     for low, high in (("table_min", "table_max"), ("buster_min", "buster_max")):
         if values[low] > values[high] or values[low] == 0:
             raise InputError(Refusal.BAD_SETTING, f"settings {low}/{high}: need 0 < {low} <= {high}", "7")
     if values["player_dealer"]:
         if values["free_bonus"] != FreeBonus.NONE:
-            raise InputError(Refusal.BAD_SETTING, "setting free_bonus: a free bonus does not fit a player-dealer game", "8.19")
+            raise InputError(
+                Refusal.BAD_SETTING, "setting free_bonus: a free bonus does not fit a player-dealer game", "8.19"
+            )
         if values["coverage"] is None:
-            raise InputError(Refusal.BAD_SETTING, "setting coverage: a player-dealer game needs running or stake coverage", "5.3")
+            raise InputError(
+                Refusal.BAD_SETTING, "setting coverage: a player-dealer game needs running or stake coverage", "5.3"
+            )
     else:
         if values["play_starts"] == PlayStart.AFTER_PLAYER_DEALER:
-            raise InputError(Refusal.BAD_SETTING, "setting play_starts: after_player_dealer does not fit a house-banked game", "8.19")
+            raise InputError(
+                Refusal.BAD_SETTING, "setting play_starts: after_player_dealer does not fit a house-banked game", "8.19"
+            )
         if values["lucky_lucky"]:
-            raise InputError(Refusal.BAD_SETTING, "setting lucky_lucky: Lucky Lucky is a player-dealer bet (RULES.md §2.17)", "8.19")
+            raise InputError(
+                Refusal.BAD_SETTING, "setting lucky_lucky: Lucky Lucky is a player-dealer bet (RULES.md §2.17)", "8.19"
+            )

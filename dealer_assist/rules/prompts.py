@@ -1,17 +1,35 @@
 """The one line the dealer reads: what the round waits for next, in words."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from dealer_assist.rules.cards import Card, card_text
 from dealer_assist.rules.hand_options import must_stand, why_not_split, why_not_stand, why_not_surrender
 from dealer_assist.rules.outcomes import Status, standing
-from dealer_assist.rules.phases import DEALER, Need, Phase
+from dealer_assist.rules.phases import DEALER, Awaiting, Need, Phase
+from dealer_assist.rules.player_hand import PlayerHand
+from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.totals import hand_total
 
-if TYPE_CHECKING:
-    from dealer_assist.rules.tracker import RoundTracker
+__all__ = ["misdeal_prompt", "unread_prompt"]
+
+
+class PromptedRound(Protocol):
+    """What the prompt line reads of a round (the round tracker is one)."""
+
+    profile: Profile
+    phase: Phase
+    pd_seat: int | None
+    hands: dict[int, list[PlayerHand]]
+    dealer: list[Card]
+    dealer_closes_betting: bool
+
+    def awaiting(self) -> Awaiting: ...
+
+    def next_card_goes_to(self) -> int: ...
+
 
 _PHASE_PROMPTS = {
     Phase.BETTING: "Place wagers, then deal",
@@ -28,7 +46,9 @@ def describe(cards: Sequence[Card]) -> str:
 
 def misdeal_prompt(card: Card, before_round: bool) -> str:
     """A card held as a misdeal (RULES.md §6.1): the dealer sets it aside, a floor supervisor discards it."""
-    return f"Hold {card_text(card)} aside and call a floor supervisor" + (": it came out before the round" if before_round else "")
+    return f"Hold {card_text(card)} aside and call a floor supervisor" + (
+        ": it came out before the round" if before_round else ""
+    )
 
 
 def unread_prompt(shoe_card: int) -> str:
@@ -36,7 +56,7 @@ def unread_prompt(shoe_card: int) -> str:
     return f"Hold shoe card {shoe_card} aside and call a floor supervisor"
 
 
-def _came_to(tracker: RoundTracker) -> str:
+def _came_to(tracker: PromptedRound) -> str:
     """What the dealer's final hand came to, read from the hand itself: a Natural, over, or standing."""
     final = standing(tracker.dealer, tracker.profile)
     if final.status is Status.NATURAL:
@@ -46,7 +66,7 @@ def _came_to(tracker: RoundTracker) -> str:
     return f"stands on {final.total}"
 
 
-def prompt(tracker: RoundTracker) -> str:
+def prompt(tracker: PromptedRound) -> str:
     wait = tracker.awaiting()
     dealer = "the player-dealer" if tracker.pd_seat else "the dealer"
     if wait.need is Need.PAYMENTS:
@@ -61,9 +81,14 @@ def prompt(tracker: RoundTracker) -> str:
         if why_not_stand(profile, hand) is not None:
             return f"{label} must hit ({hand.total.value})"
         if must_stand(profile, hand) is not None:
-            others = [name for name, why in (("split", why_not_split(profile, hand, len(seat_hands))),
-                                             ("surrender", why_not_surrender(profile, hand, len(seat_hands))))
-                      if why is None]
+            others = [
+                name
+                for name, why in (
+                    ("split", why_not_split(profile, hand, len(seat_hands))),
+                    ("surrender", why_not_surrender(profile, hand, len(seat_hands))),
+                )
+                if why is None
+            ]
             return f"{label} must stand on {describe(hand.cards)} (or {' / '.join(others)})"
         return f"{label} to act on {describe(hand.cards)}"
     if tracker.phase is Phase.DEALING:

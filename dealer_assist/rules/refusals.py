@@ -1,11 +1,14 @@
 """What the rules refuse: a round's inputs, a round file, the table between rounds, the supervisor's
 PIN, profiles, cards and amounts. A refusal names the rule it breaks (RULES.md), so a dispute can
 be settled by reading it."""
+
 from __future__ import annotations
 
 from enum import StrEnum
 
 from dealer_assist.errors import CommandCode, Failure
+
+__all__ = ["InputError", "Refusal", "RuleError"]
 
 
 class Refusal(StrEnum):
@@ -42,7 +45,9 @@ class Refusal(StrEnum):
     NOTHING_DUE = "nothing_due"
     # the wager reader (RULES.md §8.22-8.24)
     SPOT_READ = "spot_read"  # a wager keyed on a spot the reader reads: its chips are the wager
-    READING_NOT_ALLOWED = "reading_not_allowed"  # a reading outside the limits, or with alien chips, holds "No more bets"
+    READING_NOT_ALLOWED = (
+        "reading_not_allowed"  # a reading outside the limits, or with alien chips, holds "No more bets"
+    )
     CHIPS_NOT_ALLOWED = "chips_not_allowed"  # the chips a decision adds are not what the rules allow
     CHIPS_AWAITED = "chips_awaited"  # a double or a split waits for its chips on the spot
     SCAN_REQUIRED = "scan_required"  # at a table with a reader, wagers close and payouts are checked at its scan

@@ -1,9 +1,12 @@
 """Seat orders around the table: clockwise is increasing seat number, wrapping N -> 1 (RULES.md §1)."""
+
 from __future__ import annotations
 
 from collections.abc import Collection
 
 from dealer_assist.rules.cards import Card
+
+__all__ = ["next_clockwise"]
 
 
 def clockwise_from(start: int, seats: int, skip: int | None = None) -> list[int]:

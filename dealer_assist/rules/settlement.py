@@ -3,6 +3,7 @@
 Input is the final state of a round as plain facts; output is the list of settlement rows in the
 order the dealer pays and collects them. Pure arithmetic in cents, rounding down (§8.9).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -17,6 +18,8 @@ from dealer_assist.rules.money import Cents, payout
 from dealer_assist.rules.outcomes import EVEN, Result, Standing, Status, base_outcome, standing
 from dealer_assist.rules.profile import Coverage, FreeBonus, Profile
 from dealer_assist.rules.seating import clockwise_from
+
+__all__ = ["FREE_BONUS", "Row", "Wager", "banker_net", "seat_nets"]
 
 FREE_BONUS: dict[FreeBonus, tuple[Cents, Cents]] = {  # (7 cards, 8 or more cards)
     FreeBonus.B1: (100_000, 800_000),
@@ -115,15 +118,25 @@ def _lucky_dues(facts: RoundFacts) -> Iterator[_Due]:
     for seat in clockwise_from(facts.pd_seat % facts.seats + 1, facts.seats, skip=facts.pd_seat):
         if stake := facts.lucky_lucky.get(seat, 0):
             line = lucky_line((*facts.first_cards[seat], facts.dealer_up))
-            yield _Due(seat, 0, Wager.LUCKY_LUCKY, stake, *(
-                (Result.WIN, Fraction(LUCKY_PAYS[line])) if line else (Result.LOSE, EVEN)))
+            yield _Due(
+                seat,
+                0,
+                Wager.LUCKY_LUCKY,
+                stake,
+                *((Result.WIN, Fraction(LUCKY_PAYS[line])) if line else (Result.LOSE, EVEN)),
+            )
 
 
 def _insurance_dues(facts: RoundFacts, order: list[int], dealer_natural: bool) -> Iterator[_Due]:
     for seat in order:
         if stake := facts.insurance.get(seat, 0):
-            yield _Due(seat, 0, Wager.INSURANCE, stake, *(
-                (Result.WIN, INSURANCE_ODDS) if dealer_natural else (Result.LOSE, EVEN)))
+            yield _Due(
+                seat,
+                0,
+                Wager.INSURANCE,
+                stake,
+                *((Result.WIN, INSURANCE_ODDS) if dealer_natural else (Result.LOSE, EVEN)),
+            )
 
 
 def _dues_in_order(facts: RoundFacts) -> Iterator[_Due]:
@@ -162,8 +175,9 @@ class EarlySettlement:
     naturals_later: tuple[int, ...]  # seats whose Natural is paid at settlement
 
 
-def settle_early(facts: RoundFacts, dealer_natural: bool | None, naturals: Mapping[int, Cents],
-                 most: Mapping[int, Cents]) -> EarlySettlement:
+def settle_early(
+    facts: RoundFacts, dealer_natural: bool | None, naturals: Mapping[int, Cents], most: Mapping[int, Cents]
+) -> EarlySettlement:
     """The wagers settled before the round ends, known the moment they are decided.
 
     `facts` is the round so far (its hands not yet final); `dealer_natural` is None until the

@@ -1,10 +1,13 @@
 """Hand totals (RULES.md §1): Aces count 11 when that stays at or below 21, else 1."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dealer_assist.rules.cards import RANKS, TEN_VALUES, Card
+
+__all__ = ["TARGET", "dealer_draws_on", "hand_total", "total_of"]
 
 TARGET = 21
 DEALER_STANDS_FROM = 17

@@ -10,32 +10,65 @@ The state machine is here; what it consults lives by kind of knowledge: the phas
 (`round_phases`), the hand (`player_hand`), the pure option checks (`hand_options`), the dealer's
 draw (`dealer_draw`) and the dealer's prompt line (`round_prompts`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dealer_assist.rules.betting import Betting
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.dealer_draw import dealer_draws, dealer_stands_reason
 from dealer_assist.rules.hand_options import double_range, forced_end, why_not, why_not_hit, why_not_split
 from dealer_assist.rules.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult,
-    PlaceWager, WagerKind,
+    Action,
+    CardDrawn,
+    CheckedByHand,
+    CloseInsurance,
+    Decide,
+    Input,
+    Insure,
+    NoMoreBets,
+    PaymentsMade,
+    PeekAnswered,
+    PeekResult,
+    PlaceWager,
+    WagerKind,
 )
 from dealer_assist.rules.lucky_lucky import LUCKY_PAYS, lucky_line
-from dealer_assist.rules.money import Cents, format_money
+from dealer_assist.rules.money import Cents
 from dealer_assist.rules.operations import (
-    ActionButtonPlaced, BettingClosed, CardAssigned, CardUse, DealerStood, DecisionTaken, EndReason, HandEnded, HoldReason,
-    HoleCardRevealed, InsuranceOffered, InsurancePlaced, LuckyLuckyJudged, NaturalPaidEarly, NaturalPaidLater, Operation,
-    PaymentDue, PaymentsDone, PeekRequested, PeekResolved, RoundHeld, RoundSettled, StandConfirmed, WagerPlaced,
+    ActionButtonPlaced,
+    CardAssigned,
+    CardUse,
+    DealerStood,
+    DecisionTaken,
+    EndReason,
+    HandEnded,
+    HoldReason,
+    HoleCardRevealed,
+    InsuranceOffered,
+    LuckyLuckyJudged,
+    NaturalPaidEarly,
+    NaturalPaidLater,
+    Operation,
+    PaymentDue,
+    PaymentsDone,
+    PeekRequested,
+    PeekResolved,
+    RoundHeld,
+    RoundSettled,
+    StandConfirmed,
 )
 from dealer_assist.rules.phases import DEALER, PAYMENTS_DUE, PHASE_NEEDS, Awaiting, Need, Phase, turn_need
 from dealer_assist.rules.player_hand import PlayerHand
-from dealer_assist.rules.profile import FeeTier, PlayStart, Profile
+from dealer_assist.rules.profile import Profile
 from dealer_assist.rules.prompts import prompt
 from dealer_assist.rules.refusals import InputError, Refusal, RuleError
 from dealer_assist.rules.seating import action_seat, clockwise_from
 from dealer_assist.rules.settlement import FinalHand, RoundFacts, Row, Wager, banker_net, settle, settle_early
 from dealer_assist.rules.totals import hand_total, is_natural_pair
+
+__all__ = ["PlayerDealer", "RoundTracker"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +77,15 @@ class PlayerDealer:
     bank: Cents
 
 
-class RoundTracker:
-    def __init__(self, profile: Profile, seats: int | None = None, player_dealer: PlayerDealer | None = None,
-                 dealer_closes_betting: bool = False, dealer_settles_early: bool = False):
+class RoundTracker(Betting):
+    def __init__(
+        self,
+        profile: Profile,
+        seats: int | None = None,
+        player_dealer: PlayerDealer | None = None,
+        dealer_closes_betting: bool = False,
+        dealer_settles_early: bool = False,
+    ):
         """`dealer_closes_betting`: a live table, where betting stays open until the dealer's "No more
         bets" (RULES.md §8.21); a round file has no such token and its first card closes betting.
         `dealer_settles_early`: a live table, where what is settled before the round ends (Lucky
@@ -60,13 +99,23 @@ class RoundTracker:
             raise InputError(Refusal.BAD_SEATS, f"seats: {self.seats} is not from 2 to 12", "1")
         if profile.player_dealer:
             if player_dealer is None:
-                raise RuleError(Refusal.MISSING_PLAYER_DEALER, f"{profile.id} is banked by a player-dealer: give its seat and bank", "5.1")
+                raise RuleError(
+                    Refusal.MISSING_PLAYER_DEALER,
+                    f"{profile.id} is banked by a player-dealer: give its seat and bank",
+                    "5.1",
+                )
             if not 1 <= player_dealer.seat <= self.seats:
-                raise RuleError(Refusal.BAD_SEAT, f"player_dealer.seat: {player_dealer.seat} is not a seat from 1 to {self.seats}", "1")
+                raise RuleError(
+                    Refusal.BAD_SEAT,
+                    f"player_dealer.seat: {player_dealer.seat} is not a seat from 1 to {self.seats}",
+                    "1",
+                )
             if player_dealer.bank <= 0:
                 raise RuleError(Refusal.BAD_BANK, "player_dealer.bank: the bank must be more than zero", "5.1")
         elif player_dealer is not None:
-            raise RuleError(Refusal.UNEXPECTED_PLAYER_DEALER, f"{profile.id} is house-banked: it has no player-dealer", "8.10")
+            raise RuleError(
+                Refusal.UNEXPECTED_PLAYER_DEALER, f"{profile.id} is house-banked: it has no player-dealer", "8.10"
+            )
         self.player_dealer = player_dealer
         self.pd_seat = player_dealer.seat if player_dealer else None
         self.phase = Phase.BETTING
@@ -144,8 +193,11 @@ class RoundTracker:
 
     def next_card_is_hole_card(self) -> bool:
         """Whether the next card from the shoe becomes the dealer's hole card."""
-        return (self.phase in (Phase.BETTING, Phase.DEALING) and self.next_card_goes_to() == DEALER
-                and self._hole_card_next())
+        return (
+            self.phase in (Phase.BETTING, Phase.DEALING)
+            and self.next_card_goes_to() == DEALER
+            and self._hole_card_next()
+        )
 
     def next_card_goes_to(self) -> int:
         """The seat the next card from the shoe is for, or DEALER."""
@@ -214,91 +266,6 @@ class RoundTracker:
         self._advance(ops)
         return tuple(ops)
 
-    # --- wagers ---------------------------------------------------------------------------------
-
-    def _check_wager(self, event: PlaceWager) -> RuleError | None:
-        if self.phase is not Phase.BETTING:
-            return RuleError(Refusal.BETTING_CLOSED, f"wagers are placed before the deal; the round is {self.phase}", "2.17")
-        if (error := self.seat_refusal(event.seat)) is not None:
-            return error
-        if event.amount < 0:
-            return InputError(Refusal.BAD_AMOUNT, f"seat {event.seat} {event.kind}: a wager cannot be negative")
-        current = self.wagers.get(event.seat, {})
-        if event.kind is WagerKind.BASE and event.amount == 0:
-            if any(current.get(k) for k in (WagerKind.LUCKY_LUCKY, WagerKind.BUSTER)):
-                return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: take back the side bets before the base wager", "2.17")
-        return self.wager_refusal(event, current.get(WagerKind.BASE, 0))
-
-    def wager_refusal(self, event: PlaceWager, base: Cents) -> RuleError | None:
-        """Why the amount of `event` breaks the limits or the bets it needs, were the seat's base
-        wager `base`; the wagers read from the spots are checked so before they are placed."""
-        if not event.amount:
-            return None
-        p = self.profile
-        if event.kind is not WagerKind.BASE and not base:
-            rule = "2.17" if event.kind is WagerKind.LUCKY_LUCKY else p.rules["buster"]
-            return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat}: a {event.kind} wager needs a base wager", rule)
-        if event.kind is WagerKind.LUCKY_LUCKY and not p.lucky_lucky:
-            return RuleError(Refusal.NOT_OFFERED, f"{p.id} has no Lucky Lucky bet", "8.19")
-        limits = wager_limits(p, event.kind)
-        return None if limits is None else _limits(event, *limits, "7")
-
-    def _do_wager(self, event: PlaceWager, ops: list[Operation]) -> None:
-        seat = self.wagers.setdefault(event.seat, {})
-        if event.amount:
-            seat[event.kind] = event.amount
-        else:
-            seat.pop(event.kind, None)
-            if not seat:
-                del self.wagers[event.seat]
-        ops.append(WagerPlaced(event.seat, event.kind, event.amount))
-
-    def _has_base_wager(self) -> bool:
-        return any(w.get(WagerKind.BASE) for w in self.wagers.values())
-
-    def _check_no_more_bets(self, event: NoMoreBets) -> RuleError | None:
-        if self.phase is not Phase.BETTING:
-            return RuleError(Refusal.BETTING_CLOSED, f"betting is already closed; the round is {self.phase}", "8.21")
-        if not self._has_base_wager():
-            return RuleError(Refusal.NO_WAGERS, "no seat has a base wager: place one before \"No more bets\"", "8.1")
-        return None
-
-    def _do_no_more_bets(self, event: NoMoreBets, ops: list[Operation]) -> None:
-        self._close_betting(ops)
-
-    def seat_refusal(self, seat: int) -> RuleError | None:
-        if not 1 <= seat <= self.seats:
-            return RuleError(Refusal.BAD_SEAT, f"seat {seat} is not a seat from 1 to {self.seats}", "1")
-        if seat == self.pd_seat:
-            return RuleError(Refusal.PLAYER_DEALER_SEAT, f"seat {seat} is the player-dealer's: it holds the bank", "5.1")
-        return None
-
-    def _close_betting(self, ops: list[Operation]) -> None:
-        seats = sorted(seat for seat, w in self.wagers.items() if w.get(WagerKind.BASE))
-        self._deal_order = [*seats, DEALER, *seats, DEALER]
-        for seat in seats:
-            self.hands[seat] = [PlayerHand([], self.wagers[seat][WagerKind.BASE])]
-        if self.pd_seat is None:
-            self._play_order = seats
-        else:
-            start = self.pd_seat % self.seats + 1 if self.profile.play_starts is PlayStart.AFTER_PLAYER_DEALER else 1
-            self._play_order = [s for s in clockwise_from(start, self.seats, skip=self.pd_seat) if s in self.hands]
-        self.fees = self._fees(seats)
-        self.phase = Phase.DEALING
-        ops.append(BettingClosed(*self.fees))
-
-    def _fees(self, seats: list[int]) -> tuple[Cents, Cents]:
-        """Collection per circle and from the PD by the tier of its wager (RULES.md §5.5)."""
-        tiers = self.profile.fees
-        if not tiers or not seats:
-            return 0, 0
-
-        def tier(base: Cents) -> FeeTier:  # the first tier that covers the wager, else the last
-            return next((t for t in tiers if t.upto >= base), tiers[-1])
-
-        bases = [self.wagers[s][WagerKind.BASE] for s in seats]
-        return sum(tier(b).player for b in bases), tier(max(bases)).pd
-
     # --- cards ----------------------------------------------------------------------------------
 
     def _card_target(self) -> tuple[RuleError | None, int, int, CardUse]:
@@ -309,9 +276,21 @@ class RoundTracker:
         phase = self.phase
         if phase is Phase.BETTING:
             if self.dealer_closes_betting:
-                return RuleError(Refusal.BETTING_OPEN, "misdeal: it came out before the dealer tapped \"No more bets\"", "8.21"), 0, 0, CardUse.DEAL
+                return (
+                    RuleError(
+                        Refusal.BETTING_OPEN, 'misdeal: it came out before the dealer tapped "No more bets"', "8.21"
+                    ),
+                    0,
+                    0,
+                    CardUse.DEAL,
+                )
             if not self._has_base_wager():
-                return RuleError(Refusal.NO_WAGERS, "no seat has a base wager: there is nobody to deal to", "8.1"), 0, 0, CardUse.DEAL
+                return (
+                    RuleError(Refusal.NO_WAGERS, "no seat has a base wager: there is nobody to deal to", "8.1"),
+                    0,
+                    0,
+                    CardUse.DEAL,
+                )
             return None, min(s for s, w in self.wagers.items() if w.get(WagerKind.BASE)), 0, CardUse.DEAL
         if phase is Phase.DEALING:
             return None, self._deal_order[self.cards_seen], 0, CardUse.DEAL
@@ -392,33 +371,6 @@ class RoundTracker:
                 ops.append(NaturalPaidEarly(seat, 0))
         self._note_due(ops)
 
-    def _check_insure(self, event: Insure) -> RuleError | None:
-        rule = self.profile.rules["insurance"]
-        if self.phase is not Phase.INSURANCE:
-            return RuleError(Refusal.INSURANCE_NOT_OFFERED, "insurance is offered only with an Ace up in a hole-card game, before the peek", "8.8")
-        if (error := self.seat_refusal(event.seat)) is not None:
-            return error
-        base = self.wagers.get(event.seat, {}).get(WagerKind.BASE, 0)
-        if not base:
-            return RuleError(Refusal.SIDE_BET_WITHOUT_BASE, f"seat {event.seat} has no base wager to insure", rule)
-        if event.amount and event.amount < self.profile.insurance_min:
-            return RuleError(Refusal.WAGER_LIMIT, f"seat {event.seat} insurance {format_money(event.amount)} is below the minimum {format_money(self.profile.insurance_min)}", rule)
-        if event.amount * 2 > base:
-            return RuleError(Refusal.WAGER_LIMIT, f"seat {event.seat} insurance {format_money(event.amount)} is more than half the wager {format_money(base)}", rule)
-        return None
-
-    def _do_insure(self, event: Insure, ops: list[Operation]) -> None:
-        if event.amount:
-            self.insurance[event.seat] = event.amount
-        else:
-            self.insurance.pop(event.seat, None)
-        ops.append(InsurancePlaced(event.seat, event.amount))
-
-    def _check_close_insurance(self) -> RuleError | None:
-        if self.phase is not Phase.INSURANCE:
-            return RuleError(Refusal.INSURANCE_NOT_OFFERED, f"insurance is not open; the round is {self.phase}", "8.8")
-        return None
-
     def _do_close_insurance(self, ops: list[Operation]) -> None:
         self.phase = Phase.PEEK
         ops.append(PeekRequested(self.up_card.rank))
@@ -435,7 +387,9 @@ class RoundTracker:
                 ops.append(PeekResolved(said, event.result, by_hand=False))
                 self._dealer_natural_known(said, ops)
                 return
-            self.hold = RoundHeld(HoldReason.PEEK_DISAGREES, "the peek answer does not match the shoe's read of the hole card")
+            self.hold = RoundHeld(
+                HoldReason.PEEK_DISAGREES, "the peek answer does not match the shoe's read of the hole card"
+            )
         else:
             self.hold = RoundHeld(HoldReason.PEEK_FAILED, f"the peek device answered {event.result}")
         self.phase = Phase.HELD
@@ -445,7 +399,12 @@ class RoundTracker:
         if self.phase is not Phase.HELD:
             return RuleError(Refusal.NO_CHECK_PENDING, f"no check by hand is pending; the round is {self.phase}", "6.2")
         if event.natural != is_natural_pair(self.dealer):
-            return RuleError(Refusal.CHECK_DISAGREES, "the check by hand does not match the shoe's read of the hole card: a floor supervisor must re-key the card", "6.2")
+            return RuleError(
+                Refusal.CHECK_DISAGREES,
+                "the check by hand does not match the shoe's read of the hole card: a floor supervisor must"
+                " re-key the card",
+                "6.2",
+            )
         return None
 
     def _do_by_hand(self, event: CheckedByHand, ops: list[Operation]) -> None:
@@ -456,8 +415,11 @@ class RoundTracker:
     # --- what is settled before the round ends ---------------------------------------------------
 
     def _payments_first(self) -> RuleError:
-        return RuleError(Refusal.PAYMENTS_DUE, "settle what is due now first (Lucky Lucky, insurance, an early Natural),"
-                         " then tap Paid", "5.4")
+        return RuleError(
+            Refusal.PAYMENTS_DUE,
+            "settle what is due now first (Lucky Lucky, insurance, an early Natural), then tap Paid",
+            "5.4",
+        )
 
     def _note_due(self, ops: list[Operation]) -> None:
         """At a live table: what the dealer settles now, each row as the settlement will show it."""
@@ -468,7 +430,9 @@ class RoundTracker:
         later = tuple(seat for seat in early.naturals_later if seat not in self.naturals_later)
         if not due and not later:
             return
-        ops.extend(PaymentDue(row.seat, row.hand, row.wager, row.result, row.amount) for row in due if row not in self.due)
+        ops.extend(
+            PaymentDue(row.seat, row.hand, row.wager, row.result, row.amount) for row in due if row not in self.due
+        )
         ops.extend(NaturalPaidLater(seat) for seat in later)
         self.due, self.naturals_later, self._step_open = due, self.naturals_later + later, True
 
@@ -504,13 +468,29 @@ class RoundTracker:
             return RuleError(Refusal.NO_SUCH_HAND, f"seat {event.seat} has no hand {event.hand + 1}", "8.4")
         hand = hands[event.hand]
         if hand.ended is not None:
-            if event.action is Action.STAND and hand.forced and not hand.confirmed and self._last_forced.get(event.seat) == event.hand:
+            if (
+                event.action is Action.STAND
+                and hand.forced
+                and not hand.confirmed
+                and self._last_forced.get(event.seat) == event.hand
+            ):
                 return None
-            return RuleError(Refusal.NO_DECISION_DUE, f"seat {event.seat} hand {event.hand + 1} has ended ({hand.ended}): no decision is due", "8.4")
-        if self.phase is not Phase.PLAYING or (self._play_order[self._turn], self._hand_index) != (event.seat, event.hand):
-            return RuleError(Refusal.NOT_YOUR_TURN, f"no decision is due from seat {event.seat} hand {event.hand + 1} now", "8.4")
+            return RuleError(
+                Refusal.NO_DECISION_DUE,
+                f"seat {event.seat} hand {event.hand + 1} has ended ({hand.ended}): no decision is due",
+                "8.4",
+            )
+        if self.phase is not Phase.PLAYING or (self._play_order[self._turn], self._hand_index) != (
+            event.seat,
+            event.hand,
+        ):
+            return RuleError(
+                Refusal.NOT_YOUR_TURN, f"no decision is due from seat {event.seat} hand {event.hand + 1} now", "8.4"
+            )
         if hand.card_due():
-            return RuleError(Refusal.CARD_DUE, f"seat {event.seat} hand {event.hand + 1} takes a card before any decision", "8.6")
+            return RuleError(
+                Refusal.CARD_DUE, f"seat {event.seat} hand {event.hand + 1} takes a card before any decision", "8.6"
+            )
         return why_not(self.profile, hand, len(hands), event.action, event.amount)
 
     def _do_decide(self, event: Decide, ops: list[Operation]) -> None:
@@ -599,24 +579,11 @@ class RoundTracker:
     def _settle(self, ops: list[Operation]) -> None:
         self.final_hands = tuple(
             FinalHand(seat, index, tuple(h.cards), h.stake + h.double, bool(h.double), h.surrendered, h.from_split)
-            for seat in sorted(self.hands) for index, h in enumerate(self.hands[seat])
+            for seat in sorted(self.hands)
+            for index, h in enumerate(self.hands[seat])
         )
         self.rows = settle(self._facts())
         self.due, self._step_open = (), False  # the round ended at once: the settlement has it all
         self.phase = Phase.SETTLED
         ops.append(DealerStood(hand_total(self.dealer).value, len(self.dealer) > 2))
         ops.append(RoundSettled(banker_net(self.rows)))
-
-def wager_limits(profile: Profile, kind: WagerKind) -> tuple[Cents, Cents] | None:
-    """The least and the most a wager of this kind may be (RULES.md §7); a Lucky Lucky wager has none."""
-    if kind is WagerKind.BASE:
-        return profile.table_min, profile.table_max
-    if kind is WagerKind.BUSTER:
-        return profile.buster_min, profile.buster_max
-    return None
-
-
-def _limits(event: PlaceWager, low: Cents, high: Cents, rule: str) -> RuleError | None:
-    if not low <= event.amount <= high:
-        return RuleError(Refusal.WAGER_LIMIT, f"seat {event.seat} {event.kind} {format_money(event.amount)} is outside the limits {format_money(low)}-{format_money(high)}", rule)
-    return None

@@ -1,5 +1,6 @@
 """What a table session carries from one round to the next, as plain data: the closing record
 keeps it whole, so a restarted table reopens exactly where its last round left it."""
+
 from __future__ import annotations
 
 import copy
@@ -38,7 +39,8 @@ class BetweenRounds:
     readings: dict[str, list[int]] = field(default_factory=dict)  # each read spot's last [chips, total, alien]
     reader_faulted: list[str] = field(default_factory=list)  # the reader's spots under a fault, keyed meanwhile
     reader_down: bool = False  # the reader's link went down and no scan has completed since
-    last_wagers: dict[str, dict[str, int]] = field(default_factory=dict)  # seat -> kind -> cents of the round closed last
+    # seat -> kind -> cents of the round closed last
+    last_wagers: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def restored(cls, state: Mapping[str, Any]) -> BetweenRounds:

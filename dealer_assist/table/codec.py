@@ -4,6 +4,7 @@ Every journaled record type is a frozen dataclass whose fields are ints, bools, 
 StrEnums or None; a record is written as {"type": ClassName, field: value...} and read back into
 the same dataclass, so a replay from the journal is a replay of the very inputs the table saw.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -21,7 +22,9 @@ from dealer_assist.table.spots import Spot, parse_spot
 
 _MODULES = (inputs, operations, session_inputs, session_operations)
 TYPES: dict[str, type] = {
-    name: obj for module in _MODULES for name, obj in vars(module).items()
+    name: obj
+    for module in _MODULES
+    for name, obj in vars(module).items()
     if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == module.__name__
 }
 

@@ -9,11 +9,14 @@ The words are defined here once; the top bar, the banner and the prompt line onl
 A state changes by what the device says (`linked`, `faulted`, `read`) and clears when the device
 comes back: its words then say it is back until the dealer's next accepted input (`settled`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import IntEnum, StrEnum
+
+__all__ = ["Condition", "Device", "DeviceState", "Light"]
 
 
 class Device(StrEnum):
@@ -48,19 +51,31 @@ class Condition(StrEnum):
     IMPAIRED = "impaired"  # up, but part of it cannot read (a wager reader's spots under a fault): `detail` says which
 
 
-LIGHTS = {Condition.CONNECTING: Light.AMBER, Condition.UP: Light.GREEN, Condition.BACK: Light.GREEN,
-          Condition.DOWN: Light.RED,
-          Condition.FAULT: Light.RED, Condition.FAILED: Light.AMBER, Condition.MISMATCH: Light.AMBER,
-          Condition.IMPAIRED: Light.AMBER}
+LIGHTS = {
+    Condition.CONNECTING: Light.AMBER,
+    Condition.UP: Light.GREEN,
+    Condition.BACK: Light.GREEN,
+    Condition.DOWN: Light.RED,
+    Condition.FAULT: Light.RED,
+    Condition.FAILED: Light.AMBER,
+    Condition.MISMATCH: Light.AMBER,
+    Condition.IMPAIRED: Light.AMBER,
+}
 # A device that only checks the others (the camera against the shoe): its troubles ask for care, not
 # for a stop, so its light goes no further than amber.
 CHECKS_ONLY = frozenset({Device.CAMERA})
 
 # What the state says beside the light, after "<Device>: " (a fault adds its code in front).
-WORDS = {Condition.CONNECTING: "connecting", Condition.UP: "up", Condition.BACK: "back", Condition.DOWN: "link down",
-         Condition.FAULT: "fault",
-         Condition.FAILED: "failed — check by hand", Condition.MISMATCH: "mismatch — check the card",
-         Condition.IMPAIRED: "part faulted"}
+WORDS = {
+    Condition.CONNECTING: "connecting",
+    Condition.UP: "up",
+    Condition.BACK: "back",
+    Condition.DOWN: "link down",
+    Condition.FAULT: "fault",
+    Condition.FAILED: "failed — check by hand",
+    Condition.MISMATCH: "mismatch — check the card",
+    Condition.IMPAIRED: "part faulted",
+}
 # The word where the top bar has little room.
 SHORT = {Condition.DOWN: "down", Condition.FAILED: "failed", Condition.MISMATCH: "mismatch"}
 
@@ -69,20 +84,20 @@ SHORT = {Condition.DOWN: "down", Condition.FAILED: "failed", Condition.MISMATCH:
 # reported with both cards: the banner says those already, and the light keeps the word after.
 NEXT: dict[tuple[Device, Condition], str | None] = {
     (Device.SHOE, Condition.DOWN): "the shoe's link is down. Dealer: deal no card until the light says Shoe back; "
-                                   "a floor supervisor calls a technician if it stays down",
+    "a floor supervisor calls a technician if it stays down",
     (Device.SHOE, Condition.FAULT): "Dealer: stop dealing and call a floor supervisor to clear the shoe; "
-                                    "the light turns green when the shoe reads its next card",
+    "the light turns green when the shoe reads its next card",
     (Device.SHOE, Condition.BACK): "the shoe is back: deal on",
     (Device.PEEK, Condition.DOWN): "the peek device's link is down: at the peek the round waits for a floor "
-                                   "supervisor to check the hole card by hand",
+    "supervisor to check the hole card by hand",
     (Device.PEEK, Condition.FAULT): "at the peek the round waits for a floor supervisor to check the hole card "
-                                    "by hand, until the peek device answers again",
+    "by hand, until the peek device answers again",
     (Device.PEEK, Condition.FAILED): None,
     (Device.PEEK, Condition.BACK): "the peek device is back: it answers the peeks again",
     (Device.CAMERA, Condition.DOWN): "no frames come from the overhead camera. Dealer: deal on, the shoe's reads "
-                                     "go unchecked; a floor supervisor calls a technician",
+    "go unchecked; a floor supervisor calls a technician",
     (Device.CAMERA, Condition.FAULT): "Dealer: deal on, the shoe's reads go unchecked; a floor supervisor has the "
-                                      "camera looked at if it lasts",
+    "camera looked at if it lasts",
     (Device.CAMERA, Condition.MISMATCH): None,
     (Device.CAMERA, Condition.BACK): "the overhead camera is back: it checks the shoe's cards again",
     (Device.WAGERS, Condition.DOWN): None,
@@ -172,8 +187,9 @@ class DeviceState:
         detail = f"{code}: {text}" if code else text
         return DeviceState(self.device, Condition.FAULT, detail, code, self.seat)
 
-    def read(self, usable: bool = True, detail: str | None = None,
-             condition: Condition = Condition.FAILED) -> DeviceState:
+    def read(
+        self, usable: bool = True, detail: str | None = None, condition: Condition = Condition.FAILED
+    ) -> DeviceState:
         """The device read something: a usable read clears a fault or failure (it is back) and a
         mismatch (the reads agree again: no news); one the round cannot use is `condition` with `detail`."""
         if not usable:

@@ -2,7 +2,8 @@
 
 Opening a table takes its journal's lock first (one writer per journal, whoever opens it: the
 screen, the bench, a test), checks that the start names the journal's own table, and verifies the
-journal; a damaged journal is left untouched and the table refuses to deal. A table killed at any moment reopens into the same round at the same point by
+journal; a damaged journal is left untouched and the table refuses to deal. A table killed at any moment reopens
+into the same round at the same point by
 replaying, from the journal alone, the inputs since the last closed round.
 
 Journal first: a trial copy of the session works out what an input does (the operations, or the
@@ -11,6 +12,7 @@ the input. A record that cannot be written (a full disk, a closed journal) stops
 its journal ends, with nothing in memory moved, and every later input is refused until the table
 is opened again.
 """
+
 from __future__ import annotations
 
 import copy
@@ -27,16 +29,26 @@ from dealer_assist.journal.record_source import RecordSource, as_source
 from dealer_assist.rules.ledger import ledger
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.refusals import Refusal, RuleError
+from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.codec import decode, encode
 from dealer_assist.table.header import header_body, table_config
 from dealer_assist.table.match import refuse_other_table
 from dealer_assist.table.pins import PinGuard, PinSetter, lock_refusal, new_pin, pin_from_hash_text
 from dealer_assist.table.readings import mispay_entries
-from dealer_assist.table.session import TableConfig, TableInput, TableSession
+from dealer_assist.table.session import ClosedRound, TableConfig, TableInput, TableSession
 from dealer_assist.table.session_inputs import (
-    AcceptPayout, ConfirmPeek, DiscardMisdeal, KeyCard, RekeyCard, SettlementConfirmed, SpotsScanned, VoidRound,
+    AcceptPayout,
+    ConfirmPeek,
+    DiscardMisdeal,
+    KeyCard,
+    RekeyCard,
+    SettlementConfirmed,
+    SpotsScanned,
+    VoidRound,
 )
-from dealer_assist.table.session_operations import RoundClosed
+from dealer_assist.table.session_operations import RoundClosed, TableOperation
+
+__all__ = ["Table", "TableStopped", "replay", "replayed_ledger"]
 
 SOFTWARE = "dealer-assist 0.1.0"
 SUPERVISOR_INPUTS = (VoidRound, RekeyCard, DiscardMisdeal, ConfirmPeek, KeyCard, AcceptPayout)
@@ -51,8 +63,17 @@ class TableStopped(JournalError):
 
 
 class Table:
-    def __init__(self, path: Path, journal: Journal, session: TableSession, pins: PinGuard,
-                 verdict: Verdict, clock: Callable[[], float], rounds_closed: int, lock: JournalLock) -> None:
+    def __init__(
+        self,
+        path: Path,
+        journal: Journal,
+        session: TableSession,
+        pins: PinGuard,
+        verdict: Verdict,
+        clock: Callable[[], float],
+        rounds_closed: int,
+        lock: JournalLock,
+    ) -> None:
         self.path = path
         self.journal = journal
         self.lock = lock  # held until `close`; `lock.took_over` names a dead holder whose lock was left
@@ -68,9 +89,16 @@ class Table:
     # --- opening --------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | str, config: TableConfig | None = None, *, devices: dict[str, Any] | None = None,
-             clock: Callable[[], float] = time.time, named: Mapping[str, str] | None = None,
-             resumed: bool = True) -> Table:
+    def open(
+        cls,
+        path: Path | str,
+        config: TableConfig | None = None,
+        *,
+        devices: dict[str, Any] | None = None,
+        clock: Callable[[], float] = time.time,
+        named: Mapping[str, str] | None = None,
+        resumed: bool = True,
+    ) -> Table:
         """Open or create the table's journal. Raises JournalInUse naming the process that holds it,
         InputError when a field the start `named` (field -> where it was named, e.g. "--profile")
         differs from the journal's own table, and JournalDamaged on any damage. An existing journal
@@ -87,14 +115,23 @@ class Table:
             raise
 
     @classmethod
-    def _opened(cls, path: Path, config: TableConfig | None, devices: dict[str, Any] | None, clock: Callable[[], float],
-                lock: JournalLock, resumed: bool) -> Table:
+    def _opened(
+        cls,
+        path: Path,
+        config: TableConfig | None,
+        devices: dict[str, Any] | None,
+        clock: Callable[[], float],
+        lock: JournalLock,
+        resumed: bool,
+    ) -> Table:
         verdict = verify(path) if path.exists() else Verdict(True, 0, "new journal")
         if not verdict.ok:
             raise JournalDamaged(verdict, verdict.message)
         if verdict.records == 0:  # new, or created by a start that stopped before its first record
             if config is None:
-                raise JournalError(JournalCode.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one")
+                raise JournalError(
+                    JournalCode.NO_JOURNAL, f"{path}: no journal here, and no table configuration to start one"
+                )
             session = TableSession(config)
             journal = Journal(path, verdict)
             journal.append(RecordKind.TABLE, header_body(config, session.profile, devices or {}, SOFTWARE))
@@ -106,20 +143,27 @@ class Table:
         journal = Journal(path, verdict)
         table = cls(path, journal, session, pins, verdict, clock, verdict.closed, lock)
         if resumed:
-            table._write(RecordKind.RESUMED, {"round_id": session.round_id, "state": session.state.value,
-                                                "devices": devices or {}, "software": SOFTWARE})
+            table._write(
+                RecordKind.RESUMED,
+                {
+                    "round_id": session.round_id,
+                    "state": session.state.value,
+                    "devices": devices or {},
+                    "software": SOFTWARE,
+                },
+            )
         return table
 
     # --- inputs -----------------------------------------------------------------------------------
 
-    def submit(self, event: TableInput) -> tuple[Any, ...]:
+    def submit(self, event: TableInput) -> tuple[TableOperation, ...]:
         """Apply one input and record it; a refusal is recorded too, then raised."""
         self._check_running()
         if isinstance(event, SUPERVISOR_INPUTS):
             raise RuleError(Refusal.SUPERVISOR_ONLY, f"{type(event).__name__} needs the floor supervisor's PIN")
         return self._apply(event)
 
-    def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
+    def supervise(self, event: TableInput, pin: str) -> tuple[TableOperation, ...]:
         """A correction: the supervisor's PIN first, then the input like any other."""
         self.check_pin(pin)
         return self._apply(event)
@@ -155,7 +199,9 @@ class Table:
         """The table file's PIN hash becomes the table's first PIN; a table that has one keeps it."""
         self._check_running()
         if self.pins.digest is not None:
-            raise RuleError(Refusal.BAD_PIN, "the table has a supervisor PIN already: it is changed behind the current one")
+            raise RuleError(
+                Refusal.BAD_PIN, "the table has a supervisor PIN already: it is changed behind the current one"
+            )
         body = pin_from_hash_text(text)
         self._write(RecordKind.SECURITY, body)
         self.pins.replay(body)
@@ -180,41 +226,44 @@ class Table:
             return self.journal.append(kind, body, round_id)
         except (JournalWriteFailed, JournalClosed) as error:
             fix = "has the disk fixed and then " if isinstance(error, JournalWriteFailed) else ""
-            self.stopped = (f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
-                            f"supervisor, who {fix}opens the table again; it resumes where the journal ends")
+            self.stopped = (
+                f"the table stopped: {error}. Nothing recorded is lost. Dealer: deal no more and call a floor "
+                f"supervisor, who {fix}opens the table again; it resumes where the journal ends"
+            )
             raise TableStopped(self.stopped) from error
 
-    def _apply(self, event: TableInput) -> tuple[Any, ...]:
+    def _apply(self, event: TableInput) -> tuple[TableOperation, ...]:
         """The trial session takes `event` first; its record is written; then the session does.
         A refusal is recorded too and never reaches the session; the trial is copied afresh from
         it, so whatever the refused input touched cannot drift into the next one."""
         session, now = self.session, self.clock()
         tracker = session.tracker
         round_id = session.round_id if tracker is not None else None
-        settled = (tracker is not None and tracker.phase is Phase.SETTLED
-                   and isinstance(event, SettlementConfirmed | SpotsScanned | AcceptPayout))
+        settled = _settles(tracker, event)
         try:
             ops = self._trial.apply(event, now)
         except RuleError as error:
             self._trial = _twin(session)
-            self._write(RecordKind.REFUSED, {"input": encode(event), "now": now, "error": error.to_json()["error"]}, round_id)
+            self._write(
+                RecordKind.REFUSED, {"input": encode(event), "now": now, "error": error.to_json()["error"]}, round_id
+            )
             raise
         body: dict[str, Any] = {"input": encode(event), "ops": [encode(op) for op in ops], "now": now}
         closes = any(isinstance(op, RoundClosed) for op in ops)
         if closes:
             closed = self._trial.closed
             body["state"] = self._trial.checkpoint
-            body["ledger"] = ledger(tracker) if tracker is not None and settled else None
-            if body["ledger"] is not None and closed.mispays:
-                body["ledger"]["mispays"] = mispay_entries(closed.mispays)
+            body["ledger"] = _closing_ledger(ledger(tracker) if tracker is not None and settled else None, closed)
             if closed.dealers:
                 body["dealers"] = list(closed.dealers)
         self._write(RecordKind.CLOSE if closes else RecordKind.INPUT, body, round_id)
         taken = session.apply(event, now)  # the same input on the same state: the same operations
         if taken != ops:
-            self.stopped = (f"the table stopped: {type(event).__name__} worked out to other operations when taken than when "
-                            f"it was recorded (record {self.journal.seq}); nothing after it is taken. Dealer: deal no more "
-                            "and call a floor supervisor, who opens the table again; it resumes from the journal")
+            self.stopped = (
+                f"the table stopped: {type(event).__name__} worked out to other operations when taken than when "
+                f"it was recorded (record {self.journal.seq}); nothing after it is taken. Dealer: deal no more "
+                "and call a floor supervisor, who opens the table again; it resumes from the journal"
+            )
             raise TableStopped(self.stopped)
         if closes:
             self.rounds_closed += 1
@@ -249,8 +298,9 @@ class Table:
             self.lock.release()
 
 
-def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None,
-           until: int | None = None) -> TableSession:
+def replay(
+    where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None, until: int | None = None
+) -> TableSession:
     """The session restored at `checkpoint` (a closing record, or None for the table's start),
     with every later input up to record `until` applied again and checked against the journal."""
     source = as_source(where)
@@ -262,8 +312,45 @@ def replay(where: RecordSource | Path | str, config: TableConfig, checkpoint: Re
             continue
         ops = session.apply(decode(record.body["input"]), record.body["now"])
         if [encode(op) for op in ops] != record.body["ops"]:
-            raise JournalError(JournalCode.BAD_JOURNAL, f"{source.name}: record {record.seq} replays to other operations than it recorded")
+            raise JournalError(
+                JournalCode.BAD_JOURNAL,
+                f"{source.name}: record {record.seq} replays to other operations than it recorded",
+            )
     return session
+
+
+def replayed_ledger(
+    where: RecordSource | Path | str, config: TableConfig, checkpoint: Record | None, closing: Record
+) -> dict[str, Any] | None:
+    """The ledger a round's closing record journaled, worked out again: the session restored at
+    `checkpoint`, every input up to `closing` replayed and checked against its operations, then the
+    closing input taken as the table took it."""
+    session = replay(where, config, checkpoint, until=closing.seq)
+    event = decode(closing.body["input"])
+    tracker = session.tracker
+    settled = ledger(tracker) if tracker is not None and _settles(tracker, event) else None
+    ops = session.apply(event, closing.body["now"])
+    if [encode(op) for op in ops] != closing.body["ops"]:
+        raise JournalError(
+            JournalCode.BAD_JOURNAL, f"record {closing.seq} replays to other operations than it recorded"
+        )
+    return _closing_ledger(settled, session.closed)
+
+
+def _settles(tracker: RoundTracker | None, event: TableInput) -> bool:
+    """Whether `event` closes a settled round, so that its record keeps the round's ledger."""
+    return (
+        tracker is not None
+        and tracker.phase is Phase.SETTLED
+        and isinstance(event, SettlementConfirmed | SpotsScanned | AcceptPayout)
+    )
+
+
+def _closing_ledger(settled: dict[str, Any] | None, closed: ClosedRound) -> dict[str, Any] | None:
+    """The ledger a closing record keeps: the settled round's, with the mispays accepted in it."""
+    if settled is not None and closed.mispays:
+        settled["mispays"] = mispay_entries(closed.mispays)
+    return settled
 
 
 def _twin(session: TableSession) -> TableSession:
@@ -283,4 +370,3 @@ def _recover(path: Path, verdict: Verdict) -> tuple[TableSession, PinGuard]:
     except Failure as error:  # a record the rules refuse now, or one that replays to other operations
         raise JournalDamaged(Verdict(False, verdict.records, error.message), error.message) from None
     return session, pins
-

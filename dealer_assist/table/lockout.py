@@ -1,6 +1,9 @@
 """The lockout after wrong tries, one policy for the supervisor's PIN at a table and for the pit's
 passwords: five wrong tries in a row lock for 60 s. The messages that tell of it are made from it."""
+
 from __future__ import annotations
+
+__all__ = ["LOCKED_FOR", "LOCK_SECONDS", "MAX_TRIES", "wrong_tries"]
 
 MAX_TRIES = 5
 LOCK_SECONDS = 60.0

@@ -1,5 +1,6 @@
 """An existing journal is one table: a start that names another profile or other settings is refused,
 so `run --profile c21-8.0` never opens a No Bust table's journal as if it were new."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -22,14 +23,22 @@ def refuse_other_table(journal: Path, wanted: TableConfig, named: Mapping[str, s
         existing = table_config(journal)
     except (OSError, sqlite3.Error, StopIteration, KeyError, TypeError, Failure):
         return
-    differ = [(field, where) for field, where in named.items()
-              if field in FIELDS and _value(existing, field) != _value(wanted, field)]
+    differ = [
+        (field, where)
+        for field, where in named.items()
+        if field in FIELDS and _value(existing, field) != _value(wanted, field)
+    ]
     if not differ:
         return
-    said = "; ".join(f"{where} says {field} {_value(wanted, field)!r}, the journal's table has {_value(existing, field)!r}"
-                     for field, where in differ)
-    raise JournalError(JournalCode.OTHER_TABLE, f"{journal} is the journal of table {existing.table_id} ({existing.profile}): {said}. "
-                    "Give a new table its own --journal, or leave out what disagrees to resume this one")
+    said = "; ".join(
+        f"{where} says {field} {_value(wanted, field)!r}, the journal's table has {_value(existing, field)!r}"
+        for field, where in differ
+    )
+    raise JournalError(
+        JournalCode.OTHER_TABLE,
+        f"{journal} is the journal of table {existing.table_id} ({existing.profile}): {said}. "
+        "Give a new table its own --journal, or leave out what disagrees to resume this one",
+    )
 
 
 def _value(config: TableConfig, field: str) -> object:

@@ -6,6 +6,7 @@ set where the table is set up (`dealer-assist pin set`, or its hash in the table
 its screen; a tool that needs one (the bench, an emulated table) gives the journal a PIN it prints,
 and such a journal is never dealt live until a supervisor has set a PIN of their own.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -17,6 +18,8 @@ from typing import Any
 
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.lockout import LOCK_SECONDS, MAX_TRIES
+
+__all__ = ["MAX_DIGITS", "MIN_DIGITS", "PinSetter", "bench_pin", "check_new_pin", "pin_hash_text"]
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 MIN_DIGITS, MAX_DIGITS = 4, 12
@@ -41,7 +44,7 @@ def _hash(pin: str, salt: bytes) -> bytes:
 def guessable(pin: str) -> bool:
     """A PIN the first guesses try: one digit throughout (0000) or a straight run up or down, the
     count wrapping past 9 (1234, 7890, 4321)."""
-    steps = {(int(b) - int(a)) % 10 for a, b in zip(pin, pin[1:])}
+    steps = {(int(b) - int(a)) % 10 for a, b in zip(pin, pin[1:], strict=False)}
     return len(steps) == 1 and steps <= {0, 1, 9}
 
 
@@ -54,8 +57,11 @@ def check_new_pin(pin: str) -> None:
     if not MIN_DIGITS <= len(pin) <= MAX_DIGITS:
         raise RuleError(Refusal.BAD_PIN, f"a PIN is {MIN_DIGITS} to {MAX_DIGITS} digits, this one has {len(pin)}")
     if guessable(pin):
-        raise RuleError(Refusal.BAD_PIN, "a PIN of one digit repeated or of digits in a row (0000, 1234, 4321) "
-                        "is the first one guessed: choose another")
+        raise RuleError(
+            Refusal.BAD_PIN,
+            "a PIN of one digit repeated or of digits in a row (0000, 1234, 4321) "
+            "is the first one guessed: choose another",
+        )
 
 
 def lock_refusal() -> RuleError:
@@ -90,7 +96,9 @@ def pin_from_hash_text(text: str) -> dict[str, Any]:
     except ValueError:
         raw_salt = raw_digest = b""
     if kind != HASH_PREFIX or len(raw_salt) != 16 or len(raw_digest) != 32:
-        raise RuleError(Refusal.BAD_PIN, "supervisor_pin: not a PIN hash from `dealer-assist pin hash` (scrypt$SALT$HASH)")
+        raise RuleError(
+            Refusal.BAD_PIN, "supervisor_pin: not a PIN hash from `dealer-assist pin hash` (scrypt$SALT$HASH)"
+        )
     return _record(raw_salt, raw_digest, PinSetter.TABLE_FILE)
 
 

@@ -8,6 +8,7 @@ When the reader is back, its first scan is compared with what the table holds, a
 differs is journaled before the readings are taken. Pure: the session carries this state between
 rounds in its plain data (`reader_faulted`, `reader_down`) and calls these functions.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -45,22 +46,29 @@ def take_spots(carried: Carried, reader: WagerReadings, event: ReaderSpots) -> N
 
 def unchanged(carried: Carried, reader: WagerReadings, event: ReaderSpots) -> bool:
     """Whether taking `event` would change nothing (nothing then to journal)."""
-    return (set(event.spots) == reader.spots and set(event.faulted) == set(faulted_spots(carried))
-            and (not event.outage or carried.reader_down))
+    return (
+        set(event.spots) == reader.spots
+        and set(event.faulted) == set(faulted_spots(carried))
+        and (not event.outage or carried.reader_down)
+    )
 
 
 def refuse_unconfirmed_close(carried: Carried) -> None:
-    """"No more bets" with the reader down closes nothing until the dealer confirms the wagers shown."""
+    """ "No more bets" with the reader down closes nothing until the dealer confirms the wagers shown."""
     if carried.reader_down:
-        raise RuleError(Refusal.CONFIRM_WAGERS, "the wager reader is down: check the wagers shown against the chips on "
-                        "the spots, then confirm them", "8.23")
+        raise RuleError(
+            Refusal.CONFIRM_WAGERS,
+            "the wager reader is down: check the wagers shown against the chips on the spots, then confirm them",
+            "8.23",
+        )
 
 
 def confirmed(carried: Carried, tracker: RoundTracker) -> WagersConfirmed:
     """The wagers as the dealer confirms them, the reader down; refused while the reader is up."""
     if not carried.reader_down:
-        raise RuleError(Refusal.READER_UP, "the wager reader is up: the wagers close at its scan: tap No more bets",
-                        "8.23")
+        raise RuleError(
+            Refusal.READER_UP, "the wager reader is up: the wagers close at its scan: tap No more bets", "8.23"
+        )
     wagered = {seat: sum(kinds.values()) for seat, kinds in tracker.wagers.items() if any(kinds.values())}
     return WagersConfirmed(len(wagered), sum(wagered.values()))
 
@@ -82,8 +90,9 @@ def _held(tracker: RoundTracker, spot: Spot) -> int:
     return tracker.wagers.get(spot.seat, {}).get(SPOT_WAGERS[spot.kind], 0)
 
 
-def back_differences(carried: Carried, reader: WagerReadings, tracker: RoundTracker | None,
-                     reads: Iterable[SpotReading]) -> list[ReaderBackDiffers]:
+def back_differences(
+    carried: Carried, reader: WagerReadings, tracker: RoundTracker | None, reads: Iterable[SpotReading]
+) -> list[ReaderBackDiffers]:
     """A completed scan ends an outage: each seat's spot that holds other chips than the table
     holds for it (keyed while the reader was down, or moved meanwhile) is a difference, unless
     its wager is settled already."""
@@ -103,4 +112,3 @@ def back_differences(carried: Carried, reader: WagerReadings, tracker: RoundTrac
         if reading.amount != held:
             found.append(ReaderBackDiffers(spot, held, reading.amount))
     return found
-

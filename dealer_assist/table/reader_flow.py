@@ -4,6 +4,7 @@ while betting is open, a decision's stake or a late change after it, and the pay
 The session hands the reader's inputs here; this flow reads and changes the session only through
 `RoundHost`, the few things a round at a reader table needs of it.
 """
+
 from __future__ import annotations
 
 from typing import Protocol
@@ -21,7 +22,12 @@ from dealer_assist.table.carried import BetweenRounds
 from dealer_assist.table.readings import WAGER_SPOTS, WagerReadings, must_hold
 from dealer_assist.table.session_inputs import AcceptPayout, ScanFor, SpotReading, SpotsScanned, check_signed
 from dealer_assist.table.session_operations import (
-    ChipsAwaited, LateChange, LateChangeUndone, MispayAccepted, ReadingNotAWager, TableOperation,
+    ChipsAwaited,
+    LateChange,
+    LateChangeUndone,
+    MispayAccepted,
+    ReadingNotAWager,
+    TableOperation,
 )
 from dealer_assist.table.spots import Spot, SpotKind
 
@@ -47,7 +53,7 @@ class ReaderFlow:
         self.host = host
 
     def confirm_wagers(self, ops: list[TableOperation]) -> None:
-        """"No more bets" with the reader down: the wagers close as the dealer confirmed them (RULES.md §8.23)."""
+        """ "No more bets" with the reader down: the wagers close as the dealer confirmed them (RULES.md §8.23)."""
         tracker = self.host.open_tracker()
         confirmed = reader_faults.confirmed(self.host.s, tracker)
         if (error := tracker.verify(NoMoreBets())) is not None:
@@ -58,29 +64,54 @@ class ReaderFlow:
     def check_read(self, event: Input, tracker: RoundTracker) -> None:
         """A wager or a double for less keyed on a spot the reader reads is refused, naming the
         spot; "No more bets" and a checked "Paid" come with the reader's scan."""
-        spot = (Spot(event.seat, WAGER_SPOTS[event.kind]) if isinstance(event, PlaceWager)
-                else Spot(event.seat, SpotKind.INSURANCE) if isinstance(event, Insure) else None)
+        spot = (
+            Spot(event.seat, WAGER_SPOTS[event.kind])
+            if isinstance(event, PlaceWager)
+            else Spot(event.seat, SpotKind.INSURANCE)
+            if isinstance(event, Insure)
+            else None
+        )
         if spot is not None:
             if self.host.reader.reads(spot):
-                raise RuleError(Refusal.SPOT_READ, f"seat {spot.seat}: the wager reader reads spot {spot}: the chips on it "
-                                "are the wager; the dealer keys only a spot the reader does not have or reports faulted", "8.22")
-        elif isinstance(event, Decide) and event.amount is not None and self.host.reader.reads(Spot(event.seat, SpotKind.BASE)):
-            raise RuleError(Refusal.SPOT_READ, f"seat {event.seat}: a double for less is the chips added on {event.seat}.base: "
-                            "tap Double and let the player add them", "8.23")
+                raise RuleError(
+                    Refusal.SPOT_READ,
+                    f"{spot.words}: the wager reader reads it: the chips on it "
+                    "are the wager; the dealer keys only a spot the reader does not have or reports faulted",
+                    "8.22",
+                )
+        elif (
+            isinstance(event, Decide)
+            and event.amount is not None
+            and self.host.reader.reads(Spot(event.seat, SpotKind.BASE))
+        ):
+            raise RuleError(
+                Refusal.SPOT_READ,
+                f"seat {event.seat}: a double for less is the chips added on its base: "
+                "tap Double and let the player add them",
+                "8.23",
+            )
         elif isinstance(event, NoMoreBets) and self.host.s.reader_down:
             reader_faults.refuse_unconfirmed_close(self.host.s)
         elif isinstance(event, NoMoreBets) and self.host.reader.spots:
-            raise RuleError(Refusal.SCAN_REQUIRED, "the wagers close at the reader's scan of every spot: tap No more bets "
-                            "again once the reader is up", "8.23")
+            raise RuleError(
+                Refusal.SCAN_REQUIRED,
+                "the wagers close at the reader's scan of every spot: tap No more bets again once the reader is up",
+                "8.23",
+            )
         elif isinstance(event, PaymentsMade):
             self.check_scanned(tracker)
 
     def check_scanned(self, tracker: RoundTracker) -> None:
         if self.host.profile.payout_check is PayoutCheck.HOLD and self.host.reader.settling(tracker):
-            raise RuleError(Refusal.SCAN_REQUIRED, "the payouts on the spots are checked at the reader's scan: tap Paid "
-                            "again once the reader is up", "8.24")
+            raise RuleError(
+                Refusal.SCAN_REQUIRED,
+                "the payouts on the spots are checked at the reader's scan: tap Paid again once the reader is up",
+                "8.24",
+            )
 
-    def wagers_read(self, tracker: RoundTracker, seats: set[int], ops: list[TableOperation], shown: Spot | None = None) -> None:
+    def wagers_read(
+        self, tracker: RoundTracker, seats: set[int], ops: list[TableOperation], shown: Spot | None = None
+    ) -> None:
         """While betting is open: the seats' read spots become their wagers; a reading the rules do
         not take as a wager is noted for the spot just read (`shown`)."""
         for seat in sorted(seats):
@@ -90,12 +121,23 @@ class ReaderFlow:
             for problem in problems:
                 if problem.reading.spot == shown:
                     reading = problem.reading
-                    ops.append(ReadingNotAWager(reading.spot, reading.amount, reading.alien, Refusal.READING_NOT_ALLOWED,
-                                                problem.refusal().message))
+                    ops.append(
+                        ReadingNotAWager(
+                            reading.spot,
+                            reading.amount,
+                            reading.alien,
+                            Refusal.READING_NOT_ALLOWED,
+                            problem.refusal().message,
+                        )
+                    )
 
     def spot_read(self, event: SpotReading, ops: list[TableOperation]) -> None:
         if not self.host.reader.reads(event.spot):
-            raise RuleError(Refusal.NOT_READING, f"spot {event.spot}: the table does not use the reader's readings of it now", "8.22")
+            raise RuleError(
+                Refusal.NOT_READING,
+                f"{event.spot.words}: the table does not use the reader's readings of it now",
+                "8.22",
+            )
         self.host.reader.keep(event)
         tracker = self.host.tracker
         if tracker is None or event.spot.seat is None or self.host.misdeal is not None:
@@ -135,28 +177,52 @@ class ReaderFlow:
         if reading.amount > must_hold(tracker, spot):  # put down before the tap: they are its stake
             self._chips_added(awaited, reading, tracker, ops)
 
-    def _chips_added(self, awaited: ChipsAwaited, reading: SpotReading, tracker: RoundTracker, ops: list[TableOperation]) -> None:
+    def _chips_added(
+        self, awaited: ChipsAwaited, reading: SpotReading, tracker: RoundTracker, ops: list[TableOperation]
+    ) -> None:
         added = reading.amount - must_hold(tracker, awaited.spot)
         hand = tracker.hands[awaited.seat][awaited.hand]
         if awaited.action is Action.SPLIT and added != hand.stake:
-            raise RuleError(Refusal.CHIPS_NOT_ALLOWED, f"seat {awaited.seat}: {format_money(added)} added on {awaited.spot} for "
-                            f"the split; each split hand carries the wager, {format_money(hand.stake)}", tracker.profile.rules["split"])
+            raise RuleError(
+                Refusal.CHIPS_NOT_ALLOWED,
+                f"{format_money(added)} added on {awaited.spot.words} for "
+                f"the split; each split hand carries the wager, {format_money(hand.stake)}",
+                tracker.profile.rules["split"],
+            )
         amount = added if awaited.action is Action.DOUBLE else None
-        self._decided_by_chips(Decide(awaited.seat, awaited.hand, awaited.action, amount), reading, added,
-                               str(awaited.action), tracker, ops)
+        self._decided_by_chips(
+            Decide(awaited.seat, awaited.hand, awaited.action, amount),
+            reading,
+            added,
+            str(awaited.action),
+            tracker,
+            ops,
+        )
         self.host.reader.round.awaited = None
         if self.host.reader.round.late.pop(awaited.spot, None) is not None:
             ops.append(LateChangeUndone(awaited.spot))
 
-    def _decided_by_chips(self, event: Decide | Insure, reading: SpotReading, amount: Cents, what: str,
-                          tracker: RoundTracker, ops: list[TableOperation]) -> None:
+    def _decided_by_chips(
+        self,
+        event: Decide | Insure,
+        reading: SpotReading,
+        amount: Cents,
+        what: str,
+        tracker: RoundTracker,
+        ops: list[TableOperation],
+    ) -> None:
         """A decision whose stake is the chips read: refused, naming the amount read, when the rules do not allow it."""
         error = tracker.verify(event)
         if error is None and reading.alien:
-            error = RuleError(Refusal.CHIPS_NOT_ALLOWED, f"{count(reading.alien, 'chip')} of another casino there too", "8.22")
+            error = RuleError(
+                Refusal.CHIPS_NOT_ALLOWED, f"{count(reading.alien, 'chip')} of another casino there too", "8.22"
+            )
         if error is not None:
-            raise RuleError(Refusal.CHIPS_NOT_ALLOWED, f"seat {reading.spot.seat}: {format_money(amount)} read on "
-                            f"{reading.spot} for the {what}: {error.message}", error.rule)
+            raise RuleError(
+                Refusal.CHIPS_NOT_ALLOWED,
+                f"{format_money(amount)} read on {reading.spot.words} for the {what}: {error.message}",
+                error.rule,
+            )
         self.host.to_round(event, ops)
 
     def scanned(self, event: SpotsScanned, ops: list[TableOperation]) -> None:
@@ -191,12 +257,16 @@ class ReaderFlow:
         self.host.to_round(NoMoreBets(), ops)
 
     def _check_payouts(self, event: SpotsScanned, tracker: RoundTracker, ops: list[TableOperation]) -> None:
-        """At "Paid": the spots settled in the step against the scan; the step ends once all are right (RULES.md §8.24)."""
+        """At "Paid": the spots settled in the step against the scan; the step ends once all are right (RULES.md
+        §8.24)."""
         settling = tracker.phase is Phase.SETTLED
         wanted = ScanFor.SETTLED if settling else ScanFor.PAID
         if event.purpose is not wanted:
-            raise RuleError(Refusal.NOTHING_DUE, f"a scan for {event.purpose.value.replace('_', ' ')} came while the "
-                            f"round is {tracker.phase}", "8.24")
+            raise RuleError(
+                Refusal.NOTHING_DUE,
+                f"a scan for {event.purpose.value.replace('_', ' ')} came while the round is {tracker.phase}",
+                "8.24",
+            )
         if not settling and (error := tracker.verify(PaymentsMade())) is not None:
             raise error
         differences = self.host.reader.check(tracker, event.reads)

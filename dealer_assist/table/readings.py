@@ -7,6 +7,7 @@ added. A change no decision explains is a late change; the chips a decision adds
 At the dealer's "Paid" each spot settled in the step must hold what the settlement leaves on it.
 Pure: the session owns this state and journals every input that changes it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -14,20 +15,32 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from dealer_assist.rules.betting import wager_limits
 from dealer_assist.rules.counts import count
 from dealer_assist.rules.inputs import Action, PlaceWager, WagerKind
 from dealer_assist.rules.money import Cents, format_money, to_units
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.rules.settlement import Row, Wager
-from dealer_assist.rules.tracker import RoundTracker, wager_limits
+from dealer_assist.rules.tracker import RoundTracker
 from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.session_operations import ChipsAwaited, MispayAccepted, PayoutDifference
 from dealer_assist.table.spots import Spot, SpotKind, parse_spot
 
-SPOT_WAGERS = {SpotKind.BASE: WagerKind.BASE, SpotKind.LUCKY_LUCKY: WagerKind.LUCKY_LUCKY, SpotKind.BUSTER: WagerKind.BUSTER}
+__all__ = ["CHIP_DECISIONS", "ReadingIssue", "SpotProblem", "WAGER_SPOTS", "row_spot"]
+
+SPOT_WAGERS = {
+    SpotKind.BASE: WagerKind.BASE,
+    SpotKind.LUCKY_LUCKY: WagerKind.LUCKY_LUCKY,
+    SpotKind.BUSTER: WagerKind.BUSTER,
+}
 WAGER_SPOTS = {wager: spot for spot, wager in SPOT_WAGERS.items()}
-ROW_SPOTS = {Wager.LUCKY_LUCKY: SpotKind.LUCKY_LUCKY, Wager.INSURANCE: SpotKind.INSURANCE, Wager.BASE: SpotKind.BASE,
-             Wager.BUSTER: SpotKind.BUSTER, Wager.FREE_BONUS: SpotKind.BUSTER}  # a free bonus is paid on its Buster
+ROW_SPOTS = {
+    Wager.LUCKY_LUCKY: SpotKind.LUCKY_LUCKY,
+    Wager.INSURANCE: SpotKind.INSURANCE,
+    Wager.BASE: SpotKind.BASE,
+    Wager.BUSTER: SpotKind.BUSTER,
+    Wager.FREE_BONUS: SpotKind.BUSTER,
+}  # a free bonus is paid on its Buster
 CHIP_DECISIONS = (Action.DOUBLE, Action.SPLIT)
 
 
@@ -49,8 +62,18 @@ def due_on_spots(rows: Iterable[Row]) -> dict[Spot, Cents]:
 def mispay_entries(mispays: Iterable[MispayAccepted]) -> list[dict[str, Any]]:
     """The round's mispays as its ledger keeps them (currency units, as the ledger's amounts):
     `difference` is what the spot holds beyond what it must, negative for an underpay."""
-    return [{"seat": m.spot.seat, "spot": str(m.spot), "held": to_units(m.held), "due": to_units(m.due),
-             "difference": to_units(m.held - m.due), "supervisor": m.supervisor, "reason": m.reason} for m in mispays]
+    return [
+        {
+            "seat": m.spot.seat,
+            "spot": str(m.spot),
+            "held": to_units(m.held),
+            "due": to_units(m.due),
+            "difference": to_units(m.held - m.due),
+            "supervisor": m.supervisor,
+            "reason": m.reason,
+        }
+        for m in mispays
+    ]
 
 
 class ReadingIssue(StrEnum):
@@ -78,7 +101,9 @@ class SpotProblem:
             ReadingIssue.ABOVE_MAXIMUM: f"{total} is above the {format_money(self.limit)} maximum",
             ReadingIssue.REFUSED: self.message,
         }[self.issue]
-        return RuleError(Refusal.READING_NOT_ALLOWED, f"spot {spot}: {why}: put it right before \"No more bets\"", "8.22")
+        return RuleError(
+            Refusal.READING_NOT_ALLOWED, f'{spot.words}: {why}: put it right before "No more bets"', "8.22"
+        )
 
 
 def spot_problem(tracker: RoundTracker, reading: SpotReading, base: Cents) -> SpotProblem | None:
@@ -95,8 +120,11 @@ def spot_problem(tracker: RoundTracker, reading: SpotReading, base: Cents) -> Sp
     limits = wager_limits(tracker.profile, kind)
     if limits is not None and not limits[0] <= reading.amount <= limits[1]:
         below = reading.amount < limits[0]
-        return SpotProblem(reading, ReadingIssue.BELOW_MINIMUM if below else ReadingIssue.ABOVE_MAXIMUM,
-                           limits[0] if below else limits[1])
+        return SpotProblem(
+            reading,
+            ReadingIssue.BELOW_MINIMUM if below else ReadingIssue.ABOVE_MAXIMUM,
+            limits[0] if below else limits[1],
+        )
     error = tracker.wager_refusal(PlaceWager(spot.seat, kind, reading.amount), base)
     return None if error is None else SpotProblem(reading, ReadingIssue.REFUSED, message=error.message)
 

@@ -2,9 +2,12 @@
 house dealers, `dealers.txt` beside it (RULES.md §8.25); one name or badge a line (blank lines and
 lines starting with # are skipped). The corrections screen and the dealer's sign-in offer these
 names as buttons, so nobody types a name on a touchscreen they can tap instead."""
+
 from __future__ import annotations
 
 from pathlib import Path
+
+__all__ = ["DEALERS_FILE", "read_roster"]
 
 ROSTER_FILE = "supervisors.txt"
 DEALERS_FILE = "dealers.txt"

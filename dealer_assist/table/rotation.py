@@ -6,6 +6,7 @@ proposition player (RULES.md §5.6) allow one per table, never two rounds in a r
 again, with warnings 5 and 1 minutes before. The counts live in the session's carried state
 (`RotationState`), so a restarted table keeps them.
 """
+
 from __future__ import annotations
 
 from typing import Protocol
@@ -66,12 +67,16 @@ class CaliforniaRotation:
         if not event.proposition:
             return
         if s.prop_seat is not None and event.seat != s.prop_seat:
-            raise RuleError(Refusal.ROTATION, f"seat {s.prop_seat} is this table's proposition player: one per table", "5.6")
+            raise RuleError(
+                Refusal.ROTATION, f"seat {s.prop_seat} is this table's proposition player: one per table", "5.6"
+            )
         if s.pd_proposition and s.pd_seat == event.seat:
             raise RuleError(Refusal.ROTATION, "a proposition player never banks two rounds in a row", "5.6")
         deadline = self.deadline(s)
         if deadline is not None and now >= deadline and len(s.window_pds) < 2:
-            raise RuleError(Refusal.ROTATION, "two other player-dealers must bank before the proposition player banks again", "5.6")
+            raise RuleError(
+                Refusal.ROTATION, "two other player-dealers must bank before the proposition player banks again", "5.6"
+            )
 
     def count(self, s: RotationState, event: BankAccepted, now: float) -> None:
         if event.proposition:

@@ -6,6 +6,7 @@ a round for a supervisor, corrections, and the counts of the rotation policy its
 (`rotation.py`). Pure: time comes in with each input, and the state between rounds is plain data,
 so the journal can restart a table from its last round.
 """
+
 from __future__ import annotations
 
 import copy
@@ -17,7 +18,11 @@ from typing import Any
 from dealer_assist.rules.cards import Card
 from dealer_assist.rules.counts import count
 from dealer_assist.rules.inputs import (
-    CardDrawn, CheckedByHand, Decide, Input, PaymentsMade,
+    CardDrawn,
+    CheckedByHand,
+    Decide,
+    Input,
+    PaymentsMade,
 )
 from dealer_assist.rules.money import Cents, format_money
 from dealer_assist.rules.phases import Phase
@@ -27,21 +32,57 @@ from dealer_assist.rules.seating import next_clockwise
 from dealer_assist.rules.settlement import banker_net
 from dealer_assist.rules.tracker import PlayerDealer, RoundTracker
 from dealer_assist.table import reader_faults
-from dealer_assist.table.readings import CHIP_DECISIONS, RoundReadings, WagerReadings
 from dealer_assist.table.carried import BetweenRounds
 from dealer_assist.table.reader_flow import ReaderFlow
+from dealer_assist.table.readings import CHIP_DECISIONS, RoundReadings, WagerReadings
 from dealer_assist.table.rotation import rotation_policy
 from dealer_assist.table.session_inputs import (
-    AcceptPayout, BankAccepted, BankRefused, CardsUnread, ConfirmPeek, ConfirmWagers, CutCardReached, DealerSignIn,
-    DealerSignOut, DiscardMisdeal, KeyCard, ReaderSpots, RekeyCard, ScanFor, SessionInput, SettlementConfirmed, ShoeLoaded,
-    SpotReading, SpotsScanned, VoidRound, check_signed,
+    AcceptPayout,
+    BankAccepted,
+    BankRefused,
+    CardsUnread,
+    ConfirmPeek,
+    ConfirmWagers,
+    CutCardReached,
+    DealerSignIn,
+    DealerSignOut,
+    DiscardMisdeal,
+    KeyCard,
+    ReaderSpots,
+    RekeyCard,
+    ScanFor,
+    SessionInput,
+    SettlementConfirmed,
+    ShoeLoaded,
+    SpotReading,
+    SpotsScanned,
+    VoidRound,
+    check_signed,
 )
 from dealer_assist.table.session_operations import (
-    BankDeclined, BankOffered, BankTaken, CardBurned, CardKeyed, CardRekeyed, CardsHeldUnread, DealerSignedIn,
-    DealerSignedOut, MisdealDiscarded, MisdealHeld, MispayAccepted, NewShoeDue, PeekConfirmed,
-    RoundClosed, RoundOpened, RoundVoided, ShoeChanged, TableOperation,
+    BankDeclined,
+    BankOffered,
+    BankTaken,
+    CardBurned,
+    CardKeyed,
+    CardRekeyed,
+    CardsHeldUnread,
+    DealerSignedIn,
+    DealerSignedOut,
+    MisdealDiscarded,
+    MisdealHeld,
+    MispayAccepted,
+    NewShoeDue,
+    PeekConfirmed,
+    RoundClosed,
+    RoundOpened,
+    RoundVoided,
+    ShoeChanged,
+    TableOperation,
 )
 from dealer_assist.table.spots import BANK, Spot, SpotKind
+
+__all__ = ["TableConfig", "TableInput", "TableSession", "TableState"]
 
 TableInput = Input | SessionInput
 
@@ -73,15 +114,28 @@ class TableConfig:
     live_steps: int = LIVE_STEPS
 
     def to_json(self) -> dict[str, Any]:
-        return {"table_id": self.table_id, "profile": self.profile, "settings": dict(self.settings),
-                "seats": self.seats, "burn_cards": self.burn_cards, "rotation_rules": self.rotation_rules,
-                "live_steps": self.live_steps}
+        return {
+            "table_id": self.table_id,
+            "profile": self.profile,
+            "settings": dict(self.settings),
+            "seats": self.seats,
+            "burn_cards": self.burn_cards,
+            "rotation_rules": self.rotation_rules,
+            "live_steps": self.live_steps,
+        }
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> TableConfig:
         """A journal's header as written by `to_json`; journals made before live steps had none."""
-        return cls(raw["table_id"], raw["profile"], raw["settings"], raw["seats"], raw["burn_cards"], raw["rotation_rules"],
-                   raw.get("live_steps", 0))
+        return cls(
+            raw["table_id"],
+            raw["profile"],
+            raw["settings"],
+            raw["seats"],
+            raw["burn_cards"],
+            raw["rotation_rules"],
+            raw.get("live_steps", 0),
+        )
 
 
 @dataclass(frozen=True)
@@ -135,8 +189,12 @@ class TableSession:
     def takes_card(self) -> bool:
         """Whether a card from the shoe would go to the open round now (the shoe's card-stop is off)."""
         tracker = self.tracker
-        return (self.state is TableState.ROUND and tracker is not None and tracker.takes_card()
-                and self.reader.round.awaited is None)
+        return (
+            self.state is TableState.ROUND
+            and tracker is not None
+            and tracker.takes_card()
+            and self.reader.round.awaited is None
+        )
 
     def second_turn(self) -> int | None:
         """The seat offered the bank for a second round once the open round closes (RULES.md §5.6):
@@ -260,10 +318,18 @@ class TableSession:
             ops.append(CardBurned(event.card))
             return
         awaited = self.reader.round.awaited
-        error = self.tracker.verify(event) if self.tracker is not None else RuleError(Refusal.CARD_NOT_ALLOWED, "misdeal: no round is open for this card", "6.1")
+        error = (
+            self.tracker.verify(event)
+            if self.tracker is not None
+            else RuleError(Refusal.CARD_NOT_ALLOWED, "misdeal: no round is open for this card", "6.1")
+        )
         if error is None and awaited is not None:
-            error = RuleError(Refusal.CHIPS_AWAITED, f"misdeal: the {awaited.action} of seat {awaited.seat} hand {awaited.hand + 1} "
-                              f"waits for its chips on {awaited.spot}", "8.23")
+            error = RuleError(
+                Refusal.CHIPS_AWAITED,
+                f"misdeal: the {awaited.action} of seat {awaited.seat} hand {awaited.hand + 1} "
+                f"waits for its chips on {awaited.spot.words}",
+                "8.23",
+            )
         if error is not None:
             self.misdeal = event.card
             ops.append(MisdealHeld(event.card, Refusal(error.code), error.message, error.rule))
@@ -274,17 +340,24 @@ class TableSession:
 
     def _check_offer(self, seat: int) -> None:
         if not self.profile.player_dealer:
-            raise RuleError(Refusal.HOUSE_BANKED, f"{self.profile.id} is house-banked: nobody is offered the bank", "8.10")
+            raise RuleError(
+                Refusal.HOUSE_BANKED, f"{self.profile.id} is house-banked: nobody is offered the bank", "8.10"
+            )
         if self.tracker is not None or self.s.pd_ready:
             raise RuleError(Refusal.BANK_TAKEN, "the bank is offered between rounds only", "5.6")
         if seat != self.s.offer_seat:
-            raise RuleError(Refusal.OFFERED_ELSEWHERE, f"the bank is offered to seat {self.s.offer_seat}, not seat {seat}", "5.6")
+            raise RuleError(
+                Refusal.OFFERED_ELSEWHERE, f"the bank is offered to seat {self.s.offer_seat}, not seat {seat}", "5.6"
+            )
 
     def _check_bank_read(self, bank: Cents) -> None:
         """Where the reader reads `pd.bank`, the bank offered is the chips on it (RULES.md §8.22)."""
         if self.reader.reads(BANK) and (read := self.reader.reading(BANK).amount) != bank:
-            raise RuleError(Refusal.SPOT_READ, f"the bank is read on {BANK}: {format_money(read)} there, "
-                            f"{format_money(bank)} keyed", "8.22")
+            raise RuleError(
+                Refusal.SPOT_READ,
+                f"{BANK.words} is read from its chips: {format_money(read)} there, {format_money(bank)} keyed",
+                "8.22",
+            )
 
     def _bank_accepted(self, event: BankAccepted, now: float, ops: list[TableOperation]) -> None:
         self._check_offer(event.seat)
@@ -294,7 +367,13 @@ class TableSession:
         s = self.s
         self.rotation.check(s, event, now)
         turn = s.offer_turn
-        s.pd_seat, s.pd_bank, s.pd_turn, s.pd_proposition, s.pd_ready = event.seat, event.bank, turn, event.proposition, True
+        s.pd_seat, s.pd_bank, s.pd_turn, s.pd_proposition, s.pd_ready = (
+            event.seat,
+            event.bank,
+            turn,
+            event.proposition,
+            True,
+        )
         s.offer_seat, s.declined = None, []
         self.rotation.count(s, event, now)
         ops.append(BankTaken(event.seat, event.bank, turn, event.proposition))
@@ -331,13 +410,17 @@ class TableSession:
             pd = PlayerDealer(s.pd_seat, s.pd_bank)
         s.round_id += 1
         steps = self.config.live_steps
-        self.tracker = RoundTracker(self.profile, self.seats, pd, dealer_closes_betting=steps >= 1,
-                                    dealer_settles_early=steps >= 2)
+        self.tracker = RoundTracker(
+            self.profile, self.seats, pd, dealer_closes_betting=steps >= 1, dealer_settles_early=steps >= 2
+        )
         self.round_inputs = []
         self.reader.round = RoundReadings()
         self.round_dealers = [s.dealer] if s.dealer else []
-        ops.append(RoundOpened(s.round_id, pd.seat if pd else None, pd.bank if pd else None,
-                               s.pd_turn if pd else None, s.shoe_id))
+        ops.append(
+            RoundOpened(
+                s.round_id, pd.seat if pd else None, pd.bank if pd else None, s.pd_turn if pd else None, s.shoe_id
+            )
+        )
         self.flow.wagers_read(self.tracker, {spot.seat for spot in self.reader.spots if spot.seat is not None}, ops)
 
     def open_tracker(self) -> RoundTracker:
@@ -403,7 +486,9 @@ class TableSession:
         tracker = self.tracker
         assert tracker is not None, "a round is closed only while open"
         pd, second = tracker.player_dealer, self.second_turn()
-        s.last_wagers = {str(seat): {str(kind): cents for kind, cents in wagers.items()} for seat, wagers in tracker.wagers.items()}
+        s.last_wagers = {
+            str(seat): {str(kind): cents for kind, cents in wagers.items()} for seat, wagers in tracker.wagers.items()
+        }
         ops.append(RoundClosed(s.round_id, pd_net, voided))
         self.closed = ClosedRound(tuple(self.round_dealers), tuple(self.reader.round.mispays))
         self.tracker = None
@@ -436,19 +521,35 @@ class TableSession:
         check_signed(event)
         drawn = [(i, e.card) for i, e in enumerate(self.round_inputs) if isinstance(e, CardDrawn)]
         if not 0 <= event.index < len(drawn):
-            raise RuleError(Refusal.NO_SUCH_CARD, f"the round has {count(len(drawn), 'card')}: there is no card {event.index + 1}")
+            raise RuleError(
+                Refusal.NO_SUCH_CARD, f"the round has {count(len(drawn), 'card')}: there is no card {event.index + 1}"
+            )
         position, was = drawn[event.index]
         replayed = list(self.round_inputs)
         replayed[position] = CardDrawn(event.card)
-        rebuilt = RoundTracker(tracker.profile, tracker.seats, tracker.player_dealer, tracker.dealer_closes_betting,
-                               tracker.dealer_settles_early)
+        rebuilt = RoundTracker(
+            tracker.profile,
+            tracker.seats,
+            tracker.player_dealer,
+            tracker.dealer_closes_betting,
+            tracker.dealer_settles_early,
+        )
         for number, step in enumerate(replayed):
             error = rebuilt.verify(step)
             if error is not None:
-                raise RuleError(Refusal.REKEY_CONFLICT, f"with card {event.index + 1} as {event.card}, the round's input {number + 1} is refused: {error.message}", error.rule)
+                raise RuleError(
+                    Refusal.REKEY_CONFLICT,
+                    f"with card {event.index + 1} as {event.card}, the round's input {number + 1} is refused:"
+                    f" {error.message}",
+                    error.rule,
+                )
             rebuilt.apply(step)
         if rebuilt.settled_early != tracker.settled_early:
-            raise RuleError(Refusal.REKEY_CONFLICT, f"with card {event.index + 1} as {event.card}, what the dealer already settled"
-                            " (Lucky Lucky, insurance, an early Natural) would change: void the round instead", "5.4")
+            raise RuleError(
+                Refusal.REKEY_CONFLICT,
+                f"with card {event.index + 1} as {event.card}, what the dealer already settled"
+                " (Lucky Lucky, insurance, an early Natural) would change: void the round instead",
+                "5.4",
+            )
         self.tracker, self.round_inputs = rebuilt, replayed
         ops.append(CardRekeyed(event.index, was, event.card, event.supervisor, event.reason))

@@ -4,6 +4,7 @@ Corrections are inputs like any other: they never edit what was recorded, they a
 each names the supervisor and the reason. The supervisor's PIN is checked before a correction
 reaches the session (see pins.py).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,6 +14,28 @@ from dealer_assist.rules.cards import Card
 from dealer_assist.rules.money import Cents
 from dealer_assist.rules.refusals import Refusal, RuleError
 from dealer_assist.table.spots import Spot
+
+__all__ = [
+    "AcceptPayout",
+    "BankAccepted",
+    "BankRefused",
+    "CardsUnread",
+    "ConfirmPeek",
+    "ConfirmWagers",
+    "CutCardReached",
+    "DealerSignIn",
+    "DealerSignOut",
+    "DiscardMisdeal",
+    "KeyCard",
+    "ReaderSpots",
+    "RekeyCard",
+    "ScanFor",
+    "SettlementConfirmed",
+    "ShoeLoaded",
+    "SpotReading",
+    "SpotsScanned",
+    "VoidRound",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +163,7 @@ class SpotsScanned:
 
 @dataclass(frozen=True, slots=True)
 class ConfirmWagers:
-    """"No more bets" with the wager reader down: the dealer has checked the wagers on the screen
+    """ "No more bets" with the wager reader down: the dealer has checked the wagers on the screen
     against the chips on the spots, and they close as shown (RULES.md §8.23)."""
 
 
@@ -164,9 +187,26 @@ class DealerSignOut:
     """The house dealer leaves the table; its rounds from now on name no dealer until one signs in."""
 
 
-SessionInput = (BankAccepted | BankRefused | ShoeLoaded | CutCardReached | CardsUnread | KeyCard
-                | SettlementConfirmed | VoidRound | RekeyCard | DiscardMisdeal | ConfirmPeek | SpotReading | ReaderSpots
-                | SpotsScanned | AcceptPayout | DealerSignIn | DealerSignOut | ConfirmWagers)
+SessionInput = (
+    BankAccepted
+    | BankRefused
+    | ShoeLoaded
+    | CutCardReached
+    | CardsUnread
+    | KeyCard
+    | SettlementConfirmed
+    | VoidRound
+    | RekeyCard
+    | DiscardMisdeal
+    | ConfirmPeek
+    | SpotReading
+    | ReaderSpots
+    | SpotsScanned
+    | AcceptPayout
+    | DealerSignIn
+    | DealerSignOut
+    | ConfirmWagers
+)
 
 
 Signed = KeyCard | ConfirmPeek | VoidRound | DiscardMisdeal | RekeyCard | AcceptPayout

@@ -1,4 +1,5 @@
 """Operations of the table session, frozen for the journal beside the round's own operations."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,6 +11,8 @@ from dealer_assist.rules.operations import Operation
 from dealer_assist.rules.refusals import Refusal
 from dealer_assist.table.session_inputs import ScanFor
 from dealer_assist.table.spots import Spot
+
+__all__ = ["PayoutDifference", "ReaderBackDiffers", "TableOperation"]
 
 
 @dataclass(frozen=True, slots=True)

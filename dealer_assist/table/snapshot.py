@@ -4,6 +4,7 @@ The screens hold no rule logic: everything they show or enable is read here from
 tracker, once per change, into frozen records. The hole card stays None until the tracker
 reveals it, so no screen can show it early.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -29,6 +30,19 @@ from dealer_assist.table.session import TableSession, TableState
 from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.session_operations import ChipsAwaited, MispayAccepted, PayoutDifference
 from dealer_assist.table.spots import Spot, SpotKind
+
+__all__ = [
+    "Attention",
+    "AttentionKind",
+    "Decisions",
+    "HandView",
+    "LeftOut",
+    "ReaderView",
+    "SeatView",
+    "SpotView",
+    "TableSnapshot",
+    "build_table_snapshot",
+]
 
 
 class AttentionKind(StrEnum):
@@ -89,7 +103,9 @@ class SeatView:
     action_button: bool
     acting: bool
     net: Cents | None  # after settlement, for seats that had a wager
-    lucky_cards: tuple[Card, ...] = ()  # once dealt: its first two cards and the up card, which decide a Lucky Lucky (RULES.md §2.17)
+    lucky_cards: tuple[
+        Card, ...
+    ] = ()  # once dealt: its first two cards and the up card, which decide a Lucky Lucky (RULES.md §2.17)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +262,9 @@ class TableSnapshot:
     settled_early: frozenset[tuple[int, int, Wager]] = frozenset()  # (seat, hand, wager) settled before the end
     reader: ReaderView | None = None  # a table whose wager reader reads spots, or found something this round
     house_dealer: str | None = None  # the house dealer signed in (RULES.md §8.25)
-    last_round: tuple[LastRound, ...] = ()  # while betting is open: each keyed seat that wagered in the round closed last
+    last_round: tuple[
+        LastRound, ...
+    ] = ()  # while betting is open: each keyed seat that wagered in the round closed last
     devices: tuple[DeviceState, ...] = ()  # each device's state, as the table's owner knows it
 
     @property
@@ -272,7 +290,7 @@ class TableSnapshot:
 
     @property
     def table_again(self) -> tuple[PlaceWager, ...]:
-        """"Same as last round" for the whole table: the last round's wagers again on every seat
+        """ "Same as last round" for the whole table: the last round's wagers again on every seat
         that wagered then and holds no wager yet (a seat keyed already keeps what it holds)."""
         return tuple(event for last in self.last_round if not _wagered(self.seat(last.seat)) for event in last.again)
 
@@ -285,11 +303,23 @@ def _hand_views(tracker: RoundTracker, seat: int, acting: tuple[int | None, int 
     views = []
     for index, hand in enumerate(tracker.hands.get(seat, [])):
         total = hand.total
-        status = standing(hand.cards, tracker.profile, from_split=hand.from_split).status if len(hand.cards) >= 2 else None
-        views.append(HandView(
-            index, tuple(hand.cards), total.value, total.soft, status, hand.stake, hand.double,
-            hand.surrendered, hand.ended, acting == (seat, index),
-        ))
+        status = (
+            standing(hand.cards, tracker.profile, from_split=hand.from_split).status if len(hand.cards) >= 2 else None
+        )
+        views.append(
+            HandView(
+                index,
+                tuple(hand.cards),
+                total.value,
+                total.soft,
+                status,
+                hand.stake,
+                hand.double,
+                hand.surrendered,
+                hand.ended,
+                acting == (seat, index),
+            )
+        )
     return tuple(views)
 
 
@@ -311,8 +341,14 @@ def _decisions(tracker: RoundTracker) -> Decisions:
     seat, hand = wait.seat, wait.hand
     low, high = tracker.double_range(seat, hand)
     less = low < high and tracker.can(Decide(seat, hand, Action.DOUBLE, low))
-    return Decisions(seat, hand, **{a.value: tracker.can(Decide(seat, hand, a)) for a in Action},
-                     double_for_less=less, double_min=low if less else 0, double_max=high if less else 0)
+    return Decisions(
+        seat,
+        hand,
+        **{a.value: tracker.can(Decide(seat, hand, a)) for a in Action},
+        double_for_less=less,
+        double_min=low if less else 0,
+        double_max=high if less else 0,
+    )
 
 
 def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) -> TableSnapshot:
@@ -339,7 +375,12 @@ def build_snapshot(tracker: RoundTracker, attention: Attention | None = None) ->
     pd = tracker.player_dealer
     bank = None if pd is None else BankView(pd.seat, pd.bank, banker_net(tracker.rows) if nets else None)
     if attention is None and tracker.hold is not None:
-        attention = Attention(_HOLDS[tracker.hold.reason], f"{tracker.hold.detail}; a floor supervisor checks the hole card by hand", "6.2", held=True)
+        attention = Attention(
+            _HOLDS[tracker.hold.reason],
+            f"{tracker.hold.detail}; a floor supervisor checks the hole card by hand",
+            "6.2",
+            held=True,
+        )
     return TableSnapshot(
         profile_id=tracker.profile.id,
         profile_title=tracker.profile.title,
@@ -370,8 +411,17 @@ def _table_view(session: TableSession) -> TableView:
     s = session.s
     open_round = session.tracker is not None and session.profile.player_dealer
     return TableView(
-        session.config.table_id, session.state, s.round_id, s.shoe_id, s.shoe_cards, s.new_shoe_due,
-        s.pd_turn if open_round else None, s.offer_seat, s.offer_turn, session.misdeal, tuple(session.unread),
+        session.config.table_id,
+        session.state,
+        s.round_id,
+        s.shoe_id,
+        s.shoe_cards,
+        s.new_shoe_due,
+        s.pd_turn if open_round else None,
+        s.offer_seat,
+        s.offer_turn,
+        session.misdeal,
+        tuple(session.unread),
         session.second_turn(),
     )
 
@@ -401,15 +451,23 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
     held = session.misdeal is not None or bool(session.unread)
     if table.unread and attention is None:
         more = f" (and {len(table.unread) - 1} more after it)" if len(table.unread) > 1 else ""
-        attention = Attention(AttentionKind.MISREAD, f"shoe card {table.unread[0]} left the shoe unread{more}: "
-                              "a floor supervisor names it", "6.1", held=True)
+        attention = Attention(
+            AttentionKind.MISREAD,
+            f"shoe card {table.unread[0]} left the shoe unread{more}: a floor supervisor names it",
+            "6.1",
+            held=True,
+        )
     if tracker is not None:
         if session.misdeal is not None and attention is None:
             error = tracker.verify(CardDrawn(session.misdeal))
             message = error.message if error is not None else "the card is held for a supervisor"
-            attention = Attention(AttentionKind.MISDEAL, f"{card_text(session.misdeal)} held: {message}; a floor supervisor "
-                                  "discards it (Supervisor, Corrections), then the round goes on",
-                                  error.rule if error is not None else "6.1", held=True)
+            attention = Attention(
+                AttentionKind.MISDEAL,
+                f"{card_text(session.misdeal)} held: {message}; a floor supervisor "
+                "discards it (Supervisor, Corrections), then the round goes on",
+                error.rule if error is not None else "6.1",
+                held=True,
+            )
         snapshot = build_snapshot(tracker, attention)
         reader = reader_view(session)
         closes = snapshot.closes_betting and not (reader is not None and reader.problems)
@@ -417,26 +475,59 @@ def build_table_snapshot(session: TableSession, attention: Attention | None = No
         if decisions.seat is not None and session.reader.reads(Spot(decisions.seat, SpotKind.BASE)):
             # the chips added on the spot are the double: no keypad (RULES.md §8.23)
             decisions = replace(decisions, double_for_less=False, double_min=0, double_max=0)
-        snapshot = replace(snapshot, table=table, reader=reader, house_dealer=session.s.dealer, takes_card=session.takes_card(),
-                           closes_betting=closes, decisions=decisions, last_round=last_round(session, tracker))
+        snapshot = replace(
+            snapshot,
+            table=table,
+            reader=reader,
+            house_dealer=session.s.dealer,
+            takes_card=session.takes_card(),
+            closes_betting=closes,
+            decisions=decisions,
+            last_round=last_round(session, tracker),
+        )
         if not held:
             return snapshot
         # Nothing the dealer keys goes before the held card: dimmed until a supervisor resolves the hold.
-        return replace(snapshot, prompt=table_prompt(session), held=True,
-                       decisions=Decisions(snapshot.decisions.seat, snapshot.decisions.hand), closes_betting=False)
+        return replace(
+            snapshot,
+            prompt=table_prompt(session),
+            held=True,
+            decisions=Decisions(snapshot.decisions.seat, snapshot.decisions.hand),
+            closes_betting=False,
+        )
     if session.misdeal is not None and attention is None:
-        attention = Attention(AttentionKind.MISDEAL, f"{card_text(session.misdeal)} came out of the shoe before the round: call a floor "
-                              "supervisor, who discards it on the supervisor's screen", "6.1", held=True)
+        attention = Attention(
+            AttentionKind.MISDEAL,
+            f"{card_text(session.misdeal)} came out of the shoe before the round: call a floor "
+            "supervisor, who discards it on the supervisor's screen",
+            "6.1",
+            held=True,
+        )
     profile = session.profile
     return TableSnapshot(
-        profile_id=profile.id, profile_title=profile.title, phase=None, need=None,
+        profile_id=profile.id,
+        profile_title=profile.title,
+        phase=None,
+        need=None,
         prompt=table_prompt(session),
-        seats=tuple(SeatView(seat, 0, 0, 0, 0, (), False, False, seat == table.offer_seat, None)
-                    for seat in range(1, session.seats + 1)),
-        dealer=DealerHandView((), None, False, None, False), bank=None, action_seat=None,
-        decisions=Decisions(), takes_card=False, next_card_is_hole_card=False, lucky_lucky_offered=profile.lucky_lucky,
+        seats=tuple(
+            SeatView(seat, 0, 0, 0, 0, (), False, False, seat == table.offer_seat, None)
+            for seat in range(1, session.seats + 1)
+        ),
+        dealer=DealerHandView((), None, False, None, False),
+        bank=None,
+        action_seat=None,
+        decisions=Decisions(),
+        takes_card=False,
+        next_card_is_hole_card=False,
+        lucky_lucky_offered=profile.lucky_lucky,
         player_dealer_game=profile.player_dealer,
-        settlement=(), fees=(0, 0), attention=attention, table=table, held=held, reader=reader_view(session),
+        settlement=(),
+        fees=(0, 0),
+        attention=attention,
+        table=table,
+        held=held,
+        reader=reader_view(session),
         house_dealer=session.s.dealer,
     )
 
@@ -449,18 +540,31 @@ def reader_view(session: TableSession) -> ReaderView | None:
     if not reader.spots and not found.late and not found.differences and not found.mispays and not faulted and not down:
         return None
     betting = tracker is not None and tracker.phase is Phase.BETTING
-    problems = {problem.reading.spot: problem for problem in reader.problems(tracker)} if tracker is not None and betting else {}
+    problems = (
+        {problem.reading.spot: problem for problem in reader.problems(tracker)}
+        if tracker is not None and betting
+        else {}
+    )
     spots = {**found.late, **reader.readings()}
     late = reader.late_chips(tracker) if tracker is not None else {}
     views = tuple(
-        SpotView(reading, problems.get(spot),
-                 must_hold(tracker, spot) if tracker is not None and spot in found.late else None,
-                 found.differences.get(spot), late.get(spot, 0))
+        SpotView(
+            reading,
+            problems.get(spot),
+            must_hold(tracker, spot) if tracker is not None and spot in found.late else None,
+            found.differences.get(spot),
+            late.get(spot, 0),
+        )
         for spot, reading in sorted(spots.items(), key=lambda item: (item[0].seat or 0, item[0].kind.value))
     )
-    return ReaderView(views, found.awaited, tuple(found.mispays),
-                      checks_payouts=bool(reader.spots) and session.profile.payout_check is PayoutCheck.HOLD,
-                      faulted=faulted, down=down)
+    return ReaderView(
+        views,
+        found.awaited,
+        tuple(found.mispays),
+        checks_payouts=bool(reader.spots) and session.profile.payout_check is PayoutCheck.HOLD,
+        faulted=faulted,
+        down=down,
+    )
 
 
 def last_round(session: TableSession, tracker: RoundTracker) -> tuple[LastRound, ...]:
@@ -480,7 +584,9 @@ def last_round(session: TableSession, tracker: RoundTracker) -> tuple[LastRound,
             amount = last.get(kind.value, 0)
             if not amount:
                 continue
-            error = tracker.seat_refusal(seat) or tracker.wager_refusal(PlaceWager(seat, kind, amount), fits.get(WagerKind.BASE, 0))
+            error = tracker.seat_refusal(seat) or tracker.wager_refusal(
+                PlaceWager(seat, kind, amount), fits.get(WagerKind.BASE, 0)
+            )
             if error is None:
                 fits[kind] = amount
             else:

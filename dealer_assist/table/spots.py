@@ -4,10 +4,13 @@ A seat has a base, a Lucky Lucky, a Buster and an insurance spot (`3.base`, `3.l
 `3.ins`); the player-dealer's bank is `pd.bank`. Names are exact: `3.BASE`, `03.base` and
 `pd.base` are not spots.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+
+__all__ = ["BANK", "KIND_NAMES", "Spot", "SpotKind", "layout", "parse_spot"]
 
 PLAYER_DEALER = "pd"
 
@@ -21,6 +24,14 @@ class SpotKind(StrEnum):
 
 
 SEAT_KINDS = (SpotKind.BASE, SpotKind.LUCKY_LUCKY, SpotKind.BUSTER, SpotKind.INSURANCE)
+# Each kind as the screens and messages name it; the wire's names are the kinds' values.
+KIND_NAMES = {
+    SpotKind.BASE: "Base",
+    SpotKind.LUCKY_LUCKY: "Lucky Lucky",
+    SpotKind.BUSTER: "Buster",
+    SpotKind.INSURANCE: "Insurance",
+    SpotKind.BANK: "Bank",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +49,13 @@ class Spot:
 
     def __str__(self) -> str:
         return f"{PLAYER_DEALER if self.seat is None else self.seat}.{self.kind.value}"
+
+    @property
+    def words(self) -> str:
+        """The spot as a person reads it: "seat 3's base", "the player-dealer's bank"."""
+        owner = "the player-dealer's" if self.seat is None else f"seat {self.seat}'s"
+        name = KIND_NAMES[self.kind]
+        return f"{owner} {name if name == 'Lucky Lucky' else name.lower()}"
 
 
 BANK = Spot(None, SpotKind.BANK)

@@ -4,6 +4,7 @@ Those who play at a table or emulate its devices ask its owner (`TableController
 these facts, never the live session: the open round comes as a replica, on which a player model
 may try its moves, so the table itself changes only by the inputs its owner takes.
 """
+
 from __future__ import annotations
 
 import copy
@@ -20,6 +21,8 @@ from dealer_assist.table.session_inputs import SpotReading
 from dealer_assist.table.session_operations import PayoutDifference
 from dealer_assist.table.snapshot import table_prompt
 from dealer_assist.table.spots import Spot, parse_spot
+
+__all__ = ["TableFacts", "table_facts"]
 
 
 @dataclass(frozen=True)
@@ -60,14 +63,28 @@ class TableFacts:
 def table_facts(session: TableSession) -> TableFacts:
     """The facts of `session` now; nothing in them is shared with it."""
     s, tracker, reader = session.s, session.tracker, session.reader
-    readings = {parse_spot(name): SpotReading(parse_spot(name), chips, total, alien)
-                for name, (chips, total, alien) in s.readings.items()}
+    readings = {
+        parse_spot(name): SpotReading(parse_spot(name), chips, total, alien)
+        for name, (chips, total, alien) in s.readings.items()
+    }
     replica = copy.deepcopy(tracker, {id(tracker.profile): tracker.profile}) if tracker is not None else None
     return TableFacts(
-        state=session.state, prompt=table_prompt(session), profile=session.profile, seats=session.seats,
-        round_id=s.round_id, shoe_id=s.shoe_id, shoe_decks=s.shoe_decks, shoe_cards=s.shoe_cards,
-        new_shoe_due=s.new_shoe_due, offer_seat=s.offer_seat, declined=tuple(s.declined), round=replica,
-        round_inputs=tuple(session.round_inputs), reader_spots=reader.spots, readings=readings,
+        state=session.state,
+        prompt=table_prompt(session),
+        profile=session.profile,
+        seats=session.seats,
+        round_id=s.round_id,
+        shoe_id=s.shoe_id,
+        shoe_decks=s.shoe_decks,
+        shoe_cards=s.shoe_cards,
+        new_shoe_due=s.new_shoe_due,
+        offer_seat=s.offer_seat,
+        declined=tuple(s.declined),
+        round=replica,
+        round_inputs=tuple(session.round_inputs),
+        reader_spots=reader.spots,
+        readings=readings,
         settling=reader.settling(tracker) if tracker is not None else {},
-        chips_awaited=reader.round.awaited is not None, differences=dict(reader.round.differences),
+        chips_awaited=reader.round.awaited is not None,
+        differences=dict(reader.round.differences),
     )

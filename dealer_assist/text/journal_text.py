@@ -1,6 +1,7 @@
 """How journal records read for a supervisor: plain words for inputs and operations, amounts in
 dollars, cards with suit symbols, hands and cards counted from 1 as people count them (the journal
 counts from 0), times to the millisecond. Used by the table's screens, its report and the pit's pages."""
+
 from __future__ import annotations
 
 import re
@@ -8,12 +9,14 @@ from datetime import datetime
 from typing import Any
 
 from dealer_assist.history.recall import HIDDEN
-from dealer_assist.rules.counts import count
 
 # A card's words are the rules' own, for the dealer's prompt too; named here for the screens and pages.
 from dealer_assist.rules.cards import card_text, parse_card
+from dealer_assist.rules.counts import count
 from dealer_assist.rules.money import Cents
 from dealer_assist.text.record_words import QUIET_FIELDS, field_value, money_text, wager_name
+
+__all__ = ["RED_SUITS", "card_code", "clock", "money", "signed_units", "stamp", "units", "words"]
 
 RED_SUITS = frozenset("HD")
 CARD_FIELDS = frozenset({"card", "was", "now"})
@@ -41,8 +44,11 @@ def card_code(code: str) -> str:
 
 def _readings(reads: list[dict[str, Any]]) -> str:
     """A scan's readings: how many spots, and those that hold chips ("28 spots: 3.base $25, 4.ll $5")."""
-    held = [f"{r['spot']} {money(r['amount'])}" + (f" + {r['alien']} alien" if r.get("alien") else "")
-            for r in reads if r.get("amount") or r.get("alien")]
+    held = [
+        f"{r['spot']} {money(r['amount'])}" + (f" + {r['alien']} alien" if r.get("alien") else "")
+        for r in reads
+        if r.get("amount") or r.get("alien")
+    ]
     return count(len(reads), "spot") + (f": {', '.join(held)}" if held else ", all empty")
 
 
@@ -67,8 +73,11 @@ def describe(data: dict[str, Any]) -> str:
     dealers = "seat" in data and data["seat"] is None
     typed = FREE_TEXT_FIELDS if "supervisor" in data else frozenset()  # a reason without a supervisor is a code
     order = [*FIRST_FIELDS, *(key for key in data if key not in FIRST_FIELDS + LAST_FIELDS), *LAST_FIELDS]
-    fields = [f"{FIELD_NAMES.get(key, key.replace('_', ' '))} {_value(key, data[key], typed)}" for key in order
-              if key in data and key not in QUIET_FIELDS and data[key] is not None and not (dealers and key == "hand")]
+    fields = [
+        f"{FIELD_NAMES.get(key, key.replace('_', ' '))} {_value(key, data[key], typed)}"
+        for key in order
+        if key in data and key not in QUIET_FIELDS and data[key] is not None and not (dealers and key == "hand")
+    ]
     fields = ["dealer", *fields] if dealers else fields
     return words(str(data.get("type", "?"))) + ("  ·  " + " · ".join(fields) if fields else "")
 

@@ -1,16 +1,36 @@
 """What the wager reader found, in words (RULES.md §8.22-8.24): chips that are no wager, a late
 change, a payout difference and a mispay, as the seats, the recall and the dispute report say them.
 With `seat` the words start with the seat ("Seat 3 · Base ..."); a seat's own panel leaves it out."""
+
 from __future__ import annotations
 
 from dealer_assist.rules.counts import count as counted
 from dealer_assist.rules.money import Cents
 from dealer_assist.table.readings import ReadingIssue, SpotProblem
-from dealer_assist.table.spots import Spot, SpotKind
+from dealer_assist.table.spots import KIND_NAMES, Spot, SpotKind
 from dealer_assist.text.record_words import money_text
 
-SPOT_NAMES = {SpotKind.BASE: "Base", SpotKind.LUCKY_LUCKY: "Lucky Lucky", SpotKind.BUSTER: "Buster",
-              SpotKind.INSURANCE: "Insurance", SpotKind.BANK: "Bank"}
+__all__ = [
+    "CHECK_SKIPPED",
+    "CONFIRM_ACTION",
+    "CONFIRM_QUESTION",
+    "DOWN_BETTING",
+    "SPOT_NAMES",
+    "confirm_detail",
+    "faulted_note",
+    "faulted_prompt",
+    "faulted_unchecked",
+    "late_change",
+    "late_chips_back",
+    "mispay",
+    "payout_difference",
+    "reader_back",
+    "reader_light",
+    "reading_problem",
+    "spot_name",
+]
+
+SPOT_NAMES = KIND_NAMES
 
 
 def spot_name(spot: Spot, seat: bool = True) -> str:
@@ -118,13 +138,16 @@ def reader_light(faulted: tuple[Spot, ...]) -> str | None:
 def confirm_detail(wagers: list[tuple[int, Cents]]) -> str:
     """What the dealer checks before the wagers close with the reader down: each seat's wagers shown."""
     shown = ", ".join(f"seat {seat} {money_text(amount)}" for seat, amount in wagers) or "no wagers"
-    return (f"The chips cannot be read. Check each wager on the screen against the chips on its spots: {shown}. "
-            "Key any that differ before you confirm.")
+    return (
+        f"The chips cannot be read. Check each wager on the screen against the chips on its spots: {shown}. "
+        "Key any that differ before you confirm."
+    )
 
 
 def reader_back(differences: list[tuple[Spot, Cents, Cents]], betting: bool) -> str:
     """The reader's first scan after its outage, where it differs from the table (spot, on the table, read)."""
-    lines = "; ".join(f"{spot_name(spot)}: {money_text(held)} read, {money_text(due)} on the table"
-                      for spot, due, held in differences)
+    lines = "; ".join(
+        f"{spot_name(spot)}: {money_text(held)} read, {money_text(due)} on the table" for spot, due, held in differences
+    )
     then = "The chips read are the wagers now" if betting else "The closed wagers stand: check these spots"
     return f"its scan differs from the table: {lines}. {then}"

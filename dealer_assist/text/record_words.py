@@ -1,13 +1,16 @@
 """How journal records read for a person, wherever they are printed: amounts as currency (the
 journal keeps cents in inputs and operations, currency units in ledgers), hands and cards counted
 from 1 (the journal and JSON count from 0, as ROUND-FILE.md says), wagers by their names."""
+
 from __future__ import annotations
 
 from typing import Any
 
-from dealer_assist.rules.money import Cents
+from dealer_assist.rules.money import Cents, format_money
 from dealer_assist.rules.outcomes import Result
 from dealer_assist.rules.settlement import Wager
+
+__all__ = ["RESULT_WORDS", "WAGER_NAMES", "amount_text", "money_text", "result_word", "wager_name"]
 
 CENTS_FIELDS = frozenset({"amount", "bank", "player_fees", "player_dealer_fee", "player_dealer_net", "held", "due"})
 COUNTED_FIELDS = frozenset({"hand", "index"})
@@ -31,9 +34,7 @@ RESULT_WORDS = {
 
 def money_text(cents: Cents, signed: bool = False) -> str:
     """$25 or $2.50: cents only when there are some."""
-    sign = "-" if cents < 0 else "+" if signed and cents > 0 else ""
-    units, rest = divmod(abs(cents), 100)
-    return f"{sign}${units:,}" + (f".{rest:02d}" if rest else "")
+    return format_money(cents, signed)
 
 
 def amount_text(units: float, signed: bool = False) -> str:

@@ -1,5 +1,6 @@
 """One recalled round as immutable text rows: what the recall screen steps through and what the
 dispute report prints and the pit's recall page shows, built once from `recall` so they never disagree."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,6 +10,8 @@ from dealer_assist.table.spots import parse_spot
 from dealer_assist.text.journal_text import card_code, clock, describe, signed_units, stamp, units
 from dealer_assist.text.reader_words import late_change, mispay
 from dealer_assist.text.record_words import result_word, wager_name
+
+__all__ = ["Evidence", "HANDS_HEAD", "LEDGER_HEAD", "RoundStory", "story"]
 
 LEDGER_HEAD = ("Seat", "Hand", "Wager", "Stake", "Result", "In action", "Amount")
 HANDS_HEAD = ("Whose", "Hand", "Cards", "Total")
@@ -60,7 +63,7 @@ class HandRow:
 
     @property
     def whose(self) -> str:
-        """"Dealer", or the seat and its hand: "Seat 5 hand 1"."""
+        """ "Dealer", or the seat and its hand: "Seat 5 hand 1"."""
         return f"{self.owner} hand {self.hand}" if self.hand else self.owner
 
 
@@ -97,8 +100,12 @@ class RoundStory:
     def heading(self) -> tuple[str, ...]:
         """The round's heading, part by part, as the recall screen, `journal recall` and the pit's
         recall page each join them: which round, when, its records and who dealt it."""
-        return (self.title, self.span, f"records {self.records}",
-                f"dealt by {self.dealers}" if self.dealers else "no dealer signed in")
+        return (
+            self.title,
+            self.span,
+            f"records {self.records}",
+            f"dealt by {self.dealers}" if self.dealers else "no dealer signed in",
+        )
 
 
 def _state(entry: dict[str, Any]) -> str:
@@ -111,8 +118,10 @@ def _steps(entry: dict[str, Any]) -> tuple[Step, ...]:
     caused: dict[int, list[str]] = {}
     for op in entry["operations"]:
         caused.setdefault(op["seq"], []).append(describe(op))
-    return tuple(Step(event["seq"], clock(event["wall"]), describe(event), tuple(caused.get(event["seq"], ())))
-                 for event in entry["inputs"])
+    return tuple(
+        Step(event["seq"], clock(event["wall"]), describe(event), tuple(caused.get(event["seq"], ())))
+        for event in entry["inputs"]
+    )
 
 
 def _correction(fix: dict[str, Any]) -> Evidence:
@@ -130,7 +139,9 @@ def _device(record: dict[str, Any]) -> Evidence:
 def _refused(record: dict[str, Any]) -> Evidence:
     error = record["error"]
     rule = f" (rule {error['rule']})" if error.get("rule") else ""
-    return Evidence(record["seq"], clock(record["wall"]), f"{describe(record['input'])}  —  refused{rule}: {error['message']}")
+    return Evidence(
+        record["seq"], clock(record["wall"]), f"{describe(record['input'])}  —  refused{rule}: {error['message']}"
+    )
 
 
 def _total(total: int, status: str, doubled: bool = False, surrendered: bool = False) -> str:
@@ -144,30 +155,55 @@ def _hands(ledger: dict[str, Any] | None) -> tuple[HandRow, ...]:
     if not ledger:
         return ()
     dealer = ledger["dealer"]
-    rows = [HandRow("Dealer", "", " ".join(card_code(c) for c in dealer["cards"]), _total(dealer["total"], dealer["status"]))]
-    rows += [HandRow(f"Seat {h['seat']}", str(h["hand"] + 1), " ".join(card_code(c) for c in h["cards"]),
-                     _total(h["total"], h["status"], h["doubled"], h["surrendered"])) for h in ledger["hands"]]
+    rows = [
+        HandRow(
+            "Dealer", "", " ".join(card_code(c) for c in dealer["cards"]), _total(dealer["total"], dealer["status"])
+        )
+    ]
+    rows += [
+        HandRow(
+            f"Seat {h['seat']}",
+            str(h["hand"] + 1),
+            " ".join(card_code(c) for c in h["cards"]),
+            _total(h["total"], h["status"], h["doubled"], h["surrendered"]),
+        )
+        for h in ledger["hands"]
+    ]
     return tuple(rows)
 
 
 def _ledger(ledger: dict[str, Any] | None) -> tuple[tuple[LedgerRow, ...], tuple[tuple[str, str], ...], str | None]:
     if not ledger:
         return (), (), None
-    rows = tuple(LedgerRow(str(row["seat"]), str(row["hand"] + 1), wager_name(row["wager"]), units(row["stake"]),
-                           result_word(row["result"]), units(row["in_action"]), signed_units(row["amount"]))
-                 for row in ledger["settlements"])
+    rows = tuple(
+        LedgerRow(
+            str(row["seat"]),
+            str(row["hand"] + 1),
+            wager_name(row["wager"]),
+            units(row["stake"]),
+            result_word(row["result"]),
+            units(row["in_action"]),
+            signed_units(row["amount"]),
+        )
+        for row in ledger["settlements"]
+    )
     nets = tuple((f"Seat {seat}", signed_units(net["net"])) for seat, net in ledger["seats"].items())
     pd = ledger["player_dealer"]
     return rows, nets, None if pd is None else f"Seat {pd['seat']} {signed_units(pd['net'])}"
 
 
 def _late_change(op: dict[str, Any]) -> Evidence:
-    return Evidence(op["seq"], clock(op["wall"]), late_change(parse_spot(op["spot"]), op["held"], op["due"], op["alien"]))
+    return Evidence(
+        op["seq"], clock(op["wall"]), late_change(parse_spot(op["spot"]), op["held"], op["due"], op["alien"])
+    )
 
 
 def _mispay(op: dict[str, Any]) -> Evidence:
-    return Evidence(op["seq"], clock(op["wall"]), mispay(parse_spot(op["spot"]), op["held"], op["due"], op["supervisor"],
-                                                         op["reason"]))
+    return Evidence(
+        op["seq"],
+        clock(op["wall"]),
+        mispay(parse_spot(op["spot"]), op["held"], op["due"], op["supervisor"], op["reason"]),
+    )
 
 
 def story(entry: dict[str, Any]) -> RoundStory:
@@ -176,12 +212,21 @@ def story(entry: dict[str, Any]) -> RoundStory:
     pd = (entry["ledger"] or {}).get("player_dealer")
     first, last = entry["records"]
     return RoundStory(
-        round_id=entry["round_id"], state=_state(entry), started=stamp(entry["started"]), ended=stamp(entry["ended"]),
-        records=f"#{first}–#{last}", steps=_steps(entry),
-        refused=tuple(_refused(r) for r in entry["refused"]), devices=tuple(_device(d) for d in entry["devices"]),
+        round_id=entry["round_id"],
+        state=_state(entry),
+        started=stamp(entry["started"]),
+        ended=stamp(entry["ended"]),
+        records=f"#{first}–#{last}",
+        steps=_steps(entry),
+        refused=tuple(_refused(r) for r in entry["refused"]),
+        devices=tuple(_device(d) for d in entry["devices"]),
         corrections=tuple(_correction(fix) for fix in entry["corrections"]),
-        ledger=rows, seat_nets=nets, player_dealer_net=pd_net, hands=_hands(entry["ledger"]),
+        ledger=rows,
+        seat_nets=nets,
+        player_dealer_net=pd_net,
+        hands=_hands(entry["ledger"]),
         bank=None if pd is None else f"Seat {pd['seat']} banks {units(pd['bank'])}",
         dealers=", ".join(entry.get("dealers", ())) or None,
         late_changes=tuple(_late_change(op) for op in entry.get("late_changes", ())),
-        mispays=tuple(_mispay(op) for op in entry.get("mispays", ())))
+        mispays=tuple(_mispay(op) for op in entry.get("mispays", ())),
+    )

@@ -1,4 +1,5 @@
 """The camera adapter: frames in, per-frame readings and placement changes out."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator

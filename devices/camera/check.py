@@ -8,6 +8,7 @@ shoe did not deal it is one, named with the card the shoe reported in that place
 come and go between frames, so a difference counts once it has lasted `settle_frames` frames, and
 each round starts from a cleared felt (the last round's cards are collected).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -18,6 +19,8 @@ from dealer_assist.table.snapshot import TableSnapshot
 from devices.camera.mismatch import Mismatch, MismatchKind, compare_placements
 from devices.camera.placements import PlacementTracker
 from devices.camera.reader import FrameReading
+
+__all__ = ["CameraCheck", "CameraVerdict", "reported_by_zone"]
 
 DEFAULT_SETTLE_FRAMES = 10
 DEALER, DISCARD = "dealer", "discard"
@@ -48,13 +51,19 @@ def describe(mismatches: Sequence[Mismatch], snap: TableSnapshot) -> str:
     lines = []
     for m in mismatches:
         if m.kind is MismatchKind.WRONG_ZONE:
-            lines.append(f"{m.card}: the shoe dealt it to {_place(m.expected_zone, snap, m.card)}, "
-                         f"the camera sees it at {_place(m.seen_zone, snap)}")
+            lines.append(
+                f"{m.card}: the shoe dealt it to {_place(m.expected_zone, snap, m.card)}, "
+                f"the camera sees it at {_place(m.seen_zone, snap)}"
+            )
         elif m.kind is MismatchKind.EXTRA_ON_TABLE and unseen.get(m.seen_zone):
             read = unseen[m.seen_zone].pop(0)
-            lines.append(f"{_place(m.seen_zone, snap, read).capitalize()}: the shoe read {read}, the camera sees {m.card}")
+            lines.append(
+                f"{_place(m.seen_zone, snap, read).capitalize()}: the shoe read {read}, the camera sees {m.card}"
+            )
         elif m.kind is MismatchKind.EXTRA_ON_TABLE:
-            lines.append(f"{_place(m.seen_zone, snap).capitalize()}: the camera sees {m.card}, the shoe dealt no such card there")
+            lines.append(
+                f"{_place(m.seen_zone, snap).capitalize()}: the camera sees {m.card}, the shoe dealt no such card there"
+            )
     return "; ".join(lines)
 
 

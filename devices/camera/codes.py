@@ -1,4 +1,5 @@
 """Card codes as printed on the faces: `<rank><suit>` or `<rank><suit>.<deck>`, e.g. `TS`, `QH.0417`."""
+
 from __future__ import annotations
 
 import re

@@ -6,6 +6,7 @@ codes against pyzbar's 87% (under blur 99% against 70%), in about a tenth of the
 frame against 100 ms on one core), and neither misread a code. So zxing-cpp is the default; pyzbar,
 the decoder the device document names, stays selectable by name.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -4,6 +4,7 @@ The shoe knows which card left it and the round tracker knows whose turn it was;
 the card landed. When they disagree a person decides, so each difference becomes a record to show and
 journal, and nothing here guesses which side is right.
 """
+
 from __future__ import annotations
 
 from collections import Counter

@@ -4,6 +4,7 @@ One frame can misread or miss a card (a hand passing over it, a reflection); a r
 do so by chance, so only a run places it. A placed card is kept through short gaps and withdrawn only
 after it has been missing for `gone_frames` frames in a row (picked up, or moved to another zone).
 """
+
 from __future__ import annotations
 
 from collections import Counter

@@ -1,4 +1,5 @@
 """One frame in, the cards seen in each zone out."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,6 +10,8 @@ import numpy as np
 
 from devices.camera.codes import CardCode, parse_card_code
 from devices.camera.decoders import Decoder, Pixel, make_decoder
+
+__all__ = ["CardReader"]
 
 
 class ZoneLocator(Protocol):

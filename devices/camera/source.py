@@ -1,4 +1,5 @@
 """Frames from any OpenCV source: a device index, a video or still-image file, or a stream URL."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -9,6 +10,8 @@ import numpy as np
 
 from devices.errors import DeviceCode, DeviceError
 
+__all__ = ["CameraSource"]
+
 
 class CameraSource:
     """Opens on construction, so a bad source is reported before anything waits on it."""
@@ -18,7 +21,9 @@ class CameraSource:
         target = int(source) if isinstance(source, str) and source.isdigit() else source
         self._capture = cv2.VideoCapture(target)
         if not self._capture.isOpened():
-            raise DeviceError(DeviceCode.SOURCE_UNREADABLE, f"camera source {source!r} cannot be opened as a device, file or URL")
+            raise DeviceError(
+                DeviceCode.SOURCE_UNREADABLE, f"camera source {source!r} cannot be opened as a device, file or URL"
+            )
 
     def __iter__(self) -> Iterator[np.ndarray]:
         """BGR frames until the source ends (a file's last frame; a camera that stops answering)."""

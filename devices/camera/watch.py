@@ -9,6 +9,7 @@ its first frame, down when no frame has come for `SILENT_S` (the serial links' 3
 the source ended, and up again with the next frame; a frame that cannot be read (an empty image)
 is a fault, cleared by the next frame read.
 """
+
 from __future__ import annotations
 
 import threading
@@ -23,6 +24,8 @@ from dealer_assist.table.snapshot import TableSnapshot
 from devices.camera.check import CameraCheck, CameraVerdict
 from devices.camera.reader import CardReader, FrameReading
 
+__all__ = ["CameraWatch"]
+
 STOP_WITHIN_S = 2.0
 SILENT_S = 3.0
 WATCH_EVERY_S = 0.1
@@ -31,9 +34,16 @@ Note = Callable[[dict[str, Any]], None]
 
 
 class CameraWatch:
-    def __init__(self, frames: Iterable[np.ndarray], reader: CardReader, check: CameraCheck,
-                 snapshot: Callable[[], TableSnapshot], tell: Callable[[CameraVerdict], None],
-                 note: Note, last_read: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        frames: Iterable[np.ndarray],
+        reader: CardReader,
+        check: CameraCheck,
+        snapshot: Callable[[], TableSnapshot],
+        tell: Callable[[CameraVerdict], None],
+        note: Note,
+        last_read: Callable[[str], None],
+    ) -> None:
         self.frames = frames
         self.reader = reader
         self.check = check

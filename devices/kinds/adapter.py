@@ -1,15 +1,18 @@
 """What the shoe and peek adapters share: a link, its reader thread, events out, counts."""
+
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 
-from devices.wire.clock import MONOTONIC, Clock
 from devices.kinds.events import DeviceEvent, DeviceHello, FrameRejected, LinkChanged, LinkStats
+from devices.wire.clock import MONOTONIC, Clock
 from devices.wire.framing import Rejection
 from devices.wire.link import HostLink, LinkHandler, LinkState
 from devices.wire.messages import Hello, Message, Vocabulary
 from devices.wire.port import PortRunner
+
+__all__ = ["DeviceAdapter", "EventSink"]
 
 EventSink = Callable[[DeviceEvent], None]
 log = logging.getLogger(__name__)
@@ -18,7 +21,9 @@ log = logging.getLogger(__name__)
 class DeviceAdapter(LinkHandler):
     """Runs one device's link on its own thread and delivers typed events to `on_event` on that thread."""
 
-    def __init__(self, url: str, vocabulary: Vocabulary, on_event: EventSink, name: str, clock: Clock = MONOTONIC) -> None:
+    def __init__(
+        self, url: str, vocabulary: Vocabulary, on_event: EventSink, name: str, clock: Clock = MONOTONIC
+    ) -> None:
         self._sink = on_event
         self._link = HostLink(vocabulary, self)
         self._runner = PortRunner(url, self._link, name, clock)
@@ -61,7 +66,9 @@ class DeviceAdapter(LinkHandler):
     def message(self, message: Message) -> None:
         if isinstance(message, Hello):
             self._on_event(
-                DeviceHello(message.vendor, message.model, message.serial, message.firmware, message.proto, message.boot)
+                DeviceHello(
+                    message.vendor, message.model, message.serial, message.firmware, message.proto, message.boot
+                )
             )
         else:
             self.handle(message)

@@ -3,6 +3,7 @@
 Mapping these to the round tracker's inputs happens outside `devices`. No event carries the hole
 card: the peek device's answer is an outcome, never a rank or a suit.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,6 +14,28 @@ from dealer_assist.table.spots import Spot
 from devices.wire.framing import RejectReason
 from devices.wire.link import LinkState
 from devices.wire.messages import LidState, LockState
+
+__all__ = [
+    "CardSeen",
+    "CardUnread",
+    "CardsMissed",
+    "CutReached",
+    "DeviceEvent",
+    "DeviceFault",
+    "DeviceHello",
+    "FrameRejected",
+    "LidChanged",
+    "LinkChanged",
+    "LockChanged",
+    "ReadingsUntrusted",
+    "ScanCompleted",
+    "ShoeLoaded",
+    "SpotCleared",
+    "SpotRead",
+    "SpotsListed",
+    "WagersFault",
+    "WagersHello",
+]
 
 
 @dataclass(frozen=True, slots=True)

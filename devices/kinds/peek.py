@@ -3,6 +3,7 @@
 `NOREAD`, `NOCARD` and a timeout are outcomes in their own right: the caller sends the hand to a
 person, and nothing here ever guesses a Natural or its absence. The hole card is never known here.
 """
+
 from __future__ import annotations
 
 import threading
@@ -11,12 +12,14 @@ from dataclasses import dataclass, field
 from dealer_assist.rules.cards import TEN_VALUES
 from dealer_assist.rules.inputs import PeekResult
 from devices.kinds.adapter import DeviceAdapter, EventSink
-from devices.wire.clock import MONOTONIC, Clock
 from devices.kinds.events import DeviceFault
+from devices.wire.clock import MONOTONIC, Clock
 from devices.wire.link import LinkState
 from devices.wire.messages import PEEK_TO_HOST, Fault, Message, PeekAnswer, PeekRequest
 from devices.wire.messages import PeekResult as ResultFrame
 from devices.wire.timing import PEEK_TIMEOUT
+
+__all__ = ["PEEK_UP_RANKS", "PeekReader"]
 
 PEEK_UP_RANKS = frozenset({"A"} | TEN_VALUES)
 

@@ -1,11 +1,35 @@
 """The card shoe scanner (DEVICES.md §2): cards in order and once each, gaps named, card-stop control."""
+
 from __future__ import annotations
 
 from devices.kinds.adapter import DeviceAdapter, EventSink
+from devices.kinds.events import (
+    CardSeen,
+    CardsMissed,
+    CardUnread,
+    CutReached,
+    DeviceFault,
+    LidChanged,
+    LockChanged,
+    ShoeLoaded,
+)
 from devices.wire.clock import MONOTONIC, Clock
-from devices.kinds.events import CardSeen, CardsMissed, CardUnread, CutReached, DeviceFault, LidChanged, LockChanged, ShoeLoaded
-from devices.wire.messages import SHOE_TO_HOST, CardOut, CutCard, Fault, Heartbeat, Lid, Lock, LockState, Message, NewShoe, NoRead
+from devices.wire.messages import (
+    SHOE_TO_HOST,
+    CardOut,
+    CutCard,
+    Fault,
+    Heartbeat,
+    Lid,
+    Lock,
+    LockState,
+    Message,
+    NewShoe,
+    NoRead,
+)
 from devices.wire.timing import MAX_REPEATS, REPEAT_EVERY
+
+__all__ = ["ShoeScanner"]
 
 # A shoe that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.
 # Its HB count then runs ahead of the cards delivered while no ✓ frame comes: past this long, the

@@ -4,6 +4,7 @@ The readings are usable only once a scan has completed since the adapter started
 last went down and since the reader last powered up; the adapter sends SCAN after each of those.
 Every SPOT carries its spot's whole content, so no reading depends on an earlier one.
 """
+
 from __future__ import annotations
 
 import threading
@@ -13,15 +14,33 @@ from types import MappingProxyType
 
 from dealer_assist.table.spots import Spot
 from devices.kinds.adapter import DeviceAdapter, EventSink
-from devices.wire.clock import MONOTONIC, Clock
 from devices.kinds.events import (
-    Distrust, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed, WagersFault, WagersHello,
+    Distrust,
+    ReadingsUntrusted,
+    ScanCompleted,
+    SpotCleared,
+    SpotRead,
+    SpotsListed,
+    WagersFault,
+    WagersHello,
 )
+from devices.wire.clock import MONOTONIC, Clock
 from devices.wire.link import LinkState
 from devices.wire.messages import (
-    WAGERS_TO_HOST, Heartbeat, Message, ReaderFault, ReaderHello, Scan, Scanned, SpotClear, SpotContent, SpotList,
+    WAGERS_TO_HOST,
+    Heartbeat,
+    Message,
+    ReaderFault,
+    ReaderHello,
+    Scan,
+    Scanned,
+    SpotClear,
+    SpotContent,
+    SpotList,
 )
 from devices.wire.timing import MAX_REPEATS, REPEAT_EVERY
+
+__all__ = ["Readings", "WagerReader"]
 
 # A reader that has given up on a frame (5 repeats unacknowledged) sends only HB until it gets an ID.
 # It then owes the host a scan's answer, or SPOTs that would bring the host's chips to its HB count.

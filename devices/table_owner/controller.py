@@ -10,6 +10,7 @@ Reader threads never touch the table: `deliver`, `report` and the camera hand th
 `post`, which runs them on the owner thread. Headless, the owner is whoever calls `pump`; on the
 screen the Qt bridge installs a `post` that hops to the GUI thread (`run_on`).
 """
+
 from __future__ import annotations
 
 import queue
@@ -30,22 +31,31 @@ from dealer_assist.rules.operations import HoldReason
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.profile import PayoutCheck, Profile
 from dealer_assist.table import reader_faults
+from dealer_assist.table.device_state import Condition, Device, DeviceState
 from dealer_assist.table.journaled_table import Table, TableStopped
 from dealer_assist.table.pins import PinSetter, bench_pin
-from dealer_assist.table.device_state import Condition, Device, DeviceState
 from dealer_assist.table.roster import DEALERS_FILE, read_roster
 from dealer_assist.table.session import TableConfig, TableInput
-from dealer_assist.table.session_inputs import CardsUnread, ReaderSpots, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned
-from dealer_assist.table.session_operations import ReaderBackDiffers
+from dealer_assist.table.session_inputs import (
+    CardsUnread,
+    ReaderSpots,
+    ScanFor,
+    SettlementConfirmed,
+    SpotReading,
+    SpotsScanned,
+)
+from dealer_assist.table.session_operations import ReaderBackDiffers, TableOperation
 from dealer_assist.table.snapshot import Attention, AttentionKind, TableSnapshot, build_table_snapshot
 from dealer_assist.table.table_facts import TableFacts, table_facts
 from dealer_assist.text.reader_words import reader_back, reader_light
 from dealer_assist.text.record_words import money_text
-from devices.table_owner.device_status import DeviceStatus
 from devices.kinds.peek import PeekReader
 from devices.kinds.shoe import ShoeScanner
-from devices.table_owner.feed import DeviceFeed, DeviceNote, ReaderScanned
 from devices.kinds.wagers import WagerReader
+from devices.table_owner.device_status import DeviceStatus
+from devices.table_owner.feed import DeviceFeed, DeviceNote, ReaderScanned
+
+__all__ = ["Call", "TableController"]
 
 if TYPE_CHECKING:  # OpenCV and the decoders load only for a table with a camera
     import numpy as np
@@ -87,8 +97,14 @@ class TableController:
         self.snapshot: TableSnapshot = self._build()
 
     @classmethod
-    def open(cls, path: Path | str, config: TableConfig | None = None, *, named: Mapping[str, str] | None = None,
-             devices: dict[str, Any] | None = None) -> Self:
+    def open(
+        cls,
+        path: Path | str,
+        config: TableConfig | None = None,
+        *,
+        named: Mapping[str, str] | None = None,
+        devices: dict[str, Any] | None = None,
+    ) -> Self:
         """The one way a program opens a table to write to it (`run`, `bench`): the table at `path`,
         opened or created with `config`, owned by a new controller. Raises JournalInUse naming the
         process that holds the journal, InputError when a field the start `named` disagrees with
@@ -152,7 +168,8 @@ class TableController:
         return build_supervisor_snapshot(self._table, self._roster, recent)
 
     def dealer_roster(self) -> tuple[str, ...]:
-        """The house dealers' names (`dealers.txt` beside the journal), read each time the sign-in opens (RULES.md §8.25)."""
+        """The house dealers' names (`dealers.txt` beside the journal), read each time the sign-in opens (RULES.md
+        §8.25)."""
         return read_roster(self._table.path, DEALERS_FILE)
 
     def device_lights(self) -> dict[str, str]:
@@ -207,16 +224,23 @@ class TableController:
             self.feed = DeviceFeed(None, None, self.deliver)
         return self.feed
 
-    def watch_camera(self, frames: Iterable[np.ndarray], reader: CardReader, check: CameraCheck | None = None) -> CameraWatch:
+    def watch_camera(
+        self, frames: Iterable[np.ndarray], reader: CardReader, check: CameraCheck | None = None
+    ) -> CameraWatch:
         """The overhead camera's frames, checked against the round on a thread of their own."""
         from devices.camera.check import CameraCheck
         from devices.camera.watch import CameraWatch
 
         self._connecting(Device.CAMERA)
-        self.camera = CameraWatch(frames, reader, check or CameraCheck(), lambda: self.snapshot,
-                                  lambda verdict: self._post(lambda: self._camera_told(verdict)),
-                                  lambda body: self.deliver(DeviceNote(body)),
-                                  lambda what: self.devices.read(Device.CAMERA.label, what))
+        self.camera = CameraWatch(
+            frames,
+            reader,
+            check or CameraCheck(),
+            lambda: self.snapshot,
+            lambda verdict: self._post(lambda: self._camera_told(verdict)),
+            lambda body: self.deliver(DeviceNote(body)),
+            lambda what: self.devices.read(Device.CAMERA.label, what),
+        )
         return self.camera
 
     def start(self) -> None:
@@ -313,7 +337,7 @@ class TableController:
             self._input_read(event)
             self._publish()
 
-    def supervise(self, event: TableInput, pin: str) -> tuple[Any, ...]:
+    def supervise(self, event: TableInput, pin: str) -> tuple[TableOperation, ...]:
         """A floor supervisor's correction, PIN first; raises RuleError with the refusal."""
         try:
             ops = self._guarded(lambda: self._table.supervise(event, pin))
@@ -361,8 +385,9 @@ class TableController:
             self.attention = None
         elif self.reported is not None:
             reported, self.reported = self.reported, None
-            self.note_device({"device": "dealer", "type": "Acknowledged", "kind": reported.kind.value,
-                              "message": reported.message})
+            self.note_device(
+                {"device": "dealer", "type": "Acknowledged", "kind": reported.kind.value, "message": reported.message}
+            )
         self._publish()
 
     def refresh(self) -> None:
@@ -400,8 +425,11 @@ class TableController:
         if purpose is ScanFor.NO_MORE_BETS:
             return True
         tracker = session.tracker
-        return (session.profile.payout_check is PayoutCheck.HOLD and tracker is not None
-                and bool(session.reader.settling(tracker)))
+        return (
+            session.profile.payout_check is PayoutCheck.HOLD
+            and tracker is not None
+            and bool(session.reader.settling(tracker))
+        )
 
     def _take(self, item: Item) -> None:
         if isinstance(item, DeviceNote):
@@ -414,12 +442,16 @@ class TableController:
             self.submit(SpotsScanned(purpose, item.reads))
         elif isinstance(item, ReaderSpots) and reader_faults.unchanged(session.s, session.reader, item):
             return  # nothing changed: nothing to record
-        elif isinstance(item, SpotReading) and session.reader.reads(item.spot) and session.reader.reading(item.spot) == item:
+        elif (
+            isinstance(item, SpotReading)
+            and session.reader.reads(item.spot)
+            and session.reader.reading(item.spot) == item
+        ):
             return
         else:
             self.submit(item)  # a refusal is journaled and shown on the banner
 
-    def _reader_back(self, ops: tuple[Any, ...]) -> None:
+    def _reader_back(self, ops: tuple[TableOperation, ...]) -> None:
         """The reader's first scan after its outage differs from the table: the dealer is told
         which spots, until acknowledged (the differences are journaled with the scan)."""
         back = [(op.spot, op.due, op.held) for op in ops if isinstance(op, ReaderBackDiffers)]
@@ -470,8 +502,14 @@ class TableController:
             self.note_device({"device": "camera", "type": "CameraAgrees"})
             self.device_changed(Device.CAMERA, lambda state: state.read())
             return
-        self.note_device({"device": "camera", "type": "CameraMismatch", "message": verdict.message,
-                          "mismatches": [m.to_json() for m in verdict.mismatches]})
+        self.note_device(
+            {
+                "device": "camera",
+                "type": "CameraMismatch",
+                "message": verdict.message,
+                "mismatches": [m.to_json() for m in verdict.mismatches],
+            }
+        )
         self.device_changed(Device.CAMERA, lambda state: state.read(False, verdict.message, Condition.MISMATCH))
         self._reported(Attention(AttentionKind.MISMATCH, verdict.banner))
 
@@ -485,8 +523,10 @@ class TableController:
             self.halted = Attention(AttentionKind.JOURNAL, error.message, held=True)
             raise
         except JournalDamaged as error:
-            message = (f"the journal is damaged, the table has stopped: {error.verdict.message}. Dealer: deal no more and "
-                       "call a floor supervisor, who keeps this journal as evidence and opens the table on a new one")
+            message = (
+                f"the journal is damaged, the table has stopped: {error.verdict.message}. Dealer: deal no more and "
+                "call a floor supervisor, who keeps this journal as evidence and opens the table on a new one"
+            )
             self.halted = Attention(AttentionKind.JOURNAL, message, held=True)
             raise JournalError(JournalCode.JOURNAL_DAMAGED, message) from error
 
@@ -521,4 +561,3 @@ class TableController:
     def _sync(self) -> None:
         if self.feed is not None:
             self.feed.sync(self._table.session, stopped=self.halted is not None)
-

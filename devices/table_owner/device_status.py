@@ -1,6 +1,7 @@
 """Device link status as a plain object: reader threads report, the screens listen (no Qt here).
 
 Beside the devices, other links of the table (the card room's) put a status item on the same line."""
+
 from __future__ import annotations
 
 import threading
@@ -9,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from dealer_assist.table.device_state import DeviceState
+
+__all__ = ["DeviceLink", "DeviceStatus"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +55,9 @@ class DeviceStatus:
         self._set(name, lambda old: DeviceLink(name, ok, None, None, text))
 
     def read(self, name: str, what: str) -> None:
-        self._set(name, lambda old: replace(old or DeviceLink(name, True), up=True, last_read=what,
-                                            at=time.monotonic()))
+        self._set(
+            name, lambda old: replace(old or DeviceLink(name, True), up=True, last_read=what, at=time.monotonic())
+        )
 
     def _set(self, name: str, change: Callable[[DeviceLink | None], DeviceLink]) -> None:
         with self._lock:

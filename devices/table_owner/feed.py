@@ -7,6 +7,7 @@ card-stop from the rules and asks the peek device when the round needs it. The w
 readings become inputs only while they can be used: a spot not under a fault, after a completed
 scan (RULES.md §8.22, DEVICES.md §6); which spots those are goes to the table whenever it changes.
 """
+
 from __future__ import annotations
 
 import threading

@@ -3,11 +3,14 @@
 The port's reopen back-off, the peek timeout, the shoe's stall check and the emulators' own clocks
 read `now()` and wait with `wait()`, so a test can pass DEVICES.md's seconds without sleeping them.
 """
+
 from __future__ import annotations
 
 import threading
 import time
 from typing import Protocol
+
+__all__ = ["Clock", "MONOTONIC"]
 
 
 class Clock(Protocol):

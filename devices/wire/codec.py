@@ -3,6 +3,7 @@
 `decode` refuses, with `CodecError`, a body whose TYPE the receiver does not know or whose fields do
 not fit its TYPE; it never returns a half-filled message.
 """
+
 from __future__ import annotations
 
 from dataclasses import fields

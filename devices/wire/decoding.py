@@ -3,6 +3,7 @@
 The counts are what `devices monitor` reports in its stats line: every frame that passed the checks,
 of any type, and every refused frame by reason.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -11,6 +12,8 @@ from collections.abc import Callable, Iterator
 from devices.wire.codec import CodecError, decode
 from devices.wire.framing import Framer, Rejection, RejectReason
 from devices.wire.messages import Message, Vocabulary
+
+__all__ = ["Decoder"]
 
 Refuse = Callable[[Message], str | None]
 

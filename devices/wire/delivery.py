@@ -5,6 +5,7 @@ a NAK for it, at most 5 times. Then the sender gives up and holds it until the l
 queued behind it is lost. Incoming ✓ frames are acknowledged, and one whose SEQ equals the last
 accepted one from the peer is reported as a duplicate.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -15,6 +16,8 @@ from devices.wire.codec import encode
 from devices.wire.framing import encode_frame
 from devices.wire.messages import Ack, Message
 from devices.wire.timing import MAX_REPEATS, REPEAT_EVERY
+
+__all__ = ["Delivery"]
 
 Write = Callable[[bytes], object]
 

@@ -3,6 +3,7 @@
 A parser raises ValueError with a message that quotes the offending text; the codec adds which
 field of which TYPE it was.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

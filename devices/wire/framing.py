@@ -3,11 +3,14 @@
 A frame is `STX body ETX LRC CR LF`; the LRC is two uppercase hex digits, the XOR of the body bytes.
 The framer only checks the envelope: it knows nothing of TYPEs, which the codec checks.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum, StrEnum, auto
+
+__all__ = ["MAX_BODY", "RejectReason", "Rejection", "STX", "encode_frame", "lrc"]
 
 STX = 0x02
 ETX = 0x03
@@ -143,7 +146,9 @@ class Framer:
         chunk = data[at : at + 4 - len(self._trailer)]
         if STX in chunk:
             self._start()
-            return at + chunk.index(STX) + 1, Rejection(RejectReason.TRUNCATED, "a new STX arrived before the frame ended")
+            return at + chunk.index(STX) + 1, Rejection(
+                RejectReason.TRUNCATED, "a new STX arrived before the frame ended"
+            )
         self._trailer += chunk
         if len(self._trailer) < 4:
             return at + len(chunk), None

@@ -3,6 +3,7 @@
 It does no I/O and reads no clock: the port runner hands it bytes, the time and a write function,
 and it hands accepted messages to a `LinkHandler`. That keeps it testable frame by frame.
 """
+
 from __future__ import annotations
 
 from enum import StrEnum
@@ -12,6 +13,8 @@ from devices.wire.delivery import Delivery, Write
 from devices.wire.framing import Rejection
 from devices.wire.messages import Ack, Hello, Ident, Message, Nak, Vocabulary
 from devices.wire.timing import ID_EVERY, SILENCE_LIMIT
+
+__all__ = ["HostLink", "LinkHandler", "LinkState"]
 
 
 class LinkState(StrEnum):

@@ -3,6 +3,7 @@
 Each class names its wire TYPE and whether it is a ✓ frame (acknowledged, repeated until it is).
 A receiver knows only the TYPEs of its direction: a `Vocabulary`; anything else is `unknown_type`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -14,8 +15,57 @@ from typing import ClassVar
 from dealer_assist.rules.cards import Card
 from dealer_assist.table.spots import Spot
 from devices.wire.fields import (
-    ALIEN, BOOT, CARD, COUNT, POSITIVE, SEQ_REF, SPOT, SPOT_LIST, SPOT_OR_NONE, TEXT, TOKEN, UP_RANK, enum_kind, wire,
+    ALIEN,
+    BOOT,
+    CARD,
+    COUNT,
+    POSITIVE,
+    SEQ_REF,
+    SPOT,
+    SPOT_LIST,
+    SPOT_OR_NONE,
+    TEXT,
+    TOKEN,
+    UP_RANK,
+    enum_kind,
+    wire,
 )
+
+__all__ = [
+    "Ack",
+    "CardOut",
+    "CutCard",
+    "Fault",
+    "HOST_TO_PEEK",
+    "HOST_TO_SHOE",
+    "HOST_TO_WAGERS",
+    "Heartbeat",
+    "Hello",
+    "Ident",
+    "Lid",
+    "LidState",
+    "Lock",
+    "LockState",
+    "Message",
+    "Nak",
+    "NewShoe",
+    "NoRead",
+    "PEEK_TO_HOST",
+    "PeekAnswer",
+    "PeekRequest",
+    "PeekResult",
+    "ReaderFault",
+    "ReaderHello",
+    "SHOE_TO_HOST",
+    "Scan",
+    "Scanned",
+    "SpotClear",
+    "SpotContent",
+    "SpotList",
+    "Status",
+    "Vocabulary",
+    "WAGERS_TO_HOST",
+]
 
 
 class LidState(StrEnum):

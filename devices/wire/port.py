@@ -5,6 +5,7 @@ this class only moves bytes and time; `HostLink` frames and checks; the adapter 
 Work from other threads (a LOCK, a PEEK) is queued here and run on this thread, so the link's
 state is only ever touched by one thread.
 """
+
 from __future__ import annotations
 
 import queue
@@ -16,6 +17,8 @@ import serial
 from devices.wire.clock import MONOTONIC, Clock
 from devices.wire.link import HostLink
 from devices.wire.timing import BACKOFF_FIRST, BACKOFF_MAX
+
+__all__ = ["PortRunner"]
 
 READ_WAIT = 0.01  # longest a read blocks, so queued work and the link's clocks run on time
 BAUD = 115200

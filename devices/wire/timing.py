@@ -1,5 +1,8 @@
 """The link's clocks, in seconds, exactly as DEVICES.md §1 fixes them; both ends use these."""
+
 from __future__ import annotations
+
+__all__ = ["HEARTBEAT_EVERY", "MAX_REPEATS", "PEEK_TIMEOUT", "REPEAT_EVERY"]
 
 REPEAT_EVERY = 0.2  # an unacknowledged ✓ frame is sent again after this long
 MAX_REPEATS = 5  # ... at most this many times, then the link is treated as down

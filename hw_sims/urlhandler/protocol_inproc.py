@@ -3,6 +3,7 @@
 The adapter under test opens it through `serial_for_url` like any other URL, so the in-process
 link runs exactly the code a device path or `socket://` runs.
 """
+
 from __future__ import annotations
 
 import socket
@@ -32,7 +33,8 @@ class Serial(protocol_socket.Serial):
         self.reset_input_buffer()
 
     def close(self) -> None:
-        """Close the socket pair at once: pyserial's socket port pauses 0.3 s for a TCP server, and no server is here."""
+        """Close the socket pair at once: pyserial's socket port pauses 0.3 s for a TCP server, and no server is
+        here."""
         if self._socket is not None:
             self._socket.close()
             self._socket = None

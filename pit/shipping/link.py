@@ -19,6 +19,8 @@ from pit.errors import PitCode, PitError
 from pit.stream.broker import inbox_prefix, read_creds
 from pit.stream.wire import check_table_id
 
+__all__ = ["add_pit_options", "pit_link"]
+
 SCHEMES = ("nats", "tls")
 CONNECT_TIMEOUT_S = 2.0
 CLOSE_TIMEOUT_S = 1.0

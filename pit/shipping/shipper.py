@@ -44,6 +44,8 @@ from pit.stream.wire import (
     resend_subject,
 )
 
+__all__ = ["Shipper", "attach_shipper"]
+
 log = logging.getLogger(__name__)
 BACKOFF_FIRST_S = 0.2
 BACKOFF_MAX_S = 5.0

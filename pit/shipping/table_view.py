@@ -13,6 +13,8 @@ from typing import Any
 from dealer_assist.rules.money import to_units
 from dealer_assist.table.snapshot import TableSnapshot
 
+__all__ = ["snapshot_view"]
+
 
 @dataclass(frozen=True, slots=True)
 class TableView:

@@ -28,6 +28,10 @@ from pit.errors import BadValue
 from pit.stream.wire import (STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message,
                              records_subject, resend_subject, seq_of_msg_id)
 
+__all__ = ["ClusterNode", "HeadOffice", "Identity", "LeafOfHeadOffice", "ensure_stream", "held_seqs", "inbox_prefix",
+           "last_shipped", "leaf_creds_file", "nats_config", "read_creds", "read_leaf_creds", "room_of_source",
+           "room_reply_prefix", "room_stream_info", "seq_of_source"]
+
 DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
 MAX_REPLICAS = 3
 CONSUMER_LAPSE_S = 30.0  # a table's consumer reading what the stream holds of its journal is gone this long after

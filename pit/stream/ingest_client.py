@@ -14,6 +14,8 @@ from collections.abc import Callable
 from nats.aio.client import Client
 from nats.aio.subscription import Subscription
 
+__all__ = ["IngestClient"]
+
 # subject, reply, data, and the raw header block (None without one), as the broker sent them
 Take = Callable[[bytes, bytes, bytes, bytes | None], None]
 

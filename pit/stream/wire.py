@@ -17,6 +17,8 @@ import msgspec
 from dealer_assist.journal.journal_file import Record, RecordKind, canonical_json, record_hash
 from pit.errors import PitCode, PitError
 
+__all__ = ["RecordMessage", "ResendRequest", "STATUS_EVERY_S", "STREAM", "STREAM_SUBJECTS", "StatusMessage", "WireError", "body_of", "check_table_id", "journal_identity", "json_text", "parse_record_message", "parse_status_message", "records_subject", "resend_subject"]
+
 STREAM = "DA_RECORDS"
 STREAM_SUBJECTS = "da.records.>"
 STATUS_EVERY_S = 5.0

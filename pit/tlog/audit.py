@@ -13,8 +13,9 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from dealer_assist.errors import Failure
 from pit.tlog.checkpoint import Checkpoint
-from pit.tlog.errors import TlogError
+from pit.tlog.errors import TlogCode, TlogError
 from pit.tlog.leaf import ZERO_HASH, Leaf
 from pit.tlog.merkle import HASH_SIZE, MemoryTree, leaf_hash
 from pit.tlog.policy import Policy
@@ -23,8 +24,11 @@ from pit.tlog.tiles import TILE_WIDTH, Tile, decode_bundle
 TIMEOUT_S = 30.0
 
 
-class Break(Exception):
+class Break(Failure):
     """What the audit found wrong: a fork, a gap, a bad signature, a malformed leaf (exit 1)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(TlogCode.AUDIT_BREAK, message, 1)
 
 
 @dataclass(frozen=True)

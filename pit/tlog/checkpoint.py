@@ -12,6 +12,8 @@ from pit.tlog.keys import SignerKey, b64decode
 from pit.tlog.merkle import EMPTY_ROOT, HASH_SIZE
 from pit.tlog.note import Note, NoteVerifier, OpenedNote, open_note, sign_text
 
+__all__ = ["Checkpoint", "decimal", "open_checkpoint"]
+
 _SIZE = re.compile(r"0|[1-9][0-9]*")
 
 

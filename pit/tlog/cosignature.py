@@ -11,8 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pit.tlog.errors import Malformed
-from pit.tlog.keys import SignerKey, SignatureType, VerifierKey
+from pit.tlog.keys import SignatureType, SignerKey, VerifierKey
 from pit.tlog.note import Signature
+
+__all__ = ["CosignatureVerifier", "cosign"]
 
 ED25519_SIGNATURE_SIZE = 64
 MAX_TIME = (1 << 63) - 1

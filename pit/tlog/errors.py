@@ -6,6 +6,8 @@ from typing import ClassVar
 
 from dealer_assist.errors import Failure
 
+__all__ = ["Inconsistent", "Malformed", "TlogCode", "Unverified"]
+
 
 class TlogCode(StrEnum):
     """The log commands' failures."""
@@ -15,6 +17,12 @@ class TlogCode(StrEnum):
     MALFORMED = "malformed"  # text or bytes not in the format its specification gives
     UNVERIFIED = "unverified"  # no trusted signature verifies, or a trusted one fails
     INCONSISTENT = "inconsistent"  # a Merkle proof that does not join what it should
+    NOT_IN_LOG = "not_in_log"  # a tile, leaf or checkpoint the log does not hold
+    NOT_PUBLISHED = "not_published"  # what the log holds but no published checkpoint covers yet
+    WITNESS_REFUSED = "witness_refused"  # a witness's answer that is neither a cosignature nor its size
+    UNUSABLE = "unusable"  # input that is not a round-proof-v1 file at all
+    PROOF_FAILED = "proof_failed"  # a step of a round's proof that does not hold
+    AUDIT_BREAK = "audit_break"  # what an audit found wrong: a fork, a gap, a bad signature, a malformed leaf
 
 
 class TlogError(Failure):

@@ -6,7 +6,9 @@ from pathlib import Path
 
 from dealer_assist.errors import CommandCode, CommandError
 from pit.tlog.errors import KeyFailure, Malformed
-from pit.tlog.keys import SignerKey, SignatureType
+from pit.tlog.keys import SignatureType, SignerKey
+
+__all__ = ["read_key", "write_new_key"]
 
 
 def write_new_key(path: Path, name: str, kind: SignatureType) -> SignerKey:

@@ -16,10 +16,15 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from pit.tlog.errors import Malformed
+
+__all__ = ["SignatureType", "SignerKey", "VerifierKey", "b64decode"]
 
 ED25519_SIZE = 32
 _HEX_ID = re.compile(r"[0-9a-f]{8}")

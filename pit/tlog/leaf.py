@@ -10,6 +10,8 @@ from typing import Any
 
 from pit.tlog.errors import Malformed
 
+__all__ = ["Leaf", "ZERO_HASH"]
+
 VERSION = "da-leaf-1"
 ZERO_HASH = "0" * 64  # the prev_hash of a journal's first leaf
 _HEX = re.compile(r"[0-9a-f]{64}")

@@ -12,6 +12,8 @@ from typing import Protocol
 
 from pit.tlog.errors import Inconsistent, TlogError
 
+__all__ = ["EMPTY_ROOT", "HASH_SIZE", "MemoryTree", "consistency_proof", "inclusion_proof", "leaf_hash", "verify_consistency"]
+
 HASH_SIZE = 32
 EMPTY_ROOT = hashlib.sha256(b"").digest()  # MTH({}) (RFC 6962 §2.1)
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pit.tlog.errors import Malformed, Unverified
-from pit.tlog.keys import SignerKey, SignatureType, VerifierKey, b64decode, check_name
+from pit.tlog.keys import SignatureType, SignerKey, VerifierKey, b64decode, check_name
+
+__all__ = ["Note", "NoteVerifier", "Signature"]
 
 DASH = "\u2014"  # the em dash that opens a signature line
 MAX_SIGNATURES = 100  # the spec asks for at least 16; Go's reader takes 100

@@ -18,6 +18,8 @@ from pit.tlog.errors import Malformed, Unverified
 from pit.tlog.keys import SignatureType, VerifierKey
 from pit.tlog.note import NoteVerifier, Verifier, open_note
 
+__all__ = ["Policy", "PolicyWitness"]
+
 NONE = "none"
 _SPACE = re.compile(r"[ \t]+")
 _ALLOWED = frozenset([0x09, 0x0A, *range(0x20, 0x7F), *range(0x80, 0x100)])

@@ -10,6 +10,8 @@ from pit.tlog.errors import Malformed
 from pit.tlog.keys import b64decode
 from pit.tlog.merkle import HASH_SIZE
 
+__all__ = ["TlogProof"]
+
 HEADER = "c2sp.org/tlog-proof@v1"
 
 

@@ -1,7 +1,7 @@
 """A round's proof file (`round-proof-v1`, PIT.md §9) checked offline, step by step: `chain` (the records
 chain from the leaf's prev_hash to its head_hash), `leaf` (the leaf rebuilds byte for byte from them),
 `log` (the checkpoint's origin and log signature), `witnesses` (the policy's quorum of cosignatures),
-`inclusion` (the proof reaches the checkpoint's root)."""
+`inclusion` (the proof reaches the checkpoint's root); `settle` is `round_settle`'s."""
 from __future__ import annotations
 
 import json
@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from dealer_assist.errors import Failure
 from dealer_assist.journal.journal_file import record_hash
 from pit.tlog.checkpoint import open_checkpoint
-from pit.tlog.errors import TlogError
+from pit.tlog.errors import TlogCode, TlogError
 from pit.tlog.leaf import Leaf
 from pit.tlog.merkle import leaf_hash, verify_inclusion
 from pit.tlog.note import NoteVerifier
@@ -19,7 +20,7 @@ from pit.tlog.policy import Policy
 from pit.tlog.proof_text import TlogProof
 
 FORMAT = "round-proof-v1"
-_RECORD = {"seq": int, "wall": str, "mono_ns": int, "kind": str, "body": str, "hash": str}
+RECORD_FIELDS = {"seq": int, "wall": str, "mono_ns": int, "kind": str, "body": str, "hash": str}
 
 
 class Step(StrEnum):
@@ -28,17 +29,21 @@ class Step(StrEnum):
     LOG = "log"
     WITNESSES = "witnesses"
     INCLUSION = "inclusion"
+    SETTLE = "settle"
 
 
-class Unusable(Exception):
+class Unusable(Failure):
     """Input that is not a round-proof-v1 file at all (exit 2)."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(TlogCode.UNUSABLE, message, 2)
 
-class Failed(Exception):
+
+class Failed(Failure):
     """A step that does not hold (exit 1): `FAILED <step>: <why>`."""
 
     def __init__(self, step: Step, why: str) -> None:
-        super().__init__(f"FAILED {step.value}: {why}")
+        super().__init__(TlogCode.PROOF_FAILED, f"FAILED {step.value}: {why}", 1)
         self.step = step
 
 
@@ -68,10 +73,15 @@ def load(data: bytes) -> dict[str, Any]:
         if type(proof.get(name)) is not kind:
             raise Unusable(f"the proof file's {name} is not a {kind.__name__}")
     for at, record in enumerate(proof["records"]):
-        if not isinstance(record, dict) or any(type(record.get(k)) is not t for k, t in _RECORD.items()) \
-                or not (record.get("round_id") is None or type(record.get("round_id")) is int):
+        if not is_record(record):
             raise Unusable(f"record {at}: it has seq, wall, mono_ns, round_id, kind, body and hash of their types")
     return proof
+
+
+def is_record(value: object) -> bool:
+    """A record as shipped (PIT.md §2): every field there, of its type."""
+    return isinstance(value, dict) and all(type(value.get(k)) is t for k, t in RECORD_FIELDS.items()) \
+        and (value.get("round_id") is None or type(value.get("round_id")) is int)
 
 
 def verify(proof: dict[str, Any], policy: Policy) -> Proven:

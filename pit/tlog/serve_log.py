@@ -10,6 +10,8 @@ from pit.tlog.keyfile import read_key
 from pit.tlog.keys import SignatureType, SignerKey
 from pit.tlog.policy import Policy
 
+__all__ = ["log_key_and_policy"]
+
 
 def read_policy(path: Path) -> Policy:
     try:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pit.tlog.errors import Malformed
 from pit.tlog.merkle import HashStore
 
+__all__ = ["TILE_WIDTH", "Tile", "encode_bundle", "tile_data", "tile_for"]
+
 TILE_WIDTH = 256
 TILE_HEIGHT = 8  # log2(TILE_WIDTH): the tree levels one tile spans
 MAX_LEVEL = 63

@@ -32,6 +32,7 @@ from pit.address import Address, parse_address
 from pit.errors import PitCode, PitError
 from pit.service.store.pit_store import DB_ENV
 from dealer_assist.rules.counts import count
+from pit.trial.room_log import RoomLog
 from pit.trial.local_services import (NatsServer, PostgresCluster, ServiceError, bind_error, free_port,
                                       multi_host_dsn)
 
@@ -106,6 +107,10 @@ class Room:
         return [Address(host, port + number) for number in range(2 if self.ha else 1)]
 
     @property
+    def log(self) -> RoomLog:
+        return RoomLog(self.folder / "log", self._port)
+
+    @property
     def url(self) -> str:
         return self.dashboards[0]
 
@@ -154,8 +159,12 @@ class Room:
         for broker in self.brokers:
             broker.start()
         login = self._first_login()
+        self.log.prepare()
+        for name, args in self.log.witnesses():
+            self._spawn(name, *args)
         for number, address in enumerate(self._dashboard_addresses(), start=1):
-            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--http", str(address))
+            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--http", str(address),
+                        *self.log.pit_args())
         self._wait_for_http()
         for number, table_id in enumerate(table_ids(self.tables), start=1):
             journal = self.folder / "tables" / f"{table_id}.db"
@@ -169,11 +178,13 @@ class Room:
         name, password = self.start()
         self.say(json.dumps({"dashboard": self.url, "dashboards": self.dashboards,
                              "login": {"name": name, "password": password}, "tables": table_ids(self.tables),
-                             "data": str(self.folder), "store": self.dsn, "broker": self.broker_urls}))
+                             "data": str(self.folder), "store": self.dsn, "broker": self.broker_urls,
+                             "log_policy": str(self.log.policy_file)}))
         for part, pid in self.parts():
             self.say(f"{part} {pid}")
         self.say(f"The card room is up: {count(self.tables, 'table')} dealing.\n  dashboard:   {'  '.join(self.dashboards)}\n"
-                 f"  first login: {name} / {password}\n  data:        {self.folder}\n{self.failure_hint()}\n"
+                 f"  first login: {name} / {password}\n  data:        {self.folder}\n"
+                 f"  log policy:  {self.log.policy_file}\n{self.failure_hint()}\n"
                  "Ctrl-C stops everything.")
 
     def parts(self) -> list[tuple[str, int | None]]:

@@ -1,5 +1,6 @@
 """Rounds dealt through the real tracker, up to a player decision or through every way they can go
 on, for the strategy tests."""
+
 from __future__ import annotations
 
 from dealer_assist.analysis.game_sim import BANK_COVERS, Chooser, Table, play_round
@@ -21,9 +22,10 @@ def to_decision(profile: Profile, player: list[str], dealer: list[str]) -> Round
     for card in (player[0], dealer[0], player[1], dealer[1]):
         tracker.apply(CardDrawn(parse_card(card)))
     while tracker.phase in (Phase.INSURANCE, Phase.PEEK):
-        tracker.apply(CloseInsurance() if tracker.phase is Phase.INSURANCE else PeekAnswered(tracker.expected_peek_answer()))
+        tracker.apply(
+            CloseInsurance() if tracker.phase is Phase.INSURANCE else PeekAnswered(tracker.expected_peek_answer())
+        )
     return tracker if tracker.phase is Phase.PLAYING and tracker.awaiting().need is Need.DECISION else None
-
 
 
 class _NeedsCard(Exception):

@@ -1,4 +1,5 @@
 """The analysis benchmarks keep working: their short modes run once and check the figures are whole."""
+
 from __future__ import annotations
 
 import os
@@ -17,7 +18,9 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's package, not an
 
 
 def test_analysis_speed_benchmark_runs_in_short_mode() -> None:
-    done = subprocess.run([sys.executable, str(BENCHMARK), "--short"], capture_output=True, text=True, timeout=120, env=ENV)
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARK), "--short"], capture_output=True, text=True, timeout=120, env=ENV
+    )
     assert done.returncode == 0, done.stderr
     assert "buster h17 (8 decks)" in done.stdout and "lucky lucky (8 decks)" in done.stdout
     assert "strategy sd-buster-a, infinite: EV -0.5117%" in done.stdout
@@ -25,8 +28,13 @@ def test_analysis_speed_benchmark_runs_in_short_mode() -> None:
 
 @pytest.mark.slow
 def test_strategy_agreement_benchmark_runs_in_short_mode() -> None:
-    done = subprocess.run([sys.executable, str(AGREEMENT), "--short"], capture_output=True, text=True, timeout=300, env=ENV)
+    done = subprocess.run(
+        [sys.executable, str(AGREEMENT), "--short"], capture_output=True, text=True, timeout=300, env=ENV
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split()[:3] for line in lines] == [["sd-buster-a", "infinite", "deck"], ["sd-buster-a", "6-deck", "shoe"]]
+    assert [line.split()[:3] for line in lines] == [
+        ["sd-buster-a", "infinite", "deck"],
+        ["sd-buster-a", "6-deck", "shoe"],
+    ]
     assert all("distance" in line and "SE" in line for line in lines)

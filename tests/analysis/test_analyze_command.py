@@ -1,4 +1,5 @@
 """`dealer-assist analyze`: the table, the JSON, the chart, and refusals as JSON with exit 2."""
+
 from __future__ import annotations
 
 import json
@@ -60,15 +61,20 @@ def test_4_5_free_bonus_share_of_a_wager(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_4_5_free_bonus_without_a_wager_names_the_prizes_only(capsys: pytest.CaptureFixture[str]) -> None:
     bonus = _json(capsys, "buster", "--profile", "sd-buster-b", "--free-bonus", "B3")["free_bonus"]
-    assert bonus == {"kind": "B3", "prizes": {"7": 1000, "8+": 5000}, "expected_value": None, "share": None,
-                     "house_edge_with_bonus": None}
+    assert bonus == {
+        "kind": "B3",
+        "prizes": {"7": 1000, "8+": 5000},
+        "expected_value": None,
+        "share": None,
+        "house_edge_with_bonus": None,
+    }
 
 
 def test_2_18_lucky_lucky_json_gives_every_line(capsys: pytest.CaptureFixture[str]) -> None:
     data = _json(capsys, "lucky-lucky", "--decks", "6")
     keys = ["suited_777", "suited_678", "777", "678", "suited_21", "21", "20", "19"]
     assert list(data["lines"]) == list(data["exact"]["lines"]) == keys
-    assert data["pays"] == dict(zip(keys, [200, 100, 50, 30, 10, 3, 2, 2]))
+    assert data["pays"] == dict(zip(keys, [200, 100, 50, 30, 10, 3, 2, 2], strict=False))
     assert Fraction(data["exact"]["lines"]["suited_777"]) == Fraction(80, 5_013_320)
     total = sum(Fraction(text) for text in data["exact"]["lines"].values()) + Fraction(data["exact"]["loses"])
     assert total == 1
@@ -79,7 +85,12 @@ def test_game_json_gives_the_banker_edge_on_every_wager_with_an_interval(capsys:
     argv = ("game", "--profile", "nobust-4.0", "--rounds", "300", "--seed", "3")
     data = _json(capsys, *argv)
     assert (data["profile"], data["rounds"], data["seed"], data["players"], data["banker"]) == (
-        "nobust-4.0", 300, 3, 3, "player-dealer")
+        "nobust-4.0",
+        300,
+        3,
+        3,
+        "player-dealer",
+    )
     assert set(data["edges"]) == {"base", "buster", "lucky_lucky"}
     for edge in data["edges"].values():
         low, high = edge["ci95"]
@@ -95,8 +106,9 @@ def test_game_json_gives_the_banker_edge_on_every_wager_with_an_interval(capsys:
 
 
 def test_game_prices_the_player_dealer_seat_with_the_collection_fees(capsys: pytest.CaptureFixture[str]) -> None:
-    data = _json(capsys, "game", "--profile", "nobust-4.0", "--rounds", "20", "--seed", "3", "--players", "4",
-                 "--wager", "60")
+    data = _json(
+        capsys, "game", "--profile", "nobust-4.0", "--rounds", "20", "--seed", "3", "--players", "4", "--wager", "60"
+    )
     seat = data["seat"]
     assert (seat["banker"], seat["players"], seat["wager"]) == ("player-dealer", 4, 60)
     # a $60 wager is in the $100 tier: $1 a player circle, $2 from the player-dealer (RULES.md §5.5)
@@ -119,11 +131,23 @@ def test_tables_are_readable(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _run(capsys, "buster", "--profile", "sd-buster-f", "--wager", "10")
     assert code == 0
     assert "Buster bet: sd-buster-f, 6 decks, dealer stands on soft 17" in out
-    assert "8+ cards" in out and "250 to 1" in out and "house edge:" in out and "a $10.00 wager:" in out
+    assert "8+ cards" in out and "250 to 1" in out and "house edge:" in out and "a $10 wager:" in out
     code, out = _run(capsys, "lucky-lucky")
     assert code == 0 and "suited 7-7-7" in out and "200 to 1" in out
-    code, out = _run(capsys, "game", "--profile", "sd-buster-b", "--rounds", "50", "--seed", "1", "--players", "7",
-                     "--strategy", "short")
+    code, out = _run(
+        capsys,
+        "game",
+        "--profile",
+        "sd-buster-b",
+        "--rounds",
+        "50",
+        "--seed",
+        "1",
+        "--players",
+        "7",
+        "--strategy",
+        "short",
+    )
     assert code == 0 and "the house's edge per unit wagered" in out and "strategy: split A-A and 8-8" in out
 
 
@@ -136,25 +160,30 @@ def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
         assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
-@pytest.mark.parametrize(("argv", "code"), [
-    (["buster"], "bad_arguments"),
-    (["buster", "--profile", "nobust-4.0", "--decks", "six"], "bad_arguments"),
-    (["buster", "--profile", "nobust-4.0", "--h17", "--s17"], "bad_arguments"),
-    (["poker"], "bad_arguments"),
-    (["buster", "--profile", "no-such-game"], "unknown_profile"),
-    (["buster", "--profile", "nobust-4.0", "--decks", "1"], "bad_setting"),
-    (["buster", "--profile", "nobust-4.0", "--free-bonus", "B1"], "bad_setting"),
-    (["buster", "--profile", "sd-buster-a", "--free-bonus", "B2"], "bad_arguments"),
-    (["buster", "--profile", "sd-buster-a", "--wager", "500"], "bad_wager"),
-    (["buster", "--profile", "sd-buster-a", "--wager", "2.505"], "bad_amount"),
-    (["lucky-lucky", "--profile", "sd-buster-a"], "not_offered"),
-    (["lucky-lucky", "--decks", "9"], "bad_setting"),
-    (["lucky-lucky", "--plot", "/no/such/folder/chart.png"], "bad_arguments"),
-    (["game", "--profile", "nobust-4.0", "--rounds", "100"], "bad_arguments"),
-    (["game", "--profile", "nobust-4.0", "--rounds", "100", "--seed", "1", "--players", "8"], "bad_players"),
-    (["game", "--profile", "sd-buster-a", "--rounds", "0", "--seed", "1"], "bad_rounds"),
-])
-def test_bad_arguments_are_json_errors_with_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], code: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["buster"], "bad_arguments"),
+        (["buster", "--profile", "nobust-4.0", "--decks", "six"], "bad_arguments"),
+        (["buster", "--profile", "nobust-4.0", "--h17", "--s17"], "bad_arguments"),
+        (["poker"], "bad_arguments"),
+        (["buster", "--profile", "no-such-game"], "unknown_profile"),
+        (["buster", "--profile", "nobust-4.0", "--decks", "1"], "bad_setting"),
+        (["buster", "--profile", "nobust-4.0", "--free-bonus", "B1"], "bad_setting"),
+        (["buster", "--profile", "sd-buster-a", "--free-bonus", "B2"], "bad_arguments"),
+        (["buster", "--profile", "sd-buster-a", "--wager", "500"], "bad_wager"),
+        (["buster", "--profile", "sd-buster-a", "--wager", "2.505"], "bad_amount"),
+        (["lucky-lucky", "--profile", "sd-buster-a"], "not_offered"),
+        (["lucky-lucky", "--decks", "9"], "bad_setting"),
+        (["lucky-lucky", "--plot", "/no/such/folder/chart.png"], "bad_arguments"),
+        (["game", "--profile", "nobust-4.0", "--rounds", "100"], "bad_arguments"),
+        (["game", "--profile", "nobust-4.0", "--rounds", "100", "--seed", "1", "--players", "8"], "bad_players"),
+        (["game", "--profile", "sd-buster-a", "--rounds", "0", "--seed", "1"], "bad_rounds"),
+    ],
+)
+def test_bad_arguments_are_json_errors_with_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], code: str
+) -> None:
     status, out = _run(capsys, *argv)
     assert status == 2
     error = json.loads(out)["error"]

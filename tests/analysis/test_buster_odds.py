@@ -1,4 +1,5 @@
 """The Buster bet's exact odds against the published tables and against a second enumeration."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -29,8 +30,12 @@ def test_2_19_buster_pays_by_dealer_card_count_as_published_for_six_decks_h17() 
     """
     odds = buster_odds(6, True, PUBLISHED_PAYS)
     published = {  # cards: (probability, return)
-        "8+": (0.000012, 0.002986), "7": (0.000214, 0.010722), "6": (0.002638, 0.031651),
-        "5": (0.020473, 0.08189), "4": (0.089392, 0.178784), "3": (0.173032, 0.346064),
+        "8+": (0.000012, 0.002986),
+        "7": (0.000214, 0.010722),
+        "6": (0.002638, 0.031651),
+        "5": (0.020473, 0.08189),
+        "4": (0.089392, 0.178784),
+        "3": (0.173032, 0.346064),
     }
     for line in odds.lines:
         probability, returned = published[line.key]
@@ -44,16 +49,29 @@ def test_2_19_buster_exact_card_counts_as_published_for_six_decks_h17() -> None:
     """Stephen How, "Buster Blackjack @ Sycuan, CA" (https://discountgambling.net/tag/sycuan/):
     six decks, dealer hits soft 17, by exact number of cards (its 8-card row is exactly 8 cards)."""
     finals = dealer_finals(Shoe.full(6), True)
-    published = {3: "1.73032e-01", 4: "8.93918e-02", 5: "2.04726e-02", 6: "2.63760e-03",
-                 7: "2.14444e-04", 8: "1.15280e-05"}
+    published = {
+        3: "1.73032e-01",
+        4: "8.93918e-02",
+        5: "2.04726e-02",
+        6: "2.63760e-03",
+        7: "2.14444e-04",
+        8: "1.15280e-05",
+    }
     for cards, printed in published.items():
         assert f"{float(finals.bust_by_cards[cards]):.5e}" == printed
 
 
-@pytest.mark.parametrize(("decks", "s17", "h17"), [
-    (1, "8.77", "6.89"), (2, "8.48", "6.51"), (4, "8.31", "6.29"),
-    (5, "8.27", "6.25"), (6, "8.25", "6.21"), (8, "8.22", "6.17"),
-])
+@pytest.mark.parametrize(
+    ("decks", "s17", "h17"),
+    [
+        (1, "8.77", "6.89"),
+        (2, "8.48", "6.51"),
+        (4, "8.31", "6.29"),
+        (5, "8.27", "6.25"),
+        (6, "8.25", "6.21"),
+        (8, "8.22", "6.17"),
+    ],
+)
 def test_4_4_buster_house_edge_by_decks_and_soft_17_rule_as_published(decks: int, s17: str, h17: str) -> None:
     """Wizard of Odds, "Buster Blackjack", house edge by decks and soft-17 rule:
     https://wizardofodds.com/games/blackjack/side-bets/buster-blackjack/ (stored copy read at
@@ -84,7 +102,9 @@ def _deal_by_deal(decks: int, hits_soft_17: bool) -> dict[int | str, Fraction]:
     def draw(cards: list[Card], chance: Fraction, left: int) -> None:
         total = hand_total(cards)
         if len(cards) >= 2:
-            stands = is_natural_pair(cards) or total.value > 17 or (total.value == 17 and not (total.soft and hits_soft_17))
+            stands = (
+                is_natural_pair(cards) or total.value > 17 or (total.value == 17 and not (total.soft and hits_soft_17))
+            )
             if total.over or stands:
                 key: int | str = len(cards) if total.over else "stands"
                 finals[key] = finals.get(key, Fraction(0)) + chance

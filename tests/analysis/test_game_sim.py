@@ -1,5 +1,6 @@
 """The Monte Carlo of whole rounds: legal play through the tracker, reproducible, and in line with
 the exact odds where those are known."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,12 +22,23 @@ def _moves(cards: str, up: str) -> tuple[Move, ...]:
     return preferred_moves([parse_card(c) for c in cards.split()], parse_card(up))
 
 
-@pytest.mark.parametrize(("cards", "up", "first"), [
-    ("8S 8H", "TC", Move.SPLIT), ("AS AD", "6C", Move.SPLIT), ("5S 6H", "6C", Move.DOUBLE),
-    ("4S 6H", "9C", Move.DOUBLE), ("4S 6H", "TC", Move.HIT), ("4S 7H 2D", "6C", Move.STAND),
-    ("TS 3H", "4C", Move.STAND), ("TS 6H", "7C", Move.HIT), ("AS 6H", "5C", Move.HIT),
-    ("AS 7H", "TC", Move.STAND), ("TS 7H", "AC", Move.STAND), ("2S 3H", "5C", Move.HIT),
-])
+@pytest.mark.parametrize(
+    ("cards", "up", "first"),
+    [
+        ("8S 8H", "TC", Move.SPLIT),
+        ("AS AD", "6C", Move.SPLIT),
+        ("5S 6H", "6C", Move.DOUBLE),
+        ("4S 6H", "9C", Move.DOUBLE),
+        ("4S 6H", "TC", Move.HIT),
+        ("4S 7H 2D", "6C", Move.STAND),
+        ("TS 3H", "4C", Move.STAND),
+        ("TS 6H", "7C", Move.HIT),
+        ("AS 6H", "5C", Move.HIT),
+        ("AS 7H", "TC", Move.STAND),
+        ("TS 7H", "AC", Move.STAND),
+        ("2S 3H", "5C", Move.HIT),
+    ],
+)
 def test_player_strategy_plays_as_documented(cards: str, up: str, first: Move) -> None:
     moves = _moves(cards, up)
     assert moves[0] is first
@@ -55,15 +67,19 @@ def test_2_18_2_19_simulated_side_bets_agree_with_the_exact_odds() -> None:
     """The side bets' exact full-shoe edges lie inside the simulation's 99.9% intervals."""
     profile = load_profile("nobust-4.0")
     estimate = simulate(profile, 4_000, 2026, 3)
-    exact = {Wager.BUSTER: buster_odds(6, True, profile.buster_pays).house_edge,
-             Wager.LUCKY_LUCKY: lucky_odds(6).house_edge}
+    exact = {
+        Wager.BUSTER: buster_odds(6, True, profile.buster_pays).house_edge,
+        Wager.LUCKY_LUCKY: lucky_odds(6).house_edge,
+    }
     for edge in estimate.edges:
         if edge.wager in exact:
             half_999 = (edge.high - edge.low) / 2 * Z_999 / Z_95
             assert abs(edge.edge - float(exact[edge.wager])) < half_999
 
 
-@pytest.mark.parametrize(("rounds", "players", "code"), [(1, 3, "bad_rounds"), (10, 0, "bad_players"), (10, 8, "bad_players")])
+@pytest.mark.parametrize(
+    ("rounds", "players", "code"), [(1, 3, "bad_rounds"), (10, 0, "bad_players"), (10, 8, "bad_players")]
+)
 def test_a_simulation_needs_two_rounds_and_seated_players(rounds: int, players: int, code: str) -> None:
     with pytest.raises(RuleError) as refused:
         simulate(load_profile("nobust-4.0"), rounds, 1, players)

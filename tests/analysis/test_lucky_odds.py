@@ -1,4 +1,5 @@
 """The Lucky Lucky bet's exact odds against the published tables and a card-by-card deal."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -13,8 +14,7 @@ from dealer_assist.rules.cards import RANKS, SUITS, Card
 from dealer_assist.rules.lucky_lucky import LuckyLine, lucky_line
 
 # Pay table 1 of the published analysis: as RULES.md §2.18, but a suited 21 pays 15 to 1.
-PAY_TABLE_1 = {"suited_777": 200, "suited_678": 100, "777": 50, "678": 30,
-               "suited_21": 15, "21": 3, "20": 2, "19": 2}
+PAY_TABLE_1 = {"suited_777": 200, "suited_678": 100, "777": 50, "678": 30, "suited_21": 15, "21": 3, "20": 2, "19": 2}
 
 
 def test_2_18_lucky_lucky_lines_as_published_for_six_decks() -> None:
@@ -25,9 +25,14 @@ def test_2_18_lucky_lucky_lines_as_published_for_six_decks() -> None:
     odds = lucky_odds(6)
     hands = comb(312, 3)
     published = {  # line: (combinations, probability)
-        "suited_777": (80, 0.000016), "suited_678": (864, 0.000172), "777": (1_944, 0.000388),
-        "678": (12_960, 0.002585), "suited_21": (26_568, 0.005299), "21": (406_296, 0.081043),
-        "20": (377_568, 0.075313), "19": (364_320, None),
+        "suited_777": (80, 0.000016),
+        "suited_678": (864, 0.000172),
+        "777": (1_944, 0.000388),
+        "678": (12_960, 0.002585),
+        "suited_21": (26_568, 0.005299),
+        "21": (406_296, 0.081043),
+        "20": (377_568, 0.075313),
+        "19": (364_320, None),
     }
     for line in odds.lines:
         combinations, probability = published[line.key]
@@ -48,8 +53,16 @@ def test_2_18_lucky_lucky_lines_as_published_for_two_decks() -> None:
     hands: https://discountgambling.net/2012/05/03/lucky-lucky-blackjack-sidebet-ev/. A suited
     7-7-7 needs three sevens of one suit, so two decks cannot make it; its 777 row is every 7-7-7."""
     odds = lucky_odds(2)
-    published = {"suited_777": 0, "suited_678": 32, "777": 56, "678": 480, "suited_21": 936,
-                 "21": 14_904, "20": 13_792, "19": 13_344}
+    published = {
+        "suited_777": 0,
+        "suited_678": 32,
+        "777": 56,
+        "678": 480,
+        "suited_21": 936,
+        "21": 14_904,
+        "20": 13_792,
+        "19": 13_344,
+    }
     assert {line.key: line.probability * 182_104 for line in odds.lines} == published
     assert odds.loses * 182_104 == 138_560
 
@@ -66,7 +79,8 @@ def test_2_18_lucky_lucky_odds_agree_with_dealing_every_three_cards_in_order() -
     deals = sum(lines.values())
     odds = lucky_odds(1)
     assert {line.key: line.probability for line in odds.lines} == {
-        line.value: Fraction(lines[line], deals) for line in LuckyLine}
+        line.value: Fraction(lines[line], deals) for line in LuckyLine
+    }
     assert odds.loses == Fraction(lines[None], deals)
 
 

@@ -1,5 +1,6 @@
 """The optimal strategy of the base game: the published standard figure, the command, the table's
 properties against the tracker, and (slow) the tracker's own rounds agreeing with the EV."""
+
 from __future__ import annotations
 
 import json
@@ -25,7 +26,12 @@ from tests.analysis.strategy_rounds import exact_result, to_decision
 from ui.cli import main
 
 GAMES = ("nobust-4.0", "c21-8.0", "sd-buster-a")
-_ACTION = {Move.STAND: Action.STAND, Move.DOUBLE: Action.DOUBLE, Move.SPLIT: Action.SPLIT, Move.SURRENDER: Action.SURRENDER}
+_ACTION = {
+    Move.STAND: Action.STAND,
+    Move.DOUBLE: Action.DOUBLE,
+    Move.SPLIT: Action.SPLIT,
+    Move.SURRENDER: Action.SURRENDER,
+}
 
 
 @cache
@@ -38,7 +44,9 @@ def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     return json.loads(capsys.readouterr().out)
 
 
-def test_standard_blackjack_infinite_deck_house_edge_is_the_published_0_51_percent(capsys: pytest.CaptureFixture[str]) -> None:
+def test_standard_blackjack_infinite_deck_house_edge_is_the_published_0_51_percent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """sd-buster-a's base game is standard blackjack: S17, 3:2, double any two, double after split,
     split to 4 hands, Aces once, no surrender, peek. Its infinite-deck house edge is published as
     0.51 % (the figure quoted in the card room's request for this analysis, "house edge about
@@ -67,7 +75,9 @@ def test_the_finite_model_tends_to_the_infinite_deck() -> None:
     assert analyze(profile, 2_000).ev == pytest.approx(game("sd-buster-a").ev, abs=2e-5)
 
 
-def test_fewer_decks_are_better_for_the_player_and_the_finite_model_is_stated(capsys: pytest.CaptureFixture[str]) -> None:
+def test_fewer_decks_are_better_for_the_player_and_the_finite_model_is_stated(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     one, six = game("sd-buster-a", 1), game("sd-buster-a", 6)
     assert one.ev > six.ev > game("sd-buster-a").ev
     data = _json(capsys, "--profile", "sd-buster-a", "--decks", "2")
@@ -107,11 +117,14 @@ def test_decks_the_profile_does_not_allow_are_refused_by_name(capsys: pytest.Cap
 
 # --- properties ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("shoe", [("--infinite",), pytest.param(("--decks", "6"), marks=pytest.mark.slow)],
-                         ids=["infinite", "6 decks"])
+
+@pytest.mark.parametrize(
+    "shoe", [("--infinite",), pytest.param(("--decks", "6"), marks=pytest.mark.slow)], ids=["infinite", "6 decks"]
+)
 @pytest.mark.parametrize("name", GAMES)
 def test_the_printed_best_move_has_the_largest_ev_of_the_allowed_moves(
-        name: str, shoe: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    name: str, shoe: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
     """With a finite shoe a starting cell averages its deals' EVs: the best is still the largest."""
     data = _json(capsys, "--profile", name, *shoe)
     cells = 0
@@ -128,10 +141,15 @@ cards = st.sampled_from([Card(rank, suit) for rank in RANKS for suit in SUITS])
 
 
 @settings(max_examples=300, deadline=None)
-@given(name=st.sampled_from(GAMES), player=st.lists(cards, min_size=2, max_size=2),
-       dealer=st.lists(cards, min_size=2, max_size=2), shoe=st.lists(cards, min_size=12, max_size=12))
+@given(
+    name=st.sampled_from(GAMES),
+    player=st.lists(cards, min_size=2, max_size=2),
+    dealer=st.lists(cards, min_size=2, max_size=2),
+    shoe=st.lists(cards, min_size=12, max_size=12),
+)
 def test_the_table_only_names_moves_the_tracker_accepts_and_has_a_cell_for_every_decision(
-        name: str, player: list[Card], dealer: list[Card], shoe: list[Card]) -> None:
+    name: str, player: list[Card], dealer: list[Card], shoe: list[Card]
+) -> None:
     """Seat 1 plays the table from the deal to its last hand; at every decision the cell read exists
     and holds exactly the moves the tracker accepts (a split hand's re-split is its own choice)."""
     tracker = to_decision(load_profile(name), [str(c) for c in player], [str(c) for c in dealer])
@@ -161,7 +179,11 @@ def _moves_now(optimal: OptimalPlayer, tracker: Any) -> set[Move]:
     hands = tracker.hands[wait.seat]
     hand = hands[wait.hand]
     pair = f"pair {VALUE_LABEL[hand.cards[0].value]}"
-    if hand.from_split and len(hand.cards) == 2 and (len(hands), len(hands) - wait.hand) in optimal.column(tracker).resplit.get(pair, {}):
+    if (
+        hand.from_split
+        and len(hand.cards) == 2
+        and (len(hands), len(hands) - wait.hand) in optimal.column(tracker).resplit.get(pair, {})
+    ):
         if optimal._is_pair(hand.cards):
             moves.add(Move.SPLIT)
     return moves
@@ -186,16 +208,21 @@ def test_every_two_card_deal_against_every_dealer_hand_has_its_starting_cell(nam
 
 # --- the tracker's own rounds ----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("deal", "column", "cell", "moves"), [
-    # the player-dealer draws exactly one card: over totals 22-26, the three-card 25 and equal overs push
-    (("5S", "6H", "TD", "TC"), "hard 16", "hard 15", "stand hit double surrender"),
-    # split Aces: one card each, never a Natural, never re-split; the player-dealer stands
-    (("AS", "TH", "AD", "QC"), "hard 20", "pair A", "split double stand surrender"),
-    # the player-dealer draws to several cards against a pair played as a hand
-    (("8S", "7H", "8D", "5C"), "hard 12", "pair 8", "stand hit double"),
-])
+
+@pytest.mark.parametrize(
+    ("deal", "column", "cell", "moves"),
+    [
+        # the player-dealer draws exactly one card: over totals 22-26, the three-card 25 and equal overs push
+        (("5S", "6H", "TD", "TC"), "hard 16", "hard 15", "stand hit double surrender"),
+        # split Aces: one card each, never a Natural, never re-split; the player-dealer stands
+        (("AS", "TH", "AD", "QC"), "hard 20", "pair A", "split double stand surrender"),
+        # the player-dealer draws to several cards against a pair played as a hand
+        (("8S", "7H", "8D", "5C"), "hard 12", "pair 8", "stand hit double"),
+    ],
+)
 def test_a_player_dealer_hands_moves_are_worth_exactly_their_ev_through_the_tracker(
-        deal: tuple[str, ...], column: str, cell: str, moves: str) -> None:
+    deal: tuple[str, ...], column: str, cell: str, moves: str
+) -> None:
     """In nobust-4.0 the player sees both of the player-dealer's cards: for one deal, each first
     move followed by the table is summed over every card that can come (infinite deck), each branch
     a whole round through the tracker, and equals the model's EV of that move. (The moves left out
@@ -205,11 +232,13 @@ def test_a_player_dealer_hands_moves_are_worth_exactly_their_ev_through_the_trac
     optimal = OptimalPlayer(game("nobust-4.0"))
     values = game("nobust-4.0").columns[column].start[cell]
     for first in map(Move, moves.split()):
+
         def choose(tracker: RoundTracker, seat: int, hand: int, first: Move = first) -> Decide | None:
             hands = tracker.hands[seat]
             if len(hands) == 1 and len(hands[0].cards) == 2:
                 return None if first is Move.HIT else Decide(seat, hand, _ACTION[first])
             return optimal.decide(tracker, seat, hand)
+
         assert exact_result(profile, list(deal), choose) == pytest.approx(values[first], abs=1e-12), f"{cell} {first}"
 
 
@@ -218,7 +247,9 @@ def test_the_trackers_rounds_are_also_counted_by_the_dealer_column_they_were_pla
     sample = play_table(g, 2_000, 7)
     assert set(sample.by_column) <= set(g.columns) and len(sample.by_column) > 20
     assert sum(column.rounds for column in sample.by_column.values()) == 2_000
-    assert sum(column.rounds * column.mean for column in sample.by_column.values()) == pytest.approx(2_000 * sample.mean)
+    assert sum(column.rounds * column.mean for column in sample.by_column.values()) == pytest.approx(
+        2_000 * sample.mean
+    )
     natural = sample.by_column["natural"]
     assert -1 <= natural.mean < -0.8, "against a player-dealer Natural everything loses but a Natural, which pushes"
 
@@ -228,7 +259,9 @@ def test_the_trackers_rounds_are_also_counted_by_the_dealer_column_they_were_pla
 def test_the_trackers_rounds_played_by_the_table_agree_with_the_ev(name: str) -> None:
     g = game(name)
     sample = play_table(g, 200_000, 2026)
-    assert abs(sample.distance(g.ev)) < 3, f"{name}: mean {sample.mean:+.4%} vs EV {g.ev:+.4%}, SE {sample.standard_error:.4%}"
+    assert abs(sample.distance(g.ev)) < 3, (
+        f"{name}: mean {sample.mean:+.4%} vs EV {g.ev:+.4%}, SE {sample.standard_error:.4%}"
+    )
 
 
 def test_eights_against_a_six_are_split_and_split_again_to_four_hands() -> None:

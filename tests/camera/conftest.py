@@ -1,4 +1,5 @@
 """Shared pieces for the camera tests: the packaged layout and a way to calibrate synthetic cameras."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,4 +1,5 @@
 """Calibration from rendered frames: accurate to the millimetre, refused when it is not."""
+
 from __future__ import annotations
 
 import json
@@ -24,7 +25,9 @@ def _worst_zone_error_mm(calibration: Calibration, camera: SyntheticCamera) -> f
     """Every zone corner, seen through the true pose, mapped back by the calibration."""
     corners = np.array([[p for zone in camera.layout.zones for p in zone.polygon]], dtype=np.float64)
     pixels = cv2.perspectiveTransform(corners, camera.table_to_image)[0]
-    return max(math.dist(calibration.to_table(tuple(px)), tuple(mm)) for px, mm in zip(pixels, corners[0]))
+    return max(
+        math.dist(calibration.to_table(tuple(px)), tuple(mm)) for px, mm in zip(pixels, corners[0], strict=False)
+    )
 
 
 @pytest.mark.parametrize("oblique", [False, True], ids=["level", "oblique"])
@@ -33,7 +36,10 @@ def test_calibration_from_synthetic_frames_is_within_two_millimetres(layout: Lay
     camera = SyntheticCamera(layout, seed=seed, oblique=oblique)
     scene = camera.deal(camera.random_hands())
     calibration = calibrate([camera.render(scene, ROUGH).image for _ in range(3)], layout)
-    print(f"seed {seed} oblique {oblique}: error {calibration.error_mm:.2f} mm, worst corner {calibration.worst_mm:.2f} mm")
+    print(
+        f"seed {seed} oblique {oblique}: error {calibration.error_mm:.2f} mm, worst corner"
+        f" {calibration.worst_mm:.2f} mm"
+    )
     assert calibration.error_mm < 2.0
     assert _worst_zone_error_mm(calibration, camera) < 2.0
     assert calibration.image_size == (1280, 720)
@@ -78,7 +84,7 @@ def test_a_marker_seen_twice_is_refused(layout: Layout) -> None:
     image = camera.render(camera.deal({})).image
     tl = np.round(cv2.perspectiveTransform(np.array([[layout.markers[MarkerCorner.TL]]]), camera.table_to_image)[0, 0])
     x, y = int(tl[0]), int(tl[1])
-    image[300:400, 560:660] = image[y - 50:y + 50, x - 50:x + 50]
+    image[300:400, 560:660] = image[y - 50 : y + 50, x - 50 : x + 50]
     with pytest.raises(Failure, match="DA:CAL:TL appears twice") as refused:
         calibrate([image], layout)
     assert refused.value.code == "bad_markers"

@@ -1,4 +1,5 @@
 """The camera against the round: what counts as a difference, how it is worded, when it is told."""
+
 from __future__ import annotations
 
 from dealer_assist.rules.cards import parse_card
@@ -28,7 +29,9 @@ def session(*codes: str) -> TableSession:
 
 
 def frame(index: int, **zones: list[str]) -> FrameReading:
-    sightings = tuple(Sighting(CardCode(parse_card(code)), zone, (0.0, 0.0)) for zone, codes in zones.items() for code in codes)
+    sightings = tuple(
+        Sighting(CardCode(parse_card(code)), zone, (0.0, 0.0)) for zone, codes in zones.items() for code in codes
+    )
     return FrameReading(index, sightings, ())
 
 
@@ -48,15 +51,22 @@ def test_a_card_seen_in_place_of_another_is_named_with_it_and_its_hand():
     table.apply(CardDrawn(parse_card("2C")), 0)  # to the first hand: 8S 2C, the second holds 8D
     snap = build_table_snapshot(table)
     found = differences(reported_by_zone(snap), {"seat_3": cards("8S", "2C", "8H"), "dealer": cards("5H")})
-    assert [(m.kind, str(m.card)) for m in found] == [(MismatchKind.MISSING_ON_TABLE, "8D"), (MismatchKind.EXTRA_ON_TABLE, "8H")]
+    assert [(m.kind, str(m.card)) for m in found] == [
+        (MismatchKind.MISSING_ON_TABLE, "8D"),
+        (MismatchKind.EXTRA_ON_TABLE, "8H"),
+    ]
     assert describe(found, snap) == "Seat 3 hand 2: the shoe read 8D, the camera sees 8H"
 
 
 def test_a_card_in_the_wrong_place_and_a_card_nobody_dealt_are_told_apart():
     snap = build_table_snapshot(session("8S", "5H", "9D", "TC"))
-    found = differences(reported_by_zone(snap), {"seat_3": cards("8S"), "seat_4": cards("9D"), "dealer": cards("5H", "QC")})
-    assert describe(found, snap) == ("9D: the shoe dealt it to seat 3, the camera sees it at seat 4; "
-                                     "The dealer: the camera sees QC, the shoe dealt no such card there")
+    found = differences(
+        reported_by_zone(snap), {"seat_3": cards("8S"), "seat_4": cards("9D"), "dealer": cards("5H", "QC")}
+    )
+    assert describe(found, snap) == (
+        "9D: the shoe dealt it to seat 3, the camera sees it at seat 4; "
+        "The dealer: the camera sees QC, the shoe dealt no such card there"
+    )
 
 
 def test_a_difference_is_told_once_it_lasts_and_again_when_it_is_gone():

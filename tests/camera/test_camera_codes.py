@@ -1,4 +1,5 @@
 """Card codes: what a code means, and both decoders reading QR and Code 128 faces."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -20,7 +21,11 @@ from hw_sims.synthetic_camera_codes import Symbology
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("TS", CardCode(Card("T", "S"))), ("QH.0417", CardCode(Card("Q", "H"), "0417")), ("2C.a7", CardCode(Card("2", "C"), "a7"))],
+    [
+        ("TS", CardCode(Card("T", "S"))),
+        ("QH.0417", CardCode(Card("Q", "H"), "0417")),
+        ("2C.a7", CardCode(Card("2", "C"), "a7")),
+    ],
 )
 def test_card_codes_name_a_card_and_maybe_its_deck(text: str, code: CardCode) -> None:
     assert parse_card_code(text) == code
@@ -37,8 +42,10 @@ def _close_up(code: str, symbology: Symbology, angle: float) -> np.ndarray:
     face = card_face(code, symbology, 4.0)
     ground = np.full((600, 600, 3), (40, 100, 30), np.uint8)
     top, left = (600 - face.shape[0]) // 2, (600 - face.shape[1]) // 2
-    ground[top:top + face.shape[0], left:left + face.shape[1]] = face
-    turned = cv2.warpAffine(ground, cv2.getRotationMatrix2D((300, 300), angle, 1.0), (600, 600), borderValue=(40, 100, 30))
+    ground[top : top + face.shape[0], left : left + face.shape[1]] = face
+    turned = cv2.warpAffine(
+        ground, cv2.getRotationMatrix2D((300, 300), angle, 1.0), (600, 600), borderValue=(40, 100, 30)
+    )
     return cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY)
 
 

@@ -1,4 +1,5 @@
 """`dealer-assist calibrate` and the camera source, end to end through files a technician would use."""
+
 from __future__ import annotations
 
 import json
@@ -61,7 +62,9 @@ def test_calibrate_from_a_video_then_watch_it_place_the_dealt_cards(
     assert [p.frame for p in updates[2].changes.placed] == [3] * 6  # the third frame places them all
 
 
-def test_calibrate_from_a_still_image(camera: SyntheticCamera, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_from_a_still_image(
+    camera: SyntheticCamera, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     still = tmp_path / "table.png"
     cv2.imwrite(str(still), camera.render(camera.deal({})).image)
     code, out = run(capsys, "--source", still, "--out", tmp_path / "cal.json")
@@ -74,11 +77,24 @@ def test_a_layout_that_does_not_fit_is_refused_and_nothing_is_saved(
 ) -> None:
     data = Path(__file__).parents[2].joinpath("calibration", "default_layout.toml").read_text()
     (tmp_path / "wrong.toml").write_text(data.replace("size_mm = 70", "size_mm = 90"))
-    code, out = run(capsys, "--source", video, "--layout", tmp_path / "wrong.toml", "--out", tmp_path / "cal.json", "--frames", 2)
+    code, out = run(
+        capsys, "--source", video, "--layout", tmp_path / "wrong.toml", "--out", tmp_path / "cal.json", "--frames", 2
+    )
     assert code == 2 and out["error"]["code"] == "error_too_high"
     assert not (tmp_path / "cal.json").exists()
-    code, out = run(capsys, "--source", video, "--layout", tmp_path / "wrong.toml", "--out", tmp_path / "cal.json",
-                    "--frames", 2, "--max-error-mm", 100)
+    code, out = run(
+        capsys,
+        "--source",
+        video,
+        "--layout",
+        tmp_path / "wrong.toml",
+        "--out",
+        tmp_path / "cal.json",
+        "--frames",
+        2,
+        "--max-error-mm",
+        100,
+    )
     assert code == 0
 
 
@@ -107,4 +123,3 @@ def test_bad_inputs_give_one_json_error_and_exit_2(
 def test_a_source_that_cannot_open_is_named() -> None:
     with pytest.raises(Failure, match="'/nonexistent.avi' cannot be opened"):
         CameraSource("/nonexistent.avi")
-

@@ -1,4 +1,5 @@
 """Layout files: the packaged 8-seat table, zone lookup, and files that are wrong in named ways."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,7 +19,7 @@ def test_default_layout_has_eight_seats_the_dealer_and_the_discard_tray(layout: 
 
 def test_zone_lookup_finds_the_zone_holding_a_point(layout: Layout) -> None:
     for zone in layout.zones:
-        xs, ys = zip(*zone.polygon)
+        xs, ys = zip(*zone.polygon, strict=False)
         assert layout.zone_at((sum(xs) / len(xs), sum(ys) / len(ys))) == zone.name
     assert layout.zone_at((560.0, 330.0)) is None
     assert layout.zone_at((-5.0, 10.0)) is None
@@ -47,7 +48,10 @@ def test_a_layout_file_is_read_from_disk(layout: Layout, tmp_path: Path) -> None
         (lambda d: d["zones"].update(bar=[[1, 1], [2, 2], [3, 1]]), "'bar'"),
         (lambda d: d["zones"].pop("dealer"), "dealer"),
         (lambda d: d["zones"].pop("seat_4"), "seat_4"),
-        (lambda d: d["zones"].update(discard=[[380, 100], [500, 100], [500, 160], [380, 160]]), "dealer and discard overlap"),
+        (
+            lambda d: d["zones"].update(discard=[[380, 100], [500, 100], [500, 160], [380, 160]]),
+            "dealer and discard overlap",
+        ),
         (lambda d: d["zones"].update(discard=[[450, 150], [460, 150], [460, 160]]), "dealer and discard overlap"),
     ],
 )

@@ -1,4 +1,5 @@
 """The camera against the shoe: every difference is a record, none is resolved."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -46,7 +47,10 @@ def test_copies_are_counted_not_merged() -> None:
 
 def test_an_empty_table_misses_every_reported_card() -> None:
     found = compare_placements({"seat_4": cards("2C", "3C")}, {})
-    assert [(m.kind, str(m.card)) for m in found] == [(MismatchKind.MISSING_ON_TABLE, "2C"), (MismatchKind.MISSING_ON_TABLE, "3C")]
+    assert [(m.kind, str(m.card)) for m in found] == [
+        (MismatchKind.MISSING_ON_TABLE, "2C"),
+        (MismatchKind.MISSING_ON_TABLE, "3C"),
+    ]
 
 
 def test_mismatch_records_are_frozen_and_say_what_is_wrong() -> None:

@@ -1,4 +1,5 @@
 """A long run of synthetic frames: placements must be right for at least 99% of the cards dealt."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -18,6 +19,8 @@ pytestmark = pytest.mark.slow  # the placement figure over 540 synthetic frames
 
 SCENES_PER_KIND = 9
 FRAMES_PER_SCENE = 10
+
+
 @dataclass
 class Tally:
     cards: int = 0
@@ -64,7 +67,9 @@ def test_placements_are_right_for_99_percent_of_cards_under_each_perturbation(
     total = Tally(**{f: sum(getattr(t, f) for t in tallies.values()) for f in Tally.__dataclass_fields__})
     print(f"\n{'kind':<12}{'frames':>7}{'cards':>7}{'right':>7}{'missed':>7}{'wrong':>7}{'extra':>7}{'accuracy':>10}")
     for kind, t in [*tallies.items(), ("all", total)]:
-        print(f"{kind:<12}{t.frames:>7}{t.cards:>7}{t.right:>7}{t.missed:>7}{t.wrong_zone:>7}{t.extra:>7}{t.accuracy:>10.2%}")
+        print(
+            f"{kind:<12}{t.frames:>7}{t.cards:>7}{t.right:>7}{t.missed:>7}{t.wrong_zone:>7}{t.extra:>7}{t.accuracy:>10.2%}"
+        )
     assert total.frames >= 500
     assert total.accuracy >= 0.99
     assert all(t.accuracy >= 0.97 for t in tallies.values()), {k: t.accuracy for k, t in tallies.items()}

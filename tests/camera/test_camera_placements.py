@@ -1,4 +1,5 @@
 """The stability rule: placed after N consecutive frames in a zone, withdrawn after a long absence."""
+
 from __future__ import annotations
 
 import pytest

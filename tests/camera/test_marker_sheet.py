@@ -1,4 +1,5 @@
 """`calibrate --print-markers FILE.pdf`: the four markers at their real size, and the layout to start from."""
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,22 @@ def test_each_page_prints_its_marker_readable_at_the_layout_size(tmp_path):
     size_px = default_layout().marker_size_mm / 25.4 * DPI
     for page, corner in enumerate(MarkerCorner, start=1):
         png = tmp_path / f"page-{page}.png"
-        subprocess.run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=pnggray", f"-r{DPI}", f"-dFirstPage={page}",
-                        f"-dLastPage={page}", f"-sOutputFile={png}", str(pdf)], check=True, timeout=60)
+        subprocess.run(
+            [
+                "gs",
+                "-q",
+                "-dNOPAUSE",
+                "-dBATCH",
+                "-sDEVICE=pnggray",
+                f"-r{DPI}",
+                f"-dFirstPage={page}",
+                f"-dLastPage={page}",
+                f"-sOutputFile={png}",
+                str(pdf),
+            ],
+            check=True,
+            timeout=60,
+        )
         found = find_markers(cv2.imread(str(png), cv2.IMREAD_GRAYSCALE))
         assert list(found) == [corner]
         (x0, _), (x1, _) = found[corner].quad[0], found[corner].quad[1]

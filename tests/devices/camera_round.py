@@ -2,6 +2,7 @@
 controller's test and the screen's: sd-buster-a (house-banked, the dealer's first card up), seat 1
 is dealt 9S 7D and stands on 16, the dealer 5H TC draws KD and busts. The shoe reads seat 1's first
 card as 9S, but 9C lies on the felt: the camera says so, and a floor supervisor re-keys it."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -33,7 +34,9 @@ class FilmedShoe:
         self.felt.sim_read_as(MISREAD, ON_THE_FELT)
         self.frames = 0
         controller.connect_devices(self.shoe.endpoint.url)
-        controller.watch_camera(self._counted(), CardReader(self.felt.calibrate()), CameraCheck(settle_frames=SETTLE_FRAMES))
+        controller.watch_camera(
+            self._counted(), CardReader(self.felt.calibrate()), CameraCheck(settle_frames=SETTLE_FRAMES)
+        )
 
     def _counted(self) -> Iterator[np.ndarray]:
         for image in self.felt:

@@ -1,4 +1,5 @@
 """Every contract test runs over each link a device can be reached by (see `device_rig.LINKS`)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -11,7 +12,9 @@ from hw_sims.endpoints import Endpoint
 
 # pyserial's socket port pauses 0.3 s at every close, so TCP runs in the slow lane; the quick lane's
 # in-process link runs that same socket port code over a socket pair.
-@pytest.fixture(params=[pytest.param(name, marks=pytest.mark.slow) if name == "tcp" else name for name in sorted(LINKS)])
+@pytest.fixture(
+    params=[pytest.param(name, marks=pytest.mark.slow) if name == "tcp" else name for name in sorted(LINKS)]
+)
 def endpoint(request: pytest.FixtureRequest) -> Iterator[Endpoint]:
     """A fresh endpoint per test; the emulator that serves it closes it."""
     yield LINKS[request.param]()

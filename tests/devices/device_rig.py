@@ -1,4 +1,5 @@
 """Shared pieces of the device tests: collecting events, running an emulator with an adapter, a wire."""
+
 from __future__ import annotations
 
 import itertools
@@ -11,9 +12,9 @@ from typing import TypeVar
 import pytest
 
 from devices.kinds.adapter import DeviceAdapter
+from devices.kinds.events import DeviceEvent
 from devices.wire.clock import MonotonicClock
 from devices.wire.codec import decode
-from devices.kinds.events import DeviceEvent
 from devices.wire.framing import Frame, Framer
 from devices.wire.messages import Message, Vocabulary
 from hw_sims.device import EmulatedDevice

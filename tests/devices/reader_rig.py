@@ -1,5 +1,6 @@
 """A table with a shoe and a wager reader on pseudo-terminals, owned by a headless controller:
 the players' chips go on the emulated reader's spots, the dealer's cards come out of the shoe."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -23,9 +24,17 @@ PIN = "2468"
 class ReaderTable:
     """`chips` puts chips on a spot as a player would; `until` pumps the controller until a condition holds."""
 
-    def __init__(self, path: Path, cards: list[str], profile: str = "sd-buster-a", settings: dict[str, object] | None = None,
-                 reader: WagerEmulator | None = None, wait: Callable[[Callable[[], bool], float], bool] | None = None) -> None:
-        """`wait(done, seconds)`: how the test waits for the table (on a screen, Qt's event loop runs the controller)."""
+    def __init__(
+        self,
+        path: Path,
+        cards: list[str],
+        profile: str = "sd-buster-a",
+        settings: dict[str, object] | None = None,
+        reader: WagerEmulator | None = None,
+        wait: Callable[[Callable[[], bool], float], bool] | None = None,
+    ) -> None:
+        """`wait(done, seconds)`: how the test waits for the table (on a screen, Qt's event loop runs the
+        controller)."""
         self._wait = wait or (lambda done, seconds: self.controller.pump_until(done, seconds))
         self.shoe = ShoeEmulator(PtyEndpoint(), cards=[parse_card(c) for c in cards], pace=None, seed=5)
         seats = 8 if profile == "nobust-4.0" else 7
@@ -45,7 +54,9 @@ class ReaderTable:
         if not self.controller.supervisor_snapshot(recent=0).has_pin:
             self.controller.set_pin(PIN)
         self.controller.start()
-        self.until(lambda: self.session.s.shoe_id is not None and bool(self.session.reader.spots), "the reader's first scan")
+        self.until(
+            lambda: self.session.s.shoe_id is not None and bool(self.session.reader.spots), "the reader's first scan"
+        )
 
     def stop(self) -> None:
         self.controller.stop()
@@ -81,13 +92,17 @@ class ReaderTable:
         self.reader.sim_alien(where, alien)
         self.reader.sim_place(where, [d * 100 for d in dollars])
         content = SpotReading(where, len(dollars), sum(dollars) * 100, alien)
-        self.until(lambda: self.session.reader.reading(where) == content or len(self.refused()) > refused,
-                   f"{spot} to read ${sum(dollars)}")
+        self.until(
+            lambda: self.session.reader.reading(where) == content or len(self.refused()) > refused,
+            f"{spot} to read ${sum(dollars)}",
+        )
 
     def deal(self, count: int) -> None:
         seen = self.session.s.shoe_cards
         for _ in range(count):
-            self.until(lambda: not self.controller.feed.locked and self.shoe.locked is False, "the card-stop to come off")
+            self.until(
+                lambda: not self.controller.feed.locked and self.shoe.locked is False, "the card-stop to come off"
+            )
             self.shoe.sim_deal_next()
             seen += 1
             self.until(lambda: self.session.s.shoe_cards >= seen, "the card to reach the table")
@@ -99,13 +114,21 @@ class ReaderTable:
         self.until(lambda: self.controller.scanning is None, "the reader's scan")
 
     def ops(self, kind: str) -> list[dict]:
-        return [op for r in read_records(self.path) if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)
-                for op in r.body["ops"] if op["type"] == kind]
+        return [
+            op
+            for r in read_records(self.path)
+            if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)
+            for op in r.body["ops"]
+            if op["type"] == kind
+        ]
 
     def ops_inputs(self, kind: str) -> list[dict]:
         """The journaled inputs of one kind, in order."""
-        return [r.body["input"] for r in read_records(self.path) if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)
-                and r.body["input"]["type"] == kind]
+        return [
+            r.body["input"]
+            for r in read_records(self.path)
+            if r.kind in (RecordKind.INPUT, RecordKind.CLOSE) and r.body["input"]["type"] == kind
+        ]
 
     def refused(self) -> list[dict]:
         return [r.body for r in read_records(self.path) if r.kind is RecordKind.REFUSED]

@@ -1,4 +1,5 @@
 """The bench's emulated devices powered up on a journaled table: its shoe goes on, or a new one is due."""
+
 from __future__ import annotations
 
 import time
@@ -108,6 +109,7 @@ def test_a_card_pulled_before_the_last_one_arrived_and_a_shoe_nobody_needs_are_r
 
 def test_the_card_stop_holds_until_no_more_bets_the_deal_refuses_meanwhile_and_no_wager_is_lost(tmp_path):
     from dealer_assist.rules.inputs import NoMoreBets, PlaceWager, WagerKind
+
     table = Table.open(tmp_path / "table.db", TableConfig("T1", "sd-buster-a"))
     with _linked(table) as (devices, linked):
         devices.load(devices.next_shoe())
@@ -133,7 +135,11 @@ def test_a_card_pulled_while_the_bank_is_offered_says_what_the_table_waits_for(t
     table = _table(tmp_path, "nobust-4.0")
     with _linked(table) as (devices, linked):
         devices.load(devices.next_shoe())
-        assert linked.pump_until(lambda: table.session.s.shoe_id is not None and devices.shoe.locked and not devices.busy(), 10)
+        assert linked.pump_until(
+            lambda: table.session.s.shoe_id is not None and devices.shoe.locked and not devices.busy(), 10
+        )
         with pytest.raises(Failure) as locked:
             devices.pull()
-        assert locked.value.message == "the shoe's card-stop is on: no card is due (Offer the bank to seat 1 (first turn))"
+        assert (
+            locked.value.message == "the shoe's card-stop is on: no card is due (Offer the bank to seat 1 (first turn))"
+        )

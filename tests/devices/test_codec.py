@@ -1,4 +1,5 @@
 """DEVICES.md §1-§3 bodies: typed messages, strict fields, each receiver's own TYPEs."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,8 +8,29 @@ from dealer_assist.rules.cards import Card
 from devices.wire.codec import CodecError, decode, encode
 from devices.wire.framing import RejectReason
 from devices.wire.messages import (
-    HOST_TO_PEEK, HOST_TO_SHOE, PEEK_TO_HOST, SHOE_TO_HOST, Ack, CardOut, CutCard, Fault, Heartbeat, Hello, Ident, Lid, LidState,
-    Lock, LockState, Message, Nak, NewShoe, NoRead, PeekAnswer, PeekRequest, PeekResult, Status,
+    HOST_TO_PEEK,
+    HOST_TO_SHOE,
+    PEEK_TO_HOST,
+    SHOE_TO_HOST,
+    Ack,
+    CardOut,
+    CutCard,
+    Fault,
+    Heartbeat,
+    Hello,
+    Ident,
+    Lid,
+    LidState,
+    Lock,
+    LockState,
+    Message,
+    Nak,
+    NewShoe,
+    NoRead,
+    PeekAnswer,
+    PeekRequest,
+    PeekResult,
+    Status,
 )
 
 EXAMPLES: list[tuple[Message, str]] = [

@@ -1,4 +1,5 @@
 """DEVICES.md §5 bench commands, run as real processes against the emulators over TCP."""
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,11 @@ class Running:
 
     def __init__(self, *args: str) -> None:
         self.process = subprocess.Popen(
-            [*COMMAND, *args], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            [*COMMAND, *args],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
         )
         self.lines: list[str] = []
@@ -176,9 +181,7 @@ def test_icd_5_monitor_prints_every_card_once_in_order_through_100_disconnects_a
     assert sum(line["type"] == "link" and line["state"] == "down" for line in lines) >= 50, "the drops are seen"
     seen = [(line["n"], line["card"]) for line in lines if line["type"] == "card"]
     unread = [line["n"] for line in lines if line["type"] == "noread"]
-    missed = [
-        n for line in lines if line.get("code") == "MISSED_CARD" for n in range(line["first"], line["last"] + 1)
-    ]
+    missed = [n for line in lines if line.get("code") == "MISSED_CARD" for n in range(line["first"], line["last"] + 1)]
     numbers = [line["n"] for line in lines if line["type"] in ("card", "noread")]
     assert numbers == sorted(set(numbers)), "every card exactly once and in order"
     assert all(cards[n - 1] == card for n, card in seen)
@@ -203,8 +206,13 @@ def test_icd_5_monitor_prints_every_card_once_in_order_through_100_disconnects_a
 def test_monitor_whose_reader_is_gone_ends_cleanly_with_its_stats_line() -> None:
     """`devices monitor | tee` then Ctrl-C: tee is gone first; the stats line goes to stderr, no traceback."""
     with emulator("shoe", "--pace", "0.05") as (sim, url):
-        monitor = subprocess.Popen([*COMMAND, "devices", "monitor", "--shoe", url], cwd=ROOT, text=True,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        monitor = subprocess.Popen(
+            [*COMMAND, "devices", "monitor", "--shoe", url],
+            cwd=ROOT,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         assert monitor.stdout is not None and monitor.stdout.readline().startswith("{")
         monitor.stdout.close()  # the reader goes away while cards keep coming
         time.sleep(0.5)

@@ -1,4 +1,5 @@
 """DEVICES.md §1 delivery rules, on the pure state machine with the clock in the test's hands."""
+
 from __future__ import annotations
 
 from device_rig import Wire
@@ -91,8 +92,12 @@ def test_icd_6_frames_put_first_go_out_after_the_held_one_and_replace_queued_one
     delivery.post_first([SpotList(0, (one, two))], 0.0)
     for _ in range(3):
         delivery.acknowledged(wire.sent[-1].seq, 0.01)
-    assert wire.sent == [
-        SpotContent(0, one, 1, 500, 0),
-        SpotList(1, (one, two)),
-        SpotContent(2, two, 2, 1000, 0),
-    ] and delivery.idle
+    assert (
+        wire.sent
+        == [
+            SpotContent(0, one, 1, 500, 0),
+            SpotList(1, (one, two)),
+            SpotContent(2, two, 2, 1000, 0),
+        ]
+        and delivery.idle
+    )

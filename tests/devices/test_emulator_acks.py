@@ -1,5 +1,6 @@
 """The emulator counts the duplicates a host sees, ACK by ACK: the test is the host, on a raw socket,
 and answers each sending of a ✓ frame when it likes."""
+
 from __future__ import annotations
 
 import socket
@@ -51,7 +52,9 @@ class RawHost:
                 data = self.line.recv(4096)
             except TimeoutError:
                 return None
-            self.heard.extend(decode(item.body, WAGERS_TO_HOST) for item in self.framer.feed(data) if isinstance(item, Frame))
+            self.heard.extend(
+                decode(item.body, WAGERS_TO_HOST) for item in self.framer.feed(data) if isinstance(item, Frame)
+            )
 
     def next_spot(self, within: float = 5.0) -> SpotContent:
         spot = self.answer(within)

@@ -1,4 +1,5 @@
 """DEVICES.md §1 frame envelope: the framer alone, byte by byte."""
+
 from __future__ import annotations
 
 import pytest

@@ -3,6 +3,7 @@
 Every STX opens exactly one frame, and every frame ends in exactly one outcome, so the count of
 STX bytes fed must equal accepted + rejected: no frame is lost, none half-used, nothing raises.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -18,7 +19,14 @@ from devices.wire.codec import encode
 from devices.wire.decoding import Decoder
 from devices.wire.framing import STX, Rejection, RejectReason, encode_frame
 from devices.wire.messages import (
-    HOST_TO_PEEK, HOST_TO_SHOE, HOST_TO_WAGERS, PEEK_TO_HOST, SHOE_TO_HOST, WAGERS_TO_HOST, Message, Vocabulary,
+    HOST_TO_PEEK,
+    HOST_TO_SHOE,
+    HOST_TO_WAGERS,
+    PEEK_TO_HOST,
+    SHOE_TO_HOST,
+    WAGERS_TO_HOST,
+    Message,
+    Vocabulary,
 )
 
 pytestmark = pytest.mark.slow  # a fuzz run: 100,000 frames a decoder

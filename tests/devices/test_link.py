@@ -1,4 +1,5 @@
 """DEVICES.md §1 start-up, supervision and duplicate state of the host link, with a hand-held clock."""
+
 from __future__ import annotations
 
 from device_rig import Wire

@@ -1,4 +1,5 @@
 """The Natural-peek contract (DEVICES.md §3), run against every link: in-process, pty, TCP."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -12,11 +13,11 @@ from device_rig import EventLog, RigClock, running
 
 from dealer_assist.rules.cards import Card, parse_card
 from dealer_assist.rules.inputs import PeekResult
-from devices.wire.clock import MONOTONIC, Clock
 from devices.kinds.events import LinkChanged
+from devices.kinds.peek import PeekReader
+from devices.wire.clock import MONOTONIC, Clock
 from devices.wire.link import LinkState
 from devices.wire.messages import PeekResult as ResultFrame
-from devices.kinds.peek import PeekReader
 from devices.wire.timing import PEEK_TIMEOUT
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import FaultKind
@@ -30,7 +31,10 @@ def peek_device(
     endpoint: Endpoint, clock: Clock = MONOTONIC, **options: Any
 ) -> Iterator[tuple[PeekEmulator, PeekReader, EventLog]]:
     log = EventLog()
-    with running(PeekEmulator(endpoint, clock=clock, **options), PeekReader(endpoint.url, log, clock)) as (emulator, reader):
+    with running(PeekEmulator(endpoint, clock=clock, **options), PeekReader(endpoint.url, log, clock)) as (
+        emulator,
+        reader,
+    ):
         assert reader.wait_up(UP_WAIT)
         yield emulator, reader, log
 
@@ -54,7 +58,9 @@ def peek_in_background(reader: PeekReader, up: str) -> Iterator[Future[PeekResul
         ("A", None, PeekResult.NOCARD),
     ],
 )
-def test_icd_3_each_answer_maps_to_its_outcome(endpoint: Endpoint, up: str, hole: str | None, outcome: PeekResult) -> None:
+def test_icd_3_each_answer_maps_to_its_outcome(
+    endpoint: Endpoint, up: str, hole: str | None, outcome: PeekResult
+) -> None:
     with peek_device(endpoint, hole_card=parse_card(hole) if hole else None) as (_, reader, _log):
         assert reader.peek(up) is outcome
 
@@ -87,7 +93,11 @@ def test_icd_3_peeks_in_a_row_each_get_their_own_answer(endpoint: Endpoint) -> N
 
 
 def test_icd_3_a_result_repeated_for_a_lost_ack_is_dropped_as_duplicate(endpoint: Endpoint) -> None:
-    with peek_device(endpoint, hole_card=Card("Q", "H"), faults={FaultKind.WITHHELD_ACK: 1.0}) as (emulator, reader, log):
+    with peek_device(endpoint, hole_card=Card("Q", "H"), faults={FaultKind.WITHHELD_ACK: 1.0}) as (
+        emulator,
+        reader,
+        log,
+    ):
         assert reader.peek("A") is PeekResult.NATURAL
         log.wait_for(lambda log: emulator.stats.duplicates == reader.stats().duplicates == 1)
         assert reader.stale == 0
@@ -124,5 +134,3 @@ def test_icd_3_an_up_card_that_cannot_make_a_natural_is_refused() -> None:
     reader = PeekReader("socket://127.0.0.1:9")
     with pytest.raises(ValueError, match="'7'"):
         reader.peek("7")
-
-

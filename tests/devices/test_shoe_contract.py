@@ -1,4 +1,5 @@
 """The shoe scanner contract (DEVICES.md §1-§2), run against every link: in-process, pty, TCP."""
+
 from __future__ import annotations
 
 import time
@@ -10,14 +11,23 @@ from typing import Any
 from device_rig import EventLog, RigClock, running
 
 from dealer_assist.rules.cards import parse_card
-from devices.wire.clock import MONOTONIC, Clock
 from devices.kinds.events import (
-    CardSeen, CardsMissed, CardUnread, CutReached, DeviceFault, DeviceHello, FrameRejected, LidChanged, LinkChanged, LockChanged,
+    CardSeen,
+    CardsMissed,
+    CardUnread,
+    CutReached,
+    DeviceFault,
+    DeviceHello,
+    FrameRejected,
+    LidChanged,
+    LinkChanged,
+    LockChanged,
     ShoeLoaded,
 )
+from devices.kinds.shoe import STALLED_AFTER, ShoeScanner
+from devices.wire.clock import MONOTONIC, Clock
 from devices.wire.link import LinkState
 from devices.wire.messages import LidState, LockState
-from devices.kinds.shoe import STALLED_AFTER, ShoeScanner
 from devices.wire.timing import BACKOFF_FIRST, REPEAT_EVERY, SILENCE_LIMIT
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, FaultKind
@@ -28,11 +38,16 @@ FAST = 0.005
 
 
 @contextmanager
-def shoe(endpoint: Endpoint, clock: Clock = MONOTONIC, **options: Any) -> Iterator[tuple[ShoeEmulator, ShoeScanner, EventLog]]:
+def shoe(
+    endpoint: Endpoint, clock: Clock = MONOTONIC, **options: Any
+) -> Iterator[tuple[ShoeEmulator, ShoeScanner, EventLog]]:
     options.setdefault("cards", SCRIPT)
     options.setdefault("pace", FAST)
     log = EventLog()
-    with running(ShoeEmulator(endpoint, clock=clock, **options), ShoeScanner(endpoint.url, log, clock)) as (emulator, scanner):
+    with running(ShoeEmulator(endpoint, clock=clock, **options), ShoeScanner(endpoint.url, log, clock)) as (
+        emulator,
+        scanner,
+    ):
         yield emulator, scanner, log
 
 
@@ -158,7 +173,11 @@ def test_icd_2_lid_and_jam_asked_of_the_emulator_arrive_in_order(endpoint: Endpo
         emulator.sim_jam()
         log.wait_for(lambda log: bool(log.of(DeviceFault)))
         tail = log.of(LidChanged, DeviceFault)
-    assert tail == [LidChanged(LidState.OPEN), LidChanged(LidState.CLOSED), DeviceFault("JAM", "card jammed at the exit")]
+    assert tail == [
+        LidChanged(LidState.OPEN),
+        LidChanged(LidState.CLOSED),
+        DeviceFault("JAM", "card jammed at the exit"),
+    ]
 
 
 def test_icd_1_every_bad_frame_is_rejected_for_its_reason_and_counted(endpoint: Endpoint) -> None:

@@ -1,5 +1,6 @@
 """The headless table controller: a whole round over the wire emulators with the camera check on,
 a correction through the controller, and a journal that stops taking records mid-round."""
+
 from __future__ import annotations
 
 import random
@@ -62,7 +63,9 @@ def test_a_round_over_the_wire_with_the_camera_and_a_correction(filmed):
 
     assert controller.pump_until(lambda: controller.snapshot.attention is not None, WAIT_S), "the camera speaks"
     attention = controller.snapshot.attention
-    assert attention.kind is AttentionKind.MISMATCH and attention.message.startswith(f"{MISMATCH}. Dealer: check the card")
+    assert attention.kind is AttentionKind.MISMATCH and attention.message.startswith(
+        f"{MISMATCH}. Dealer: check the card"
+    )
     assert [n["message"] for n in _notes(path, "camera") if n["type"] == "CameraMismatch"] == [MISMATCH]
     assert "MISMATCH" in {link.last_read for link in controller.devices.links() if link.name == "Camera"}
 
@@ -101,7 +104,9 @@ def _refused(path) -> list[dict]:
     return [r.body for r in read_records(path) if r.kind is RecordKind.REFUSED]
 
 
-def _into_the_second_round(path, config: TableConfig, seed: int, inputs: int) -> tuple[TableController, Table, BenchPlayer]:
+def _into_the_second_round(
+    path, config: TableConfig, seed: int, inputs: int
+) -> tuple[TableController, Table, BenchPlayer]:
     """A table dealt by the bench player through its first round and `inputs` inputs into the next."""
     table = Table.open(path, config)
     controller = TableController(table)
@@ -128,7 +133,9 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
     assert refusal.code == "table_stopped"
     stopped = controller.snapshot
     assert stopped.attention is not None and stopped.attention.kind is AttentionKind.JOURNAL and stopped.attention.held
-    assert "could not be written" in stopped.attention.message and "Nothing recorded is lost" in stopped.attention.message
+    assert (
+        "could not be written" in stopped.attention.message and "Nothing recorded is lost" in stopped.attention.message
+    )
     assert "Dealer: deal no more and call a floor supervisor" in stopped.attention.message, "who acts next"
     assert stopped.seats == before.seats and stopped.dealer == before.dealer, "the failed input changed nothing"
     assert controller.supervisor_snapshot(recent=0).stopped == stopped.attention.message
@@ -138,7 +145,9 @@ def test_a_journal_that_stops_taking_records_stops_the_table_visibly_and_a_resta
     controller.close()
     assert verify(path).ok
     again = TableController.open(path)
-    assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, "resumed at the last durable input"
+    assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, (
+        "resumed at the last durable input"
+    )
     assert again.snapshot.attention is None
     again.close()
 
@@ -164,7 +173,9 @@ def test_a_journal_closed_mid_round_stops_the_table_and_nothing_in_memory_moves(
     assert verify(path).ok
     table.lock.release()  # the closed journal's lock, as the process that held it would on its way out
     again = TableController.open(path)
-    assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, "resumed at the last durable input"
+    assert again.snapshot.seats == before.seats and again.snapshot.dealer == before.dealer, (
+        "resumed at the last durable input"
+    )
     assert list(again.facts().round_inputs) == inputs
     while again.rounds_closed < 3:
         assert again.submit(player.next_input(again.facts())) is None
@@ -184,7 +195,9 @@ def test_a_held_peek_is_answered_through_the_round_driver_as_the_supervisors_che
     policy = RandomPolicy(random.Random(1), lambda: player.shoe(table_facts(table.session)).card(0))
     event = table_input(controller.facts(), policy, "Floor 2")
     assert isinstance(event, ConfirmPeek) and event.supervisor == "Floor 2"
-    assert event.natural is (honest_peek_answer(table_facts(table.session)) is PeekResult.NATURAL), "the policy's answer: the truth"
+    assert event.natural is (honest_peek_answer(table_facts(table.session)) is PeekResult.NATURAL), (
+        "the policy's answer: the truth"
+    )
     controller.supervise(event, PIN)
     assert controller.snapshot.need not in (Need.PEEK, Need.CHECK_BY_HAND)
     controller.close()

@@ -1,5 +1,6 @@
 """The table on real links (issue: devices point 4): a shoe and a peek device on pseudo-terminals
 feed a journaled table; the card-stop follows the rules; the ledger equals the round file's."""
+
 from __future__ import annotations
 
 import time
@@ -87,8 +88,13 @@ def test_icd_3_the_peek_device_is_asked_and_a_natural_ends_play(tmp_path):
         _pull(shoe, linked, 4, lambda: tracker.phase is Phase.SETTLED)
         assert tracker.dealer_natural is True
         assert [(r.result.value, r.amount) for r in tracker.rows] == [("lose", -2_500)]
-        peeks = [op for r in read_records(table.path) if r.kind is RecordKind.INPUT
-                 for op in r.body["ops"] if op["type"] == "PeekResolved"]
+        peeks = [
+            op
+            for r in read_records(table.path)
+            if r.kind is RecordKind.INPUT
+            for op in r.body["ops"]
+            if op["type"] == "PeekResolved"
+        ]
         assert peeks and peeks[0]["natural"] is True and peeks[0]["result"] == "natural"
     finally:
         linked.stop()
@@ -105,8 +111,27 @@ def test_bench_over_pseudo_terminals_records_the_same_inputs_as_in_process(tmp_p
 
     def bench(name: str, links: str) -> list[dict]:
         path = tmp_path / name
-        out = subprocess.run([sys.executable, "-m", "ui.cli", "bench", "--rounds", "12", "--seed", "8", "--profile",
-                              "c21-8.0", "--journal", str(path), "--links", links], capture_output=True, text=True, timeout=300)
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ui.cli",
+                "bench",
+                "--rounds",
+                "12",
+                "--seed",
+                "8",
+                "--profile",
+                "c21-8.0",
+                "--journal",
+                str(path),
+                "--links",
+                links,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert out.returncode == 0, out.stdout + out.stderr
         assert verify(path).ok
         return [r.body["input"] for r in read_records(path) if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)]
@@ -131,9 +156,25 @@ def test_bench_stopped_by_a_signal_ends_between_moves_with_its_journal_sealed(tm
 
     for number, delay in enumerate((0.3, 0.45, 0.6, 0.75, 0.9)):
         path = tmp_path / f"{links}-{number}.db"
-        bench = subprocess.Popen([sys.executable, "-m", "ui.cli", "bench", "--rounds", "100000", "--seed", str(number),
-                                  "--journal", str(path), "--links", links], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+        bench = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ui.cli",
+                "bench",
+                "--rounds",
+                "100000",
+                "--seed",
+                str(number),
+                "--journal",
+                str(path),
+                "--links",
+                links,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.monotonic() + 60
         while not path.exists() and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -147,7 +188,9 @@ def test_bench_stopped_by_a_signal_ends_between_moves_with_its_journal_sealed(tm
 
 
 def _locks(path) -> list[str]:
-    return [r.body["state"] for r in read_records(path) if r.kind is RecordKind.DEVICE and r.body["type"] == "LockChanged"]
+    return [
+        r.body["state"] for r in read_records(path) if r.kind is RecordKind.DEVICE and r.body["type"] == "LockChanged"
+    ]
 
 
 def test_a_paced_shoe_started_before_the_table_deals_nothing_until_the_table_allows_a_card(tmp_path):

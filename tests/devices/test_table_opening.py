@@ -1,6 +1,7 @@
 """Opening a table to write to it is one door: the journal's lock and the check that the journal is
 this table's are taken by opening the table, whoever opens it; the table's owner keeps its table,
 journal and tracker to itself and publishes what others read."""
+
 from __future__ import annotations
 
 import json
@@ -25,11 +26,14 @@ def test_a_second_opening_of_a_held_journal_is_refused_naming_the_holder(tmp_pat
     try:
         with pytest.raises(JournalInUse) as refused:
             Table.open(path)
-        assert refused.value.code == "journal_in_use" and f"in use by process {os.getpid()} on " in refused.value.message
+        assert (
+            refused.value.code == "journal_in_use" and f"in use by process {os.getpid()} on " in refused.value.message
+        )
     finally:
         held.close()
     assert not lock_path(path).exists(), "closing the table gives up its lock"
     Table.open(path).close()
+
 
 def test_bench_resume_on_a_journal_a_table_holds_exits_2_naming_the_holder(tmp_path, capsys):
     path = tmp_path / "t.db"
@@ -44,14 +48,19 @@ def test_bench_resume_on_a_journal_a_table_holds_exits_2_naming_the_holder(tmp_p
         held.close()
     assert bench(["--journal", str(path), "--rounds", "2", "--links", "in-process", "--resume"]) == 0
 
+
 def test_a_start_naming_another_table_is_refused_by_opening_it(tmp_path, capsys):
     path = tmp_path / "t.db"
     assert bench(["--journal", str(path), "--rounds", "1", "--links", "in-process", "--profile", "c21-8.0"]) == 0
     capsys.readouterr()
-    assert bench(["--journal", str(path), "--rounds", "2", "--links", "in-process", "--resume", "--profile", "nobust-4.0"]) == 2
+    assert (
+        bench(["--journal", str(path), "--rounds", "2", "--links", "in-process", "--resume", "--profile", "nobust-4.0"])
+        == 2
+    )
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["code"] == "other_table" and "--profile says profile 'nobust-4.0'" in error["message"]
     assert not lock_path(path).exists(), "a refused opening leaves no lock behind"
+
 
 def test_the_owner_keeps_its_table_journal_and_tracker_to_itself(tmp_path):
     controller = TableController.open(tmp_path / "t.db", TableConfig("T1", "nobust-4.0"))
@@ -65,6 +74,7 @@ def test_the_owner_keeps_its_table_journal_and_tracker_to_itself(tmp_path):
     finally:
         controller.close()
 
+
 def test_an_input_that_works_out_otherwise_when_taken_than_when_recorded_stops_the_table(tmp_path):
     path = tmp_path / "t.db"
     table = Table.open(path, TableConfig("T1", "nobust-4.0"))
@@ -77,13 +87,16 @@ def test_an_input_that_works_out_otherwise_when_taken_than_when_recorded_stops_t
     table.session.apply = lambda e, now: taken(e, now) + ("a stray operation",)  # type: ignore[method-assign]
     refusal = controller.submit(event)
     assert refusal is not None and refusal.code == "table_stopped"
-    assert "worked out to other operations when taken than when it was recorded" in controller.snapshot.attention.message
+    assert (
+        "worked out to other operations when taken than when it was recorded" in controller.snapshot.attention.message
+    )
     with pytest.raises(TableStopped):
         table.submit(event)
     written = list(read_records(path))
     assert written[-1].kind is RecordKind.INPUT, "the record written is the one the trial worked out"
     table.close()
     assert verify(path).ok
+
 
 def test_the_supervisors_snapshot_is_published_while_their_screens_listen(tmp_path):
     path = tmp_path / "t.db"

@@ -1,5 +1,6 @@
 """RULES.md §8.22-8.25 through the table controller: a shoe and a wager reader on pseudo-terminals,
 the players' chips on the emulated reader's spots, every input journaled."""
+
 from __future__ import annotations
 
 import shutil
@@ -11,17 +12,32 @@ import time
 import pytest
 from reader_rig import PIN, ReaderTable, spot
 
+from dealer_assist.errors import Failure
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.rules.inputs import (
-    Action, CloseInsurance, Decide, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult, PlaceWager, WagerKind,
+    Action,
+    CloseInsurance,
+    Decide,
+    NoMoreBets,
+    PaymentsMade,
+    PeekAnswered,
+    PeekResult,
+    PlaceWager,
+    WagerKind,
 )
 from dealer_assist.rules.phases import Need, Phase
 from dealer_assist.table.readings import ReadingIssue
-from dealer_assist.table.session_inputs import AcceptPayout, BankAccepted, DealerSignIn, DealerSignOut, SettlementConfirmed
+from dealer_assist.table.session_inputs import (
+    AcceptPayout,
+    BankAccepted,
+    DealerSignIn,
+    DealerSignOut,
+    SettlementConfirmed,
+)
 from dealer_assist.table.snapshot import AttentionKind
 from dealer_assist.text.round_story import story
-from ui.dispute_report import write_report
+from ui.supervisor.dispute_report import write_report
 
 # sd-buster-a deals seat 2, seat 3, the dealer's up card, seat 2, seat 3, the hole card:
 # seat 2 TH QH = 20, seat 3 9H 8C = 17, dealer 6D 9C = 15, draws 8S: 23, over.
@@ -50,7 +66,7 @@ def test_8_22_readings_are_the_wagers_and_a_keyed_wager_on_a_read_spot_is_refuse
     assert table.snapshot.seat(3).buster == 0, "a reading of 0 removes the wager"
 
     refused = table.controller.submit(PlaceWager(3, WagerKind.BASE, 1_000))
-    assert refused is not None and refused.code == "spot_read" and "3.base" in refused.message
+    assert refused is not None and refused.code == "spot_read" and "seat 3's base" in refused.message
     assert table.snapshot.seat(3).base == 3_000
     assert table.refused()[-1]["error"]["code"] == "spot_read"
 
@@ -70,7 +86,7 @@ def test_8_22_a_reading_below_the_minimum_is_shown_on_its_seat_and_holds_no_more
     table.tap(NoMoreBets())
     assert table.snapshot.phase is Phase.BETTING
     assert table.snapshot.attention.kind is AttentionKind.REFUSED
-    assert "3.base" in table.snapshot.attention.message and "$5.00 minimum" in table.snapshot.attention.message
+    assert "seat 3's base" in table.snapshot.attention.message and "$5 minimum" in table.snapshot.attention.message
     table.chips("3.base", 3, 2, alien=2)
     assert [p.issue for p in table.snapshot.reader.problems] == [ReadingIssue.ALIEN]
     table.chips("3.base", 3, 2)
@@ -89,7 +105,9 @@ def test_8_23_the_wagers_close_at_the_scan_and_a_change_after_it_is_a_late_chang
     late = table.snapshot.reader.late
     assert [(v.reading.spot, v.reading.amount, v.due) for v in late] == [(spot("3.base"), 4_000, 3_000)]
     assert table.snapshot.seat(3).base == 3_000, "the closed wager stands"
-    assert table.ops("LateChange") == [{"type": "LateChange", "spot": "3.base", "due": 3_000, "held": 4_000, "alien": 0}]
+    assert table.ops("LateChange") == [
+        {"type": "LateChange", "spot": "3.base", "due": 3_000, "held": 4_000, "alien": 0}
+    ]
     table.chips("3.base", 25, 5)
     assert not table.snapshot.reader.late and table.ops("LateChangeUndone")
 
@@ -101,12 +119,15 @@ def test_8_23_a_double_for_less_is_read_from_the_chips_added(table):
     table.deal(4)
     assert table.snapshot.need is Need.DECISION and table.snapshot.decisions.double
     table.tap(Decide(3, 0, Action.DOUBLE))
-    assert table.snapshot.reader.awaited is not None and table.controller.feed.locked, "no card until the chips are down"
+    assert table.snapshot.reader.awaited is not None and table.controller.feed.locked, (
+        "no card until the chips are down"
+    )
     table.chips("3.base", 25, 10)
     hand = table.snapshot.seat(3).hands[0]
     assert hand.doubled == 1_000, "the $10 added is the double for less, no keypad"
-    assert [op for op in table.ops("DecisionTaken")] == [{"type": "DecisionTaken", "seat": 3, "hand": 0, "action": "double",
-                                                          "amount": 1_000}]
+    assert [op for op in table.ops("DecisionTaken")] == [
+        {"type": "DecisionTaken", "seat": 3, "hand": 0, "action": "double", "amount": 1_000}
+    ]
     assert not table.snapshot.reader.late
 
 
@@ -119,7 +140,7 @@ def test_8_23_chips_a_decision_does_not_allow_are_refused_naming_the_amount_read
     table.chips("3.base", 25, 25, 5)
     attention = table.snapshot.attention
     assert attention is not None and attention.kind is AttentionKind.REFUSED
-    assert "$30.00 read on 3.base for the double" in attention.message
+    assert "$30 read on seat 3's base for the double" in attention.message
     assert table.snapshot.seat(3).hands[0].doubled == 0 and table.snapshot.reader.awaited is not None
 
 
@@ -148,16 +169,26 @@ def test_8_24_an_overpay_and_an_underpay_hold_the_settlement_with_their_differen
     table.chips("2.base", 100)  # put right
     table.tap(SettlementConfirmed())
     assert {(d.spot, d.held, d.due) for d in table.snapshot.reader.differences} == {(spot("3.base"), 2_500, 5_000)}
-    with pytest.raises(Exception):
+    with pytest.raises(Failure, match="wrong supervisor PIN"):
         table.controller.supervise(AcceptPayout("Floor 1", "player left"), "0000")
     table.controller.supervise(AcceptPayout("Floor 1", "player left"), PIN)
     [entry] = recall(table.path, round_id=1)
     assert entry["closed"], "the supervisor's acceptance ends the step: the round closed"
-    assert entry["ledger"]["mispays"] == [{"seat": 3, "spot": "3.base", "held": 25, "due": 50, "difference": -25,
-                                           "supervisor": "Floor 1", "reason": "player left"}]
+    assert entry["ledger"]["mispays"] == [
+        {
+            "seat": 3,
+            "spot": "3.base",
+            "held": 25,
+            "due": 50,
+            "difference": -25,
+            "supervisor": "Floor 1",
+            "reason": "player left",
+        }
+    ]
     told = story(entry)
     assert [m.text for m in told.mispays] == [
-        "Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by Floor 1: player left"]
+        "Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by Floor 1: player left"
+    ]
     assert [c.text for c in told.late_changes] == ["Seat 2 · Base: $55 on the spot, $50 closed · late change"]
 
     text = _pdf_text(write_report(table.path, 1, tmp_path / "round-1.pdf").path, tmp_path)
@@ -169,8 +200,18 @@ def _pdf_text(pdf, folder) -> str:
     """The PDF read back as text by Ghostscript, its lines' spaces made single."""
     ghostscript = shutil.which("gs")
     assert ghostscript is not None, "Ghostscript reads the PDF back as text"
-    subprocess.run([ghostscript, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=txtwrite", f"-sOutputFile={folder}/page-%d.txt",
-                    str(pdf)], check=True)
+    subprocess.run(
+        [
+            ghostscript,
+            "-q",
+            "-dNOPAUSE",
+            "-dBATCH",
+            "-sDEVICE=txtwrite",
+            f"-sOutputFile={folder}/page-%d.txt",
+            str(pdf),
+        ],
+        check=True,
+    )
     return "\n".join(" ".join(page.read_text().split()) for page in sorted(folder.glob("page-*.txt")))
 
 
@@ -201,9 +242,14 @@ def test_8_23_a_restart_mid_round_resumes_the_wagers_scans_again_and_shows_a_chi
     table.until(lambda: bool(table.snapshot.reader and table.snapshot.reader.late), "the scan after the restart")
     after = table.snapshot.seat(3)
     assert (after.base, after.buster, after.hands) == (before.base, before.buster, before.hands), "the same wagers"
-    assert [(v.reading.spot, v.reading.amount, v.due) for v in table.snapshot.reader.late] == [(spot("3.base"), 3_000, 2_500)]
-    scans = [r.body["input"]["purpose"] for r in read_records(table.path) if r.kind is RecordKind.INPUT
-             and r.body["input"]["type"] == "SpotsScanned"]
+    assert [(v.reading.spot, v.reading.amount, v.due) for v in table.snapshot.reader.late] == [
+        (spot("3.base"), 3_000, 2_500)
+    ]
+    scans = [
+        r.body["input"]["purpose"]
+        for r in read_records(table.path)
+        if r.kind is RecordKind.INPUT and r.body["input"]["type"] == "SpotsScanned"
+    ]
     assert scans[-1] == "reading", "the reader scanned the spots again"
 
 
@@ -242,12 +288,28 @@ def test_8_24_insurance_staked_by_chips_and_the_settle_now_step_checked_at_paid(
 
 
 @pytest.mark.slow
-def test_8_23_a_bench_killed_mid_round_comes_back_with_the_same_wagers_scans_and_shows_a_chip_moved_while_down(tmp_path):
+def test_8_23_a_bench_killed_mid_round_comes_back_with_the_same_wagers_scans_and_shows_a_chip_moved_while_down(
+    tmp_path,
+):
     """SIGKILL of a bench whose players bet with chips, after "No more bets", before the round is
     settled; a chip goes on a closed spot while it is down; the bench resumes and finishes the round."""
     path = tmp_path / "bench.db"
-    bench = [sys.executable, "-m", "ui.cli", "bench", "--seed", "4", "--journal", str(path), "--wagers", "--profile", "sd-buster-a"]
-    running = subprocess.Popen([*bench, "--rounds", "50", "--pace", "0.05"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    bench = [
+        sys.executable,
+        "-m",
+        "ui.cli",
+        "bench",
+        "--seed",
+        "4",
+        "--journal",
+        str(path),
+        "--wagers",
+        "--profile",
+        "sd-buster-a",
+    ]
+    running = subprocess.Popen(
+        [*bench, "--rounds", "50", "--pace", "0.05"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         deadline = time.monotonic() + 120
         closed = None
@@ -262,8 +324,12 @@ def test_8_23_a_bench_killed_mid_round_comes_back_with_the_same_wagers_scans_and
     seat, wager = min(wagers.items())
     spot_name = f"{seat}.base"
 
-    resumed = subprocess.run([*bench, "--resume", "--rounds", str(round_id), "--spot", f"{spot_name}={wager},500"],
-                             capture_output=True, text=True, timeout=300)
+    resumed = subprocess.run(
+        [*bench, "--resume", "--rounds", str(round_id), "--spot", f"{spot_name}={wager},500"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     records = list(read_records(path))
     start = max(r.seq for r in records if r.kind is RecordKind.RESUMED)
@@ -274,7 +340,11 @@ def test_8_23_a_bench_killed_mid_round_comes_back_with_the_same_wagers_scans_and
     assert late == [{"type": "LateChange", "spot": spot_name, "due": wager, "held": wager + 500, "alien": 0}]
     entry = recall(path, round_id=round_id)[0]
     assert entry["closed"] and entry["late_changes"][0]["spot"] == spot_name
-    stakes = {row["seat"]: row["stake"] for row in entry["ledger"]["settlements"] if row["wager"] == "base" and row["hand"] == 0}
+    stakes = {
+        row["seat"]: row["stake"]
+        for row in entry["ledger"]["settlements"]
+        if row["wager"] == "base" and row["hand"] == 0
+    }
     assert stakes[seat] * 100 >= wager, "the wager closed before the kill stands"
     assert _wagers(path, round_id) == wagers, "the same wagers after the restart"
 
@@ -283,8 +353,12 @@ def _wagers(path, round_id: int) -> dict[int, int]:
     """The base wagers placed in the round, as its WagerPlaced operations left them (its closing
     record opens the next round, whose wagers are not its)."""
     wagers: dict[int, int] = {}
-    ops = [op for record in read_records(path) if record.round_id == round_id
-           and record.kind in (RecordKind.INPUT, RecordKind.CLOSE) for op in record.body["ops"]]
+    ops = [
+        op
+        for record in read_records(path)
+        if record.round_id == round_id and record.kind in (RecordKind.INPUT, RecordKind.CLOSE)
+        for op in record.body["ops"]
+    ]
     for op in ops:
         if op["type"] == "RoundOpened":
             break
@@ -331,7 +405,11 @@ def test_8_22_the_bank_offered_is_the_chips_on_pd_bank(tmp_path):
         offered = rig.session.s.offer_seat
         rig.chips("pd.bank", 500)
         refused = rig.controller.submit(BankAccepted(offered, 20_000))
-        assert refused is not None and refused.code == "spot_read" and "pd.bank: $500.00 there, $200.00 keyed" in refused.message
+        assert (
+            refused is not None
+            and refused.code == "spot_read"
+            and "is read from its chips: $500 there, $200 keyed" in refused.message
+        )
         rig.tap(BankAccepted(offered, 50_000))
         assert rig.session.s.pd_bank == 50_000 and rig.snapshot.bank.bank == 50_000
     finally:

@@ -1,4 +1,5 @@
 """DEVICES.md §6 bench commands: `devices monitor --wagers` and `sim wagers`, their lines and their refusals."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,15 @@ from test_commands import Running, emulator, started
 from dealer_assist.table.spots import BANK, Spot, SpotKind
 from devices import commands as device_commands
 from devices.kinds.events import (
-    Distrust, FrameRejected, LinkChanged, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed, WagersFault,
+    Distrust,
+    FrameRejected,
+    LinkChanged,
+    ReadingsUntrusted,
+    ScanCompleted,
+    SpotCleared,
+    SpotRead,
+    SpotsListed,
+    WagersFault,
     WagersHello,
 )
 from devices.wire.framing import RejectReason
@@ -29,8 +38,16 @@ THREE = Spot(3, SpotKind.BASE)
     [
         (
             WagersHello("V", "M", "S", "F", "1.3", "0BADF00D", "CASINO-1"),
-            {"type": "hello", "vendor": "V", "model": "M", "serial": "S", "firmware": "F", "proto": "1.3",
-             "boot": "0BADF00D", "casino": "CASINO-1"},
+            {
+                "type": "hello",
+                "vendor": "V",
+                "model": "M",
+                "serial": "S",
+                "firmware": "F",
+                "proto": "1.3",
+                "boot": "0BADF00D",
+                "casino": "CASINO-1",
+            },
         ),
         (SpotsListed((THREE, BANK)), {"type": "spots", "spots": ["3.base", "pd.bank"]}),
         (SpotRead(THREE, 4, 10000, 0), {"type": "spot", "spot": "3.base", "chips": 4, "total": 10000, "alien": 0}),
@@ -151,7 +168,15 @@ def test_icd_6_monitor_prints_every_line_type_and_scans_at_start_after_a_cut_and
 
     assert all(line["device"] == "wagers" and "type" in line for line in lines)
     assert {line["type"] for line in lines} == {
-        "hello", "link", "spots", "spot", "scanned", "fault", "clear", "rejected", "stats",
+        "hello",
+        "link",
+        "spots",
+        "spot",
+        "scanned",
+        "fault",
+        "clear",
+        "rejected",
+        "stats",
     }
     hellos = [line for line in lines if line["type"] == "hello"]
     assert len(hellos) == 3 and {line["casino"] for line in hellos} == {"RIVERSIDE"}

@@ -1,4 +1,5 @@
 """The wager reader contract (DEVICES.md §1, §6), run against every link: in-process, pty, TCP."""
+
 from __future__ import annotations
 
 import time
@@ -10,14 +11,23 @@ from typing import Any
 from device_rig import EventLog, RigClock, running
 
 from dealer_assist.table.spots import BANK, Spot, SpotKind, layout
-from devices.wire.clock import MONOTONIC, Clock
 from devices.kinds.events import (
-    DeviceEvent, Distrust, FrameRejected, LinkChanged, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed,
-    WagersFault, WagersHello,
+    DeviceEvent,
+    Distrust,
+    FrameRejected,
+    LinkChanged,
+    ReadingsUntrusted,
+    ScanCompleted,
+    SpotCleared,
+    SpotRead,
+    SpotsListed,
+    WagersFault,
+    WagersHello,
 )
+from devices.kinds.wagers import STALLED_AFTER, WagerReader
+from devices.wire.clock import MONOTONIC, Clock
 from devices.wire.link import LinkState
 from devices.wire.timing import BACKOFF_FIRST, HEARTBEAT_EVERY, REPEAT_EVERY
-from devices.kinds.wagers import STALLED_AFTER, WagerReader
 from hw_sims.endpoints import Endpoint
 from hw_sims.faults import BAD_FRAMES, FaultKind
 from hw_sims.wagers import FAULT_TEXTS, STILL_FOR, WagerEmulator
@@ -263,4 +273,3 @@ def test_icd_6_a_reader_that_gave_up_on_a_spot_is_reopened_and_scanned(endpoint:
     assert log.events.index(SpotRead(TWO_LL, 1, 100, 0)) > log.events.index(LinkChanged(LinkState.DOWN))
     assert readings.usable(TWO_LL) == SpotRead(TWO_LL, 1, 100, 0)
     assert stats.duplicates == emulator.stats.duplicates >= 6  # more when a repeat crossed a late ACK on a busy machine
-

@@ -1,4 +1,5 @@
 """DEVICES.md §6 bodies: the wager reader's messages, its strict spot names and amounts, each field named."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,8 +9,21 @@ from devices.wire.codec import CodecError, decode, encode
 from devices.wire.decoding import Decoder
 from devices.wire.framing import Rejection, RejectReason, encode_frame
 from devices.wire.messages import (
-    HOST_TO_WAGERS, WAGERS_TO_HOST, Ack, Heartbeat, Ident, Message, Nak, ReaderFault, ReaderHello, Scan, Scanned, SpotClear,
-    SpotContent, SpotList, Status,
+    HOST_TO_WAGERS,
+    WAGERS_TO_HOST,
+    Ack,
+    Heartbeat,
+    Ident,
+    Message,
+    Nak,
+    ReaderFault,
+    ReaderHello,
+    Scan,
+    Scanned,
+    SpotClear,
+    SpotContent,
+    SpotList,
+    Status,
 )
 
 BASE_3 = Spot(3, SpotKind.BASE)
@@ -93,7 +107,15 @@ def test_icd_6_the_acknowledged_types_are_those_marked_in_the_table() -> None:
 def test_icd_6_a_layout_names_each_seats_four_spots_and_the_bank() -> None:
     spots = layout(2)
     assert [str(spot) for spot in spots] == [
-        "1.base", "1.ll", "1.buster", "1.ins", "2.base", "2.ll", "2.buster", "2.ins", "pd.bank",
+        "1.base",
+        "1.ll",
+        "1.buster",
+        "1.ins",
+        "2.base",
+        "2.ll",
+        "2.buster",
+        "2.ins",
+        "pd.bank",
     ]
     assert all(parse_spot(str(spot)) == spot for spot in spots)
     assert BANK not in layout(2, bank=False)

@@ -1,5 +1,6 @@
 """DEVICES.md §6 on the host's side, frame by frame with a hand-held clock: when the readings can be
 used, what completes a scan, what a stale or partial one is, spots checked against the last SPOTS."""
+
 from __future__ import annotations
 
 import threading
@@ -9,19 +10,38 @@ import pytest
 from device_rig import EventLog, Wire
 
 from dealer_assist.table.spots import Spot, SpotKind
-from devices.wire.codec import encode
 from devices.kinds.events import (
-    Distrust, FrameRejected, LinkChanged, ReadingsUntrusted, ScanCompleted, SpotCleared, SpotRead, SpotsListed, WagersFault,
+    Distrust,
+    FrameRejected,
+    LinkChanged,
+    ReadingsUntrusted,
+    ScanCompleted,
+    SpotCleared,
+    SpotRead,
+    SpotsListed,
+    WagersFault,
     WagersHello,
 )
+from devices.kinds.wagers import STALLED_AFTER, WagerReader
+from devices.wire.codec import encode
 from devices.wire.framing import RejectReason, encode_frame
 from devices.wire.link import LinkState
 from devices.wire.messages import (
-    HOST_TO_WAGERS, Ack, Heartbeat, Ident, Message, Nak, ReaderFault, ReaderHello, Scan, Scanned, SpotClear, SpotContent,
+    HOST_TO_WAGERS,
+    Ack,
+    Heartbeat,
+    Ident,
+    Message,
+    Nak,
+    ReaderFault,
+    ReaderHello,
+    Scan,
+    Scanned,
+    SpotClear,
+    SpotContent,
     SpotList,
 )
 from devices.wire.timing import HEARTBEAT_EVERY
-from devices.kinds.wagers import STALLED_AFTER, WagerReader
 
 ONE = Spot(1, SpotKind.BASE)
 TWO = Spot(2, SpotKind.BASE)

@@ -1,5 +1,6 @@
 """Journal fixtures: real SQLite files, on a RAM disk when the machine has one so that
 thousands of durable commits stay quick; the commits are the same either way."""
+
 from __future__ import annotations
 
 import shutil

@@ -1,4 +1,5 @@
 """Shared helpers of the journal tests: a hand-moved clock and bench-played journals."""
+
 from __future__ import annotations
 
 from pathlib import Path

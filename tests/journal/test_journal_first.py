@@ -1,5 +1,6 @@
 """Journal first: an input changes nothing in memory until its record is durable. A record the
 disk refuses stops the table where its journal ends; opening it again resumes there."""
+
 from __future__ import annotations
 
 import pytest
@@ -53,7 +54,7 @@ def test_a_record_the_disk_refuses_stops_the_table_where_its_journal_ends(journa
         again.submit(player.next_input(table_facts(again.session)))
     again.close()
     assert verify(path).ok
-    assert [r.seq for r in read_records(path)][:failed_at - 1] == [r.seq for r in records]
+    assert [r.seq for r in read_records(path)][: failed_at - 1] == [r.seq for r in records]
 
 
 def test_a_pin_try_the_disk_refuses_counts_only_the_tries_journaled(journal_dir):

@@ -1,4 +1,5 @@
 """The journal's chain and seal: every change to the file is found and named, nothing repaired."""
+
 from __future__ import annotations
 
 import hashlib
@@ -54,10 +55,14 @@ def test_200_random_single_byte_changes_are_each_detected_and_located(sealed, tm
 
 def test_a_changed_record_is_named_by_the_chain(sealed, tmp_path):
     import sqlite3
+
     copy = tmp_path / "edited.db"
     shutil.copy(sealed, copy)
     db = sqlite3.connect(copy)
-    db.execute("UPDATE records SET body = replace(body, '\"amount\":500', '\"amount\":5000') WHERE seq = (SELECT min(seq) FROM records WHERE body LIKE '%\"amount\":500%')")
+    db.execute(
+        "UPDATE records SET body = replace(body, '\"amount\":500', '\"amount\":5000') WHERE seq = (SELECT"
+        " min(seq) FROM records WHERE body LIKE '%\"amount\":500%')"
+    )
     seq = db.execute("SELECT min(seq) FROM records WHERE body LIKE '%\"amount\":5000%'").fetchone()[0]
     db.commit()
     db.close()
@@ -68,6 +73,7 @@ def test_a_changed_record_is_named_by_the_chain(sealed, tmp_path):
 
 def test_a_removed_record_is_named(sealed, tmp_path):
     import sqlite3
+
     copy = tmp_path / "cut.db"
     shutil.copy(sealed, copy)
     db = sqlite3.connect(copy)
@@ -99,13 +105,19 @@ def test_journal_verify_command_reports_damage_with_exit_1(sealed, tmp_path):
     data[-700] ^= 0x01
     copy.write_bytes(bytes(data))
     shutil.copy(str(sealed) + ".seal", str(copy) + ".seal")
-    good = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "verify", str(sealed), "--json"], capture_output=True, text=True)
+    good = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "journal", "verify", str(sealed), "--json"], capture_output=True, text=True
+    )
     assert good.returncode == 0 and json.loads(good.stdout)["ok"] is True
-    bad = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "verify", str(copy), "--json"], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "journal", "verify", str(copy), "--json"], capture_output=True, text=True
+    )
     assert bad.returncode == 1
     report = json.loads(bad.stdout)
     assert report["ok"] is False and report["message"]
-    missing = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "verify", str(tmp_path / "none.db")], capture_output=True, text=True)
+    missing = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "journal", "verify", str(tmp_path / "none.db")], capture_output=True, text=True
+    )
     assert missing.returncode == 2 and json.loads(missing.stdout)["error"]["code"] == "no_journal"
 
 

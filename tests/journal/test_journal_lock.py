@@ -1,4 +1,5 @@
 """One process per journal: the lock names its holder, and a dead holder's lock is taken over."""
+
 from __future__ import annotations
 
 import json
@@ -22,7 +23,9 @@ def test_a_held_journal_is_refused_naming_the_holder(tmp_path):
 
 def test_the_lock_of_a_process_that_died_is_taken_over_and_named(tmp_path):
     journal = tmp_path / "t.db"
-    lock_path(journal).write_text(json.dumps({"pid": 999999, "host": "table-pc", "started": "2026-01-02T03:04:05+00:00"}))
+    lock_path(journal).write_text(
+        json.dumps({"pid": 999999, "host": "table-pc", "started": "2026-01-02T03:04:05+00:00"})
+    )
     with JournalLock(journal) as lock:
         assert str(lock.took_over) == "process 999999 on table-pc, started 2026-01-02T03:04:05+00:00"
         assert json.loads(lock_path(journal).read_text())["pid"] == os.getpid()

@@ -1,4 +1,5 @@
 """Recall and export: the supervisor's proof is the same ledger the table recorded."""
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,14 @@ from journal_helpers import bench_journal, play
 
 from dealer_assist.history.recall import HIDDEN, export_round, recall
 from dealer_assist.journal.journal_file import (
-    GENESIS, RecordKind, canonical_json, last_round_id, read_records, record_hash, round_records, seal_path,
+    GENESIS,
+    RecordKind,
+    canonical_json,
+    last_round_id,
+    read_records,
+    record_hash,
+    round_records,
+    seal_path,
 )
 from dealer_assist.journal.record_source import SqliteRecords, closing_record
 from dealer_assist.play.round_file import settle_round
@@ -41,18 +49,26 @@ def test_exports_of_every_profile_settle_to_the_recorded_ledgers(journal_dir):
 @pytest.mark.slow
 def test_recall_shows_at_least_the_last_10_rounds_with_inputs_operations_and_ledger(journal_dir):
     path = bench_journal(journal_dir / "recall.db", 14)
-    out = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "recall", str(path), "--json"], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "journal", "recall", str(path), "--json"], capture_output=True, text=True
+    )
     assert out.returncode == 0, out.stdout
     shown = json.loads(out.stdout)
     assert [entry["round_id"] for entry in shown] == list(range(5, 15))
     for entry in shown:
         assert entry["inputs"] and entry["operations"] and entry["ledger"]["format"] == "ledger-v1"
-    one = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "recall", str(path), "--round", "3"], capture_output=True, text=True)
+    one = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "journal", "recall", str(path), "--round", "3"], capture_output=True, text=True
+    )
     assert one.returncode == 0 and one.stdout.startswith("Round 3") and "\nLedger:\n" in one.stdout
-    exported = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "export", str(path), "7"], capture_output=True, text=True)
+    exported = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "journal", "export", str(path), "7"], capture_output=True, text=True
+    )
     assert exported.returncode == 0
     assert settle_round(json.loads(exported.stdout)) == recall(path, round_id=7)[0]["ledger"]
-    nothing = subprocess.run([sys.executable, "-m", "ui.cli", "journal", "export", str(path), "99"], capture_output=True, text=True)
+    nothing = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "journal", "export", str(path), "99"], capture_output=True, text=True
+    )
     assert nothing.returncode == 2 and json.loads(nothing.stdout)["error"]["code"] == "no_such_round"
 
 
@@ -76,11 +92,17 @@ def test_recall_of_an_open_round_masks_the_hole_card_until_it_is_revealed(journa
     table = Table.open(journal_dir / "open.db", TableConfig("T-2", "c21-8.0"))
     play(table, 3, seed=2)
     from dealer_assist.play.bench import BenchPlayer
+
     player = BenchPlayer(2)
     while table.session.tracker is None or table.session.tracker.phase.value in ("betting", "dealing"):
         table.submit(player.next_input(table_facts(table.session)))
-    hole = [op for r in read_records(table.path) if r.kind is RecordKind.INPUT and r.round_id == table.session.round_id
-            for op in r.body["ops"] if op["type"] == "CardAssigned" and op.get("hidden")]
+    hole = [
+        op
+        for r in read_records(table.path)
+        if r.kind is RecordKind.INPUT and r.round_id == table.session.round_id
+        for op in r.body["ops"]
+        if op["type"] == "CardAssigned" and op.get("hidden")
+    ]
     assert hole, "the c21 dealer got a hole card"
     entry = recall(table.path, round_id=table.session.round_id)[0]
     assert not entry["closed"]
@@ -113,8 +135,11 @@ def test_a_journal_recorded_before_the_live_steps_replays_recalls_and_exports_as
     table = Table.open(path, TableConfig("T-1", "nobust-4.0", live_steps=0))
     play(table, 12, seed=3)
     table.close()
-    assert not any(record.body.get("input", {}).get("type") in ("NoMoreBets", "PaymentsMade")
-                   for record in read_records(path) if record.kind is RecordKind.INPUT)
+    assert not any(
+        record.body.get("input", {}).get("type") in ("NoMoreBets", "PaymentsMade")
+        for record in read_records(path)
+        if record.kind is RecordKind.INPUT
+    )
     _as_written_before_live_steps(path)
     assert table_config(path).live_steps == 0
     for entry in recall(path):

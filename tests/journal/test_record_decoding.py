@@ -1,5 +1,6 @@
 """Journaled records read back (codec.decode) and the carried state a closing record restores:
 a value of the wrong shape is a journal error naming the record and field, never a crash."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,25 +13,42 @@ from dealer_assist.table.session import TableConfig, TableSession
 from dealer_assist.table.session_inputs import BankAccepted
 
 
-@pytest.mark.parametrize("record", [
-    PlaceWager(1, WagerKind.BUSTER, 500),
-    Decide(2, 1, Action.DOUBLE, 300),
-    Decide(2, 0, Action.STAND),
-    CardDrawn(parse_card("TS")),
-    BankAccepted(4, 50_000, proposition=True),
-], ids=lambda record: type(record).__name__)
+@pytest.mark.parametrize(
+    "record",
+    [
+        PlaceWager(1, WagerKind.BUSTER, 500),
+        Decide(2, 1, Action.DOUBLE, 300),
+        Decide(2, 0, Action.STAND),
+        CardDrawn(parse_card("TS")),
+        BankAccepted(4, 50_000, proposition=True),
+    ],
+    ids=lambda record: type(record).__name__,
+)
 def test_every_record_reads_back_as_the_record_written(record):
     assert decode(encode(record)) == record
 
 
-@pytest.mark.parametrize("data, words", [
-    pytest.param({"type": "Decide", "seat": 1, "hand": 0, "action": "hit"}, ["Decide.action", "'hit'", "stand"], id="unknown-enum"),
-    pytest.param({"type": "Decide", "seat": 1, "hand": 0, "action": 3}, ["Decide.action", "3"], id="enum-not-a-string"),
-    pytest.param({"type": "PlaceWager", "seat": 1, "kind": ["base"], "amount": 5}, ["PlaceWager.kind"], id="enum-unhashable"),
-    pytest.param({"type": ["Decide"], "seat": 1}, ["unknown record type"], id="type-not-a-string"),
-    pytest.param({"type": "Settle", "seat": 1}, ["unknown record type", "'Settle'"], id="unknown-type"),
-    pytest.param({"type": "Decide", "seat": 1, "action": "stand"}, ["Decide", "'hand'", "missing"], id="missing-field"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        pytest.param(
+            {"type": "Decide", "seat": 1, "hand": 0, "action": "hit"},
+            ["Decide.action", "'hit'", "stand"],
+            id="unknown-enum",
+        ),
+        pytest.param(
+            {"type": "Decide", "seat": 1, "hand": 0, "action": 3}, ["Decide.action", "3"], id="enum-not-a-string"
+        ),
+        pytest.param(
+            {"type": "PlaceWager", "seat": 1, "kind": ["base"], "amount": 5}, ["PlaceWager.kind"], id="enum-unhashable"
+        ),
+        pytest.param({"type": ["Decide"], "seat": 1}, ["unknown record type"], id="type-not-a-string"),
+        pytest.param({"type": "Settle", "seat": 1}, ["unknown record type", "'Settle'"], id="unknown-type"),
+        pytest.param(
+            {"type": "Decide", "seat": 1, "action": "stand"}, ["Decide", "'hand'", "missing"], id="missing-field"
+        ),
+    ],
+)
 def test_a_malformed_record_is_a_journal_error_naming_its_field(data, words):
     with pytest.raises(JournalError) as caught:
         decode(data)

@@ -1,4 +1,5 @@
 """A table restarted from its journal, cleanly or as a kill leaves it, goes on as if never stopped."""
+
 from __future__ import annotations
 
 import shutil

@@ -1,5 +1,6 @@
 """Record sinks see every durable append in order; recall, export, replay and verify read any
 record source the same way they read the table's own file."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -63,6 +64,7 @@ def test_a_sink_sees_every_append_of_a_bench_run_in_order_and_they_equal_the_jou
 
     def broken(record: Record) -> None:
         raise ValueError("the card room's queue is gone")
+
     table.journal.add_sink(broken)
     player = BenchPlayer(9)
     with caplog.at_level(logging.ERROR, logger="dealer_assist.journal.journal_file"):

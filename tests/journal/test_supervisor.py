@@ -1,4 +1,5 @@
 """Supervisor corrections: PIN and reason required, kept forever as operations (issue: roles)."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,7 +13,14 @@ from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.refusals import RuleError
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig, TableState
-from dealer_assist.table.session_inputs import BankAccepted, DiscardMisdeal, RekeyCard, SettlementConfirmed, ShoeLoaded, VoidRound
+from dealer_assist.table.session_inputs import (
+    BankAccepted,
+    DiscardMisdeal,
+    RekeyCard,
+    SettlementConfirmed,
+    ShoeLoaded,
+    VoidRound,
+)
 
 PIN = "4821"
 
@@ -84,14 +92,19 @@ def test_rekeying_a_misread_card_replays_the_round_and_keeps_the_original(journa
     assert [type(op).__name__ for op in ops] == ["CardRekeyed"]
     hand = table.session.tracker.hands[2][0]
     assert [str(c) for c in hand.cards] == ["9H", "8H"]
-    cards_in_journal = [r.body["input"]["card"] for r in read_records(table.path)
-                        if r.kind is RecordKind.INPUT and r.body["input"]["type"] == "CardDrawn"]
+    cards_in_journal = [
+        r.body["input"]["card"]
+        for r in read_records(table.path)
+        if r.kind is RecordKind.INPUT and r.body["input"]["type"] == "CardDrawn"
+    ]
     assert cards_in_journal == ["9H", "KD", "7H", "5D"], "the misread stays on record"
     table.submit(Decide(2, 0, Action.STAND))
     with pytest.raises(RuleError) as conflict:
         table.supervise(RekeyCard(0, parse_card("2H"), "floor-1", "would make 10"), PIN)
     assert conflict.value.code == "rekey_conflict" and conflict.value.rule == "2.10"
-    assert conflict.value.message.startswith("with card 1 as 2H, the round's input "), conflict.value.message  # counted from 1, as the screens count
+    assert conflict.value.message.startswith("with card 1 as 2H, the round's input "), (
+        conflict.value.message
+    )  # counted from 1, as the screens count
     assert [str(c) for c in table.session.tracker.hands[2][0].cards] == ["9H", "8H"], "a refused re-key changes nothing"
 
 
@@ -120,8 +133,10 @@ def test_a_refused_input_is_recorded_with_its_reason(journal_dir):
     assert refused[-1]["error"]["code"] == "wager_limit"
 
 
-@pytest.mark.parametrize("pin, said", [("12a4", "digits only"), ("123", "this one has 3"),
-                                       ("1234567890123", "this one has 13"), ("", "this one has 0")])
+@pytest.mark.parametrize(
+    "pin, said",
+    [("12a4", "digits only"), ("123", "this one has 3"), ("1234567890123", "this one has 13"), ("", "this one has 0")],
+)
 def test_a_new_pin_outside_4_to_12_digits_is_refused_saying_why(journal_dir, pin, said):
     table = Table.open(journal_dir / "pin.db", TableConfig("T-1", "nobust-4.0"))
     with pytest.raises(RuleError) as bad:

@@ -1,5 +1,6 @@
 """`journal recall` and `journal export` verify first: a tampered journal is refused with exit 1
 naming the first bad record; a file that is not a journal gets a clear error, never a traceback."""
+
 from __future__ import annotations
 
 import json
@@ -67,8 +68,12 @@ def test_recall_text_reads_as_the_recall_screen_and_the_dispute_report(journal, 
         for row in told.ledger:
             assert re.search(r"\s+".join(map(re.escape, row.cells)), text), row
         for hand in told.hands:
-            assert re.search(r"\s+".join(map(re.escape, (hand.owner, hand.hand or "—", hand.cards, hand.total))), text), hand
-    assert "Card assigned  ·  dealer · card" in text and not re.search(r"dealer[^\n]*hand \d", text), "the dealer's cards have no hand"
+            assert re.search(
+                r"\s+".join(map(re.escape, (hand.owner, hand.hand or "—", hand.cards, hand.total))), text
+            ), hand
+    assert "Card assigned  ·  dealer · card" in text and not re.search(r"dealer[^\n]*hand \d", text), (
+        "the dealer's cards have no hand"
+    )
     assert "None" not in text and "_" not in text, "no journal codes: results, reasons and wagers in words"
     assert "no action" in text, "a result in words"
     assert not re.search(r"\bhand 0\b", text) and re.search(r"\bhand 1\b", text), "hands counted from 1"

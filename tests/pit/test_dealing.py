@@ -11,6 +11,7 @@ from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, Pl
 from dealer_assist.table.codec import encode
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
+from dealer_assist.table.table_facts import table_facts
 from dealer_assist.table.session_inputs import (
     AcceptPayout, BankAccepted, DealerSignIn, DealerSignOut, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned,
 )
@@ -207,7 +208,7 @@ def _dealt(tmp_path, relieved_after_cards: int | None, first: str | None = "Ana"
         if cards == relieved_after_cards:
             table.submit(DealerSignIn("Ben K."))
             relieved_after_cards = -1
-        event = player.next_input(table.session)
+        event = player.next_input(table_facts(table.session))
         table.submit(event)
         cards += isinstance(event, CardDrawn)
     path = table.path

@@ -57,7 +57,7 @@ def test_bench_refuses_a_bad_table_id_or_pit_at_start(tmp_path: Path, capsys: py
 
 
 def test_run_refuses_a_table_file_whose_pit_has_no_credentials(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ui.run_command import main as run
+    from ui.shell.run_command import main as run
 
     table = tmp_path / "table.toml"
     table.write_text('table_id = "T1"\n[pit]\nurl = "nats://127.0.0.1:4222"\n')

@@ -16,6 +16,7 @@ from typing import Any
 import nats
 import pytest
 
+from dealer_assist.journal.journal_file import Record, RecordKind, read_records
 from pit.service.log.keeper import LogKeeper, LogSettings
 from pit.service.log.reading import LogReader, NoLog, Published
 from pit.service.store.pit_store import PitStore
@@ -28,7 +29,7 @@ from pit.tlog.note import Note, sign_text
 from pit.tlog.policy import Policy
 from pit.tlog.proof_command import main as proof
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
-from tests.pit.journals import bench_journal, messages, publish
+from tests.pit.journals import bench_journal, messages, publish, rewrite
 from tests.pit.pit_service import fresh_database, running_ingest, wait_for
 
 pytestmark = pytest.mark.slow
@@ -127,6 +128,8 @@ def test_a_round_is_proven_from_the_store_with_a_witness_killed_and_restarted_an
         assert proof(["verify", str(file), "--policy", str(policy_file)]) == 0
         line = capsys.readouterr().out
         assert line.startswith("round 3 proven: leaf 2 of 6; cosigned by witness-1 at") and "witness-2 at" in line
+        assert proof(["verify", str(file), "--policy", str(policy_file), "--settle"]) == 0
+        assert capsys.readouterr().out.endswith("; its ledger replays from its records\n")
         _tamper_matrix(file, policy_file, capsys)
         assert _leaves(store) == [(journal, r) for r in range(1, 7)]
     store.close()
@@ -186,6 +189,14 @@ def _tamper_matrix(file: Path, policy_file: Path, capsys: pytest.CaptureFixture[
         file.write_text(json.dumps(tampered))
         capsys.readouterr()
         assert proof(["verify", str(file), "--policy", str(policy_file)]) == 1, step
+        assert capsys.readouterr().err.startswith(f"FAILED {step}: "), step
+    for step, change in [("settle", set_("opening", {**original["opening"], "prev_hash": "0" * 64})),
+                         ("settle", set_("header", {**original["header"], "body": original["header"]["body"] + " "}))]:
+        tampered = json.loads(json.dumps(original))
+        change(tampered)
+        file.write_text(json.dumps(tampered))
+        capsys.readouterr()
+        assert proof(["verify", str(file), "--policy", str(policy_file), "--settle"]) == 1, step
         assert capsys.readouterr().err.startswith(f"FAILED {step}: "), step
     extra = json.loads(json.dumps(original))
     extra["tlog_proof"] = f"{head}\n\n{text}\n\n{signatures}{stranger.line()}"
@@ -251,4 +262,58 @@ def test_log_audit_finds_a_round_deleted_from_the_store_as_a_fork_and_as_a_gap(
         assert code == 1 and said.startswith(f"BROKEN fork: the log has {size - 1} leaves, it had {size}"), said
         code, said = _audit(url, policy_file, tmp_path / "fresh", capsys)
         assert code == 1 and said.startswith(f"BROKEN gap: leaf {index} of journal {found[0].journal}"), said
+    store.close()
+
+
+def _forge_round(path: Path, round_id: int, change: Callable[[Record], dict[str, object]]) -> None:
+    """The table's journal rewritten before it ships, chain and all: the log takes it as it comes, and
+    only a replay through the rules can tell."""
+    record = next(r for r in read_records(path) if r.round_id == round_id and change(r))
+    rewrite(path, record.seq, change(record))
+
+
+def test_settle_replays_each_round_and_fails_a_forged_ledger_or_wager(
+        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]) -> None:
+    dsn = fresh_database(postgres)
+    store = PitStore.set_up(dsn)
+    reader = LogReader(store.pool)
+    key = write_new_key(tmp_path / "log.key", ORIGIN, SignatureType.ED25519)
+    policy_file = tmp_path / "policy.txt"
+    policy_file.write_text(f"log {key.verifier()}\nquorum none\n")
+    path = bench_journal(tmp_path / "t4.db", 4, 4, "T4")
+
+    def wager(record: Record) -> dict[str, object]:  # seat 1's stake doubled, as its input and operation say
+        if record.kind is not RecordKind.INPUT or record.body["input"]["type"] != "PlaceWager":
+            return {}
+        body: dict[str, Any] = json.loads(json.dumps(record.body))
+        body["input"]["amount"] *= 2
+        body["ops"][0]["amount"] *= 2
+        return body
+
+    def ledger(record: Record) -> dict[str, object]:  # the player-dealer's net turned in his favour
+        if record.kind is not RecordKind.CLOSE:
+            return {}
+        body: dict[str, Any] = json.loads(json.dumps(record.body))
+        body["ledger"]["fees"]["players"] += 1
+        return body
+
+    _forge_round(path, 2, wager)
+    _forge_round(path, 4, ledger)
+    found = messages(path, "T4")
+    settings = LogSettings(key, Policy.parse(policy_file.read_bytes()), interval_s=0.3)
+    with running_ingest(nats_server.url, dsn, store.pit_identity().seed, log=LogKeeper(dsn, settings)):
+        _ship(nats_server.url, found)
+        wait_for(lambda: _all_published(store, reader, found[0].journal, 4), what="every leaf published")
+    said = {}
+    for round_id in range(1, 5):
+        file = tmp_path / f"round-{round_id}.json"
+        file.write_text(json.dumps(reader.round_proof(found[0].journal, round_id)))
+        capsys.readouterr()
+        code = proof(["verify", str(file), "--policy", str(policy_file), "--settle"])
+        said[round_id] = (code, capsys.readouterr().err)
+    assert said[1] == said[3] == (0, "")
+    assert said[2][0] == 1 and said[2][1].startswith("FAILED settle: the replay stops: ") \
+        and "replays to other operations than it recorded" in said[2][1], said[2]  # the doubled stake's payout
+    assert said[4][0] == 1 and said[4][1].startswith(
+        "FAILED settle: the records replay to another ledger than the journaled one: ledger.fees.players replays to"), said[4]
     store.close()

@@ -150,7 +150,7 @@ def test_alerts_are_raised_once_and_an_acknowledgement_is_kept_as_written(store:
     assert sorted(a["kind"] for a in alerts) == ["correction", "large_payout", "pin_lockout"]
     assert all(a["acked"] is None and a["table_id"] == "T1" for a in alerts)
     payout = next(a for a in alerts if a["kind"] == "large_payout")
-    assert (payout["round_id"], payout["seq"]) == (2, 4) and "payout of $1,500.00 to seat" in payout["text"]
+    assert (payout["round_id"], payout["seq"]) == (2, 4) and "payout of $1,500 to seat" in payout["text"]
     with pytest.raises(NotAllowed):
         store.acknowledge(payout["id"], SURVEILLANCE, "seen")
     with pytest.raises(BadValue, match="note"):

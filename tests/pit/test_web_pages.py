@@ -19,6 +19,7 @@ from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from dealer_assist.table.session_inputs import BankAccepted, ShoeLoaded
 from dealer_assist.text.journal_text import card_code
+from pit.service.log.reading import LogReader
 from pit.service.web.app import create_app
 
 
@@ -67,6 +68,16 @@ def test_recall_steps_through_every_input_with_the_itemized_ledger(client, floor
     assert ledger.count("<tr><td>") == len(entry["ledger"]["settlements"])
     assert 'href="/api/tables/T-1/rounds/3/round-file?download=1"' in page
     assert "Round 3 · closed" in page and 'aria-current="true"' in page
+
+
+def test_with_a_public_log_each_closed_round_offers_its_proof_file_and_without_one_none(client, floor):
+    rounds = floor.rounds("T-1", 20)
+    assert "/api/proof/" not in client.get("/tables/T-1").text
+    logged = TestClient(create_app(floor, log=LogReader(None)))  # the page reads nothing from the log itself
+    log_in(logged, "sue")
+    links = re.findall(r'<a class="proof" href="/api/proof/(\w+)/(\d+)" download>Proof file</a>',
+                       logged.get("/tables/T-1").text)
+    assert links == [(r["journal"], str(r["round_id"])) for r in rounds] and links
 
 
 def test_a_round_the_table_does_not_have_is_a_404_page(client):

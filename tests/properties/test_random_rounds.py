@@ -1,4 +1,5 @@
 """Properties over random legal rounds of every profile (RULES.md §5.3, ROUND-FILE.md)."""
+
 from __future__ import annotations
 
 import random
@@ -13,8 +14,18 @@ from dealer_assist.play.round_file import settle_round
 from dealer_assist.play.shoe import Shoe
 from dealer_assist.rules.cards import RANKS, SUITS, Card
 from dealer_assist.rules.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Insure, NoMoreBets, PaymentsMade, PeekAnswered, PeekResult,
-    PlaceWager, WagerKind,
+    Action,
+    CardDrawn,
+    CheckedByHand,
+    CloseInsurance,
+    Decide,
+    Insure,
+    NoMoreBets,
+    PaymentsMade,
+    PeekAnswered,
+    PeekResult,
+    PlaceWager,
+    WagerKind,
 )
 from dealer_assist.rules.ledger import ledger
 from dealer_assist.rules.operations import PaymentDue
@@ -35,8 +46,7 @@ def _play(name: str, seed: int, coverage: Coverage, full: bool) -> tuple[RoundTr
     rng = random.Random(seed)
     shoe = Shoe(profile.decks, rng)
     recorder: list = []
-    tracker = play_random_round(profile, rng, shoe.draw, full_table=full,
-                                on_input=lambda t, e: recorder.append(e))
+    tracker = play_random_round(profile, rng, shoe.draw, full_table=full, on_input=lambda t, e: recorder.append(e))
     replay = RoundRecorder(name, overrides, tracker.seats, tracker.player_dealer)
     fresh = RoundTracker(profile, tracker.seats, tracker.player_dealer)
     for event in recorder:
@@ -97,8 +107,13 @@ def test_what_the_tracker_says_it_would_accept_it_accepts_and_the_reverse(name, 
     rng = random.Random(seed)
     profile = load_profile(name)
     shoe = Shoe(profile.decks, rng)
-    tracker = RoundTracker(profile, None, random_player_dealer(profile, rng, profile.seats),
-                           dealer_closes_betting=live, dealer_settles_early=live)
+    tracker = RoundTracker(
+        profile,
+        None,
+        random_player_dealer(profile, rng, profile.seats),
+        dealer_closes_betting=live,
+        dealer_settles_early=live,
+    )
     legal = random_wagers(tracker, rng)
     for _ in range(300):
         if tracker.phase is Phase.SETTLED:
@@ -121,10 +136,21 @@ def test_what_the_tracker_says_it_would_accept_it_accepts_and_the_reverse(name, 
 
 
 def _fingerprint(tracker: RoundTracker) -> tuple:
-    hands = tuple((seat, tuple((tuple(h.cards), h.double, h.ended, h.confirmed) for h in seat_hands))
-                  for seat, seat_hands in tracker.hands.items())
-    return (tracker.phase, repr(tracker.wagers), repr(tracker.insurance), tuple(tracker.dealer), hands,
-            tracker.cards_seen, tracker.rows, tracker.due, repr(tracker.settled_early))
+    hands = tuple(
+        (seat, tuple((tuple(h.cards), h.double, h.ended, h.confirmed) for h in seat_hands))
+        for seat, seat_hands in tracker.hands.items()
+    )
+    return (
+        tracker.phase,
+        repr(tracker.wagers),
+        repr(tracker.insurance),
+        tuple(tracker.dealer),
+        hands,
+        tracker.cards_seen,
+        tracker.rows,
+        tracker.due,
+        repr(tracker.settled_early),
+    )
 
 
 @FEW
@@ -137,8 +163,13 @@ def test_what_a_live_table_settles_early_is_exactly_what_the_settlement_shows(na
     profile = load_profile(name, overrides)
     rng = random.Random(seed)
     shoe = Shoe(profile.decks, rng)
-    live = RoundTracker(profile, None, random_player_dealer(profile, rng, profile.seats),
-                        dealer_closes_betting=True, dealer_settles_early=True)
+    live = RoundTracker(
+        profile,
+        None,
+        random_player_dealer(profile, rng, profile.seats),
+        dealer_closes_betting=True,
+        dealer_settles_early=True,
+    )
     policy = RandomPolicy(rng, shoe.draw, random_wagers(live, rng, full_table=full))
     plain = RoundTracker(profile, None, live.player_dealer)
     told: list = []

@@ -1,4 +1,5 @@
 """Round builders shared by the rule tests: stacked card lists in, ledger out."""
+
 from __future__ import annotations
 
 import pytest

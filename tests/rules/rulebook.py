@@ -3,6 +3,7 @@
 Every expected ledger in these tests is worked out by hand from RULES.md and ROUND-FILE.md; the
 helpers only shorten how a round is written down and how its rows are read back.
 """
+
 from __future__ import annotations
 
 import io
@@ -24,12 +25,20 @@ Wagers = Mapping[int, Mapping[str, float]]
 RowTuple = tuple[int, int, str, str, float, float]
 
 
-def make_round(profile: str, cards: list[str], wagers: Mapping[Any, Mapping[str, float]], *,
-               actions: Mapping[Any, list[str]] | None = None, pd: Mapping[str, float] | None = None,
-               **extra: Any) -> dict[str, Any]:
+def make_round(
+    profile: str,
+    cards: list[str],
+    wagers: Mapping[Any, Mapping[str, float]],
+    *,
+    actions: Mapping[Any, list[str]] | None = None,
+    pd: Mapping[str, float] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
     """A `round-v1` document; seat keys may be ints or strings."""
     data: dict[str, Any] = {
-        "format": "round-v1", "profile": profile, "cards": cards,
+        "format": "round-v1",
+        "profile": profile,
+        "cards": cards,
         "wagers": {str(seat): dict(w) for seat, w in wagers.items()},
         "actions": {str(seat): list(a) for seat, a in (actions or {}).items()},
     }
@@ -50,8 +59,11 @@ def stack(hands: Mapping[int, list[str]], dealer: list[str], *draws: str) -> lis
 
 def rows(ledger: Mapping[str, Any], wager: str | None = None) -> list[RowTuple]:
     """Settlement rows as (seat, hand, wager, result, in_action, amount), in settlement order."""
-    return [(r["seat"], r["hand"], r["wager"], r["result"], r["in_action"], r["amount"])
-            for r in ledger["settlements"] if wager is None or r["wager"] == wager]
+    return [
+        (r["seat"], r["hand"], r["wager"], r["result"], r["in_action"], r["amount"])
+        for r in ledger["settlements"]
+        if wager is None or r["wager"] == wager
+    ]
 
 
 def amounts(ledger: Mapping[str, Any], wager: str) -> dict[tuple[int, int], float]:
@@ -98,8 +110,12 @@ class Cli:
 
     @staticmethod
     def _process(argv: list[str]) -> tuple[int, str, str]:
-        done = subprocess.run([sys.executable, "-m", "ui.cli", *argv], capture_output=True, text=True,
-                              cwd=Path(__file__).resolve().parents[2])
+        done = subprocess.run(
+            [sys.executable, "-m", "ui.cli", *argv],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).resolve().parents[2],
+        )
         return done.returncode, done.stdout, done.stderr
 
     @staticmethod
@@ -116,9 +132,17 @@ class Cli:
 PD_SEAT4 = {"seat": 4, "bank": 500}
 
 
-def heads_up(profile: str, player: list[str], dealer: list[str], actions: list[str] = (), *,
-             wagers: Mapping[str, float] | None = None, pd: Mapping[str, float] | None = None,
-             seat: int = 1, **extra: Any) -> dict[str, Any]:
+def heads_up(
+    profile: str,
+    player: list[str],
+    dealer: list[str],
+    actions: list[str] = (),
+    *,
+    wagers: Mapping[str, float] | None = None,
+    pd: Mapping[str, float] | None = None,
+    seat: int = 1,
+    **extra: Any,
+) -> dict[str, Any]:
     """One seat against the dealer: the player's two cards then its hits, the dealer's two cards then
     its draws, dealt in table order. Player-dealer games put the PD in seat 4 with a 500 bank unless
     `pd` says otherwise; house-banked games have none."""
@@ -149,12 +173,21 @@ def buster_rows(profile: str, cards: int, **extra: Any) -> dict[str, Any]:
     return ledger
 
 
-def button_round(profile: str, players: list[int], dealer: list[str], *draws: str,
-                 pd: Mapping[str, float] = PD_SEAT4, **extra: Any) -> dict[str, Any]:
+def button_round(
+    profile: str, players: list[int], dealer: list[str], *draws: str, pd: Mapping[str, float] = PD_SEAT4, **extra: Any
+) -> dict[str, Any]:
     """Every seat in `players` stands on 18 against the PD (seat 4 unless `pd` says otherwise)."""
     hands = {s: ["T" + "SHDC"[i % 4], "8" + "SHDC"[i % 4]] for i, s in enumerate(players)}
-    return settle_round(make_round(profile, stack(hands, dealer, *draws), {s: {"base": 10} for s in players},
-                                   actions={s: ["stand"] for s in players}, pd=pd, **extra))
+    return settle_round(
+        make_round(
+            profile,
+            stack(hands, dealer, *draws),
+            {s: {"base": 10} for s in players},
+            actions={s: ["stand"] for s in players},
+            pd=pd,
+            **extra,
+        )
+    )
 
 
 def rotated(seats: list[int], first: int) -> list[int]:

@@ -3,6 +3,7 @@
 PD games put the player-dealer in seat 4 with a 500 bank; every seat bets 10 unless a test says
 otherwise.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -26,12 +27,20 @@ def one_seat(profile: str, cards: list[str], actions: list[str], base: float = 1
 
 # --- §8.1 dealing and play order ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("profile, first_to_play", [(NB, 2), (C21, 6)])
 def test_8_1_deal_from_seat_1_play_from_seat_1_or_after_the_pd(profile, first_to_play):
     """Seats 2 and 6 hold 10-2 and each hit once; the first to play gets the 5 (17), the other the 6."""
     cards = ["TS", "TH", "9C", "2S", "2H", "8C", "5D", "6D"]
-    ledger = settle(make_round(profile, cards, {2: {"base": 10}, 6: {"base": 10}},
-                               actions={2: ["hit", "stand"], 6: ["hit", "stand"]}, pd=PD_SEAT4))
+    ledger = settle(
+        make_round(
+            profile,
+            cards,
+            {2: {"base": 10}, 6: {"base": 10}},
+            actions={2: ["hit", "stand"], 6: ["hit", "stand"]},
+            pd=PD_SEAT4,
+        )
+    )
     second = 6 if first_to_play == 2 else 2
     assert hand(ledger, first_to_play)["cards"][2] == "5D" and hand(ledger, second)["cards"][2] == "6D"
     assert ledger["dealer"]["cards"] == ["9C", "8C"]
@@ -39,15 +48,20 @@ def test_8_1_deal_from_seat_1_play_from_seat_1_or_after_the_pd(profile, first_to
 
 # --- §8.2 a dealer Natural ends play ---------------------------------------------------------------
 
+
 def test_8_2_pd_natural_ends_play_side_bets_still_settle():
     """PD AS KD face up: 9-T with the PD's Ace is 20 (Lucky 2:1); the hand loses; no bust: Buster loses."""
     ledger = heads_up(NB, ["9S", "TH"], ["AS", "KD", "5C"], wagers={"base": 10, "lucky_lucky": 1, "buster": 1})
-    assert rows(ledger) == [(1, 0, "lucky_lucky", "win", 1, 2), (1, 0, "base", "lose", 10, -10),
-                            (1, 0, "buster", "lose", 1, -1)]
+    assert rows(ledger) == [
+        (1, 0, "lucky_lucky", "win", 1, 2),
+        (1, 0, "base", "lose", 10, -10),
+        (1, 0, "buster", "lose", 1, -1),
+    ]
     assert ledger["dealer"]["cards"] == ["AS", "KD"] and ledger["unused_cards"] == 1
 
 
 # --- §8.3 21 stands ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("profile", ALL)
 def test_8_3_soft_21_stands_without_a_decision(profile):
@@ -58,6 +72,7 @@ def test_8_3_soft_21_stands_without_a_decision(profile):
 
 
 # --- §8.4 forced moves, missing and leftover decisions ------------------------------------------------
+
 
 def test_8_4_a_decision_due_but_missing_is_an_error():
     error = refused(one_seat(NB, stack({1: ["TS", "5H"]}, ["TD", "7C"]), []))
@@ -87,6 +102,7 @@ def test_8_4_a_decision_where_none_is_due_is_an_error():
 
 # --- §8.5 must-stand against the other options (4.0) ----------------------------------------------
 
+
 def test_8_5_hard_17_on_two_cards_still_waits_for_stand_or_surrender():
     cards = stack({1: ["TS", "7H"]}, ["TD", "8C"])
     error = refused(one_seat(NB, cards, []))
@@ -103,6 +119,7 @@ def test_8_5_split_pair_on_18_may_split_then_hands_stand_by_themselves():
 
 
 # --- §8.6 splits -------------------------------------------------------------------------------------
+
 
 def test_8_6_resplit_hand_is_played_next_and_numbered_in_play_order():
     """8-8 splits; the first hand draws 8 and splits again. In play order: 8S+T, then the re-split 8D+T,
@@ -128,16 +145,21 @@ def test_8_6_three_card_push_total_counts_a_doubled_hand():
 
 # --- §8.7 Deadwood options ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("player, actions, expected", [
-    pytest.param(["5S", "6H"], ["stand"], (1, 0, "base", "lose", 10, -10), id="stand-on-11"),
-    pytest.param(["TS", "9H", "2D"], ["hit"], (1, 0, "base", "win", 10, 10), id="hit-hard-19"),
-    pytest.param(["TS", "6H", "4D"], ["double:5"], (1, 0, "base", "win", 15, 15), id="double-16-for-less"),
-])
+
+@pytest.mark.parametrize(
+    "player, actions, expected",
+    [
+        pytest.param(["5S", "6H"], ["stand"], (1, 0, "base", "lose", 10, -10), id="stand-on-11"),
+        pytest.param(["TS", "9H", "2D"], ["hit"], (1, 0, "base", "win", 10, 10), id="hit-hard-19"),
+        pytest.param(["TS", "6H", "4D"], ["double:5"], (1, 0, "base", "win", 15, 15), id="double-16-for-less"),
+    ],
+)
 def test_8_7_deadwood_stand_anything_hit_below_21_double_any_two(player, actions, expected):
     assert rows(heads_up(SD, player, ["TD", "7C"], actions)) == [expected]
 
 
 # --- §8.8 insurance and surrender -------------------------------------------------------------------
+
 
 def test_8_8_insurance_on_the_players_own_natural():
     """c21, Ace up: the Natural may be insured; no PD Natural, so insurance loses and 6:5 is paid."""
@@ -154,20 +176,32 @@ def test_8_8_no_surrender_after_a_split(profile):
 
 # --- §8.10 house-banked ledgers ---------------------------------------------------------------------
 
+
 def test_8_10_house_banked_passes_insurance_base_buster_from_seat_1():
     """AS up, 5 in the hole (soft 16), T (hard 16), K: a 4-card bust (2:1 on table A)."""
     cards = stack({1: ["TS", "8S"], 3: ["TH", "9H"]}, ["AS", "5H"], "TD", "KD")
-    ledger = settle(make_round(SD, cards, {1: {"base": 10, "buster": 1}, 3: {"base": 10, "buster": 1}},
-                               actions={1: ["stand"], 3: ["stand"]}, insurance={1: 5, 3: 5}))
+    ledger = settle(
+        make_round(
+            SD,
+            cards,
+            {1: {"base": 10, "buster": 1}, 3: {"base": 10, "buster": 1}},
+            actions={1: ["stand"], 3: ["stand"]},
+            insurance={1: 5, 3: 5},
+        )
+    )
     assert rows(ledger) == [
-        (1, 0, "insurance", "lose", 5, -5), (3, 0, "insurance", "lose", 5, -5),
-        (1, 0, "base", "win", 10, 10), (3, 0, "base", "win", 10, 10),
-        (1, 0, "buster", "win", 1, 2), (3, 0, "buster", "win", 1, 2),
+        (1, 0, "insurance", "lose", 5, -5),
+        (3, 0, "insurance", "lose", 5, -5),
+        (1, 0, "base", "win", 10, 10),
+        (3, 0, "base", "win", 10, 10),
+        (1, 0, "buster", "win", 1, 2),
+        (3, 0, "buster", "win", 1, 2),
     ]
     assert ledger["action_seat"] is None and ledger["player_dealer"] is None
 
 
 # --- §8.11 a Natural's total ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("profile, total", [(NB, 22), (C21, 21), (SD, 21)])
 def test_8_11_natural_total(profile, total):
@@ -176,6 +210,7 @@ def test_8_11_natural_total(profile, total):
 
 
 # --- §8.12 impossible cards --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("profile, settings, copies", [(NB, {}, 7), (SD, {"decks": 1}, 2)])
 def test_8_12_more_copies_than_the_shoe_holds(profile, settings, copies):
@@ -193,7 +228,9 @@ def test_8_13_stand_after_double_is_consumed():
     """Hand 0 is 8-2, doubled to 15 and ended; the stand after it confirms hand 0 and does not carry
     over, so hand 1 (8-T) still needs its own stand."""
     error = refused(one_seat(SD, SPLIT_DOUBLE, ["split", "double", "stand"]))
-    assert error.code == "missing_decision" and "seat 1 hand 2: " in error.message, "hands counted from 1, as the prompt counts them"
+    assert error.code == "missing_decision" and "seat 1 hand 2: " in error.message, (
+        "hands counted from 1, as the prompt counts them"
+    )
     ledger = settle(one_seat(SD, SPLIT_DOUBLE, ["split", "double", "stand", "stand"]))
     assert rows(ledger) == [(1, 0, "base", "lose", 20, -20), (1, 1, "base", "win", 10, 10)]
 
@@ -221,6 +258,7 @@ def test_8_13_stand_after_split_aces_confirms_each_hand_once():
 
 # --- §8.14 surrender in 4.0 ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("player", [["5S", "6H"], ["2S", "3H"], ["AS", "6H"]], ids=["hard-11", "hard-5", "soft-17"])
 def test_8_14_nobust_surrender_on_any_first_two_cards(player):
     ledger = heads_up(NB, player, ["TD", "8C"], ["surrender"])
@@ -228,6 +266,7 @@ def test_8_14_nobust_surrender_on_any_first_two_cards(player):
 
 
 # --- §8.15 double for less, split Aces ----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("profile", ALL)
 def test_8_15_double_for_less_in_every_profile(profile):
@@ -249,15 +288,27 @@ def test_8_15_split_aces_one_card_each_never_resplit(profile):
 
 # --- §8.16 unresolved wagers ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("player, settings, dealer, draws, result", [
-    pytest.param(["TS", "4H", "KD"], {}, ["TD", "6C", "8H"], True, "push", id="over-tie-push-can-still-push"),
-    pytest.param(["TS", "4H", "KD"], {"over_tie": "dealer"}, ["TD", "6C", "8H"], False, "lose",
-                 id="over-tie-dealer-resolved"),
-    pytest.param(["TS", "5H", "KD"], {"over_tie": "dealer"}, ["TD", "6C", "KH"], True, "push",
-                 id="three-card-25-unresolved"),
-    pytest.param(["5S", "4H", "6D", "KD"], {"over_tie": "dealer"}, ["TD", "6C", "KH"], False, "lose",
-                 id="four-card-25-resolved"),
-])
+
+@pytest.mark.parametrize(
+    "player, settings, dealer, draws, result",
+    [
+        pytest.param(["TS", "4H", "KD"], {}, ["TD", "6C", "8H"], True, "push", id="over-tie-push-can-still-push"),
+        pytest.param(
+            ["TS", "4H", "KD"], {"over_tie": "dealer"}, ["TD", "6C", "8H"], False, "lose", id="over-tie-dealer-resolved"
+        ),
+        pytest.param(
+            ["TS", "5H", "KD"], {"over_tie": "dealer"}, ["TD", "6C", "KH"], True, "push", id="three-card-25-unresolved"
+        ),
+        pytest.param(
+            ["5S", "4H", "6D", "KD"],
+            {"over_tie": "dealer"},
+            ["TD", "6C", "KH"],
+            False,
+            "lose",
+            id="four-card-25-resolved",
+        ),
+    ],
+)
 def test_8_16_pd_draws_only_while_a_base_wager_is_unresolved(player, settings, dealer, draws, result):
     """The PD holds 10-6 with one more card in the shoe for it; it takes it only while the player's
     over hand could still push (§2.7: over_tie, or a three-card push total)."""
@@ -277,24 +328,37 @@ def test_8_16_over_tie_push_keeps_every_over_hand_unresolved():
 
 # --- §8.17 the action button -----------------------------------------------------------------------------
 
+
 def test_8_17_button_set_by_the_second_card_even_when_it_is_the_hole_card():
     """4.0 with a hole card: the first card (9) is up, the second (2, the hole card) counts two seats
     on from seat 4: seat 6."""
     cards = stack({1: ["TS", "8H"], 6: ["TD", "8C"]}, ["9C", "2D"], "7S")
-    ledger = settle(make_round(NB, cards, {1: {"base": 10}, 6: {"base": 10}}, actions={1: ["stand"], 6: ["stand"]},
-                               pd=PD_SEAT4, settings={"dealer_hole_card": True}))
+    ledger = settle(
+        make_round(
+            NB,
+            cards,
+            {1: {"base": 10}, 6: {"base": 10}},
+            actions={1: ["stand"], 6: ["stand"]},
+            pd=PD_SEAT4,
+            settings={"dealer_hole_card": True},
+        )
+    )
     assert ledger["action_seat"] == 6
     assert [r[0] for r in rows(ledger)] == [6, 1]
 
 
 # --- §8.19 settings that do not fit ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("profile, setting, value", [
-    (SD, "play_starts", "after_player_dealer"),
-    (NB, "free_bonus", "B1"),
-    (C21, "free_bonus", "B3"),
-    (SD, "lucky_lucky", True),
-])
+
+@pytest.mark.parametrize(
+    "profile, setting, value",
+    [
+        (SD, "play_starts", "after_player_dealer"),
+        (NB, "free_bonus", "B1"),
+        (C21, "free_bonus", "B3"),
+        (SD, "lucky_lucky", True),
+    ],
+)
 def test_8_19_settings_that_do_not_fit_the_game_are_refused_on_load(profile, setting, value):
     with pytest.raises(RuleError) as caught:
         load_profile(profile, {setting: value})
@@ -310,11 +374,19 @@ def test_8_19_lucky_lucky_wager_without_lucky_lucky_is_refused(profile):
 
 # --- §8.20 zero amounts -----------------------------------------------------------------------------------
 
+
 def test_8_20_zero_wagers_make_no_rows():
     """Seat 2's base of 0 is no wager: it gets no cards; zero side bets have no rows."""
     cards = stack({1: ["TS", "8H"]}, ["TD", "7C"])
-    ledger = settle(make_round(NB, cards, {1: {"base": 10, "lucky_lucky": 0, "buster": 0}, 2: {"base": 0}},
-                               actions={1: ["stand"]}, pd=PD_SEAT4))
+    ledger = settle(
+        make_round(
+            NB,
+            cards,
+            {1: {"base": 10, "lucky_lucky": 0, "buster": 0}, 2: {"base": 0}},
+            actions={1: ["stand"]},
+            pd=PD_SEAT4,
+        )
+    )
     assert rows(ledger) == [(1, 0, "base", "win", 10, 10)]
     assert [h["seat"] for h in ledger["hands"]] == [1]
 

@@ -1,4 +1,5 @@
 """Refusals a program can check: one code per meaning, and a class that says whose fault it is."""
+
 from __future__ import annotations
 
 import importlib
@@ -18,8 +19,13 @@ from devices.errors import DeviceError
 from pit.errors import PitCode
 
 PRODUCT = ("dealer_assist", "devices", "calibration", "hw_sims", "ui", "pit")
-ROUND = {"format": "round-v1", "profile": "sd-buster-a", "wagers": {"1": {"base": 10}},
-         "cards": ["TS", "6H", "9D", "7C"], "actions": {"1": ["stand"]}}
+ROUND = {
+    "format": "round-v1",
+    "profile": "sd-buster-a",
+    "wagers": {"1": {"base": 10}},
+    "cards": ["TS", "6H", "9D", "7C"],
+    "actions": {"1": ["stand"]},
+}
 
 
 def test_every_code_has_one_member():
@@ -34,9 +40,14 @@ def test_every_exception_the_product_defines_is_a_failure():
     for package in PRODUCT:
         for found in pkgutil.walk_packages(importlib.import_module(package).__path__, f"{package}."):
             module = importlib.import_module(found.name)
-            outside += [f"{module.__name__}.{name}" for name, kind in vars(module).items()
-                        if isinstance(kind, type) and issubclass(kind, BaseException) and kind.__module__ == module.__name__
-                        and not issubclass(kind, Failure)]
+            outside += [
+                f"{module.__name__}.{name}"
+                for name, kind in vars(module).items()
+                if isinstance(kind, type)
+                and issubclass(kind, BaseException)
+                and kind.__module__ == module.__name__
+                and not issubclass(kind, Failure)
+            ]
     assert outside == []
 
 

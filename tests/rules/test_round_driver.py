@@ -1,10 +1,21 @@
 """The round driver asks its policy for each need, in table order, and applies what it answers."""
+
 from __future__ import annotations
 
 from dealer_assist.play.round_driver import RoundPolicy, at_the_table, next_input, play
 from dealer_assist.rules.cards import Card, parse_card
 from dealer_assist.rules.inputs import (
-    Action, CardDrawn, CheckedByHand, CloseInsurance, Decide, Input, Insure, PeekAnswered, PeekResult, PlaceWager, WagerKind,
+    Action,
+    CardDrawn,
+    CheckedByHand,
+    CloseInsurance,
+    Decide,
+    Input,
+    Insure,
+    PeekAnswered,
+    PeekResult,
+    PlaceWager,
+    WagerKind,
 )
 from dealer_assist.rules.phases import Phase
 from dealer_assist.rules.profile import load_profile
@@ -54,8 +65,13 @@ def test_a_wrong_peek_holds_the_round_and_the_check_by_hand_settles_it():
     tracker, seen = _played(policy)
     assert seen[0] == PlaceWager(1, WagerKind.BASE, 500)
     assert seen[1:5] == [CardDrawn(parse_card(c)) for c in ("9H", "AS", "7D", "KC")]
-    assert seen[5:] == [Insure(1, 250), CloseInsurance(), PeekAnswered(PeekResult.NONE), CheckedByHand(True),
-                        Decide(1, 0, Action.STAND)]  # the dealer's Natural ended the hand; the dealer confirms
+    assert seen[5:] == [
+        Insure(1, 250),
+        CloseInsurance(),
+        PeekAnswered(PeekResult.NONE),
+        CheckedByHand(True),
+        Decide(1, 0, Action.STAND),
+    ]  # the dealer's Natural ended the hand; the dealer confirms
     assert tracker.phase is Phase.SETTLED and tracker.insurance == {1: 250}
     assert policy.asked == ["confirm 1/0"]
 

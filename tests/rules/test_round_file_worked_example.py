@@ -1,4 +1,5 @@
 """The worked example of ROUND-FILE.md, through the library and through the command."""
+
 from __future__ import annotations
 
 WORKED = {
@@ -18,8 +19,15 @@ def test_round_file_worked_example_ledger(settle):
     assert ledger["format"] == "ledger-v1"
     assert ledger["action_seat"] == 1
     assert ledger["dealer"] == {"cards": ["KD", "5D", "KC"], "total": 25, "status": "over"}
-    assert ledger["hands"][0] == {"seat": 1, "hand": 0, "cards": ["7S", "7H"], "total": 14, "status": "under",
-                                  "doubled": False, "surrendered": False}
+    assert ledger["hands"][0] == {
+        "seat": 1,
+        "hand": 0,
+        "cards": ["7S", "7H"],
+        "total": 14,
+        "status": "under",
+        "doubled": False,
+        "surrendered": False,
+    }
     assert ledger["hands"][1]["cards"] == ["9H", "7C", "2S"]
     rows = [(r["seat"], r["wager"], r["result"], r["in_action"], r["amount"]) for r in ledger["settlements"]]
     assert rows == [

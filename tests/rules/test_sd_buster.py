@@ -3,6 +3,7 @@
 House-banked: no player-dealer, no coverage, no fees. The dealer's first card is up (§4.1 DECISION).
 Unless a test says otherwise seat 1 bets 10.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -47,8 +48,11 @@ def test_sd_rule_1_the_dealers_first_card_is_up():
     """Ace first: insurance is offered (and loses to A-9); Ace second is the hole card: no insurance."""
     up = heads_up(SD, ["TS", "8H"], ["AS", "9H"], ["stand"], insurance={1: 5})
     assert rows(up) == [(1, 0, "insurance", "lose", 5, -5), (1, 0, "base", "lose", 10, -10)]
-    error = refused(make_round(SD, stack({1: ["TS", "8H"]}, ["9H", "AS"]), {1: {"base": 10}},
-                               actions={1: ["stand"]}, insurance={1: 5}))
+    error = refused(
+        make_round(
+            SD, stack({1: ["TS", "8H"]}, ["9H", "AS"]), {1: {"base": 10}}, actions={1: ["stand"]}, insurance={1: 5}
+        )
+    )
     assert error.code == "insurance_not_offered"
 
 
@@ -77,16 +81,20 @@ def test_sd_rule_1_double_on_any_two_cards():
 
 
 def test_sd_rule_1_no_surrender():
-    error = refused(make_round(SD, stack({1: ["TS", "6H"]}, ["TD", "7C"]), {1: {"base": 10}},
-                               actions={1: ["surrender"]}))
+    error = refused(
+        make_round(SD, stack({1: ["TS", "6H"]}, ["TD", "7C"]), {1: {"base": 10}}, actions={1: ["surrender"]})
+    )
     assert error.code == "illegal_action" and error.rule == "4.1"
 
 
-@pytest.mark.parametrize("player, dealer", [
-    pytest.param(["TS", "5H", "8D"], ["TD", "6C", "KH"], id="23-vs-26"),
-    pytest.param(["TS", "6H", "7D"], ["TD", "6C", "7H"], id="23-vs-23"),
-    pytest.param(["TS", "5H", "KD"], ["TD", "6C", "KH"], id="three-card-25-vs-26"),
-])
+@pytest.mark.parametrize(
+    "player, dealer",
+    [
+        pytest.param(["TS", "5H", "8D"], ["TD", "6C", "KH"], id="23-vs-26"),
+        pytest.param(["TS", "6H", "7D"], ["TD", "6C", "7H"], id="23-vs-23"),
+        pytest.param(["TS", "5H", "KD"], ["TD", "6C", "KH"], id="three-card-25-vs-26"),
+    ],
+)
 def test_sd_rule_1_an_over_player_loses_whatever_the_dealer_does(player, dealer):
     ledger = heads_up(SD, player, dealer, ["hit"], wagers={"base": 10, "buster": 1})
     assert ledger["dealer"]["status"] == "over"
@@ -98,10 +106,13 @@ def test_sd_rule_2_blackjack_paid_and_buster_stays_in_action():
     assert rows(ledger) == [(1, 0, "base", "win", 10, 15), (1, 0, "buster", "win", 5, 10)]
 
 
-@pytest.mark.parametrize("wagers, dealer, buster", [
-    pytest.param({"base": 10, "buster": 5}, ["TD", "6C", "7H"], [(1, 0, "buster", "win", 5, 10)], id="buster"),
-    pytest.param({"base": 10}, ["TD", "6C"], [], id="no-buster"),
-])
+@pytest.mark.parametrize(
+    "wagers, dealer, buster",
+    [
+        pytest.param({"base": 10, "buster": 5}, ["TD", "6C", "7H"], [(1, 0, "buster", "win", 5, 10)], id="buster"),
+        pytest.param({"base": 10}, ["TD", "6C"], [], id="no-buster"),
+    ],
+)
 def test_sd_rule_3_dealer_completes_only_for_a_buster_when_every_player_busted(wagers, dealer, buster):
     ledger = heads_up(SD, ["TS", "5H", "8D"], ["TD", "6C", "7H"], ["hit"], wagers=wagers)
     assert ledger["dealer"]["cards"] == dealer
@@ -115,9 +126,16 @@ def test_sd_rule_4_buster_pay_tables(table, count):
     assert rows(buster_rows(f"sd-buster-{table}", count), "buster") == [(1, 0, "buster", "win", 1, pays)]
 
 
-@pytest.mark.parametrize("kind, count, prize", [
-    ("B1", 8, 8_000), ("B1", 9, 8_000), ("B1", 7, 1_000), ("B3", 8, 5_000), ("B3", 7, 1_000),
-])
+@pytest.mark.parametrize(
+    "kind, count, prize",
+    [
+        ("B1", 8, 8_000),
+        ("B1", 9, 8_000),
+        ("B1", 7, 1_000),
+        ("B3", 8, 5_000),
+        ("B3", 7, 1_000),
+    ],
+)
 def test_sd_rule_5_free_bonus_pays_a_fixed_sum(kind, count, prize):
     ledger = buster_rows(SD, count, settings={"free_bonus": kind})
     assert rows(ledger, "free_bonus") == [(1, 0, "free_bonus", "win", 0, prize)]
@@ -128,12 +146,23 @@ def test_sd_rule_5_free_bonus_b1_pays_8000():
     passes run base, Buster, free bonus, each from seat 1 (§8.10)."""
     hands = {1: ["TS", "8H"], 2: ["TH", "8D"], 3: ["TC", "8C"]}
     cards = stack(hands, BUSTS[8][:2], *BUSTS[8][2:])
-    ledger = settle(make_round(SD, cards, {1: {"base": 10, "buster": 1}, 2: {"base": 10}, 3: {"base": 10, "buster": 2}},
-                               actions={s: ["stand"] for s in hands}, settings={"free_bonus": "B1"}))
+    ledger = settle(
+        make_round(
+            SD,
+            cards,
+            {1: {"base": 10, "buster": 1}, 2: {"base": 10}, 3: {"base": 10, "buster": 2}},
+            actions={s: ["stand"] for s in hands},
+            settings={"free_bonus": "B1"},
+        )
+    )
     assert rows(ledger) == [
-        (1, 0, "base", "win", 10, 10), (2, 0, "base", "win", 10, 10), (3, 0, "base", "win", 10, 10),
-        (1, 0, "buster", "win", 1, 250), (3, 0, "buster", "win", 2, 500),
-        (1, 0, "free_bonus", "win", 0, 8_000), (3, 0, "free_bonus", "win", 0, 8_000),
+        (1, 0, "base", "win", 10, 10),
+        (2, 0, "base", "win", 10, 10),
+        (3, 0, "base", "win", 10, 10),
+        (1, 0, "buster", "win", 1, 250),
+        (3, 0, "buster", "win", 2, 500),
+        (1, 0, "free_bonus", "win", 0, 8_000),
+        (3, 0, "free_bonus", "win", 0, 8_000),
     ]
     assert ledger["seats"] == {"1": {"net": 8_260}, "2": {"net": 10}, "3": {"net": 8_510}}
 
@@ -147,5 +176,15 @@ def test_sd_rule_6_lammers_compute_nothing():
     """Lammers only mark side bets on the layout: the ledger has wager rows and nothing else."""
     ledger = buster_rows(SD, 3)
     assert [r[2] for r in rows(ledger)] == ["base", "buster"]
-    assert set(ledger) == {"format", "profile", "action_seat", "dealer", "hands", "settlements", "seats",
-                           "player_dealer", "fees", "unused_cards"}
+    assert set(ledger) == {
+        "format",
+        "profile",
+        "action_seat",
+        "dealer",
+        "hands",
+        "settlements",
+        "seats",
+        "player_dealer",
+        "fees",
+        "unused_cards",
+    }

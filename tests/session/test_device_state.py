@@ -1,5 +1,6 @@
 """The one rule for every device, as words: no state but "up" is a colour alone, and a state clears
 when the device comes back."""
+
 from __future__ import annotations
 
 import pytest
@@ -50,5 +51,6 @@ def test_the_banner_tells_the_state_asking_most_of_the_dealer():
     shoe = DeviceState(Device.SHOE, Condition.DOWN)
     assert to_tell([back, camera, shoe]) == shoe
     assert to_tell([back, camera]) == camera
-    assert to_tell([DeviceState(Device.PEEK, Condition.FAILED), DeviceState(Device.SHOE)]) is None, \
+    assert to_tell([DeviceState(Device.PEEK, Condition.FAILED), DeviceState(Device.SHOE)]) is None, (
         "a failed peek holds the round: its banner says it"
+    )

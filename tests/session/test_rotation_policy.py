@@ -1,4 +1,5 @@
 """The rotation policy a table's `rotation_rules` setting chooses (RULES.md §5.6)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

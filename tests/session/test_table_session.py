@@ -1,4 +1,5 @@
 """The table session around the rounds: the bank's rotation (RULES.md §5.6), the shoe, misdeals."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,7 +8,13 @@ from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, PlaceWager, WagerKind
 from dealer_assist.rules.refusals import RuleError
 from dealer_assist.table.session import TableConfig, TableSession, TableState
-from dealer_assist.table.session_inputs import BankAccepted, BankRefused, CutCardReached, SettlementConfirmed, ShoeLoaded
+from dealer_assist.table.session_inputs import (
+    BankAccepted,
+    BankRefused,
+    CutCardReached,
+    SettlementConfirmed,
+    ShoeLoaded,
+)
 
 T0 = 1_800_000_000.0
 
@@ -20,8 +27,13 @@ def _quick_round(session: TableSession, now: float = T0) -> list:
     """Seat 2 bets and stands on 20 against a PD 19: a complete round with a known ending."""
     ops = []
     player = 2 if session.s.pd_seat != 2 else 3
-    for event in (PlaceWager(player, WagerKind.BASE, 1_000), NoMoreBets(), *(CardDrawn(parse_card(c)) for c in ("TH", "KD", "QH", "9D")),
-                  Decide(player, 0, Action.STAND), SettlementConfirmed()):
+    for event in (
+        PlaceWager(player, WagerKind.BASE, 1_000),
+        NoMoreBets(),
+        *(CardDrawn(parse_card(c)) for c in ("TH", "KD", "QH", "9D")),
+        Decide(player, 0, Action.STAND),
+        SettlementConfirmed(),
+    ):
         ops += session.apply(event, now)
     return ops
 
@@ -87,7 +99,9 @@ def test_california_rotation_proposition_player_limits_and_warnings():
     session = _session(rotation_rules=True)
     session.apply(BankAccepted(1, 50_000, proposition=True), T0)
     closing = _quick_round(session)
-    assert [op.seat for op in closing if type(op).__name__ == "BankOffered"] == [2], "a proposition player never banks twice in a row"
+    assert [op.seat for op in closing if type(op).__name__ == "BankOffered"] == [2], (
+        "a proposition player never banks twice in a row"
+    )
     with pytest.raises(RuleError) as second:
         session.apply(BankAccepted(2, 50_000, proposition=True), T0)
     assert "one per table" in second.value.message
@@ -115,6 +129,7 @@ def test_a_refused_input_changes_nothing_in_the_session():
 
 def test_6_1_an_unread_card_holds_the_round_until_a_person_names_it():
     from dealer_assist.table.session_inputs import CardsUnread, KeyCard
+
     session = _session()
     session.apply(BankAccepted(1, 50_000), T0)
     session.apply(PlaceWager(2, WagerKind.BASE, 1_000), T0)
@@ -135,11 +150,14 @@ def test_6_1_an_unread_card_holds_the_round_until_a_person_names_it():
     assert _names(keyed)[:2] == ["CardKeyed", "CardAssigned"] and keyed[0].n == 2
     session.apply(KeyCard(parse_card("QH"), "floor-1", "read the card face"), T0)
     assert session.state is TableState.ROUND and session.s.shoe_cards == 3
-    assert [str(c) for c in session.tracker.dealer] == ["KD"] and [str(c) for c in session.tracker.hands[2][0].cards] == ["TH", "QH"]
+    assert [str(c) for c in session.tracker.dealer] == ["KD"] and [
+        str(c) for c in session.tracker.hands[2][0].cards
+    ] == ["TH", "QH"]
 
 
 def test_8_21_betting_stays_open_until_no_more_bets_and_an_early_card_is_a_misdeal_hold():
     from dealer_assist.table.session_inputs import DiscardMisdeal
+
     session = _session()
     session.apply(BankAccepted(1, 50_000), T0)
     session.apply(PlaceWager(2, WagerKind.BASE, 1_000), T0)

@@ -1,4 +1,5 @@
 """A journaled bench table on the real screens: a scripted shoe, taps on the real buttons."""
+
 from __future__ import annotations
 
 import random
@@ -18,13 +19,13 @@ from dealer_assist.table.journaled_table import Table as JournaledTable
 from dealer_assist.table.session import TableConfig, TableInput, TableState
 from dealer_assist.table.snapshot import TableSnapshot
 from devices.table_owner.controller import TableController
-from ui.bank_offer import BANK_CHIPS
-from ui.bench_panel import BenchPanel
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
-from ui.screen_font import load_screen_font
-from ui.tap_guard import GUARD_S, REPEATABLE
-from ui.wager_pad import CHIPS
+from ui.common.bridge import TableBridge
+from ui.common.screen_font import load_screen_font
+from ui.common.tap_guard import GUARD_S, REPEATABLE
+from ui.dealer.bench_panel import BenchPanel
+from ui.dealer.dealer_window import DealerWindow
+from ui.keypads.bank_offer import BANK_CHIPS
+from ui.keypads.wager_pad import CHIPS
 
 PIN = "2468"
 
@@ -47,8 +48,19 @@ class Table:
     """A new table with the supervisor PIN `pin`: the shoe is loaded and, in a player-dealer game,
     seat `pd_seat` takes the bank."""
 
-    def __init__(self, qtbot, journal, profile: str, cards: Iterable[str] = (), *, pd_seat: int | None = 4,
-                 bank: Cents = 50_000, size: tuple[int, int] = (1280, 800), seed: int = 0, pin: str | None = PIN) -> None:
+    def __init__(
+        self,
+        qtbot,
+        journal,
+        profile: str,
+        cards: Iterable[str] = (),
+        *,
+        pd_seat: int | None = 4,
+        bank: Cents = 50_000,
+        size: tuple[int, int] = (1280, 800),
+        seed: int = 0,
+        pin: str | None = PIN,
+    ) -> None:
         self.qtbot = qtbot
         self._last_tap = None
         self.profile = load_profile(profile)
@@ -156,6 +168,7 @@ def table(qtbot, tmp_path):
     def make(profile: str = "nobust-4.0", cards: Iterable[str] = (), **options) -> Table:
         tables.append(Table(qtbot, tmp_path / f"journal-{len(tables)}.db", profile, cards, **options))
         return tables[-1]
+
     yield make
     for t in tables:
         t.journaled.close()

@@ -1,7 +1,8 @@
 """What the layout checks accept of a label cut short: its lines fit, its full words are on the tooltip."""
+
 from __future__ import annotations
 
-from ui.elided_label import ElidedLabel
+from ui.common.elided_label import ElidedLabel
 
 
 def check_elided(label: ElidedLabel) -> None:

@@ -1,4 +1,5 @@
 """Refusals, misdeals, a failed peek and device status: what the banner and the top bar tell."""
+
 from __future__ import annotations
 
 import threading
@@ -8,7 +9,7 @@ from dealer_assist.rules.inputs import Action, CardDrawn, WagerKind
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.session_inputs import CardsUnread, ConfirmPeek, DiscardMisdeal, KeyCard
 from dealer_assist.table.snapshot import Attention, AttentionKind
-from ui.wager_pad import INSURANCE
+from ui.keypads.wager_pad import INSURANCE
 
 
 def test_a_wager_under_the_table_minimum_is_refused_with_its_rule(table):
@@ -16,7 +17,7 @@ def test_a_wager_under_the_table_minimum_is_refused_with_its_rule(table):
     t.tap_seat(2)
     t.tap(t.view.wagers.chip_buttons[100])  # the chip goes on at once: $1 is below the minimum
     assert t.view.banner.isVisible()
-    assert t.view.banner.message.text() == "Refused (rule 7): seat 2 base $1.00 is outside the limits $5.00-$500.00"
+    assert t.view.banner.message.text() == "Refused (rule 7): seat 2's base $1 is outside the limits $5-$500"
     assert t.view.seats[2].wagers.text() == "no wager"
     t.tap(t.view.wagers.chip_buttons[500])
     t.tap(t.view.wagers.chip_buttons[100])
@@ -40,7 +41,11 @@ def test_a_card_after_the_dealer_stands_holds_the_round_for_a_supervisor(table):
     t.deal()
     assert t.view.banner.isVisible()
     text = t.view.banner.message.text()
-    assert text.startswith("MISDEAL (rule 2.8): ") and "held: misdeal: the dealer stands on hard 17" in text and "a floor supervisor discards it" in text
+    assert (
+        text.startswith("MISDEAL (rule 2.8): ")
+        and "held: misdeal: the dealer stands on hard 17" in text
+        and "a floor supervisor discards it" in text
+    )
     assert not t.view.banner.resolve.isVisible(), "only a supervisor releases a held round"
     t.tap(t.view.settlement.confirm)
     assert t.snap.table.misdeal is not None, "nothing goes on while the misdeal is held"
@@ -82,7 +87,8 @@ def test_the_hole_card_stays_down_through_insurance_and_a_failed_peek(table):
     assert all(button.isEnabled() for button in t.bench.peek_buttons.values())
     t.tap(t.bench.peek_buttons["noread"])
     assert t.view.banner.message.text() == (
-        "PEEK FAILED (rule 6.2): the peek device answered noread; a floor supervisor checks the hole card by hand")
+        "PEEK FAILED (rule 6.2): the peek device answered noread; a floor supervisor checks the hole card by hand"
+    )
     assert t.view.prompt.text() == "Call a floor supervisor to check the hole card" and not t.view.prompt.cut
     assert not t.view.banner.resolve.isVisible()
     assert t.view.dealer.cards.cards == (None, parse_card("AS"))
@@ -132,7 +138,9 @@ def test_inputs_from_a_reader_thread_reach_the_screen(table, qtbot):
 
 def test_a_device_fault_reported_from_a_thread_shows_in_the_banner(table, qtbot):
     t = table("nobust-4.0")
-    reader = threading.Thread(target=t.controller.report, args=(Attention(AttentionKind.MISREAD, "the shoe could not read a card", "6.1"),))
+    reader = threading.Thread(
+        target=t.controller.report, args=(Attention(AttentionKind.MISREAD, "the shoe could not read a card", "6.1"),)
+    )
     reader.start()
     reader.join()
     qtbot.waitUntil(t.view.banner.isVisible)
@@ -154,7 +162,10 @@ def test_a_card_out_unread_holds_the_table_until_a_supervisor_names_it(table):
     t.wager(1, WagerKind.BASE, 1_000)
     t.deal()
     t.bridge.submit(CardsUnread(2, 2))
-    assert t.view.banner.message.text() == "MISREAD (rule 6.1): shoe card 2 left the shoe unread: a floor supervisor names it"
+    assert (
+        t.view.banner.message.text()
+        == "MISREAD (rule 6.1): shoe card 2 left the shoe unread: a floor supervisor names it"
+    )
     assert t.view.prompt.text() == "Hold shoe card 2 aside and call a floor supervisor" and not t.view.prompt.cut
     assert t.enabled_decisions() == set() and not t.view.wagers.no_more_bets.isEnabled()
     assert not t.view.banner.resolve.isVisible()

@@ -1,5 +1,6 @@
 """Betting closes when the dealer says so (RULES.md §8.21): the wire-emulated shoe holds its cards
 until "No more bets", its "Deal next card" refuses visibly meanwhile, and no wager is lost."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,9 +16,9 @@ from dealer_assist.table.session_inputs import DiscardMisdeal
 from dealer_assist.table.table_facts import table_facts
 from devices.table_owner.controller import TableController
 from hw_sims.bench_devices import BenchDevices
-from ui.bench_panel import BenchPanel
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
+from ui.common.bridge import TableBridge
+from ui.dealer.bench_panel import BenchPanel
+from ui.dealer.dealer_window import DealerWindow
 
 WAIT_MS = 5_000
 
@@ -43,8 +44,11 @@ def wired(qtbot, tmp_path):
 
 
 def _inputs(controller: TableController) -> list[str]:
-    return [r.body["input"]["type"] for r in read_records(controller.journal_path)
-            if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)]
+    return [
+        r.body["input"]["type"]
+        for r in read_records(controller.journal_path)
+        if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)
+    ]
 
 
 def test_a_card_before_no_more_bets_is_refused_then_three_wagers_no_more_bets_and_the_deal(wired, qtbot):
@@ -81,7 +85,7 @@ def test_a_card_before_no_more_bets_is_refused_then_three_wagers_no_more_bets_an
     assert all(len(snap.seat(s).hands[0].cards) == 2 for s in (1, 2, 3)), "no wager lost, every seat dealt"
     inputs = _inputs(controller)
     first_card = inputs.index("CardDrawn")
-    assert inputs[first_card - 4:first_card] == ["PlaceWager", "PlaceWager", "PlaceWager", "NoMoreBets"]
+    assert inputs[first_card - 4 : first_card] == ["PlaceWager", "PlaceWager", "PlaceWager", "NoMoreBets"]
 
 
 def test_a_card_sent_straight_to_the_table_before_no_more_bets_is_a_misdeal_hold_and_no_wager_is_lost(table):
@@ -103,8 +107,14 @@ def test_while_a_misdeal_holds_the_round_the_prompt_names_the_hold_and_the_deale
     assert "betting is open" not in t.view.banner.message.text(), "nothing on the screen says to go on"
     t.tap_seat(3)
     pad = t.view.wagers
-    keys = [*pad.chip_buttons.values(), pad.clear, pad.seat_as_last, pad.table_as_last, pad.no_more_bets,
-            *pad.kind_buttons.values()]
+    keys = [
+        *pad.chip_buttons.values(),
+        pad.clear,
+        pad.seat_as_last,
+        pad.table_as_last,
+        pad.no_more_bets,
+        *pad.kind_buttons.values(),
+    ]
     assert [key.objectName() for key in keys if key.isEnabled()] == [], "no wager or No more bets while the round holds"
     assert t.enabled_decisions() == set()
     assert t.supervise(DiscardMisdeal("Floor 1", "card out before no more bets"), t.pin) is None

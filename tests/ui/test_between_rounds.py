@@ -1,5 +1,6 @@
 """Between rounds the dealer's screen names the round about to open, and a card out of the shoe
 before any round holds the table with what to do and who must do it."""
+
 from __future__ import annotations
 
 from dealer_assist.journal.journal_file import RecordKind, read_records
@@ -11,8 +12,14 @@ from dealer_assist.table.snapshot import BankView
 
 
 def _one_round(t, confirmed: bool = True) -> None:
-    for event in (PlaceWager(1, WagerKind.BASE, 1_000), NoMoreBets(), *(CardDrawn(parse_card(c)) for c in ("9H", "KD", "7H", "5D")),
-                  Decide(1, 0, Action.STAND), CardDrawn(parse_card("KC")), *((SettlementConfirmed(),) if confirmed else ())):
+    for event in (
+        PlaceWager(1, WagerKind.BASE, 1_000),
+        NoMoreBets(),
+        *(CardDrawn(parse_card(c)) for c in ("9H", "KD", "7H", "5D")),
+        Decide(1, 0, Action.STAND),
+        CardDrawn(parse_card("KC")),
+        *((SettlementConfirmed(),) if confirmed else ()),
+    ):
         assert t.controller.submit(event) is None, event
 
 
@@ -47,8 +54,14 @@ def test_done_and_the_player_dealer_keeps_the_bank_for_its_second_round_in_one_t
     t.tap(keep)
     qtbot.waitUntil(lambda: t.snap.table.state is TableState.ROUND)
     assert t.snap.bank == BankView(4, 50_000, None) and t.snap.table.pd_turn == 2, "the same bank, its second round"
-    inputs = [r.body["input"]["type"] for r in read_records(t.controller.journal_path) if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)]
-    assert inputs[-2:] == ["SettlementConfirmed", "BankAccepted"], "the offer answered as the dealer would have, journaled"
+    inputs = [
+        r.body["input"]["type"]
+        for r in read_records(t.controller.journal_path)
+        if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)
+    ]
+    assert inputs[-2:] == ["SettlementConfirmed", "BankAccepted"], (
+        "the offer answered as the dealer would have, journaled"
+    )
     _one_round(t, confirmed=False)
     assert not t.view.settlement.keep_bank.isVisible(), "two rounds at most: the bank moves on"
     t.tap(t.view.settlement.confirm)

@@ -1,4 +1,5 @@
 """The emulated overhead camera beside the shoe: a disagreement reaches the dealer's banner and the journal."""
+
 from __future__ import annotations
 
 import subprocess
@@ -28,8 +29,9 @@ class Camera:
     def __init__(self, t) -> None:
         self.felt = TableCamera(lambda: reported_by_zone(t.controller.snapshot), fps=30)
         self.frames = 0
-        self.link = t.controller.watch_camera(self._counted(), CardReader(self.felt.calibrate()),
-                                              CameraCheck(settle_frames=SETTLE_FRAMES))
+        self.link = t.controller.watch_camera(
+            self._counted(), CardReader(self.felt.calibrate()), CameraCheck(settle_frames=SETTLE_FRAMES)
+        )
 
     def _counted(self) -> Iterator[np.ndarray]:
         for image in self.felt:
@@ -49,6 +51,7 @@ def filmed(table):
         cameras.append(Camera(t))
         cameras[-1].link.start()
         return t, cameras[-1]
+
     yield make
     for camera in cameras:
         camera.felt.stop()
@@ -61,8 +64,11 @@ NEXT = "Dealer: check the card; a floor supervisor re-keys a misread, else tap O
 
 def camera_notes(t) -> list[dict]:
     """The camera's findings (its link's notes left out)."""
-    return [r.body for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"
-            and r.body["type"] != "LinkChanged"]
+    return [
+        r.body
+        for r in read_records(t.journaled.path)
+        if r.kind is RecordKind.DEVICE and r.body["device"] == "camera" and r.body["type"] != "LinkChanged"
+    ]
 
 
 def test_a_card_the_shoe_misread_shows_the_seat_and_both_cards(filmed, qtbot):
@@ -74,14 +80,21 @@ def test_a_card_the_shoe_misread_shows_the_seat_and_both_cards(filmed, qtbot):
     qtbot.waitUntil(t.view.banner.isVisible, timeout=WAIT_MS)
     assert t.view.banner.message.text() == f"MISMATCH: Seat 1: the shoe read TS, the camera sees TC. {NEXT}"
     assert t.view.banner.resolve.isVisible(), "the dealer acknowledges it"
-    assert t.view.devices.labels["Camera"].toolTip() == ("Camera: mismatch — check the card · Seat 1: the shoe read TS, "
-                                                         "the camera sees TC · last MISMATCH"), "the light says it in words"
+    assert t.view.devices.labels["Camera"].toolTip() == (
+        "Camera: mismatch — check the card · Seat 1: the shoe read TS, the camera sees TC · last MISMATCH"
+    ), "the light says it in words"
     qtbot.waitUntil(lambda: bool(camera_notes(t)), timeout=WAIT_MS)
     note = camera_notes(t)[0]
     assert note["type"] == "CameraMismatch" and note["message"] == "Seat 1: the shoe read TS, the camera sees TC"
-    assert {(m["kind"], m["card"]) for m in note["mismatches"]} == {("missing_on_table", "TS"), ("extra_on_table", "TC")}
-    record = next(r for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"
-                  and r.body["type"] == "CameraMismatch")
+    assert {(m["kind"], m["card"]) for m in note["mismatches"]} == {
+        ("missing_on_table", "TS"),
+        ("extra_on_table", "TC"),
+    }
+    record = next(
+        r
+        for r in read_records(t.journaled.path)
+        if r.kind is RecordKind.DEVICE and r.body["device"] == "camera" and r.body["type"] == "CameraMismatch"
+    )
     assert record.round_id == 1, "the supervisor's recall finds it under the round"
     t.decide(Action.STAND)
     assert t.view.banner.isVisible(), "an accepted input does not hide what the camera saw"
@@ -89,7 +102,9 @@ def test_a_card_the_shoe_misread_shows_the_seat_and_both_cards(filmed, qtbot):
     assert not t.view.banner.isVisible()
     seen = [r for r in read_records(t.journaled.path) if r.kind is RecordKind.DEVICE and r.body["device"] == "dealer"]
     assert [r.body["type"] for r in seen] == ["Acknowledged"] and seen[0].round_id == 1
-    assert seen[0].body["message"] == f"Seat 1: the shoe read TS, the camera sees TC. {NEXT}", "the dealer's tap is journaled too"
+    assert seen[0].body["message"] == f"Seat 1: the shoe read TS, the camera sees TC. {NEXT}", (
+        "the dealer's tap is journaled too"
+    )
 
 
 def test_a_card_on_the_wrong_seat_and_a_misread_dealer_card_are_both_named(filmed, qtbot):
@@ -98,8 +113,10 @@ def test_a_card_on_the_wrong_seat_and_a_misread_dealer_card_are_both_named(filme
     camera.felt.sim_read_as(parse_card("9H"), parse_card("9D"))
     t.wager(1, WagerKind.BASE, 1_000)
     t.deal(4)
-    both = ("MISMATCH: KD: the shoe dealt it to seat 1, the camera sees it at seat 2; "
-            f"The player-dealer: the shoe read 9H, the camera sees 9D. {NEXT}")
+    both = (
+        "MISMATCH: KD: the shoe dealt it to seat 1, the camera sees it at seat 2; "
+        f"The player-dealer: the shoe read 9H, the camera sees 9D. {NEXT}"
+    )
     qtbot.waitUntil(lambda: t.view.banner.message.text() == both, timeout=WAIT_MS)
 
 
@@ -122,12 +139,29 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.slow
 def test_the_run_films_the_felt_with_the_emulated_camera(tmp_path):
     journal = tmp_path / "table.db"
-    done = run("--journal", str(journal), "--profile", "c21-8.0", "--seed", "2", "--autoplay", "2", "--exit", "--camera", "emulated")
+    done = run(
+        "--journal",
+        str(journal),
+        "--profile",
+        "c21-8.0",
+        "--seed",
+        "2",
+        "--autoplay",
+        "2",
+        "--exit",
+        "--camera",
+        "emulated",
+    )
     assert done.returncode == 0, done.stderr
     header = next(read_records(journal))
     assert header.body["devices"]["camera"] == "emulated"
-    assert not [r for r in read_records(journal) if r.kind is RecordKind.DEVICE and r.body["device"] == "camera"
-                and r.body["type"] in ("CameraMismatch", "CameraAgrees")]
+    assert not [
+        r
+        for r in read_records(journal)
+        if r.kind is RecordKind.DEVICE
+        and r.body["device"] == "camera"
+        and r.body["type"] in ("CameraMismatch", "CameraAgrees")
+    ]
 
 
 @pytest.mark.slow
@@ -144,4 +178,3 @@ def test_a_table_file_names_the_camera_and_its_calibration(tmp_path):
     config.write_text(f'journal = "{tmp_path / "t.db"}"\ncamera = "{picture}"\n')
     refused = run("--config", str(config), "--exit")
     assert refused.returncode == 2 and "needs its calibration file" in refused.stderr
-

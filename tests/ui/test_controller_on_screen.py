@@ -1,6 +1,7 @@
 """The screen on the table controller: the camera round of the headless test, played by taps on the
 real screens through the bridge, with the correction made on the supervisor's screen; and a journal
 that stops taking records shows on the dealer's screen."""
+
 from __future__ import annotations
 
 import sys
@@ -23,11 +24,11 @@ from dealer_assist.table.journaled_table import Table  # noqa: E402
 from dealer_assist.table.session import TableConfig  # noqa: E402
 from dealer_assist.table.snapshot import AttentionKind  # noqa: E402
 from devices.table_owner.controller import TableController  # noqa: E402
-from ui.bridge import TableBridge  # noqa: E402
-from ui.confirm_overlay import open_confirmation  # noqa: E402
-from ui.dealer_window import DealerWindow  # noqa: E402
-from ui.supervisor_window import SupervisorWindow, open_supervisor  # noqa: E402
-from ui.tap_guard import GUARD_S  # noqa: E402
+from ui.common.bridge import TableBridge  # noqa: E402
+from ui.common.confirm_overlay import open_confirmation  # noqa: E402
+from ui.common.tap_guard import GUARD_S  # noqa: E402
+from ui.dealer.dealer_window import DealerWindow  # noqa: E402
+from ui.supervisor.supervisor_window import SupervisorWindow, open_supervisor  # noqa: E402
 
 WAIT_MS = 20_000
 
@@ -70,8 +71,10 @@ def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
     qtbot.waitUntil(lambda: controller.feed.locked is False, timeout=WAIT_MS)
     for _ in range(4):
         rig.shoe.sim_deal_next()
-    qtbot.waitUntil(lambda: view.banner.isVisible() and view.banner.message.text().startswith(f"MISMATCH: {MISMATCH}. Dealer: "),
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: view.banner.isVisible() and view.banner.message.text().startswith(f"MISMATCH: {MISMATCH}. Dealer: "),
+        timeout=WAIT_MS,
+    )
 
     open_supervisor(window, controller)
     supervisor = window.findChild(SupervisorWindow)
@@ -92,9 +95,14 @@ def test_the_camera_round_with_its_correction_on_the_screens(screen, qtbot):
     assert fixes.notice.text().startswith("Recorded: Card rekeyed"), fixes.notice.text()
     _tap(qtbot, supervisor.back)
     assert view.seats[1].hands[0].cards.cards == (ON_THE_FELT, parse_card("7D")), "the dealer's screen shows the re-key"
-    qtbot.waitUntil(lambda: view.devices.labels["Supervisor"].toolTip() == "Supervisor: Card rekeyed in round 1 · by Floor 1", timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: any(r.body.get("type") == "CameraAgrees" for r in read_records(path)
-                                if r.kind is RecordKind.DEVICE), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: view.devices.labels["Supervisor"].toolTip() == "Supervisor: Card rekeyed in round 1 · by Floor 1",
+        timeout=WAIT_MS,
+    )
+    qtbot.waitUntil(
+        lambda: any(r.body.get("type") == "CameraAgrees" for r in read_records(path) if r.kind is RecordKind.DEVICE),
+        timeout=WAIT_MS,
+    )
     _tap(qtbot, view.banner.resolve)
     assert not view.banner.isVisible()
 

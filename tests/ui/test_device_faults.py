@@ -3,6 +3,7 @@ faults or loses its link, a peek that fails, faults or loses its link, a camera 
 dark or disagrees, each said on the banner in words naming the device and the next step, with a
 light that says it in a word, each journaled; and, when the device comes back, said back, then clear.
 Each fault state is photographed at 1280×800 (docs/screens/fault-*.png)."""
+
 from __future__ import annotations
 
 import itertools
@@ -29,28 +30,40 @@ from hw_sims.shoe import ShoeEmulator
 from tests.screenshots import shoot
 from tests.ui.conftest import PIN
 from tests.ui.test_camera_banner import Camera
-from ui.bank_offer import BANK_CHIPS
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
-from ui.wager_pad import CHIPS
+from ui.common.bridge import TableBridge
+from ui.dealer.dealer_window import DealerWindow
+from ui.keypads.bank_offer import BANK_CHIPS
+from ui.keypads.wager_pad import CHIPS
 
 WAIT_MS = 20_000
 _names = itertools.count()
 
-SHOE_DOWN = ("SHOE DOWN: the shoe's link is down. Dealer: deal no card until the light says Shoe back; "
-             "a floor supervisor calls a technician if it stays down")
-SHOE_JAM = ("SHOE FAULT: Shoe reports JAM: card jammed at the exit. Dealer: stop dealing and call a floor supervisor "
-            "to clear the shoe; the light turns green when the shoe reads its next card")
+SHOE_DOWN = (
+    "SHOE DOWN: the shoe's link is down. Dealer: deal no card until the light says Shoe back; "
+    "a floor supervisor calls a technician if it stays down"
+)
+SHOE_JAM = (
+    "SHOE FAULT: Shoe reports JAM: card jammed at the exit. Dealer: stop dealing and call a floor supervisor "
+    "to clear the shoe; the light turns green when the shoe reads its next card"
+)
 SHOE_BACK = "SHOE BACK: the shoe is back: deal on"
-PEEK_DOWN = ("PEEK DOWN: the peek device's link is down: at the peek the round waits for a floor supervisor to check "
-             "the hole card by hand")
-PEEK_SENSOR = ("PEEK FAULT: Peek reports SENSOR: lens covered. At the peek the round waits for a floor supervisor to "
-               "check the hole card by hand, until the peek device answers again")
+PEEK_DOWN = (
+    "PEEK DOWN: the peek device's link is down: at the peek the round waits for a floor supervisor to check "
+    "the hole card by hand"
+)
+PEEK_SENSOR = (
+    "PEEK FAULT: Peek reports SENSOR: lens covered. At the peek the round waits for a floor supervisor to "
+    "check the hole card by hand, until the peek device answers again"
+)
 PEEK_BACK = "PEEK BACK: the peek device is back: it answers the peeks again"
-CAMERA_DOWN = ("CAMERA DOWN: no frames come from the overhead camera. Dealer: deal on, the shoe's reads go unchecked; "
-               "a floor supervisor calls a technician")
-CAMERA_BLANK = ("CAMERA FAULT: Camera reports empty frames. Dealer: deal on, the shoe's reads go unchecked; a floor "
-                "supervisor has the camera looked at if it lasts")
+CAMERA_DOWN = (
+    "CAMERA DOWN: no frames come from the overhead camera. Dealer: deal on, the shoe's reads go unchecked; "
+    "a floor supervisor calls a technician"
+)
+CAMERA_BLANK = (
+    "CAMERA FAULT: Camera reports empty frames. Dealer: deal on, the shoe's reads go unchecked; a floor "
+    "supervisor has the camera looked at if it lasts"
+)
 CAMERA_BACK = "CAMERA BACK: the overhead camera is back: it checks the shoe's cards again"
 
 
@@ -72,15 +85,24 @@ class LinkedTable:
     """The dealer's window over a journaled table whose shoe (and peek device) are emulators on
     in-process links; `unplug` and `plug_in` take a device off its line and put a new one on it."""
 
-    def __init__(self, qtbot, path: Path, profile: str, cards: list[str], hole: str | None = None,
-                 peek_faults: dict[FaultKind, float] | None = None) -> None:
+    def __init__(
+        self,
+        qtbot,
+        path: Path,
+        profile: str,
+        cards: list[str],
+        hole: str | None = None,
+        peek_faults: dict[FaultKind, float] | None = None,
+    ) -> None:
         self.qtbot, self.path = qtbot, path
         self.cards = [parse_card(c) for c in cards]
         self.shoe_name = f"fault-shoe-{next(_names)}"
         self.shoe = ShoeEmulator(InProcessEndpoint(self.shoe_name), cards=self.cards, pace=None, shoe_id="S1", decks=6)
         self.hole = parse_card(hole) if hole else None
         self.peek_name = f"fault-peek-{next(_names)}"
-        self.peek = PeekEmulator(InProcessEndpoint(self.peek_name), hole_card=self.hole, faults=peek_faults) if hole else None
+        self.peek = (
+            PeekEmulator(InProcessEndpoint(self.peek_name), hole_card=self.hole, faults=peek_faults) if hole else None
+        )
         self.table = Table.open(path, TableConfig("T1", profile))
         self.controller = TableController(self.table)
         self.controller.connect_devices(self.shoe.endpoint.url, self.peek.endpoint.url if self.peek else None)
@@ -147,8 +169,15 @@ class LinkedTable:
     def plug_in(self, device: str) -> None:
         """A device on the line again, powered up anew where the last one stopped."""
         if device == "shoe":
-            self.shoe = ShoeEmulator(InProcessEndpoint(self.shoe_name), cards=self.cards, pace=None, shoe_id="S1",
-                                     decks=6, start_at=self.shoe.dealt, announce=False)
+            self.shoe = ShoeEmulator(
+                InProcessEndpoint(self.shoe_name),
+                cards=self.cards,
+                pace=None,
+                shoe_id="S1",
+                decks=6,
+                start_at=self.shoe.dealt,
+                announce=False,
+            )
             self.shoe.start()
         else:
             self.peek = PeekEmulator(InProcessEndpoint(self.peek_name), hole_card=self.hole)
@@ -170,6 +199,7 @@ def linked(qtbot, tmp_path):
     def make(*args, **options) -> LinkedTable:
         tables.append(LinkedTable(qtbot, tmp_path / f"journal-{len(tables)}.db", *args, **options))
         return tables[-1]
+
     yield make
     for t in tables:
         t.close()
@@ -210,7 +240,9 @@ def test_a_shoe_whose_link_goes_down_is_said_until_it_is_back(linked, tmp_path):
     shoot(t.window, tmp_path, "fault-shoe-link-down-1280x800.png")
     t.controller.report(Attention(AttentionKind.MISREAD, "the shoe could not read a card", "6.1"))
     t.wait(lambda: banner(t.window).startswith("MISREAD"))
-    assert t.view.prompt.text() == f"Shoe: link down · {t.bridge.snapshot.prompt}", "the banner is taken: the prompt says it"
+    assert t.view.prompt.text() == f"Shoe: link down · {t.bridge.snapshot.prompt}", (
+        "the banner is taken: the prompt says it"
+    )
     t.tap(t.view.banner.resolve)
     assert banner(t.window) == SHOE_DOWN and t.view.prompt.text() == t.bridge.snapshot.prompt
     t.plug_in("shoe")
@@ -232,15 +264,25 @@ def test_a_failed_peek_holds_the_round_and_its_light_says_check_by_hand(linked, 
     t.wager(2, 2_500)
     t.no_more_bets()
     t.deal(4)
-    expected = (f"PEEK FAILED (rule 6.2): the peek device answered {answer}; a floor supervisor checks the hole "
-                "card by hand")
+    expected = (
+        f"PEEK FAILED (rule 6.2): the peek device answered {answer}; a floor supervisor checks the hole card by hand"
+    )
     t.wait(lambda: banner(t.window) == expected)
     t.wait(lambda: light(t.window, "Peek") == "Peek: failed — check by hand")
     assert "Peek up" not in t.view.devices.labels["Peek"].text(), "no green light after a failed peek"
-    held = [op for r in read_records(t.path) if r.kind is RecordKind.INPUT for op in r.body["ops"] if op["type"] == "RoundHeld"]
+    held = [
+        op
+        for r in read_records(t.path)
+        if r.kind is RecordKind.INPUT
+        for op in r.body["ops"]
+        if op["type"] == "RoundHeld"
+    ]
     assert [op["reason"] for op in held] == ["peek_failed"]
-    answered = [r.body["input"] for r in read_records(t.path) if r.kind is RecordKind.INPUT
-                and r.body["input"]["type"] == "PeekAnswered"]
+    answered = [
+        r.body["input"]
+        for r in read_records(t.path)
+        if r.kind is RecordKind.INPUT and r.body["input"]["type"] == "PeekAnswered"
+    ]
     assert [event["result"] for event in answered] == [answer]
     shoot(t.window, tmp_path, f"fault-peek-{how}-1280x800.png")
 
@@ -251,7 +293,9 @@ def test_a_peek_device_fault_is_said_until_it_answers_again(linked, tmp_path):
     t.peek.sim_fault("SENSOR", "lens covered")
     t.wait(lambda: banner(t.window) == PEEK_SENSOR)
     assert light(t.window, "Peek") == "Peek: SENSOR fault"
-    assert [(n["code"], n["text"]) for n in notes(t.path, "peek") if n["type"] == "DeviceFault"] == [("SENSOR", "lens covered")]
+    assert [(n["code"], n["text"]) for n in notes(t.path, "peek") if n["type"] == "DeviceFault"] == [
+        ("SENSOR", "lens covered")
+    ]
     shoot(t.window, tmp_path, "fault-peek-sensor-1280x800.png")
     t.wager(2, 2_500)
     t.no_more_bets()
@@ -288,6 +332,7 @@ def filmed(table):
         cameras[-1].link.start()
         t.qtbot.waitUntil(lambda: t.view.devices.labels["Camera"].toolTip().startswith("Camera: up"), timeout=WAIT_MS)
         return t, cameras[-1]
+
     yield make
     for camera in cameras:
         camera.felt.stop()
@@ -331,14 +376,16 @@ def test_a_camera_mismatch_keeps_its_word_after_the_banner_until_the_camera_agre
     camera.felt.sim_read_as(parse_card("TS"), parse_card("TC"))
     t.wager(1, WagerKind.BASE, 1_000)
     t.deal(4)
-    qtbot.waitUntil(lambda: banner(t.window).startswith("MISMATCH: Seat 1: the shoe read TS, the camera sees TC."),
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: banner(t.window).startswith("MISMATCH: Seat 1: the shoe read TS, the camera sees TC."), timeout=WAIT_MS
+    )
     assert light(t.window, "Camera") == "Camera: mismatch", "at 1280 the bar says the short word"
     assert t.view.devices.labels["Camera"].toolTip().startswith("Camera: mismatch — check the card · Seat 1")
     shoot(t.window, tmp_path, "fault-camera-mismatch-1280x800.png")
     t.tap(t.view.banner.resolve)
-    assert banner(t.window) == "" and light(t.window, "Camera") == "Camera: mismatch", \
+    assert banner(t.window) == "" and light(t.window, "Camera") == "Camera: mismatch", (
         "the dealer saw it; the light keeps the word until the camera agrees"
+    )
     assert t.supervise(RekeyCard(0, parse_card("TC"), "Floor 1", "the camera shows TC"), PIN) is None
     qtbot.waitUntil(lambda: t.view.devices.labels["Camera"].toolTip() == "Camera: up · last agrees", timeout=WAIT_MS)
     assert light(t.window, "Camera").startswith("Camera up"), "green again"

@@ -1,4 +1,5 @@
 """The dealer's screen on a real link: an emulated shoe scanner deals, the card-stop follows the rules."""
+
 from __future__ import annotations
 
 import itertools
@@ -15,8 +16,8 @@ from dealer_assist.table.session import TableConfig
 from devices.table_owner.controller import TableController
 from hw_sims.endpoints import InProcessEndpoint
 from hw_sims.shoe import ShoeEmulator
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
+from ui.common.bridge import TableBridge
+from ui.dealer.dealer_window import DealerWindow
 
 _names = itertools.count()
 

@@ -1,4 +1,5 @@
 """Whole rounds of every profile through the screens: what the dealer sees at every step."""
+
 from __future__ import annotations
 
 import random
@@ -12,7 +13,7 @@ from dealer_assist.rules.profile import profile_names
 from dealer_assist.rules.settlement import Wager
 from dealer_assist.table.session import TableState
 from dealer_assist.text.journal_text import money
-from ui.text import settlement_action
+from ui.common.text import settlement_action
 
 ROUNDS = 4
 
@@ -26,8 +27,11 @@ def _check_screen(t) -> None:
     if wait.need is Need.DECISION:
         expected = {a for a in Action if tracker.can(Decide(wait.seat, wait.hand, a))}
     assert t.enabled_decisions() == expected
-    less = wait.need is Need.DECISION and tracker.profile.table_min < tracker.hands[wait.seat][wait.hand].stake \
+    less = (
+        wait.need is Need.DECISION
+        and tracker.profile.table_min < tracker.hands[wait.seat][wait.hand].stake
         and tracker.can(Decide(wait.seat, wait.hand, Action.DOUBLE, tracker.profile.table_min))
+    )
     assert t.view.double_less.keypad.chips[500].isEnabled() == less
     if wait.need is Need.PAYMENTS:  # what is settled now covers the table, row for row as the tracker has it
         assert t.view.stack.currentWidget() is t.view.payments
@@ -36,7 +40,11 @@ def _check_screen(t) -> None:
     elif wait.need is not Need.NOTHING:
         shown = t.view.dealer.cards.cards
         assert shown == tuple(tracker.visible_dealer_cards())
-        if tracker.profile.dealer_hole_card and tracker.phase.value not in ("dealer", "settled") and len(tracker.dealer) == 2:
+        if (
+            tracker.profile.dealer_hole_card
+            and tracker.phase.value not in ("dealer", "settled")
+            and len(tracker.dealer) == 2
+        ):
             assert None in shown, "the hole card is face down until the reveal"
 
 
@@ -72,18 +80,24 @@ def _play_round(t, rng: random.Random) -> None:
 def _check_settlement(t) -> None:
     result = ledger(t.tracker)
     cells = t.settlement_cells()
-    still = [(row, line) for row, line in enumerate(result["settlements"], start=1)
-             if (line["seat"], line["hand"], Wager(line["wager"])) not in t.tracker.settled_early]
+    still = [
+        (row, line)
+        for row, line in enumerate(result["settlements"], start=1)
+        if (line["seat"], line["hand"], Wager(line["wager"])) not in t.tracker.settled_early
+    ]
     assert len(cells) == len(still), "every row still to settle, and only those"
-    for cell, (row, line) in zip(cells, still):
+    for cell, (row, line) in zip(cells, still, strict=False):
         assert cell[0] == str(row)
         assert cell[1] == str(line["seat"])
         assert cell[3] == money(round(line["stake"] * 100))
-        assert cell[5] == settlement_action(round(line["amount"] * 100), line["result"], round(line["stake"] * 100),
-                                            round(line["in_action"] * 100))
+        assert cell[5] == settlement_action(
+            round(line["amount"] * 100), line["result"], round(line["stake"] * 100), round(line["in_action"] * 100)
+        )
     texts = t.net_cells()
     for seat, entry in result["seats"].items():
-        assert texts[texts.index(f"Seat {seat}") + 1] == ("+" if entry["net"] > 0 else "") + money(round(entry["net"] * 100))
+        assert texts[texts.index(f"Seat {seat}") + 1] == ("+" if entry["net"] > 0 else "") + money(
+            round(entry["net"] * 100)
+        )
 
 
 @pytest.mark.parametrize("name", profile_names())

@@ -1,5 +1,6 @@
 """Nothing moves under a finger: the decision bar, the banner and the keypads keep their places
 from the wagers to the settlement, with a refusal shown or not."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect
@@ -17,8 +18,12 @@ def _place(widget: QWidget) -> QRect:
 
 def _places(t) -> dict[str, QRect]:
     v = t.view
-    return {"decisions": _place(v.decisions), "banner": _place(v.banner), "keypads": _place(v.keypads),
-            "stand": _place(v.decisions.buttons[Action.STAND])}
+    return {
+        "decisions": _place(v.decisions),
+        "banner": _place(v.banner),
+        "keypads": _place(v.keypads),
+        "stand": _place(v.decisions.buttons[Action.STAND]),
+    }
 
 
 def test_the_decision_bar_the_banner_and_the_keypads_hold_their_places_in_every_state(table):
@@ -38,6 +43,14 @@ def test_the_decision_bar_the_banner_and_the_keypads_hold_their_places_in_every_
         t.decide(Action.STAND)
         seen.append(_places(t))
         for name in ("banner", "keypads"):
-            assert len({(r.x(), r.y(), r.width(), r.height()) for r in (p[name] for p in seen)}) == 1, (size, name, [p[name] for p in seen])
+            assert len({(r.x(), r.y(), r.width(), r.height()) for r in (p[name] for p in seen)}) == 1, (
+                size,
+                name,
+                [p[name] for p in seen],
+            )
         for name in ("decisions", "stand"):  # the bar's row and height; its columns follow the seats' widths
-            assert len({(r.y(), r.height()) for r in (p[name] for p in seen)}) == 1, (size, name, [p[name] for p in seen])
+            assert len({(r.y(), r.height()) for r in (p[name] for p in seen)}) == 1, (
+                size,
+                name,
+                [p[name] for p in seen],
+            )

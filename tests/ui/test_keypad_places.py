@@ -1,6 +1,7 @@
 """One keypad geometry: each chip value sits in the same rectangle of the window in every keypad
 (the bank's, the wager pad, the double for less) and in every state of each, at 1280x800 and
 1920x1080; where a keypad does not offer a value its place stays empty, and so does Clear's."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -34,15 +35,24 @@ class Seen:
     def look(self, t, state: str) -> None:
         for _ in range(3):  # a change can post layout requests up several levels: let them all run
             QApplication.processEvents()
-        shown = [(name, pad) for name, pad in (("bank", t.view.bank_offer.keypad), ("wager", t.view.wagers),
-                                                ("double for less", t.view.double_less.keypad)) if pad.isVisible()]
+        shown = [
+            (name, pad)
+            for name, pad in (
+                ("bank", t.view.bank_offer.keypad),
+                ("wager", t.view.wagers),
+                ("double for less", t.view.double_less.keypad),
+            )
+            if pad.isVisible()
+        ]
         assert len(shown) == 1, f"{state}: keypads shown {[name for name, _ in shown]}"
         name, pad = shown[0]
         chips = pad.row.chips
         for value, button in chips.items():
             assert button.isVisible() and button.text() == f"+{money(value)}"
             r = _rect(button)
-            self.chips.setdefault(value, {}).setdefault((r.x(), r.y(), r.width(), r.height()), []).append(f"{name}: {state}")
+            self.chips.setdefault(value, {}).setdefault((r.x(), r.y(), r.width(), r.height()), []).append(
+                f"{name}: {state}"
+            )
         r = _rect(pad.row.clear)
         self.clear.setdefault((r.x(), r.y(), r.width(), r.height()), []).append(f"{name}: {state}")
         others = [b for b in t.view.keypads.findChildren(QPushButton) if b.isVisible() and b not in chips.values()]

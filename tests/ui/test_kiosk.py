@@ -1,5 +1,6 @@
 """`run --kiosk`: the dealer's window fills the screen, without a frame and without a mouse cursor,
 with or without a window manager; without --kiosk it opens no larger than the screen."""
+
 from __future__ import annotations
 
 import os
@@ -15,28 +16,34 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.ui.test_run_stop import start_run, stop
-from ui import kiosk
-from ui.dealer_window import DealerWindow
-from ui.run_command import main
-from ui.vnc_screen import start_xvfb
+from ui.dealer.dealer_window import DealerWindow
+from ui.shell import kiosk
+from ui.shell.run_command import main
+from ui.shell.vnc_screen import start_xvfb
 
 
 def _watch_the_window(seen: dict[str, object], before: set[int], tries: int = 40) -> None:
     """Once this run's window is up and placed (a loaded machine places it a moment after it
     shows; 2 s at the most): how it is shown, then close it as a dealer would. Windows an earlier
     test left in the same application are not looked at."""
-    windows = [w for w in QApplication.topLevelWidgets()
-               if isinstance(w, DealerWindow) and w.isVisible() and id(w) not in before]
+    windows = [
+        w
+        for w in QApplication.topLevelWidgets()
+        if isinstance(w, DealerWindow) and w.isVisible() and id(w) not in before
+    ]
     if not windows:
         QTimer.singleShot(50, lambda: _watch_the_window(seen, before, tries))
         return
     window = windows[0]
     cursor = QApplication.overrideCursor()
     screen = window.screen().geometry()  # offscreen, the screen is narrower than the table can shrink: covered
-    seen.update(full_screen=window.isFullScreen(),
-                screen_covered=window.geometry().topLeft() == screen.topLeft() and window.geometry().contains(screen),
-                frameless=bool(window.windowFlags() & Qt.WindowType.FramelessWindowHint) and window.frameGeometry() == window.geometry(),
-                cursor=None if cursor is None else cursor.shape())
+    seen.update(
+        full_screen=window.isFullScreen(),
+        screen_covered=window.geometry().topLeft() == screen.topLeft() and window.geometry().contains(screen),
+        frameless=bool(window.windowFlags() & Qt.WindowType.FramelessWindowHint)
+        and window.frameGeometry() == window.geometry(),
+        cursor=None if cursor is None else cursor.shape(),
+    )
     if seen["full_screen"] and not seen["screen_covered"] and tries > 0:
         QTimer.singleShot(50, lambda: _watch_the_window(seen, before, tries - 1))
         return
@@ -68,12 +75,20 @@ def test_kiosk_fills_the_screen_without_a_frame_or_a_cursor(qapp, tmp_path, monk
     seen = _run(tmp_path, monkeypatch, "--kiosk")
     assert seen.pop("shown_full_screen") is True
     assert {key: seen[key] for key in ("screen_covered", "frameless", "cursor")} == {
-        "screen_covered": True, "frameless": True, "cursor": Qt.CursorShape.BlankCursor}
+        "screen_covered": True,
+        "frameless": True,
+        "cursor": Qt.CursorShape.BlankCursor,
+    }
 
 
 def test_without_kiosk_the_window_has_its_frame_and_the_cursor_shows(qapp, tmp_path, monkeypatch):
-    assert _run(tmp_path, monkeypatch) == {"shown_full_screen": False, "full_screen": False, "screen_covered": False,
-                                           "frameless": False, "cursor": None}
+    assert _run(tmp_path, monkeypatch) == {
+        "shown_full_screen": False,
+        "full_screen": False,
+        "screen_covered": False,
+        "frameless": False,
+        "cursor": None,
+    }
 
 
 def test_a_kiosk_takes_the_screens_geometry_itself(qtbot):
@@ -99,7 +114,9 @@ def test_a_window_that_is_not_a_kiosk_opens_no_larger_than_the_screen(qtbot):
     qtbot.addWidget(smaller)
     smaller.resize(screen.width() - 100, screen.height() - 100)
     kiosk.present(smaller, False)
-    assert (smaller.width(), smaller.height()) == (screen.width() - 100, screen.height() - 100), "a size that fits is kept"
+    assert (smaller.width(), smaller.height()) == (screen.width() - 100, screen.height() - 100), (
+        "a size that fits is kept"
+    )
 
 
 GRAB_OUTSIDE = textwrap.dedent("""
@@ -123,8 +140,13 @@ def test_kiosk_fills_a_1920x1080_display_without_a_window_manager(tmp_path):
         try:
             time.sleep(2.0)  # shown and painted
             shot = tmp_path / "screen.png"
-            grabbed = subprocess.run([sys.executable, "-c", GRAB_OUTSIDE, str(shot)], env=os.environ | {"DISPLAY": display},
-                                     capture_output=True, text=True, timeout=60)
+            grabbed = subprocess.run(
+                [sys.executable, "-c", GRAB_OUTSIDE, str(shot)],
+                env=os.environ | {"DISPLAY": display},
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
             assert grabbed.returncode == 0, grabbed.stderr
             right, below = (int(n) for n in grabbed.stdout.split())
             assert right > 10 and below > 10, f"the screen right of and below 1280x800 is bare ({shot})"

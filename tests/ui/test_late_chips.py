@@ -3,6 +3,7 @@ the wager reader on pseudo-terminals, the players' chips on the emulated reader'
 late $25 goes back to the player, a right payout of its closed $100 passes the payout check, the
 late change is journaled once however many scans follow, and a losing wager left on its spot reads
 "not collected", put right as the reader reads it, with the rows never moving."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,9 +16,9 @@ from dealer_assist.rules.phases import Need, Phase
 from tests.devices.reader_rig import ReaderTable
 from tests.screenshots import shoot
 from tests.ui.test_layouts import _check_fit
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
-from ui.tap_guard import GUARD_S
+from ui.common.bridge import TableBridge
+from ui.common.tap_guard import GUARD_S
+from ui.dealer.dealer_window import DealerWindow
 
 # sd-buster-a deals seats 2, 3 and 7, the dealer's up card, again, the hole card: seat 2 9H 7C = 16, seat 3
 # AS KD a Natural (paid at once: the dealer's 6 up cannot make one), seat 7 TH QH = 20; the dealer 6D 9C = 15
@@ -40,6 +41,7 @@ def felt(request, qtbot, tmp_path):
     def tap_on(button) -> None:
         clock[0] += GUARD_S + 0.02
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
     rig.tap_on = tap_on
     yield rig, window, f"{request.param[0]}x{request.param[1]}"
     rig.stop()
@@ -125,8 +127,9 @@ def test_late_chips_are_returned_and_a_right_payout_passes_the_check(felt, tmp_p
     rig.until(lambda: bool(rig.ops("RoundClosed")), "the round to close")
 
     late = rig.ops("LateChange")
-    assert [(op["spot"], op["due"], op["held"]) for op in late] == [("7.base", 10_000, 12_500)], \
+    assert [(op["spot"], op["due"], op["held"]) for op in late] == [("7.base", 10_000, 12_500)], (
         "one late change, journaled once though the reader scanned twice more"
+    )
     assert len(rig.ops_inputs("SpotsScanned")) >= 4 and not rig.ops("MispayAccepted")
     (told,) = [entry for entry in recall(rig.path) if entry["round_id"] == 1]
     assert len(told["late_changes"]) == 1

@@ -1,5 +1,6 @@
 """The screens at 1280x800 and 1920x1080: touch targets, nothing clipped or scrolled sideways,
 screenshots saved."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,8 +11,8 @@ from dealer_assist.rules.phases import Need
 from dealer_assist.table.session_inputs import ConfirmPeek
 from tests.screenshots import shoot
 from tests.ui.label_checks import check_elided
-from ui.elided_label import ElidedLabel
-from ui.settlement_table import NO_BREAK, SettlementTable
+from ui.common.elided_label import ElidedLabel
+from ui.settlement.settlement_table import NO_BREAK, SettlementTable
 
 SIZES = [(1280, 800), (1920, 1080)]
 
@@ -33,13 +34,17 @@ def _check_fit(window) -> None:
     for area in window.findChildren(QScrollArea):
         if area.isVisible():
             sideways = area.horizontalScrollBar()
-            assert not sideways.isVisible() and sideways.maximum() == 0, f"{type(area.widget()).__name__} scrolls sideways"
+            assert not sideways.isVisible() and sideways.maximum() == 0, (
+                f"{type(area.widget()).__name__} scrolls sideways"
+            )
             assert area.widget().width() <= area.viewport().width(), f"{type(area.widget()).__name__} is cut off"
     for table in window.findChildren(SettlementTable):
         if table.isVisible():
             assert table.painted_width <= table.width(), f"the column {table.texts()[0][-1]!r} is cut off"
             scrolls = isinstance(table.parentWidget().parentWidget(), QScrollArea)
-            assert scrolls or table.height() >= table.minimumSizeHint().height(), f"the rows {table.texts()} are cut off"
+            assert scrolls or table.height() >= table.minimumSizeHint().height(), (
+                f"the rows {table.texts()} are cut off"
+            )
 
 
 def _midround(t) -> None:
@@ -130,9 +135,11 @@ HAND = f"10♦ A♣ 2♥ 3♠ 4♦ ={NO_BREAK}soft{NO_BREAK}20"
 
 
 def test_a_narrow_settlement_breaks_its_wrapping_columns_only_as_far_as_it_must(qtbot):
-    rows = [[("#", "muted"), ("Wager", "muted"), ("Pay / collect", "muted"), ("Hand", "muted")],
-            [("1", "muted"), ("Lucky Lucky", "row"), ("COLLECT $5", "collect"), ("", "hand")],
-            [("2", "muted"), ("Base", "row"), ("PAY $187.50", "pay"), (HAND, "hand")]]
+    rows = [
+        [("#", "muted"), ("Wager", "muted"), ("Pay / collect", "muted"), ("Hand", "muted")],
+        [("1", "muted"), ("Lucky Lucky", "row"), ("COLLECT $5", "collect"), ("", "hand")],
+        [("2", "muted"), ("Base", "row"), ("PAY $187.50", "pay"), (HAND, "hand")],
+    ]
     table = SettlementTable(wrapping=(3, 1))
     qtbot.addWidget(table)
     table.show_rows(rows)
@@ -141,10 +148,14 @@ def test_a_narrow_settlement_breaks_its_wrapping_columns_only_as_far_as_it_must(
     table.resize(wide, 400)
     assert table.lines()[2][3] == [HAND], "room enough: nothing breaks"
     table.resize(wide - 40, 400)
-    assert table.lines()[2][3] == ["10♦ A♣ 2♥ 3♠ 4♦", f"={NO_BREAK}soft{NO_BREAK}20"], "the total keeps its words together"
+    assert table.lines()[2][3] == ["10♦ A♣ 2♥ 3♠ 4♦", f"={NO_BREAK}soft{NO_BREAK}20"], (
+        "the total keeps its words together"
+    )
     assert table.lines()[1][1] == ["Lucky Lucky"], "the hand's break was enough"
     assert table.painted_width <= table.width()
     table.resize(table.minimumSizeHint().width(), 400)
-    assert table.lines()[1][1] == ["Lucky", "Lucky"] and table.lines()[1][2] == ["COLLECT $5"], "only the wrapping columns break"
+    assert table.lines()[1][1] == ["Lucky", "Lucky"] and table.lines()[1][2] == ["COLLECT $5"], (
+        "only the wrapping columns break"
+    )
     assert table.painted_width <= table.width()
     assert table.texts()[2][3] == "10♦ A♣ 2♥ 3♠ 4♦ = soft 20"

@@ -12,6 +12,7 @@ A module may build a round tracker or a journal of its own (random play, the rou
 settlement and journal benchmarks): those are listed in OWN_ROUNDS and OWN_JOURNALS, and no other
 module may import the classes.
 """
+
 from __future__ import annotations
 
 import ast
@@ -23,9 +24,14 @@ ROOT = Path(__file__).resolve().parents[2]
 OUTSIDE_THE_WING = ("hw_sims", "benchmarks", "dealer_assist/play", "ui", "pit", "calibration")
 LIVE_PARTS = {"session", "s", "tracker", "_table", "consult"}  # a running table's session and what it keeps
 SESSION_DATA = {"TableState", "TableInput", "TableConfig"}  # plain data types of the session's module
-OWN_ROUNDS = {"dealer_assist/play/random_play.py", "dealer_assist/play/round_driver.py",
-              "dealer_assist/play/round_file.py",
-              "benchmarks/device_latency.py", "benchmarks/settle_throughput.py"}
+REPLAYS = {"replay", "replayed_ledger"}  # a journal's records replayed through the rules: no table is running
+OWN_ROUNDS = {
+    "dealer_assist/play/random_play.py",
+    "dealer_assist/play/round_driver.py",
+    "dealer_assist/play/round_file.py",
+    "benchmarks/device_latency.py",
+    "benchmarks/settle_throughput.py",
+}
 OWN_JOURNALS = {"benchmarks/journal.py"}  # appends to a scratch journal of its own
 # `x.journal.seq`: a journal being written, not a record's journal id
 JOURNAL_WRITER = {"append", "add_sink", "seq", "close", "path"}
@@ -51,11 +57,17 @@ def _offences(source: str, where: str = "", screen: bool = False) -> list[str]:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "consult":
             found.append(f"line {node.lineno}: def consult")
         elif isinstance(node, ast.Import):
-            found += [f"line {node.lineno}: imports {a.name}" for a in node.names
-                      if a.name in ("dealer_assist.table.journaled_table", "dealer_assist.table.session")]
+            found += [
+                f"line {node.lineno}: imports {a.name}"
+                for a in node.names
+                if a.name in ("dealer_assist.table.journaled_table", "dealer_assist.table.session")
+            ]
         elif isinstance(node, ast.ImportFrom):
-            found += [f"line {node.lineno}: imports {a.name}" for a in node.names
-                      if _kept_out(node.module or "", a.name, where)]
+            found += [
+                f"line {node.lineno}: imports {a.name}"
+                for a in node.names
+                if _kept_out(node.module or "", a.name, where)
+            ]
     return found
 
 
@@ -66,7 +78,7 @@ def _kept_out(module: str, name: str, where: str) -> bool:
     if module == "dealer_assist.table.session":
         return name not in SESSION_DATA
     if module == "dealer_assist.table.journaled_table":
-        return True
+        return name not in REPLAYS
     if module == "dealer_assist.rules.tracker" and name == "RoundTracker":
         return where not in OWN_ROUNDS
     if module == "dealer_assist.journal.journal_file" and name == "Journal":
@@ -90,46 +102,62 @@ def test_nothing_outside_the_table_wing_reaches_a_running_tables_parts():
 
 def test_the_scan_covers_the_folders_and_their_own_rounds_and_journals_exist():
     scanned = {path.relative_to(ROOT).as_posix() for path in _sources()}
-    assert {"hw_sims/bench_devices.py", "benchmarks/pace.py", "dealer_assist/play/bench.py", "ui/autoplay.py",
-            "pit/service/web/access.py"} <= scanned
+    assert {
+        "hw_sims/bench_devices.py",
+        "benchmarks/pace.py",
+        "dealer_assist/play/bench.py",
+        "ui/shell/autoplay.py",
+        "pit/service/web/access.py",
+    } <= scanned
     assert OWN_ROUNDS | OWN_JOURNALS <= scanned, "a module listed as building its own rounds or journal is gone"
 
 
-@pytest.mark.parametrize("added, expected", [
-    ("def f(controller):\n    controller.consult(lambda session: session.s.shoe_id)\n",
-     ["line 2: .consult", "line 2: .s"]),
-    ("class Devices:\n    def __init__(self, session):\n        self.session = session\n", ["line 3: .session"]),
-    ("def f(table):\n    return table.session.tracker.hands\n", ["line 2: .session", "line 2: .tracker"]),
-    ("def f(controller):\n    return controller._table.journal.seq\n", ["line 2: ._table", "line 2: .journal.seq"]),
-    ("def f(table, sink):\n    table.journal.add_sink(sink)\n", ["line 2: .journal.add_sink"]),
-    ("from devices.table_owner.controller import Consult\n", ["line 1: imports Consult"]),
-    ("from dealer_assist.table.session import TableConfig, TableSession\n", ["line 1: imports TableSession"]),
-    ("from dealer_assist.table.journaled_table import Table\n", ["line 1: imports Table"]),
-    ("import dealer_assist.table.journaled_table\n", ["line 1: imports dealer_assist.table.journaled_table"]),
-    ("from dealer_assist.rules.tracker import RoundTracker\n", ["line 1: imports RoundTracker"]),
-    ("from dealer_assist.journal.journal_file import Journal, Record\n", ["line 1: imports Journal"]),
-])
+@pytest.mark.parametrize(
+    "added, expected",
+    [
+        (
+            "def f(controller):\n    controller.consult(lambda session: session.s.shoe_id)\n",
+            ["line 2: .consult", "line 2: .s"],
+        ),
+        ("class Devices:\n    def __init__(self, session):\n        self.session = session\n", ["line 3: .session"]),
+        ("def f(table):\n    return table.session.tracker.hands\n", ["line 2: .session", "line 2: .tracker"]),
+        ("def f(controller):\n    return controller._table.journal.seq\n", ["line 2: ._table", "line 2: .journal.seq"]),
+        ("def f(table, sink):\n    table.journal.add_sink(sink)\n", ["line 2: .journal.add_sink"]),
+        ("from devices.table_owner.controller import Consult\n", ["line 1: imports Consult"]),
+        ("from dealer_assist.table.session import TableConfig, TableSession\n", ["line 1: imports TableSession"]),
+        ("from dealer_assist.table.journaled_table import Table\n", ["line 1: imports Table"]),
+        ("import dealer_assist.table.journaled_table\n", ["line 1: imports dealer_assist.table.journaled_table"]),
+        ("from dealer_assist.rules.tracker import RoundTracker\n", ["line 1: imports RoundTracker"]),
+        ("from dealer_assist.journal.journal_file import Journal, Record\n", ["line 1: imports Journal"]),
+    ],
+)
 def test_the_scan_finds_a_reference_added_outside_the_wing(added, expected):
     assert sorted(_offences(added, "hw_sims/added.py")) == sorted(expected)
 
 
 def test_the_scan_lets_facts_snapshots_and_their_own_rounds_through():
-    fine = ("from dealer_assist.table.session import TableConfig, TableState\n"
-            "from dealer_assist.journal.journal_file import Record, read_records\n"
-            "def f(controller, args, facts):\n"
-            "    controller.facts().round.awaiting()\n    controller.snapshot.table.shoe_id\n"
-            "    args.journal.exists()\n"
-            "    controller.add_sink(print)\n    record.journal == facts.journal\n")
+    fine = (
+        "from dealer_assist.table.session import TableConfig, TableState\n"
+        "from dealer_assist.journal.journal_file import Record, read_records\n"
+        "def f(controller, args, facts):\n"
+        "    controller.facts().round.awaiting()\n    controller.snapshot.table.shoe_id\n"
+        "    args.journal.exists()\n"
+        "    controller.add_sink(print)\n    record.journal == facts.journal\n"
+    )
     assert _offences(fine, "hw_sims/added.py") == []
     assert _offences("from dealer_assist.rules.tracker import RoundTracker\n", "benchmarks/settle_throughput.py") == []
 
 
 def test_the_scan_finds_a_screen_that_reaches_around_the_controller():
     reaching = "def f(bridge, controller):\n    bridge.controller.table.submit(x)\n    controller.table.pins.check(p)\n"
-    assert sorted(_offences(reaching, "ui/added.py", screen=True)) == ["line 2: controller.table", "line 3: .pins",
-                                                                       "line 3: controller.table"]
+    assert sorted(_offences(reaching, "ui/added.py", screen=True)) == [
+        "line 2: controller.table",
+        "line 3: .pins",
+        "line 3: controller.table",
+    ]
     assert _offences("def g(controller):\n    controller.journal_path.parent\n", "ui/added.py", screen=True) == [
-        "line 2: controller.journal_path"]
+        "line 2: controller.journal_path"
+    ]
     assert _offences("def h(snap):\n    snap.journal_path.parent\n", "ui/added.py", screen=True) == []
 
 

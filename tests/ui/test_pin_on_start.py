@@ -1,6 +1,7 @@
 """Nobody gets in by being first: a table's first PIN is set where it is set up (`pin set`, or the
 table file's hash), `run` with real devices refuses a table without one and says how, and a PIN a
 tool set (the bench, an emulated table) is printed and never dealt live."""
+
 from __future__ import annotations
 
 import fcntl
@@ -22,11 +23,13 @@ from dealer_assist.table.pins import bench_pin
 from hw_sims.bench_command import main as bench
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.shoe import ShoeEmulator
-from ui.run_command import main as run
+from ui.shell.run_command import main as run
 
 
 def _pins_set(journal) -> list[str]:
-    return [r.body["by"] for r in read_records(journal) if r.kind is RecordKind.SECURITY and r.body["event"] == "pin_set"]
+    return [
+        r.body["by"] for r in read_records(journal) if r.kind is RecordKind.SECURITY and r.body["event"] == "pin_set"
+    ]
 
 
 def _pin(monkeypatch, capsys, stdin: str, *args: str) -> tuple[int, dict]:
@@ -67,7 +70,9 @@ def test_the_table_files_hash_is_the_first_pin_and_never_the_pin_itself(qapp, tm
     hashed = capsys.readouterr().out.strip()
     assert hashed.startswith("scrypt$") and "4821" not in hashed
     config = tmp_path / "table.toml"
-    config.write_text(f'table_id = "T2"\nprofile = "c21-8.0"\njournal = "{tmp_path / "T2.db"}"\nsupervisor_pin = "{hashed}"\n')
+    config.write_text(
+        f'table_id = "T2"\nprofile = "c21-8.0"\njournal = "{tmp_path / "T2.db"}"\nsupervisor_pin = "{hashed}"\n'
+    )
     assert _live(tmp_path / "T2.db", "--config", str(config)) == 0
     assert _pins_set(tmp_path / "T2.db") == ["table file"]
     code, said = _pin(monkeypatch, capsys, "4821\n7305\n", "set", "--config", str(config))
@@ -94,7 +99,9 @@ def test_the_bench_prints_the_pin_it_gives_a_journal(tmp_path, capsys):
     assert f"this bench journal's supervisor PIN is {bench_pin(header)}" in capsys.readouterr().err
     assert _pins_set(journal) == ["bench"]
     assert bench(["--journal", str(journal), "--rounds", "2", "--seed", "3", "--resume"]) == 0
-    assert "supervisor PIN" not in capsys.readouterr().err and _pins_set(journal) == ["bench"], "the same PIN on a resume"
+    assert "supervisor PIN" not in capsys.readouterr().err and _pins_set(journal) == ["bench"], (
+        "the same PIN on a resume"
+    )
 
 
 def test_run_on_a_bench_journal_names_the_journals_table_not_its_own_default(qapp, tmp_path, capsys):
@@ -150,8 +157,15 @@ def _at_a_terminal(args: list[str], typed: list[str]) -> tuple[int, str]:
     def own_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
-    process = subprocess.Popen([sys.executable, "-m", "ui.cli", "pin", *args], stdin=child, stdout=child, stderr=child,
-                               start_new_session=True, preexec_fn=own_terminal, cwd=Path(__file__).parents[2])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ui.cli", "pin", *args],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        start_new_session=True,
+        preexec_fn=own_terminal,
+        cwd=Path(__file__).parents[2],
+    )
     os.close(child)
     seen = b""
     deadline = time.monotonic() + 30

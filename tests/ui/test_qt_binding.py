@@ -1,6 +1,7 @@
 """The pinned Qt binding keeps Python's reference counts: PySide6 6.12.0 drops a reference to
 None on every void call and to True on every emit, which aborts a long-running touchscreen on
 Python 3.11 ("deallocating None"). This guards the pin."""
+
 from __future__ import annotations
 
 import sys

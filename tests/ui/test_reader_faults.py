@@ -3,6 +3,7 @@ faulted before the round's wagers and during the round, the reader down and back
 at "No more bets" and at the settlement's "Done" (RULES.md §8.22-8.24, DEVICES.md §6). The shoe
 and the reader are emulated on pseudo-terminals; each state's words, its light and its journal
 records are asserted, and each is saved as a screenshot."""
+
 from __future__ import annotations
 
 import os
@@ -22,10 +23,10 @@ from tests.devices.reader_rig import ReaderTable, spot
 from tests.screenshots import shoot
 from tests.ui.test_layouts import _check_fit
 from tests.ui.test_reader_screens import BOTH_WIN, _waited
-from ui.bridge import TableBridge
-from ui.confirm_overlay import open_confirmation
-from ui.dealer_window import DealerWindow
-from ui.theme import AMBER, COLLECT, PAY
+from ui.common.bridge import TableBridge
+from ui.common.confirm_overlay import open_confirmation
+from ui.common.theme import AMBER, COLLECT, PAY
+from ui.dealer.dealer_window import DealerWindow
 
 
 class _Unplugged:
@@ -87,8 +88,11 @@ def _unplug(rig) -> str:
 def _plug_in(rig, where: str, chips: dict[str, list[int]]) -> None:
     """The reader is plugged in again where it was, with these chips (dollars) on its spots."""
     os.makedirs(where, exist_ok=True)
-    rig.reader = WagerEmulator(PtyEndpoint(where), seats=7, contents={spot(name): [d * 100 for d in dollars]
-                                                                     for name, dollars in chips.items()})
+    rig.reader = WagerEmulator(
+        PtyEndpoint(where),
+        seats=7,
+        contents={spot(name): [d * 100 for d in dollars] for name, dollars in chips.items()},
+    )
     rig.reader.start()
     rig.until(lambda: rig.snapshot.reader is not None and not rig.snapshot.reader.down, "the reader back")
 
@@ -97,7 +101,9 @@ def test_a_spot_faulted_before_the_wagers_is_keyed_and_its_clear_brings_the_read
     rig, window = felt
     view = window.view
     rig.reader.sim_antenna(spot("3.base"))
-    rig.until(lambda: rig.snapshot.reader is not None and spot("3.base") in rig.snapshot.reader.faulted, "3.base faulted")
+    rig.until(
+        lambda: rig.snapshot.reader is not None and spot("3.base") in rig.snapshot.reader.faulted, "3.base faulted"
+    )
     rig.chips("2.base", 50)
     rig.reader.sim_place(spot("3.base"), [10_000])  # the player's $100, unread under the fault
     rig.tap_seat(3)
@@ -179,9 +185,12 @@ def test_the_reader_down_then_back_scans_and_shows_what_differs(felt, tmp_path):
     _shown(window)
     assert view.banner.message.text() == (
         "WAGER READER BACK (rule 8.23): its scan differs from the table: Seat 3 · Base: $35 read, $25 on the "
-        "table. The chips read are the wagers now")
+        "table. The chips read are the wagers now"
+    )
     assert not view.banner.message.cut
-    assert rig.ops("ReaderBackDiffers") == [{"type": "ReaderBackDiffers", "spot": "3.base", "due": 2_500, "held": 3_500}]
+    assert rig.ops("ReaderBackDiffers") == [
+        {"type": "ReaderBackDiffers", "spot": "3.base", "due": 2_500, "held": 3_500}
+    ]
     assert rig.snapshot.seat(3).base == 3_500
     rig.until(lambda: "Wagers up" in _light(window), "the light")
     assert view.prompt.text() == rig.snapshot.prompt, "the round's own prompt again"
@@ -203,15 +212,20 @@ def test_the_reader_down_at_no_more_bets_closes_the_wagers_the_dealer_confirms(f
     rig.tap_on(view.wagers.no_more_bets)
     question = open_confirmation(window)
     assert question is not None and question.question.text() == "Wager reader down: close the wagers shown?"
-    assert question.detail.text() == ("The chips cannot be read. Check each wager on the screen against the chips on "
-                                      "its spots: seat 2 $50, seat 3 $30. Key any that differ before you confirm.")
+    assert question.detail.text() == (
+        "The chips cannot be read. Check each wager on the screen against the chips on "
+        "its spots: seat 2 $50, seat 3 $30. Key any that differ before you confirm."
+    )
     assert rig.snapshot.phase is Phase.BETTING, "nothing closes before the dealer confirms"
     _shown(window)
     shoot(window, tmp_path, "fault-reader-down-no-more-bets-1280x800.png")
     rig.tap_on(question.yes)
     rig.until(lambda: rig.snapshot.phase is not Phase.BETTING, "the wagers closed")
-    confirmed = [r.body for r in read_records(rig.path) if r.kind is RecordKind.INPUT
-                 and r.body["input"]["type"] == "ConfirmWagers"]
+    confirmed = [
+        r.body
+        for r in read_records(rig.path)
+        if r.kind is RecordKind.INPUT and r.body["input"]["type"] == "ConfirmWagers"
+    ]
     assert len(confirmed) == 1
     assert [op["type"] for op in confirmed[0]["ops"]][:2] == ["WagersConfirmed", "BettingClosed"]
     assert confirmed[0]["ops"][0] == {"type": "WagersConfirmed", "seats": 2, "amount": 8_000}
@@ -242,4 +256,3 @@ def test_the_reader_down_at_the_settlement_skips_the_payout_check_and_says_so(fe
     assert not rig.ops_inputs("SpotsScanned")[-1]["purpose"] == "settled", "no scan was waited for"
     steps = [op["type"] for op in recall(rig.path, round_id=round_id)[0]["operations"]]
     assert "PayoutCheckSkipped" in steps
-

@@ -1,6 +1,7 @@
 """The dealer's and the supervisor's screens at a table with a wager reader (RULES.md §8.22-8.25),
 at 1280x800 and 1920x1080: the shoe and the reader on pseudo-terminals, the players' chips on the
 emulated reader's spots, what each screen shows asserted and saved as a screenshot."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,11 +14,11 @@ from dealer_assist.table.roster import DEALERS_FILE, ROSTER_FILE
 from tests.devices.reader_rig import PIN, ReaderTable
 from tests.screenshots import shoot
 from tests.ui.test_layouts import _check_fit
-from ui.bridge import TableBridge
-from ui.confirm_overlay import open_confirmation
-from ui.dealer_sign_in import DealerSignInPanel
-from ui.dealer_window import DealerWindow
-from ui.supervisor_window import SupervisorWindow
+from ui.common.bridge import TableBridge
+from ui.common.confirm_overlay import open_confirmation
+from ui.dealer.dealer_sign_in import DealerSignInPanel
+from ui.dealer.dealer_window import DealerWindow
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 SIZES = [(1280, 800), (1920, 1080)]
 # sd-buster-a: seat 2 TH QH = 20, seat 3 9H 8C = 17, the dealer 6D 9C = 15 draws 8S: over; both win.
@@ -27,8 +28,7 @@ BOTH_WIN = ["TH", "9H", "6D", "QH", "8C", "9C", "8S"]
 @pytest.fixture(params=SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def felt(request, qtbot, tmp_path):
     (tmp_path / ROSTER_FILE).write_text("Floor 1\n", encoding="utf-8")
-    rig = ReaderTable(tmp_path / "table.db", BOTH_WIN,
-                      wait=lambda done, seconds: _waited(qtbot, done, seconds))
+    rig = ReaderTable(tmp_path / "table.db", BOTH_WIN, wait=lambda done, seconds: _waited(qtbot, done, seconds))
     bridge = TableBridge(rig.controller)  # the GUI thread owns the table from here on
     window = DealerWindow(bridge)
     qtbot.addWidget(window)
@@ -121,8 +121,10 @@ def test_a_payout_check_with_a_difference_keeps_the_settlement_open(felt, tmp_pa
     _shown(window)
     assert view.stack.currentWidget() is view.settlement and rig.snapshot.phase is Phase.SETTLED
     assert view.settlement.check.isVisible()
-    assert view.settlement.check.text() == ("Seat 2 · Base: $125 on the spot, $100 due · $25 overpaid\n"
-                                            "Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid")
+    assert view.settlement.check.text() == (
+        "Seat 2 · Base: $125 on the spot, $100 due · $25 overpaid\n"
+        "Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid"
+    )
     assert view.prompt.text() == "Spots wrong: put them right, then tap again" and not view.prompt.cut
     shoot(window, tmp_path, f"reader-payout-check-{size}.png")
 
@@ -153,8 +155,13 @@ def test_a_supervisor_accepts_the_difference_as_a_mispay(felt, tmp_path, qtbot):
     supervisor.recall.rounds.setCurrentRow(supervisor.recall.rounds.count() - 1)
     recall = supervisor.recall
     corrections = [recall.corrections.item(i).text() for i in range(recall.corrections.count())]
-    assert any(line.endswith("Mispay accepted · Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by "
-                             "Floor 1: player left with the chips") for line in corrections), corrections
+    assert any(
+        line.endswith(
+            "Mispay accepted · Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by "
+            "Floor 1: player left with the chips"
+        )
+        for line in corrections
+    ), corrections
     recall.tabs.setCurrentWidget(recall.corrections)
     _shown(supervisor)
     shoot(supervisor, tmp_path, f"reader-mispay-accepted-{size}.png")
@@ -178,12 +185,16 @@ def test_the_house_dealer_signs_in_from_the_roster_and_out_when_relieved(felt, t
     panel = next(w for w in window.findChildren(DealerSignInPanel) if w.isVisible())
     rig.tap_on(panel.sign_out)
     assert rig.snapshot.house_dealer is None and window.dealer.text() == "Dealer\nsign in"
-    assert [op["type"] for op in rig.ops("DealerSignedIn") + rig.ops("DealerSignedOut")] == ["DealerSignedIn", "DealerSignedOut"]
+    assert [op["type"] for op in rig.ops("DealerSignedIn") + rig.ops("DealerSignedOut")] == [
+        "DealerSignedIn",
+        "DealerSignedOut",
+    ]
 
 
 def test_the_bank_offered_is_read_on_pd_bank_and_taken_in_one_tap(qtbot, tmp_path):
-    rig = ReaderTable(tmp_path / "table.db", BOTH_WIN, profile="nobust-4.0",
-                      wait=lambda done, seconds: _waited(qtbot, done, seconds))
+    rig = ReaderTable(
+        tmp_path / "table.db", BOTH_WIN, profile="nobust-4.0", wait=lambda done, seconds: _waited(qtbot, done, seconds)
+    )
     window = DealerWindow(TableBridge(rig.controller))
     qtbot.addWidget(window)
     window.resize(1280, 800)

@@ -1,4 +1,5 @@
 """`dealer-assist run --autoplay N --screenshots DIR --exit` plays through the screens and quits."""
+
 from __future__ import annotations
 
 import threading
@@ -9,11 +10,11 @@ from PySide6.QtCore import QObject, Signal
 from hw_sims.endpoints import PtyEndpoint
 from hw_sims.shoe import ShoeEmulator
 from ui.cli import COMMANDS
-from ui.run_command import main
+from ui.shell.run_command import main
 
 
 def test_run_is_a_dealer_assist_command():
-    assert COMMANDS["run"][0] == "ui.run_command"
+    assert COMMANDS["run"][0] == "ui.shell.run_command"
 
 
 def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path, capsys):
@@ -21,12 +22,16 @@ def test_autoplay_plays_rounds_and_saves_the_screens(qapp, tmp_path, capsys):
     journal = tmp_path / "table.db"
     args = ["--journal", str(journal), "--profile", "c21-8.0", "--exit", "--seed", "5"]
     assert main([*args, "--autoplay", "3", "--screenshots", str(shots)]) == 0
-    assert f"run: autoplay played 3 rounds and --exit closed the table; the journal is closed and sealed: {journal}" in capsys.readouterr().err
+    assert (
+        f"run: autoplay played 3 rounds and --exit closed the table; the journal is closed and sealed: {journal}"
+        in capsys.readouterr().err
+    )
     names = sorted(p.name for p in shots.iterdir())
     assert [n for n in names if n.endswith("settlement.png")] == [f"round-0{i}-settlement.png" for i in (1, 2, 3)]
     assert "supervisor-recall.png" in names, "the supervisor's recall of the last round"
     assert all((shots / n).stat().st_size > 10_000 for n in names)
     from dealer_assist.journal.journal_file import verify
+
     assert verify(journal).ok
 
 
@@ -59,6 +64,7 @@ def test_a_table_file_sets_the_profile_and_the_journal(qapp, tmp_path, capsys):
     assert main(["--config", str(config), "--exit"]) == 0
     assert "run: --exit closed the table once it was open; the journal is closed and sealed" in capsys.readouterr().err
     from dealer_assist.table.header import table_config
+
     assert table_config(journal).profile == "sd-buster-c" and table_config(journal).table_id == "T7"
     config.write_text('table_id = "T7"\ncolour = "green"\n')
     assert main(["--config", str(config), "--exit"]) == 2
@@ -90,7 +96,10 @@ def test_the_table_files_wager_reader_is_connected_and_named_in_the_journal(qapp
 
 
 def _files(folder) -> dict[str, bytes]:
-    return {str(path.relative_to(folder)): path.read_bytes() if path.is_file() else b"" for path in sorted(folder.rglob("*"))}
+    return {
+        str(path.relative_to(folder)): path.read_bytes() if path.is_file() else b""
+        for path in sorted(folder.rglob("*"))
+    }
 
 
 @pytest.mark.slow

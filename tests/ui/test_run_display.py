@@ -1,5 +1,6 @@
 """`run` on a real display: under Xvfb with DISPLAY set it opens the screen (a screenshot shows
 it), and `--vnc PORT` serves the screen to a VNC viewer on localhost."""
+
 from __future__ import annotations
 
 import os
@@ -14,7 +15,7 @@ import pytest
 
 from pit.trial.local_services import free_port
 from tests.ui.test_run_stop import start_run, stop
-from ui.vnc_screen import missing_tools, start_xvfb
+from ui.shell.vnc_screen import missing_tools, start_xvfb
 
 pytestmark = pytest.mark.slow
 LISTEN = "0A"  # the TCP state LISTEN in /proc/net/tcp
@@ -38,7 +39,7 @@ def _listening(port: int) -> list[str]:
                 address, hex_port = local.split(":")
                 if state == LISTEN and int(hex_port, 16) == port:
                     raw = bytes.fromhex(address)
-                    words = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))  # kernel order per word
+                    words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))  # kernel order per word
                     found.append(f"{socket.inet_ntop(socket.AF_INET if width == 8 else socket.AF_INET6, words)}:{port}")
     return found
 
@@ -55,8 +56,13 @@ def test_under_xvfb_run_opens_the_screen(tmp_path):
         try:
             time.sleep(2.0)  # painted
             shot = tmp_path / "screen.png"
-            grabbed = subprocess.run([sys.executable, "-c", GRAB, str(shot)], env=os.environ | {"DISPLAY": display},
-                                     capture_output=True, text=True, timeout=60)
+            grabbed = subprocess.run(
+                [sys.executable, "-c", GRAB, str(shot)],
+                env=os.environ | {"DISPLAY": display},
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
             assert grabbed.returncode == 0, grabbed.stderr
             assert int(grabbed.stdout) > 20, "the screen shows the dealer's window, not a blank display"
         finally:

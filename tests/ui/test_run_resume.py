@@ -4,6 +4,7 @@ The run is a real process on emulated devices over pseudo-terminals, stopped cle
 mid-round; the resumed run must finish, the journal verify, round numbers go on without a gap, and
 every shoe deal exactly the cards of the seeded shoe it names, across the restarts.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,8 +28,12 @@ TIMEOUT_S = 180
 
 
 def run(journal: Path, rounds: int, seed: int) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*RUN, "--journal", str(journal), "--autoplay", str(rounds), "--seed", str(seed)],
-                          capture_output=True, text=True, timeout=TIMEOUT_S)
+    return subprocess.run(
+        [*RUN, "--journal", str(journal), "--autoplay", str(rounds), "--seed", str(seed)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
 
 
 def records(journal: Path) -> list[Record]:
@@ -56,7 +61,7 @@ def assert_table_went_on(journal: Path) -> None:
     for shoe_id, cards in dealt.items():
         seed = bench_seed(shoe_id)
         assert seed is not None, f"{shoe_id} is not a bench shoe"
-        expected = EmulatedShoe(seed, shoe_id, 6).shoe.cards[:len(cards)]
+        expected = EmulatedShoe(seed, shoe_id, 6).shoe.cards[: len(cards)]
         assert cards == [str(card) for card in expected], f"shoe {shoe_id} dealt other cards after a restart"
 
 
@@ -95,8 +100,11 @@ def kill_mid_round(journal: Path, seed: int, errors: Path) -> None:
     """Start a long autoplay and SIGKILL it once a round it opened has cards out."""
     closed_before = _closed(journal)
     with errors.open("w") as stderr:
-        process = subprocess.Popen([*RUN, "--journal", str(journal), "--autoplay", "1000", "--seed", str(seed)],
-                                   stdout=subprocess.DEVNULL, stderr=stderr)
+        process = subprocess.Popen(
+            [*RUN, "--journal", str(journal), "--autoplay", "1000", "--seed", str(seed)],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
         try:
             deadline = time.monotonic() + TIMEOUT_S
             while not (_closed(journal) > closed_before and _mid_round(journal)):
@@ -128,10 +136,10 @@ def test_a_table_killed_mid_round_resumes_in_that_round(tmp_path):
 
 STALLING = """
 import sys
-import ui.autoplay
+import ui.shell.autoplay
 from hw_sims.shoe import ShoeEmulator
-from ui.run_command import main
-ui.autoplay.STALL_S = 1.0
+from ui.shell.run_command import main
+ui.shell.autoplay.STALL_S = 1.0
 ShoeEmulator.sim_deal_next = lambda self: None  # the shoe lets no card out
 sys.exit(main(sys.argv[1:]))
 """
@@ -139,8 +147,25 @@ sys.exit(main(sys.argv[1:]))
 
 def test_an_unattended_run_that_stalls_stops_with_an_error(tmp_path):
     journal = tmp_path / "table.db"
-    done = subprocess.run([sys.executable, "-c", STALLING, "--journal", str(journal), "--profile", "c21-8.0",
-                           "--autoplay", "2", "--seed", "1", "--exit"], capture_output=True, text=True, timeout=TIMEOUT_S)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            STALLING,
+            "--journal",
+            str(journal),
+            "--profile",
+            "c21-8.0",
+            "--autoplay",
+            "2",
+            "--seed",
+            "1",
+            "--exit",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
     assert done.returncode == 1
     assert "run: autoplay stopped: AutoplayStalled: nothing reached the table's journal for 1 s" in done.stderr
     assert "a shoe or card pulled on the bench has not reached it" in done.stderr

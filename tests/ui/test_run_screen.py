@@ -1,4 +1,5 @@
 """`run` finds its screen before it creates anything: no display, no journal and no folder."""
+
 from __future__ import annotations
 
 import argparse
@@ -11,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from pit.trial.local_services import free_port
-from ui.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
-from ui.vnc_screen import VncTarget
+from ui.shell.run_screen import NoScreen, add_screen_arguments, choose_screen, opened_screen, window_size
+from ui.shell.vnc_screen import VncTarget
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,7 +63,8 @@ def test_a_vnc_screen_says_where_it_listens_and_how_to_reach_it(capsys):
         said = capsys.readouterr().err
     assert f"VNC on 127.0.0.1:{port}" in said and "this computer only" in said
     assert f"ssh -L {port}:localhost:{port} {socket.gethostname()}" in said, "how to reach it from another computer"
-    from ui.vnc_screen import vnc_reach
+    from ui.shell.vnc_screen import vnc_reach
+
     elsewhere = vnc_reach(VncTarget(port, "0.0.0.0", 1280, 800))
     assert f"VNC on 0.0.0.0:{port}" in elsewhere and "every network interface" in elsewhere
 
@@ -86,8 +88,14 @@ def test_run_without_a_display_exits_2_and_creates_nothing(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     env = {"HOME": str(home), "PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "ui.cli", "run", "--profile", "c21-8.0"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "run", "--profile", "c21-8.0"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2, done.stderr
     assert "there is no screen" in done.stderr and "Nothing was created" in done.stderr
     assert "Traceback" not in done.stderr

@@ -1,5 +1,6 @@
 """`run` stops cleanly, one at a time: closing the window, SIGTERM and Ctrl-C each close the table
 and seal its journal; a second run on a journal in use, or one that names another table, is refused."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,8 @@ from PySide6.QtWidgets import QApplication
 from dealer_assist.journal.journal_file import seal_path, verify
 from dealer_assist.journal.lock import lock_path
 from dealer_assist.table.header import table_config
-from ui.dealer_window import DealerWindow
-from ui.run_command import main
+from ui.dealer.dealer_window import DealerWindow
+from ui.shell.run_command import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,6 +38,7 @@ def test_closing_the_window_ends_run_and_seals_the_journal(qapp, tmp_path, capsy
             QTimer.singleShot(50, close_the_window)
             return
         windows[0].close()
+
     QTimer.singleShot(50, close_the_window)
     assert main(["--journal", str(journal), "--seed", "2"]) == 0
     assert _sealed_and_intact(journal)
@@ -69,9 +71,14 @@ def test_a_lock_left_by_a_dead_process_is_taken_over_and_said(qapp, tmp_path, ca
 def start_run(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     """`dealer-assist run` in its own process; returns once it has opened its journal."""
     base = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    process = subprocess.Popen([sys.executable, "-m", "ui.cli", "run", *args], cwd=ROOT, text=True,
-                               env=base | {"PYTHONPATH": str(ROOT)} | (env or {}),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ui.cli", "run", *args],
+        cwd=ROOT,
+        text=True,
+        env=base | {"PYTHONPATH": str(ROOT)} | (env or {}),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     assert process.stderr is not None
     said = [process.stderr.readline()]  # a VNC screen says where it listens first
     while said[-1] and "dealer-assist run: journal" not in said[-1]:
@@ -103,9 +110,14 @@ def test_a_second_run_on_a_journal_in_use_exits_2_naming_the_first(tmp_path):
     journal = tmp_path / "t.db"
     first = start_run("--journal", str(journal), env={"QT_QPA_PLATFORM": "offscreen"})
     try:
-        second = subprocess.run([sys.executable, "-m", "ui.cli", "run", "--journal", str(journal), "--exit"], cwd=ROOT,
-                                env=os.environ | {"PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"},
-                                capture_output=True, text=True, timeout=60)
+        second = subprocess.run(
+            [sys.executable, "-m", "ui.cli", "run", "--journal", str(journal), "--exit"],
+            cwd=ROOT,
+            env=os.environ | {"PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert second.returncode == 2
         assert f"is in use by process {first.pid} on " in second.stderr
     finally:
@@ -120,9 +132,14 @@ def test_every_command_that_writes_a_journal_is_refused_while_run_holds_it(tmp_p
     first = start_run("--journal", str(journal), env={"QT_QPA_PLATFORM": "offscreen"})
     try:
         for bench in (["--resume"], []):
-            done = subprocess.run([sys.executable, "-m", "ui.cli", "bench", "--journal", str(journal), "--rounds", "1", *bench],
-                                  cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-                                  timeout=60)
+            done = subprocess.run(
+                [sys.executable, "-m", "ui.cli", "bench", "--journal", str(journal), "--rounds", "1", *bench],
+                cwd=ROOT,
+                env=os.environ | {"PYTHONPATH": str(ROOT)},
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
             assert done.returncode == 2, done.stdout + done.stderr
             error = json.loads(done.stdout)["error"]
             if bench:  # a resume reaches the journal and finds it held

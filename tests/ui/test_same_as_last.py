@@ -1,6 +1,7 @@
 """Keying made fast (RULES.md §8.22): a chip goes on the seat's wager as it is tapped, Clear takes it
 off, and "Same as last round" places a seat's wagers of the last round, or the whole table's, in one
 tap: each wager an input through the table controller, journaled and checked as any wager."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,15 +15,20 @@ from tests.screenshots import shoot
 # nobust-4.0, the player-dealer in seat 4: seats 1, 3 and 5 are dealt T 9 (19, which stands), the
 # player-dealer T 7 (17, which stands).
 CARDS = ["TS", "TH", "TD", "TC", "9S", "9H", "9D", "7C"]
-LAST = [PlaceWager(1, WagerKind.BASE, 2_500), PlaceWager(1, WagerKind.LUCKY_LUCKY, 500), PlaceWager(3, WagerKind.BASE, 1_000),
-        PlaceWager(3, WagerKind.BUSTER, 500), PlaceWager(5, WagerKind.BASE, 5_000)]
+LAST = [
+    PlaceWager(1, WagerKind.BASE, 2_500),
+    PlaceWager(1, WagerKind.LUCKY_LUCKY, 500),
+    PlaceWager(3, WagerKind.BASE, 1_000),
+    PlaceWager(3, WagerKind.BUSTER, 500),
+    PlaceWager(5, WagerKind.BASE, 5_000),
+]
 
 
 def _placed(t) -> list[PlaceWager]:
     """The wagers journaled since the round opened, in order."""
     records = [r for r in read_records(t.controller.journal_path) if r.kind in (RecordKind.INPUT, RecordKind.CLOSE)]
     opened = max(i for i, r in enumerate(records) if any(op["type"] == "RoundOpened" for op in r.body["ops"]))
-    return [event for r in records[opened + 1:] if isinstance(event := decode(r.body["input"]), PlaceWager)]
+    return [event for r in records[opened + 1 :] if isinstance(event := decode(r.body["input"]), PlaceWager)]
 
 
 def _wagers(t, seat: int) -> tuple[int, int, int]:
@@ -71,8 +77,13 @@ def test_the_seats_and_the_tables_same_as_last_round_place_the_last_rounds_wager
     assert not pad.seat_as_last.isEnabled(), "seat 3 holds its last round's wagers: nothing left to repeat"
     t.wager(1, WagerKind.BASE, 1_500)  # seat 1 bets anew: the table's repeat leaves it as keyed
     t.tap(pad.table_as_last)
-    assert _placed(t) == [*LAST[2:4], PlaceWager(1, WagerKind.BASE, 500), PlaceWager(1, WagerKind.BASE, 1_000),
-                          PlaceWager(1, WagerKind.BASE, 1_500), LAST[4]]
+    assert _placed(t) == [
+        *LAST[2:4],
+        PlaceWager(1, WagerKind.BASE, 500),
+        PlaceWager(1, WagerKind.BASE, 1_000),
+        PlaceWager(1, WagerKind.BASE, 1_500),
+        LAST[4],
+    ]
     assert [_wagers(t, seat) for seat in (1, 3, 5)] == [(1_500, 0, 0), (1_000, 0, 500), (5_000, 0, 0)]
     assert not pad.table_as_last.isEnabled(), "every seat that wagered last round holds a wager"
     t.tap_seat(1)
@@ -110,7 +121,7 @@ def test_a_chip_goes_on_at_once_clear_takes_it_off_and_a_chip_over_the_limit_is_
     assert _wagers(t, 2) == (50_000, 0, 0) and not t.view.banner.isVisible()
     t.tap(pad.chip_buttons[100])  # $501: over the $500 maximum
     assert t.view.banner.isVisible()
-    assert t.view.banner.message.text() == "Refused (rule 7): seat 2 base $501.00 is outside the limits $5.00-$500.00"
+    assert t.view.banner.message.text() == "Refused (rule 7): seat 2's base $501 is outside the limits $5-$500"
     assert _wagers(t, 2) == (50_000, 0, 0) and len(_placed(t)) == 7, "refused: the wager stands as it was"
 
 

@@ -1,12 +1,13 @@
 """The screens lay text out in the font they name, from its own files, on every machine."""
+
 from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QRawFont
 from PySide6.QtWidgets import QLabel
 
-from ui.screen_font import FAMILY, FILES, FOLDER, PACKAGE, ScreenFontMissing, load_screen_font
-from ui.theme import style
+from ui.common.screen_font import FAMILY, FILES, FOLDER, PACKAGE, ScreenFontMissing, load_screen_font
+from ui.common.theme import style
 
 
 def test_a_machine_without_the_font_is_told_which_package_has_it(tmp_path):
@@ -26,5 +27,6 @@ def test_the_screens_text_is_in_the_named_font_at_its_own_widths(qtbot):
     text = "Shoe up · last QS ♠"
     own = QRawFont(str(FOLDER / FILES[0]), 100)
     advances = own.advancesForGlyphIndexes(own.glyphIndexesForString(text))
-    assert QFontMetrics(font).horizontalAdvance(text) == round(sum(a.x() for a in advances)), \
+    assert QFontMetrics(font).horizontalAdvance(text) == round(sum(a.x() for a in advances)), (
         "the text is as wide as the font's own file makes it"
+    )

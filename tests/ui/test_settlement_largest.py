@@ -5,6 +5,7 @@ player-dealer's; sd-buster's seven) each split to four hands (max_hands) and hol
 35 rows. Lucky Lucky and insurance are settled before the round ends at a live table (RULES.md §5.4),
 named on the note line, and no profile pays a free bonus. 35 rows cannot fit a 1280x800 screen at a
 size the dealer reads, so Done is held until every row has been wholly on screen."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -61,8 +62,10 @@ def _on_screen(t) -> list[bool]:
     viewport = panel.scroller.viewport()
     shown = QRect(viewport.mapTo(t.window, QPoint(0, 0)), viewport.size())
     origin = panel.rows.mapTo(t.window, QPoint(0, 0))
-    return [shown.contains(QRect(origin.x(), origin.y() + top, panel.rows.width(), bottom - top))
-            for top, bottom in panel.rows.row_spans()[1:]]
+    return [
+        shown.contains(QRect(origin.x(), origin.y() + top, panel.rows.width(), bottom - top))
+        for top, bottom in panel.rows.row_spans()[1:]
+    ]
 
 
 def test_the_largest_settlement_holds_done_until_every_row_has_been_on_screen(table, tmp_path: Path):
@@ -80,7 +83,7 @@ def test_the_largest_settlement_holds_done_until_every_row_has_been_on_screen(ta
     while bar.value() < bar.maximum():  # the dealer drags the scroll bar down, a step at a time
         assert not panel.confirm.isEnabled(), "Done is held while a row has not been on screen"
         bar.setValue(bar.value() + bar.singleStep() * 5)
-        ever = [a or b for a, b in zip(ever, _on_screen(t))]
+        ever = [a or b for a, b in zip(ever, _on_screen(t), strict=False)]
     assert all(ever), "every row, the Buster rows and the last too, was wholly on screen"
     assert panel.confirm.isEnabled() and panel.confirm.text() == "Done · next round"
     shoot(t.window, tmp_path, "settlement-largest-end-1280x800.png")

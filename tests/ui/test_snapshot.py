@@ -1,4 +1,5 @@
 """The table snapshot against the tracker, input by input, over random rounds of every profile (no Qt)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -23,7 +24,11 @@ def _check(tracker: RoundTracker) -> None:
     wait = tracker.awaiting()
     assert snap.prompt == tracker.prompt() and snap.need is wait.need and snap.takes_card == tracker.takes_card()
     assert snap.dealer.cards == tuple(tracker.visible_dealer_cards())
-    if tracker.profile.dealer_hole_card and len(tracker.dealer) == 2 and tracker.phase not in (Phase.DEALER, Phase.SETTLED):
+    if (
+        tracker.profile.dealer_hole_card
+        and len(tracker.dealer) == 2
+        and tracker.phase not in (Phase.DEALER, Phase.SETTLED)
+    ):
         assert None in snap.dealer.cards and snap.dealer.hole_hidden
         hole = tracker.dealer[tracker.profile.hole_index]
         assert hole not in snap.dealer.cards or tracker.dealer.count(hole) > 1
@@ -34,7 +39,8 @@ def _check(tracker: RoundTracker) -> None:
         hands = tracker.hands.get(seat.seat, [])
         assert [h.cards for h in seat.hands] == [tuple(h.cards) for h in hands]
     assert [(line.seat, line.wager, line.amount) for line in snap.settlement] == [
-        (row.seat, row.wager, row.amount) for row in tracker.rows]
+        (row.seat, row.wager, row.amount) for row in tracker.rows
+    ]
 
 
 @pytest.mark.parametrize("name", profile_names())
@@ -62,11 +68,16 @@ def test_a_snapshot_cannot_be_changed():
 
 def test_a_held_round_names_the_hold_and_who_acts_and_offers_the_dealer_nothing():
     session = TableSession(TableConfig("T-1", "nobust-4.0"))
-    for event in (ShoeLoaded("S-1", 6), BankAccepted(1, 50_000), PlaceWager(2, WagerKind.BASE, 1_000), CardDrawn(parse_card("5S"))):
+    for event in (
+        ShoeLoaded("S-1", 6),
+        BankAccepted(1, 50_000),
+        PlaceWager(2, WagerKind.BASE, 1_000),
+        CardDrawn(parse_card("5S")),
+    ):
         session.apply(event, 0.0)
     snap = build_table_snapshot(session)
     assert snap.prompt == "Hold 5♠ aside and call a floor supervisor" and snap.held
-    assert snap.need is Need.WAGERS and not snap.closes_betting, "no \"No more bets\" while the misdeal holds"
+    assert snap.need is Need.WAGERS and not snap.closes_betting, 'no "No more bets" while the misdeal holds'
     assert snap.attention is not None and "betting is open" not in snap.attention.message
     session.apply(DiscardMisdeal("floor-1", "card before no more bets"), 0.0)
     snap = build_table_snapshot(session)

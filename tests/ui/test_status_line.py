@@ -1,5 +1,6 @@
 """The top bar with every device and status item at its longest: the window never grows past the
 screen, nothing is clipped, what is wrong is still in words, and each tooltip keeps the full text."""
+
 from __future__ import annotations
 
 import re
@@ -25,7 +26,11 @@ def test_the_top_bar_says_less_rather_than_widen_the_window(table, tmp_path):
     assert _shown(bar.labels["Shoe"]) == "Shoe up · last QS", "with room to spare, each item in full"
     t.devices.read("Camera", "MISMATCH")
     QApplication.processEvents()
-    assert [_shown(bar.labels[name]) for name in ("Shoe", "Peek", "Camera")] == ["Shoe up", "Peek: link down", "Camera up"]
+    assert [_shown(bar.labels[name]) for name in ("Shoe", "Peek", "Camera")] == [
+        "Shoe up",
+        "Peek: link down",
+        "Camera up",
+    ]
     t.controller.add_status("Pit", PIT_STOPPED, False)
     t.controller.add_status("Supervisor", "Card rekeyed in round 1234 · by Floor 1")
     for _ in range(3):
@@ -34,8 +39,13 @@ def test_the_top_bar_says_less_rather_than_widen_the_window(table, tmp_path):
     assert t.window.width() == 1280
     _check_fit(t.window)
     shown = {name: _shown(label) for name, label in bar.labels.items()}
-    assert shown == {"Shoe": "Shoe", "Peek": "Peek: down", "Camera": "Camera", "Pit": "Pit stopped…",
-                     "Supervisor": "Supervisor"}
+    assert shown == {
+        "Shoe": "Shoe",
+        "Peek": "Peek: down",
+        "Camera": "Camera",
+        "Pit": "Pit stopped…",
+        "Supervisor": "Supervisor",
+    }
     assert bar.labels["Pit"].toolTip() == f"Pit: {PIT_STOPPED}"
     assert bar.labels["Shoe"].toolTip() == "Shoe: up · last QS"
     assert t.view.title.text() == "nobust-4.0 · Round 1", "the shoe gives way to the status items"

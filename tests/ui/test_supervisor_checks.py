@@ -1,6 +1,7 @@
 """The supervisor's screens check before they ask: a correction that can do nothing is dimmed, one
 without a supervisor's name or a reason says what is missing instead of asking to confirm, and
 Escape still gives the table back after a question was asked."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,8 @@ from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CardsUnread, ShoeLoaded
-from ui.confirm_overlay import open_confirmation
-from ui.supervisor_window import SupervisorWindow
+from ui.common.confirm_overlay import open_confirmation
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 
 def _corrections(qtbot, table):
@@ -25,8 +26,11 @@ def _corrections(qtbot, table):
 
 
 def _lit(view) -> set[str]:
-    return {button.text() for button in (view.void, view.discard, view.natural, view.no_natural, view.rekey, view.name_card)
-            if button.isEnabled()}
+    return {
+        button.text()
+        for button in (view.void, view.discard, view.natural, view.no_natural, view.rekey, view.name_card)
+        if button.isEnabled()
+    }
 
 
 def test_with_no_round_open_only_what_can_be_done_is_lit(qtbot, journal):
@@ -65,12 +69,17 @@ def test_a_peek_held_and_a_card_out_unread_light_their_corrections(qtbot, journa
     assert "Name the card out unread" in _lit(_corrections(qtbot, other).corrections)
 
 
-@pytest.mark.parametrize(("name", "reason", "missing"), [
-    ("", "card fell out", "Name the supervisor first: tap a name or type one"),
-    ("floor-1", "  ", "Give a reason first: tap one or type it"),
-    ("", "", "Name the supervisor and give a reason first"),
-])
-def test_a_discard_without_a_name_or_a_reason_says_what_is_missing_and_asks_nothing(qtbot, journal, name, reason, missing):
+@pytest.mark.parametrize(
+    ("name", "reason", "missing"),
+    [
+        ("", "card fell out", "Name the supervisor first: tap a name or type one"),
+        ("floor-1", "  ", "Give a reason first: tap one or type it"),
+        ("", "", "Name the supervisor and give a reason first"),
+    ],
+)
+def test_a_discard_without_a_name_or_a_reason_says_what_is_missing_and_asks_nothing(
+    qtbot, journal, name, reason, missing
+):
     table = open_round(journal, "TH", "KD", "8H", "9D")
     table.submit(Decide(2, 0, Action.STAND))
     table.submit(CardDrawn(parse_card("2C")))
@@ -106,8 +115,9 @@ def test_a_peek_confirmed_or_a_card_named_without_a_name_or_a_reason_is_not_sent
     unread_before = len(list(read_records(other.path)))
     tap(qtbot, unread.name_card)
     assert unread.notice.text() == "Name the supervisor first: tap a name or type one"
-    assert len(list(read_records(table.path))) == before and len(list(read_records(other.path))) == unread_before, \
+    assert len(list(read_records(table.path))) == before and len(list(read_records(other.path))) == unread_before, (
         "an incomplete correction reached the journal as a refusal"
+    )
 
 
 def test_a_re_key_without_a_reason_says_so_before_asking(qtbot, journal):

@@ -1,5 +1,6 @@
 """Corrections from the supervisor's screen: each needs the PIN and a typed reason, goes through
 the table, and the rules' refusal is shown; what was accepted shows in recall afterwards."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
@@ -10,7 +11,7 @@ from dealer_assist.rules.cards import parse_card
 from dealer_assist.rules.inputs import Action, CardDrawn, CloseInsurance, Decide, PeekAnswered, PeekResult
 from dealer_assist.table.session import TableState
 from dealer_assist.table.session_inputs import CardsUnread, SettlementConfirmed, ShoeLoaded
-from ui.confirm_overlay import open_confirmation
+from ui.common.confirm_overlay import open_confirmation
 
 
 def _type(qtbot, window, supervisor: str, reason: str) -> None:
@@ -28,7 +29,10 @@ def test_a_correction_without_a_reason_is_refused_and_changes_nothing(qtbot, jou
     _type(qtbot, window, "floor-1", "   ")
     tap(qtbot, window.corrections.void)  # refused on the screen, before the question
     assert open_confirmation(window) is None
-    assert window.corrections.notice.isVisible() and window.corrections.notice.text() == "Give a reason first: tap one or type it"
+    assert (
+        window.corrections.notice.isVisible()
+        and window.corrections.notice.text() == "Give a reason first: tap one or type it"
+    )
     assert table.session.tracker is not None and table.rounds_closed == 0
     assert not [r.body for r in read_records(table.path) if r.kind is RecordKind.REFUSED], "nothing reached the table"
 
@@ -64,7 +68,11 @@ def test_re_keying_a_misread_card_picks_the_card_of_the_round_and_the_right_card
     view = window.corrections
     window.tabs.setCurrentWidget(view)
     assert [view.cards.item(row).text() for row in range(view.cards.count())] == [
-        "Card 1  ·  seat 2  ·  9♥", "Card 2  ·  dealer  ·  K♦", "Card 3  ·  seat 2  ·  7♥", "Card 4  ·  dealer  ·  5♦"]
+        "Card 1  ·  seat 2  ·  9♥",
+        "Card 2  ·  dealer  ·  K♦",
+        "Card 3  ·  seat 2  ·  7♥",
+        "Card 4  ·  dealer  ·  5♦",
+    ]
     _type(qtbot, window, "floor-1", "shoe misread 8H as 7H")
     tap(qtbot, view.rekey)
     assert view.notice.text() == "Pick the card of the round, then the right rank and suit"
@@ -148,7 +156,9 @@ def test_a_peek_checked_by_hand_is_confirmed_with_a_reason(qtbot, journal):
     window.tabs.setCurrentWidget(view)
     _type(qtbot, window, "floor-1", "")
     tap(qtbot, view.no_natural)
-    assert view.notice.text() == "Give a reason first: tap one or type it"  # said by the screen, never sent to be refused
+    assert (
+        view.notice.text() == "Give a reason first: tap one or type it"
+    )  # said by the screen, never sent to be refused
     _type(qtbot, window, "floor-1", "peek timed out; hole card lifted and checked by hand")
     tap(qtbot, view.no_natural)
     assert view.notice.text().startswith("Recorded: "), view.notice.text()

@@ -3,6 +3,7 @@ the PIN pad; "Back to table" (or Escape) gives the live table back from every sc
 table's first PIN included; a correction
 is made with taps only (a name from the roster, a reason from the list, the screen's keyboard),
 asked once more, and shows on the dealer's screen at once."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
@@ -12,9 +13,9 @@ from test_supervisor_helpers import key_in, tap, tap_and_confirm
 from dealer_assist.journal.journal_file import RecordKind, read_records
 from dealer_assist.table.roster import ROSTER_FILE
 from dealer_assist.table.session import TableState
-from ui.pin_dialog import Step
-from ui.run_lifetime import CLOSED_BY
-from ui.supervisor_window import SupervisorWindow
+from ui.common.closing import CLOSED_BY
+from ui.supervisor.pin_dialog import Step
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 
 def _open(qtbot, t) -> SupervisorWindow:
@@ -77,8 +78,12 @@ def test_every_supervisor_screen_goes_back_to_the_live_table(qtbot, table):
         _back_at_the_table(t)
     window = _open(qtbot, t)
     assert window.pin is None, "back at the table the PIN is forgotten"
-    assert _open(qtbot, new).pad.step is Step.NONE and new.journaled.pins.digest is None, "nobody chose a PIN on the screen"
-    pins_set = [r for r in read_records(t.journaled.path) if r.kind is RecordKind.SECURITY and r.body["event"] == "pin_set"]
+    assert _open(qtbot, new).pad.step is Step.NONE and new.journaled.pins.digest is None, (
+        "nobody chose a PIN on the screen"
+    )
+    pins_set = [
+        r for r in read_records(t.journaled.path) if r.kind is RecordKind.SECURITY and r.body["event"] == "pin_set"
+    ]
     assert len(pins_set) == 1, "a change half made is not kept"
 
 
@@ -101,7 +106,8 @@ def test_a_void_by_taps_only_is_asked_first_and_marked_on_the_dealers_screen(qtb
     assert fixes.void.isVisible() and not fixes.keyboard.isVisible()
 
     tap(qtbot, fixes.void)
-    from ui.confirm_overlay import open_confirmation
+    from ui.common.confirm_overlay import open_confirmation
+
     question = open_confirmation(fixes)
     assert question is not None and question.question.text() == "Void round 1?"
     assert "supervisor floor-2, reason Card exposed, deck" in question.detail.text()
@@ -112,7 +118,9 @@ def test_a_void_by_taps_only_is_asked_first_and_marked_on_the_dealers_screen(qtb
     assert fixes.notice.text().startswith("Recorded: Round voided")
     assert t.snap.table.state is TableState.OFFERING_BANK, "the dealer's screen shows the round closed"
     tap(qtbot, window.back)
-    qtbot.waitUntil(lambda: t.view.devices.labels["Supervisor"].toolTip() == "Supervisor: Round voided in round 1 · by floor-2")
+    qtbot.waitUntil(
+        lambda: t.view.devices.labels["Supervisor"].toolTip() == "Supervisor: Round voided in round 1 · by floor-2"
+    )
 
 
 def test_the_supervisor_closes_the_table_after_asking_once_more(qtbot, table):

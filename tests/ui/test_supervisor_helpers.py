@@ -1,5 +1,6 @@
 """Shared by the supervisor screen tests: real tables on journals in tmp_path, a hand-moved clock,
 and the supervisor's window opened on one and unlocked through its keypad."""
+
 from __future__ import annotations
 
 import sys
@@ -19,8 +20,8 @@ from dealer_assist.table.session import TableConfig  # noqa: E402
 from dealer_assist.table.session_inputs import BankAccepted, ShoeLoaded  # noqa: E402
 from devices.table_owner.controller import TableController  # noqa: E402
 from tests.ui.label_checks import check_elided  # noqa: E402
-from ui.elided_label import ElidedLabel  # noqa: E402
-from ui.supervisor_window import SupervisorWindow  # noqa: E402
+from ui.common.elided_label import ElidedLabel  # noqa: E402
+from ui.supervisor.supervisor_window import SupervisorWindow  # noqa: E402
 
 PIN = "4821"
 
@@ -59,7 +60,8 @@ def tap(qtbot, widget: QWidget) -> None:
 def tap_and_confirm(qtbot, widget: QWidget, asked: str = "") -> str:
     """Tap an irreversible action, find the question it asks over the window and confirm it;
     returns the question."""
-    from ui.confirm_overlay import open_confirmation
+    from ui.common.confirm_overlay import open_confirmation
+
     tap(qtbot, widget)
     question = open_confirmation(widget)
     assert question is not None, f"{widget.text()} acted without asking"
@@ -99,7 +101,9 @@ def assert_fits(window: QWidget, size: tuple[int, int]) -> None:
     assert (window.width(), window.height()) == size, f"the window grew to {window.width()}x{window.height()}"
     for button in window.findChildren(QPushButton):
         if button.isVisible():
-            assert button.height() >= 48 and button.width() >= 48, f"{button.text()!r} is {button.width()}x{button.height()}"
+            assert button.height() >= 48 and button.width() >= 48, (
+                f"{button.text()!r} is {button.width()}x{button.height()}"
+            )
             assert button.width() >= button.minimumSizeHint().width(), f"{button.text()!r} is cut"
     for label in window.findChildren(QLabel):
         if label.isVisible() and isinstance(label, ElidedLabel):  # cut short: fine with its words on the tooltip

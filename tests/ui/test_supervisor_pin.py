@@ -1,5 +1,6 @@
 """The supervisor's PIN on the keypad: the table checks and journals every try; a wrong PIN and the
 lockout show the table's refusal, and the lock shows the time it has left."""
+
 from __future__ import annotations
 
 import re
@@ -36,7 +37,10 @@ def test_a_wrong_pin_shows_the_refusal_and_keeps_the_screens_shut(qtbot, journal
     window = opened(qtbot, table)
     key_in(qtbot, window, "1111")
     assert window.stack.currentWidget() is window.pad
-    assert window.pad.notice.isVisible() and window.pad.notice.text() == "wrong supervisor PIN: 4 tries left before the PIN locks"
+    assert (
+        window.pad.notice.isVisible()
+        and window.pad.notice.text() == "wrong supervisor PIN: 4 tries left before the PIN locks"
+    )
     assert window.pad.lock.text() == ""
     assert _security(table)[-1] == "pin_wrong"
 
@@ -50,7 +54,9 @@ def test_the_pad_counts_the_tries_down_to_the_lock_and_its_keys_never_move(qtbot
         key_in(qtbot, window, "0000")
         said.append(window.pad.notice.text())
         assert {key: b.mapTo(window, b.rect().topLeft()) for key, b in window.pad.keys.items()} == keys
-    assert said == [f"wrong supervisor PIN: {n} {'try' if n == 1 else 'tries'} left before the PIN locks" for n in (4, 3, 2, 1)]
+    assert said == [
+        f"wrong supervisor PIN: {n} {'try' if n == 1 else 'tries'} left before the PIN locks" for n in (4, 3, 2, 1)
+    ]
     key_in(qtbot, window, PIN)
     assert window.stack.currentIndex() == 1, "the right PIN before the lock still opens"
     window.lock_screens()

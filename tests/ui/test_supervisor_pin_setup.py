@@ -1,6 +1,7 @@
 """The supervisor's PIN: nobody chooses a table's first PIN on its screen, where whoever is first
 would; the pad says how it is set where the table is set up (`dealer-assist pin set`), and once
 set it opens the screens and survives a restart; behind the current PIN it is changed on the pad."""
+
 from __future__ import annotations
 
 import io
@@ -17,11 +18,11 @@ from dealer_assist.rules.profile import load_profile
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
 from devices.table_owner.controller import TableController
-from ui.bench_panel import BenchPanel
-from ui.bridge import TableBridge
-from ui.dealer_window import DealerWindow
-from ui.pin_dialog import Step
-from ui.supervisor_window import SupervisorWindow
+from ui.common.bridge import TableBridge
+from ui.dealer.bench_panel import BenchPanel
+from ui.dealer.dealer_window import DealerWindow
+from ui.supervisor.pin_dialog import Step
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 
 def _security(table: Table) -> list[str]:
@@ -37,7 +38,9 @@ def _refused(window: SupervisorWindow) -> str:
     return window.pad.notice.text()
 
 
-def test_a_table_without_a_pin_says_how_it_is_set_and_nobody_chooses_it_on_the_screen(qtbot, journal, monkeypatch, capsys):
+def test_a_table_without_a_pin_says_how_it_is_set_and_nobody_chooses_it_on_the_screen(
+    qtbot, journal, monkeypatch, capsys
+):
     table = _no_pin_table(journal)
     window = opened(qtbot, table)
     pad = window.pad
@@ -87,7 +90,9 @@ def test_the_pin_is_changed_behind_the_current_one_and_the_change_survives_a_res
 
     tap(qtbot, window.lock)
     key_in(qtbot, window, PIN)
-    assert _refused(window) == "wrong supervisor PIN: 4 tries left before the PIN locks", "the old PIN no longer opens the screens"
+    assert _refused(window) == "wrong supervisor PIN: 4 tries left before the PIN locks", (
+        "the old PIN no longer opens the screens"
+    )
     table.close()
 
     reopened = Table.open(journal, clock=Clock())

@@ -1,10 +1,23 @@
 """Recall on the supervisor's screen: the last rounds listed, every input of a round stepped
 through in order with its operations, the ledger row by row, an open round's hole card masked."""
+
 from __future__ import annotations
 
 import pytest
 from PySide6.QtWidgets import QPushButton
-from test_supervisor_helpers import PIN, assert_fits, journal, key_in, new_table, open_round, opened, play, played_table, tap, unlocked  # noqa: F401
+from test_supervisor_helpers import (
+    PIN,
+    assert_fits,
+    journal,  # noqa: F401 (a fixture, taken by name)
+    key_in,
+    new_table,
+    open_round,
+    opened,
+    play,
+    played_table,
+    tap,
+    unlocked,
+)
 
 from dealer_assist.history.recall import HIDDEN, recall
 from dealer_assist.journal.journal_file import RecordKind, read_records
@@ -16,7 +29,7 @@ from dealer_assist.table.table_facts import table_facts
 from dealer_assist.text.journal_text import card_code, describe
 from dealer_assist.text.record_words import wager_name
 from tests.screenshots import shoot
-from ui.corrections_view import REASONS
+from ui.supervisor.corrections_view import REASONS
 
 SIZES = [(1280, 800), (1920, 1080)]
 
@@ -25,7 +38,9 @@ def test_the_list_shows_the_last_rounds_newest_first(qtbot, journal):
     window = unlocked(qtbot, played_table(journal, 14))
     rounds = window.recall.rounds
     assert rounds.count() == 14 >= 10
-    assert [rounds.item(row).text().split(" ·")[0] for row in range(rounds.count())] == [f"Round {n}" for n in range(14, 0, -1)]
+    assert [rounds.item(row).text().split(" ·")[0] for row in range(rounds.count())] == [
+        f"Round {n}" for n in range(14, 0, -1)
+    ]
     assert window.recall.story is not None and window.recall.story.round_id == 14
 
 
@@ -72,7 +87,7 @@ def test_stepping_through_a_round_shows_each_input_in_order_with_its_operations(
         tap(qtbot, view.next)
     assert [record for record, _, _ in shown] == [f"#{event['seq']}" for event in entry["inputs"]]
     assert [text for _, text, _ in shown] == [describe(event) for event in entry["inputs"]]
-    for (record, _, operations), event in zip(shown, entry["inputs"]):
+    for (_, _, operations), event in zip(shown, entry["inputs"], strict=True):
         caused = [describe(op) for op in entry["operations"] if op["seq"] == event["seq"]]
         assert operations.split("\n") == [f"→ {op}" for op in caused] or (not caused and operations == "→ no operation")
     assert view.position.text() == f"Input {len(entry['inputs'])} of {len(entry['inputs'])}"
@@ -85,17 +100,24 @@ def test_the_ledger_lists_every_settlement_row_in_order_with_the_nets(qtbot, jou
     window = unlocked(qtbot, table)
     view = window.recall
     ledger = recall(table.path, round_id=10)[0]["ledger"]
-    rows = [[view.ledger.item(row, column).text() for column in range(view.ledger.columnCount())]
-            for row in range(view.ledger.rowCount())]
-    assert [(r[0], r[2], r[4]) for r in rows] == [(str(s["seat"]), wager_name(s["wager"]), s["result"].replace("_", " "))
-                                                  for s in ledger["settlements"]]
+    rows = [
+        [view.ledger.item(row, column).text() for column in range(view.ledger.columnCount())]
+        for row in range(view.ledger.rowCount())
+    ]
+    assert [(r[0], r[2], r[4]) for r in rows] == [
+        (str(s["seat"]), wager_name(s["wager"]), s["result"].replace("_", " ")) for s in ledger["settlements"]
+    ]
     assert view.tabs.tabText(3) == "Corrections (0)"
     hands = [view.hands.item(row).text() for row in range(view.hands.count())]
     dealer = ledger["dealer"]
     assert hands[0].startswith("Dealer   ") and hands[0].endswith(
-        "=  Natural" if dealer["status"] == "natural" else f"=  {dealer['total']}" + (" · over" if dealer["status"] == "over" else ""))
+        "=  Natural"
+        if dealer["status"] == "natural"
+        else f"=  {dealer['total']}" + (" · over" if dealer["status"] == "over" else "")
+    )
     assert [line.split("   ")[0] for line in hands[1:]] == [
-        f"Seat {h['seat']} hand {h['hand'] + 1}" for h in ledger["hands"]]
+        f"Seat {h['seat']} hand {h['hand'] + 1}" for h in ledger["hands"]
+    ]
     nets = view.nets.text()
     for seat in ledger["seats"]:
         assert f"Seat {seat} " in nets
@@ -127,8 +149,12 @@ def play_into_the_next_round(table) -> None:
 
 
 def _raw_ops(table) -> list[dict]:
-    return [op for record in read_records(table.path) if record.kind is RecordKind.INPUT
-            and record.round_id == table.session.round_id for op in record.body["ops"]]
+    return [
+        op
+        for record in read_records(table.path)
+        if record.kind is RecordKind.INPUT and record.round_id == table.session.round_id
+        for op in record.body["ops"]
+    ]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -177,8 +203,10 @@ def test_device_records_and_refused_inputs_are_the_rounds_evidence(qtbot, journa
     assert view.tabs.tabText(2) == "Devices (1) · refused (1)", "each count named for what it counts"
     lines = [view.evidence.item(row).text() for row in range(view.evidence.count())]
     assert len(lines) == 2
-    assert lines[0].endswith("Place wager  ·  seat 3 · kind Buster · amount $500  —  refused (rule 2.17): "
-                             "wagers are placed before the deal; the round is dealing")
+    assert lines[0].endswith(
+        "Place wager  ·  seat 3 · kind Buster · amount $500  —  refused (rule 2.17): "
+        "wagers are placed before the deal; the round is dealing"
+    )
     assert "device shoe · event link_down · url socket://shoe:7000" in lines[1]
 
 

@@ -1,5 +1,6 @@
 """The one-round dispute report: written as a PDF from the recall screen, and saying everything the
 journal says about the round, including whether the journal is intact."""
+
 from __future__ import annotations
 
 import re
@@ -16,7 +17,7 @@ from dealer_assist.rules.inputs import Action, CardDrawn, Decide
 from dealer_assist.table.session_inputs import RekeyCard, SettlementConfirmed
 from dealer_assist.text.journal_text import describe
 from dealer_assist.text.round_story import HANDS_HEAD, LEDGER_HEAD
-from ui.dispute_report import report_html, write_report
+from ui.supervisor.dispute_report import report_html, write_report
 
 
 def test_the_report_button_writes_a_pdf_of_the_shown_round(qtbot, journal):
@@ -52,8 +53,10 @@ def test_a_damaged_journal_is_reported_as_damaged(journal, tmp_path):
     copy = tmp_path / "copy.db"
     shutil.copy(journal, copy)
     db = sqlite3.connect(copy)
-    db.execute("UPDATE records SET body = replace(body, '\"seat\":2', '\"seat\":3') WHERE seq = "
-               "(SELECT min(seq) FROM records WHERE round_id = 2 AND body LIKE '%\"seat\":2%')")
+    db.execute(
+        "UPDATE records SET body = replace(body, '\"seat\":2', '\"seat\":3') WHERE seq = "
+        "(SELECT min(seq) FROM records WHERE round_id = 2 AND body LIKE '%\"seat\":2%')"
+    )
     db.commit()
     db.close()
     html = report_html(copy, 2)
@@ -76,12 +79,12 @@ def test_the_report_carries_the_bank_the_final_hands_the_dealers_cards_and_the_c
     html = report_html(table.path, 1)
     ledger = recall(table.path, round_id=1)[0]["ledger"]
     assert "Player-dealer's bank: <b>Seat 1 banks $500</b>" in html
-    hands = html[html.index("<h2>Final hands</h2>"):html.index("<h2>Inputs")]
+    hands = html[html.index("<h2>Final hands</h2>") : html.index("<h2>Inputs")]
     assert "<td><b>Dealer</b></td><td>—</td><td>K♦ 5♦ K♣</td><td>25 · over</td>" in hands
     assert "<td><b>Seat 2</b></td><td>1</td><td>9♥ 8♥</td><td>17</td>" in hands
     assert ledger["dealer"]["total"] == 25 and ledger["hands"][0]["total"] == 17
     assert "Card assigned  ·  dealer · card K♦" in html and "seat None" not in html
-    fixes = html[html.index("<h2>Corrections</h2>"):html.index("<h2>Refused")]
+    fixes = html[html.index("<h2>Corrections</h2>") : html.index("<h2>Refused")]
     assert "Card rekeyed" in fixes and "supervisor floor-1" in fixes and "was 7♥ · now 8♥" in fixes
     assert "$" in html and not re.search(r"amount \d{3,}\b", html), "amounts in dollars, never cents"
 
@@ -103,8 +106,18 @@ def test_every_page_of_a_damaged_journals_report_names_the_damage_and_its_first_
     assert report.damage is not None and f"first bad record #{seq}" in report.damage
     ghostscript = shutil.which("gs")
     assert ghostscript is not None, "Ghostscript reads the PDF back as text"
-    subprocess.run([ghostscript, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=txtwrite", f"-sOutputFile={tmp_path}/page-%d.txt",
-                    str(pdf)], check=True)
+    subprocess.run(
+        [
+            ghostscript,
+            "-q",
+            "-dNOPAUSE",
+            "-dBATCH",
+            "-sDEVICE=txtwrite",
+            f"-sOutputFile={tmp_path}/page-%d.txt",
+            str(pdf),
+        ],
+        check=True,
+    )
     pages = sorted(tmp_path.glob("page-*.txt"))
     assert len(pages) >= 2, "a long round runs over more than one page"
     for page in pages:
@@ -116,14 +129,20 @@ def test_every_page_is_numbered_and_a_table_goes_on_under_its_heading_row(qapp, 
     table = played_table(journal, 6)
     biggest = max(range(1, 7), key=lambda r: len(recall(table.path, round_id=r)[0]["inputs"]))
     pdf = write_report(table.path, biggest, tmp_path / "report.pdf").path
-    subprocess.run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=txtwrite", f"-sOutputFile={tmp_path}/page-%d.txt", str(pdf)],
-                   check=True)
-    pages = [[" ".join(line.split()) for line in path.read_text().splitlines() if line.strip()]
-             for path in sorted(tmp_path.glob("page-*.txt"), key=lambda p: int(p.stem.split("-")[1]))]
+    subprocess.run(
+        ["gs", "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=txtwrite", f"-sOutputFile={tmp_path}/page-%d.txt", str(pdf)],
+        check=True,
+    )
+    pages = [
+        [" ".join(line.split()) for line in path.read_text().splitlines() if line.strip()]
+        for path in sorted(tmp_path.glob("page-*.txt"), key=lambda p: int(p.stem.split("-")[1]))
+    ]
     assert len(pages) >= 2, "a long round runs over more than one page"
     for number, lines in enumerate(pages, start=1):
         assert lines[-1] == f"page {number} of {len(pages)}", (number, lines[-1])
     headings = {"Record Time Input ³ operations", " ".join(LEDGER_HEAD), "Record Time What", " ".join(HANDS_HEAD)}
     for number, lines in enumerate(pages[1:], start=2):
         top = lines[0]
-        assert top in headings or not re.match(r"(#\d+|³|\d+ )", top), f"page {number} goes on with a row, no heading: {top}"
+        assert top in headings or not re.match(r"(#\d+|³|\d+ )", top), (
+            f"page {number} goes on with a row, no heading: {top}"
+        )

@@ -1,11 +1,12 @@
 """The rotation screen: who banks and for which turn, the offer and the seats that refused it, and
 under the California rotation limits the time left before two other player-dealers must bank."""
+
 from __future__ import annotations
 
 from test_supervisor_helpers import Clock, journal, new_table, unlocked  # noqa: F401
 
 from dealer_assist.table.session_inputs import BankAccepted, BankRefused, ShoeLoaded
-from ui.rotation_view import RotationStatus
+from ui.supervisor.rotation_view import RotationStatus
 
 
 def _shown(window) -> dict[str, str]:
@@ -19,8 +20,13 @@ def test_the_offer_and_the_seats_that_refused_it(qtbot, journal):
     table.submit(BankRefused(2))
     window = unlocked(qtbot, table)
     window.tabs.setCurrentWidget(window.rotation)
-    assert _shown(window) == {"banker": "nobody yet", "offer": "seat 3 · first turn", "refused": "seat 1, seat 2",
-                              "rotation": "off", "time_left": "—"}
+    assert _shown(window) == {
+        "banker": "nobody yet",
+        "offer": "seat 3 · first turn",
+        "refused": "seat 1, seat 2",
+        "rotation": "off",
+        "time_left": "—",
+    }
 
 
 def test_a_proposition_player_banking_starts_the_countdown_for_two_others(qtbot, journal):

@@ -1,8 +1,9 @@
 """Surrender cannot be taken back, so the dealer's screen asks once more before it is sent."""
+
 from __future__ import annotations
 
 from dealer_assist.rules.inputs import Action, Decide, WagerKind
-from ui.confirm_overlay import open_confirmation
+from ui.common.confirm_overlay import open_confirmation
 
 
 def test_surrender_is_asked_once_more_and_going_back_keeps_the_hand(table):

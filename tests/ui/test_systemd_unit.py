@@ -1,5 +1,6 @@
 """The shipped systemd unit: valid for systemd, restarting after a crash but not after a refusal,
 and starting `run` with arguments `run` accepts."""
+
 from __future__ import annotations
 
 import configparser
@@ -8,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ui.run_command import _parser
+from ui.shell.run_command import _parser
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "deploy" / "dealer-assist.service"
@@ -38,8 +39,11 @@ def test_the_unit_starts_run_with_arguments_run_accepts():
 def test_systemd_analyze_verifies_the_unit(tmp_path):
     unit = tmp_path / UNIT.name
     executable = Path(sys.executable).parent / "dealer-assist"
-    unit.write_text(UNIT.read_text().replace(f"{INSTALLED}/.venv/bin/dealer-assist", str(executable))
-                    .replace(f"WorkingDirectory={INSTALLED}", f"WorkingDirectory={ROOT}"))
+    unit.write_text(
+        UNIT.read_text()
+        .replace(f"{INSTALLED}/.venv/bin/dealer-assist", str(executable))
+        .replace(f"WorkingDirectory={INSTALLED}", f"WorkingDirectory={ROOT}")
+    )
     done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     complaints = [line for line in done.stderr.splitlines() if UNIT.name in line]

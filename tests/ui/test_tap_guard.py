@@ -1,4 +1,5 @@
 """A double tap decides once: the guard is one time, applied to every button of the dealer's screen."""
+
 from __future__ import annotations
 
 import time
@@ -7,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
 from dealer_assist.rules.inputs import Action, WagerKind
-from ui.tap_guard import GUARD_S, REPEATABLE
+from ui.common.tap_guard import GUARD_S, REPEATABLE
 
 CARDS = ["TS", "9H", "KD", "QH", "8C", "5D"]  # seat 1 TS QH 20, seat 6 9H 8C 17, the PD KD 5D
 
@@ -34,6 +35,9 @@ def test_every_button_of_the_dealer_screen_is_guarded_but_the_chips(table):
     buttons = t.view.findChildren(QAbstractButton)
     guarded = {b.objectName() for b in buttons if not b.property(REPEATABLE)}
     assert {"decide_stand", "decide_surrender", "no_more_bets", "close_insurance", "wager_clear"} <= guarded
-    assert all(b.objectName().startswith(("chip_", "bank_chip_", "double_chip_")) or "chip" in b.objectName()
-               for b in buttons if b.property(REPEATABLE))
+    assert all(
+        b.objectName().startswith(("chip_", "bank_chip_", "double_chip_")) or "chip" in b.objectName()
+        for b in buttons
+        if b.property(REPEATABLE)
+    )
     assert all(b.property(REPEATABLE) for b in t.view.wagers.chip_buttons.values())

@@ -2,11 +2,12 @@
 what is settled now, Lucky Lucky and an early Natural, or after the peek the insurance, each with
 the amount to pay or collect; the round goes on only after "Paid", and the settlement names those
 rows as settled before and leaves them out of what is still to pay."""
+
 from __future__ import annotations
 
 from dealer_assist.rules.inputs import Action, WagerKind
 from dealer_assist.rules.phases import Need
-from ui.wager_pad import INSURANCE
+from ui.keypads.wager_pad import INSURANCE
 
 
 def _due_cells(t) -> list[list[str]]:
@@ -27,7 +28,9 @@ def test_lucky_lucky_and_an_early_natural_are_shown_right_after_the_deal(table):
     assert t.view.prompt.text() == "Settle now, then tap Paid; shoe locked"
     assert t.view.payments.title.text() == "Settle now: Lucky Lucky · Natural"
     assert [(row[1], row[2], row[4], row[5]) for row in _due_cells(t)] == [
-        ("1", "Lucky Lucky", "win", "PAY $10"), ("2", "Base", "win", "PAY $15")]
+        ("1", "Lucky Lucky", "win", "PAY $10"),
+        ("2", "Base", "win", "PAY $15"),
+    ]
     assert _due_cells(t)[1][6] == "A♥ K♥ = Natural"  # the Natural beside its payment
     assert t.enabled_decisions() == set(), "no decision before the dealer has paid"
     assert t.view.payments.confirm.text() == "Paid · go on"
@@ -39,7 +42,9 @@ def test_lucky_lucky_and_an_early_natural_are_shown_right_after_the_deal(table):
     t.deal()  # KD: the PD's 16 goes over
     assert t.snap.need is Need.NOTHING
     assert [(row[0], row[1], row[2], row[5]) for row in t.settlement_cells()] == [
-        ("2", "6", "Base", "PAY $10"), ("3", "1", "Base", "PAY $10")]  # 1 and 4 were settled after the deal
+        ("2", "6", "Base", "PAY $10"),
+        ("3", "1", "Base", "PAY $10"),
+    ]  # 1 and 4 were settled after the deal
     assert t.view.settlement.note.text() == "✓ Settled before: Lucky Lucky of seat 1;\nNatural of seat 2"
     assert t.net_cells() == ["Seat 1", "+$20", "Seat 2", "+$15", "Seat 6", "+$10", "PD seat 4", "-$45"]
 
@@ -69,7 +74,9 @@ def test_insurance_and_a_natural_are_settled_after_the_peek(table):
     t.tap(t.bench.peek_buttons["answer"])
     assert t.view.payments.title.text() == "Settle now: insurance · Natural"
     assert [(row[1], row[2], row[5]) for row in _due_cells(t)] == [
-        ("1", "Insurance", "COLLECT $5"), ("2", "Base", "PAY $12")]
+        ("1", "Insurance", "COLLECT $5"),
+        ("2", "Base", "PAY $12"),
+    ]
     t.tap(t.view.payments.confirm)
     t.decide(Action.STAND)  # seat 1 on 16; the PD's soft 19 stands
     assert [row[5] for row in t.settlement_cells()] == ["COLLECT $10"]

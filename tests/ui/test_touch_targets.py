@@ -1,9 +1,11 @@
 """Nothing moves under the dealer's finger, nor the supervisor's: every touch target shown keeps its
 rectangle in the window whenever it is shown, through a whole played round (the bank offer, wagers
 and a refusal, a misdeal held and discarded by a supervisor, decisions, the settle-now step, the
-settlement), the next round's wagers keyed "as last round" (lit, then dimmed) and a supervisor's session (the PIN chosen, a wrong PIN and the lock, recall, the
+settlement), the next round's wagers keyed "as last round" (lit, then dimmed) and a supervisor's session (the PIN
+chosen, a wrong PIN and the lock, recall, the
 dispute report, a correction, the PIN changed, the keyboard with and without a refusal), at both
 screen sizes."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -17,10 +19,10 @@ from dealer_assist.rules.inputs import Action, WagerKind
 from dealer_assist.rules.phases import Need
 from dealer_assist.table.session import TableState
 from tests.ui.conftest import Table
-from ui.confirm_overlay import open_confirmation
-from ui.corrections_view import REASONS
-from ui.seat_widget import SeatPanel
-from ui.supervisor_window import SupervisorWindow
+from ui.common.confirm_overlay import open_confirmation
+from ui.dealer.seat_widget import SeatPanel
+from ui.supervisor.corrections_view import REASONS
+from ui.supervisor.supervisor_window import SupervisorWindow
 
 SIZES = [(1280, 800), (1920, 1080)]
 # nobust-4.0, the PD in seat 4: seat 1 6S 7C (Lucky Lucky with the PD's 7D up: settled after the deal),
@@ -49,7 +51,12 @@ def _targets(window: QWidget) -> Iterator[tuple[object, QWidget, str, QRect]]:
             continue
         if isinstance(widget, QTabBar):
             for index in range(widget.count()):
-                yield (id(widget), index), widget, f"tab {index + 1} of {widget.tabText(0)!r}", _rect(widget, widget.tabRect(index))
+                yield (
+                    (id(widget), index),
+                    widget,
+                    f"tab {index + 1} of {widget.tabText(0)!r}",
+                    _rect(widget, widget.tabRect(index)),
+                )
         elif isinstance(widget, TARGETS):
             yield id(widget), widget, _name(widget), _rect(widget)
 
@@ -69,7 +76,7 @@ class Places:
         for key, widget, name, rect in _targets(window):
             seen = self.first.setdefault(key, (widget, name, rect, state))  # the widget is kept: its id stays its own
             if seen[2] != rect and key not in self.moved:
-                self.moved[key] = (f"{seen[1]}: {_text(seen[2])} at {seen[3]!r}, {_text(rect)} at {state!r}")
+                self.moved[key] = f"{seen[1]}: {_text(seen[2])} at {seen[3]!r}, {_text(rect)} at {state!r}"
 
 
 def _text(rect: QRect) -> str:

@@ -1,4 +1,5 @@
 """The touchscreen benchmark runs in its short form and prints its figures."""
+
 from __future__ import annotations
 
 import subprocess

@@ -1,4 +1,5 @@
 """ROUND-FILE.md's worked example, played by taps on the dealer's screen."""
+
 from __future__ import annotations
 
 from dealer_assist.rules.inputs import Action, Decide, WagerKind
@@ -26,8 +27,9 @@ def test_the_worked_example_reads_as_the_ledger(table):
     assert t.enabled_decisions() == {Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER}
     marker, name = t.view.seats[1].marker, t.view.seats[1].name
     assert marker.isVisible() and marker.text() == "1st\naction", "no jargon, and no arrow read as the seat up next"
-    assert marker.width() >= marker.sizeHint().width() and name.width() >= name.sizeHint().width(), \
+    assert marker.width() >= marker.sizeHint().width() and name.width() >= name.sizeHint().width(), (
         "the badge and the seat's name fit the narrowest seat, eight at 1280 px"
+    )
     assert marker.height() >= marker.sizeHint().height() <= name.height(), "no taller than the name"
     assert marker.geometry().right() <= t.view.seats[1].contentsRect().right()
     assert t.view.seats[1].wagers.y() == t.view.seats[2].wagers.y(), "the badge moves nothing below it"
@@ -47,17 +49,21 @@ def test_the_worked_example_reads_as_the_ledger(table):
     still = result["settlements"][1:]  # the Lucky Lucky was collected after the deal
     assert t.view.settlement.note.text() == "✓ Settled before: Lucky Lucky of seat 1"
     assert [(row[0], row[1], row[2]) for row in cells] == [
-        (str(n), str(s["seat"]), names[s["wager"]]) for n, s in enumerate(still, start=2)]
+        (str(n), str(s["seat"]), names[s["wager"]]) for n, s in enumerate(still, start=2)
+    ]
     assert [row[5] for row in cells] == ["PAY $25", "PAY $10", "PAY $10", "PAY $2"]
     behind = {(h["seat"], h["hand"]): h for h in result["hands"]}
-    for row, line in zip(cells, still):
+    for row, line in zip(cells, still, strict=False):
         hand = behind[(line["seat"], line["hand"])]
-        shown = " ".join(card.replace("T", "10")[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[-1]] for card in hand["cards"])
-        assert row[6] == (f"{shown} = {hand['total']}" if line["wager"] == "base" else ""), "the hand behind each base result"
+        shown = " ".join(
+            card.replace("T", "10")[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[-1]] for card in hand["cards"]
+        )
+        assert row[6] == (f"{shown} = {hand['total']}" if line["wager"] == "base" else ""), (
+            "the hand behind each base result"
+        )
     assert t.view.settlement.nets.rows[-1][1] == ("-$42", "collect"), "the bank lost: red"
     assert result["seats"] == {"1": {"net": 30}, "6": {"net": 12}}
-    assert t.net_cells() == [
-        "Seat 1", "+$30", "Seat 6", "+$12", "PD seat 4", "-$42"]
+    assert t.net_cells() == ["Seat 1", "+$30", "Seat 6", "+$12", "PD seat 4", "-$42"]
     assert t.view.dealer.turn.text() == "1st turn"
     t.tap(t.view.settlement.confirm)
     assert t.view.prompt.text() == "Offer the bank to seat 4 (second turn)"

@@ -20,6 +20,8 @@ from dealer_assist.table.spots import parse_spot
 from dealer_assist.text.reader_words import mispay
 from pit.stream.wire import RecordMessage, StatusMessage, body_of
 
+__all__ = ["AlertCause", "AlertKind", "SILENT_AFTER_S"]
+
 SILENT_AFTER_S = 15.0  # no status for this long: the table is silent
 LINK_DOWN_AFTER_S = 10.0  # a device link down longer than this
 BEHIND_LIMIT = 1000  # records still to ship

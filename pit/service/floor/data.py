@@ -13,6 +13,8 @@ from typing import Any, Protocol, TypedDict
 
 from pit.errors import PitCode, PitError
 
+__all__ = ["ACKNOWLEDGE", "ANYONE", "AlertRow", "Allowed", "Change", "Conflict", "DealerReport", "LoginRefused", "NotAllowed", "NotFound", "PitData", "REPORTS", "Role", "RoundRow", "ShiftReport", "TableTile", "User", "Witnessed"]
+
 
 class Role(StrEnum):
     SUPERVISOR = "supervisor"  # reads everything, acknowledges alerts

@@ -20,6 +20,8 @@ from pit.service.floor.alerts import AlertCause, AlertKind, wall_time
 from pit.service.floor.data import DealerReport, DealerRow
 from pit.stream.wire import RecordMessage, body_of
 
+__all__ = ["DealerSums", "Dealing", "Tally", "Watch", "dealer_report"]
+
 # The house dealer's own touchscreen inputs, accepted or refused: keyed wagers, "No more bets",
 # decisions, keyed insurance and its close, "Paid", the settlement's end, the bank's choices. Not
 # the devices' (cards, readings, scans of their own), not a supervisor's corrections, not signing in.

@@ -11,6 +11,8 @@ from dealer_assist.journal.journal_file import RecordKind
 from dealer_assist.rules.money import to_units
 from pit.stream.wire import RecordMessage, body_of
 
+__all__ = ["Correction", "Fact", "Header", "RoundClose", "RoundOpen", "facts"]
+
 CORRECTION_OPS = ("RoundVoided", "CardRekeyed", "MisdealDiscarded", "PeekConfirmed", "CardKeyed", "MispayAccepted")
 
 

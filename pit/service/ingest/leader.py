@@ -29,6 +29,8 @@ from pit.service.store import lease
 from pit.service.store.lease import Session, pause
 from pit.stream.ingest_client import IngestClient
 
+__all__ = ["Ingest"]
+
 HEALTH_EVERY_S = 1.0
 HEALTH_TIMEOUT_S = 1.0
 log = logging.getLogger("pit.ingest")

@@ -26,6 +26,8 @@ from pit.service.log.append import append_closed
 from pit.service.store.changes import CHANNEL, alert_change, table_change
 from pit.stream.wire import RecordMessage, json_text
 
+__all__ = ["rebuild"]
+
 THRESHOLD = "SELECT value FROM settings WHERE name = 'payout_threshold'"
 
 

@@ -15,6 +15,8 @@ from pit.stream.wire import RecordMessage
 from pit.tlog.leaf import ZERO_HASH, Leaf
 from pit.tlog.merkle import leaf_hash
 
+__all__ = ["append_closed"]
+
 SEGMENT_AFTER = timedelta(minutes=10)  # records after a journal's last round wait this long for one to close
 
 

@@ -31,6 +31,8 @@ from pit.tlog.note import Note, Signature
 from pit.tlog.policy import Policy, PolicyWitness
 from pit.tlog.witness.request import AddCheckpoint
 
+__all__ = ["DEFAULT_INTERVAL_S", "LogKeeper", "LogSettings"]
+
 DEFAULT_INTERVAL_S = 60.0
 IDLE_SIGN_S = 600.0  # a checkpoint every 10 minutes when the log does not grow
 TICK_S = 0.25
@@ -80,7 +82,7 @@ class _Keeping:
     def __init__(self, keeper: LogKeeper, session: Session, conn: psycopg.AsyncConnection[Any]) -> None:
         self.keeper = keeper
         self.settings = keeper.settings
-        self.session = session
+        self.lock = session
         self.conn = conn
         self.tree = LeafTree()
         self.newest: _Signed | None = None
@@ -93,7 +95,7 @@ class _Keeping:
         while not stop.is_set():
             now = time.monotonic()
             if now >= chores_at:
-                async with self.session.transaction() as c:
+                async with self.lock.transaction() as c:
                     await append_segments(c)
                 await self._alert_unpublished()
                 chores_at = now + CHORES_S
@@ -122,7 +124,7 @@ class _Keeping:
             return None
         await self.tree.grow(self.conn, size)
         if last is not None and (size < last.size or self.tree.root(last.size) != last.root):
-            await raise_log_alert(self.session, f"log-fork:{last.size}:{size}", "log",
+            await raise_log_alert(self.lock, f"log-fork:{last.size}:{size}", "log",
                                   f"the log's leaves no longer rebuild checkpoint {last.size}: not signing")
             return None
         checkpoint = Checkpoint(self.settings.key.name, size, self.tree.root(size))
@@ -150,7 +152,7 @@ class _Keeping:
             try:
                 known = await self._cosign(witness, signed, known)
             except Refused as refused:
-                await raise_log_alert(self.session, f"log-witness:{witness.name}:{signed.checkpoint.size}:{refused.status}",
+                await raise_log_alert(self.lock, f"log-witness:{witness.name}:{signed.checkpoint.size}:{refused.status}",
                                       "log", f"witness {witness.name} refused checkpoint {signed.checkpoint.size}: "
                                       f"{refused.status} {refused.body.strip()[:300]}")
             if witness.name not in signed.cosigned:
@@ -192,5 +194,5 @@ class _Keeping:
 
     async def _alert_unpublished(self) -> None:
         for cause, table_id, journal, round_id, text in await unpublished_rounds(self.conn):
-            await raise_log_alert(self.session, cause, table_id, text, journal, round_id)
+            await raise_log_alert(self.lock, cause, table_id, text, journal, round_id)
 

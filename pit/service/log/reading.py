@@ -6,24 +6,29 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
+from dealer_assist.errors import Failure
+from dealer_assist.journal.journal_file import GENESIS, RecordKind
 from pit.service.log.tree import LeafTree
-from pit.tlog.errors import Malformed
+from pit.tlog.errors import Malformed, TlogCode
 from pit.tlog.merkle import inclusion_proof
 from pit.tlog.proof_text import TlogProof
+from pit.tlog.round_settle import replay_context
 from pit.tlog.tiles import TILE_WIDTH, Tile, encode_bundle, tile_data, tile_for
+
+__all__ = ["LogReader", "NoLog"]
 
 PROOF_FORMAT = "round-proof-v1"
 
 
-class NoLog(Exception):
+class NoLog(Failure):
     """What the log cannot give (yet): 404 for what it does not hold, 409 for what it has not published."""
 
     def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+        super().__init__(TlogCode.NOT_PUBLISHED if status == 409 else TlogCode.NOT_IN_LOG, message, 1)
         self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -80,9 +85,13 @@ class LogReader:
             if row is None:
                 raise NoLog(404, f"journal {journal}: no leaf for round {round_id} (not closed, or not stored)")
             index, leaf, table_id, first, last = int(row[0]), bytes(row[1]), row[2], int(row[3]), int(row[4])
-            records = conn.execute("SELECT seq, wall, mono_ns, round_id, kind, body, hash FROM records"
-                                   " WHERE journal = %s AND seq >= %s AND seq <= %s ORDER BY seq",
-                                   (journal, first, last)).fetchall()
+            records = _records(conn, journal, first, last)
+            opened = conn.execute("SELECT coalesce(max(seq), 2) FROM records WHERE journal = %s AND seq < %s"
+                                  " AND kind = %s", (journal, first, RecordKind.CLOSE.value)).fetchone()[0]
+            opening = _records(conn, journal, min(int(opened), first), first - 1)
+            before = conn.execute("SELECT hash FROM records WHERE journal = %s AND seq = %s",
+                                  (journal, min(int(opened), first) - 1)).fetchone()
+            header = _records(conn, journal, 1, 1)
         published = self.published()
         if published.size <= index:
             raise NoLog(409, f"round {round_id} is leaf {index}; the published checkpoint covers {published.size} leaves")
@@ -91,11 +100,18 @@ class LogReader:
             hashes = inclusion_proof(self._tree, index, published.size)
         proof = TlogProof(index, tuple(hashes), published.note)
         return {"format": PROOF_FORMAT, "table_id": table_id, "journal": journal, "round_id": round_id,
-                "records": [{"seq": seq, "wall": wall, "mono_ns": mono, "round_id": rid, "kind": kind, "body": body,
-                             "hash": digest} for seq, wall, mono, rid, kind, body, digest in records],
-                "leaf": leaf.decode(), "index": index, "tlog_proof": proof.render().decode()}
+                "records": records, "leaf": leaf.decode(), "index": index, "tlog_proof": proof.render().decode(),
+                **replay_context(header[0], before[0] if before else GENESIS.hex(), opening)}
 
     def _grow(self, size: int) -> None:
         if size > self._tree.size:
             with self._pool.connection() as conn:
                 self._tree.grow_sync(conn, size)
+
+
+def _records(conn: Connection[Any], journal: str, first: int, last: int) -> list[dict[str, Any]]:
+    """Records `first` to `last` of a journal as shipped (PIT.md §2)."""
+    rows = conn.execute("SELECT seq, wall, mono_ns, round_id, kind, body, hash FROM records"
+                        " WHERE journal = %s AND seq >= %s AND seq <= %s ORDER BY seq", (journal, first, last)).fetchall()
+    return [{"seq": seq, "wall": wall, "mono_ns": mono, "round_id": rid, "kind": kind, "body": body, "hash": digest}
+            for seq, wall, mono, rid, kind, body, digest in rows]

@@ -7,9 +7,10 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
+from dealer_assist.errors import Failure
 from pit.tlog.checkpoint import decimal
 from pit.tlog.cosignature import CosignatureVerifier
-from pit.tlog.errors import Malformed
+from pit.tlog.errors import Malformed, TlogCode
 from pit.tlog.note import Signature
 from pit.tlog.policy import PolicyWitness
 from pit.tlog.witness.request import AddCheckpoint
@@ -25,11 +26,11 @@ class Reply:
     content_type: str = ""
 
 
-class Refused(Exception):
+class Refused(Failure):
     """A witness's answer that is neither a valid cosignature nor a 409 with its size."""
 
     def __init__(self, status: int, body: str) -> None:
-        super().__init__(f"{status} {body.strip()[:200]}")
+        super().__init__(TlogCode.WITNESS_REFUSED, f"{status} {body.strip()[:200]}", 1)
         self.status = status
         self.body = body
 

@@ -3,6 +3,8 @@ makes it, as "table:<id>" or "alert:<id>" (the table the alert is of), so the da
 service hear of it once it is stored. Ingest and the commands announce; the dashboards listen."""
 from __future__ import annotations
 
+__all__ = ["CHANNEL", "alert_change", "table_change"]
+
 CHANNEL = "pit_changes"
 TABLE = "table"
 ALERT = "alert"

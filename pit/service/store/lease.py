@@ -15,6 +15,8 @@ from typing import Any
 
 import psycopg
 
+__all__ = ["Session", "pause"]
+
 INGEST_LOCK = 0x5049_5401  # "PIT\1": the advisory lock of ingesting
 TRY_EVERY_S = 1.0
 # libpq's keepalives (the pit's end) and the server's (its end, set for this session only), so that a

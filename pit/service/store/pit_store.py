@@ -37,6 +37,8 @@ from pit.service.store.pit_records import PitRecords
 from pit.stream.broker import Identity
 from pit.stream.wire import check_table_id
 
+__all__ = ["DB_ENV", "PitStore", "units"]
+
 LARGEST_PAYOUTS = 10
 _DUMMY_SALT, _DUMMY_HASH = passwords.hash_password("a name nobody has")  # an unknown name costs the same
 

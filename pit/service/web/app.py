@@ -45,7 +45,8 @@ def create_app(data: PitData, settings: WebSettings | None = None,
     """`health`, when given, answers GET /api/health without a login (PIT.md §8: for a load balancer
     or a monitor); `log`, the room's public log under /log/ and its proofs (PIT.md §9)."""
     settings = settings or WebSettings()
-    ctx = Context(data, Sessions(settings.session_hours * 3600), templates(HERE / "templates"), settings)
+    ctx = Context(data, Sessions(settings.session_hours * 3600), templates(HERE / "templates"), settings,
+                  proofs=log is not None)
 
     def guarded(handler: Handler, page: bool, allowed: Allowed = ANYONE) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:

@@ -21,3 +21,4 @@ class Context:
     sessions: Sessions
     templates: Jinja2Templates
     settings: WebSettings
+    proofs: bool = False  # the room keeps a public log: each closed round's proof file is offered

@@ -122,7 +122,7 @@ def table(request: Request, who: Caller, ctx: Context) -> Response:
                                  0, 2**62)
     recalled = ctx.data.round(table_id, chosen, room) if chosen else None
     return _render(ctx, request, who, "table.html", **values, rounds=rounds, chosen=chosen, recalled=recalled,
-                   story=story(recalled) if recalled else None, quote=quote)
+                   story=story(recalled) if recalled else None, quote=quote, proofs=ctx.proofs)
 
 
 def table_live(request: Request, who: Caller, ctx: Context) -> Response:

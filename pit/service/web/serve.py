@@ -15,6 +15,8 @@ from pit.service.log.reading import LogReader
 from pit.service.web.app import create_app
 from pit.service.web.context import WebSettings
 
+__all__ = ["web_config"]
+
 STOP_S = 2  # open event streams never end by themselves: at a stop, they are cut after this
 
 

@@ -10,6 +10,8 @@ from pit.tlog.errors import Malformed
 from pit.tlog.keys import b64decode
 from pit.tlog.merkle import HASH_SIZE
 
+__all__ = ["AddCheckpoint"]
+
 MAX_PROOF = 63
 MAX_BODY = 1 << 20
 

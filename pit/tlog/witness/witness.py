@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pit.tlog.checkpoint import Checkpoint, open_checkpoint
 from pit.tlog.cosignature import cosign
 from pit.tlog.errors import Inconsistent, Malformed, Unverified
-from pit.tlog.keys import SignerKey, SignatureType, VerifierKey
+from pit.tlog.keys import SignatureType, SignerKey, VerifierKey
 from pit.tlog.merkle import EMPTY_ROOT, verify_consistency
 from pit.tlog.note import Note, NoteVerifier
 from pit.tlog.witness.request import AddCheckpoint

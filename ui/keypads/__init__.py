@@ -1,0 +1,1 @@
+"""The chip keypads: wagers, the bank and a double for less, each chip value in one place in all of them."""
