@@ -34,7 +34,7 @@ from pit.service.log.keeper import DEFAULT_INTERVAL_S, LogKeeper, LogSettings
 from pit.service.log.reading import LogReader
 from pit.tlog.serve_log import log_key_and_policy
 from pit.service.store.pit_store import DB_ENV, PitStore, units
-from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, nats_config
+from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, leaf_creds_file, nats_config, read_leaf_creds
 from pit.stream.wire import WireError
 
 STOP_S = 4.5  # SIGTERM stops a pit serve within 5 s (PIT.md §8)
@@ -63,12 +63,16 @@ def _parser() -> JsonArgumentParser:
     config.add_argument("--node", type=int, metavar="N", help="this node's number, from 1, in --routes")
     config.add_argument("--routes", metavar="URL,...", help="every node's cluster URL in node order, this one's included")
     config.add_argument("--leaf-remote", metavar="URL,...", help="a room's node: the head office's leaf URLs"
-                        " (nats-leaf://ROOM:PASSWORD@HOST:PORT)")
+                        " (nats-leaf://HOST:PORT), with --room and --leaf-creds")
     config.add_argument("--room", metavar="NAME", help="with --leaf-remote: the room's name, its JetStream domain")
-    config.add_argument("--head-office", action="store_true", help="a head office's node (with --rooms, --leaf-port)")
+    config.add_argument("--leaf-creds", type=Path, metavar="FILE", help="with --leaf-remote: the room's leaf"
+                        " credentials, as `nats-config --head-office` wrote them")
+    config.add_argument("--head-office", action="store_true", help="a head office's node (with --rooms, --leaf-listen)")
     config.add_argument("--rooms", metavar="NAME,...", help="the rooms whose streams the head office sources")
-    config.add_argument("--leaf-port", type=int, default=7422, help="where a head office takes the rooms' leaf links")
-    config.add_argument("--leaf-advertise", metavar="HOST:PORT", help="the address rooms reach that port by, if not its own")
+    config.add_argument("--leaf-listen", metavar="HOST:PORT", help="where a head office takes the rooms' leaf links;"
+                        " the only address it tells them")
+    config.add_argument("--leaf-creds-dir", type=Path, default=Path("."), metavar="DIR",
+                        help="where --head-office writes each room's leaf credentials, ROOM.leaf-creds (default .)")
     user = commands.add_parser("user", help="`user add NAME --role ROLE`: a pit user with a password; "
                                "`user password NAME`: a new password for a user, the old one no longer opens")
     user.add_argument("action", choices=["add", "password"])
@@ -187,6 +191,8 @@ def _change(store: PitStore, args: Any) -> int:
         print(store.add_table(args.table_id).creds_file(), end="")
     elif args.command == "nats-config":
         cluster, leaf, head_office = _topology(store, args)
+        if head_office is not None:
+            _write_leaf_creds(args.leaf_creds_dir, head_office.rooms)
         print(nats_config(args.port, args.store, store.pit_identity().public_key, store.table_keys(), args.host,
                           cluster, leaf, head_office), end="")
     elif args.command == "user" and args.action == "password":
@@ -211,18 +217,46 @@ def _topology(store: PitStore, args: Any) -> tuple[ClusterNode | None, LeafOfHea
     to source their streams)."""
     if (args.cluster is None) != (args.routes is None) or (args.cluster is None) != (args.node is None):
         raise CommandError(CommandCode.BAD_ARGUMENTS, "--cluster, --node and --routes go together")
-    if (args.leaf_remote is None) != (args.room is None):
-        raise CommandError(CommandCode.BAD_ARGUMENTS, "--leaf-remote and --room go together")
-    if args.head_office != (args.rooms is not None):
-        raise CommandError(CommandCode.BAD_ARGUMENTS, "--head-office and --rooms go together")
+    if not (args.leaf_remote is None) == (args.room is None) == (args.leaf_creds is None):
+        raise CommandError(CommandCode.BAD_ARGUMENTS, "--leaf-remote, --room and --leaf-creds go together")
+    if not args.head_office == (args.rooms is not None) == (args.leaf_listen is not None):
+        raise CommandError(CommandCode.BAD_ARGUMENTS, "--head-office, --rooms and --leaf-listen go together")
     cluster = ClusterNode(args.cluster, args.node, _urls(args.routes)) if args.cluster is not None else None
-    leaf = LeafOfHeadOffice(args.room, _urls(args.leaf_remote)) if args.leaf_remote is not None else None
+    leaf = None
+    if args.leaf_remote is not None:
+        leaf = LeafOfHeadOffice(args.room, _urls(args.leaf_remote), _leaf_password(args.leaf_creds, args.room))
     head_office = None
     if args.head_office:
         names = list(_urls(args.rooms))
-        HeadOffice(args.leaf_port, {name: "" for name in names})  # names checked before any is kept
-        head_office = HeadOffice(args.leaf_port, store.set_rooms(names), args.leaf_advertise)
+        HeadOffice(args.leaf_listen, {name: "" for name in names})  # names checked before any is kept
+        head_office = HeadOffice(args.leaf_listen, store.set_rooms(names))
     return cluster, leaf, head_office
+
+
+def _leaf_password(path: Path, room: str) -> str:
+    try:
+        named, password = read_leaf_creds(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CommandError(CommandCode.BAD_ARGUMENTS, f"--leaf-creds {path}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise CommandError(CommandCode.BAD_ARGUMENTS, f"--leaf-creds {path}: {error}") from None
+    if named != room:
+        raise CommandError(CommandCode.BAD_ARGUMENTS, f"--leaf-creds {path} is room {named!r}'s, not --room {room!r}'s")
+    return password
+
+
+def _write_leaf_creds(folder: Path, rooms: dict[str, str]) -> None:
+    """Each room's leaf credentials in a file only its owner reads, named on stderr: never on a command line."""
+    for room, password in sorted(rooms.items()):
+        path = folder / f"{room}.leaf-creds"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(leaf_creds_file(room, password))
+        except OSError as error:
+            raise CommandError(CommandCode.BAD_ARGUMENTS, f"--leaf-creds-dir {folder}: {error.strerror or error}") from None
+        print(json.dumps({"room": room, "leaf_creds": str(path)}), file=sys.stderr)
 
 
 def _urls(listed: str) -> tuple[str, ...]:

@@ -8,12 +8,13 @@ credentials can never write, or read, another table's subjects (PIT.md §6).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import nacl.signing
 import nkeys
@@ -27,7 +28,9 @@ from pit.errors import BadValue
 from pit.stream.wire import (STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message,
                              records_subject, resend_subject, seq_of_msg_id)
 
-__all__ = ["ClusterNode", "HeadOffice", "Identity", "LeafOfHeadOffice", "ensure_stream", "held_seqs", "inbox_prefix", "last_shipped", "nats_config", "read_creds"]
+__all__ = ["ClusterNode", "HeadOffice", "Identity", "LeafOfHeadOffice", "ensure_stream", "held_seqs", "inbox_prefix",
+           "last_shipped", "leaf_creds_file", "nats_config", "read_creds", "read_leaf_creds", "room_of_source",
+           "room_reply_prefix", "room_stream_info", "seq_of_source"]
 
 DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
 MAX_REPLICAS = 3
@@ -35,12 +38,15 @@ CONSUMER_LAPSE_S = 30.0  # a table's consumer reading what the stream holds of i
 # JetStream's answers to replicas it cannot place: no suitable peers, insufficient resources, not clustered
 PLACEMENT_REFUSED = (10005, 10023, 10074)
 ROOM_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # also a JetStream domain and a subject token
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+ROOM_SUBJECTS = ["da.>"]  # the records, status and resend requests of a room's tables: never over a leaf link
 
 
 def stream_config(replicas: int = 1, rooms: Sequence[str] = ()) -> StreamConfig:
     """The records stream; a head office's (`rooms`) has no subjects of its own and sources each room's
     stream through the JetStream domain of the room's leaf connection, named by the room."""
-    sources = [StreamSource(name=STREAM, external=ExternalStream(api=f"$JS.{room}.API")) for room in rooms]
+    sources = [StreamSource(name=STREAM, external=ExternalStream(api=f"$JS.{room}.API", deliver=deliver_prefix(room)))
+               for room in rooms]
     return StreamConfig(name=STREAM, subjects=[] if rooms else [STREAM_SUBJECTS], sources=sources or None,
                         storage=StorageType.FILE, retention=RetentionPolicy.LIMITS, discard=DiscardPolicy.OLD,
                         allow_direct=True, duplicate_window=DUPLICATE_WINDOW_S, num_replicas=replicas)
@@ -179,32 +185,100 @@ class ClusterNode:
 @dataclass(frozen=True, slots=True)
 class LeafOfHeadOffice:
     """A room's node joined to its head office as a NATS leaf node; the room's JetStream domain is its
-    name, through which the head office's stream sources the room's."""
+    name, through which the head office's stream sources the room's. The link carries no `da.` subject
+    either way: a room's records and status stay in the room, whatever the head office sends."""
 
     room: str
-    remotes: tuple[str, ...]  # the head office's leaf URLs, nats-leaf://ROOM:PASSWORD@HOST:PORT
+    remotes: tuple[str, ...]  # the head office's leaf URLs, nats-leaf://HOST:PORT (no password)
+    password: str  # the room's leaf password, from the file `nats-config --head-office` wrote
 
     def __post_init__(self) -> None:
         _check_name("--room", self.room)
         for url in self.remotes:
             _port_of("--leaf-remote", url)
+            if urlsplit(url).username or urlsplit(url).password:
+                raise BadValue(f"--leaf-remote {url!r}: give the room's password in --leaf-creds FILE, not the URL")
+
+    def urls(self) -> list[str]:
+        auth = f"{quote(self.room, safe='')}:{quote(self.password, safe='')}@"
+        return [url.replace("://", f"://{auth}", 1) for url in self.remotes]
 
 
 @dataclass(frozen=True, slots=True)
 class HeadOffice:
-    """A head office's node: it takes each room's leaf connection on `leaf_port`, each room known by
-    its name and password. It tells a room to come back to `advertise` when the room reaches it by
-    another address than its own (a NAT, a relay)."""
+    """A head office's node: it takes each room's leaf connection on `leaf_listen` only, and tells
+    the rooms no other address; each room's leaf user may only answer the sourcing of its stream and
+    the head office's question of how far that stream goes."""
 
-    leaf_port: int
+    leaf_listen: str  # HOST:PORT
     rooms: dict[str, str]  # room -> its leaf connection's password
-    advertise: str | None = None  # HOST:PORT the rooms reach the leaf port by, when not the node's own (NAT)
 
     def __post_init__(self) -> None:
         if not self.rooms:
             raise BadValue("--rooms: name the rooms of the head office, NAME,NAME,...")
         for room in self.rooms:
             _check_name("--rooms", room)
+        _port_of("--leaf-listen", f"nats-leaf://{self.leaf_listen}")
+
+
+def deliver_prefix(room: str) -> str:
+    """Where a room's stream delivers what the head office sources: a room's own subjects, so no room
+    can deliver into another's source."""
+    return f"ho.{room}"
+
+
+def room_leaf_permissions(room: str) -> dict[str, Any]:
+    """A room's leaf user at the head office (publish: what the room may send in; subscribe: what the
+    head office sends it). Only the sourcing of the room's stream: the room's JetStream API under its
+    domain and its answers, the consumer's deliveries under the room's prefix and its flow control; no
+    `da.` subject."""
+    return {"publish": {"allow": [f"{deliver_prefix(room)}.>", "$JSC.R.>"]},
+            "subscribe": {"allow": [f"$JS.{room}.API.>", "$JS.FC.>"]}}
+
+
+def source_name(room: str) -> str:
+    """How the head office's stream names what it sourced from `room` (the first word of a message's
+    `Nats-Stream-Source` header): the stream's name and a hash of the room's API prefix, as nats-server
+    makes it (sha256, each of the first 8 bytes a base-62 digit)."""
+    digest = hashlib.sha256(f"$JS.{room}.API".encode()).digest()
+    return f"{STREAM}:{''.join(BASE62[byte % 62] for byte in digest[:8])}"
+
+
+def room_of_source(header: str, rooms: Sequence[str]) -> str | None:
+    """The room a sourced message came from, by its `Nats-Stream-Source` header; None when none of `rooms`."""
+    first = header.split(" ", 1)[0]
+    return next((room for room in rooms if source_name(room) == first), None)
+
+
+def seq_of_source(header: str) -> int:
+    """The message's seq in the room's stream, the second word of its `Nats-Stream-Source` header (0 if none)."""
+    words = header.split(" ")
+    return int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+
+
+def room_stream_info(room: str) -> str:
+    """Where the head office asks a room's stream how far it goes, through the room's JetStream domain."""
+    return f"$JS.{room}.API.STREAM.INFO.{STREAM}"
+
+
+def room_reply_prefix(room: str) -> str:
+    """Where the room's answers to the head office's own questions come: under the room's own prefix,
+    the only subjects its leaf user may publish."""
+    return f"{deliver_prefix(room)}.ask"
+
+
+def leaf_creds_file(room: str, password: str) -> str:
+    """The text of a room's `--leaf-creds` file."""
+    return json.dumps({"room": room, "leaf_password": password}) + "\n"
+
+
+def read_leaf_creds(text: str) -> tuple[str, str]:
+    """(room, password) of a `--leaf-creds` file; ValueError when it is not one."""
+    try:
+        creds = json.loads(text)
+        return str(creds["room"]), str(creds["leaf_password"])
+    except (ValueError, KeyError, TypeError):
+        raise ValueError("not a head office leaf credentials file: expected {\"room\", \"leaf_password\"}") from None
 
 
 def _check_name(option: str, name: str) -> None:
@@ -232,6 +306,10 @@ def nats_config(port: int, store_dir: str, pit_public_key: str, tables: dict[str
     JetStream domain), for a head office's node the rooms' leaf connections."""
     users = [user_entry(pit_public_key, None)]
     users += [user_entry(key, table_permissions(table_id)) for table_id, key in sorted(tables.items())]
+    if head_office is not None:  # a room's leaf link is checked against these users, with their permissions
+        users += [json.dumps({"user": room, "password": password, "permissions": room_leaf_permissions(room),
+                              "allowed_connection_types": ["LEAFNODE"]})
+                  for room, password in sorted(head_office.rooms.items())]
     body = ",\n    ".join(users)
     lines = ["# nats-server configuration for the dealer-assist card room"]
     if cluster is not None:
@@ -244,13 +322,10 @@ def nats_config(port: int, store_dir: str, pit_public_key: str, tables: dict[str
         lines.append(f"cluster {{\n  name: {json.dumps(cluster.name)}\n  listen: {json.dumps(listen)}\n"
                      f"  routes: {json.dumps(list(cluster.routes))}\n}}")
     if leaf is not None:
-        lines.append(f"leafnodes {{\n  remotes: [ {{ urls: {json.dumps(list(leaf.remotes))} }} ]\n}}")
+        lines.append(f"leafnodes {{\n  remotes: [ {{ urls: {json.dumps(leaf.urls())},\n"
+                     f"    deny_exports: {json.dumps(ROOM_SUBJECTS)}, deny_imports: {json.dumps(ROOM_SUBJECTS)} }} ]\n}}")
     if head_office is not None:
-        rooms = ",\n      ".join(json.dumps({"user": room, "password": password})
-                                  for room, password in sorted(head_office.rooms.items()))
-        # a room's leaf connection comes back to the address the node tells it (its own, or `advertise`)
-        advertise = f"  advertise: {json.dumps(head_office.advertise)}\n" if head_office.advertise else ""
-        lines.append(f"leafnodes {{\n  listen: {json.dumps(f'{host}:{head_office.leaf_port}')}\n{advertise}"
-                     f"  authorization {{\n    users: [\n      {rooms}\n    ]\n  }}\n}}")
+        listen = json.dumps(head_office.leaf_listen)
+        lines.append(f"leafnodes {{\n  listen: {listen}\n  advertise: {listen}\n}}")
     lines.append(f"authorization {{\n  users: [\n    {body}\n  ]\n}}")
     return "\n".join(lines) + "\n"

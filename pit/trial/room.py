@@ -1,4 +1,5 @@
-"""`dealer-assist room [--ha] [--tables N] [--http HOST:PORT] [--data DIR]`: a whole card room on one machine.
+"""`dealer-assist room [--ha | --head-office --rooms N] [--tables N] [--http HOST:PORT] [--data DIR]`: a whole card
+room on one machine (with --head-office, a head office and N rooms: `head_office`).
 
 A private PostgreSQL cluster and nats-server in a data folder, the pit service, and N emulated
 tables (`dealer-assist bench` on wire-emulated devices, real journals) dealing at a human pace and
@@ -22,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 import platformdirs
 
@@ -88,6 +89,7 @@ class Room:
     pace: float = PACE_S
     ha: bool = False  # three broker nodes, a store's primary and standby, two pit services
     say: Callable[[str], None] = print
+    broker_args: tuple[str, ...] = ()  # more of `pit nats-config`: a head office's, or a room's leaf link to one
     stores: list[PostgresCluster] = field(default_factory=list)
     brokers: list[NatsServer] = field(default_factory=list)
     children: dict[str, Child] = field(default_factory=dict)
@@ -152,7 +154,7 @@ class Room:
             place = ["--cluster", "room", "--node", str(node), "--routes", routes] if self.ha else []
             config = _run("pit nats-config", "pit", "nats-config", "--port", str(port), "--store",
                           str(self.folder / (f"jetstream-{node}" if self.ha else "jetstream")), "--host", "127.0.0.1",
-                          *place, env=self._env)
+                          *place, *self.broker_args, env=self._env)
             self.brokers.append(NatsServer(self.folder / (f"nats-{node}" if self.ha else "nats"), port, config))
         for broker in self.brokers:
             broker.start()
@@ -170,6 +172,20 @@ class Room:
                         str(journal), "--table-id", table_id, "--links", "pty", "--pace", str(self.pace),
                         "--pit", self.broker_urls, "--pit-creds", str(self._creds(table_id)))
         return login
+
+    def up(self) -> None:
+        """Start the room, and print its dashboards, first login and `PART PID` lines."""
+        name, password = self.start()
+        self.say(json.dumps({"dashboard": self.url, "dashboards": self.dashboards,
+                             "login": {"name": name, "password": password}, "tables": table_ids(self.tables),
+                             "data": str(self.folder), "store": self.dsn, "broker": self.broker_urls,
+                             "log_policy": str(self.log.policy_file)}))
+        for part, pid in self.parts():
+            self.say(f"{part} {pid}")
+        self.say(f"The card room is up: {count(self.tables, 'table')} dealing.\n  dashboard:   {'  '.join(self.dashboards)}\n"
+                 f"  first login: {name} / {password}\n  data:        {self.folder}\n"
+                 f"  log policy:  {self.log.policy_file}\n{self.failure_hint()}\n"
+                 "Ctrl-C stops everything.")
 
     def parts(self) -> list[tuple[str, int | None]]:
         """Each part and its process id, as `PART PID` lines show them."""
@@ -348,12 +364,34 @@ def _room(argv: list[str]) -> int:
     parser.add_argument("--pace", type=float, default=PACE_S, metavar="SECONDS", help="seconds between a table's moves")
     parser.add_argument("--ha", action="store_true", help="three broker nodes, a store's primary and standby, two pit"
                         " services: a room that survives any one of them (PIT.md §8)")
+    parser.add_argument("--head-office", action="store_true", help="a head office and --rooms rooms of --tables"
+                        " tables each, the rooms' brokers its leaf nodes (PIT.md §8)")
+    parser.add_argument("--rooms", type=int, default=2, help="with --head-office: how many rooms (default 2)")
     args = parser.parse_args(argv)
     parse_address(args.http)
     if not 1 <= args.tables <= 99:
         parser.error(f"--tables {args.tables}: from 1 to 99")
-    room = Room((args.data or default_folder()).absolute(), args.tables, args.http, args.pace, args.ha,
-                lambda line: print(line, flush=True))
+    if args.head_office and (args.ha or not 1 <= args.rooms <= 9):
+        parser.error("--head-office: with --rooms from 1 to 9, and without --ha")
+    folder = (args.data or default_folder()).absolute()
+    if args.head_office:
+        from pit.trial.head_office import HeadOfficeTrial  # it builds on Room: imported here, not in a cycle
+        return _run_until_stopped(HeadOfficeTrial(folder, args.rooms, args.tables, args.http, args.pace,
+                                                  lambda line: print(line, flush=True)))
+    return _run_until_stopped(Room(folder, args.tables, args.http, args.pace, args.ha, lambda line: print(line, flush=True)))
+
+
+class Trial(Protocol):
+    """What `room` runs until Ctrl-C: a room, or a head office and its rooms."""
+
+    def up(self) -> None: ...  # start every part, and say how to reach it
+
+    def supervise(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+def _run_until_stopped(trial: Trial) -> int:
     stopping = False
 
     def interrupted(signum: int, frame: object) -> None:
@@ -365,19 +403,9 @@ def _room(argv: list[str]) -> int:
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, interrupted)
     try:
-        name, password = room.start()
-        print(json.dumps({"dashboard": room.url, "dashboards": room.dashboards,
-                          "login": {"name": name, "password": password}, "tables": table_ids(args.tables),
-                          "data": str(room.folder), "store": room.dsn, "broker": room.broker_urls,
-                          "log_policy": str(room.log.policy_file)}), flush=True)
-        for part, pid in room.parts():
-            print(f"{part} {pid}", flush=True)
-        print(f"The card room is up: {count(args.tables, 'table')} dealing.\n  dashboard:   {'  '.join(room.dashboards)}\n"
-              f"  first login: {name} / {password}\n  data:        {room.folder}\n"
-              f"  log policy:  {room.log.policy_file}\n{room.failure_hint()}\n"
-              "Ctrl-C stops everything.", flush=True)
+        trial.up()
         while True:
-            room.supervise()
+            trial.supervise()
             time.sleep(1.0)
     except KeyboardInterrupt:
         stopping = True
@@ -388,4 +416,4 @@ def _room(argv: list[str]) -> int:
     finally:
         if stopping:
             print("Stopping the tables, the pit, the broker and the store...", flush=True)
-        room.stop()
+        trial.stop()

@@ -87,12 +87,12 @@ class MemoryPitData:
     def tables(self) -> list[dict[str, Any]]:
         return [self._row(table) for table in self._tables.values()]
 
-    def table_live(self, table_id: str) -> dict[str, Any]:
+    def table_live(self, table_id: str, room: str | None = None) -> dict[str, Any]:
         table = self._table(table_id)
         newest = recall(table.path, last=1)
         return {"table_id": table_id, "status": self._row(table), "round": newest[-1] if newest else None}
 
-    def rounds(self, table_id: str, last: int) -> list[dict[str, Any]]:
+    def rounds(self, table_id: str, last: int, room: str | None = None) -> list[dict[str, Any]]:
         table = self._table(table_id)
         closed = [entry for entry in recall(table.path, last=last + 1) if entry["closed"]][-last:]
         return [{"round_id": entry["round_id"], "journal": table.journal, "opened": entry["started"],
@@ -100,7 +100,7 @@ class MemoryPitData:
                  "fees": entry["ledger"]["fees"] if entry["ledger"] else {"players": 0, "player_dealer": 0}}
                 for entry in reversed(closed)]
 
-    def round(self, table_id: str, round_id: int) -> dict[str, Any]:
+    def round(self, table_id: str, round_id: int, room: str | None = None) -> dict[str, Any]:
         table = self._table(table_id)
         try:
             entry = recall(table.path, round_id=round_id)[0]
@@ -108,7 +108,7 @@ class MemoryPitData:
             raise NotFound(f"table {table_id} has no round {round_id}") from None
         return {"table_id": table_id, "journal": table.journal, **entry}
 
-    def round_file(self, table_id: str, round_id: int) -> dict[str, Any]:
+    def round_file(self, table_id: str, round_id: int, room: str | None = None) -> dict[str, Any]:
         table = self._table(table_id)
         try:
             return export_round(table.path, round_id)
@@ -126,12 +126,14 @@ class MemoryPitData:
     def witnessed_hashes(self, journal: str, since: int = 0) -> list[tuple[int, str]]:
         return [(record.seq, record.hash.hex()) for record in read_records(self._by_journal(journal).path, since)]
 
-    def alerts(self, state: str | None = None, table_id: str | None = None) -> list[dict[str, Any]]:
+    def alerts(self, state: str | None = None, table_id: str | None = None,
+               room: str | None = None) -> list[dict[str, Any]]:
         return [dict(alert) for alert in reversed(self._alerts)
                 if (state is None or (state == "acked") == (alert["acked"] is not None))
                 and (table_id is None or alert["table_id"] == table_id)]
 
-    def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> dict[str, Any]:
+    def shift_report(self, table_id: str | None, start: datetime, end: datetime,
+                     room: str | None = None) -> dict[str, Any]:
         tables = [self._table(table_id)] if table_id else list(self._tables.values())
         report: dict[str, Any] = {"rounds": 0, "fees": {"players": 0.0, "player_dealer": 0.0}, "player_dealer_net": 0.0,
                                   "largest_payouts": [], "corrections": []}

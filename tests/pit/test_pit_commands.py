@@ -35,7 +35,8 @@ def test_init_migrates_once_and_keeps_one_pit_identity(postgres: PostgresCluster
     assert first.returncode == again.returncode == 0, first.stderr
     assert json.loads(first.stdout)["migrations"] == ["001_store", "002_many_machines", "003_dealers",
                                                       "004_records_lighter", "005_records_unkeyed",
-                                                      "006_rounds_counted", "007_gaps", "008_public_log"]
+                                                      "006_rounds_counted", "007_gaps", "008_public_log",
+                                                      "009_head_office_rooms"]
     assert json.loads(again.stdout) == {"migrations": [], "pit_key": json.loads(first.stdout)["pit_key"]}
 
 
@@ -105,21 +106,35 @@ def test_nats_config_places_a_node_in_a_cluster_a_room_under_a_head_office_and_a
     assert node.returncode == 0, node.stderr
     assert 'server_name: "room-2"' in node.stdout and 'listen: "0.0.0.0:6223"' in node.stdout
     assert json.dumps(routes.split(",")) in node.stdout
-    office = _pit(*common, "--head-office", "--rooms", "east,west", "--leaf-port", "7422")
+    leaf = ("--leaf-listen", "10.0.0.5:7422", "--leaf-creds-dir", str(tmp_path))
+    office = _pit(*common, "--head-office", "--rooms", "east,west", *leaf)
     assert office.returncode == 0, office.stderr
     store = PitStore.open(dsn)
     try:
         passwords = dict(store._all("SELECT name, leaf_password FROM rooms"))
     finally:
         store.close()
+    creds = {room: tmp_path / f"{room}.leaf-creds" for room in ("east", "west")}
     assert set(passwords) == {"east", "west"} and all(f'"password": "{p}"' in office.stdout for p in passwords.values())
-    again = _pit(*common, "--head-office", "--rooms", "east", "--leaf-port", "7422")
+    assert all(json.loads(creds[room].read_text())["leaf_password"] == p for room, p in passwords.items())
+    assert all(creds[room].stat().st_mode & 0o777 == 0o600 for room in creds)  # secrets in files only their owner reads
+    assert not any(p in office.stderr for p in passwords.values()) and str(creds["east"]) in office.stderr
+    assert 'listen: "10.0.0.5:7422"' in office.stdout and 'advertise: "10.0.0.5:7422"' in office.stdout
+    again = _pit(*common, "--head-office", "--rooms", "east", *leaf)
     assert f'"password": "{passwords["east"]}"' in again.stdout and "west" not in again.stdout  # the rooms named now
-    room = _pit(*common, "--room", "east", "--leaf-remote", "nats-leaf://east:pw@hq:7422")
-    assert 'domain: "east"' in room.stdout and '"nats-leaf://east:pw@hq:7422"' in room.stdout
+    room = _pit(*common, "--room", "east", "--leaf-remote", "nats-leaf://hq:7422", "--leaf-creds", str(creds["east"]))
+    assert 'domain: "east"' in room.stdout and f'"nats-leaf://east:{passwords["east"]}@hq:7422"' in room.stdout
+    assert 'deny_exports: ["da.>"]' in room.stdout and 'deny_imports: ["da.>"]' in room.stdout
+    wrong = _pit(*common, "--room", "west", "--leaf-remote", "nats-leaf://hq:7422", "--leaf-creds", str(creds["east"]))
+    assert "room 'east''s, not --room 'west''s" in _error(wrong)["message"]
+    in_url = _pit(*common, "--room", "east", "--leaf-remote", "nats-leaf://east:pw@hq:7422", "--leaf-creds",
+                  str(creds["east"]))
+    assert "not the URL" in _error(in_url)["message"]
     assert "--node 4: --routes names 3 nodes" in _error(_pit(*common, "--cluster", "room", "--node", "4", "--routes", routes))["message"]
     assert _error(_pit(*common, "--cluster", "room"))["message"] == "--cluster, --node and --routes go together"
-    assert "--rooms 'a b'" in _error(_pit(*common, "--head-office", "--rooms", "a b"))["message"]
+    assert "--rooms 'a b'" in _error(_pit(*common, "--head-office", "--rooms", "a b", *leaf))["message"]
+    assert _error(_pit(*common, "--head-office", "--rooms", "east"))["message"] == (
+        "--head-office, --rooms and --leaf-listen go together")
     assert _error(_pit(*common, "--room", "east"))["code"] == "bad_arguments"
 
 

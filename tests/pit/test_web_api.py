@@ -240,7 +240,7 @@ def test_an_unknown_api_path_is_a_json_404(client):
 class RefusingStore(MemoryPitData):
     """The store refuses as PostgreSQL's does: a value it will not take, a user it will not let."""
 
-    def alerts(self, state=None, table_id=None):  # type: ignore[no-untyped-def]
+    def alerts(self, state=None, table_id=None, room=None):  # type: ignore[no-untyped-def]
         raise BadValue(f"state {state!r}: use open or acked")
 
     def acknowledge(self, alert_id, user, note):  # type: ignore[no-untyped-def]

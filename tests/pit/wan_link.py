@@ -1,9 +1,13 @@
 """The wide-area link between a room and its head office, as a TCP relay a test can cut and restore:
-cut, it drops every connection through it and refuses new ones, as a dead line does."""
+cut, it drops every connection through it and refuses new ones, as a dead line does. The far end is
+seen only as the line's own address, as across a real link: the address a nats-server tells in its
+INFO (a head office's advertised leaf address, which a leaf node reconnects to) is told as the line's,
+else on one machine a leaf node would come back around a cut line straight to the far end."""
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 
 from pit.trial.local_services import free_port
 
@@ -54,12 +58,18 @@ class WanLink:
             writer.transport.abort()
             return
         self._open |= {writer, far_writer}
-        await asyncio.gather(self._pipe(reader, far_writer), self._pipe(far_reader, writer))
+        await asyncio.gather(self._pipe(reader, far_writer), self._pipe(far_reader, writer, self._as_seen))
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def _as_seen(self, data: bytes) -> bytes:
+        if b"INFO {" not in data:
+            return data
+        return data.replace(f"127.0.0.1:{self.target_port}".encode(), f"127.0.0.1:{self.port}".encode())
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    seen: Callable[[bytes], bytes] = bytes) -> None:
         try:
             while data := await reader.read(65536):
-                writer.write(data)
+                writer.write(seen(data))
                 await writer.drain()
         except (ConnectionError, OSError):
             pass

@@ -148,6 +148,7 @@ class AlertRow(TypedDict):
 
     id: int
     table_id: str
+    room: str | None  # at a head office: the table's room, or the room an alert is about
     kind: str
     round_id: int | None
     seq: int | None
@@ -223,20 +224,21 @@ class PitData(Protocol):
         """GET /api/tables."""
         ...
 
-    def table_live(self, table_id: str) -> dict[str, Any]:
+    # Where rooms meet (a head office) a table is (room, id): `room` names it when two rooms use the id.
+    def table_live(self, table_id: str, room: str | None = None) -> dict[str, Any]:
         """The table's current round as the dealer sees it (hole card hidden until revealed)."""
         ...
 
-    def rounds(self, table_id: str, last: int) -> list[RoundRow]:
+    def rounds(self, table_id: str, last: int, room: str | None = None) -> list[RoundRow]:
         """GET /api/tables/<id>/rounds?last=N, newest first."""
         ...
 
-    def round(self, table_id: str, round_id: int) -> dict[str, Any]:
+    def round(self, table_id: str, round_id: int, room: str | None = None) -> dict[str, Any]:
         """GET /api/tables/<id>/rounds/<round_id>: inputs, operations, device records, corrections,
         and the ledger under "ledger"; plus "steps" for the recall step-through."""
         ...
 
-    def round_file(self, table_id: str, round_id: int) -> dict[str, Any]:
+    def round_file(self, table_id: str, round_id: int, room: str | None = None) -> dict[str, Any]:
         """The round as a round-v1 file."""
         ...
 
@@ -248,11 +250,12 @@ class PitData(Protocol):
         """(seq, hex hash) of every record witnessed after `since`, in order: `journal verify --pit`."""
         ...
 
-    def alerts(self, state: str | None = None, table_id: str | None = None) -> list[AlertRow]:
-        """GET /api/alerts?state=open|acked&table=<id>."""
+    def alerts(self, state: str | None = None, table_id: str | None = None, room: str | None = None) -> list[AlertRow]:
+        """GET /api/alerts?state=open|acked&table=<id>&room=<room>."""
         ...
 
-    def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> ShiftReport:
+    def shift_report(self, table_id: str | None, start: datetime, end: datetime,
+                     room: str | None = None) -> ShiftReport:
         """GET /api/reports/shift: rounds, fees, player_dealer_net, largest_payouts, corrections."""
         ...
 

@@ -32,7 +32,7 @@ from pit.service.ingest.pull import Delivery, Puller
 from pit.service.ingest.witness import Verdict
 from pit.service.ingest.writes import keep_refused, look_up, rolled_back, stored_copies, write_plan, write_records
 from pit.service.store.lease import Session, pause
-from pit.stream.broker import ensure_stream
+from pit.stream.broker import ensure_stream, room_of_source, seq_of_source
 from pit.stream.ingest_client import IngestClient
 from pit.stream.wire import STREAM, RecordMessage, WireError, parse_record_message, records_subject
 
@@ -87,10 +87,10 @@ class RecordsConsumer:
         self.gaps = Gaps(nc, gap_timing)
         self.batch = batch
         self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
+        self.taken: dict[str, int] = {}  # a head office's: room -> the last seq of its stream written here
         self.stored = 0  # records stored since start
         self._known: Known | None = None  # of the journals ingest has judged, as of the last batch planned
         self._generation = 0  # moves on each time `_known` is forgotten
-        self._found_rooms: dict[str, str] = {}  # table id -> its room, at a head office
         self._covered = 0  # the records consumer's deliveries up to this count are stored, or this pit's to store
         self._retry: dict[str, Behind] = {}  # subject -> where records of it still early are in the stream
         self._retry_at = 0.0
@@ -209,6 +209,14 @@ class RecordsConsumer:
             self.stored += outcome.stored
             verdicts = outcome.verdicts
         await self._acknowledge(js, puller, session, messages, verdicts)
+        self._took(messages)
+
+    def _took(self, messages: list[Delivery]) -> None:
+        """At a head office, how far into each room's stream the written messages go (sourced in order)."""
+        for msg in messages if self.rooms else []:
+            room = room_of_source(msg.source, self.rooms)
+            if room is not None:
+                self.taken[room] = max(self.taken.get(room, 0), seq_of_source(msg.source))
 
     def _forget(self) -> None:
         """What ingest knew of the store is no longer so (written otherwise than planned, or lost)."""
@@ -310,23 +318,13 @@ class RecordsConsumer:
                                         for b in wanted}, still)
 
     async def _rooms_of(self, messages: list[Delivery]) -> dict[str, str]:
-        """At a head office, each journal's room: the room whose own stream holds its table's records,
-        asked once per table through the room's JetStream domain."""
+        """At a head office, each journal's room: the room whose stream the message was sourced from, as
+        its Nats-Stream-Source header names it (kept with the journal when its first record is stored)."""
         found: dict[str, str] = {}
-        if not self.rooms:
-            return found
-        for msg in messages:
-            table_id = msg.subject.split(".")[2]
-            if table_id not in self._found_rooms:
-                for room in self.rooms:
-                    try:
-                        await self._nc.jetstream(domain=room, timeout=2.0).get_last_msg(STREAM, msg.subject)
-                    except (NatsError, JetStreamError, asyncio.TimeoutError):  # not there, or the room is away
-                        continue
-                    self._found_rooms[table_id] = room
-                    break
-            if table_id in self._found_rooms:
-                found[catch_up.journal_of_subject(msg.subject)] = self._found_rooms[table_id]
+        for msg in messages if self.rooms else []:
+            room = room_of_source(msg.source, self.rooms)
+            if room is not None:
+                found[catch_up.journal_of_subject(msg.subject)] = room
         return found
 
     async def _store(self, session: Session, messages: list[Delivery], rooms: dict[str, str] | None = None,

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -22,6 +22,7 @@ from nats.js.errors import Error as JetStreamError
 
 from pit.service.ingest.consumer import BATCH, RecordsConsumer, ingest_lag
 from pit.service.ingest.gaps import GapTiming
+from pit.service.ingest.sourcing import RoomBehind, Sourcing, keep, kept, written
 from pit.service.ingest.status import SUBJECTS, StatusListener
 from pit.service.log.keeper import LogKeeper
 from pit.service.store import lease
@@ -48,10 +49,14 @@ class Health:
     broker: bool = False
     store: bool = False
     ingest_lag: int = 0  # messages of DA_RECORDS not yet stored (the last known while the broker is down)
+    rooms: dict[str, RoomBehind] = field(default_factory=dict)  # a head office's: how far behind each room
 
     def as_json(self) -> dict[str, Any]:
-        return {"role": self.role.value, "broker": "up" if self.broker else "down",
-                "store": "up" if self.store else "down", "ingest_lag": self.ingest_lag}
+        told: dict[str, Any] = {"role": self.role.value, "broker": "up" if self.broker else "down",
+                                "store": "up" if self.store else "down", "ingest_lag": self.ingest_lag}
+        if self.rooms:
+            told["rooms"] = {room: behind.as_json() for room, behind in sorted(self.rooms.items())}
+        return told
 
 
 class Ingest:
@@ -69,6 +74,8 @@ class Ingest:
         self.batch = batch
         self.gap_timing = gap_timing  # how often to ask for a gap's records, how long before its alert
         self.status = StatusListener()
+        self.sourcing = Sourcing(self.rooms)
+        self.records: RecordsConsumer | None = None
         self._health = Health()
         self.known = asyncio.Event()  # health has been looked at once: what it says is so, not a default
 
@@ -82,7 +89,7 @@ class Ingest:
         nc = await self._connect(stop)
         if nc is None:
             return
-        records = RecordsConsumer(nc, self.batch, self.rooms, self.gap_timing)
+        records = self.records = RecordsConsumer(nc, self.batch, self.rooms, self.gap_timing)
         watching = asyncio.create_task(self._watch(nc, stop))
         try:
             while not stop.is_set():
@@ -121,6 +128,10 @@ class Ingest:
         lock's session ends (and anything else that stops a part of ingest, loudly)."""
         log.info("this pit service holds the ingest lock: ingesting")
         await self.status.load(session)
+        if self.rooms:
+            async with session.transaction() as conn:
+                for room, seq in (await written(conn)).items():
+                    records.taken[room] = max(records.taken.get(room, 0), seq)
         self._tell(role=Role.INGEST)
         listening = await nc.subscribe(SUBJECTS, cb=self.status.heard)
         tasks = [asyncio.create_task(records.run(session, stop)),
@@ -128,6 +139,8 @@ class Ingest:
                  asyncio.create_task(self.status.clock(session, stop)),
                  asyncio.create_task(self._keep(session, stop)),
                  *([asyncio.create_task(self.log.run(session, stop))] if self.log is not None else [])]
+        if self.rooms:
+            tasks.append(asyncio.create_task(self._keep_rooms(session, stop)))
         stopping = asyncio.create_task(stop.wait())
         try:
             await asyncio.wait([stopping, *tasks], return_when=asyncio.FIRST_COMPLETED)
@@ -148,26 +161,38 @@ class Ingest:
             async with session.lock:
                 await session.conn.execute("SELECT 1")
 
+    async def _keep_rooms(self, session: Session, stop: asyncio.Event) -> None:
+        """At a head office, each room's sourcing into the store (the floor's tiles, the alert), each second."""
+        while not stop.is_set():
+            if self._health.rooms:
+                async with session.transaction() as conn:
+                    await keep(conn, self._health.rooms, self.records.taken if self.records else {})
+            await pause(stop, HEALTH_EVERY_S)
+
     async def _watch(self, nc: Client, stop: asyncio.Event) -> None:
         """Once a second, whatever the role: is the broker up, the store up, and how far behind is ingest."""
         js = nc.jetstream(timeout=HEALTH_TIMEOUT_S)
         probe: psycopg.AsyncConnection[Any] | None = None
         while not stop.is_set():
-            lag = self._health.ingest_lag
+            lag, rooms = self._health.ingest_lag, self._health.rooms
             if nc.is_connected:
                 with contextlib.suppress(NatsError, JetStreamError, asyncio.TimeoutError):
                     lag = await ingest_lag(js)
+                if self.rooms and self.records is not None and self._health.role is Role.INGEST:
+                    rooms = await self.sourcing.look(nc, HEALTH_TIMEOUT_S, self.records.taken)
             try:
                 if probe is None or probe.closed:
                     probe = await asyncio.wait_for(lease.connect(self.dsn), HEALTH_TIMEOUT_S * 3)
                 await asyncio.wait_for(probe.execute("SELECT 1"), HEALTH_TIMEOUT_S)
+                if self.rooms and self._health.role is Role.STANDBY:  # as the ingesting pit last kept it
+                    rooms = await asyncio.wait_for(kept(probe), HEALTH_TIMEOUT_S)
                 store = True
             except (psycopg.Error, asyncio.TimeoutError, OSError):
                 store = False
                 if probe is not None:
                     await lease.quietly_close(probe)
                     probe = None
-            self._tell(broker=nc.is_connected, store=store, ingest_lag=lag)
+            self._tell(broker=nc.is_connected, store=store, ingest_lag=lag, rooms=rooms)
             self.known.set()
             await pause(stop, HEALTH_EVERY_S)
         if probe is not None:

@@ -23,6 +23,7 @@ from pit.stream.ingest_client import IngestClient
 
 EXPIRES_S = 5.0  # how long the broker keeps one request open
 STATUS_LINE = b"NATS/1.0 "  # a header block that opens with a status code: the broker's word, not a message
+SOURCE_HEADER = "Nats-Stream-Source"
 
 
 class Delivery(NamedTuple):
@@ -33,10 +34,11 @@ class Delivery(NamedTuple):
     subject: str
     reply: str
     data: bytes
+    source: str = ""  # its Nats-Stream-Source header at a head office: the room's stream it was sourced from
 
     @classmethod
     def of(cls, msg: Msg) -> Delivery:
-        return cls(msg.subject, msg.reply, msg.data)
+        return cls(msg.subject, msg.reply, msg.data, (msg.headers or {}).get(SOURCE_HEADER, ""))
 
     def _place(self, token: int) -> int:
         tokens = self.reply.split(".")
@@ -120,7 +122,7 @@ class Puller:
         if headers is not None and headers.startswith(STATUS_LINE):  # the broker ended this request
             self._requests.pop(subject.decode(), None)
             return
-        self._buffer.append(Delivery(subject.decode(), reply.decode(), data))
+        self._buffer.append(Delivery(subject.decode(), reply.decode(), data, _source(headers)))
         self._arrived.set()
         # a message shows its own subject, not the request's: the broker serves requests in turn
         for reply_to, request in self._requests.items():
@@ -128,3 +130,14 @@ class Puller:
             if request.remaining <= 0:
                 del self._requests[reply_to]
             break
+
+
+def _source(headers: bytes | None) -> str:
+    """The Nats-Stream-Source header of a raw header block ("" without one)."""
+    if headers is None:
+        return ""
+    for line in headers.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == SOURCE_HEADER.lower().encode():
+            return value.strip().decode()
+    return ""

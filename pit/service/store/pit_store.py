@@ -57,6 +57,12 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
+# a row of a room's journals (any room's when the room is null: a room's own pit, or no room named)
+IN_ROOM = "(%s::text IS NULL OR journal IN (SELECT j.journal FROM journals j WHERE j.room = %s))"
+# an alert's room at a head office: a room's own (room_behind), else its journal's
+A_ROOM = "coalesce(a.room, (SELECT j.room FROM journals j WHERE j.journal = a.journal))"
+
+
 class PitStore:
     """`PitData` on PostgreSQL. `set_up` migrates the store first (`pit init`, `pit serve`'s start);
     `open`, for everything else, takes it as it is and refuses one this release has not set up."""
@@ -104,32 +110,49 @@ class PitStore:
     def tables(self) -> list[TableTile]:
         return [tile for tile, _ in self._tables(None)]
 
-    def _tables(self, table_id: str | None) -> list[tuple[TableTile, str | None]]:
+    def _tables(self, table_id: str | None, room: str | None = None) -> list[tuple[TableTile, str | None]]:
         rows = self._all(
-            "WITH ids AS (SELECT table_id FROM table_identities UNION SELECT table_id FROM journals"
-            "             UNION SELECT table_id FROM table_status),"
-            " latest AS (SELECT DISTINCT ON (table_id) table_id, journal, profile_id, room FROM journals"
-            "            ORDER BY table_id, first_seen DESC)"
+            "WITH ids AS (SELECT table_id, NULL::text AS room FROM table_identities"
+            "             UNION SELECT table_id, room FROM journals UNION SELECT table_id, NULL FROM table_status),"
+            " latest AS (SELECT DISTINCT ON (table_id, room) table_id, journal, profile_id, room FROM journals"
+            "            ORDER BY table_id, room, first_seen DESC),"
+            " mine AS (SELECT ids.table_id, ids.room, j.journal FROM ids JOIN journals j"
+            "          ON j.table_id = ids.table_id AND j.room IS NOT DISTINCT FROM ids.room)"
             " SELECT ids.table_id, latest.journal, latest.profile_id, s.status, s.received,"
             "  extract(epoch FROM now() - s.received),"
-            "  (SELECT count(*) FROM rounds r WHERE r.table_id = ids.table_id AND r.closed_at > now() - interval '1 hour'),"
+            "  (SELECT count(*) FROM rounds r WHERE r.table_id = ids.table_id AND r.closed_at > now() - interval '1 hour'"
+            "     AND (ids.room IS NULL OR r.journal IN (SELECT m.journal FROM mine m WHERE m.table_id = ids.table_id"
+            "          AND m.room = ids.room))),"
             "  (SELECT count(*) FROM alerts a WHERE a.table_id = ids.table_id"
+            "     AND (ids.room IS NULL OR a.journal IN (SELECT m.journal FROM mine m WHERE m.table_id = ids.table_id"
+            "          AND m.room = ids.room))"
             "     AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.alert_id = a.id)),"
-            "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal), latest.room,"
-            "  (SELECT min(g.missing_from) FROM journal_gaps g WHERE g.journal = coalesce(s.journal, latest.journal))"
-            " FROM ids LEFT JOIN latest USING (table_id) LEFT JOIN table_status s USING (table_id)"
-            " WHERE %s::text IS NULL OR ids.table_id = %s ORDER BY ids.table_id", (table_id, table_id))
+            "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal), ids.room,"
+            "  (SELECT min(g.missing_from) FROM journal_gaps g WHERE g.journal = coalesce(s.journal, latest.journal)),"
+            "  rs.behind_records, rs.behind_s, extract(epoch FROM now() - rs.checked)"
+            " FROM ids LEFT JOIN latest ON latest.table_id = ids.table_id AND latest.room IS NOT DISTINCT FROM ids.room"
+            " LEFT JOIN table_status s ON s.table_id = ids.table_id AND ids.room IS NULL"
+            " LEFT JOIN room_sourcing rs ON rs.room = ids.room"
+            " WHERE (%s::text IS NULL OR ids.table_id = %s) AND (%s::text IS NULL OR ids.room = %s)"
+            " ORDER BY ids.table_id, ids.room", (table_id, table_id, room, room))
         return [self._tile(*row) for row in rows]
 
     @staticmethod
     def _tile(table_id: str, journal: str | None, profile_id: str | None, status: dict[str, Any] | None,
               received: datetime | None, age: Decimal | None, per_hour: int, open_alerts: int,
-              last_round: int | None, room: str | None, missing: int | None) -> tuple[TableTile, str | None]:
+              last_round: int | None, room: str | None, missing: int | None, room_behind: int | None,
+              room_behind_s: float | None, room_checked_age: Decimal | None) -> tuple[TableTile, str | None]:
         """The floor's tile of a table (PIT.md §6, and its room at a head office), and the journal it is
-        dealing on."""
+        dealing on. At a head office the link is its copy of the room's stream: behind, never live,
+        until it has caught up (and the ingesting pit has looked within the last seconds)."""
         status = status or {}
         behind = int(status.get("to_ship", 0))
         silent = age is None or float(age) > SILENT_AFTER_S
+        lagging = behind > 0
+        if room is not None:
+            behind, silent = int(room_behind or 0), False
+            fresh = room_checked_age is not None and float(room_checked_age) < SILENT_AFTER_S
+            lagging = bool(room_behind_s) or not fresh  # records in flight a moment are not behind
         player_dealer = status.get("player_dealer")
         return {
             "table_id": table_id,
@@ -140,23 +163,27 @@ class PitStore:
             "player_dealer": {"seat": player_dealer.get("seat"), "bank": player_dealer.get("bank"),
                               "turn": player_dealer.get("turn")} if player_dealer else None,
             "rounds_per_hour": int(per_hour),
-            "link": "silent" if silent else "behind" if behind > 0 else "live",
+            "link": "silent" if silent else "behind" if lagging else "live",
             "behind": behind,
-            "refused": status.get("refused") is True,
+            "refused": status.get("cannot_store") is not None,
             "missing": int(missing) if missing is not None else None,
             "devices": status.get("devices", {}),
             "open_alerts": int(open_alerts),
             "last_seen": _iso(received),
         }, status.get("journal") or journal
 
-    def _tile_of(self, table_id: str) -> tuple[TableTile, str | None]:
-        found = self._tables(table_id)
+    def _tile_of(self, table_id: str, room: str | None = None) -> tuple[TableTile, str | None]:
+        """A table where rooms meet is (room, id): an id that two rooms use needs its room named."""
+        found = self._tables(table_id, room)
         if not found:
-            raise NotFound(f"no table {table_id!r}")
+            raise NotFound(f"no table {table_id!r}" + (f" in room {room!r}" if room else ""))
+        if len(found) > 1:
+            rooms = ", ".join(str(tile["room"]) for tile, _ in found)
+            raise Conflict(f"table {table_id!r} is in rooms {rooms}: name its room (room=)")
         return found[0]
 
-    def table_live(self, table_id: str) -> dict[str, Any]:
-        tile, journal = self._tile_of(table_id)
+    def table_live(self, table_id: str, room: str | None = None) -> dict[str, Any]:
+        tile, journal = self._tile_of(table_id, room)
         row = self._one("SELECT journal FROM journals WHERE journal = %s", (journal,)) if journal else None
         current = None
         if row is not None:
@@ -164,36 +191,37 @@ class PitStore:
             last = source.last_round_id()
             if last is not None:
                 current = recall(source, round_id=last)[0]
-        return {"table_id": table_id, "status": tile, "round": current}
+        return {"table_id": table_id, "room": tile["room"], "status": tile, "round": current}
 
     # --- rounds ---------------------------------------------------------------------------------
 
-    def rounds(self, table_id: str, last: int) -> list[RoundRow]:
-        self._tile_of(table_id)
+    def rounds(self, table_id: str, last: int, room: str | None = None) -> list[RoundRow]:
+        room = self._tile_of(table_id, room)[0]["room"]
         rows = self._all(
             "SELECT round_id, journal, opened, closed, player_dealer_net, fees_players, fees_player_dealer"
-            " FROM rounds WHERE table_id = %s AND closed IS NOT NULL ORDER BY closed_at DESC, close_seq DESC LIMIT %s",
-            (table_id, max(0, last)))
+            f" FROM rounds WHERE table_id = %s AND {IN_ROOM} AND closed IS NOT NULL"
+            " ORDER BY closed_at DESC, close_seq DESC LIMIT %s", (table_id, room, room, max(0, last)))
         return [{"round_id": round_id, "journal": journal, "opened": opened, "closed": closed,
                  "player_dealer_net": units(net), "fees": {"players": units(players), "player_dealer": units(pd)}}
                 for round_id, journal, opened, closed, net, players, pd in rows]
 
-    def _round_source(self, table_id: str, round_id: int) -> PitRecords:
-        row = self._one("SELECT journal FROM rounds WHERE table_id = %s AND round_id = %s ORDER BY opened DESC LIMIT 1",
-                        (table_id, round_id))
+    def _round_source(self, table_id: str, round_id: int, room: str | None = None) -> PitRecords:
+        room = self._tile_of(table_id, room)[0]["room"]
+        row = self._one(f"SELECT journal FROM rounds WHERE table_id = %s AND {IN_ROOM} AND round_id = %s"
+                        " ORDER BY opened DESC LIMIT 1", (table_id, room, room, round_id))
         if row is None:
             raise NotFound(f"table {table_id!r} has no round {round_id}")
         return PitRecords(self.pool, table_id, row[0])
 
-    def round(self, table_id: str, round_id: int) -> dict[str, Any]:
-        source = self._round_source(table_id, round_id)
+    def round(self, table_id: str, round_id: int, room: str | None = None) -> dict[str, Any]:
+        source = self._round_source(table_id, round_id, room)
         entry = recall(source, round_id=round_id)[0]
         entry["table_id"], entry["journal"] = table_id, source.journal
         entry["steps"] = steps(entry)
         return entry
 
-    def round_file(self, table_id: str, round_id: int) -> dict[str, Any]:
-        source = self._round_source(table_id, round_id)
+    def round_file(self, table_id: str, round_id: int, room: str | None = None) -> dict[str, Any]:
+        source = self._round_source(table_id, round_id, room)
         try:
             exported = export_round(source, round_id)
         except Failure as error:
@@ -221,16 +249,17 @@ class PitStore:
 
     # --- alerts ---------------------------------------------------------------------------------
 
-    def alerts(self, state: str | None = None, table_id: str | None = None) -> list[AlertRow]:
+    def alerts(self, state: str | None = None, table_id: str | None = None, room: str | None = None) -> list[AlertRow]:
         if state not in (None, "open", "acked"):
             raise BadValue(f"state {state!r}: use open or acked")
         rows = self._all(
-            "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at"
+            f"SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at, {A_ROOM}"
             " FROM alerts a LEFT JOIN acknowledgements k ON k.alert_id = a.id"
             " LEFT JOIN alerts_cleared c ON c.alert_id = a.id"
             " WHERE (%s::text IS NULL OR a.table_id = %s)"
+            f" AND (%s::text IS NULL OR {A_ROOM} = %s)"
             " AND (%s::text IS NULL OR (%s = 'open') = (k.alert_id IS NULL)) ORDER BY a.id DESC",
-            (table_id, table_id, state, state))
+            (table_id, table_id, room, room, state, state))
         return [_alert(*row) for row in rows]
 
     def acknowledge(self, alert_id: int, user: User, note: str) -> AlertRow:
@@ -249,7 +278,7 @@ class PitStore:
                     raise Conflict(f"alert {alert_id} is already acknowledged")
                 conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change(row[0])))
             found = conn.execute(
-                "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at"
+                f"SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at, {A_ROOM}"
                 " FROM alerts a JOIN acknowledgements k ON k.alert_id = a.id LEFT JOIN alerts_cleared c"
                 " ON c.alert_id = a.id WHERE a.id = %s", (alert_id,)).fetchone()
         assert found is not None
@@ -257,11 +286,12 @@ class PitStore:
 
     # --- reports --------------------------------------------------------------------------------
 
-    def shift_report(self, table_id: str | None, start: datetime, end: datetime) -> ShiftReport:
+    def shift_report(self, table_id: str | None, start: datetime, end: datetime,
+                     room: str | None = None) -> ShiftReport:
         if table_id is not None:
-            self._tile_of(table_id)
-        where = "closed_at >= %s AND closed_at < %s AND (%s::text IS NULL OR table_id = %s)"
-        args = (start, end, table_id, table_id)
+            room = self._tile_of(table_id, room)[0]["room"]
+        where = f"closed_at >= %s AND closed_at < %s AND (%s::text IS NULL OR table_id = %s) AND {IN_ROOM}"
+        args = (start, end, table_id, table_id, room, room)
         totals = self._one(f"SELECT count(*), sum(fees_players), sum(fees_player_dealer), sum(player_dealer_net)"
                            f" FROM rounds WHERE {where}", args)
         assert totals is not None
@@ -272,7 +302,8 @@ class PitStore:
             f" ORDER BY (line->>'amount')::numeric DESC, closed_at LIMIT {LARGEST_PAYOUTS}", args)
         corrections = self._all(
             "SELECT table_id, round_id, at, type, supervisor, reason FROM corrections"
-            " WHERE at >= %s AND at < %s AND (%s::text IS NULL OR table_id = %s) ORDER BY at, seq, position", args)
+            f" WHERE at >= %s AND at < %s AND (%s::text IS NULL OR table_id = %s) AND {IN_ROOM}"
+            " ORDER BY at, seq, position", args)
         return {
             "rounds": int(totals[0]),
             "fees": {"players": units(totals[1]), "player_dealer": units(totals[2])},
@@ -425,8 +456,9 @@ class PitStore:
 
 
 def _alert(alert_id: int, table_id: str, kind: str, round_id: int | None, seq: int | None, raised: datetime,
-           text: str, by: str | None, at: datetime | None, note: str | None, cleared: datetime | None) -> AlertRow:
-    return {"id": alert_id, "table_id": table_id, "kind": kind, "round_id": round_id, "seq": seq,
+           text: str, by: str | None, at: datetime | None, note: str | None, cleared: datetime | None,
+           room: str | None) -> AlertRow:
+    return {"id": alert_id, "table_id": table_id, "room": room, "kind": kind, "round_id": round_id, "seq": seq,
             "raised": _iso(raised), "text": text,
             "acked": {"by": by, "at": _iso(at), "note": note or ""} if by is not None else None,
             "cleared": _iso(cleared)}

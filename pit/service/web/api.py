@@ -19,16 +19,17 @@ def tables(request: Request, who: Caller, ctx: Context) -> Response:
 
 def rounds(request: Request, who: Caller, ctx: Context) -> Response:
     last = params.whole_number(request.query_params.get("last"), "last", 20, 1, params.MAX_ROUNDS)
-    return JSONResponse(ctx.data.rounds(request.path_params["table_id"], last))
+    return JSONResponse(ctx.data.rounds(request.path_params["table_id"], last, params.room(request)))
 
 
 def round_(request: Request, who: Caller, ctx: Context) -> Response:
-    return JSONResponse(ctx.data.round(request.path_params["table_id"], request.path_params["round_id"]))
+    return JSONResponse(ctx.data.round(request.path_params["table_id"], request.path_params["round_id"],
+                                       params.room(request)))
 
 
 def round_file(request: Request, who: Caller, ctx: Context) -> Response:
     table_id, round_id = request.path_params["table_id"], request.path_params["round_id"]
-    answer = ctx.data.round_file(table_id, round_id)
+    answer = ctx.data.round_file(table_id, round_id, params.room(request))
     headers = {}
     if request.query_params.get("download"):
         headers["content-disposition"] = f'attachment; filename="{table_id}-round-{round_id}.json"'
@@ -47,7 +48,7 @@ def witnessed_hashes(request: Request, who: Caller, ctx: Context) -> Response:
 
 def alerts(request: Request, who: Caller, ctx: Context) -> Response:
     state = params.alert_state(request.query_params.get("state"))
-    return JSONResponse(ctx.data.alerts(state, request.query_params.get("table") or None))
+    return JSONResponse(ctx.data.alerts(state, request.query_params.get("table") or None, params.room(request)))
 
 
 def acknowledge(request: Request, who: Caller, ctx: Context) -> Response:
@@ -59,12 +60,12 @@ def acknowledge(request: Request, who: Caller, ctx: Context) -> Response:
 def shift_report(request: Request, who: Caller, ctx: Context) -> Response:
     query = request.query_params
     start, end = params.shift(query.get("from"), query.get("to"), datetime.now(UTC))
-    table_id = query.get("table") or None
+    table_id, room = query.get("table") or None, params.room(request)
     if params.report_format(query.get("format")) == "json":
-        return JSONResponse(ctx.data.shift_report(table_id, start, end))
-    rooms = {row["table_id"]: row.get("room") for row in ctx.data.tables()}
-    ids = [table_id] if table_id else list(rooms)
-    rows = [summary(each, start, end, ctx.data.shift_report(each, start, end), rooms.get(each)) for each in ids]
+        return JSONResponse(ctx.data.shift_report(table_id, start, end, room))
+    tables = [(row["table_id"], row.get("room")) for row in ctx.data.tables()]
+    ids = [(table_id, room)] if table_id else tables
+    rows = [summary(each, start, end, ctx.data.shift_report(each, start, end, at), at) for each, at in ids]
     return _csv(as_csv(rows, SHIFT_COLUMNS), f"shift-{table_id or 'all'}", start, end)
 
 

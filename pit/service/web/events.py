@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from pit.service.floor.data import Change
+from pit.service.floor.data import Change, TableTile
 from pit.service.web.access import caller
 from pit.service.web.context import Context
 from pit.service.web.errors import not_logged_in
@@ -113,7 +113,9 @@ async def stream(broadcast: Broadcast) -> AsyncIterator[str]:
 
 
 def _events(ctx: Context, changes: list[Change]) -> Events:
-    rows = {row["table_id"]: row for row in ctx.data.tables()}
+    rows: dict[str, list[TableTile]] = {}  # where rooms meet, an id's tile in each room that uses it
+    for row in ctx.data.tables():
+        rows.setdefault(row["table_id"], []).append(row)
     tile = ctx.templates.get_template("_tile.html")
     seen: set[tuple[str, str]] = set()
     events = []
@@ -121,7 +123,10 @@ def _events(ctx: Context, changes: list[Change]) -> Events:
         if (change.kind, change.table_id) in seen:
             continue
         seen.add((change.kind, change.table_id))
-        row = rows.get(change.table_id)
-        events.append({"kind": change.kind, "table_id": change.table_id,
-                       "html": tile.render(t=row) if row is not None else ""})
+        # a room's change (its sourcing behind or caught up) is every tile's of that room: the whole floor
+        for row in rows.get(change.table_id, []) if change.table_id else [r for tiles in rows.values() for r in tiles]:
+            events.append({"kind": change.kind, "table_id": row["table_id"], "room": row["room"],
+                           "html": tile.render(t=row)})
+        if change.table_id and change.table_id not in rows:
+            events.append({"kind": change.kind, "table_id": change.table_id, "html": ""})
     return events

@@ -108,24 +108,25 @@ def floor(request: Request, who: Caller, ctx: Context) -> Response:
                    open_alerts=sum(row["open_alerts"] for row in rows))
 
 
-def _live(ctx: Context, table_id: str) -> dict[str, Any]:
-    live = ctx.data.table_live(table_id)
+def _live(ctx: Context, table_id: str, room: str | None) -> dict[str, Any]:
+    live = ctx.data.table_live(table_id, room)
     return {"t": live["status"], "live": live_round(live["round"])}
 
 
 def table(request: Request, who: Caller, ctx: Context) -> Response:
-    table_id = request.path_params["table_id"]
-    values = _live(ctx, table_id)
-    rounds = ctx.data.rounds(table_id, RECALL_ROUNDS)
+    table_id, room = request.path_params["table_id"], params.room(request)
+    values = _live(ctx, table_id, room)
+    room = values["t"]["room"]  # named now in every link of the page, where rooms meet
+    rounds = ctx.data.rounds(table_id, RECALL_ROUNDS, room)
     chosen = params.whole_number(request.query_params.get("round"), "round", rounds[0]["round_id"] if rounds else 0,
                                  0, 2**62)
-    recalled = ctx.data.round(table_id, chosen) if chosen else None
+    recalled = ctx.data.round(table_id, chosen, room) if chosen else None
     return _render(ctx, request, who, "table.html", **values, rounds=rounds, chosen=chosen, recalled=recalled,
                    story=story(recalled) if recalled else None, quote=quote, proofs=ctx.proofs)
 
 
 def table_live(request: Request, who: Caller, ctx: Context) -> Response:
-    return _render(ctx, request, who, "_live.html", **_live(ctx, request.path_params["table_id"]))
+    return _render(ctx, request, who, "_live.html", **_live(ctx, request.path_params["table_id"], params.room(request)))
 
 
 # --- alerts -------------------------------------------------------------------------------------
@@ -135,11 +136,11 @@ def _alert_values(request: Request, ctx: Context) -> dict[str, Any]:
     state = params.alert_state(query.get("state", "open"))
     table_id = query.get("table") or None
     kind = query.get("kind") or None
-    listed = ctx.data.alerts(state, table_id)
+    listed = ctx.data.alerts(state, table_id, params.room(request))
     kinds = sorted({alert["kind"] for alert in listed} | ({kind} if kind else set()))
     shown = [alert for alert in listed if kind is None or alert["kind"] == kind]
     return {"alerts": shown, "state": state or "all", "table": table_id or "", "kind": kind or "", "kinds": kinds,
-            "query": urlencode({key: value for key, value in query.items() if key in ("state", "table", "kind")})}
+            "query": urlencode({key: value for key, value in query.items() if key in ("state", "table", "room", "kind")})}
 
 
 def alerts(request: Request, who: Caller, ctx: Context) -> Response:
@@ -175,28 +176,34 @@ def _range_values(start: datetime, end: datetime) -> dict[str, Any]:
 
 def reports(request: Request, who: Caller, ctx: Context) -> Response:
     start, end = _report_range(request)
-    table_id = request.query_params.get("table") or None
-    rooms = {row["table_id"]: row.get("room") for row in ctx.data.tables()}
-    table_ids = list(rooms)
+    table_id, room = request.query_params.get("table") or None, params.room(request)
+    tables = [(row["table_id"], row.get("room")) for row in ctx.data.tables()]
+    table_ids = list(dict.fromkeys(each for each, _ in tables))
     if table_id is not None and table_id not in table_ids:
         raise WebError(404, WebCode.NOT_FOUND, f"no table {table_id!r} on the floor")
-    report = ctx.data.shift_report(table_id, start, end)
+    report = ctx.data.shift_report(table_id, start, end, room)
     if table_id is None:
-        rows = [summary(each, start, end, ctx.data.shift_report(each, start, end), rooms[each]) for each in table_ids]
-        bars = [Bar(row["table_id"], row["fees_players"], row["fees_player_dealer"]) for row in rows]
+        rows = [summary(each, start, end, ctx.data.shift_report(each, start, end, at), at) for each, at in tables]
+        bars = [Bar(_named(row["table_id"], row["room"]), row["fees_players"], row["fees_player_dealer"]) for row in rows]
         chart_title = "Drop by table"
     else:
-        rows = [summary(table_id, start, end, report, rooms[table_id])]
+        room = room or next(at for each, at in tables if each == table_id)
+        rows = [summary(table_id, start, end, report, room)]
         bars = []
         for part_start, part_end in slices(start, end):
-            fees = ctx.data.shift_report(table_id, part_start, part_end)["fees"]
+            fees = ctx.data.shift_report(table_id, part_start, part_end, room)["fees"]
             bars.append(Bar(f"{part_start:%H:%M}", fees["players"], fees["player_dealer"]))
-        chart_title = f"Drop of {table_id} by hour"
+        chart_title = f"Drop of {_named(table_id, room)} by hour"
     csv_query = urlencode({"from": start.isoformat(), "to": end.isoformat(), "format": "csv",
-                           **({"table": table_id} if table_id else {})})
+                           **({"table": table_id} if table_id else {}), **({"room": room} if table_id and room else {})})
     return _render(ctx, request, who, "reports.html", report=report, rows=rows, table=table_id or "",
-                   table_ids=table_ids, any_room=any(rooms.values()), chart=bar_chart(bars, chart_title),
+                   table_ids=table_ids, any_room=any(at for _, at in tables), chart=bar_chart(bars, chart_title),
                    chart_title=chart_title, csv_url=f"/api/reports/shift?{csv_query}", **_range_values(start, end))
+
+
+def _named(table_id: str, room: str | None) -> str:
+    """A table as a report names it: with its room where rooms meet."""
+    return f"{room}/{table_id}" if room else table_id
 
 
 def dealers_report(request: Request, who: Caller, ctx: Context) -> Response:

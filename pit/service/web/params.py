@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qsl
@@ -9,6 +10,8 @@ from urllib.parse import parse_qsl
 from starlette.requests import Request
 
 from pit.service.web.errors import WebCode, WebError, bad_request
+
+ROOM = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 ALERT_STATES = ("open", "acked")
 MAX_ROUNDS = 1000
@@ -23,6 +26,15 @@ def whole_number(raw: str | None, name: str, default: int, low: int, high: int) 
     if not raw.isdigit() or not low <= int(raw) <= high:
         raise bad_request(WebCode.BAD_PARAMETER, f"{name}={raw!r}: use a whole number from {low} to {high}")
     return int(raw)
+
+
+def room(request: Request) -> str | None:
+    """`?room=NAME`: where rooms meet (a head office) a table is (room, id), and an id two rooms use
+    needs its room named."""
+    raw = request.query_params.get("room") or None
+    if raw is not None and not ROOM.fullmatch(raw):
+        raise bad_request(WebCode.BAD_PARAMETER, f"room={raw!r}: a room's name is 1-32 characters A-Z a-z 0-9 _ -")
+    return raw
 
 
 def alert_state(raw: str | None) -> str | None:

@@ -28,7 +28,7 @@
     var template = document.createElement("template");
     template.innerHTML = change.html.trim();
     var tile = template.content.firstElementChild;
-    var old = document.getElementById("tile-" + change.table_id);
+    var old = document.getElementById(tile.id); // "tile-ROOM-ID" where rooms meet
     if (old) old.replaceWith(tile); else floor.appendChild(tile);
     countLinks(floor);
   }
