@@ -128,7 +128,8 @@ class PitStore:
             "          AND m.room = ids.room))"
             "     AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.alert_id = a.id)),"
             "  (SELECT max(round_id) FROM rounds r WHERE r.journal = latest.journal), ids.room,"
-            "  (SELECT min(g.missing_from) FROM journal_gaps g WHERE g.journal = coalesce(s.journal, latest.journal)),"
+            "  (SELECT min(g.missing_from) FROM journal_gaps g JOIN journals gj USING (journal)"
+            "     WHERE g.journal = coalesce(s.journal, latest.journal) AND g.missing_from > gj.head_seq),"
             "  rs.behind_records, rs.behind_s, extract(epoch FROM now() - rs.checked)"
             " FROM ids LEFT JOIN latest ON latest.table_id = ids.table_id AND latest.room IS NOT DISTINCT FROM ids.room"
             " LEFT JOIN table_status s ON s.table_id = ids.table_id AND ids.room IS NULL"
@@ -234,8 +235,10 @@ class PitStore:
     # --- the witness ----------------------------------------------------------------------------
 
     def witness(self, journal: str) -> Witnessed:
+        # A gap whose first missing record is stored is filled, though ingest has yet to forget it.
         row = self._one("SELECT j.table_id, j.head_seq, j.head_hash, g.missing_from, g.held FROM journals j"
-                        " LEFT JOIN journal_gaps g USING (journal) WHERE j.journal = %s", (journal,))
+                        " LEFT JOIN journal_gaps g ON g.journal = j.journal AND g.missing_from > j.head_seq"
+                        " WHERE j.journal = %s", (journal,))
         if row is None:
             raise NotFound(f"the pit has witnessed no journal {journal!r}")
         table_id, seq, digest, missing_from, held = row
