@@ -1,5 +1,6 @@
 """HOST:PORT, as every listener of the card room is given it (`pit serve --http`, `room --http`): one
 reading, and one refusal that names the option it came in."""
+
 from __future__ import annotations
 
 from typing import NamedTuple

@@ -1,8 +1,10 @@
-"""`dealer-assist pit init|table add|nats-config|user add|token add|payout-threshold|serve|rebuild`: the card room's pit service.
+"""`dealer-assist pit init|table add|nats-config|user add|token add|payout-threshold|serve|rebuild`: the card
+room's pit service.
 
 Errors are printed as `{"error": {"code", "message"}}` on stderr, with exit 2 for a wrong command
 line and 1 for everything else.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,10 +34,10 @@ from pit.service.ingest.leader import Ingest
 from pit.service.ingest.writes import rebuild
 from pit.service.log.keeper import DEFAULT_INTERVAL_S, LogKeeper, LogSettings
 from pit.service.log.reading import LogReader
-from pit.tlog.serve_log import log_key_and_policy
 from pit.service.store.pit_store import DB_ENV, PitStore, units
 from pit.stream.broker import ClusterNode, HeadOffice, LeafOfHeadOffice, leaf_creds_file, nats_config, read_leaf_creds
 from pit.stream.wire import WireError
+from pit.tlog.serve_log import log_key_and_policy
 
 STOP_S = 4.5  # SIGTERM stops a pit serve within 5 s (PIT.md §8)
 
@@ -49,7 +51,9 @@ def _parser() -> JsonArgumentParser:
     table.add_argument("action", choices=["add"])
     table.add_argument("table_id")
     add_db_options(table)
-    threshold = commands.add_parser("payout-threshold", help="the room's large-payout alert threshold, in currency units")
+    threshold = commands.add_parser(
+        "payout-threshold", help="the room's large-payout alert threshold, in currency units"
+    )
     threshold.add_argument("amount", type=Decimal)
     add_db_options(threshold)
     rebuild = commands.add_parser("rebuild", help="rebuild rounds, corrections and missing alerts from the records")
@@ -61,20 +65,40 @@ def _parser() -> JsonArgumentParser:
     config.add_argument("--host", default="0.0.0.0", help="the address to listen on (default all)")
     config.add_argument("--cluster", metavar="NAME", help="a node of the NATS cluster NAME (with --node and --routes)")
     config.add_argument("--node", type=int, metavar="N", help="this node's number, from 1, in --routes")
-    config.add_argument("--routes", metavar="URL,...", help="every node's cluster URL in node order, this one's included")
-    config.add_argument("--leaf-remote", metavar="URL,...", help="a room's node: the head office's leaf URLs"
-                        " (nats-leaf://HOST:PORT), with --room and --leaf-creds")
+    config.add_argument(
+        "--routes", metavar="URL,...", help="every node's cluster URL in node order, this one's included"
+    )
+    config.add_argument(
+        "--leaf-remote",
+        metavar="URL,...",
+        help="a room's node: the head office's leaf URLs (nats-leaf://HOST:PORT), with --room and --leaf-creds",
+    )
     config.add_argument("--room", metavar="NAME", help="with --leaf-remote: the room's name, its JetStream domain")
-    config.add_argument("--leaf-creds", type=Path, metavar="FILE", help="with --leaf-remote: the room's leaf"
-                        " credentials, as `nats-config --head-office` wrote them")
+    config.add_argument(
+        "--leaf-creds",
+        type=Path,
+        metavar="FILE",
+        help="with --leaf-remote: the room's leaf credentials, as `nats-config --head-office` wrote them",
+    )
     config.add_argument("--head-office", action="store_true", help="a head office's node (with --rooms, --leaf-listen)")
     config.add_argument("--rooms", metavar="NAME,...", help="the rooms whose streams the head office sources")
-    config.add_argument("--leaf-listen", metavar="HOST:PORT", help="where a head office takes the rooms' leaf links;"
-                        " the only address it tells them")
-    config.add_argument("--leaf-creds-dir", type=Path, default=Path("."), metavar="DIR",
-                        help="where --head-office writes each room's leaf credentials, ROOM.leaf-creds (default .)")
-    user = commands.add_parser("user", help="`user add NAME --role ROLE`: a pit user with a password; "
-                               "`user password NAME`: a new password for a user, the old one no longer opens")
+    config.add_argument(
+        "--leaf-listen",
+        metavar="HOST:PORT",
+        help="where a head office takes the rooms' leaf links; the only address it tells them",
+    )
+    config.add_argument(
+        "--leaf-creds-dir",
+        type=Path,
+        default=Path("."),
+        metavar="DIR",
+        help="where --head-office writes each room's leaf credentials, ROOM.leaf-creds (default .)",
+    )
+    user = commands.add_parser(
+        "user",
+        help="`user add NAME --role ROLE`: a pit user with a password; "
+        "`user password NAME`: a new password for a user, the old one no longer opens",
+    )
     user.add_argument("action", choices=["add", "password"])
     user.add_argument("name")
     user.add_argument("--role", choices=[role.value for role in Role], help="the new user's role (user add)")
@@ -91,10 +115,19 @@ def _parser() -> JsonArgumentParser:
     serve.add_argument("--http", required=True, metavar="HOST:PORT")
     serve.add_argument("--tls-cert", metavar="FILE")
     serve.add_argument("--tls-key", metavar="FILE")
-    serve.add_argument("--log-key", type=Path, metavar="FILE", help="the room's log key (`log keygen`): keep the public log")
-    serve.add_argument("--log-policy", type=Path, metavar="FILE", help="the log's tlog-policy: its witnesses and quorum")
-    serve.add_argument("--log-interval", type=float, default=DEFAULT_INTERVAL_S, metavar="S",
-                       help=f"seconds between checkpoints while the log grows (default {DEFAULT_INTERVAL_S:.0f})")
+    serve.add_argument(
+        "--log-key", type=Path, metavar="FILE", help="the room's log key (`log keygen`): keep the public log"
+    )
+    serve.add_argument(
+        "--log-policy", type=Path, metavar="FILE", help="the log's tlog-policy: its witnesses and quorum"
+    )
+    serve.add_argument(
+        "--log-interval",
+        type=float,
+        default=DEFAULT_INTERVAL_S,
+        metavar="S",
+        help=f"seconds between checkpoints while the log grows (default {DEFAULT_INTERVAL_S:.0f})",
+    )
     return parser
 
 
@@ -103,8 +136,12 @@ def add_db_options(parser: argparse.ArgumentParser) -> None:
     line every user of the machine can read; `--db` for a DSN without one."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--db-file", type=Path, metavar="FILE", help=f"a file holding the store's DSN (or set {DB_ENV})")
-    where.add_argument("--db", metavar="DSN", help="the store's DSN (seen by every user of the machine: "
-                       "use --db-file or the environment for one with a password)")
+    where.add_argument(
+        "--db",
+        metavar="DSN",
+        help="the store's DSN (seen by every user of the machine: "
+        "use --db-file or the environment for one with a password)",
+    )
 
 
 def store_dsn(args: Any) -> str:
@@ -113,13 +150,17 @@ def store_dsn(args: Any) -> str:
         try:
             text = Path(args.db_file).read_text(encoding="utf-8").strip()
         except OSError as error:
-            raise CommandError(CommandCode.BAD_ARGUMENTS, f"--db-file {args.db_file}: {error.strerror or error}") from None
+            raise CommandError(
+                CommandCode.BAD_ARGUMENTS, f"--db-file {args.db_file}: {error.strerror or error}"
+            ) from None
         if not text:
             raise CommandError(CommandCode.BAD_ARGUMENTS, f"--db-file {args.db_file}: the file is empty")
         return text
     dsn: str = args.db or os.environ.get(DB_ENV, "").strip()
     if not dsn:
-        raise CommandError(CommandCode.BAD_ARGUMENTS, f"the store's address: give --db-file FILE, set {DB_ENV}, or --db DSN")
+        raise CommandError(
+            CommandCode.BAD_ARGUMENTS, f"the store's address: give --db-file FILE, set {DB_ENV}, or --db DSN"
+        )
     return dsn
 
 
@@ -128,7 +169,9 @@ def _store(dsn: str, set_up: bool = False) -> PitStore:
     try:
         return PitStore.set_up(dsn) if set_up else PitStore.open(dsn)
     except psycopg.OperationalError as error:
-        raise CommandError(PitCode.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1) from None
+        raise CommandError(
+            PitCode.STORE_UNREACHABLE, f"the store {dsn} cannot be reached: {str(error).strip()}", 1
+        ) from None
 
 
 def _password(from_stdin: bool) -> str:
@@ -171,7 +214,9 @@ def _init(dsn: str) -> int:
         identity = store.pit_identity()
     finally:
         store.close()
-    print(json.dumps({"migrations": [f"{m.version:03d}_{m.name}" for m in store.applied], "pit_key": identity.public_key}))
+    print(
+        json.dumps({"migrations": [f"{m.version:03d}_{m.name}" for m in store.applied], "pit_key": identity.public_key})
+    )
     return 0
 
 
@@ -182,6 +227,7 @@ def _rebuild(dsn: str) -> int:
         async with await psycopg.AsyncConnection.connect(dsn) as conn:
             async with conn.transaction():
                 return await rebuild(conn)
+
     print(json.dumps({"records": asyncio.run(run())}))
     return 0
 
@@ -193,8 +239,19 @@ def _change(store: PitStore, args: Any) -> int:
         cluster, leaf, head_office = _topology(store, args)
         if head_office is not None:
             _write_leaf_creds(args.leaf_creds_dir, head_office.rooms)
-        print(nats_config(args.port, args.store, store.pit_identity().public_key, store.table_keys(), args.host,
-                          cluster, leaf, head_office), end="")
+        print(
+            nats_config(
+                args.port,
+                args.store,
+                store.pit_identity().public_key,
+                store.table_keys(),
+                args.host,
+                cluster,
+                leaf,
+                head_office,
+            ),
+            end="",
+        )
     elif args.command == "user" and args.action == "password":
         user = store.set_password(args.name, _password(args.password_stdin))
         print(json.dumps({"user": user.name, "role": user.role.value, "password": "set"}))
@@ -255,7 +312,9 @@ def _write_leaf_creds(folder: Path, rooms: dict[str, str]) -> None:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(leaf_creds_file(room, password))
         except OSError as error:
-            raise CommandError(CommandCode.BAD_ARGUMENTS, f"--leaf-creds-dir {folder}: {error.strerror or error}") from None
+            raise CommandError(
+                CommandCode.BAD_ARGUMENTS, f"--leaf-creds-dir {folder}: {error.strerror or error}"
+            ) from None
         print(json.dumps({"room": room, "leaf_creds": str(path)}), file=sys.stderr)
 
 
@@ -270,7 +329,9 @@ def _serve(args: Any, dsn: str) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     keyed = log_key_and_policy(args.log_key, args.log_policy)
     if not args.log_interval > 0:
-        raise CommandError(CommandCode.BAD_ARGUMENTS, f"--log-interval {args.log_interval}: a number of seconds above 0")
+        raise CommandError(
+            CommandCode.BAD_ARGUMENTS, f"--log-interval {args.log_interval}: a number of seconds above 0"
+        )
     log = LogSettings(keyed[0], keyed[1], args.log_interval) if keyed is not None else None
     store = _store(dsn, set_up=True)
     try:
@@ -280,8 +341,16 @@ def _serve(args: Any, dsn: str) -> int:
         store.close()
 
 
-async def _run(store: PitStore, seed: str, nats_url: str, address: Address, cert: str | None,
-               key: str | None, rooms: list[str], log: LogSettings | None) -> int:
+async def _run(
+    store: PitStore,
+    seed: str,
+    nats_url: str,
+    address: Address,
+    cert: str | None,
+    key: str | None,
+    rooms: list[str],
+    log: LogSettings | None,
+) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
 
@@ -321,14 +390,21 @@ def _stopped_late() -> None:
     os._exit(0)
 
 
-async def _web(store: PitStore, address: Address, cert: str | None, key: str | None, stop: asyncio.Event,
-               health: Callable[[], dict[str, Any]]) -> None:
+async def _web(
+    store: PitStore,
+    address: Address,
+    cert: str | None,
+    key: str | None,
+    stop: asyncio.Event,
+    health: Callable[[], dict[str, Any]],
+) -> None:
     import uvicorn
 
     from pit.service.web.serve import web_config
 
-    config = web_config(store, str(address), Path(cert) if cert else None, Path(key) if key else None, health,
-                        LogReader(store.pool))
+    config = web_config(
+        store, str(address), Path(cert) if cert else None, Path(key) if key else None, health, LogReader(store.pool)
+    )
     server = uvicorn.Server(config)
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]  # our stop event rules
     task = asyncio.create_task(server.serve())

@@ -1,4 +1,5 @@
 """The card room's failures: a pit that cannot be reached or used, and a value its store refuses."""
+
 from __future__ import annotations
 
 from enum import StrEnum

@@ -47,6 +47,8 @@ case "$mode" in
     # Each pytest worker reuses the compiled, assertion-rewritten modules of the last run.
     unset PYTHONDONTWRITEBYTECODE
     .venv/bin/lint-imports
+    .venv/bin/ruff check .
+    .venv/bin/ruff format --check .
     .venv/bin/mypy --strict dealer_assist devices calibration hw_sims ui pit
     # the benchmarks on their own: benchmarks/ui.py and pit.py are named like the packages they drive
     .venv/bin/mypy --strict --explicit-package-bases benchmarks

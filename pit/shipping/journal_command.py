@@ -6,6 +6,7 @@ URL [--token FILE]` checks the file against the pit's witnessed copy as well as 
 other `journal` command is the domain's own (`dealer_assist.commands.journal`), which never
 imports the card room.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -14,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.commands import journal as domain_journal
+from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
 from dealer_assist.journal.journal_file import last_seq, verify
 from dealer_assist.table.header import table_config
 
@@ -34,13 +35,20 @@ def main(argv: list[str]) -> int:
 
 
 def ship_main(argv: list[str]) -> int:
-    parser = JsonArgumentParser(prog="dealer-assist journal ship",
-                                description="Send the pit's stream every record of a journal it does not hold yet.")
+    parser = JsonArgumentParser(
+        prog="dealer-assist journal ship",
+        description="Send the pit's stream every record of a journal it does not hold yet.",
+    )
     parser.add_argument("db", type=Path)
-    parser.add_argument("--pit", required=True, metavar="URL", help="the broker: nats://HOST:PORT or tls://..., comma-separated")
-    parser.add_argument("--pit-creds", required=True, metavar="FILE", help="the table's credentials (dealer-assist pit table add)")
-    parser.add_argument("--listen", action="store_true",
-                        help="after sending, answer the pit's requests for records again until Ctrl-C")
+    parser.add_argument(
+        "--pit", required=True, metavar="URL", help="the broker: nats://HOST:PORT or tls://..., comma-separated"
+    )
+    parser.add_argument(
+        "--pit-creds", required=True, metavar="FILE", help="the table's credentials (dealer-assist pit table add)"
+    )
+    parser.add_argument(
+        "--listen", action="store_true", help="after sending, answer the pit's requests for records again until Ctrl-C"
+    )
     args = parser.parse_args(argv)
     from pit.shipping.link import PitLink
     from pit.shipping.ship_listen import listen
@@ -97,19 +105,26 @@ async def ship(path: Path, table_id: str, link: PitLink) -> tuple[int, str]:
     finally:
         await quietly_close(client)
     if not now.complete(head):
-        return 1, (f"FAILED: the stream lacks {now.lacking(head)} of {head} records after sending, "
-                   f"from seq {now.first_missing}")
+        return 1, (
+            f"FAILED: the stream lacks {now.lacking(head)} of {head} records after sending, "
+            f"from seq {now.first_missing}"
+        )
     gaps = f", {len(held.missing)} of them in gaps from seq {held.first_missing}" if held.missing else ""
-    return 0, (f"OK: the pit's stream holds all {head} records of journal {journal[:12]} "
-               f"({held.lacking(head)} sent now{gaps})")
+    return 0, (
+        f"OK: the pit's stream holds all {head} records of journal {journal[:12]} ({held.lacking(head)} sent now{gaps})"
+    )
 
 
 def verify_main(argv: list[str]) -> int:
-    parser = JsonArgumentParser(prog="dealer-assist journal verify",
-                                description="Check a journal's file, and against the copy the pit witnessed.")
+    parser = JsonArgumentParser(
+        prog="dealer-assist journal verify",
+        description="Check a journal's file, and against the copy the pit witnessed.",
+    )
     parser.add_argument("db", type=Path)
     parser.add_argument("--pit", required=True, metavar="URL", help="the pit's web address: http(s)://HOST:PORT")
-    parser.add_argument("--token", type=Path, metavar="FILE", help="a file holding a pit API token (dealer-assist pit token add)")
+    parser.add_argument(
+        "--token", type=Path, metavar="FILE", help="a file holding a pit API token (dealer-assist pit token add)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     from pit.shipping.outbox import journal_of
@@ -130,13 +145,26 @@ def verify_main(argv: list[str]) -> int:
     agrees = comparison is None or comparison.agrees
     pit_text = describe(comparison) if comparison is not None else "the journal has no records for the pit to witness"
     if args.json:
-        print(json.dumps({"ok": verdict.ok and agrees, "records": verdict.records, "first_bad": verdict.first_bad,
-                          "message": verdict.message, "pit": {
-                              "agrees": agrees, "message": pit_text,
-                              "witnessed": comparison.witnessed if comparison else 0,
-                              "first_differs": comparison.first_differs[0] if comparison and comparison.first_differs else None,
-                              "missing": [list(run) for run in comparison.missing] if comparison else [],
-                              "not_yet_witnessed": list(comparison.not_yet) if comparison and comparison.not_yet else None}}))
+        print(
+            json.dumps(
+                {
+                    "ok": verdict.ok and agrees,
+                    "records": verdict.records,
+                    "first_bad": verdict.first_bad,
+                    "message": verdict.message,
+                    "pit": {
+                        "agrees": agrees,
+                        "message": pit_text,
+                        "witnessed": comparison.witnessed if comparison else 0,
+                        "first_differs": comparison.first_differs[0]
+                        if comparison and comparison.first_differs
+                        else None,
+                        "missing": [list(run) for run in comparison.missing] if comparison else [],
+                        "not_yet_witnessed": list(comparison.not_yet) if comparison and comparison.not_yet else None,
+                    },
+                }
+            )
+        )
     else:
         print(("OK: " if verdict.ok else "DAMAGED: ") + verdict.message)
         print(("PIT OK: " if agrees else "DIFFERS FROM THE PIT: ") + pit_text)

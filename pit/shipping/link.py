@@ -3,6 +3,7 @@
 Checked once at start, so a table with a mistyped pit refuses to start with the reason rather
 than dealing on while it silently ships nowhere.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,11 +51,13 @@ class PitLink:
             if parts.scheme not in SCHEMES or not parts.hostname:
                 raise PitLinkError(f"--pit {url!r}: a broker URL is nats://HOST:PORT or tls://HOST:PORT")
             try:
-                parts.port
+                _ = parts.port  # urllib checks the port only when it is read
             except ValueError:
                 raise PitLinkError(f"--pit {url!r}: the port is not a number from 1 to 65535") from None
         if creds is None:
-            raise PitLinkError("--pit needs --pit-creds FILE: the table's credentials from `dealer-assist pit table add`")
+            raise PitLinkError(
+                "--pit needs --pit-creds FILE: the table's credentials from `dealer-assist pit table add`"
+            )
         try:
             text = Path(creds).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
@@ -65,8 +68,13 @@ class PitLink:
             raise PitLinkError(f"--pit-creds {creds}: {error}") from None
         return cls(found, seed)
 
-    async def connect(self, table_id: str, error_cb: Callable[[Exception], Awaitable[None]],
-                      disconnected_cb: Callable[[], Awaitable[None]], attempt: int = 0) -> Client:
+    async def connect(
+        self,
+        table_id: str,
+        error_cb: Callable[[Exception], Awaitable[None]],
+        disconnected_cb: Callable[[], Awaitable[None]],
+        attempt: int = 0,
+    ) -> Client:
         """One connection, without the client's own reconnecting: after a loss the caller opens a new
         one and asks the broker where its journal stands, so nothing buffered in a dead connection
         can reach the stream after the records it should follow. Each URL is tried at most twice
@@ -74,10 +82,18 @@ class PitLink:
         first = attempt % len(self.urls)
         client = Client()
         options: dict[str, Any] = {
-            "servers": list(self.urls[first:] + self.urls[:first]), "dont_randomize": True, "nkeys_seed_str": self.seed, "inbox_prefix": inbox_prefix(check_table_id(table_id)),
-            "allow_reconnect": False, "max_reconnect_attempts": 1, "reconnect_time_wait": 0.1,
-            "connect_timeout": CONNECT_TIMEOUT_S, "error_cb": error_cb,
-            "disconnected_cb": disconnected_cb, "closed_cb": disconnected_cb, "name": f"dealer-assist table {table_id}",
+            "servers": list(self.urls[first:] + self.urls[:first]),
+            "dont_randomize": True,
+            "nkeys_seed_str": self.seed,
+            "inbox_prefix": inbox_prefix(check_table_id(table_id)),
+            "allow_reconnect": False,
+            "max_reconnect_attempts": 1,
+            "reconnect_time_wait": 0.1,
+            "connect_timeout": CONNECT_TIMEOUT_S,
+            "error_cb": error_cb,
+            "disconnected_cb": disconnected_cb,
+            "closed_cb": disconnected_cb,
+            "name": f"dealer-assist table {table_id}",
         }
         try:
             await client.connect(**options)
@@ -98,8 +114,11 @@ async def quietly_close(client: Client) -> None:
 
 def add_pit_options(parser: argparse.ArgumentParser) -> None:
     """`--pit URL` and `--pit-creds FILE`, the same on `run` and `bench` (PIT.md §2)."""
-    parser.add_argument("--pit", metavar="URL", help="ship the journal to the card room's broker: nats://HOST:PORT "
-                        "or tls://HOST:PORT, several comma-separated")
+    parser.add_argument(
+        "--pit",
+        metavar="URL",
+        help="ship the journal to the card room's broker: nats://HOST:PORT or tls://HOST:PORT, several comma-separated",
+    )
     parser.add_argument("--pit-creds", metavar="FILE", help="the table's credentials (dealer-assist pit table add)")
 
 

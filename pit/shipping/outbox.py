@@ -8,6 +8,7 @@ restored, rewritten), and nothing more is shipped from it. Only the missing reco
 no resend ever relies on the broker's duplicate window. Both the table's shipper and `journal
 ship` use these.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -88,8 +89,10 @@ async def holding(client: Client, table_id: str, journal: str, path: Path) -> Ho
     except KeyError:
         raise _behind(journal, last.seq, last.hash, head) from None
     if mine.hash.hex() != last.hash:
-        raise Divergence(f"journal {journal[:12]}: record {last.seq} differs from the pit's stream (stream hash "
-                         f"{last.hash[:16]}, journal hash {mine.hash.hex()[:16]}): the journal was rewritten")
+        raise Divergence(
+            f"journal {journal[:12]}: record {last.seq} differs from the pit's stream (stream hash "
+            f"{last.hash[:16]}, journal hash {mine.hash.hex()[:16]}): the journal was rewritten"
+        )
     seqs = set(await held_seqs(client, table_id, journal))
     top = max(seqs | {last.seq})
     if top > head:
@@ -99,18 +102,28 @@ async def holding(client: Client, table_id: str, journal: str, path: Path) -> Ho
 
 def _behind(journal: str, seq: int, digest: str | None, head: int) -> Divergence:
     held = f"record {seq}" + (f" (hash {digest[:16]})" if digest else "")
-    return Divergence(f"journal {journal[:12]}: the pit's stream holds {held} but the journal ends at record {head}: "
-                      "it was cut short or restored from an old copy")
+    return Divergence(
+        f"journal {journal[:12]}: the pit's stream holds {held} but the journal ends at record {head}: "
+        "it was cut short or restored from an old copy"
+    )
 
 
-async def fill(js: JetStreamContext, table_id: str, journal: str, path: Path, missing: Iterable[int],
-               lost: asyncio.Event) -> None:
+async def fill(
+    js: JetStreamContext, table_id: str, journal: str, path: Path, missing: Iterable[int], lost: asyncio.Event
+) -> None:
     """Publish the records the stream lacks below its highest one (`Holding.missing`). Raises LinkLost."""
     await _publish(js, table_id, journal, (record_at(path, seq) for seq in missing), lost, lambda seq: None)
 
 
-async def ship_from(js: JetStreamContext, table_id: str, journal: str, path: Path, after: int, lost: asyncio.Event,
-                    on_acked: Callable[[int], None]) -> int:
+async def ship_from(
+    js: JetStreamContext,
+    table_id: str,
+    journal: str,
+    path: Path,
+    after: int,
+    lost: asyncio.Event,
+    on_acked: Callable[[int], None],
+) -> int:
     """Publish every record of the file after seq `after`, in order, up to WINDOW in flight; call
     `on_acked(seq)` as each is acknowledged (in order) and return the last. Raises LinkLost.
 
@@ -129,8 +142,15 @@ def _records_after(path: Path, after: int) -> Iterable[Record]:
         after = batch[-1].seq
 
 
-async def _publish(js: JetStreamContext, table_id: str, journal: str, records: Iterable[Record], lost: asyncio.Event,
-                   on_acked: Callable[[int], None], shipped: int = 0) -> int:
+async def _publish(
+    js: JetStreamContext,
+    table_id: str,
+    journal: str,
+    records: Iterable[Record],
+    lost: asyncio.Event,
+    on_acked: Callable[[int], None],
+    shipped: int = 0,
+) -> int:
     """Publish `records` in order, the first alone (see `ship_from`), then up to WINDOW in flight."""
     in_flight: deque[tuple[int, asyncio.Future[PubAck]]] = deque()
     first = True

@@ -4,6 +4,7 @@ A journal copied off a dead table PC has no table to answer for it; this does: e
 journal sends again what the stream lacks (gaps included), as `journal ship` does, and prints what it
 did. A lost broker is reached again every RECONNECT_S.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -16,7 +17,7 @@ from nats.aio.msg import Msg
 
 from pit.shipping.link import PitLink, quietly_close
 from pit.shipping.outbox import journal_of
-from pit.stream.wire import WireError, ResendRequest, resend_subject
+from pit.stream.wire import ResendRequest, WireError, resend_subject
 
 RECONNECT_S = 1.0
 Ship = Callable[[Path, str, PitLink], Awaitable[tuple[int, str]]]
@@ -56,8 +57,11 @@ async def listen(path: Path, table_id: str, link: PitLink, ship: Ship) -> int:
             try:
                 client = await link.connect(table_id, quiet, on_lost)
             except Exception as error:
-                print(f"the broker cannot be reached ({error or type(error).__name__}); trying again",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"the broker cannot be reached ({error or type(error).__name__}); trying again",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 await _first(stop.wait(), asyncio.sleep(RECONNECT_S))
                 continue
             try:

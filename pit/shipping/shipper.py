@@ -10,6 +10,7 @@ broker that is reached but stores nothing is "cannot store", steadily, and still
 A journal behind the stream is a divergence: shipping stops for good (until the table restarts)
 and the status says so.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -18,7 +19,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from nats.aio.client import Client
@@ -86,8 +87,14 @@ LinkListener = Callable[[str, bool], None]  # the link's words for the dealer's 
 
 
 class Shipper:
-    def __init__(self, path: Path | str, table_id: str, link: PitLink, status: StatusSource | None = None,
-                 on_link: LinkListener | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        table_id: str,
+        link: PitLink,
+        status: StatusSource | None = None,
+        on_link: LinkListener | None = None,
+    ) -> None:
         self.path = Path(path)
         self.table_id = check_table_id(table_id)
         self.link = link
@@ -254,8 +261,9 @@ class Shipper:
             if errors:
                 reason += f" ({errors[-1]})"
             if reason != (self._state.refused or self._state.error):  # once per cause, not once per retry
-                log.warning("%s: pit link %s: %s", self.path, "cannot store" if isinstance(error, Refused) else "down",
-                            reason)
+                log.warning(
+                    "%s: pit link %s: %s", self.path, "cannot store" if isinstance(error, Refused) else "down", reason
+                )
             if isinstance(error, Refused) and client is not None and journal is not None:
                 # reached, yet nothing is stored: the floor hears so from the status, and the dealer's
                 # line says "cannot store" until a record is acknowledged, not "up" and "down" by turns
@@ -284,8 +292,12 @@ class Shipper:
                 return
             self._set(shipped=held.first_missing - 1)
             if held.missing:
-                log.info("%s: the stream lacks %d records from seq %d: sending them again", self.path,
-                         len(held.missing), held.first_missing)
+                log.info(
+                    "%s: the stream lacks %d records from seq %d: sending them again",
+                    self.path,
+                    len(held.missing),
+                    held.first_missing,
+                )
                 await fill(js, self.table_id, journal, self.path, held.missing, lost)
                 self._set(refused=None)
             shipped = held.top
@@ -297,6 +309,7 @@ class Shipper:
 
     def _resend_asked(self, journal: str) -> Callable[[Msg], Awaitable[None]]:
         """The pit's resend request for this journal: look again at what the stream holds, and fill it."""
+
         async def asked(message: Msg) -> None:
             try:
                 request = ResendRequest.from_json(message.data)
@@ -318,8 +331,9 @@ class Shipper:
             self._wake.clear()
         return journal
 
-    async def _status(self, client: Client, journal: str,
-                      last: tuple[float, StatusMessage | None]) -> tuple[tuple[float, StatusMessage | None], float]:
+    async def _status(
+        self, client: Client, journal: str, last: tuple[float, StatusMessage | None]
+    ) -> tuple[tuple[float, StatusMessage | None], float]:
         """Send the status when it changed (at most every STATUS_MIN_GAP_S) or is due; returns what
         was last sent and how long until the next is due."""
         sent_at, previous = last
@@ -334,7 +348,7 @@ class Shipper:
     def _status_message(self, journal: str) -> StatusMessage:
         """The status, stamped before the head is read: every record it does not count was made
         durable after its stamp (the pit orders the two by the table's clock, PIT.md §4)."""
-        sent = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        sent = datetime.now(UTC).isoformat(timespec="milliseconds")
         state = self.state
         view = None
         if self.status_source is not None:
@@ -343,8 +357,20 @@ class Shipper:
             except Exception:  # a view read mid-change; the next status corrects it
                 log.debug("%s: the table's status could not be read", self.path, exc_info=True)
         view = view or self._header_view()
-        return StatusMessage(self.table_id, journal, view.profile, view.round_id, view.phase, view.player_dealer,
-                             view.devices, state.head, state.to_ship, sent, state.divergence, state.refused)
+        return StatusMessage(
+            self.table_id,
+            journal,
+            view.profile,
+            view.round_id,
+            view.phase,
+            view.player_dealer,
+            view.devices,
+            state.head,
+            state.to_ship,
+            sent,
+            state.divergence,
+            state.refused,
+        )
 
     def _header_view(self) -> TableView:
         header = record_at(self.path, 1).body
@@ -360,8 +386,11 @@ class Shipper:
         waited = asyncio.ensure_future(event.wait()) if isinstance(event, asyncio.Event) else event
         stopping = asyncio.ensure_future(self._stopping.wait())
         try:
-            await asyncio.wait({waited, stopping}, timeout=None if timeout is None else max(0.0, timeout),
-                               return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(
+                {waited, stopping},
+                timeout=None if timeout is None else max(0.0, timeout),
+                return_when=asyncio.FIRST_COMPLETED,
+            )
         finally:
             stopping.cancel()
             if waited is not event:
@@ -371,12 +400,18 @@ class Shipper:
         assert self._stopping is not None
         try:
             await asyncio.wait_for(self._stopping.wait(), seconds)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
 
-def attach_shipper(journal: Path, add_sink: Callable[[Sink], None], table_id: str, link: PitLink,
-                   status: StatusSource | None = None, on_link: LinkListener | None = None) -> Shipper:
+def attach_shipper(
+    journal: Path,
+    add_sink: Callable[[Sink], None],
+    table_id: str,
+    link: PitLink,
+    status: StatusSource | None = None,
+    on_link: LinkListener | None = None,
+) -> Shipper:
     """Ship the journal at `journal` from now on, hearing each new record through `add_sink`: the
     table's owner calls this once after opening its table."""
     shipper = Shipper(journal, table_id, link, status, on_link).start()

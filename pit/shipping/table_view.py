@@ -4,6 +4,7 @@ The table's owner hands the shipper a `StatusSource`; the shipper calls it on it
 source reads what the owner has already published: the table controller's snapshot and its device
 lights, as `run` and `bench` both do.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -35,10 +36,14 @@ def snapshot_view(snapshot: Callable[[], TableSnapshot], devices: Callable[[], d
         snap = snapshot()
         table = snap.table
         bank = snap.bank
-        player_dealer = None if bank is None else {
-            "seat": bank.seat, "bank": to_units(bank.bank), "turn": table.pd_turn if table is not None else None}
+        player_dealer = (
+            None
+            if bank is None
+            else {"seat": bank.seat, "bank": to_units(bank.bank), "turn": table.pd_turn if table is not None else None}
+        )
         phase = snap.phase.value if snap.phase is not None else (table.state.value if table is not None else "")
-        return TableView(snap.profile_id, table.round_id if table is not None else None, phase, player_dealer,
-                         dict(devices()))
+        return TableView(
+            snap.profile_id, table.round_id if table is not None else None, phase, player_dealer, dict(devices())
+        )
 
     return view

@@ -5,6 +5,7 @@ rewritten with a recomputed chain, still passes. The pit's copy is what the tabl
 every record the pit witnessed must be in the file with the same hash. Records the pit has not
 seen yet are reported, not counted against the file.
 """
+
 from __future__ import annotations
 
 import json
@@ -69,7 +70,9 @@ class PitWeb:
                 head = head.get("hash")
             return Witnessed(int(records), None if head is None else str(head))
         except (KeyError, TypeError, ValueError):
-            raise PitUnavailable(f"{self.base}/api/witness/{journal}: not a witness answer: {json.dumps(found)[:200]}") from None
+            raise PitUnavailable(
+                f"{self.base}/api/witness/{journal}: not a witness answer: {json.dumps(found)[:200]}"
+            ) from None
 
     def hashes(self, journal: str, upto: int) -> Iterator[tuple[int, str]]:
         """(seq, hex hash) of every witnessed record up to `upto`, asked a page at a time."""
@@ -145,14 +148,18 @@ def describe(comparison: Comparison) -> str:
     parts = []
     if comparison.first_differs is not None:
         seq, theirs, ours = comparison.first_differs
-        parts.append(f"record {seq} differs from the copy the pit witnessed (pit hash {theirs[:16]}, "
-                     f"file hash {ours[:16]})")
+        parts.append(
+            f"record {seq} differs from the copy the pit witnessed (pit hash {theirs[:16]}, file hash {ours[:16]})"
+        )
     if comparison.missing:
         parts.append(f"records the pit witnessed are missing from the file: {runs}")
     if not parts:
         parts.append(f"all {comparison.witnessed} records the pit witnessed are in the file, unchanged")
     if comparison.not_yet is not None:
         first, last = comparison.not_yet
-        parts.append(f"{last - first + 1} not yet witnessed ({first}-{last})" if last > first
-                     else f"1 not yet witnessed ({first})")
+        parts.append(
+            f"{last - first + 1} not yet witnessed ({first}-{last})"
+            if last > first
+            else f"1 not yet witnessed ({first})"
+        )
     return "; ".join(parts)

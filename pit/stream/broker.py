@@ -6,6 +6,7 @@ publish only its own records and status, ask the stream for the last record of i
 the replies on its own inbox and the pit's resend requests on its own subject, so one table's
 credentials can never write, or read, another table's subjects (PIT.md §6).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -19,18 +20,50 @@ from urllib.parse import quote, urlsplit
 import nacl.signing
 import nkeys
 from nats.aio.client import Client
-from nats.js.api import (AckPolicy, ConsumerConfig, DeliverPolicy, DiscardPolicy, ExternalStream, RetentionPolicy,
-                         StorageType, StreamConfig, StreamSource)
+from nats.js.api import (
+    AckPolicy,
+    ConsumerConfig,
+    DeliverPolicy,
+    DiscardPolicy,
+    ExternalStream,
+    RetentionPolicy,
+    StorageType,
+    StreamConfig,
+    StreamSource,
+)
 from nats.js.client import JetStreamContext
 from nats.js.errors import APIError, NotFoundError
 
 from pit.errors import BadValue
-from pit.stream.wire import (STREAM, STREAM_SUBJECTS, RecordMessage, check_table_id, parse_record_message,
-                             records_subject, resend_subject, seq_of_msg_id)
+from pit.stream.wire import (
+    STREAM,
+    STREAM_SUBJECTS,
+    RecordMessage,
+    check_table_id,
+    parse_record_message,
+    records_subject,
+    resend_subject,
+    seq_of_msg_id,
+)
 
-__all__ = ["ClusterNode", "HeadOffice", "Identity", "LeafOfHeadOffice", "ensure_stream", "held_seqs", "inbox_prefix",
-           "last_shipped", "leaf_creds_file", "nats_config", "read_creds", "read_leaf_creds", "room_of_source",
-           "room_reply_prefix", "room_stream_info", "seq_of_source"]
+__all__ = [
+    "ClusterNode",
+    "HeadOffice",
+    "Identity",
+    "LeafOfHeadOffice",
+    "ensure_stream",
+    "held_seqs",
+    "inbox_prefix",
+    "last_shipped",
+    "leaf_creds_file",
+    "nats_config",
+    "read_creds",
+    "read_leaf_creds",
+    "room_of_source",
+    "room_reply_prefix",
+    "room_stream_info",
+    "seq_of_source",
+]
 
 DUPLICATE_WINDOW_S = 24 * 3600.0  # a resend within a day is dropped by the broker on its Nats-Msg-Id
 MAX_REPLICAS = 3
@@ -45,11 +78,21 @@ ROOM_SUBJECTS = ["da.>"]  # the records, status and resend requests of a room's 
 def stream_config(replicas: int = 1, rooms: Sequence[str] = ()) -> StreamConfig:
     """The records stream; a head office's (`rooms`) has no subjects of its own and sources each room's
     stream through the JetStream domain of the room's leaf connection, named by the room."""
-    sources = [StreamSource(name=STREAM, external=ExternalStream(api=f"$JS.{room}.API", deliver=deliver_prefix(room)))
-               for room in rooms]
-    return StreamConfig(name=STREAM, subjects=[] if rooms else [STREAM_SUBJECTS], sources=sources or None,
-                        storage=StorageType.FILE, retention=RetentionPolicy.LIMITS, discard=DiscardPolicy.OLD,
-                        allow_direct=True, duplicate_window=DUPLICATE_WINDOW_S, num_replicas=replicas)
+    sources = [
+        StreamSource(name=STREAM, external=ExternalStream(api=f"$JS.{room}.API", deliver=deliver_prefix(room)))
+        for room in rooms
+    ]
+    return StreamConfig(
+        name=STREAM,
+        subjects=[] if rooms else [STREAM_SUBJECTS],
+        sources=sources or None,
+        storage=StorageType.FILE,
+        retention=RetentionPolicy.LIMITS,
+        discard=DiscardPolicy.OLD,
+        allow_direct=True,
+        duplicate_window=DUPLICATE_WINDOW_S,
+        num_replicas=replicas,
+    )
 
 
 async def ensure_stream(js: JetStreamContext, rooms: Sequence[str] = ()) -> None:
@@ -81,9 +124,14 @@ def inbox_prefix(table_id: str) -> str:
 def table_permissions(table_id: str) -> dict[str, dict[str, list[str]]]:
     check_table_id(table_id)
     return {
-        "publish": {"allow": [f"da.records.{table_id}.>", f"da.status.{table_id}",
-                              f"$JS.API.DIRECT.GET.{STREAM}.da.records.{table_id}.>",
-                              f"$JS.API.CONSUMER.CREATE.{STREAM}.*.da.records.{table_id}.>"]},
+        "publish": {
+            "allow": [
+                f"da.records.{table_id}.>",
+                f"da.status.{table_id}",
+                f"$JS.API.DIRECT.GET.{STREAM}.da.records.{table_id}.>",
+                f"$JS.API.CONSUMER.CREATE.{STREAM}.*.da.records.{table_id}.>",
+            ]
+        },
         "subscribe": {"allow": [f"{inbox_prefix(table_id)}.>", resend_subject(table_id)]},
     }
 
@@ -146,9 +194,15 @@ async def held_seqs(client: Client, table_id: str, journal: str, timeout: float 
     deliver = client.new_inbox()
     subscription = await client.subscribe(deliver)
     try:
-        config = ConsumerConfig(name=f"{table_id}-{deliver.rsplit('.', 1)[-1]}", filter_subject=subject,
-                                deliver_subject=deliver, deliver_policy=DeliverPolicy.ALL, ack_policy=AckPolicy.NONE,
-                                headers_only=True, inactive_threshold=CONSUMER_LAPSE_S)
+        config = ConsumerConfig(
+            name=f"{table_id}-{deliver.rsplit('.', 1)[-1]}",
+            filter_subject=subject,
+            deliver_subject=deliver,
+            deliver_policy=DeliverPolicy.ALL,
+            ack_policy=AckPolicy.NONE,
+            headers_only=True,
+            inactive_threshold=CONSUMER_LAPSE_S,
+        )
         info = await client.jetstream(timeout=timeout).add_consumer(STREAM, config)
         pending = (info.num_pending or 0) + ((info.delivered.consumer_seq or 0) if info.delivered else 0)
         seqs: list[int] = []
@@ -173,7 +227,9 @@ class ClusterNode:
     def __post_init__(self) -> None:
         _check_name("--cluster", self.name)
         if not 1 <= self.node <= len(self.routes):
-            raise BadValue(f"--node {self.node}: --routes names {len(self.routes)} nodes, so use 1 to {len(self.routes)}")
+            raise BadValue(
+                f"--node {self.node}: --routes names {len(self.routes)} nodes, so use 1 to {len(self.routes)}"
+            )
         for url in self.routes:
             _port_of("--routes", url)
 
@@ -232,8 +288,10 @@ def room_leaf_permissions(room: str) -> dict[str, Any]:
     head office sends it). Only the sourcing of the room's stream: the room's JetStream API under its
     domain and its answers, the consumer's deliveries under the room's prefix and its flow control; no
     `da.` subject."""
-    return {"publish": {"allow": [f"{deliver_prefix(room)}.>", "$JSC.R.>"]},
-            "subscribe": {"allow": [f"$JS.{room}.API.>", "$JS.FC.>"]}}
+    return {
+        "publish": {"allow": [f"{deliver_prefix(room)}.>", "$JSC.R.>"]},
+        "subscribe": {"allow": [f"$JS.{room}.API.>", "$JS.FC.>"]},
+    }
 
 
 def source_name(room: str) -> str:
@@ -278,7 +336,7 @@ def read_leaf_creds(text: str) -> tuple[str, str]:
         creds = json.loads(text)
         return str(creds["room"]), str(creds["leaf_password"])
     except (ValueError, KeyError, TypeError):
-        raise ValueError("not a head office leaf credentials file: expected {\"room\", \"leaf_password\"}") from None
+        raise ValueError('not a head office leaf credentials file: expected {"room", "leaf_password"}') from None
 
 
 def _check_name(option: str, name: str) -> None:
@@ -297,9 +355,16 @@ def _port_of(option: str, url: str) -> int:
     return port
 
 
-def nats_config(port: int, store_dir: str, pit_public_key: str, tables: dict[str, str], host: str = "127.0.0.1",
-                cluster: ClusterNode | None = None, leaf: LeafOfHeadOffice | None = None,
-                head_office: HeadOffice | None = None) -> str:
+def nats_config(
+    port: int,
+    store_dir: str,
+    pit_public_key: str,
+    tables: dict[str, str],
+    host: str = "127.0.0.1",
+    cluster: ClusterNode | None = None,
+    leaf: LeafOfHeadOffice | None = None,
+    head_office: HeadOffice | None = None,
+) -> str:
     """A complete nats-server configuration: listener, JetStream and its store, the pit's identity
     (everything) and each table's (`tables`: table id -> public key) with its permissions; for a
     node of a cluster its routes, for a room's node its leaf connection to the head office (and its
@@ -307,9 +372,17 @@ def nats_config(port: int, store_dir: str, pit_public_key: str, tables: dict[str
     users = [user_entry(pit_public_key, None)]
     users += [user_entry(key, table_permissions(table_id)) for table_id, key in sorted(tables.items())]
     if head_office is not None:  # a room's leaf link is checked against these users, with their permissions
-        users += [json.dumps({"user": room, "password": password, "permissions": room_leaf_permissions(room),
-                              "allowed_connection_types": ["LEAFNODE"]})
-                  for room, password in sorted(head_office.rooms.items())]
+        users += [
+            json.dumps(
+                {
+                    "user": room,
+                    "password": password,
+                    "permissions": room_leaf_permissions(room),
+                    "allowed_connection_types": ["LEAFNODE"],
+                }
+            )
+            for room, password in sorted(head_office.rooms.items())
+        ]
     body = ",\n    ".join(users)
     lines = ["# nats-server configuration for the dealer-assist card room"]
     if cluster is not None:
@@ -319,11 +392,15 @@ def nats_config(port: int, store_dir: str, pit_public_key: str, tables: dict[str
     lines.append(f"jetstream {{ store_dir: {json.dumps(store_dir)}{domain} }}")
     if cluster is not None:
         listen = f"{host}:{_port_of('--routes', cluster.routes[cluster.node - 1])}"
-        lines.append(f"cluster {{\n  name: {json.dumps(cluster.name)}\n  listen: {json.dumps(listen)}\n"
-                     f"  routes: {json.dumps(list(cluster.routes))}\n}}")
+        lines.append(
+            f"cluster {{\n  name: {json.dumps(cluster.name)}\n  listen: {json.dumps(listen)}\n"
+            f"  routes: {json.dumps(list(cluster.routes))}\n}}"
+        )
     if leaf is not None:
-        lines.append(f"leafnodes {{\n  remotes: [ {{ urls: {json.dumps(leaf.urls())},\n"
-                     f"    deny_exports: {json.dumps(ROOM_SUBJECTS)}, deny_imports: {json.dumps(ROOM_SUBJECTS)} }} ]\n}}")
+        lines.append(
+            f"leafnodes {{\n  remotes: [ {{ urls: {json.dumps(leaf.urls())},\n"
+            f"    deny_exports: {json.dumps(ROOM_SUBJECTS)}, deny_imports: {json.dumps(ROOM_SUBJECTS)} }} ]\n}}"
+        )
     if head_office is not None:
         listen = json.dumps(head_office.leaf_listen)
         lines.append(f"leafnodes {{\n  listen: {listen}\n  advertise: {listen}\n}}")

@@ -7,6 +7,7 @@ records consumer's messages that cost about a seventh of ingest's time in a prof
 judging a record's chain. A subscription made with `hand_over` skips all of it: each message goes,
 as the protocol parser read it, to a plain function, in the order the broker sent them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -3,6 +3,7 @@
 The table's shipper and the pit's ingest both use these, so the two ends agree by construction.
 A message from the wire is parsed into a frozen value or refused with the field that was wrong.
 """
+
 from __future__ import annotations
 
 import functools
@@ -17,7 +18,23 @@ import msgspec
 from dealer_assist.journal.journal_file import Record, RecordKind, canonical_json, record_hash
 from pit.errors import PitCode, PitError
 
-__all__ = ["RecordMessage", "ResendRequest", "STATUS_EVERY_S", "STREAM", "STREAM_SUBJECTS", "StatusMessage", "WireError", "body_of", "check_table_id", "journal_identity", "json_text", "parse_record_message", "parse_status_message", "records_subject", "resend_subject"]
+__all__ = [
+    "RecordMessage",
+    "ResendRequest",
+    "STATUS_EVERY_S",
+    "STREAM",
+    "STREAM_SUBJECTS",
+    "StatusMessage",
+    "WireError",
+    "body_of",
+    "check_table_id",
+    "journal_identity",
+    "json_text",
+    "parse_record_message",
+    "parse_status_message",
+    "records_subject",
+    "resend_subject",
+]
 
 STREAM = "DA_RECORDS"
 STREAM_SUBJECTS = "da.records.>"
@@ -112,8 +129,17 @@ class RecordMessage(msgspec.Struct, frozen=True):
 
     @classmethod
     def of(cls, table_id: str, journal: str, record: Record) -> RecordMessage:
-        return cls(table_id, journal, record.seq, record.wall, record.mono_ns, record.round_id, record.kind,
-                   canonical_json(record.body), record.hash.hex())
+        return cls(
+            table_id,
+            journal,
+            record.seq,
+            record.wall,
+            record.mono_ns,
+            record.round_id,
+            record.kind,
+            canonical_json(record.body),
+            record.hash.hex(),
+        )
 
     def encode(self) -> bytes:
         return _encode(self)
@@ -128,12 +154,15 @@ class RecordMessage(msgspec.Struct, frozen=True):
 
     def chains_onto(self, prev: bytes) -> bool:
         """True when this record's hash is the hash of its fields on top of `prev` (GENESIS for seq 1)."""
-        return record_hash(prev, self.seq, self.wall, self.mono_ns, self.round_id, self.kind.value,
-                           self.body).hex() == self.hash
+        return (
+            record_hash(prev, self.seq, self.wall, self.mono_ns, self.round_id, self.kind.value, self.body).hex()
+            == self.hash
+        )
 
     def record(self) -> Record:
-        return Record(self.seq, self.wall, self.mono_ns, self.round_id, self.kind, json.loads(self.body),
-                      bytes.fromhex(self.hash))
+        return Record(
+            self.seq, self.wall, self.mono_ns, self.round_id, self.kind, json.loads(self.body), bytes.fromhex(self.hash)
+        )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -206,8 +235,9 @@ def _parse_slowly(data: bytes) -> RecordMessage:
     digest = _field(raw, "hash", str)
     if not _HEX64.fullmatch(digest):
         raise WireError(f"record message: hash {digest!r} is not 64 lowercase hex digits")
-    return RecordMessage(table_id, journal, seq, _field(raw, "wall", str), _field(raw, "mono_ns", int), round_id,
-                         kind, body, digest)
+    return RecordMessage(
+        table_id, journal, seq, _field(raw, "wall", str), _field(raw, "mono_ns", int), round_id, kind, body, digest
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,11 +284,21 @@ def parse_status_message(data: bytes) -> StatusMessage:
             datetime.fromisoformat(sent)
         except ValueError:
             raise WireError(f"status message: sent {sent!r} is not an ISO 8601 time") from None
-    return StatusMessage(check_table_id(_field(raw, "table_id", str)), _field(raw, "journal", str),
-                         _field(raw, "profile", str), round_id, _field(raw, "phase", str), player_dealer,
-                         {str(k): str(v) for k, v in devices.items()}, _field(raw, "last_seq", int),
-                         _field(raw, "to_ship", int), sent, raw.get("divergence"), _optional_text(raw, "cannot_store"),
-                         extra if isinstance(extra, dict) else {})
+    return StatusMessage(
+        check_table_id(_field(raw, "table_id", str)),
+        _field(raw, "journal", str),
+        _field(raw, "profile", str),
+        round_id,
+        _field(raw, "phase", str),
+        player_dealer,
+        {str(k): str(v) for k, v in devices.items()},
+        _field(raw, "last_seq", int),
+        _field(raw, "to_ship", int),
+        sent,
+        raw.get("divergence"),
+        _optional_text(raw, "cannot_store"),
+        extra if isinstance(extra, dict) else {},
+    )
 
 
 def _object(data: bytes, what: str) -> dict[str, Any]:
@@ -285,4 +325,3 @@ def _field(raw: dict[str, Any], name: str, kind: type) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise WireError(f"message: field {name!r} is {type(value).__name__}, not {kind.__name__}")
     return value
-

@@ -4,6 +4,7 @@ saved in DIR, and that every new leaf is a well-formed da-leaf-1 chaining onto i
 
 DIR keeps the last checkpoint audited, every leaf hash so far (so any old root can be rebuilt), and each
 journal's last leaf (its last seq and head hash)."""
+
 from __future__ import annotations
 
 import json
@@ -57,15 +58,16 @@ def audit(prefix: str, policy: Policy, state: Path) -> Audited:
         raise Break(f"bad signature: {error.message}") from None
     state.mkdir(parents=True, exist_ok=True)
     hashes = (state / "hashes").read_bytes() if (state / "hashes").exists() else b""
-    journals: dict[str, list[object]] = (json.loads((state / "journals.json").read_text())
-                                         if (state / "journals.json").exists() else {})
+    journals: dict[str, list[object]] = (
+        json.loads((state / "journals.json").read_text()) if (state / "journals.json").exists() else {}
+    )
     old = Checkpoint.parse((state / "checkpoint").read_text()) if (state / "checkpoint").exists() else None
     old_size = len(hashes) // HASH_SIZE
     if old is not None and checkpoint.origin != old.origin:
         raise Break(f"fork: the log's origin is {checkpoint.origin!r}, it was {old.origin!r}")
     if checkpoint.size < old_size:
         raise Break(f"fork: the log has {checkpoint.size} leaves, it had {old_size}")
-    tree = MemoryTree([hashes[at:at + HASH_SIZE] for at in range(0, len(hashes), HASH_SIZE)])
+    tree = MemoryTree([hashes[at : at + HASH_SIZE] for at in range(0, len(hashes), HASH_SIZE)])
     new_hashes = bytearray()
     for index, text in enumerate(read_entries(prefix, old_size, checkpoint.size), start=old_size):
         try:
@@ -74,15 +76,19 @@ def audit(prefix: str, policy: Policy, state: Path) -> Audited:
             raise Break(f"malformed leaf {index}: {error.message}") from None
         last_seq, head_hash = journals.get(leaf.journal, [0, ZERO_HASH])
         if leaf.first_seq != int(str(last_seq)) + 1 or leaf.prev_hash != head_hash:
-            raise Break(f"gap: leaf {index} of journal {leaf.journal} starts at seq {leaf.first_seq} after "
-                        f"{leaf.prev_hash[:16]}..., its previous leaf ended at seq {last_seq} with {str(head_hash)[:16]}...")
+            raise Break(
+                f"gap: leaf {index} of journal {leaf.journal} starts at seq {leaf.first_seq} after "
+                f"{leaf.prev_hash[:16]}..., its previous leaf ended at seq {last_seq} with {str(head_hash)[:16]}..."
+            )
         journals[leaf.journal] = [leaf.last_seq, leaf.head_hash]
         hashed = leaf_hash(text)
         tree.append(hashed)
         new_hashes += hashed
     if tree.root(checkpoint.size) != checkpoint.root:
-        raise Break(f"fork: the leaves audited and the new entries do not rebuild the root of size {checkpoint.size}"
-                    + (f" (the log rewrote leaves before {old_size})" if old_size else ""))
+        raise Break(
+            f"fork: the leaves audited and the new entries do not rebuild the root of size {checkpoint.size}"
+            + (f" (the log rewrote leaves before {old_size})" if old_size else "")
+        )
     _save(state, note, hashes + bytes(new_hashes), journals)
     return Audited(old_size, checkpoint.size)
 
@@ -94,7 +100,7 @@ def read_entries(prefix: str, start: int, size: int) -> list[bytes]:
         width = min(TILE_WIDTH, size - bundle * TILE_WIDTH)
         found = decode_bundle_or_break(_get(prefix + Tile(None, bundle, width).path()), bundle, width)
         first = bundle * TILE_WIDTH
-        entries += found[max(0, start - first):]
+        entries += found[max(0, start - first) :]
     return entries
 
 
@@ -110,8 +116,11 @@ def decode_bundle_or_break(data: bytes, bundle: int, width: int) -> list[bytes]:
 
 def _save(state: Path, note: bytes, hashes: bytes, journals: dict[str, list[object]]) -> None:
     """Each file written whole, then renamed over the old one; the checkpoint last."""
-    for name, data in (("hashes", hashes), ("journals.json", json.dumps(journals, sort_keys=True).encode()),
-                       ("checkpoint", Checkpoint.parse(note.decode().split("\n\n", 1)[0] + "\n").text().encode())):
+    for name, data in (
+        ("hashes", hashes),
+        ("journals.json", json.dumps(journals, sort_keys=True).encode()),
+        ("checkpoint", Checkpoint.parse(note.decode().split("\n\n", 1)[0] + "\n").text().encode()),
+    ):
         temporary = state / f".{name}.new"
         temporary.write_bytes(data)
         os.replace(temporary, state / name)

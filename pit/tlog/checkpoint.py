@@ -1,5 +1,6 @@
 """Checkpoints (c2sp.org/tlog-checkpoint): a note whose text is the origin, the tree size, the base64
 root hash and optional extension lines."""
+
 from __future__ import annotations
 
 import base64

@@ -6,6 +6,7 @@
 
 and its signature line carries the 8-byte big-endian timestamp followed by the 64-byte signature.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,8 +29,9 @@ def signed_message(body: str, timestamp: int) -> bytes:
 def timestamp_of(signature: Signature) -> int:
     """The time a cosignature's line says; raises `Malformed` for one not 8 + 64 bytes long."""
     if len(signature.signature) != 8 + ED25519_SIGNATURE_SIZE:
-        raise Malformed(f"cosignature of {signature.name}: 8 + {ED25519_SIGNATURE_SIZE} bytes, "
-                        f"not {len(signature.signature)}")
+        raise Malformed(
+            f"cosignature of {signature.name}: 8 + {ED25519_SIGNATURE_SIZE} bytes, not {len(signature.signature)}"
+        )
     timestamp = int.from_bytes(signature.signature[:8], "big")
     if timestamp > MAX_TIME:
         raise Malformed(f"cosignature of {signature.name}: time {timestamp} is past 2**63 - 1")

@@ -1,4 +1,5 @@
 """What the log's formats refuse, each naming the field, line or step that was wrong."""
+
 from __future__ import annotations
 
 from enum import StrEnum

@@ -1,4 +1,5 @@
 """Note key files: Go's private key text on one line, readable by its owner alone (mode 0600)."""
+
 from __future__ import annotations
 
 import os

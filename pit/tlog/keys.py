@@ -6,6 +6,7 @@
 Both types used here are Ed25519: 0x01 signs a note's text (the log's checkpoints), 0x04 a
 cosignature/v1 message (a witness's, c2sp.org/tlog-cosignature).
 """
+
 from __future__ import annotations
 
 import base64
@@ -62,8 +63,9 @@ def b64decode(text: str, what: str) -> bytes:
 def _typed_key(encoded: str, what: str) -> tuple[SignatureType, bytes]:
     raw = b64decode(encoded, what)
     if not raw or raw[0] not in set(SignatureType):
-        raise Malformed(f"{what}: signature type {raw[:1].hex() or 'missing'} is not "
-                        "Ed25519 (01) or cosignature/v1 (04)")
+        raise Malformed(
+            f"{what}: signature type {raw[:1].hex() or 'missing'} is not Ed25519 (01) or cosignature/v1 (04)"
+        )
     if len(raw) != 1 + ED25519_SIZE:
         raise Malformed(f"{what}: an Ed25519 key is {ED25519_SIZE} bytes, not {len(raw) - 1}")
     return SignatureType(raw[0]), raw[1:]
@@ -124,7 +126,7 @@ class SignerKey:
     def parse(cls, skey: str) -> SignerKey:
         if not skey.startswith(_SKEY_PREFIX):
             raise Malformed(f"private key: it starts with {_SKEY_PREFIX!r}")
-        parts = skey[len(_SKEY_PREFIX):].split("+", 2)
+        parts = skey[len(_SKEY_PREFIX) :].split("+", 2)
         if len(parts) != 3:
             raise Malformed("private key: it is PRIVATE+KEY+NAME+ID+KEY")
         name, hex_id, encoded = parts

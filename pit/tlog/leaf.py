@@ -1,6 +1,7 @@
 """The room log's leaf, `da-leaf-1` (PIT.md §9): one journal's records from the one after the previous
 leaf's last to the record that closes a round (or, for a segment without a round, the last one that
 waited), as canonical JSON: sorted keys, no spaces, UTF-8. No cards, wagers or names: the log is public."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,20 @@ __all__ = ["Leaf", "ZERO_HASH"]
 VERSION = "da-leaf-1"
 ZERO_HASH = "0" * 64  # the prev_hash of a journal's first leaf
 _HEX = re.compile(r"[0-9a-f]{64}")
-_KEYS = frozenset(["v", "table_id", "journal", "round_id", "first_seq", "last_seq", "prev_hash", "head_hash",
-                   "records", "closed_wall"])
+_KEYS = frozenset(
+    [
+        "v",
+        "table_id",
+        "journal",
+        "round_id",
+        "first_seq",
+        "last_seq",
+        "prev_hash",
+        "head_hash",
+        "records",
+        "closed_wall",
+    ]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +48,18 @@ class Leaf:
         return self.last_seq - self.first_seq + 1
 
     def text(self) -> bytes:
-        body = {"v": VERSION, "table_id": self.table_id, "journal": self.journal, "round_id": self.round_id,
-                "first_seq": self.first_seq, "last_seq": self.last_seq, "prev_hash": self.prev_hash,
-                "head_hash": self.head_hash, "records": self.records, "closed_wall": self.closed_wall}
+        body = {
+            "v": VERSION,
+            "table_id": self.table_id,
+            "journal": self.journal,
+            "round_id": self.round_id,
+            "first_seq": self.first_seq,
+            "last_seq": self.last_seq,
+            "prev_hash": self.prev_hash,
+            "head_hash": self.head_hash,
+            "records": self.records,
+            "closed_wall": self.closed_wall,
+        }
         return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -62,12 +84,20 @@ class Leaf:
         for name in ("prev_hash", "head_hash"):
             if not isinstance(body[name], str) or not _HEX.fullmatch(body[name]):
                 raise Malformed(f"leaf: {name} is 64 lowercase hex digits")
-        leaf = cls(body["table_id"], body["journal"], body["round_id"], body["first_seq"], body["last_seq"],
-                   body["prev_hash"], body["head_hash"], body["closed_wall"])
+        leaf = cls(
+            body["table_id"],
+            body["journal"],
+            body["round_id"],
+            body["first_seq"],
+            body["last_seq"],
+            body["prev_hash"],
+            body["head_hash"],
+            body["closed_wall"],
+        )
         if body["last_seq"] < body["first_seq"] or body["records"] != leaf.records:
             raise Malformed(f"leaf: records {body['records']} is not last_seq - first_seq + 1")
         if (leaf.first_seq == 1) != (leaf.prev_hash == ZERO_HASH):
             raise Malformed("leaf: prev_hash is 64 zeros for a journal's first record, and only then")
         if leaf.text() != data:
-            raise Malformed(f"leaf: not written as canonical JSON (keys sorted, no spaces)")
+            raise Malformed("leaf: not written as canonical JSON (keys sorted, no spaces)")
         return leaf

@@ -2,6 +2,7 @@
 key (type 0x01) named ORIGIN in Go's format, mode 0600, and prints its vkey. `dealer-assist log audit URL
 --policy POLICY --state DIR`: exit 0 when the log only grew, 1 naming the break.
 """
+
 from __future__ import annotations
 
 import sys
@@ -35,6 +36,7 @@ def main(argv: list[str]) -> int:
             return _audit(args.url, read_policy(args.policy), args.state)
         print(write_new_key(args.out, args.origin, SignatureType.ED25519).verifier())
         return 0
+
     return reporting(body, Stream.STDOUT)
 
 

@@ -4,6 +4,7 @@ Proofs are made from the hashes of perfect subtrees (a `HashStore`), the way a t
 and checked by the iterative algorithms of RFC 9162 §2.1.3.2 and §2.1.4.2, which need nothing but the
 proof, the sizes and the roots.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -12,7 +13,15 @@ from typing import Protocol
 
 from pit.tlog.errors import Inconsistent, TlogError
 
-__all__ = ["EMPTY_ROOT", "HASH_SIZE", "MemoryTree", "consistency_proof", "inclusion_proof", "leaf_hash", "verify_consistency"]
+__all__ = [
+    "EMPTY_ROOT",
+    "HASH_SIZE",
+    "MemoryTree",
+    "consistency_proof",
+    "inclusion_proof",
+    "leaf_hash",
+    "verify_consistency",
+]
 
 HASH_SIZE = 32
 EMPTY_ROOT = hashlib.sha256(b"").digest()  # MTH({}) (RFC 6962 §2.1)
@@ -54,7 +63,7 @@ class MemoryTree:
             if count % 2:
                 return
             row = self._levels[level]
-            hashed = node_hash(bytes(row[-2 * HASH_SIZE:-HASH_SIZE]), bytes(row[-HASH_SIZE:]))
+            hashed = node_hash(bytes(row[-2 * HASH_SIZE : -HASH_SIZE]), bytes(row[-HASH_SIZE:]))
             level += 1
             if level == len(self._levels):
                 self._levels.append(bytearray())
@@ -63,7 +72,7 @@ class MemoryTree:
         start = index * HASH_SIZE
         if level >= len(self._levels) or start + HASH_SIZE > len(self._levels[level]):
             raise TlogError(f"no subtree of 2**{level} leaves at index {index} in a tree of {self.size}")
-        return bytes(self._levels[level][start:start + HASH_SIZE])
+        return bytes(self._levels[level][start : start + HASH_SIZE])
 
     def root(self, size: int | None = None) -> bytes:
         return tree_hash(self, 0, self.size if size is None else size)
@@ -155,8 +164,9 @@ def verify_consistency(old_size: int, new_size: int, old_root: bytes, new_root: 
         raise Inconsistent(f"consistency: size {old_size} cannot grow into size {new_size}")
     if old_size in (0, new_size):
         if proof:
-            raise Inconsistent(f"consistency: from size {old_size} to {new_size} the proof is empty, "
-                               f"not {len(proof)} hashes")
+            raise Inconsistent(
+                f"consistency: from size {old_size} to {new_size} the proof is empty, not {len(proof)} hashes"
+            )
         if old_size == new_size and old_root != new_root:
             raise Inconsistent(f"consistency: two roots for size {new_size}")
         return

@@ -5,6 +5,7 @@ A note is its text (ending in a newline), a blank line, and signature lines
 trusted; one from a known key that fails rejects the whole note; a note with no verified signature
 is rejected.
 """
+
 from __future__ import annotations
 
 import base64
@@ -96,7 +97,7 @@ class Note:
         split = message.rfind("\n\n")
         if split < 0:
             raise Malformed("note: no blank line between the text and the signatures")
-        text, lines = message[:split + 1], message[split + 2:]
+        text, lines = message[: split + 1], message[split + 2 :]
         if not lines.endswith("\n"):
             raise Malformed("note: the signature lines end with a newline")
         signatures = tuple(Signature.parse_line(line) for line in lines[:-1].split("\n"))

@@ -6,6 +6,7 @@ whether a checkpoint's cosignatures meet it.
     group <name> all|any|<k> <name>...
     quorum <name>|none
 """
+
 from __future__ import annotations
 
 import re
@@ -132,8 +133,9 @@ class _Parser:
 
     def _witness(self, args: list[str]) -> None:
         name = self._new_name(args[0])
-        self.witnesses[name] = PolicyWitness(name, self._key(args[1], SignatureType.COSIGNATURE_V1),
-                                             args[2] if len(args) > 2 else None)
+        self.witnesses[name] = PolicyWitness(
+            name, self._key(args[1], SignatureType.COSIGNATURE_V1), args[2] if len(args) > 2 else None
+        )
 
     def _group(self, name: str, threshold: str, members: list[str]) -> None:
         self._new_name(name)

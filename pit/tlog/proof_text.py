@@ -1,5 +1,6 @@
 """The offline proof of one entry (c2sp.org/tlog-proof@v1): an optional `extra` line, the entry's
 index, its inclusion proof one base64 hash a line, a blank line, and the checkpoint verbatim."""
+
 from __future__ import annotations
 
 import base64
@@ -43,12 +44,12 @@ class TlogProof:
             raise Malformed(f"tlog-proof: the first line is {HEADER!r}, not {lines[0]!r}")
         at, extra = 1, None
         if len(lines) > at and lines[at].startswith("extra "):
-            extra, at = b64decode(lines[at][len("extra "):], "tlog-proof extra"), at + 1
+            extra, at = b64decode(lines[at][len("extra ") :], "tlog-proof extra"), at + 1
         if len(lines) <= at or not lines[at].startswith("index "):
             raise Malformed("tlog-proof: an 'index N' line after the header (and extra)")
-        index = decimal(lines[at][len("index "):], "tlog-proof index")
+        index = decimal(lines[at][len("index ") :], "tlog-proof index")
         hashes = []
-        for number, line in enumerate(lines[at + 1:], start=at + 2):
+        for number, line in enumerate(lines[at + 1 :], start=at + 2):
             hashed = b64decode(line, f"tlog-proof line {number}")
             if len(hashed) != HASH_SIZE:
                 raise Malformed(f"tlog-proof line {number}: a hash is {HASH_SIZE} bytes, not {len(hashed)}")

@@ -2,6 +2,7 @@
 chain from the leaf's prev_hash to its head_hash), `leaf` (the leaf rebuilds byte for byte from them),
 `log` (the checkpoint's origin and log signature), `witnesses` (the policy's quorum of cosignatures),
 `inclusion` (the proof reaches the checkpoint's root); `settle` is `round_settle`'s."""
+
 from __future__ import annotations
 
 import json
@@ -67,8 +68,15 @@ def load(data: bytes) -> dict[str, Any]:
         raise Unusable("the proof file is not JSON") from None
     if not isinstance(proof, dict) or proof.get("format") != FORMAT:
         raise Unusable(f"the proof file's format is not {FORMAT!r}")
-    fields = {"table_id": str, "journal": str, "round_id": int, "records": list, "leaf": str, "index": int,
-              "tlog_proof": str}
+    fields = {
+        "table_id": str,
+        "journal": str,
+        "round_id": int,
+        "records": list,
+        "leaf": str,
+        "index": int,
+        "tlog_proof": str,
+    }
     for name, kind in fields.items():
         if type(proof.get(name)) is not kind:
             raise Unusable(f"the proof file's {name} is not a {kind.__name__}")
@@ -80,8 +88,11 @@ def load(data: bytes) -> dict[str, Any]:
 
 def is_record(value: object) -> bool:
     """A record as shipped (PIT.md §2): every field there, of its type."""
-    return isinstance(value, dict) and all(type(value.get(k)) is t for k, t in RECORD_FIELDS.items()) \
+    return (
+        isinstance(value, dict)
+        and all(type(value.get(k)) is t for k, t in RECORD_FIELDS.items())
         and (value.get("round_id") is None or type(value.get("round_id")) is int)
+    )
 
 
 def verify(proof: dict[str, Any], policy: Policy) -> Proven:
@@ -118,21 +129,25 @@ def _chain(proof: dict[str, Any]) -> str:
             raise Failed(Step.CHAIN, f"seq {record['seq']} does not follow seq {records[at - 1]['seq']}")
         if record["round_id"] not in (None, proof["round_id"]):
             raise Failed(Step.CHAIN, f"seq {record['seq']} is of round {record['round_id']}, not {proof['round_id']}")
-        digest = record_hash(prev, record["seq"], record["wall"], record["mono_ns"], record["round_id"], record["kind"],
-                             record["body"])
+        digest = record_hash(
+            prev, record["seq"], record["wall"], record["mono_ns"], record["round_id"], record["kind"], record["body"]
+        )
         if digest.hex() != record["hash"]:
             raise Failed(Step.CHAIN, f"seq {record['seq']}: its hash is {digest.hex()}, not {record['hash']}")
         prev = digest
     if claimed.get("head_hash") != prev.hex():
-        raise Failed(Step.CHAIN, f"the records end at {prev.hex()}, not the leaf's head_hash {claimed.get('head_hash')}")
+        raise Failed(
+            Step.CHAIN, f"the records end at {prev.hex()}, not the leaf's head_hash {claimed.get('head_hash')}"
+        )
     return prev.hex()
 
 
 def _leaf(proof: dict[str, Any], head: str) -> bytes:
     first, last = proof["records"][0], proof["records"][-1]
     prev = json.loads(proof["leaf"])["prev_hash"]
-    rebuilt = Leaf(proof["table_id"], proof["journal"], proof["round_id"], first["seq"], last["seq"], prev, head,
-                   last["wall"]).text()
+    rebuilt = Leaf(
+        proof["table_id"], proof["journal"], proof["round_id"], first["seq"], last["seq"], prev, head, last["wall"]
+    ).text()
     if rebuilt != proof["leaf"].encode():
         raise Failed(Step.LEAF, f"the records rebuild {rebuilt.decode()}, not the file's leaf")
     return rebuilt

@@ -3,6 +3,7 @@ the ledger its closing record journaled. A replay starts from the table's config
 last round closed with, which lie before the round's leaf; the proof file carries them bound by hashes
 alone: `header` (the journal's first record, whose hash is the journal's identity) and `opening` (the
 records from the last close, or from the header, up to the leaf's first, chained onto its prev_hash)."""
+
 from __future__ import annotations
 
 import json
@@ -28,13 +29,19 @@ def settle(proof: dict[str, Any]) -> None:
     file without what a replay starts from. The steps before it have held."""
     header, opening = _context(proof)
     leaf = json.loads(proof["leaf"])
-    if record_hash(GENESIS, 1, header["wall"], header["mono_ns"], None, header["kind"], header["body"]).hex() \
-            != header["hash"] or header["hash"] != proof["journal"] or header["seq"] != 1:
+    if (
+        record_hash(GENESIS, 1, header["wall"], header["mono_ns"], None, header["kind"], header["body"]).hex()
+        != header["hash"]
+        or header["hash"] != proof["journal"]
+        or header["seq"] != 1
+    ):
         raise Failed(Step.SETTLE, f"the header does not hash to the journal's identity {proof['journal']}")
     prev = opening["prev_hash"]
     for at, record in enumerate(opening["records"]):
         if at and record["seq"] != opening["records"][at - 1]["seq"] + 1:
-            raise Failed(Step.SETTLE, f"opening seq {record['seq']} does not follow seq {opening['records'][at - 1]['seq']}")
+            raise Failed(
+                Step.SETTLE, f"opening seq {record['seq']} does not follow seq {opening['records'][at - 1]['seq']}"
+            )
         prev = _checked(prev, record)
     if prev != leaf["prev_hash"] or (opening["records"] and opening["records"][-1]["seq"] + 1 != leaf["first_seq"]):
         raise Failed(Step.SETTLE, f"the opening records do not chain onto the leaf's prev_hash {leaf['prev_hash']}")
@@ -46,8 +53,10 @@ def settle(proof: dict[str, Any]) -> None:
         held.insert(0, _record(header))  # the table's configuration, read from its header
     closing = held[-1]
     if closing.kind is not RecordKind.CLOSE or closing.round_id != proof["round_id"]:
-        raise Failed(Step.SETTLE, f"the leaf ends at seq {closing.seq} ({closing.kind.value}), not round "
-                                  f"{proof['round_id']}'s close")
+        raise Failed(
+            Step.SETTLE,
+            f"the leaf ends at seq {closing.seq} ({closing.kind.value}), not round {proof['round_id']}'s close",
+        )
     source = HeldRecords(f"{proof['table_id']}/{proof['journal']}", held)
     try:
         replayed = replayed_ledger(source, table_config(source), checkpoint, closing)
@@ -55,15 +64,22 @@ def settle(proof: dict[str, Any]) -> None:
         raise Failed(Step.SETTLE, f"the replay stops: {error.message}") from None
     journaled = closing.body.get("ledger")
     if replayed != journaled:
-        raise Failed(Step.SETTLE, f"the records replay to another ledger than the journaled one: {_first_difference(replayed, journaled)}")
+        raise Failed(
+            Step.SETTLE,
+            f"the records replay to another ledger than the journaled one: {_first_difference(replayed, journaled)}",
+        )
 
 
 def _context(proof: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     header, opening = proof.get("header"), proof.get("opening")
     if not is_record(header):
         raise Unusable("--settle: the proof file carries no header record to replay from")
-    if not isinstance(opening, dict) or type(opening.get("prev_hash")) is not str \
-            or type(opening.get("records")) is not list or not all(is_record(r) for r in opening["records"]):
+    if (
+        not isinstance(opening, dict)
+        or type(opening.get("prev_hash")) is not str
+        or type(opening.get("records")) is not list
+        or not all(is_record(r) for r in opening["records"])
+    ):
         raise Unusable("--settle: the proof file's opening is not a prev_hash and a list of records")
     assert isinstance(header, dict)
     return header, opening
@@ -71,8 +87,15 @@ def _context(proof: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _checked(prev: str, record: dict[str, Any]) -> str:
     try:
-        digest = record_hash(bytes.fromhex(prev), record["seq"], record["wall"], record["mono_ns"], record["round_id"],
-                             record["kind"], record["body"]).hex()
+        digest = record_hash(
+            bytes.fromhex(prev),
+            record["seq"],
+            record["wall"],
+            record["mono_ns"],
+            record["round_id"],
+            record["kind"],
+            record["body"],
+        ).hex()
     except ValueError:
         raise Failed(Step.SETTLE, f"opening seq {record['seq']}: {prev!r} is not a hex hash") from None
     if digest != record["hash"]:
@@ -82,8 +105,15 @@ def _checked(prev: str, record: dict[str, Any]) -> str:
 
 def _record(raw: dict[str, Any]) -> Record:
     try:
-        return Record(raw["seq"], raw["wall"], raw["mono_ns"], raw["round_id"], RecordKind(raw["kind"]),
-                      json.loads(raw["body"]), bytes.fromhex(raw["hash"]))
+        return Record(
+            raw["seq"],
+            raw["wall"],
+            raw["mono_ns"],
+            raw["round_id"],
+            RecordKind(raw["kind"]),
+            json.loads(raw["body"]),
+            bytes.fromhex(raw["hash"]),
+        )
     except ValueError:
         raise Failed(Step.SETTLE, f"seq {raw['seq']}: kind {raw['kind']!r} or its body is not a journal's") from None
 
@@ -95,7 +125,7 @@ def _first_difference(replayed: object, journaled: object, at: str = "ledger") -
             if replayed.get(key) != journaled.get(key):
                 return _first_difference(replayed.get(key), journaled.get(key), f"{at}.{key}")
     if isinstance(replayed, list) and isinstance(journaled, list) and len(replayed) == len(journaled):
-        for n, (mine, theirs) in enumerate(zip(replayed, journaled)):
+        for n, (mine, theirs) in enumerate(zip(replayed, journaled, strict=False)):
             if mine != theirs:
                 return _first_difference(mine, theirs, f"{at}[{n}]")
     return f"{at} replays to {json.dumps(replayed)}, journaled {json.dumps(journaled)}"

@@ -1,5 +1,6 @@
 """`pit serve --log-key FILE --log-policy FILE [--log-interval S]`: the log's key and policy, read and
 checked against each other before the pit starts."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -31,6 +32,7 @@ def log_key_and_policy(key_file: Path | None, policy_file: Path | None) -> tuple
     key = read_key(key_file, SignatureType.ED25519)
     policy = read_policy(policy_file)
     if all(log.key != key.verifier() for log in policy.logs):
-        raise CommandError(CommandCode.BAD_ARGUMENTS, f"{policy_file}: no log line has the vkey of {key_file} "
-                           f"({key.verifier()})")
+        raise CommandError(
+            CommandCode.BAD_ARGUMENTS, f"{policy_file}: no log line has the vkey of {key_file} ({key.verifier()})"
+        )
     return key, policy

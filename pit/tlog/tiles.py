@@ -3,6 +3,7 @@
 A tile at level L, index N holds up to 256 hashes, each the root of a perfect subtree of 256**L leaves;
 a full tile is 256 hashes, a partial one (`.p/<W>`) the W < 256 at the tree's right edge.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,10 @@ TILE_WIDTH = 256
 TILE_HEIGHT = 8  # log2(TILE_WIDTH): the tree levels one tile spans
 MAX_LEVEL = 63
 MAX_ENTRY = 0xFFFF
-_PATH = re.compile(r"tile/(?P<level>0|[1-9][0-9]?|entries)/(?P<index>(?:x[0-9]{3}/)*[0-9]{3})"
-                   r"(?:\.p/(?P<width>[1-9][0-9]{0,2}))?")
+_PATH = re.compile(
+    r"tile/(?P<level>0|[1-9][0-9]?|entries)/(?P<index>(?:x[0-9]{3}/)*[0-9]{3})"
+    r"(?:\.p/(?P<width>[1-9][0-9]{0,2}))?"
+)
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,7 @@ class Tile:
     def path(self) -> str:
         """`tile/<L>/<N>[.p/<W>]`, or `tile/entries/<N>[.p/<W>]`, without the log's prefix."""
         digits = f"{self.index:03d}"
-        groups = [digits[max(0, end - 3):end] for end in range(len(digits), 0, -3)][::-1]
+        groups = [digits[max(0, end - 3) : end] for end in range(len(digits), 0, -3)][::-1]
         groups[0] = groups[0].rjust(3, "0")
         number = "/".join(["x" + g for g in groups[:-1]] + [groups[-1]])
         level = "entries" if self.level is None else str(self.level)
@@ -101,9 +104,9 @@ def decode_bundle(data: bytes) -> list[bytes]:
     while at < len(data):
         if at + 2 > len(data):
             raise Malformed(f"entry bundle: a length cut short at byte {at}")
-        length = int.from_bytes(data[at:at + 2], "big")
+        length = int.from_bytes(data[at : at + 2], "big")
         if at + 2 + length > len(data):
             raise Malformed(f"entry bundle: entry {len(entries)} at byte {at} runs past the end")
-        entries.append(data[at + 2:at + 2 + length])
+        entries.append(data[at + 2 : at + 2 + length])
         at += 2 + length
     return entries

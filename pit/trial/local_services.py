@@ -5,6 +5,7 @@ test never touches a system service. PostgreSQL refuses to run as root: when we 
 cluster runs as the unprivileged `nobody`, and its folder must be reachable by that user (the
 folder is created world-traversable under a parent that is; `/tmp` and `/var/lib` are).
 """
+
 from __future__ import annotations
 
 import os
@@ -108,11 +109,20 @@ class NatsServer:
             conf.write_text(self.config)
             command = ["nats-server", "-c", str(conf)]
         else:
-            command = ["nats-server", "-js", "-sd", str(self.folder / "jetstream"), "-a", "127.0.0.1",
-                       "-p", str(self.port)]
+            command = [
+                "nats-server",
+                "-js",
+                "-sd",
+                str(self.folder / "jetstream"),
+                "-a",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+            ]
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(command + ["-l", str(self.log)], stdout=log, stderr=log,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                command + ["-l", str(self.log)], stdout=log, stderr=log, start_new_session=True
+            )
         _wait_for_port(self.port, timeout, self.process, "nats-server", self.log)
         return self
 
@@ -162,10 +172,13 @@ class PostgresCluster:
         return f"postgresql://pit@127.0.0.1:{self.port}/{self.database}"
 
     def _run(self, *command: str) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run(list(command), capture_output=True, text=True, user=self.user, cwd=self.folder,
-                              timeout=120)
+        done = subprocess.run(
+            list(command), capture_output=True, text=True, user=self.user, cwd=self.folder, timeout=120
+        )
         if done.returncode != 0:
-            raise ServiceError(f"{Path(command[0]).name} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+            raise ServiceError(
+                f"{Path(command[0]).name} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}"
+            )
         return done
 
     def _folder(self) -> None:
@@ -178,8 +191,17 @@ class PostgresCluster:
         """Create the cluster and its database, unless the folder already holds one."""
         self._folder()
         if not (self.data / "PG_VERSION").exists():
-            self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "pit", "--auth=trust", "-E", "UTF8",
-                      "--no-instructions")
+            self._run(
+                str(PG_BIN / "initdb"),
+                "-D",
+                str(self.data),
+                "-U",
+                "pit",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-instructions",
+            )
             self.start()
             self._run(str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "pit", self.database)
         return self
@@ -189,8 +211,21 @@ class PostgresCluster:
         writes the standby's connection to the primary), unless the folder already holds a cluster."""
         self._folder()
         if not (self.data / "PG_VERSION").exists():
-            self._run(str(PG_BIN / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(primary.port), "-U", "pit",
-                      "-D", str(self.data), "-R", "-X", "stream", "--checkpoint=fast")
+            self._run(
+                str(PG_BIN / "pg_basebackup"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(primary.port),
+                "-U",
+                "pit",
+                "-D",
+                str(self.data),
+                "-R",
+                "-X",
+                "stream",
+                "--checkpoint=fast",
+            )
         return self
 
     def forget(self) -> None:
@@ -208,9 +243,20 @@ class PostgresCluster:
     def start(self, timeout: float = 30.0) -> PostgresCluster:
         if self.running():
             return self
-        self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w", "-t", str(int(timeout)),
-                  "-o", f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='{self.folder}'"
-                        " -c fsync=on -c wal_keep_size=256MB", "start")
+        self._run(
+            str(PG_BIN / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-w",
+            "-t",
+            str(int(timeout)),
+            "-o",
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='{self.folder}'"
+            " -c fsync=on -c wal_keep_size=256MB",
+            "start",
+        )
         return self
 
     @property
@@ -224,8 +270,12 @@ class PostgresCluster:
         return pid
 
     def running(self) -> bool:
-        done = subprocess.run([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "status"], capture_output=True,
-                              user=self.user, cwd=self.folder)
+        done = subprocess.run(
+            [str(PG_BIN / "pg_ctl"), "-D", str(self.data), "status"],
+            capture_output=True,
+            user=self.user,
+            cwd=self.folder,
+        )
         return done.returncode == 0
 
     def stop(self, mode: str = "fast") -> None:

@@ -10,6 +10,7 @@ started again, and the room says so, while the tables deal on. Each part is the 
 command run as a subprocess, exactly as a room's server would run it, so a trial room exercises the
 same paths as a real one. Run again on the same folder, it resumes the same tables and journals.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,13 +29,12 @@ from typing import IO, Protocol
 import platformdirs
 
 from dealer_assist.commands.command_line import JsonArgumentParser, Stream, reporting
+from dealer_assist.rules.counts import count
 from pit.address import Address, parse_address
 from pit.errors import PitCode, PitError
 from pit.service.store.pit_store import DB_ENV
-from dealer_assist.rules.counts import count
+from pit.trial.local_services import NatsServer, PostgresCluster, ServiceError, bind_error, free_port, multi_host_dsn
 from pit.trial.room_log import RoomLog
-from pit.trial.local_services import (NatsServer, PostgresCluster, ServiceError, bind_error, free_port,
-                                      multi_host_dsn)
 
 ROOT_DATA = Path("/var/lib/dealer-assist/room")
 PACE_S = 0.4  # seconds between a table's moves: a round in half a minute or so
@@ -152,9 +152,20 @@ class Room:
         routes = ",".join(f"nats://127.0.0.1:{self._port(f'route-{node}')}" for node in range(1, nodes + 1))
         for node, port in enumerate(ports, start=1):
             place = ["--cluster", "room", "--node", str(node), "--routes", routes] if self.ha else []
-            config = _run("pit nats-config", "pit", "nats-config", "--port", str(port), "--store",
-                          str(self.folder / (f"jetstream-{node}" if self.ha else "jetstream")), "--host", "127.0.0.1",
-                          *place, *self.broker_args, env=self._env)
+            config = _run(
+                "pit nats-config",
+                "pit",
+                "nats-config",
+                "--port",
+                str(port),
+                "--store",
+                str(self.folder / (f"jetstream-{node}" if self.ha else "jetstream")),
+                "--host",
+                "127.0.0.1",
+                *place,
+                *self.broker_args,
+                env=self._env,
+            )
             self.brokers.append(NatsServer(self.folder / (f"nats-{node}" if self.ha else "nats"), port, config))
         for broker in self.brokers:
             broker.start()
@@ -163,34 +174,73 @@ class Room:
         for name, args in self.log.witnesses():
             self._spawn(name, *args)
         for number, address in enumerate(self._dashboard_addresses(), start=1):
-            self._spawn(f"pit-{number}", "pit", "serve", "--nats", self.broker_urls, "--http", str(address),
-                        *self.log.pit_args())
+            self._spawn(
+                f"pit-{number}",
+                "pit",
+                "serve",
+                "--nats",
+                self.broker_urls,
+                "--http",
+                str(address),
+                *self.log.pit_args(),
+            )
         self._wait_for_http()
         for number, table_id in enumerate(table_ids(self.tables), start=1):
             journal = self.folder / "tables" / f"{table_id}.db"
-            self._spawn(f"table-{table_id}", "bench", "--rounds", str(ROUNDS), "--seed", str(number), "--journal",
-                        str(journal), "--table-id", table_id, "--links", "pty", "--pace", str(self.pace),
-                        "--pit", self.broker_urls, "--pit-creds", str(self._creds(table_id)))
+            self._spawn(
+                f"table-{table_id}",
+                "bench",
+                "--rounds",
+                str(ROUNDS),
+                "--seed",
+                str(number),
+                "--journal",
+                str(journal),
+                "--table-id",
+                table_id,
+                "--links",
+                "pty",
+                "--pace",
+                str(self.pace),
+                "--pit",
+                self.broker_urls,
+                "--pit-creds",
+                str(self._creds(table_id)),
+            )
         return login
 
     def up(self) -> None:
         """Start the room, and print its dashboards, first login and `PART PID` lines."""
         name, password = self.start()
-        self.say(json.dumps({"dashboard": self.url, "dashboards": self.dashboards,
-                             "login": {"name": name, "password": password}, "tables": table_ids(self.tables),
-                             "data": str(self.folder), "store": self.dsn, "broker": self.broker_urls,
-                             "log_policy": str(self.log.policy_file)}))
+        self.say(
+            json.dumps(
+                {
+                    "dashboard": self.url,
+                    "dashboards": self.dashboards,
+                    "login": {"name": name, "password": password},
+                    "tables": table_ids(self.tables),
+                    "data": str(self.folder),
+                    "store": self.dsn,
+                    "broker": self.broker_urls,
+                    "log_policy": str(self.log.policy_file),
+                }
+            )
+        )
         for part, pid in self.parts():
             self.say(f"{part} {pid}")
-        self.say(f"The card room is up: {count(self.tables, 'table')} dealing.\n  dashboard:   {'  '.join(self.dashboards)}\n"
-                 f"  first login: {name} / {password}\n  data:        {self.folder}\n"
-                 f"  log policy:  {self.log.policy_file}\n{self.failure_hint()}\n"
-                 "Ctrl-C stops everything.")
+        self.say(
+            f"The card room is up: {count(self.tables, 'table')} dealing.\n  dashboard:  "
+            f" {'  '.join(self.dashboards)}\n"
+            f"  first login: {name} / {password}\n  data:        {self.folder}\n"
+            f"  log policy:  {self.log.policy_file}\n{self.failure_hint()}\n"
+            "Ctrl-C stops everything."
+        )
 
     def parts(self) -> list[tuple[str, int | None]]:
         """Each part and its process id, as `PART PID` lines show them."""
-        found: list[tuple[str, int | None]] = [(f"nats-{n}", b.process.pid if b.process else None)
-                                               for n, b in enumerate(self.brokers, start=1)]
+        found: list[tuple[str, int | None]] = [
+            (f"nats-{n}", b.process.pid if b.process else None) for n, b in enumerate(self.brokers, start=1)
+        ]
         found += [(f"postgres-{n}", store.pid) for n, store in enumerate(self.stores, start=1)]
         found += [(name, child.process.pid if child.process else None) for name, child in self.children.items()]
         return found
@@ -207,7 +257,9 @@ class Room:
                 try:
                     broker.start()
                 except ServiceError as error:
-                    self.say(f"dealer-assist room: nats-{number} stopped and would not start again ({error}); trying again")
+                    self.say(
+                        f"dealer-assist room: nats-{number} stopped and would not start again ({error}); trying again"
+                    )
                     continue
                 self._said(f"nats-{number}", code, broker.process.pid if broker.process else None)
         for number, store in enumerate(self.stores, start=1):
@@ -215,10 +267,16 @@ class Room:
                 try:
                     self._store_stopped(number, store)
                 except ServiceError as error:
-                    self.say(f"dealer-assist room: postgres-{number} stopped and would not start again ({error});"
-                             " trying again")
+                    self.say(
+                        f"dealer-assist room: postgres-{number} stopped and would not start again ({error});"
+                        " trying again"
+                    )
         for name, child in self.children.items():
-            if child.process is not None and child.process.poll() is not None and time.monotonic() - child.started > 1.0:
+            if (
+                child.process is not None
+                and child.process.poll() is not None
+                and time.monotonic() - child.started > 1.0
+            ):
                 code = child.process.returncode
                 self._start(name, child)
                 self._said(name, code, child.process.pid if child.process else None)
@@ -227,8 +285,10 @@ class Room:
         others = [other for other in self.stores if other is not store and other.pid is not None]
         if self.ha and not store.is_standby and others and others[0].is_standby:
             others[0].promote()
-            self.say(f"dealer-assist room: postgres-{number}, the store's primary, stopped; its standby"
-                     f" postgres-{self.stores.index(others[0]) + 1} is promoted")
+            self.say(
+                f"dealer-assist room: postgres-{number}, the store's primary, stopped; its standby"
+                f" postgres-{self.stores.index(others[0]) + 1} is promoted"
+            )
             store.forget()
             store.follow(others[0])
         store.start()
@@ -240,13 +300,17 @@ class Room:
 
     def failure_hint(self) -> str:
         if self.ha:
-            return ("To try a failure, kill -9 any PID above: a broker node (the tables and the pits go on through"
-                    " the others), the store's primary (its standby is promoted), the pit service whose"
-                    " /api/health says \"role\": \"ingest\" (the other takes over within 10 s), a table."
-                    " The room starts each part again and says so.")
-        return ("To try a failure, kill -9 any PID above: the broker (the tables deal on, showing what they have"
-                " to send, and send it once it is back), the store, the pit service, a table. The room starts"
-                " each part again and says so.")
+            return (
+                "To try a failure, kill -9 any PID above: a broker node (the tables and the pits go on through"
+                " the others), the store's primary (its standby is promoted), the pit service whose"
+                ' /api/health says "role": "ingest" (the other takes over within 10 s), a table.'
+                " The room starts each part again and says so."
+            )
+        return (
+            "To try a failure, kill -9 any PID above: the broker (the tables deal on, showing what they have"
+            " to send, and send it once it is back), the store, the pit service, a table. The room starts"
+            " each part again and says so."
+        )
 
     def stop(self) -> None:
         """The tables first (each closes its journal and hands the pit what it can), then the pits,
@@ -292,8 +356,14 @@ class Room:
         self.logs.append(log)
         # A session of its own: a Ctrl-C at the terminal reaches the room alone, which then stops
         # each part once, in order.
-        child.process = subprocess.Popen(command(*args), stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, start_new_session=True, env=self._env)
+        child.process = subprocess.Popen(
+            command(*args),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            env=self._env,
+        )
         child.started = time.monotonic()
 
     def _port(self, name: str) -> int:
@@ -310,13 +380,31 @@ class Room:
         password printed last time opens nothing any more."""
         password = secrets.token_urlsafe(12)
         try:
-            _run("pit user add", "pit", "user", "add", FIRST_LOGIN, "--role", "manager", "--password-stdin",
-                 stdin=password + "\n", env=self._env)
+            _run(
+                "pit user add",
+                "pit",
+                "user",
+                "add",
+                FIRST_LOGIN,
+                "--role",
+                "manager",
+                "--password-stdin",
+                stdin=password + "\n",
+                env=self._env,
+            )
         except RoomError as error:
             if '"exists"' not in str(error):
                 raise
-            _run("pit user password", "pit", "user", "password", FIRST_LOGIN, "--password-stdin",
-                 stdin=password + "\n", env=self._env)
+            _run(
+                "pit user password",
+                "pit",
+                "user",
+                "password",
+                FIRST_LOGIN,
+                "--password-stdin",
+                stdin=password + "\n",
+                env=self._env,
+            )
         return FIRST_LOGIN, password
 
     @property
@@ -331,8 +419,9 @@ class Room:
         for number, (host, port) in enumerate(self._dashboard_addresses(), start=1):
             if error := bind_error(host, port):
                 which = "its dashboard" if number == 1 else f"pit-{number}'s dashboard, the port after --http's"
-                raise RoomError(f"--http {self.http}: port {port} ({which}) cannot be used: {error.strerror};"
-                                " choose another")
+                raise RoomError(
+                    f"--http {self.http}: port {port} ({which}) cannot be used: {error.strerror}; choose another"
+                )
 
     def _wait_for_http(self) -> None:
         deadline = time.monotonic() + SERVE_WAIT_S
@@ -346,8 +435,10 @@ class Room:
                         break
                 except OSError:
                     if time.monotonic() > deadline:
-                        raise RoomError(f"pit serve did not answer on {host}:{port} within {SERVE_WAIT_S:.0f} s;"
-                                        f" see {self.folder / 'logs'}") from None
+                        raise RoomError(
+                            f"pit serve did not answer on {host}:{port} within {SERVE_WAIT_S:.0f} s;"
+                            f" see {self.folder / 'logs'}"
+                        ) from None
                     time.sleep(0.2)
 
 
@@ -358,14 +449,25 @@ def main(argv: list[str]) -> int:
 def _room(argv: list[str]) -> int:
     parser = JsonArgumentParser(prog="dealer-assist room", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=4, help="emulated tables (default 4)")
-    parser.add_argument("--http", default="127.0.0.1:8080", metavar="HOST:PORT",
-                        help="the dashboard's address (with --ha, the second pit's on the next port)")
+    parser.add_argument(
+        "--http",
+        default="127.0.0.1:8080",
+        metavar="HOST:PORT",
+        help="the dashboard's address (with --ha, the second pit's on the next port)",
+    )
     parser.add_argument("--data", type=Path, metavar="DIR", help=f"the room's folder (default {default_folder()})")
     parser.add_argument("--pace", type=float, default=PACE_S, metavar="SECONDS", help="seconds between a table's moves")
-    parser.add_argument("--ha", action="store_true", help="three broker nodes, a store's primary and standby, two pit"
-                        " services: a room that survives any one of them (PIT.md §8)")
-    parser.add_argument("--head-office", action="store_true", help="a head office and --rooms rooms of --tables"
-                        " tables each, the rooms' brokers its leaf nodes (PIT.md §8)")
+    parser.add_argument(
+        "--ha",
+        action="store_true",
+        help="three broker nodes, a store's primary and standby, two pit"
+        " services: a room that survives any one of them (PIT.md §8)",
+    )
+    parser.add_argument(
+        "--head-office",
+        action="store_true",
+        help="a head office and --rooms rooms of --tables tables each, the rooms' brokers its leaf nodes (PIT.md §8)",
+    )
     parser.add_argument("--rooms", type=int, default=2, help="with --head-office: how many rooms (default 2)")
     args = parser.parse_args(argv)
     parse_address(args.http)
@@ -376,9 +478,13 @@ def _room(argv: list[str]) -> int:
     folder = (args.data or default_folder()).absolute()
     if args.head_office:
         from pit.trial.head_office import HeadOfficeTrial  # it builds on Room: imported here, not in a cycle
-        return _run_until_stopped(HeadOfficeTrial(folder, args.rooms, args.tables, args.http, args.pace,
-                                                  lambda line: print(line, flush=True)))
-    return _run_until_stopped(Room(folder, args.tables, args.http, args.pace, args.ha, lambda line: print(line, flush=True)))
+
+        return _run_until_stopped(
+            HeadOfficeTrial(folder, args.rooms, args.tables, args.http, args.pace, lambda line: print(line, flush=True))
+        )
+    return _run_until_stopped(
+        Room(folder, args.tables, args.http, args.pace, args.ha, lambda line: print(line, flush=True))
+    )
 
 
 class Trial(Protocol):

@@ -1,6 +1,7 @@
 """A trial room's public log (PIT.md §9): the log's key, two witnesses (`witness-1`, `witness-2`, each a
 `witness serve` process of its own with its own key and state) and the tlog-policy naming them with a
 quorum of any one, all kept in the room's folder so a room started again goes on with the same log."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -42,15 +43,36 @@ class RoomLog:
 
     def pit_args(self) -> tuple[str, ...]:
         """What each `pit serve` is given to keep the log."""
-        return ("--log-key", str(self.key_file), "--log-policy", str(self.policy_file),
-                "--log-interval", str(INTERVAL_S))
+        return (
+            "--log-key",
+            str(self.key_file),
+            "--log-policy",
+            str(self.policy_file),
+            "--log-interval",
+            str(INTERVAL_S),
+        )
 
     def witnesses(self) -> list[tuple[str, tuple[str, ...]]]:
         """Each witness part and its `dealer-assist` command."""
         log_vkey = str(read_key(self.key_file, SignatureType.ED25519).verifier())
-        return [(name, ("witness", "serve", "--key", str(self.folder / f"{name}.key"), "--state",
-                        str(self.folder / f"{name}.db"), "--log", log_vkey, "--http", f"127.0.0.1:{self.port(name)}"))
-                for name in WITNESSES]
+        return [
+            (
+                name,
+                (
+                    "witness",
+                    "serve",
+                    "--key",
+                    str(self.folder / f"{name}.key"),
+                    "--state",
+                    str(self.folder / f"{name}.db"),
+                    "--log",
+                    log_vkey,
+                    "--http",
+                    f"127.0.0.1:{self.port(name)}",
+                ),
+            )
+            for name in WITNESSES
+        ]
 
 
 def _key(path: Path, name: str, kind: SignatureType) -> SignerKey:

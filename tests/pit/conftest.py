@@ -2,6 +2,7 @@
 
 The cluster lives under /tmp (not pytest's root-only folder) so that, when the tests run as root,
 the unprivileged user PostgreSQL runs as can reach it."""
+
 from __future__ import annotations
 
 import shutil

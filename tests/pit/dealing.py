@@ -1,6 +1,7 @@
 """Bench tables dealing while they ship, through the product's own `bench --pit`, and what a pit must
 hold of them at the end: every record exactly once, each witnessed head its journal's head, and
 each alert raised once."""
+
 from __future__ import annotations
 
 import signal
@@ -29,17 +30,37 @@ class Tables:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     stopped_at: float = 0.0  # time.time() when the last of them ended
 
-    def start(self, urls: str, seeds: dict[str, str] | None = None, rounds: int = 1_000_000,
-              pace: float = PACE_S) -> Tables:
+    def start(
+        self, urls: str, seeds: dict[str, str] | None = None, rounds: int = 1_000_000, pace: float = PACE_S
+    ) -> Tables:
         """Every table dealing `rounds` rounds (until stopped, by default); on an open broker each
         with a fresh identity of its own."""
         seeds = seeds or {table: Identity.new().seed for table in self.names}
         for number, table in enumerate(self.names):
             creds = self.folder / f"{table}.creds"
             creds.write_text(seeds[table].strip() + "\n")
-            command = [sys.executable, "-m", "ui.cli", "bench", "--rounds", str(rounds), "--seed", str(number + 20),
-                       "--journal", str(self.journal(table)), "--table-id", table, "--links", "in-process",
-                       "--pace", str(pace), "--pit", urls, "--pit-creds", str(creds)]
+            command = [
+                sys.executable,
+                "-m",
+                "ui.cli",
+                "bench",
+                "--rounds",
+                str(rounds),
+                "--seed",
+                str(number + 20),
+                "--journal",
+                str(self.journal(table)),
+                "--table-id",
+                table,
+                "--links",
+                "in-process",
+                "--pace",
+                str(pace),
+                "--pit",
+                urls,
+                "--pit-creds",
+                str(creds),
+            ]
             with open(self.folder / f"{table}.log", "ab") as log:
                 self.processes.append(subprocess.Popen(command, stdout=log, stderr=log, cwd=ROOT))
         return self
@@ -58,7 +79,7 @@ class Tables:
         self.finished()
 
     def finished(self, timeout: float = 90.0) -> None:
-        for process, name in zip(self.processes, self.names):
+        for process, name in zip(self.processes, self.names, strict=False):
             assert process.wait(timeout=timeout) == 0, (self.folder / f"{name}.log").read_text()
         self.stopped_at = time.time()
 
@@ -82,8 +103,11 @@ def exactly_once(store: PitStore, tables: Tables, timeout: float = 60.0) -> None
     """Every record of every table's journal in the store once, each witnessed head the journal's head."""
     shipped = {table: messages(tables.journal(table), table) for table in tables.names}
     expected = {found[0].journal: (len(found),) * 3 for found in shipped.values()}
-    wait_for(lambda: {j: c for j, c in stored_counts(store).items() if j in expected} == expected, timeout=timeout,
-             what="every record exactly once")
+    wait_for(
+        lambda: {j: c for j, c in stored_counts(store).items() if j in expected} == expected,
+        timeout=timeout,
+        what="every record exactly once",
+    )
     for table, found in shipped.items():
         last = head(tables.journal(table))
         assert store.witness(found[0].journal)["head"] == last.hash.hex() == found[-1].hash
@@ -91,8 +115,12 @@ def exactly_once(store: PitStore, tables: Tables, timeout: float = 60.0) -> None
 
 def record_alerts(tables: Tables) -> Counter[tuple[str, str]]:
     """(kind, cause) of each alert the tables' records raise, at the default payout threshold."""
-    return Counter((cause.kind.value, cause.cause) for table in tables.names
-                   for message in messages(tables.journal(table), table) for cause in rules.record_alerts(message))
+    return Counter(
+        (cause.kind.value, cause.cause)
+        for table in tables.names
+        for message in messages(tables.journal(table), table)
+        for cause in rules.record_alerts(message)
+    )
 
 
 def alerts_raised(store: PitStore, before: float) -> Counter[tuple[str, str]]:

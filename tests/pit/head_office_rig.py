@@ -1,6 +1,7 @@
 """Two rooms and a head office on this machine, as the README builds them: each room its own
 PostgreSQL database, nats-server (a leaf node of the head office's, reaching it through lines that a
 test can cut) and pit; the head office its own. Rooms east and west both run a table T01."""
+
 from __future__ import annotations
 
 import stat
@@ -43,10 +44,24 @@ class HeadOfficeRig:
         office_port, self.leaf_port = free_port(), free_port()
         creds_dir = self.folder / "ho-creds"
         creds_dir.mkdir()
-        config = pit_command("nats-config", "--db", office_dsn, "--port", str(office_port), "--store",
-                             str(self.folder / "ho-js"), "--host", "127.0.0.1", "--head-office",
-                             "--rooms", ",".join(ROOM_TABLES), "--leaf-listen", f"127.0.0.1:{self.leaf_port}",
-                             "--leaf-creds-dir", str(creds_dir))
+        config = pit_command(
+            "nats-config",
+            "--db",
+            office_dsn,
+            "--port",
+            str(office_port),
+            "--store",
+            str(self.folder / "ho-js"),
+            "--host",
+            "127.0.0.1",
+            "--head-office",
+            "--rooms",
+            ",".join(ROOM_TABLES),
+            "--leaf-listen",
+            f"127.0.0.1:{self.leaf_port}",
+            "--leaf-creds-dir",
+            str(creds_dir),
+        )
         for room in ROOM_TABLES:
             assert stat.S_IMODE((creds_dir / f"{room}.leaf-creds").stat().st_mode) == 0o600
             assert (creds_dir / f"{room}.leaf-creds").read_text().split('"')[7] in config  # the password, only in files
@@ -59,8 +74,17 @@ class HeadOfficeRig:
             folder = self.folder / room
             folder.mkdir()
             remotes = ",".join(f"nats-leaf://127.0.0.1:{line.port}" for line in lines)
-            broker, creds = rooms_broker(dsn, folder, names, "--leaf-remote", remotes, "--room", room,
-                                         "--leaf-creds", str(creds_dir / f"{room}.leaf-creds"))
+            broker, creds = rooms_broker(
+                dsn,
+                folder,
+                names,
+                "--leaf-remote",
+                remotes,
+                "--room",
+                room,
+                "--leaf-creds",
+                str(creds_dir / f"{room}.leaf-creds"),
+            )
             pit = PitServe(broker.url, dsn, self.folder / f"{room}-pit.log")
             self.rooms[room] = Room(room, store, broker, pit, Tables(folder, names), creds, lines)
         self.office_pit = PitServe(self.office_broker.url, office_dsn, self.folder / "office-pit.log")

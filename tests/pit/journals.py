@@ -1,4 +1,5 @@
 """Real bench journals for the pit's tests, and the forger's rewrite of one."""
+
 from __future__ import annotations
 
 import itertools
@@ -15,11 +16,30 @@ from hw_sims.bench_command import main as bench
 from pit.stream.wire import RecordMessage, journal_identity
 
 
-def bench_journal(path: Path, rounds: int, seed: int, table_id: str, resume: bool = False,
-                  profile: str = "nobust-4.0", pit: tuple[str, Path] | None = None) -> Path:
+def bench_journal(
+    path: Path,
+    rounds: int,
+    seed: int,
+    table_id: str,
+    resume: bool = False,
+    profile: str = "nobust-4.0",
+    pit: tuple[str, Path] | None = None,
+) -> Path:
     """`bench` in process; with `pit` (the broker's URL, the table's credentials) shipping as it deals."""
-    args = ["--rounds", str(rounds), "--seed", str(seed), "--journal", str(path), "--table-id", table_id,
-            "--links", "in-process", "--profile", profile]
+    args = [
+        "--rounds",
+        str(rounds),
+        "--seed",
+        str(seed),
+        "--journal",
+        str(path),
+        "--table-id",
+        table_id,
+        "--links",
+        "in-process",
+        "--profile",
+        profile,
+    ]
     shipping = [] if pit is None else ["--pit", pit[0], "--pit-creds", str(pit[1])]
     assert bench(args + (["--resume"] if resume else []) + shipping) == 0
     return path
@@ -41,7 +61,7 @@ def rewrite(path: Path, seq: int, change: dict[str, object]) -> None:
     records = list(read_records(path))
     db = sqlite3.connect(path)
     prev = records[seq - 2].hash
-    for record in records[seq - 1:]:
+    for record in records[seq - 1 :]:
         body = dict(record.body, **change) if record.seq == seq else record.body
         text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         digest = record_hash(prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value, text)

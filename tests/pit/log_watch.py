@@ -2,6 +2,7 @@
 processes, each behind a relay that keeps every checkpoint the witness cosigned; every checkpoint a
 pit published, read from its /log/checkpoint as it changes; and at the end, every two of them joined by
 a consistency proof computed from the tree the log's own entry bundles rebuild, and `log audit` passing."""
+
 from __future__ import annotations
 
 import threading
@@ -44,8 +45,9 @@ class RecordingWitness:
         class Relay(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                request = urllib.request.Request(f"http://127.0.0.1:{recorder.process.port}{self.path}", data=body,
-                                                 method="POST")
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{recorder.process.port}{self.path}", data=body, method="POST"
+                )
                 try:
                     with urllib.request.urlopen(request, timeout=10) as answer:
                         status, kind, reply = answer.status, answer.headers.get("Content-Type", ""), answer.read()
@@ -89,8 +91,12 @@ class WatchedLog:
     def __post_init__(self) -> None:
         self.key = write_new_key(self.folder / "log.key", ORIGIN, SignatureType.ED25519)
         self.witnesses = [RecordingWitness(self.folder, n, str(self.key.verifier())) for n in (1, 2)]
-        lines = [f"log {self.key.verifier()}", *(f"witness {w.name} {w.vkey} {w.url}" for w in self.witnesses),
-                 "group any-one any witness-1 witness-2", "quorum any-one"]
+        lines = [
+            f"log {self.key.verifier()}",
+            *(f"witness {w.name} {w.vkey} {w.url}" for w in self.witnesses),
+            "group any-one any witness-1 witness-2",
+            "quorum any-one",
+        ]
         self.policy_file = self.folder / "policy.txt"
         self.policy_file.write_text("\n".join(lines) + "\n")
         self.policy = Policy.parse(self.policy_file.read_bytes())
@@ -100,8 +106,14 @@ class WatchedLog:
 
     def serve_options(self) -> tuple[str, ...]:
         """`pit serve`'s options for this log: the same key and policy on every pit."""
-        return ("--log-key", str(self.folder / "log.key"), "--log-policy", str(self.policy_file),
-                "--log-interval", str(INTERVAL_S))
+        return (
+            "--log-key",
+            str(self.folder / "log.key"),
+            "--log-policy",
+            str(self.policy_file),
+            "--log-interval",
+            str(INTERVAL_S),
+        )
 
     def watch(self, base: str) -> None:
         self.bases.append(base)

@@ -4,6 +4,7 @@ Not the product's store (that is PostgreSQL). It reads each table's SQLite journ
 domain's own recall and export, keeps alerts, users and tokens in dictionaries, and lets a test set
 what the status messages would say and announce changes, so the web layer is tested on real rounds.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -69,10 +70,20 @@ class MemoryPitData:
     def add_token(self, token: str, name: str, role: Role) -> None:
         self._tokens[token] = User(name, role)
 
-    def raise_alert(self, table_id: str, kind: str, text: str, round_id: int | None = None,
-                    seq: int | None = None) -> dict[str, Any]:
-        alert = {"id": len(self._alerts) + 1, "table_id": table_id, "kind": kind, "round_id": round_id, "seq": seq,
-                 "raised": self._now().isoformat(), "text": text, "acked": None, "cleared": None}
+    def raise_alert(
+        self, table_id: str, kind: str, text: str, round_id: int | None = None, seq: int | None = None
+    ) -> dict[str, Any]:
+        alert = {
+            "id": len(self._alerts) + 1,
+            "table_id": table_id,
+            "kind": kind,
+            "round_id": round_id,
+            "seq": seq,
+            "raised": self._now().isoformat(),
+            "text": text,
+            "acked": None,
+            "cleared": None,
+        }
         self._alerts.append(alert)
         self.announce(Change("alert", table_id))
         return alert
@@ -95,10 +106,17 @@ class MemoryPitData:
     def rounds(self, table_id: str, last: int, room: str | None = None) -> list[dict[str, Any]]:
         table = self._table(table_id)
         closed = [entry for entry in recall(table.path, last=last + 1) if entry["closed"]][-last:]
-        return [{"round_id": entry["round_id"], "journal": table.journal, "opened": entry["started"],
-                 "closed": entry["ended"], "player_dealer_net": _pd_net(entry),
-                 "fees": entry["ledger"]["fees"] if entry["ledger"] else {"players": 0, "player_dealer": 0}}
-                for entry in reversed(closed)]
+        return [
+            {
+                "round_id": entry["round_id"],
+                "journal": table.journal,
+                "opened": entry["started"],
+                "closed": entry["ended"],
+                "player_dealer_net": _pd_net(entry),
+                "fees": entry["ledger"]["fees"] if entry["ledger"] else {"players": 0, "player_dealer": 0},
+            }
+            for entry in reversed(closed)
+        ]
 
     def round(self, table_id: str, round_id: int, room: str | None = None) -> dict[str, Any]:
         table = self._table(table_id)
@@ -120,41 +138,74 @@ class MemoryPitData:
     def witness(self, journal: str) -> dict[str, Any]:
         table = self._by_journal(journal)
         records = list(read_records(table.path))
-        return {"table_id": table.table_id, "journal": journal, "records": records[-1].seq,
-                "head": records[-1].hash.hex(), "missing": None}
+        return {
+            "table_id": table.table_id,
+            "journal": journal,
+            "records": records[-1].seq,
+            "head": records[-1].hash.hex(),
+            "missing": None,
+        }
 
     def witnessed_hashes(self, journal: str, since: int = 0) -> list[tuple[int, str]]:
         return [(record.seq, record.hash.hex()) for record in read_records(self._by_journal(journal).path, since)]
 
-    def alerts(self, state: str | None = None, table_id: str | None = None,
-               room: str | None = None) -> list[dict[str, Any]]:
-        return [dict(alert) for alert in reversed(self._alerts)
-                if (state is None or (state == "acked") == (alert["acked"] is not None))
-                and (table_id is None or alert["table_id"] == table_id)]
+    def alerts(
+        self, state: str | None = None, table_id: str | None = None, room: str | None = None
+    ) -> list[dict[str, Any]]:
+        return [
+            dict(alert)
+            for alert in reversed(self._alerts)
+            if (state is None or (state == "acked") == (alert["acked"] is not None))
+            and (table_id is None or alert["table_id"] == table_id)
+        ]
 
-    def shift_report(self, table_id: str | None, start: datetime, end: datetime,
-                     room: str | None = None) -> dict[str, Any]:
+    def shift_report(
+        self, table_id: str | None, start: datetime, end: datetime, room: str | None = None
+    ) -> dict[str, Any]:
         tables = [self._table(table_id)] if table_id else list(self._tables.values())
-        report: dict[str, Any] = {"rounds": 0, "fees": {"players": 0.0, "player_dealer": 0.0}, "player_dealer_net": 0.0,
-                                  "largest_payouts": [], "corrections": []}
+        report: dict[str, Any] = {
+            "rounds": 0,
+            "fees": {"players": 0.0, "player_dealer": 0.0},
+            "player_dealer_net": 0.0,
+            "largest_payouts": [],
+            "corrections": [],
+        }
         payouts = []
         for table in tables:
             for entry in recall(table.path):
                 if not entry["closed"] or not start <= datetime.fromisoformat(entry["ended"]) < end:
                     continue
                 report["rounds"] += 1
-                report["corrections"] += [{"table_id": table.table_id, "round_id": entry["round_id"], "at": fix["wall"],
-                                           "type": fix["type"], "supervisor": fix.get("supervisor"),
-                                           "reason": fix.get("reason")} for fix in entry["corrections"]]
+                report["corrections"] += [
+                    {
+                        "table_id": table.table_id,
+                        "round_id": entry["round_id"],
+                        "at": fix["wall"],
+                        "type": fix["type"],
+                        "supervisor": fix.get("supervisor"),
+                        "reason": fix.get("reason"),
+                    }
+                    for fix in entry["corrections"]
+                ]
                 ledger = entry["ledger"]
                 if ledger is None:
                     continue
                 report["fees"]["players"] += ledger["fees"]["players"]
                 report["fees"]["player_dealer"] += ledger["fees"]["player_dealer"]
                 report["player_dealer_net"] += _pd_net(entry) or 0
-                payouts += [{"table_id": table.table_id, "round_id": entry["round_id"], "closed": entry["ended"],
-                             "seat": row["seat"], "wager": row["wager"], "result": row["result"], "amount": row["amount"]}
-                            for row in ledger["settlements"] if row["amount"] > 0]
+                payouts += [
+                    {
+                        "table_id": table.table_id,
+                        "round_id": entry["round_id"],
+                        "closed": entry["ended"],
+                        "seat": row["seat"],
+                        "wager": row["wager"],
+                        "result": row["result"],
+                        "amount": row["amount"],
+                    }
+                    for row in ledger["settlements"]
+                    if row["amount"] > 0
+                ]
         report["largest_payouts"] = sorted(payouts, key=lambda row: -row["amount"])[:10]
         report["fees"] = {key: round(value, 2) for key, value in report["fees"].items()}
         report["player_dealer_net"] = round(report["player_dealer_net"], 2)
@@ -196,8 +247,7 @@ class MemoryPitData:
         if alert is None:
             raise NotFound(f"no alert {alert_id}")
         if alert["acked"] is not None:
-            raise Conflict(f"alert {alert_id} was acknowledged by {alert['acked']['by']} "
-                                      f"at {alert['acked']['at']}")
+            raise Conflict(f"alert {alert_id} was acknowledged by {alert['acked']['by']} at {alert['acked']['at']}")
         alert["acked"] = {"by": user.name, "at": self._now().isoformat(), "note": note}
         self.announce(Change("alert", alert["table_id"]))
         return dict(alert)
@@ -243,15 +293,29 @@ class MemoryPitData:
         entries = recall(table.path, last=1)
         entry = entries[-1] if entries else None
         hour_ago = self.clock() - 3600
-        closed_last_hour = sum(1 for record in read_records(table.path)
-                               if record.kind.value == "close" and datetime.fromisoformat(record.wall).timestamp() >= hour_ago)
-        row = {"table_id": table.table_id, "room": None, "profile": config.profile, "round_id": entry["round_id"] if entry else None,
-               "phase": "closed" if entry and entry["closed"] else "open" if entry else "idle",
-               "player_dealer": _banker(table.path, config, entry["round_id"] if entry else None),
-               "rounds_per_hour": closed_last_hour, "link": "live", "behind": 0, "refused": False, "missing": None,
-               "devices": {},
-               "open_alerts": sum(1 for alert in self._alerts if alert["table_id"] == table.table_id and not alert["acked"]),
-               "last_seen": self._now().isoformat()}
+        closed_last_hour = sum(
+            1
+            for record in read_records(table.path)
+            if record.kind.value == "close" and datetime.fromisoformat(record.wall).timestamp() >= hour_ago
+        )
+        row = {
+            "table_id": table.table_id,
+            "room": None,
+            "profile": config.profile,
+            "round_id": entry["round_id"] if entry else None,
+            "phase": "closed" if entry and entry["closed"] else "open" if entry else "idle",
+            "player_dealer": _banker(table.path, config, entry["round_id"] if entry else None),
+            "rounds_per_hour": closed_last_hour,
+            "link": "live",
+            "behind": 0,
+            "refused": False,
+            "missing": None,
+            "devices": {},
+            "open_alerts": sum(
+                1 for alert in self._alerts if alert["table_id"] == table.table_id and not alert["acked"]
+            ),
+            "last_seen": self._now().isoformat(),
+        }
         return {**row, **table.status}
 
 

@@ -1,6 +1,7 @@
 """A test double for the pit's HTTP: the two witness calls of PIT.md §6, answered from a list of
 (seq, hash) pairs taken from a real journal, behind a Bearer token. It stands in for `pit serve`
 only in the tests of `journal verify --pit`'s client."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,10 @@ class WitnessDouble:
                 base = f"/api/witness/{double.journal}"
                 if parts.path == base:
                     last = double.witnessed[-1] if double.witnessed else (0, None)
-                    return self._answer(200, {"table_id": double.table_id, "journal": double.journal,
-                                              "records": last[0], "head": last[1]})
+                    return self._answer(
+                        200,
+                        {"table_id": double.table_id, "journal": double.journal, "records": last[0], "head": last[1]},
+                    )
                 if parts.path == base + "/hashes":
                     since = int(parse_qs(parts.query).get("since", ["0"])[0])
                     page = [[seq, digest] for seq, digest in double.witnessed if seq > since][:PAGE]

@@ -1,5 +1,6 @@
 """The pit for tests: a fresh database on the module's cluster, ingest running beside the test, and
 the pit's own commands (`pit init`, `table add`, `nats-config`, `serve`) in their own processes."""
+
 from __future__ import annotations
 
 import asyncio
@@ -38,8 +39,14 @@ def fresh_database(cluster: PostgresCluster) -> str:
 
 
 @contextmanager
-def running_ingest(nats_url: str, dsn: str, seed: str, batch: int = BATCH,
-                   gap_timing: GapTiming = GapTiming(), log: LogKeeper | None = None) -> Iterator[Ingest]:
+def running_ingest(
+    nats_url: str,
+    dsn: str,
+    seed: str,
+    batch: int = BATCH,
+    gap_timing: GapTiming = GapTiming(),
+    log: LogKeeper | None = None,
+) -> Iterator[Ingest]:
     ingest = Ingest(nats_url, dsn, seed, batch, gap_timing=gap_timing, log=log)
     loop = asyncio.new_event_loop()
     stop = asyncio.Event()
@@ -69,15 +76,18 @@ def wait_for(check: Callable[[], Any], timeout: float = 20.0, what: str = "the c
 
 def stored_counts(store: PitStore) -> dict[str, tuple[int, int, int]]:
     """journal -> (records stored, distinct seqs, witnessed head seq)."""
-    rows = store._all("SELECT j.journal, count(r.seq), count(DISTINCT r.seq), j.head_seq FROM journals j"
-                      " LEFT JOIN records r USING (journal) GROUP BY j.journal, j.head_seq")
+    rows = store._all(
+        "SELECT j.journal, count(r.seq), count(DISTINCT r.seq), j.head_seq FROM journals j"
+        " LEFT JOIN records r USING (journal) GROUP BY j.journal, j.head_seq"
+    )
     return {journal: (int(n), int(distinct), int(head)) for journal, n, distinct, head in rows}
 
 
 def pit_command(*args: str) -> str:
     """`dealer-assist pit ARGS` in its own process, as a room's operator runs it: its output."""
-    done = subprocess.run([sys.executable, "-m", "ui.cli", "pit", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "pit", *args], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
     assert done.returncode == 0, f"pit {' '.join(args)}: {done.stderr}"
     return done.stdout
 
@@ -98,12 +108,15 @@ def rooms_broker(dsn: str, folder: Path, tables: Iterable[str], *extra: str) -> 
     table id -> credentials."""
     creds = table_creds(dsn, folder, tables)
     port = free_port()
-    config = pit_command("nats-config", "--db", dsn, "--port", str(port), "--store", str(folder / "js"),
-                         "--host", "127.0.0.1", *extra)
+    config = pit_command(
+        "nats-config", "--db", dsn, "--port", str(port), "--store", str(folder / "js"), "--host", "127.0.0.1", *extra
+    )
     return NatsServer(folder / "nats", port, config).start(), creds
 
 
-def rooms_cluster(dsn: str, folder: Path, tables: Iterable[str], nodes: int = 3) -> tuple[list[NatsServer], dict[str, Path]]:
+def rooms_cluster(
+    dsn: str, folder: Path, tables: Iterable[str], nodes: int = 3
+) -> tuple[list[NatsServer], dict[str, Path]]:
     """`table_creds`, and a NATS cluster of `nodes` nodes, each on its `pit nats-config --cluster room
     --node N --routes ...`, as a room's three servers run it."""
     creds = table_creds(dsn, folder, tables)
@@ -111,9 +124,23 @@ def rooms_cluster(dsn: str, folder: Path, tables: Iterable[str], nodes: int = 3)
     urls = ",".join(f"nats://127.0.0.1:{port}" for port in routes)
     servers = []
     for node in range(1, nodes + 1):
-        config = pit_command("nats-config", "--db", dsn, "--port", str(ports[node - 1]), "--store",
-                             str(folder / f"js-{node}"), "--host", "127.0.0.1", "--cluster", "room", "--node", str(node),
-                             "--routes", urls)
+        config = pit_command(
+            "nats-config",
+            "--db",
+            dsn,
+            "--port",
+            str(ports[node - 1]),
+            "--store",
+            str(folder / f"js-{node}"),
+            "--host",
+            "127.0.0.1",
+            "--cluster",
+            "room",
+            "--node",
+            str(node),
+            "--routes",
+            urls,
+        )
         servers.append(NatsServer(folder / f"nats-{node}", ports[node - 1], config))
     for server in servers:
         server.start()
@@ -131,8 +158,12 @@ class PitServe:
         self.base = f"http://127.0.0.1:{free_port()}"
         self.log = log
         with open(log, "ab") as out:
-            self.process = subprocess.Popen([*serve_command(nats_url, dsn, self.base.removeprefix("http://")), *extra],
-                                            stdout=out, stderr=out, cwd=ROOT)
+            self.process = subprocess.Popen(
+                [*serve_command(nats_url, dsn, self.base.removeprefix("http://")), *extra],
+                stdout=out,
+                stderr=out,
+                cwd=ROOT,
+            )
 
     def answers(self) -> bool:
         assert self.process.poll() is None, f"pit serve stopped: {self.log.read_text()}"

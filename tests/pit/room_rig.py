@@ -1,4 +1,5 @@
 """A broker with the pit's and two tables' identities, and what the tests read back from its stream."""
+
 from __future__ import annotations
 
 import asyncio
@@ -34,16 +35,19 @@ class Room:
 
     def admin(self, coroutine_fn):  # type: ignore[no-untyped-def]
         """Run `coroutine_fn(js)` on a connection of the pit's own identity."""
+
         async def run():  # type: ignore[no-untyped-def]
             client = await nats.connect(self.server.url, nkeys_seed_str=self.pit.seed)
             try:
                 return await coroutine_fn(client.jetstream(timeout=5))
             finally:
                 await client.close()
+
         return asyncio.run(run())
 
     def stream(self) -> list[RecordMessage]:
         """Every record message in the stream, in stream order."""
+
         async def read(js):  # type: ignore[no-untyped-def]
             try:
                 info = await js.stream_info(STREAM)
@@ -55,6 +59,7 @@ class Room:
             for seq in range(info.state.first_seq, info.state.last_seq + 1):
                 found.append(parse_record_message((await js.get_msg(STREAM, seq)).data or b""))
             return found
+
         return self.admin(read)
 
 
@@ -87,9 +92,15 @@ def session_view(table: Table) -> StatusSource:
     def view() -> TableView:
         session = table.session
         s, tracker = session.s, session.tracker
-        player_dealer = None if s.pd_seat is None else {"seat": s.pd_seat, "bank": to_units(s.pd_bank), "turn": s.pd_turn}
-        return TableView(session.profile.id, session.round_id,
-                         tracker.phase.value if tracker is not None else session.state.value, player_dealer)
+        player_dealer = (
+            None if s.pd_seat is None else {"seat": s.pd_seat, "bank": to_units(s.pd_bank), "turn": s.pd_turn}
+        )
+        return TableView(
+            session.profile.id,
+            session.round_id,
+            tracker.phase.value if tracker is not None else session.state.value,
+            player_dealer,
+        )
 
     return view
 
@@ -109,10 +120,12 @@ def rewrite_chain(path: Path, first_input_after: int) -> int:
     target = next(r for r in records if r.seq > first_input_after and r.kind.value == "input")
     with sqlite3.connect(path) as db:
         prev = records[target.seq - 2].hash
-        for record in records[target.seq - 1:]:
+        for record in records[target.seq - 1 :]:
             body = dict(record.body, now=record.body.get("now", 0) + 1) if record.seq == target.seq else record.body
             text = canonical_json(body)
-            digest = record_hash(prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value, text)
+            digest = record_hash(
+                prev, record.seq, record.wall, record.mono_ns, record.round_id, record.kind.value, text
+            )
             db.execute("UPDATE records SET body = ?, hash = ? WHERE seq = ?", (text, digest, record.seq))
             prev = digest
     return target.seq

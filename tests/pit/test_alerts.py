@@ -1,8 +1,9 @@
 """The alert rules of PIT.md §5, on records written the way the table writes them."""
+
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -14,16 +15,29 @@ from dealer_assist.rules.money import format_money
 from dealer_assist.table.codec import encode
 from dealer_assist.table.session_inputs import ConfirmPeek, DiscardMisdeal, RekeyCard, VoidRound
 from dealer_assist.table.session_operations import (
-    CardRekeyed, MisdealDiscarded, MisdealHeld, PeekConfirmed, RotationWarning, RoundVoided,
+    CardRekeyed,
+    MisdealDiscarded,
+    MisdealHeld,
+    PeekConfirmed,
+    RotationWarning,
+    RoundVoided,
 )
 from devices.kinds.events import DeviceFault
 from devices.table_owner.feed import evidence
-from pit.service.floor.alerts import APPEND_GRACE_S, AlertKind, WitnessedPast, links_down, record_alerts, status_alerts, timed_alerts
+from pit.service.floor.alerts import (
+    APPEND_GRACE_S,
+    AlertKind,
+    WitnessedPast,
+    links_down,
+    record_alerts,
+    status_alerts,
+    timed_alerts,
+)
 from pit.stream.wire import RecordMessage, StatusMessage, WireError, parse_status_message
 from tests.pit.journals import bench_journal, messages
 
 JOURNAL = "ab" * 32
-AT = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 
 
 def _record(kind: RecordKind, body: dict, seq: int = 7, round_id: int | None = 3) -> RecordMessage:
@@ -40,18 +54,36 @@ def _kinds(found: list) -> list[AlertKind]:
 
 def test_a_misdeal_hold_a_peek_by_hand_and_each_correction_raise_their_alert() -> None:
     card = parse_card("5H")
-    held = record_alerts(_record(RecordKind.INPUT, {"input": {"type": "CardDrawn", "card": "5H"}, "now": 1.0,
-                                                    "ops": [encode(MisdealHeld(card, "no_hand", "no hand takes 5H", "6.1"))]}))
+    held = record_alerts(
+        _record(
+            RecordKind.INPUT,
+            {
+                "input": {"type": "CardDrawn", "card": "5H"},
+                "now": 1.0,
+                "ops": [encode(MisdealHeld(card, "no_hand", "no hand takes 5H", "6.1"))],
+            },
+        )
+    )
     assert _kinds(held) == [AlertKind.MISDEAL_HOLD] and "no hand takes 5H" in held[0].text
-    peek = record_alerts(_input(ConfirmPeek(False, "Ana", "peek device down"), PeekConfirmed(False, "Ana", "peek device down")))
+    peek = record_alerts(
+        _input(ConfirmPeek(False, "Ana", "peek device down"), PeekConfirmed(False, "Ana", "peek device down"))
+    )
     assert _kinds(peek) == [AlertKind.PEEK_BY_HAND] and "Ana" in peek[0].text
-    for event, op, word in [(VoidRound("Ben", "shoe dropped"), RoundVoided(3, "Ben", "shoe dropped"), "void"),
-                            (RekeyCard(1, card, "Ben", "misread"), CardRekeyed(1, parse_card("4H"), card, "Ben", "misread"), "re-key"),
-                            (DiscardMisdeal("Ben", "exposed"), MisdealDiscarded(card, "Ben", "exposed"), "discard")]:
+    for event, op, word in [
+        (VoidRound("Ben", "shoe dropped"), RoundVoided(3, "Ben", "shoe dropped"), "void"),
+        (RekeyCard(1, card, "Ben", "misread"), CardRekeyed(1, parse_card("4H"), card, "Ben", "misread"), "re-key"),
+        (DiscardMisdeal("Ben", "exposed"), MisdealDiscarded(card, "Ben", "exposed"), "discard"),
+    ]:
         found = record_alerts(_input(event, op))
         assert _kinds(found) == [AlertKind.CORRECTION]
         assert f"({word}) by Ben: {op.reason}" in found[0].text  # type: ignore[attr-defined]
-        assert (found[0].table_id, found[0].journal, found[0].round_id, found[0].seq, found[0].at) == ("T1", JOURNAL, 3, 7, AT)
+        assert (found[0].table_id, found[0].journal, found[0].round_id, found[0].seq, found[0].at) == (
+            "T1",
+            JOURNAL,
+            3,
+            7,
+            AT,
+        )
 
 
 def test_a_cause_is_the_same_however_often_its_record_arrives() -> None:
@@ -62,16 +94,32 @@ def test_a_cause_is_the_same_however_often_its_record_arrives() -> None:
 
 
 def test_pin_lockout_rotation_camera_and_device_fault() -> None:
-    assert _kinds(record_alerts(_record(RecordKind.SECURITY, {"event": "pin_locked", "until": 5.0}, round_id=None))) \
-        == [AlertKind.PIN_LOCKOUT]
+    assert _kinds(
+        record_alerts(_record(RecordKind.SECURITY, {"event": "pin_locked", "until": 5.0}, round_id=None))
+    ) == [AlertKind.PIN_LOCKOUT]
     assert record_alerts(_record(RecordKind.SECURITY, {"event": "pin_wrong", "try": 1})) == []
-    warning = record_alerts(_record(RecordKind.INPUT, {"input": {"type": "BankAccepted"}, "now": 1.0,
-                                                       "ops": [encode(RotationWarning(5))]}))
+    warning = record_alerts(
+        _record(RecordKind.INPUT, {"input": {"type": "BankAccepted"}, "now": 1.0, "ops": [encode(RotationWarning(5))]})
+    )
     assert _kinds(warning) == [AlertKind.ROTATION_WARNING] and "5 minutes" in warning[0].text
-    refused = record_alerts(_record(RecordKind.REFUSED, {"input": {"type": "BankAccepted"}, "now": 1.0, "error": {
-        "code": "rotation", "message": "a proposition player never banks two rounds in a row", "rule": "5.6"}}))
+    refused = record_alerts(
+        _record(
+            RecordKind.REFUSED,
+            {
+                "input": {"type": "BankAccepted"},
+                "now": 1.0,
+                "error": {
+                    "code": "rotation",
+                    "message": "a proposition player never banks two rounds in a row",
+                    "rule": "5.6",
+                },
+            },
+        )
+    )
     assert _kinds(refused) == [AlertKind.ROTATION_VIOLATION] and "two rounds in a row" in refused[0].text
-    assert record_alerts(_record(RecordKind.REFUSED, {"input": {}, "now": 1.0, "error": {"code": "not_your_turn"}})) == []
+    assert (
+        record_alerts(_record(RecordKind.REFUSED, {"input": {}, "now": 1.0, "error": {"code": "not_your_turn"}})) == []
+    )
     mismatch = {"device": "camera", "type": "CameraMismatch", "message": "seat 2 shows 9C", "mismatches": []}
     first, again = (record_alerts(_record(RecordKind.DEVICE, mismatch, seq=s)) for s in (10, 11))
     assert _kinds(first) == [AlertKind.CAMERA_MISMATCH] and first[0].cause == again[0].cause  # once per round
@@ -85,13 +133,25 @@ def test_a_payout_at_or_above_the_threshold(tmp_path: Path) -> None:
     top = max(Decimal(str(line["amount"])) for _, line in lines)
     found = [cause for m in closes for cause in record_alerts(m, top)]
     assert len(found) == sum(1 for _, line in lines if Decimal(str(line["amount"])) == top) >= 1
-    assert all(cause.kind is AlertKind.LARGE_PAYOUT and f"payout of {format_money(int(top * 100))} to seat" in cause.text for cause in found)
+    assert all(
+        cause.kind is AlertKind.LARGE_PAYOUT and f"payout of {format_money(int(top * 100))} to seat" in cause.text
+        for cause in found
+    )
     assert [c for m in closes for c in record_alerts(m, top + 1)] == []
 
 
 def _status(**change: object) -> StatusMessage:
-    fields = dict(table_id="T1", journal=JOURNAL, profile="nobust-4.0", round_id=4, phase="play", player_dealer=None,
-                  devices={"shoe": "up"}, last_seq=120, to_ship=0)
+    fields = dict(
+        table_id="T1",
+        journal=JOURNAL,
+        profile="nobust-4.0",
+        round_id=4,
+        phase="play",
+        player_dealer=None,
+        devices={"shoe": "up"},
+        last_seq=120,
+        to_ship=0,
+    )
     fields.update(change)
     return StatusMessage(**fields)  # type: ignore[arg-type]
 

@@ -1,4 +1,5 @@
 """`bench --pit URL --pit-creds FILE --table-id ID`: a headless table shipping as it deals."""
+
 from __future__ import annotations
 
 import asyncio
@@ -18,11 +19,22 @@ pytestmark = pytest.mark.slow
 
 @pytest.mark.parametrize("links", ["in-process", "pty"])
 def test_a_bench_table_ships_every_record_once_and_resumes_where_the_stream_stands(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], links: str) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], links: str
+) -> None:
     room = start_room(tmp_path)
     path = tmp_path / "t1.db"
-    common = ["--journal", str(path), "--table-id", "T1", "--links", links, "--pit", room.server.url,
-              "--pit-creds", str(room.creds["T1"])]
+    common = [
+        "--journal",
+        str(path),
+        "--table-id",
+        "T1",
+        "--links",
+        links,
+        "--pit",
+        room.server.url,
+        "--pit-creds",
+        str(room.creds["T1"]),
+    ]
     try:
         assert bench(["--rounds", "3"] + common) == 0
         assert json.loads(capsys.readouterr().out)["pit"] == "pit: up"
@@ -45,11 +57,28 @@ def test_a_bench_tables_status_carries_its_device_lights(tmp_path: Path, capsys:
 
         async def heard(message) -> None:  # type: ignore[no-untyped-def]
             statuses.append(parse_status_message(message.data))
+
         await client.subscribe("da.status.T1", cb=heard)
         await client.flush()
-        code = await asyncio.to_thread(bench, ["--rounds", "2", "--journal", str(tmp_path / "t1.db"), "--table-id", "T1",
-                                               "--links", "pty", "--profile", "c21-8.0", "--pit", room.server.url,
-                                               "--pit-creds", str(room.creds["T1"])])
+        code = await asyncio.to_thread(
+            bench,
+            [
+                "--rounds",
+                "2",
+                "--journal",
+                str(tmp_path / "t1.db"),
+                "--table-id",
+                "T1",
+                "--links",
+                "pty",
+                "--profile",
+                "c21-8.0",
+                "--pit",
+                room.server.url,
+                "--pit-creds",
+                str(room.creds["T1"]),
+            ],
+        )
         await client.close()
         return code
 

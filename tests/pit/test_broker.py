@@ -1,4 +1,5 @@
 """The broker's identities: a table ships and asks for its own records, and is refused another's."""
+
 from __future__ import annotations
 
 import asyncio
@@ -42,8 +43,9 @@ def test_a_table_ships_its_own_records_and_no_other_tables(tmp_path: Path) -> No
     async def scenario() -> tuple[int | None, bool, bool]:
         admin = await nats.connect(server.url, nkeys_seed_str=pit.seed)
         await ensure_stream(admin.jetstream())
-        table = await nats.connect(server.url, nkeys_seed=str(creds), inbox_prefix=inbox_prefix("T1"),
-                                   error_cb=error_cb)
+        table = await nats.connect(
+            server.url, nkeys_seed=str(creds), inbox_prefix=inbox_prefix("T1"), error_cb=error_cb
+        )
         js = table.jetstream(timeout=1)
         for record in records:
             message = RecordMessage.of("T1", journal, record)

@@ -1,5 +1,6 @@
 """A table controller's pit link: its status comes from the published snapshot, and the dealer's
 status line says whether the pit is up and how much is still to send."""
+
 from __future__ import annotations
 
 import time
@@ -35,16 +36,29 @@ def test_the_status_line_follows_the_pit_link(tmp_path: Path) -> None:
     table = open_bench_table(tmp_path / "t1.db")
     controller = TableController(table)
     status = snapshot_view(lambda: controller.snapshot, lambda: {"shoe": "up"})
-    shipper = attach_shipper(controller.journal_path, controller.add_sink, controller.table_id, room.link("T1"), status,
-                             lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up))
+    shipper = attach_shipper(
+        controller.journal_path,
+        controller.add_sink,
+        controller.table_id,
+        room.link("T1"),
+        status,
+        lambda text, up: controller.add_status("Pit", text.removeprefix("pit: "), up),
+    )
     try:
         assert _until(lambda: _pit_item(controller) == (True, "up"))
         view = status()
         assert (view.profile, view.devices) == ("nobust-4.0", {"shoe": "up"})
         room.server.kill()
         play(table, BenchPlayer(3), 2)
-        assert _until(lambda: (item := _pit_item(controller)) is not None and not item[0]
-                      and item[1] is not None and item[1].startswith("down · ") and item[1].endswith(" to send"))
+        assert _until(
+            lambda: (
+                (item := _pit_item(controller)) is not None
+                and not item[0]
+                and item[1] is not None
+                and item[1].startswith("down · ")
+                and item[1].endswith(" to send")
+            )
+        )
         room.server.start()
         assert _until(lambda: _pit_item(controller) == (True, "up"), 30.0)
         assert status().round_id == controller.snapshot.table.round_id  # type: ignore[union-attr]

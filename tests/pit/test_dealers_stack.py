@@ -5,6 +5,7 @@ PostgreSQL; the pit raises the alerts of a late change, a mispay and a spot faul
 round once each, also through `pit rebuild`, and its per-dealer report (JSON, CSV, the page in a
 browser) counts each dealer's rounds. The journals' clocks run at a person's pace (`paced_walls`),
 so the rates are a room's."""
+
 from __future__ import annotations
 
 import asyncio
@@ -75,7 +76,9 @@ def _reader_round(rig: ReaderTable, late: bool = False, mispay: bool = False) ->
     rig.tap(SettlementConfirmed())
     if mispay:
         rig.controller.supervise(AcceptPayout("Floor 1", "player left"), PIN)
-    rig.until(lambda: rig.session.tracker is not None and rig.session.tracker.phase.value == "betting", "the next round")
+    rig.until(
+        lambda: rig.session.tracker is not None and rig.session.tracker.phase.value == "betting", "the next round"
+    )
 
 
 def _fault(rig: ReaderTable, on: bool) -> None:
@@ -109,8 +112,9 @@ def _reader_table(path: Path) -> Path:
     return path
 
 
-def _bench_table(path: Path, table_id: str, profile: str, seed: int, dealers: tuple[str, ...], rounds: int,
-                 unattended: int = 0) -> Path:
+def _bench_table(
+    path: Path, table_id: str, profile: str, seed: int, dealers: tuple[str, ...], rounds: int, unattended: int = 0
+) -> Path:
     """A bench table dealt by `dealers` in turn, then `unattended` rounds with nobody signed in."""
     table = Table.open(path, TableConfig(table_id, profile))
     try:
@@ -131,11 +135,14 @@ def _ship(url: str, journals: dict[str, Path]) -> None:
         for table_id, path in journals.items():
             await publish(js, messages(path, table_id))
         await nc.close()
+
     asyncio.run(go())
 
 
 @pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory, nats_server: NatsServer, postgres: PostgresCluster) -> Iterator[Room]:
+def room(
+    tmp_path_factory: pytest.TempPathFactory, nats_server: NatsServer, postgres: PostgresCluster
+) -> Iterator[Room]:
     folder = tmp_path_factory.mktemp("dealers")
     began = datetime.now(UTC) - timedelta(hours=3)
     journals = {}
@@ -150,8 +157,9 @@ def room(tmp_path_factory: pytest.TempPathFactory, nats_server: NatsServer, post
     store.add_user("meg", Role.MANAGER, PASSWORDS["meg"])
     token = store.add_token("meg", Role.MANAGER)
     _ship(nats_server.url, journals)
-    expected = {messages(path, table_id)[0].journal: (len(messages(path, table_id)),) * 3
-                for table_id, path in journals.items()}
+    expected = {
+        messages(path, table_id)[0].journal: (len(messages(path, table_id)),) * 3 for table_id, path in journals.items()
+    }
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
         wait_for(lambda: stored_counts(store) == expected, timeout=60, what="every record stored")
     yield Room(store, journals, token, began - timedelta(hours=1), datetime.now(UTC) + timedelta(hours=1))
@@ -161,23 +169,40 @@ def room(tmp_path_factory: pytest.TempPathFactory, nats_server: NatsServer, post
 def test_a_late_change_a_mispay_and_a_spot_faulted_longer_than_a_round_are_raised_once_each(room: Room) -> None:
     alerts = [alert for alert in room.store.alerts() if alert["kind"] in READER_KINDS]
     assert sorted((a["table_id"], a["kind"], a["round_id"]) for a in alerts) == [
-        ("T-1", "late_change", 1), ("T-1", "mispay", 1), ("T-1", "spot_fault", 2)]
+        ("T-1", "late_change", 1),
+        ("T-1", "mispay", 1),
+        ("T-1", "spot_fault", 2),
+    ]
     told = {alert["kind"]: alert for alert in alerts}
-    assert told["late_change"]["text"] == ("late change: Seat 2 · Base: $55 on the spot, $50 closed · late change;"
-                                           " the closed wager stands")
-    assert told["mispay"]["text"] == ("mispay: Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by"
-                                      " Floor 1: player left")
-    assert told["spot_fault"]["text"].startswith("wager reader spot 4.base (Seat 4 · Base) faulted longer than a round:")
+    assert told["late_change"]["text"] == (
+        "late change: Seat 2 · Base: $55 on the spot, $50 closed · late change; the closed wager stands"
+    )
+    assert told["mispay"]["text"] == (
+        "mispay: Seat 3 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by Floor 1: player left"
+    )
+    assert told["spot_fault"]["text"].startswith(
+        "wager reader spot 4.base (Seat 4 · Base) faulted longer than a round:"
+    )
     assert "(round 1), still at the close of round 2 (ANTENNA antenna cannot be read)" in told["spot_fault"]["text"]
     records = {record.seq: record for record in read_records(room.journals["T-1"])}
-    late = [(seq, op) for seq, record in records.items() if record.kind in (RecordKind.INPUT, RecordKind.CLOSE)
-            for op in record.body["ops"] if op["type"] == "LateChange"]
+    late = [
+        (seq, op)
+        for seq, record in records.items()
+        if record.kind in (RecordKind.INPUT, RecordKind.CLOSE)
+        for op in record.body["ops"]
+        if op["type"] == "LateChange"
+    ]
     assert [op["held"] for _, op in late] == [5_500, 6_000], "the chips moved twice: one late change"
     assert told["late_change"]["seq"] == late[0][0]
     assert any(op["type"] == "MispayAccepted" for op in records[told["mispay"]["seq"]].body["ops"])
-    assert any(op["type"] == "RoundClosed" and op["round_id"] == 2 for op in records[told["spot_fault"]["seq"]].body["ops"])
-    faults = [record for record in records.values() if record.kind is RecordKind.DEVICE
-              and record.body.get("type") == "WagersFault"]
+    assert any(
+        op["type"] == "RoundClosed" and op["round_id"] == 2 for op in records[told["spot_fault"]["seq"]].body["ops"]
+    )
+    faults = [
+        record
+        for record in records.values()
+        if record.kind is RecordKind.DEVICE and record.body.get("type") == "WagersFault"
+    ]
     assert len(faults) == 2, "4.base faulted twice; the second fault was cleared within a round"
 
 
@@ -251,18 +276,26 @@ def test_each_rounds_dealer_in_the_per_dealer_report_and_its_csv(room: Room) -> 
         double.add_table(table_id, path)
     assert report == double.dealer_report(room.start, room.end), "the test double keeps in step with the store"
 
-    answer = client.get("/api/reports/dealers", params={**query, "format": "csv"},
-                        headers={"Authorization": f"Bearer {room.token}"})
+    answer = client.get(
+        "/api/reports/dealers", params={**query, "format": "csv"}, headers={"Authorization": f"Bearer {room.token}"}
+    )
     lines = list(csv.DictReader(io.StringIO(answer.text)))
     assert [line["dealer"] for line in lines] == ["Ana R.", "Ben K.", "Cleo M.", "Dana P.", "no dealer signed in"]
-    assert [(line["tables"], int(line["rounds"]), int(line["late_changes"]), int(line["mispays"])) for line in lines] == \
-        [(" ".join(row["tables"]), row["rounds"], row["late_changes"], row["mispays"]) for row in rows.values()]
+    assert [
+        (line["tables"], int(line["rounds"]), int(line["late_changes"]), int(line["mispays"])) for line in lines
+    ] == [(" ".join(row["tables"]), row["rounds"], row["late_changes"], row["mispays"]) for row in rows.values()]
 
 
 def _derived(store: PitStore) -> list[list[tuple[Any, ...]]]:
-    return [store._all(sql) for sql in (
-        "SELECT * FROM dealer_stints ORDER BY journal, seq", "SELECT * FROM dealer_rounds ORDER BY journal, round_id, dealer",
-        "SELECT journal, state FROM journal_watch ORDER BY journal", "SELECT journal, round_id, dealers FROM rounds ORDER BY 1, 2")]
+    return [
+        store._all(sql)
+        for sql in (
+            "SELECT * FROM dealer_stints ORDER BY journal, seq",
+            "SELECT * FROM dealer_rounds ORDER BY journal, round_id, dealer",
+            "SELECT journal, state FROM journal_watch ORDER BY journal",
+            "SELECT journal, round_id, dealers FROM rounds ORDER BY 1, 2",
+        )
+    ]
 
 
 def test_pit_rebuild_raises_the_missing_alerts_and_none_twice(room: Room) -> None:
@@ -279,8 +312,10 @@ def test_pit_rebuild_raises_the_missing_alerts_and_none_twice(room: Room) -> Non
     pit_command("rebuild", "--db", store.dsn)
     again = store._all("SELECT id, cause, kind, round_id, seq, text FROM alerts ORDER BY id")
     kept = [alert for alert in alerts if alert[2] not in READER_KINDS]
-    assert again[:len(kept)] == kept
-    assert sorted(alert[1:] for alert in again[len(kept):]) == sorted(alert[1:] for alert in alerts if alert[2] in READER_KINDS)
+    assert again[: len(kept)] == kept
+    assert sorted(alert[1:] for alert in again[len(kept) :]) == sorted(
+        alert[1:] for alert in alerts if alert[2] in READER_KINDS
+    )
     assert _derived(store) == derived
     pit_command("rebuild", "--db", store.dsn)
     assert store._all("SELECT id, cause, kind, round_id, seq, text FROM alerts ORDER BY id") == again
@@ -294,6 +329,8 @@ def test_the_per_dealer_report_in_a_browser_at_1400_pixels(room: Room, tmp_path:
         assert names == ["Ana R.", "Ben K.", "Cleo M.", "Dana P.", "no dealer signed in"]
         assert len(driver.find_elements(By.CSS_SELECTOR, "svg.rates rect.rate")) == 4
         sideways = driver.execute_script(
-            "return Array.from(document.querySelectorAll('.scroll')).filter(e => e.scrollWidth > e.clientWidth + 1).length")
+            "return Array.from(document.querySelectorAll('.scroll')).filter(e => e.scrollWidth > e.clientWidth"
+            " + 1).length"
+        )
         assert sideways == 0, "the dealers' table fits 1400 px without scrolling sideways"
         screenshot(driver, tmp_path, "dealers-report")

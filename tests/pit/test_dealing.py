@@ -1,8 +1,9 @@
 """Who deals and what the wager reader finds, followed record by record (pit/service/dealing.py), on
 records written the way the table and its reader adapter write them."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from dealer_assist.journal.journal_file import RecordKind, canonical_json, read_records
@@ -11,14 +12,26 @@ from dealer_assist.rules.inputs import Action, CardDrawn, Decide, NoMoreBets, Pl
 from dealer_assist.table.codec import encode
 from dealer_assist.table.journaled_table import Table
 from dealer_assist.table.session import TableConfig
-from dealer_assist.table.table_facts import table_facts
 from dealer_assist.table.session_inputs import (
-    AcceptPayout, BankAccepted, DealerSignIn, DealerSignOut, ScanFor, SettlementConfirmed, SpotReading, SpotsScanned,
+    AcceptPayout,
+    BankAccepted,
+    DealerSignIn,
+    DealerSignOut,
+    ScanFor,
+    SettlementConfirmed,
+    SpotReading,
+    SpotsScanned,
 )
 from dealer_assist.table.session_operations import (
-    DealerSignedIn, DealerSignedOut, LateChange, LateChangeUndone, MispayAccepted, RoundClosed,
+    DealerSignedIn,
+    DealerSignedOut,
+    LateChange,
+    LateChangeUndone,
+    MispayAccepted,
+    RoundClosed,
 )
 from dealer_assist.table.spots import parse_spot
+from dealer_assist.table.table_facts import table_facts
 from devices.kinds.events import SpotCleared, WagersFault, WagersHello
 from devices.table_owner.feed import evidence
 from pit.service.floor.alerts import AlertKind, record_alerts
@@ -26,7 +39,7 @@ from pit.service.floor.dealing import NO_DEALER, DealerSums, Dealing, Tally, Wat
 from pit.stream.wire import RecordMessage
 
 JOURNAL = "ab" * 32
-START = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 SPOT = parse_spot("2.base")
 
 
@@ -83,9 +96,11 @@ def test_the_dealers_taps_count_for_who_was_signed_in_and_bank_choices_for_the_r
     j.input(None, DealerSignOut(), DealerSignedOut("Ben"))
     j.input(None, BankAccepted(2, 50_000))
     dealing = _followed(j.found)
-    assert dealing.tallies == {(JOURNAL, 1, "Ana"): Tally(taps=4),
-                               (JOURNAL, 1, "Ben"): Tally(taps=2, mispays=1, rounds=1),  # no card: whoever closed it
-                               (JOURNAL, 2, NO_DEALER): Tally(taps=1)}
+    assert dealing.tallies == {
+        (JOURNAL, 1, "Ana"): Tally(taps=4),
+        (JOURNAL, 1, "Ben"): Tally(taps=2, mispays=1, rounds=1),  # no card: whoever closed it
+        (JOURNAL, 2, NO_DEALER): Tally(taps=1),
+    }
     ana, ben = dealing.stints[(JOURNAL, 1)], dealing.stints[(JOURNAL, 8)]
     assert (ana.dealer, ana.began, ana.ended) == ("Ana", START + timedelta(minutes=1), START + timedelta(minutes=8))
     assert (ben.dealer, ben.began, ben.ended) == ("Ben", START + timedelta(minutes=8), START + timedelta(minutes=12))
@@ -109,17 +124,24 @@ def test_a_late_change_is_raised_once_until_its_chips_are_put_back() -> None:
     dealing = _followed(j.found)
     late = [cause for cause in dealing.alerts if cause.kind is AlertKind.LATE_CHANGE]
     assert [(c.round_id, c.seq) for c in late] == [(1, first.seq), (1, again.seq), (2, 6)]
-    assert late[0].text == "late change: Seat 2 · Base: $30 on the spot, $25 closed · late change; the closed wager stands"
+    assert (
+        late[0].text == "late change: Seat 2 · Base: $30 on the spot, $25 closed · late change; the closed wager stands"
+    )
     assert "1 chip of another casino" in late[1].text
     assert dealing.tallies[(JOURNAL, 1, NO_DEALER)].late_changes == 2
 
 
 def test_a_mispay_is_alerted_with_its_amount_the_supervisor_and_the_reason() -> None:
     j = Records()
-    record = j.input(3, AcceptPayout("Floor 1", "player left"), MispayAccepted(SPOT, 2_500, 5_000, "Floor 1", "player left"))
+    record = j.input(
+        3, AcceptPayout("Floor 1", "player left"), MispayAccepted(SPOT, 2_500, 5_000, "Floor 1", "player left")
+    )
     [cause] = record_alerts(record)
     assert cause.kind is AlertKind.MISPAY and (cause.round_id, cause.seq) == (3, 1)
-    assert cause.text == "mispay: Seat 2 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by Floor 1: player left"
+    assert (
+        cause.text
+        == "mispay: Seat 2 · Base: $25 on the spot, $50 due · $25 underpaid · accepted by Floor 1: player left"
+    )
 
 
 def test_a_spot_faulted_longer_than_a_round_is_raised_once_at_the_close_of_the_round_after() -> None:
@@ -138,8 +160,10 @@ def test_a_spot_faulted_longer_than_a_round_is_raised_once_at_the_close_of_the_r
     j.closed(6)
     faults = [c for c in _followed(j.found).alerts if c.kind is AlertKind.SPOT_FAULT]
     assert [(c.round_id, c.seq) for c in faults] == [(2, told.seq), (4, second.seq)]
-    assert faults[0].text == ("wager reader spot 2.base (Seat 2 · Base) faulted longer than a round: since record 1"
-                              " (round 1), still at the close of round 2 (ANTENNA antenna fault); its wagers are keyed")
+    assert faults[0].text == (
+        "wager reader spot 2.base (Seat 2 · Base) faulted longer than a round: since record 1"
+        " (round 1), still at the close of round 2 (ANTENNA antenna fault); its wagers are keyed"
+    )
     assert "since record 7 (between rounds)" in faults[1].text and faults[0].cause != faults[1].cause
 
 
@@ -148,7 +172,9 @@ def test_a_new_boot_or_the_table_starting_again_forgets_the_faults_as_the_table_
         j = Records()
         j.device(None, WagersHello("v", "m", "s", "1", "1", "b1", "casino"))
         j.device(1, WagersFault("ANTENNA", SPOT, ""))
-        j.device(1, WagersHello("v", "m", "s", "1", "1", "b1", "casino"))  # the link again, the same boot: still faulted
+        j.device(
+            1, WagersHello("v", "m", "s", "1", "1", "b1", "casino")
+        )  # the link again, the same boot: still faulted
         if forget == "boot":
             j.device(1, WagersHello("v", "m", "s", "1", "1", "b2", "casino"))
         else:
@@ -178,19 +204,34 @@ def test_where_a_batch_ends_changes_nothing_that_is_derived() -> None:
         tallies = dict(first.tallies)
         for key, tally in second.tallies.items():
             before = tallies.get(key, Tally())
-            tallies[key] = Tally(before.taps + tally.taps, before.late_changes + tally.late_changes,
-                                 before.mispays + tally.mispays, before.rounds + tally.rounds)
+            tallies[key] = Tally(
+                before.taps + tally.taps,
+                before.late_changes + tally.late_changes,
+                before.mispays + tally.mispays,
+                before.rounds + tally.rounds,
+            )
         assert tallies == whole.tallies
 
 
 def test_the_report_rows_are_by_name_with_no_dealer_last_and_rates_where_there_is_time() -> None:
-    sums = {"ben": DealerSums({"T2"}, 1800.0, 20, Tally(220, 1, 0)), NO_DEALER: DealerSums({"T3"}, 0.0, 4, Tally(9)),
-            "Ana": DealerSums({"T1", "T2"}, 7200.0, 100, Tally(1_050, 0, 2))}
+    sums = {
+        "ben": DealerSums({"T2"}, 1800.0, 20, Tally(220, 1, 0)),
+        NO_DEALER: DealerSums({"T3"}, 0.0, 4, Tally(9)),
+        "Ana": DealerSums({"T1", "T2"}, 7200.0, 100, Tally(1_050, 0, 2)),
+    }
     report = dealer_report(sums)
     assert [row["dealer"] for row in report["dealers"]] == ["Ana", "ben", None]
-    assert report["dealers"][0] == {"dealer": "Ana", "tables": ["T1", "T2"], "hours": 2.0, "rounds": 100,
-                                    "rounds_per_hour": 50.0, "taps": 1_050, "taps_per_round": 10.5, "late_changes": 0,
-                                    "mispays": 2}
+    assert report["dealers"][0] == {
+        "dealer": "Ana",
+        "tables": ["T1", "T2"],
+        "hours": 2.0,
+        "rounds": 100,
+        "rounds_per_hour": 50.0,
+        "taps": 1_050,
+        "taps_per_round": 10.5,
+        "late_changes": 0,
+        "mispays": 2,
+    }
     assert report["dealers"][2]["hours"] is None and report["dealers"][2]["rounds_per_hour"] is None
     assert "SpotsScanned (no_more_bets)" in report["taps_counted"] and "SpotReading" not in report["taps_counted"]
 
@@ -220,8 +261,9 @@ def _dealt(tmp_path, relieved_after_cards: int | None, first: str | None = "Ana"
     for (_, _, dealer), tally in dealing.tallies.items():
         sums.setdefault(dealer, DealerSums()).add(tally)
     report = dealer_report(sums)
-    assert report["rounds_counted"].startswith("Each round closed in the range counts once, for the dealer signed in"
-                                               " when its first card was dealt")
+    assert report["rounds_counted"].startswith(
+        "Each round closed in the range counts once, for the dealer signed in when its first card was dealt"
+    )
     return {row["dealer"]: row for row in report["dealers"]}
 
 

@@ -1,6 +1,7 @@
 """A gap in a journal's records in the stream, with a real nats-server and PostgreSQL: the pit asks the
 table for what it lacks, tells the floor, raises one alert and marks it cleared once the record comes,
 and a pit killed and started again reads what it still needs; a refused table's words on the floor."""
+
 from __future__ import annotations
 
 import asyncio
@@ -19,8 +20,15 @@ from pit.stream.broker import ensure_stream
 from pit.stream.wire import RecordMessage, ResendRequest, StatusMessage
 from pit.trial.local_services import NatsServer, PostgresCluster
 from tests.pit.journals import bench_journal, messages, publish
-from tests.pit.pit_service import PitServe, fresh_database, pit_command, pit_serving, running_ingest, stored_counts, \
-    wait_for
+from tests.pit.pit_service import (
+    PitServe,
+    fresh_database,
+    pit_command,
+    pit_serving,
+    running_ingest,
+    stored_counts,
+    wait_for,
+)
 from ui.cli import main as cli
 
 pytestmark = pytest.mark.slow
@@ -35,6 +43,7 @@ def _ship(url: str, found: list[RecordMessage]) -> None:
         await ensure_stream(js)
         await publish(js, found)
         await nc.close()
+
     asyncio.run(go())
 
 
@@ -54,6 +63,7 @@ class Listener:
 
         async def heard(msg: Any) -> None:
             self.heard.append((time.monotonic(), ResendRequest.from_json(msg.data)))
+
         await nc.subscribe(subject, cb=heard)
         await nc.flush()
         self._ready.set()
@@ -77,7 +87,8 @@ def _verify(path: Path, url: str, token: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_a_missing_record_is_asked_for_told_and_alerted_once_then_stored_in_order_with_the_alert_cleared(
-        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
     token = tmp_path / "auditor.token"
@@ -87,8 +98,9 @@ def test_a_missing_record_is_asked_for_told_and_alerted_once_then_stored_in_orde
     journal, held = found[0].journal, len(found) - 11
     listener = Listener(nats_server.url, "da.resend.GP")
     try:
-        with running_ingest(nats_server.url, dsn, store.pit_identity().seed,
-                            gap_timing=GapTiming(resend_every_s=1.0, alert_after_s=4.0)) as ingest:
+        with running_ingest(
+            nats_server.url, dsn, store.pit_identity().seed, gap_timing=GapTiming(resend_every_s=1.0, alert_after_s=4.0)
+        ) as ingest:
             wait_for(lambda: ingest.health().role == "ingest", what="ingest")
             _ship(nats_server.url, found[:10] + found[11:])
             opened = time.monotonic()
@@ -98,10 +110,12 @@ def test_a_missing_record_is_asked_for_told_and_alerted_once_then_stored_in_orde
             assert "missing from seq 11" in _tile_words(store, "GP")
             wait_for(lambda: len(listener.heard) >= 3, what="three resend requests")
             assert {request for _, request in listener.heard} == {ResendRequest(journal, 11)}
-            gaps = [b[0] - a[0] for a, b in zip(listener.heard, listener.heard[1:])]
+            gaps = [b[0] - a[0] for a, b in zip(listener.heard, listener.heard[1:], strict=False)]
             assert all(0.8 <= gap <= 4.0 for gap in gaps), gaps  # every 1 s as set, not every batch
-            alerts = wait_for(lambda: [a for a in store.alerts(table_id="GP") if a["kind"] == "records_missing"],
-                              what="the records missing alert")
+            alerts = wait_for(
+                lambda: [a for a in store.alerts(table_id="GP") if a["kind"] == "records_missing"],
+                what="the records missing alert",
+            )
             assert time.monotonic() - opened >= 4.0
             time.sleep(1.5)  # the gap still open: no second alert
             alerts = [a for a in store.alerts(table_id="GP") if a["kind"] == "records_missing"]
@@ -113,8 +127,14 @@ def test_a_missing_record_is_asked_for_told_and_alerted_once_then_stored_in_orde
             assert [seq for seq, _ in store.witnessed_hashes(journal)] == list(range(1, len(found) + 1))
             assert store.witness(journal)["missing"] is None
             assert "missing from seq" not in _tile_words(store, "GP")
-            cleared = wait_for(lambda: [a for a in store.alerts(table_id="GP") if a["kind"] == "records_missing"
-                                        and a["cleared"] is not None], what="the alert cleared")
+            cleared = wait_for(
+                lambda: [
+                    a
+                    for a in store.alerts(table_id="GP")
+                    if a["kind"] == "records_missing" and a["cleared"] is not None
+                ],
+                what="the alert cleared",
+            )
             assert len(cleared) == 1 and cleared[0]["acked"] is None  # still open until someone acknowledges it
             asked = len(listener.heard)
             time.sleep(2.0)
@@ -130,7 +150,8 @@ def test_a_missing_record_is_asked_for_told_and_alerted_once_then_stored_in_orde
 
 
 def test_a_pit_killed_while_the_stream_holds_a_journal_out_of_order_reads_every_record_once_in_order(
-        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The pit takes in records 32 on while 31 is missing, is killed, 31 comes meanwhile, and once started
     again it stores 31 and every held record after it (once the head's stream position would have jumped
     past them); killed and started again after, it stores nothing twice."""
@@ -146,8 +167,11 @@ def test_a_pit_killed_while_the_stream_holds_a_journal_out_of_order_reads_every_
     try:
         wait_for(serve.answers, 30, "pit serve")
         _ship(nats_server.url, found[:30] + found[31:])
-        wait_for(lambda: store.witness(journal)["missing"] == {"from": 31, "held": len(found) - 31}, 30,
-                 what="the records after 31 held")
+        wait_for(
+            lambda: store.witness(journal)["missing"] == {"from": 31, "held": len(found) - 31},
+            30,
+            what="the records after 31 held",
+        )
         serve.kill()
         _ship(nats_server.url, found[30:31])
         serve = PitServe(nats_server.url, dsn, log)
@@ -169,10 +193,13 @@ def test_a_pit_killed_while_the_stream_holds_a_journal_out_of_order_reads_every_
 
 
 def test_a_table_whose_publishes_are_refused_reads_cannot_store_not_silent(
-        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster
+) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
-    status = StatusMessage("RF", "ab" * 32, "nobust-4.0", 4, "play", None, {"shoe": "up"}, 40, 12, cannot_store="no space")
+    status = StatusMessage(
+        "RF", "ab" * 32, "nobust-4.0", 4, "play", None, {"shoe": "up"}, 40, 12, cannot_store="no space"
+    )
 
     async def say(message: StatusMessage) -> None:
         nc = await nats.connect(nats_server.url)
@@ -188,7 +215,9 @@ def test_a_table_whose_publishes_are_refused_reads_cannot_store_not_silent(
         words = _tile_words(store, "RF")
         assert "cannot store · 12 to send" in words and "silent" not in words
         asyncio.run(say(StatusMessage("RF", "ab" * 32, "nobust-4.0", 4, "play", None, {"shoe": "up"}, 40, 12)))
-        wait_for(lambda: not next(t for t in store.tables() if t["table_id"] == "RF")["refused"],
-                 what="the table storing again")  # RF's own tile: the shared stream may hold other tables
+        wait_for(
+            lambda: not next(t for t in store.tables() if t["table_id"] == "RF")["refused"],
+            what="the table storing again",
+        )  # RF's own tile: the shared stream may hold other tables
         assert "cannot store" not in _tile_words(store, "RF") and "behind · 12" in _tile_words(store, "RF")
     store.close()

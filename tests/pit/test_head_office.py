@@ -2,6 +2,7 @@
 T01; the head office's DA_RECORDS sources each room's stream through the room's JetStream domain.
 Rooms stay apart, every table is (room, id) at the head office, and a room's cut link makes its tiles
 read "behind" and raises one alert, closed once the head office has caught up."""
+
 from __future__ import annotations
 
 import asyncio
@@ -68,8 +69,10 @@ def _a_rooms_leaf_identity_cannot_publish_records(rig: HeadOfficeRig, tmp_path: 
     publishes records and status of a table: nothing reaches the head office or west."""
     _, password = read_leaf_creds((tmp_path / "ho-creds" / "east.leaf-creds").read_text())
     port = free_port()
-    config = (f'listen: "127.0.0.1:{port}"\nleafnodes {{ remotes: [ {{ urls: '
-              f'["nats-leaf://east:{password}@127.0.0.1:{rig.leaf_port}"] }} ] }}\n')
+    config = (
+        f'listen: "127.0.0.1:{port}"\nleafnodes {{ remotes: [ {{ urls: '
+        f'["nats-leaf://east:{password}@127.0.0.1:{rig.leaf_port}"] }} ] }}\n'
+    )
     intruder = NatsServer(tmp_path / "intruder", port, config).start()
     seed = rig.office_store.pit_identity().seed if rig.office_store is not None else ""
     west_seed = rig.rooms["west"].store.pit_identity().seed
@@ -108,8 +111,9 @@ def _a_rooms_leaf_identity_cannot_publish_records(rig: HeadOfficeRig, tmp_path: 
 
 
 @pytest.mark.parametrize("back_at", [0, 1], ids=["same-address", "another-address"])
-def test_a_rooms_link_cut_reads_behind_and_catches_up(tmp_path: Path, postgres: PostgresCluster, back_at: int,
-                                                      cut_s: float = 75.0) -> None:
+def test_a_rooms_link_cut_reads_behind_and_catches_up(
+    tmp_path: Path, postgres: PostgresCluster, back_at: int, cut_s: float = 75.0
+) -> None:
     rig = HeadOfficeRig(tmp_path, postgres).start()
     try:
         rig.deal()
@@ -120,8 +124,11 @@ def test_a_rooms_link_cut_reads_behind_and_catches_up(tmp_path: Path, postgres: 
         for line in east.lines:
             line.cut()
         cut_at = time.monotonic()
-        wait_for(lambda: {link for (room, _), link in _office_tiles(rig).items() if room == "east"} == {"behind"},
-                 10, "east's tiles behind")
+        wait_for(
+            lambda: {link for (room, _), link in _office_tiles(rig).items() if room == "east"} == {"behind"},
+            10,
+            "east's tiles behind",
+        )
         assert {link for (room, _), link in _office_tiles(rig).items() if room == "west"} == {"live"}
         alerts = lambda: [a for a in office.alerts() if a["kind"] == "room_behind"]  # noqa: E731
         wait_for(lambda: len(alerts()) == 1, 70 - (time.monotonic() - cut_at), "one alert within 70 s")

@@ -2,6 +2,7 @@
 message the records consumer handed out before it: real nats-server and PostgreSQL show that nothing
 handed to another puller is acknowledged unstored, and that a consumer of an earlier release, which
 wanted each message acknowledged, is replaced without losing a record."""
+
 from __future__ import annotations
 
 import asyncio
@@ -33,7 +34,8 @@ def _complete(store: PitStore, *journals: list[RecordMessage]) -> bool:
 
 
 def test_messages_the_consumer_handed_to_another_puller_are_read_again_not_acknowledged_unseen(
-        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster
+) -> None:
     """While ingest waits on its store, another puller on the records consumer (a pit service that lost
     the ingest lock, its requests still open) takes the rest of one journal and never stores it; the
     next batch ingest acknowledges would acknowledge those too. Ingest sees the gap in the consumer's
@@ -50,10 +52,14 @@ def test_messages_the_consumer_handed_to_another_puller_are_read_again_not_ackno
         async def take(msg: Msg) -> None:
             if msg.data:  # not the broker's word on the request
                 taken.append(parse_record_message(msg.data).seq)
+
         inbox = js._nc.new_inbox()
         await js._nc.subscribe(inbox, cb=take)
-        await js._nc.publish(f"$JS.API.CONSUMER.MSG.NEXT.{STREAM}.{CONSUMER}",
-                             json.dumps({"batch": len(first), "expires": 1_000_000_000}).encode(), reply=inbox)
+        await js._nc.publish(
+            f"$JS.API.CONSUMER.MSG.NEXT.{STREAM}.{CONSUMER}",
+            json.dumps({"batch": len(first), "expires": 1_000_000_000}).encode(),
+            reply=inbox,
+        )
         await asyncio.sleep(1.5)  # its request ends; what it took is never acknowledged
         return taken
 
@@ -84,7 +90,8 @@ def test_messages_the_consumer_handed_to_another_puller_are_read_again_not_ackno
 
 
 def test_a_consumer_acknowledging_each_message_is_replaced_from_its_first_unacknowledged(
-        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster
+) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
     found = messages(bench_journal(tmp_path / "c.db", 2, 33, "GC"), "GC")
@@ -97,8 +104,10 @@ def test_a_consumer_acknowledging_each_message_is_replaced_from_its_first_unackn
             await js.delete_consumer(STREAM, CONSUMER)
         except nats.js.errors.NotFoundError:
             pass
-        await js.add_consumer(STREAM, ConsumerConfig(durable_name=CONSUMER, ack_policy=AckPolicy.EXPLICIT,
-                                                     deliver_policy=DeliverPolicy.NEW))
+        await js.add_consumer(
+            STREAM,
+            ConsumerConfig(durable_name=CONSUMER, ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.NEW),
+        )
         await publish(js, found)
         sub = await js.pull_subscribe_bind(CONSUMER, STREAM)
         taken = await sub.fetch(12, timeout=5)

@@ -1,4 +1,5 @@
 """`journal ship DB --pit URL --pit-creds FILE`: what the stream lacks, sent after an outage; the file untouched."""
+
 from __future__ import annotations
 
 import hashlib
@@ -35,8 +36,9 @@ def _ship(path: Path, url: str, creds: Path, capsys: pytest.CaptureFixture[str])
     return code, out.out + out.err
 
 
-def test_a_bench_that_ended_during_an_outage_is_shipped_afterwards(room: Room, tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bench_that_ended_during_an_outage_is_shipped_afterwards(
+    room: Room, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "t1.db"
     table = open_bench_table(path)
     shipper = attach_shipper(table.journal.path, table.journal.add_sink, "T1", room.link("T1"))
@@ -62,7 +64,8 @@ def test_a_bench_that_ended_during_an_outage_is_shipped_afterwards(room: Room, t
 
 
 def test_ship_refuses_a_journal_behind_the_stream_and_another_tables_credentials(
-        room: Room, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    room: Room, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "t1.db"
     table = open_bench_table(path)
     play(table, BenchPlayer(1), 4)
@@ -75,11 +78,12 @@ def test_ship_refuses_a_journal_behind_the_stream_and_another_tables_credentials
     with sqlite3.connect(path) as db:
         db.execute("DELETE FROM records WHERE seq > ?", (head - 10,))
     code, text = _ship(path, room.server.url, room.creds["T1"], capsys)
-    assert code == 1 and f"DIVERGED: journal" in text and f"holds record {head}" in text
+    assert code == 1 and "DIVERGED: journal" in text and f"holds record {head}" in text
 
 
-def test_ship_names_a_bad_broker_url_or_a_missing_file(room: Room, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_ship_names_a_bad_broker_url_or_a_missing_file(
+    room: Room, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, text = _ship(tmp_path / "none.db", room.server.url, room.creds["T1"], capsys)
     assert code == 2 and "no such journal file" in text
     path = tmp_path / "t1.db"

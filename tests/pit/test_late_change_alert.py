@@ -3,6 +3,7 @@ reader whose late chips lie on their spot through three later scans (a settle-no
 own scan after an outage, the settlement's "Done") journals the change once, and the pit, storing
 its records in any batches and again, raises one alert for it; the chips put back and slipped on
 again are a second change, a second alert."""
+
 from __future__ import annotations
 
 import asyncio
@@ -70,6 +71,7 @@ def _write(dsn: str, found: list[RecordMessage]) -> Any:
         async with await psycopg.AsyncConnection.connect(dsn) as conn:
             async with conn.transaction():
                 return await write_records(conn, found)
+
     return asyncio.run(go())
 
 
@@ -83,10 +85,17 @@ def store(postgres: PostgresCluster) -> Any:
 def test_one_late_change_is_journaled_once_and_raises_one_alert(store: PitStore, tmp_path: Path) -> None:
     path = _late_journal(tmp_path / "t.db")
     records = list(read_records(path))
-    late = [(record.seq, op) for record in records if record.kind in (RecordKind.INPUT, RecordKind.CLOSE)
-            for op in record.body["ops"] if op["type"] == "LateChange"]
+    late = [
+        (record.seq, op)
+        for record in records
+        if record.kind in (RecordKind.INPUT, RecordKind.CLOSE)
+        for op in record.body["ops"]
+        if op["type"] == "LateChange"
+    ]
     assert [(op["spot"], op["due"], op["held"]) for _, op in late] == [
-        ("7.base", 10_000, 12_500), ("7.base", 10_000, 10_500)]
+        ("7.base", 10_000, 12_500),
+        ("7.base", 10_000, 10_500),
+    ]
     assert records[-1].kind is RecordKind.CLOSE, "the late chips counted: seat 7 paid right, the round closed"
 
     found = messages(path, "T-L")
@@ -97,5 +106,6 @@ def test_one_late_change_is_journaled_once_and_raises_one_alert(store: PitStore,
     alerts = [alert for alert in store.alerts() if alert["kind"] == "late_change"]
     assert sorted((alert["round_id"], alert["seq"]) for alert in alerts) == [(1, late[0][0]), (1, late[1][0])]
     first = min(alerts, key=lambda alert: alert["seq"])
-    assert first["text"] == ("late change: Seat 7 · Base: $125 on the spot, $100 closed · late change;"
-                             " the closed wager stands")
+    assert first["text"] == (
+        "late change: Seat 7 · Base: $125 on the spot, $100 closed · late change; the closed wager stands"
+    )

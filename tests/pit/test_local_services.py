@@ -1,4 +1,5 @@
 """The private broker and store start, answer, and come back after a kill."""
+
 from __future__ import annotations
 
 import asyncio

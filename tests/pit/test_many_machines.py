@@ -6,6 +6,7 @@ stored exactly once, every witnessed head is its journal's head, and each alert 
 last two keep the public log (§9) throughout: every checkpoint its witnesses cosigned and every one
 published, on either side of the failover, are joined two by two by consistency proofs from the log's
 final tiles, and `log audit` passes over it."""
+
 from __future__ import annotations
 
 import asyncio
@@ -44,14 +45,19 @@ def stream_info(urls: str, seed: str) -> StreamInfo:
             return await client.jetstream(timeout=5).stream_info(STREAM, subjects_filter=STREAM_SUBJECTS)
         finally:
             await client.close()
+
     return asyncio.run(ask())
 
 
 def _replicated(info: StreamInfo) -> bool:
     """Three replicas, and the two beside the leader current with it."""
     peers = info.cluster.replicas if info.cluster is not None else None
-    return info.config.num_replicas == 3 and peers is not None and len(peers) == 2 and all(
-        peer.current and not peer.offline for peer in peers)
+    return (
+        info.config.num_replicas == 3
+        and peers is not None
+        and len(peers) == 2
+        and all(peer.current and not peer.offline for peer in peers)
+    )
 
 
 def stored(store: PitStore) -> int:
@@ -75,10 +81,15 @@ def _leaves_published(watched: WatchedLog, base: str) -> Checkpoint | None:
 def _one_log(store: PitStore, watched: WatchedLog, base: str, before: int, folder: Path) -> None:
     """With the tables stopped: a checkpoint past `before` covering every leaf published by `base`, and the
     log's one history (every checkpoint seen joined to every other), as `WatchedLog.assert_one_history`."""
+
     def leaves() -> int:
         return int(store._all("SELECT count(*) FROM log_leaves")[0][0])
-    wait_for(lambda: (c := watched.latest(base)) is not None and c.size == leaves() > before, 30,
-             "a published checkpoint covering every leaf")
+
+    wait_for(
+        lambda: (c := watched.latest(base)) is not None and c.size == leaves() > before,
+        30,
+        "a published checkpoint covering every leaf",
+    )
     seen = watched.assert_one_history(base, folder / "audit")
     assert seen[0].size <= before < seen[-1].size
 
@@ -97,10 +108,16 @@ def test_the_node_leading_da_records_killed_and_restarted(tmp_path: Path, postgr
         under_way(store, tables)
         # A room at work: the leader is killed once both other replicas are current, not in the
         # seconds after the stream was made (nats-server 2.9 can then refuse publishes for good).
-        info = wait_for(lambda: _replicated(found := stream_info(urls, seed)) and found, 30,
-                        what="DA_RECORDS on three replicas, each current")
-        leader = next(node for node in nodes if info.cluster is not None and
-                      node.config is not None and f'"{info.cluster.leader}"' in node.config)
+        info = wait_for(
+            lambda: _replicated(found := stream_info(urls, seed)) and found,
+            30,
+            what="DA_RECORDS on three replicas, each current",
+        )
+        leader = next(
+            node
+            for node in nodes
+            if info.cluster is not None and node.config is not None and f'"{info.cluster.leader}"' in node.config
+        )
         leader.kill()
         before = stored(store)
         wait_for(lambda: stored(store) > before + 100, 30, "ingest going on without the leader")
@@ -136,8 +153,9 @@ def test_the_ingesting_pit_service_killed_and_the_other_taking_over(tmp_path: Pa
         tables.start(broker.url, {table: path.read_text() for table, path in creds.items()})
         under_way(store, tables)
         ingesting, other = sorted(pits, key=lambda p: p.role() != "ingest")
-        published = wait_for(lambda: _leaves_published(watched, ingesting.base), 30,
-                             "a checkpoint published before the kill")
+        published = wait_for(
+            lambda: _leaves_published(watched, ingesting.base), 30, "a checkpoint published before the kill"
+        )
         ingesting.kill()
         killed = time.monotonic()
         wait_for(lambda: other.role() == "ingest", 10, "the other pit ingesting")
@@ -172,7 +190,8 @@ def primary_and_standby() -> Iterator[tuple[PostgresCluster, PostgresCluster]]:
 
 
 def test_the_primary_stopped_and_the_standby_promoted_though_it_missed_commits(
-        tmp_path: Path, primary_and_standby: tuple[PostgresCluster, PostgresCluster]) -> None:
+    tmp_path: Path, primary_and_standby: tuple[PostgresCluster, PostgresCluster]
+) -> None:
     primary, standby = primary_and_standby
     dsn = multi_host_dsn([primary, standby])
     broker, creds = rooms_broker(dsn, tmp_path, TABLES)  # every `pit` command takes the multi-host DSN
@@ -186,8 +205,9 @@ def test_the_primary_stopped_and_the_standby_promoted_though_it_missed_commits(
         wait_for(lambda: serve.role() == "ingest", 30, "the pit ingesting")
         tables.start(broker.url, {table: path.read_text() for table, path in creds.items()})
         under_way(store, tables)
-        published = wait_for(lambda: _leaves_published(watched, serve.base), 30,
-                             "a checkpoint published while the standby streams")
+        published = wait_for(
+            lambda: _leaves_published(watched, serve.base), 30, "a checkpoint published while the standby streams"
+        )
         standby.stop()  # what the primary commits from here on, the standby never gets
         before = stored(store)
         wait_for(lambda: stored(store) > before + 150, 30, "commits the standby misses")
@@ -196,15 +216,26 @@ def test_the_primary_stopped_and_the_standby_promoted_though_it_missed_commits(
         standby.start()
         with psycopg.connect(standby.dsn) as conn:  # still a standby: what it has of the primary's commits
             assert conn.execute("SELECT count(*) FROM records").fetchone() < (acknowledged,), "nothing was missed"
-        in_stream = {subject.rsplit(".", 1)[-1]: count for subject, count in
-                     (stream_info(broker.url, seed).state.subjects or {}).items()}
+        in_stream = {
+            subject.rsplit(".", 1)[-1]: count
+            for subject, count in (stream_info(broker.url, seed).state.subjects or {}).items()
+        }
         standby.promote()
         promoted = time.monotonic()
         wait_for(lambda: serve.role() == "ingest" and stored(store) > acknowledged, 30, "ingest resumed")
         assert time.monotonic() - promoted < 30
-        wait_for(lambda: all(seq >= in_stream[journal] for journal, (_, _, seq) in stored_counts(store).items()
-                             if journal in in_stream) and set(in_stream) <= set(stored_counts(store)),
-                 60 - (time.monotonic() - promoted), "the store again holding what the stream held")
+        wait_for(
+            lambda: (
+                all(
+                    seq >= in_stream[journal]
+                    for journal, (_, _, seq) in stored_counts(store).items()
+                    if journal in in_stream
+                )
+                and set(in_stream) <= set(stored_counts(store))
+            ),
+            60 - (time.monotonic() - promoted),
+            "the store again holding what the stream held",
+        )
         _settled(store, tables)
         _one_log(store, watched, serve.base, published.size, tmp_path)
         assert serve.stop() == 0

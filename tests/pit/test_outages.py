@@ -1,6 +1,7 @@
 """Nothing lost, nothing doubled (PIT.md §7): several bench tables shipping while the broker, the
 pit service or PostgreSQL goes down and comes back; every journal ends in the store exactly once
 and each witnessed head equals its journal's head."""
+
 from __future__ import annotations
 
 import signal
@@ -44,6 +45,7 @@ def test_the_broker_killed_and_restarted(tmp_path: Path, postgres: PostgresClust
         broker.kill()
         time.sleep(1.5)
         broker.start()
+
     try:
         _outage(tmp_path, postgres, broker, kill_and_restart)
     finally:
@@ -57,10 +59,13 @@ def test_postgresql_restarted_and_killed(tmp_path: Path, postgres: PostgresClust
         postgres.kill()
         time.sleep(0.5)
         postgres.start()
+
     _outage(tmp_path, postgres, nats_server, restart_then_crash)
 
 
-def test_the_pit_service_killed_and_restarted_on_the_rooms_own_broker(tmp_path: Path, postgres: PostgresCluster) -> None:
+def test_the_pit_service_killed_and_restarted_on_the_rooms_own_broker(
+    tmp_path: Path, postgres: PostgresCluster
+) -> None:
     dsn = fresh_database(postgres)
     broker, creds = rooms_broker(dsn, tmp_path, TABLES)
     seeds = {table: path.read_text() for table, path in creds.items()}

@@ -1,6 +1,7 @@
 """Shipping against a stream that refuses publishes while it has no leader ("no responders"), then
 takes everything once it has one: whatever it refused is sent again, so the stream ends holding every
 record of the journal, each once, with no hole behind its last."""
+
 from __future__ import annotations
 
 import asyncio
@@ -79,8 +80,13 @@ class Link:
         self.stream = stream
         self.connections = 0
 
-    async def connect(self, table_id: str, error_cb: Callable[[Exception], Awaitable[None]],
-                      disconnected_cb: Callable[[], Awaitable[None]], attempt: int = 0) -> Connection:
+    async def connect(
+        self,
+        table_id: str,
+        error_cb: Callable[[Exception], Awaitable[None]],
+        disconnected_cb: Callable[[], Awaitable[None]],
+        attempt: int = 0,
+    ) -> Connection:
         self.connections += 1
         return Connection(self.stream)
 
@@ -100,8 +106,15 @@ def test_a_session_opening_onto_a_stream_without_a_leader_leaves_no_hole(journal
         shipped = 0
         while shipped < last_seq(journal):
             try:
-                shipped = await ship_from(cast(Any, stream), "T1", "ab" * 32, journal,
-                                          stream.taken[-1] if stream.taken else 0, asyncio.Event(), lambda seq: None)
+                shipped = await ship_from(
+                    cast(Any, stream),
+                    "T1",
+                    "ab" * 32,
+                    journal,
+                    stream.taken[-1] if stream.taken else 0,
+                    asyncio.Event(),
+                    lambda seq: None,
+                )
             except LinkLost:
                 continue
 
@@ -111,7 +124,8 @@ def test_a_session_opening_onto_a_stream_without_a_leader_leaves_no_hole(journal
 
 @pytest.mark.parametrize("refused", [{5}, {5, 6, 7}, {2, 30}])
 def test_records_refused_mid_window_are_sent_again_though_later_ones_were_stored(
-        journal: Path, refused: set[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    journal: Path, refused: set[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Records after a refused one were stored (a leader came in between); the stream's last record is
     past the refused one, yet the shipper finds the records the stream lacks and sends them.
     The next session finds the gap in what the stream holds and fills it: the stream then holds every
@@ -133,6 +147,8 @@ def test_records_refused_mid_window_are_sent_again_though_later_ones_were_stored
             time.sleep(0.02)
     finally:
         shipper.stop()
-    assert sorted(stream.taken) == list(range(1, head + 1)), f"the stream lacks {set(range(1, head + 1)) - set(stream.taken)}"
+    assert sorted(stream.taken) == list(range(1, head + 1)), (
+        f"the stream lacks {set(range(1, head + 1)) - set(stream.taken)}"
+    )
     assert stream.taken != sorted(stream.taken)  # the later records were stored before the refused one came again
     assert link.connections >= 2  # each refusal ended a session; the next one asked the stream again

@@ -1,4 +1,5 @@
 """Pit users' passwords and tokens: a salted slow hash, and five wrong tries locking the name."""
+
 from __future__ import annotations
 
 from dealer_assist.table.lockout import LOCK_SECONDS
@@ -18,7 +19,9 @@ def test_five_wrong_tries_lock_for_sixty_seconds() -> None:
     assert locked_until(tries) is None
     tries.append((4.0, "wrong"))
     assert locked_until(tries) == 4.0 + LOCK_SECONDS
-    assert locked_until([*tries, (30.0, "locked"), (40.0, "wrong")]) == 4.0 + LOCK_SECONDS  # tries while locked do not count
+    assert (
+        locked_until([*tries, (30.0, "locked"), (40.0, "wrong")]) == 4.0 + LOCK_SECONDS
+    )  # tries while locked do not count
     after = [*tries, *((70.0 + t, "wrong") for t in range(4))]
     assert locked_until(after) == 4.0 + LOCK_SECONDS  # the old lock, over; four new wrong tries are not five
     assert locked_until([*after, (75.0, "wrong")]) == 75.0 + LOCK_SECONDS

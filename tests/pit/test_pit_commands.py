@@ -1,4 +1,5 @@
 """`dealer-assist pit init|table add|nats-config|user add|token add` as a room's technician runs them."""
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,14 @@ ROOT = Path(__file__).parents[2]
 
 
 def _pit(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ui.cli", "pit", *args], input=stdin, capture_output=True, text=True,
-                          timeout=60, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "ui.cli", "pit", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
 
 
 def _error(done: subprocess.CompletedProcess[str]) -> dict[str, str]:
@@ -33,14 +40,23 @@ def test_init_migrates_once_and_keeps_one_pit_identity(postgres: PostgresCluster
     dsn = fresh_database(postgres)
     first, again = _pit("init", "--db", dsn), _pit("init", "--db", dsn)
     assert first.returncode == again.returncode == 0, first.stderr
-    assert json.loads(first.stdout)["migrations"] == ["001_store", "002_many_machines", "003_dealers",
-                                                      "004_records_lighter", "005_records_unkeyed",
-                                                      "006_rounds_counted", "007_gaps", "008_public_log",
-                                                      "009_head_office_rooms"]
+    assert json.loads(first.stdout)["migrations"] == [
+        "001_store",
+        "002_many_machines",
+        "003_dealers",
+        "004_records_lighter",
+        "005_records_unkeyed",
+        "006_rounds_counted",
+        "007_gaps",
+        "008_public_log",
+        "009_head_office_rooms",
+    ]
     assert json.loads(again.stdout) == {"migrations": [], "pit_key": json.loads(first.stdout)["pit_key"]}
 
 
-def test_a_table_gets_credentials_that_the_broker_configuration_names(postgres: PostgresCluster, tmp_path: Path) -> None:
+def test_a_table_gets_credentials_that_the_broker_configuration_names(
+    postgres: PostgresCluster, tmp_path: Path
+) -> None:
     dsn = fresh_database(postgres)
     _pit("init", "--db", dsn)
     added = _pit("table", "add", "T-07", "--db", dsn)
@@ -60,7 +76,9 @@ def test_users_and_tokens(postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
     assert _error(_pit("token", "add", "wall", "--role", "manager", "--db", dsn))["code"] == "store_not_set_up"
     _pit("init", "--db", dsn)
-    added = _pit("user", "add", "ana", "--role", "supervisor", "--db", dsn, "--password-stdin", stdin="a long password\n")
+    added = _pit(
+        "user", "add", "ana", "--role", "supervisor", "--db", dsn, "--password-stdin", stdin="a long password\n"
+    )
     assert added.returncode == 0, added.stderr
     assert json.loads(added.stdout) == {"user": "ana", "role": "supervisor"}
     short = _pit("user", "add", "bo", "--role", "manager", "--db", dsn, "--password-stdin", stdin="short\n")
@@ -97,7 +115,8 @@ def test_the_payout_threshold_is_a_room_setting(postgres: PostgresCluster) -> No
 
 
 def test_nats_config_places_a_node_in_a_cluster_a_room_under_a_head_office_and_a_head_office(
-        postgres: PostgresCluster, tmp_path: Path) -> None:
+    postgres: PostgresCluster, tmp_path: Path
+) -> None:
     dsn = fresh_database(postgres)
     _pit("init", "--db", dsn)
     common = ("nats-config", "--db", dsn, "--port", "4222", "--store", str(tmp_path / "js"))
@@ -127,30 +146,48 @@ def test_nats_config_places_a_node_in_a_cluster_a_room_under_a_head_office_and_a
     assert 'deny_exports: ["da.>"]' in room.stdout and 'deny_imports: ["da.>"]' in room.stdout
     wrong = _pit(*common, "--room", "west", "--leaf-remote", "nats-leaf://hq:7422", "--leaf-creds", str(creds["east"]))
     assert "room 'east''s, not --room 'west''s" in _error(wrong)["message"]
-    in_url = _pit(*common, "--room", "east", "--leaf-remote", "nats-leaf://east:pw@hq:7422", "--leaf-creds",
-                  str(creds["east"]))
+    in_url = _pit(
+        *common, "--room", "east", "--leaf-remote", "nats-leaf://east:pw@hq:7422", "--leaf-creds", str(creds["east"])
+    )
     assert "not the URL" in _error(in_url)["message"]
-    assert "--node 4: --routes names 3 nodes" in _error(_pit(*common, "--cluster", "room", "--node", "4", "--routes", routes))["message"]
+    assert (
+        "--node 4: --routes names 3 nodes"
+        in _error(_pit(*common, "--cluster", "room", "--node", "4", "--routes", routes))["message"]
+    )
     assert _error(_pit(*common, "--cluster", "room"))["message"] == "--cluster, --node and --routes go together"
     assert "--rooms 'a b'" in _error(_pit(*common, "--head-office", "--rooms", "a b", *leaf))["message"]
     assert _error(_pit(*common, "--head-office", "--rooms", "east"))["message"] == (
-        "--head-office, --rooms and --leaf-listen go together")
+        "--head-office, --rooms and --leaf-listen go together"
+    )
     assert _error(_pit(*common, "--room", "east"))["code"] == "bad_arguments"
 
 
 def test_the_stores_address_comes_from_a_file_or_the_environment_as_well_as_the_command_line(
-        postgres: PostgresCluster, tmp_path: Path) -> None:
+    postgres: PostgresCluster, tmp_path: Path
+) -> None:
     dsn = fresh_database(postgres)
     held = tmp_path / "pit.dsn"
     held.write_text(dsn + "\n")
     assert _pit("init", "--db-file", str(held)).returncode == 0
-    by_env = subprocess.run([sys.executable, "-m", "ui.cli", "pit", "user", "add", "ann", "--role", "supervisor",
-                             "--password-stdin"], input="ann-pass-1\n", capture_output=True, text=True, timeout=60,
-                            cwd=ROOT, env=os.environ | {"DA_PIT_DB": dsn})
+    by_env = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "pit", "user", "add", "ann", "--role", "supervisor", "--password-stdin"],
+        input="ann-pass-1\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env=os.environ | {"DA_PIT_DB": dsn},
+    )
     assert by_env.returncode == 0, by_env.stderr
     assert PitStore.open(dsn).login("ann", "ann-pass-1", "test") == User("ann", Role.SUPERVISOR)
-    nowhere = subprocess.run([sys.executable, "-m", "ui.cli", "pit", "init"], capture_output=True, text=True, timeout=60,
-                             cwd=ROOT, env={k: v for k, v in os.environ.items() if k != "DA_PIT_DB"})
+    nowhere = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "pit", "init"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "DA_PIT_DB"},
+    )
     assert nowhere.returncode == 2 and "--db-file FILE, set DA_PIT_DB, or --db DSN" in _error(nowhere)["message"]
     assert _error(_pit("init", "--db-file", str(tmp_path / "none")))["code"] == "bad_arguments"
 
@@ -158,17 +195,31 @@ def test_the_stores_address_comes_from_a_file_or_the_environment_as_well_as_the_
 def test_a_new_password_for_a_user_and_the_old_one_opens_nothing(postgres: PostgresCluster) -> None:
     dsn = fresh_database(postgres)
     _pit("init", "--db", dsn)
-    assert _pit("user", "add", "boss", "--role", "manager", "--db", dsn, "--password-stdin", stdin="first-pass-1\n").returncode == 0
+    assert (
+        _pit(
+            "user", "add", "boss", "--role", "manager", "--db", dsn, "--password-stdin", stdin="first-pass-1\n"
+        ).returncode
+        == 0
+    )
     changed = _pit("user", "password", "boss", "--db", dsn, "--password-stdin", stdin="second-pass-2\n")
-    assert changed.returncode == 0 and json.loads(changed.stdout) == {"user": "boss", "role": "manager", "password": "set"}
+    assert changed.returncode == 0 and json.loads(changed.stdout) == {
+        "user": "boss",
+        "role": "manager",
+        "password": "set",
+    }
     store = PitStore.open(dsn)
     assert store.login("boss", "second-pass-2", "test") == User("boss", Role.MANAGER)
     with pytest.raises(LoginRefused):
         store.login("boss", "first-pass-1", "test")
-    assert _error(_pit("user", "password", "nobody", "--db", dsn, "--password-stdin", stdin="x-pass-123\n"))["code"] == "not_found"
+    assert (
+        _error(_pit("user", "password", "nobody", "--db", dsn, "--password-stdin", stdin="x-pass-123\n"))["code"]
+        == "not_found"
+    )
 
 
-def test_a_rooms_one_first_account_gets_a_new_password_at_every_start(postgres: PostgresCluster, tmp_path: Path) -> None:
+def test_a_rooms_one_first_account_gets_a_new_password_at_every_start(
+    postgres: PostgresCluster, tmp_path: Path
+) -> None:
     dsn = fresh_database(postgres)
     _pit("init", "--db", dsn)
 

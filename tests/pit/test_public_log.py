@@ -1,6 +1,7 @@
 """The room's public log end to end (PIT.md §9): bench journals ingested by a pit keeping the log, two
 witness processes (one killed and started again), a round's proof file from the store verified offline,
 and the tamper matrix: each change to the proof file fails at the step it breaks."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,11 +21,11 @@ from dealer_assist.journal.journal_file import Record, RecordKind, read_records
 from pit.service.log.keeper import LogKeeper, LogSettings
 from pit.service.log.reading import LogReader, NoLog, Published
 from pit.service.store.pit_store import PitStore
-from pit.stream.broker import ensure_stream
 from pit.service.web.serve import web_config
+from pit.stream.broker import ensure_stream
 from pit.tlog.keyfile import write_new_key
-from pit.tlog.log_command import main as log_command
 from pit.tlog.keys import SignatureType, SignerKey
+from pit.tlog.log_command import main as log_command
 from pit.tlog.note import Note, sign_text
 from pit.tlog.policy import Policy
 from pit.tlog.proof_command import main as proof
@@ -41,8 +42,21 @@ class WitnessProcess:
 
     def __init__(self, key: Path, state: Path, log_vkey: str) -> None:
         self.port = free_port()
-        self.command = [sys.executable, "-m", "ui.cli", "witness", "serve", "--key", str(key), "--state", str(state),
-                        "--log", log_vkey, "--http", f"127.0.0.1:{self.port}"]
+        self.command = [
+            sys.executable,
+            "-m",
+            "ui.cli",
+            "witness",
+            "serve",
+            "--key",
+            str(key),
+            "--state",
+            str(state),
+            "--log",
+            log_vkey,
+            "--http",
+            f"127.0.0.1:{self.port}",
+        ]
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> WitnessProcess:
@@ -64,6 +78,7 @@ def _ship(url: str, found: list[Any]) -> None:
         await ensure_stream(js)
         await publish(js, found)
         await nc.close()
+
     asyncio.run(go())
 
 
@@ -100,7 +115,8 @@ def _cosigners(note: bytes) -> set[str]:
 
 
 def test_a_round_is_proven_from_the_store_with_a_witness_killed_and_restarted_and_verified_offline(
-        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
     reader = LogReader(store.pool)
@@ -116,8 +132,11 @@ def test_a_round_is_proven_from_the_store_with_a_witness_killed_and_restarted_an
             wait_for(lambda: _published(reader, 6), what="every round's leaf published")
             assert _cosigners(reader.published().note) == {"witness-2.test"}
             witnesses[0].start()  # the same state file: it goes on from what it cosigned, learned from its 409
-            wait_for(lambda: _cosigners(reader.published().note) == {"witness-1.test", "witness-2.test"},
-                     timeout=30, what="both witnesses cosigning again")
+            wait_for(
+                lambda: _cosigners(reader.published().note) == {"witness-1.test", "witness-2.test"},
+                timeout=30,
+                what="both witnesses cosigning again",
+            )
         assert published.size >= 1
         with pytest.raises(NoLog) as unknown:
             reader.round_proof(journal, 99)
@@ -156,6 +175,7 @@ def _tamper_matrix(file: Path, policy_file: Path, capsys: pytest.CaptureFixture[
     def record(at: int, field: str, value: Any) -> Callable[[dict[str, Any]], None]:
         def change(p: dict[str, Any]) -> None:
             p["records"][at][field] = value
+
         return change
 
     def flip(b64: str) -> str:
@@ -190,8 +210,10 @@ def _tamper_matrix(file: Path, policy_file: Path, capsys: pytest.CaptureFixture[
         capsys.readouterr()
         assert proof(["verify", str(file), "--policy", str(policy_file)]) == 1, step
         assert capsys.readouterr().err.startswith(f"FAILED {step}: "), step
-    for step, change in [("settle", set_("opening", {**original["opening"], "prev_hash": "0" * 64})),
-                         ("settle", set_("header", {**original["header"], "body": original["header"]["body"] + " "}))]:
+    for step, change in [
+        ("settle", set_("opening", {**original["opening"], "prev_hash": "0" * 64})),
+        ("settle", set_("header", {**original["header"], "body": original["header"]["body"] + " "})),
+    ]:
         tampered = json.loads(json.dumps(original))
         change(tampered)
         file.write_text(json.dumps(tampered))
@@ -233,7 +255,8 @@ def _audit(url: str, policy: Path, state: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_log_audit_finds_a_round_deleted_from_the_store_as_a_fork_and_as_a_gap(
-        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
     reader = LogReader(store.pool)
@@ -252,8 +275,9 @@ def test_log_audit_finds_a_round_deleted_from_the_store_as_a_fork_and_as_a_gap(
         assert again == (0, f"log {url}: {size} leaves, grown from {size}, every new leaf chained onto its journal\n")
         with store.pool.connection() as conn:  # the room deletes round 3 and signs its history again
             conn.execute("ALTER TABLE log_leaves DISABLE TRIGGER log_leaves_kept")
-            index = conn.execute("DELETE FROM log_leaves WHERE journal = %s AND round_id = 3 RETURNING idx",
-                                 (found[0].journal,)).fetchone()[0]
+            index = conn.execute(
+                "DELETE FROM log_leaves WHERE journal = %s AND round_id = 3 RETURNING idx", (found[0].journal,)
+            ).fetchone()[0]
             conn.execute("UPDATE log_leaves SET idx = idx - 1 WHERE idx > %s", (index,))
             conn.execute("DELETE FROM log_checkpoints")
         with running_ingest(nats_server.url, dsn, store.pit_identity().seed, log=LogKeeper(dsn, settings)):
@@ -273,7 +297,8 @@ def _forge_round(path: Path, round_id: int, change: Callable[[Record], dict[str,
 
 
 def test_settle_replays_each_round_and_fails_a_forged_ledger_or_wager(
-        tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
     reader = LogReader(store.pool)
@@ -312,8 +337,12 @@ def test_settle_replays_each_round_and_fails_a_forged_ledger_or_wager(
         code = proof(["verify", str(file), "--policy", str(policy_file), "--settle"])
         said[round_id] = (code, capsys.readouterr().err)
     assert said[1] == said[3] == (0, "")
-    assert said[2][0] == 1 and said[2][1].startswith("FAILED settle: the replay stops: ") \
-        and "replays to other operations than it recorded" in said[2][1], said[2]  # the doubled stake's payout
+    assert (
+        said[2][0] == 1
+        and said[2][1].startswith("FAILED settle: the replay stops: ")
+        and "replays to other operations than it recorded" in said[2][1]
+    ), said[2]  # the doubled stake's payout
     assert said[4][0] == 1 and said[4][1].startswith(
-        "FAILED settle: the records replay to another ledger than the journaled one: ledger.fees.players replays to"), said[4]
+        "FAILED settle: the records replay to another ledger than the journaled one: ledger.fees.players replays to"
+    ), said[4]
     store.close()

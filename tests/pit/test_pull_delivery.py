@@ -1,4 +1,5 @@
 """A delivery's place, read from its acknowledgement subject as nats.py reads it, in both layouts."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,5 +18,8 @@ REPLIES = [
 def test_a_deliverys_stream_and_delivery_seq_are_nats_pys(reply: str) -> None:
     delivery = Delivery("da.records.T1.00", reply, b"{}")
     metadata = Msg(_client=None, subject=delivery.subject, reply=reply).metadata  # type: ignore[arg-type]
-    assert (delivery.stream_seq, delivery.delivery_seq) == (metadata.sequence.stream, metadata.sequence.consumer) \
+    assert (
+        (delivery.stream_seq, delivery.delivery_seq)
+        == (metadata.sequence.stream, metadata.sequence.consumer)
         == (4711, 42)
+    )

@@ -1,6 +1,7 @@
 """A wager reader down raises one alert per outage (PIT.md §5), from the table's journal, with a
 real nats-server and PostgreSQL: the records shipped twice and the outage lasting past the
 device-link limit raise no second one."""
+
 from __future__ import annotations
 
 import asyncio
@@ -12,8 +13,8 @@ import pytest
 
 from dealer_assist.table.journaled_table import Table
 from devices.kinds.events import LinkChanged
-from devices.wire.link import LinkState
 from devices.table_owner.feed import evidence
+from devices.wire.link import LinkState
 from pit.service.floor.alerts import LINK_DOWN_AFTER_S, AlertKind, links_down, timed_alerts
 from pit.service.store.pit_store import PitStore
 from pit.stream.broker import ensure_stream
@@ -42,10 +43,13 @@ def _ship(url: str, found: list) -> None:
         await ensure_stream(js)
         await publish(js, found)
         await nc.close()
+
     asyncio.run(go())
 
 
-def test_each_reader_outage_raises_one_alert(tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster) -> None:
+def test_each_reader_outage_raises_one_alert(
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster
+) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
     path = bench_journal(tmp_path / "r.db", 1, 2, "RD")
@@ -54,8 +58,10 @@ def test_each_reader_outage_raises_one_alert(tmp_path: Path, nats_server: NatsSe
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
         _ship(nats_server.url, found)
         _ship(nats_server.url, found)  # shipped again: the same causes
-        wait_for(lambda: len([a for a in store.alerts(table_id="RD") if a["kind"] == "reader_down"]) >= 2,
-                 what="the reader's alerts")
+        wait_for(
+            lambda: len([a for a in store.alerts(table_id="RD") if a["kind"] == "reader_down"]) >= 2,
+            what="the reader's alerts",
+        )
         time.sleep(1.0)  # whatever else was coming has come
         alerts = [a for a in store.alerts(table_id="RD") if a["kind"] == "reader_down"]
     assert len(alerts) == 2, alerts

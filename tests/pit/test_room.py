@@ -1,4 +1,5 @@
 """`dealer-assist room`: the whole card room from one command, and Ctrl-C stops all of it."""
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,11 @@ def test_a_taken_port_for_the_second_pit_is_refused_before_any_part_starts(tmp_p
         taken.bind(("127.0.0.1", port + 1))
         taken.listen()
         room = Room(tmp_path / "room", 1, f"127.0.0.1:{port}", ha=True, say=lambda line: None)
-        with pytest.raises(RoomError, match=rf"port {port + 1} \(pit-2's dashboard, the port after --http's\)"
-                                            r" cannot be used: Address already in use"):
+        with pytest.raises(
+            RoomError,
+            match=rf"port {port + 1} \(pit-2's dashboard, the port after --http's\)"
+            r" cannot be used: Address already in use",
+        ):
             room.start()
     assert not (tmp_path / "room").exists() and room.children == {}, "nothing was started or made"
 
@@ -66,9 +70,26 @@ def test_a_room_of_two_tables_deals_ships_and_stops_on_ctrl_c() -> None:
     http = f"127.0.0.1:{free_port()}"
     # Started with SIGINT ignored, as a script's background job is (`dealer-assist room &`): Ctrl-C
     # stops it all the same.
-    room = subprocess.Popen([sys.executable, "-m", "ui.cli", "room", "--tables", "2", "--http", http, "--data",
-                             str(folder / "room"), "--pace", "0.01"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    room = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ui.cli",
+            "room",
+            "--tables",
+            "2",
+            "--http",
+            http,
+            "--data",
+            str(folder / "room"),
+            "--pace",
+            "0.01",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
     try:
         assert room.stdout is not None
         first = room.stdout.readline()
@@ -76,8 +97,24 @@ def test_a_room_of_two_tables_deals_ships_and_stops_on_ctrl_c() -> None:
         started = json.loads(first)
         assert started["dashboard"] == f"http://{http}/" and started["login"]["name"] == "manager"
         assert len(started["login"]["password"]) >= 12
-        token = subprocess.run([sys.executable, "-m", "ui.cli", "pit", "token", "add", "test", "--role", "manager",
-                                "--db", started["store"]], capture_output=True, text=True, check=True).stdout.strip()
+        token = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ui.cli",
+                "pit",
+                "token",
+                "add",
+                "test",
+                "--role",
+                "manager",
+                "--db",
+                started["store"],
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         deadline, tables = time.monotonic() + 90, []
         while time.monotonic() < deadline:
             tables = _api(started["dashboard"] + "api/tables", token)  # type: ignore[assignment]
@@ -96,8 +133,10 @@ def test_a_room_of_two_tables_deals_ships_and_stops_on_ctrl_c() -> None:
         PostgresCluster(folder / "room" / "postgres").stop("immediate")
     left = subprocess.run(["pgrep", "-f", str(folder)], capture_output=True, text=True).stdout.split()
     verdicts = {table_id: verify(folder / "room" / "tables" / f"{table_id}.db") for table_id in ("T01", "T02")}
-    logs = {table_id: (folder / "room" / "logs" / f"table-{table_id}.log").read_text(errors="replace")[-2000:]
-            for table_id in verdicts}
+    logs = {
+        table_id: (folder / "room" / "logs" / f"table-{table_id}.log").read_text(errors="replace")[-2000:]
+        for table_id in verdicts
+    }
     shutil.rmtree(folder, ignore_errors=True)
     assert left == [], "processes of the room outlived it"
     for table_id, verdict in verdicts.items():  # closed and sealed
@@ -128,9 +167,25 @@ def test_the_rooms_broker_killed_the_tables_deal_on_it_is_started_again_and_ever
     folder = Path(tempfile.mkdtemp(prefix="da-room-", dir="/tmp"))  # reachable by `nobody` when we are root
     folder.chmod(0o755)
     http = f"127.0.0.1:{free_port()}"
-    room = subprocess.Popen([sys.executable, "-m", "ui.cli", "room", "--tables", "2", "--http", http, "--data",
-                             str(folder / "room"), "--pace", "0.01"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+    room = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ui.cli",
+            "room",
+            "--tables",
+            "2",
+            "--http",
+            http,
+            "--data",
+            str(folder / "room"),
+            "--pace",
+            "0.01",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     tables = folder / "room" / "tables"
     try:
         assert room.stdout is not None
@@ -139,8 +194,24 @@ def test_the_rooms_broker_killed_the_tables_deal_on_it_is_started_again_and_ever
         started = json.loads(said[0])
         parts = dict(line.split(" ") for line in said[1:] if re.fullmatch(r"[a-zA-Z0-9-]+ \d+", line))
         assert {"nats-1", "postgres-1", "pit-1", "table-T01", "table-T02"} <= set(parts)
-        token = subprocess.run([sys.executable, "-m", "ui.cli", "pit", "token", "add", "test", "--role", "manager",
-                                "--db", started["store"]], capture_output=True, text=True, check=True).stdout.strip()
+        token = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ui.cli",
+                "pit",
+                "token",
+                "add",
+                "test",
+                "--role",
+                "manager",
+                "--db",
+                started["store"],
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         deadline = time.monotonic() + 90
         while not all((t.get("round_id") or 0) >= 2 for t in _api(started["dashboard"] + "api/tables", token)):  # type: ignore[attr-defined]
             assert time.monotonic() < deadline, "the tables did not deal two rounds"

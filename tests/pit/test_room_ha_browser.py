@@ -1,6 +1,7 @@
 """`dealer-assist room --ha` in a browser: the floor served by the pit service that does not ingest
 shows a table's change within 1 s of its being stored (the ingesting one's NOTIFY reaches every
 instance's event stream)."""
+
 from __future__ import annotations
 
 import json
@@ -41,9 +42,26 @@ def _shown(tile: str) -> tuple[str, str] | None:
 def test_a_tile_changes_within_a_second_on_the_pit_that_does_not_ingest(tmp_path: Path) -> None:
     folder = Path(tempfile.mkdtemp(prefix="da-room-ha-", dir="/tmp"))  # reachable by `nobody` when we are root
     folder.chmod(0o755)
-    room = subprocess.Popen([sys.executable, "-m", "ui.cli", "room", "--ha", "--tables", "2", "--http",
-                             f"127.0.0.1:{free_port(2)}", "--data", str(folder / "room"), "--pace", "0.5"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    room = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ui.cli",
+            "room",
+            "--ha",
+            "--tables",
+            "2",
+            "--http",
+            f"127.0.0.1:{free_port(2)}",
+            "--data",
+            str(folder / "room"),
+            "--pace",
+            "0.5",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     stored: dict[tuple[str, str], float] = {}  # (round, phase) of T01 -> when the ingesting pit's API first had it
     watching = threading.Event()
     try:
@@ -56,8 +74,24 @@ def test_a_tile_changes_within_a_second_on_the_pit_that_does_not_ingest(tmp_path
             time.sleep(0.5)
         ingesting = next(d for d in dashboards if _health(d)["role"] == "ingest")
         standby = next(d for d in dashboards if d != ingesting)
-        token = subprocess.run([sys.executable, "-m", "ui.cli", "pit", "token", "add", "test", "--role", "manager",
-                                "--db", started["store"]], capture_output=True, text=True, check=True).stdout.strip()
+        token = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ui.cli",
+                "pit",
+                "token",
+                "add",
+                "test",
+                "--role",
+                "manager",
+                "--db",
+                started["store"],
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
 
         def watch() -> None:
             while not watching.is_set():

@@ -1,4 +1,5 @@
 """The table's shipper on a real nats-server: every record in the stream exactly once, whatever fails."""
+
 from __future__ import annotations
 
 import asyncio
@@ -94,6 +95,7 @@ def test_status_every_change_with_what_is_left_to_send(room: Room, tmp_path: Pat
 
         async def heard(message) -> None:  # type: ignore[no-untyped-def]
             statuses.append(parse_status_message(message.data))
+
         await client.subscribe("da.status.T1", cb=heard)
         await client.flush()
         shipper = attach_shipper(table.journal.path, table.journal.add_sink, "T1", room.link("T1"), session_view(table))

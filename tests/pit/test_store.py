@@ -1,11 +1,12 @@
 """The store on a real PostgreSQL: migrations, the data the dashboard reads, alerts and their
 acknowledgements, logins and tokens."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ def _write(dsn: str, found: list[RecordMessage]) -> Any:
         async with await psycopg.AsyncConnection.connect(dsn) as conn:
             async with conn.transaction():
                 return await write_records(conn, found)
+
     return asyncio.run(go())
 
 
@@ -73,11 +75,13 @@ def test_only_set_up_migrates_and_open_refuses_a_store_not_set_up(postgres: Post
 
 def test_two_services_starting_at_once_apply_each_migration_once(postgres: PostgresCluster) -> None:
     from concurrent.futures import ThreadPoolExecutor
+
     dsn = fresh_database(postgres)
 
     def start() -> list[int]:
         with psycopg.connect(dsn) as conn:
             return [m.version for m in migrate(conn)]
+
     with ThreadPoolExecutor(2) as pool:
         applied = sorted(pool.map(lambda _: start(), range(2)))
     assert applied == [[], [m.version for m in migrations()]]
@@ -90,13 +94,19 @@ def test_the_pits_round_and_round_file_are_the_tables(store: PitStore, journal: 
     table = recall(journal, round_id=4)[0]
     pit = store.round("T1", 4)
     assert {k: v for k, v in pit.items() if k not in ("table_id", "journal", "steps")} == table
-    assert pit["ledger"]["format"] == "ledger-v1" and [s["seq"] for s in pit["steps"]] == sorted(s["seq"] for s in pit["steps"])
+    assert pit["ledger"]["format"] == "ledger-v1" and [s["seq"] for s in pit["steps"]] == sorted(
+        s["seq"] for s in pit["steps"]
+    )
     round_file = store.round_file("T1", 4)
     assert settle_round(round_file) == table["ledger"]
-    assert {k: v for k, v in round_file.items() if k != "meta"} == {k: v for k, v in export_round(journal, 4).items() if k != "meta"}
+    assert {k: v for k, v in round_file.items() if k != "meta"} == {
+        k: v for k, v in export_round(journal, 4).items() if k != "meta"
+    }
     assert [r["round_id"] for r in store.rounds("T1", 2)] == [6, 5]
-    assert store.rounds("T1", 1)[0]["fees"] == {"players": table_fees(journal, 6)["players"],
-                                                "player_dealer": table_fees(journal, 6)["player_dealer"]}
+    assert store.rounds("T1", 1)[0]["fees"] == {
+        "players": table_fees(journal, 6)["players"],
+        "player_dealer": table_fees(journal, 6)["player_dealer"],
+    }
     with pytest.raises(NotFound, match="no round 99"):
         store.round("T1", 99)
     with pytest.raises(NotFound, match="no table"):
@@ -125,17 +135,40 @@ def _alerting_journal(tmp_path: Path) -> list[RecordMessage]:
     """A real chain whose records raise a correction, a PIN lockout and a large payout."""
     from dealer_assist.journal.journal_file import Journal, Verdict, read_records
     from pit.stream.wire import journal_identity
+
     path = tmp_path / "a.db"
     j = Journal(path, Verdict(True, 0, "new journal"))
-    j.append(RecordKind.TABLE, {"config": {"table_id": "T1"}, "profile": {"id": "nobust-4.0", "hash": "x"}, "software": "t"})
-    j.append(RecordKind.INPUT, {"input": {"type": "VoidRound", "supervisor": "Ben", "reason": "dropped shoe"}, "now": 1.0,
-                                "ops": [{"type": "RoundVoided", "round_id": 1, "supervisor": "Ben", "reason": "dropped shoe"}]}, 1)
+    j.append(
+        RecordKind.TABLE, {"config": {"table_id": "T1"}, "profile": {"id": "nobust-4.0", "hash": "x"}, "software": "t"}
+    )
+    j.append(
+        RecordKind.INPUT,
+        {
+            "input": {"type": "VoidRound", "supervisor": "Ben", "reason": "dropped shoe"},
+            "now": 1.0,
+            "ops": [{"type": "RoundVoided", "round_id": 1, "supervisor": "Ben", "reason": "dropped shoe"}],
+        },
+        1,
+    )
     j.append(RecordKind.SECURITY, {"event": "pin_locked", "until": 70.0})
-    j.append(RecordKind.CLOSE, {"input": {"type": "SettlementConfirmed"}, "now": 2.0, "state": {},
-                                "ops": [{"type": "RoundClosed", "round_id": 2, "player_dealer_net": -150000, "voided": False}],
-                                "ledger": {"format": "ledger-v1", "fees": {"players": 1.5, "player_dealer": 2},
-                                           "settlements": [{"seat": 3, "wager": "base", "result": "win", "amount": 1500},
-                                                           {"seat": 4, "wager": "base", "result": "lose", "amount": -5}]}}, 2)
+    j.append(
+        RecordKind.CLOSE,
+        {
+            "input": {"type": "SettlementConfirmed"},
+            "now": 2.0,
+            "state": {},
+            "ops": [{"type": "RoundClosed", "round_id": 2, "player_dealer_net": -150000, "voided": False}],
+            "ledger": {
+                "format": "ledger-v1",
+                "fees": {"players": 1.5, "player_dealer": 2},
+                "settlements": [
+                    {"seat": 3, "wager": "base", "result": "win", "amount": 1500},
+                    {"seat": 4, "wager": "base", "result": "lose", "amount": -5},
+                ],
+            },
+        },
+        2,
+    )
     j.close()
     records = list(read_records(path))
     return [RecordMessage.of("T1", journal_identity(records[0]), r) for r in records]
@@ -165,11 +198,13 @@ def test_alerts_are_raised_once_and_an_acknowledgement_is_kept_as_written(store:
         conn.execute("UPDATE acknowledgements SET note = 'other'")
     assert [a["id"] for a in store.alerts(state="acked")] == [payout["id"]]
     assert len(store.alerts(state="open", table_id="T1")) == 2 and store.alerts(table_id="T2") == []
-    report = store.shift_report("T1", datetime(2000, 1, 1, tzinfo=timezone.utc), datetime.now(timezone.utc) + timedelta(days=1))
+    report = store.shift_report("T1", datetime(2000, 1, 1, tzinfo=UTC), datetime.now(UTC) + timedelta(days=1))
     assert report["rounds"] == 1 and report["fees"] == {"players": 1.5, "player_dealer": 2}
     assert report["player_dealer_net"] == -1500
     assert [p["amount"] for p in report["largest_payouts"]] == [1500]
-    assert [(c["type"], c["supervisor"], c["reason"]) for c in report["corrections"]] == [("RoundVoided", "Ben", "dropped shoe")]
+    assert [(c["type"], c["supervisor"], c["reason"]) for c in report["corrections"]] == [
+        ("RoundVoided", "Ben", "dropped shoe")
+    ]
 
 
 def test_a_change_reaches_a_listener_when_it_is_stored(store: PitStore, journal: Path) -> None:
@@ -182,6 +217,7 @@ def test_a_change_reaches_a_listener_when_it_is_stored(store: PitStore, journal:
         change = await asyncio.wait_for(first, 5)
         await changes.aclose()  # type: ignore[attr-defined]
         return change, time.monotonic() - started
+
     change, seconds = asyncio.run(go())
     assert change == Change("table", "T1") and seconds < 1.0
 
@@ -224,8 +260,12 @@ def test_a_token_stands_for_its_user_and_only_its_hash_is_kept(store: PitStore) 
 def test_the_derived_tables_are_rebuilt_from_the_records_alone(store: PitStore, journal: Path, tmp_path: Path) -> None:
     _write(store.dsn, messages(journal, "T1"))
     _write(store.dsn, _alerting_journal(tmp_path))
-    derived = ("SELECT * FROM rounds ORDER BY journal, round_id", "SELECT * FROM corrections ORDER BY journal, seq",
-               "SELECT journal, rounds_closed FROM journals ORDER BY journal", "SELECT * FROM alerts ORDER BY id")
+    derived = (
+        "SELECT * FROM rounds ORDER BY journal, round_id",
+        "SELECT * FROM corrections ORDER BY journal, seq",
+        "SELECT journal, rounds_closed FROM journals ORDER BY journal",
+        "SELECT * FROM alerts ORDER BY id",
+    )
     before = [store._all(sql) for sql in derived]
     assert before[0] and before[1] and before[3]
     with psycopg.connect(store.dsn) as conn:
@@ -236,5 +276,6 @@ def test_the_derived_tables_are_rebuilt_from_the_records_alone(store: PitStore, 
         async with await psycopg.AsyncConnection.connect(store.dsn) as conn:
             async with conn.transaction():
                 return await rebuild(conn)
+
     assert asyncio.run(go()) == len(messages(journal, "T1")) + 4
     assert [store._all(sql) for sql in derived] == before

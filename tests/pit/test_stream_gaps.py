@@ -3,6 +3,7 @@ there by the test, as a stream without a leader leaves it) is filled by `journal
 that starts again, and by a running table the pit asks, each until a real pit has stored every record
 once, in order, and `journal verify --pit` passes; a table the broker refuses still tells the floor
 how much it has to send; a bench and the dealer's screen stop within 5 s whatever the broker does."""
+
 from __future__ import annotations
 
 import asyncio
@@ -28,12 +29,25 @@ from pit.service.ingest.gaps import GapTiming
 from pit.service.store.pit_store import PitStore
 from pit.shipping.shipper import Shipper
 from pit.stream.broker import ensure_stream, stream_config
-from pit.stream.wire import (STREAM, ResendRequest, parse_record_message, parse_status_message, resend_subject,
-                             status_subject)
+from pit.stream.wire import (
+    STREAM,
+    ResendRequest,
+    parse_record_message,
+    parse_status_message,
+    resend_subject,
+    status_subject,
+)
 from pit.trial.local_services import PostgresCluster
 from tests.pit.journals import bench_journal, messages, publish
-from tests.pit.pit_service import fresh_database, pit_command, pit_serving, rooms_broker, running_ingest, \
-    stored_counts, wait_for
+from tests.pit.pit_service import (
+    fresh_database,
+    pit_command,
+    pit_serving,
+    rooms_broker,
+    running_ingest,
+    stored_counts,
+    wait_for,
+)
 from tests.pit.room_rig import Room, once_each, start_room
 from tests.ui.test_run_stop import start_run
 from ui.cli import main as cli
@@ -54,6 +68,7 @@ def room(tmp_path: Path) -> Iterator[Room]:
 class PitRoom:
     """A room as its operator sets it up (`pit init`, `pit table add`, `pit nats-config`), with its
     pit's store: the pit's ingest and `pit serve` run on it as the test needs them."""
+
     room: Room
     dsn: str
     store: PitStore
@@ -110,6 +125,7 @@ def _publish_all_but(room: Room, path: Path, missing: int) -> str:
 def _held(room: Room, journal: str) -> dict[int, int]:
     """How many times the stream holds each record of `journal`, read message by message (a message the
     stream lost is skipped)."""
+
     async def read(js):  # type: ignore[no-untyped-def]
         info = await js.stream_info(STREAM)
         found = []
@@ -119,6 +135,7 @@ def _held(room: Room, journal: str) -> dict[int, int]:
             except NotFoundError:
                 continue
         return found
+
     return dict(once_each(room.admin(read), journal))
 
 
@@ -150,15 +167,18 @@ def _ship(path: Path, room: Room, capsys: pytest.CaptureFixture[str]) -> tuple[i
     return code, out.out + out.err
 
 
-def test_journal_ship_fills_a_gap_behind_the_streams_last_record(pit_room: PitRoom, journal: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_journal_ship_fills_a_gap_behind_the_streams_last_record(
+    pit_room: PitRoom, journal: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     room, head = pit_room.room, last_seq(journal)
     with pit_room.ingesting(GapTiming(resend_every_s=1.0, alert_after_s=0.5)) as ingest:
         wait_for(lambda: ingest.health().role == "ingest", what="ingest")
         identity = _publish_all_but(room, journal, MISSING)
         _refusing(room, head - 1)
-        wait_for(lambda: pit_room.store.witness(identity)["missing"] == {"from": MISSING, "held": head - MISSING},
-                 what="the gap told")
+        wait_for(
+            lambda: pit_room.store.witness(identity)["missing"] == {"from": MISSING, "held": head - MISSING},
+            what="the gap told",
+        )
         code, text = _ship(journal, room, capsys)
         assert code == 1 and "refused" in text, text
         assert MISSING not in _held(room, identity)
@@ -172,19 +192,23 @@ def test_journal_ship_fills_a_gap_behind_the_streams_last_record(pit_room: PitRo
         code, text = _ship(journal, room, capsys)
         assert code == 0 and "(0 sent now)" in text
         pit_room.witnessed_once_in_order(journal, capsys)
-        alerts = wait_for(lambda: [a for a in pit_room.gaps_alerts() if a["cleared"] is not None],
-                          what="the alert cleared")
+        alerts = wait_for(
+            lambda: [a for a in pit_room.gaps_alerts() if a["cleared"] is not None], what="the alert cleared"
+        )
         assert len(alerts) == 1 == len(pit_room.gaps_alerts()) and alerts[0]["seq"] == MISSING
 
 
-def test_a_table_that_starts_again_fills_the_gap(pit_room: PitRoom, journal: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_table_that_starts_again_fills_the_gap(
+    pit_room: PitRoom, journal: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     room, head = pit_room.room, last_seq(journal)
     with pit_room.ingesting() as ingest:
         wait_for(lambda: ingest.health().role == "ingest", what="ingest")
         identity = _publish_all_but(room, journal, MISSING)
-        wait_for(lambda: pit_room.store.witness(identity)["missing"] == {"from": MISSING, "held": head - MISSING},
-                 what="the gap told")
+        wait_for(
+            lambda: pit_room.store.witness(identity)["missing"] == {"from": MISSING, "held": head - MISSING},
+            what="the gap told",
+        )
         shipper = Shipper(journal, "T1", room.link("T1")).start()
         try:
             assert shipper.wait_shipped(head, 15.0), shipper.state
@@ -214,12 +238,14 @@ def _shipped_then_lost(room: Room, journal: Path) -> tuple[Shipper, str]:
     return shipper, identity
 
 
-def test_a_running_table_asked_to_resend_sends_what_the_stream_lost(pit_room: PitRoom, journal: Path,
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_running_table_asked_to_resend_sends_what_the_stream_lost(
+    pit_room: PitRoom, journal: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The request published by hand; the pit, started after, reads the record out of its stream order."""
     room, head = pit_room.room, last_seq(journal)
     shipper, identity = _shipped_then_lost(room, journal)
     try:
+
         async def ask(js):  # type: ignore[no-untyped-def]
             await js._nc.publish(resend_subject("T1"), ResendRequest(identity, MISSING).to_json())
 
@@ -234,7 +260,8 @@ def test_a_running_table_asked_to_resend_sends_what_the_stream_lost(pit_room: Pi
 
 
 def test_a_running_table_answers_the_pits_own_resend_request_and_the_pit_stores_all_once_in_order(
-        pit_room: PitRoom, journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pit_room: PitRoom, journal: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Pit and running table together: the pit finds the record missing, raises its alert, asks the
     table on da.resend.T1, the table answers, and the pit stores every record once, in order, the alert
     marked cleared."""
@@ -243,8 +270,9 @@ def test_a_running_table_answers_the_pits_own_resend_request_and_the_pit_stores_
     try:
         with pit_room.ingesting(GapTiming(resend_every_s=1.0, alert_after_s=0.0)):
             pit_room.witnessed_once_in_order(journal, capsys)
-            alerts = wait_for(lambda: [a for a in pit_room.gaps_alerts() if a["cleared"] is not None],
-                              what="the alert cleared")
+            alerts = wait_for(
+                lambda: [a for a in pit_room.gaps_alerts() if a["cleared"] is not None], what="the alert cleared"
+            )
             assert len(alerts) == 1 == len(pit_room.gaps_alerts()) and alerts[0]["seq"] == MISSING, alerts
             assert shipper.link_text() == "pit: up"
     finally:
@@ -261,6 +289,7 @@ def test_a_table_refused_at_every_publish_sends_its_status_and_says_so_steadily(
 
     async def listen() -> None:
         client = await nats.connect(room.server.url, nkeys_seed_str=room.pit.seed)
+
         async def status(message):  # type: ignore[no-untyped-def]
             heard.append(message.data)
 
@@ -285,8 +314,26 @@ def test_a_table_refused_at_every_publish_sends_its_status_and_says_so_steadily(
 @pytest.mark.parametrize("broker", ["refusing", "frozen"])
 def test_a_bench_stops_within_5_s_of_sigterm_whatever_the_broker_does(room: Room, tmp_path: Path, broker: str) -> None:
     path = tmp_path / "b.db"
-    command = [sys.executable, "-m", "ui.cli", "bench", "--rounds", "100000", "--journal", str(path), "--table-id", "T1",
-               "--links", "in-process", "--pace", "0.01", "--pit", room.server.url, "--pit-creds", str(room.creds["T1"])]
+    command = [
+        sys.executable,
+        "-m",
+        "ui.cli",
+        "bench",
+        "--rounds",
+        "100000",
+        "--journal",
+        str(path),
+        "--table-id",
+        "T1",
+        "--links",
+        "in-process",
+        "--pace",
+        "0.01",
+        "--pit",
+        room.server.url,
+        "--pit-creds",
+        str(room.creds["T1"]),
+    ]
     _refusing(room, 30)
     bench = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=os.environ.copy())
     assert room.server.process is not None
@@ -312,15 +359,28 @@ def test_a_bench_stops_within_5_s_of_sigterm_whatever_the_broker_does(room: Room
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
 @pytest.mark.parametrize("broker", ["refusing", "frozen"])
-def test_run_stops_within_5_s_of_a_signal_whatever_the_broker_does_its_journal_sealed(room: Room, tmp_path: Path,
-                                                                                       broker: str,
-                                                                                       number: signal.Signals) -> None:
+def test_run_stops_within_5_s_of_a_signal_whatever_the_broker_does_its_journal_sealed(
+    room: Room, tmp_path: Path, broker: str, number: signal.Signals
+) -> None:
     """The dealer's screen, dealing on emulated devices through its screens, with a broker that refuses
     every publish past the table's first records or has stopped answering at all."""
     path = tmp_path / "r.db"
     _refusing(room, 5)
-    run = start_run("--journal", str(path), "--table-id", "T1", "--seed", "3", "--autoplay", "100000", "--pit",
-                    room.server.url, "--pit-creds", str(room.creds["T1"]), env={"QT_QPA_PLATFORM": "offscreen"})
+    run = start_run(
+        "--journal",
+        str(path),
+        "--table-id",
+        "T1",
+        "--seed",
+        "3",
+        "--autoplay",
+        "100000",
+        "--pit",
+        room.server.url,
+        "--pit-creds",
+        str(room.creds["T1"]),
+        env={"QT_QPA_PLATFORM": "offscreen"},
+    )
     assert room.server.process is not None
     try:
         assert _until(lambda: last_seq(path) > 40, 60.0), "the table did not deal"

@@ -1,4 +1,5 @@
 """tlog-tiles paths, tiles and entry bundles; tlog-proof texts; tlog-policy files and their quorum."""
+
 from __future__ import annotations
 
 import base64
@@ -43,10 +44,22 @@ def test_tile_paths_as_tlog_tiles_writes_them() -> None:
         assert Tile.parse(tile.path()) == tile
 
 
-@pytest.mark.parametrize("path", [
-    "tile/0/1234", "tile/0/x000/005", "tile/64/000", "tile/01/000", "tile/0/000.p/256", "tile/0/000.p/0",
-    "tile/0/000.p/017", "tile/0/x1/000", "tile/entries/000/", "tile/data/000", "tile/0/001/234",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tile/0/1234",
+        "tile/0/x000/005",
+        "tile/64/000",
+        "tile/01/000",
+        "tile/0/000.p/256",
+        "tile/0/000.p/0",
+        "tile/0/000.p/017",
+        "tile/0/x1/000",
+        "tile/entries/000/",
+        "tile/data/000",
+        "tile/0/001/234",
+    ],
+)
 def test_a_tile_path_not_in_the_spec_is_refused(path: str) -> None:
     with pytest.raises(Malformed, match="tile path"):
         Tile.parse(path)
@@ -57,8 +70,12 @@ def test_the_tiles_of_a_tree_as_the_spec_counts_them() -> None:
     one of width 17 and one level-2 tile of width 1; 256 leaves a full tile and a level-1 tile of width 1."""
     tiles = tiles_of(70_000)
     assert [t for t in tiles if t.level == 0 and t.full] == [Tile(0, n) for n in range(273)]
-    assert [t for t in tiles if not (t.level == 0 and t.full)] == [Tile(0, 273, 112), Tile(1, 0), Tile(1, 1, 17),
-                                                                   Tile(2, 0, 1)]
+    assert [t for t in tiles if not (t.level == 0 and t.full)] == [
+        Tile(0, 273, 112),
+        Tile(1, 0),
+        Tile(1, 1, 17),
+        Tile(2, 0, 1),
+    ]
     assert tiles_of(256) == [Tile(0, 0), Tile(1, 0, 1)] and tiles_of(0) == []
     assert tile_for(1, 1, 70_000) == Tile(1, 1, 17)
 
@@ -67,12 +84,12 @@ def test_tiles_hold_the_trees_hashes_and_bundles_the_entries() -> None:
     entries = [f"entry {i}".encode() * (i % 7) for i in range(70_000)]
     tree = MemoryTree([leaf_hash(e) for e in entries])
     level0 = tile_data(tree, Tile(0, 273, 112))
-    assert level0 == b"".join(leaf_hash(e) for e in entries[273 * 256:])
+    assert level0 == b"".join(leaf_hash(e) for e in entries[273 * 256 :])
     level1 = tile_data(tree, Tile(1, 0))
     for i in range(256):
         below = tile_data(tree, Tile(0, i))
-        hashes = [below[j:j + 32] for j in range(0, len(below), 32)]
-        assert level1[32 * i:32 * (i + 1)] == MemoryTree(hashes).root() == tree_hash(tree, 256 * i, 256 * (i + 1))
+        hashes = [below[j : j + 32] for j in range(0, len(below), 32)]
+        assert level1[32 * i : 32 * (i + 1)] == MemoryTree(hashes).root() == tree_hash(tree, 256 * i, 256 * (i + 1))
     assert tile_data(tree, Tile(2, 0, 1)) == tree_hash(tree, 0, 65536)
     bundle = encode_bundle(entries[:256])
     assert bundle[:2] == b"\x00\x00" and bundle[2:4] == len(entries[1]).to_bytes(2, "big")
@@ -92,11 +109,16 @@ def test_the_c2sp_tlog_proof_example_parses_and_renders_byte_for_byte() -> None:
     assert proof.render() == SPEC_PROOF.encode()
 
 
-@pytest.mark.parametrize("change", [
-    ("c2sp.org/tlog-proof@v1\n", "c2sp.org/tlog-proof@v2\n"), ("index 73894", "index 073894"),
-    ("index 73894\n", ""), ("\n\nexample.com", "\nexample.com"),
-    ("gSKyXoYZUgZ6jduWYrkDOARinOMGJveXjgMkBTcdPlQ=\n", "gSKy\n"),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("c2sp.org/tlog-proof@v1\n", "c2sp.org/tlog-proof@v2\n"),
+        ("index 73894", "index 073894"),
+        ("index 73894\n", ""),
+        ("\n\nexample.com", "\nexample.com"),
+        ("gSKyXoYZUgZ6jduWYrkDOARinOMGJveXjgMkBTcdPlQ=\n", "gSKy\n"),
+    ],
+)
 def test_a_malformed_tlog_proof_is_refused(change: tuple[str, str]) -> None:
     with pytest.raises(Malformed, match="tlog-proof"):
         TlogProof.parse(SPEC_PROOF.replace(*change).encode())
@@ -112,14 +134,14 @@ def test_the_c2sp_policy_example_and_its_quorum() -> None:
     text = f"""# the example of c2sp.org/tlog-policy, with keys
 log {log.verifier()}
 
-witness X1 {w['X1'].verifier()}
-\twitness X2  {w['X2'].verifier()}   https://x2.example/
-witness X3 {w['X3'].verifier()}
+witness X1 {w["X1"].verifier()}
+\twitness X2  {w["X2"].verifier()}   https://x2.example/
+witness X3 {w["X3"].verifier()}
 group X-witnesses 2 X1 X2 X3
 
-witness Y1 {w['Y1'].verifier()}
-witness Y2 {w['Y2'].verifier()}
-witness Y3 {w['Y3'].verifier()}
+witness Y1 {w["Y1"].verifier()}
+witness Y2 {w["Y2"].verifier()}
+witness Y3 {w["Y3"].verifier()}
 group Y-witnesses any Y1 Y2 Y3
 
 group X-and-Y all X-witnesses Y-witnesses
@@ -150,8 +172,11 @@ def test_quorum_none_and_a_single_witness() -> None:
 
 
 def refused_policies() -> list[str]:
-    log, w1, w2 = (keys(ORIGIN, SignatureType.ED25519), keys("w1.example", SignatureType.COSIGNATURE_V1),
-                   keys("w2.example", SignatureType.COSIGNATURE_V1))
+    log, w1, w2 = (
+        keys(ORIGIN, SignatureType.ED25519),
+        keys("w1.example", SignatureType.COSIGNATURE_V1),
+        keys("w2.example", SignatureType.COSIGNATURE_V1),
+    )
     head = f"log {log.verifier()}\nwitness A {w1.verifier()}\nwitness B {w2.verifier()}\n"
     renamed = VerifierKey("w3.example", SignatureType.COSIGNATURE_V1, w1.verifier().public)
     return [
@@ -160,13 +185,18 @@ def refused_policies() -> list[str]:
         head + "quorum C\n",  # not defined
         head + "group G 1 A C\nquorum G\n",
         head + "quorum G\ngroup G any A B\n",  # defined after its use
-        head + "group G 3 A B\nquorum G\n", head + "group G 0 A B\nquorum G\n", head + "group G 01 A B\nquorum G\n",
-        head + "group G any A A\nquorum G\n", head + "group G any none\nquorum G\n",
+        head + "group G 3 A B\nquorum G\n",
+        head + "group G 0 A B\nquorum G\n",
+        head + "group G 01 A B\nquorum G\n",
+        head + "group G any A A\nquorum G\n",
+        head + "group G any none\nquorum G\n",
         head + "group A any B\nquorum A\n",  # a name taken
         head + "witness none " + str(keys("n.example", SignatureType.COSIGNATURE_V1).verifier()) + "\nquorum none\n",
         head + f"witness C {renamed}\nquorum A\n",  # the same public key under another name
         head + f"witness C {log.verifier()}\nquorum A\n",  # a log key as a witness's
-        head + "quorum A\x0b\n", head + "witness C\nquorum A\n", head + "quorum A extra\n",
+        head + "quorum A\x0b\n",
+        head + "witness C\nquorum A\n",
+        head + "quorum A extra\n",
     ]
 
 

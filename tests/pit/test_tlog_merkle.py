@@ -1,17 +1,24 @@
 """The Merkle tree's roots and proofs against RFC 6962 §2.1's recursive definitions, written out here
 as the RFC gives them; every one-hash truncation, extension or flip of a proof is refused."""
+
 from __future__ import annotations
 
 import hashlib
 import random
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
 from pit.tlog.errors import Inconsistent
 from pit.tlog.merkle import (
-    EMPTY_ROOT, MemoryTree, consistency_proof, inclusion_proof, leaf_hash, verify_consistency, verify_inclusion,
+    EMPTY_ROOT,
+    MemoryTree,
+    consistency_proof,
+    inclusion_proof,
+    leaf_hash,
+    verify_consistency,
+    verify_inclusion,
 )
 
 QUICK_SIZES = 300
@@ -22,8 +29,9 @@ def sha256(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def naive(leaves: list[bytes]) -> tuple[Callable[[int, int], bytes], Callable[[int, int], list[bytes]],
-                                        Callable[[int, int], list[bytes]]]:
+def naive(
+    leaves: list[bytes],
+) -> tuple[Callable[[int, int], bytes], Callable[[int, int], list[bytes]], Callable[[int, int], list[bytes]]]:
     """MTH, PATH and PROOF of RFC 6962 §2.1, over D[lo:hi] of `leaves` (memoised: the same ranges recur)."""
 
     def k_of(n: int) -> int:
@@ -32,7 +40,7 @@ def naive(leaves: list[bytes]) -> tuple[Callable[[int, int], bytes], Callable[[i
             k *= 2
         return k
 
-    @lru_cache(maxsize=None)
+    @cache
     def mth(lo: int, hi: int) -> bytes:
         n = hi - lo
         if n == 0:
@@ -67,14 +75,21 @@ def mutations(proof: list[bytes]) -> list[list[bytes]]:
     """Each one-hash truncation (any one hash dropped), each extension (a hash added at either end) and
     each flip (one bit of one hash)."""
     extra = sha256(b"extra")
-    changed = [proof[:i] + proof[i + 1:] for i in range(len(proof))]
+    changed = [proof[:i] + proof[i + 1 :] for i in range(len(proof))]
     changed += [proof + [extra], [extra] + proof]
-    changed += [proof[:i] + [bytes([proof[i][0] ^ 1]) + proof[i][1:]] + proof[i + 1:] for i in range(len(proof))]
+    changed += [proof[:i] + [bytes([proof[i][0] ^ 1]) + proof[i][1:]] + proof[i + 1 :] for i in range(len(proof))]
     return changed
 
 
-def check_inclusion(tree: MemoryTree, mth: Callable[[int, int], bytes], path: Callable[[int, int], list[bytes]],
-                    leaves: list[bytes], index: int, size: int, mutate: bool) -> None:
+def check_inclusion(
+    tree: MemoryTree,
+    mth: Callable[[int, int], bytes],
+    path: Callable[[int, int], list[bytes]],
+    leaves: list[bytes],
+    index: int,
+    size: int,
+    mutate: bool,
+) -> None:
     proof = inclusion_proof(tree, index, size)
     assert proof == path(index, size)
     root = mth(0, size)
@@ -89,8 +104,14 @@ def check_inclusion(tree: MemoryTree, mth: Callable[[int, int], bytes], path: Ca
                     verify_inclusion(leaf_hash(leaves[index]), wrong_index, size, proof, root)
 
 
-def check_consistency(tree: MemoryTree, mth: Callable[[int, int], bytes], proof_of: Callable[[int, int], list[bytes]],
-                      old: int, new: int, mutate: bool) -> None:
+def check_consistency(
+    tree: MemoryTree,
+    mth: Callable[[int, int], bytes],
+    proof_of: Callable[[int, int], list[bytes]],
+    old: int,
+    new: int,
+    mutate: bool,
+) -> None:
     proof = consistency_proof(tree, old, new)
     assert proof == proof_of(old, new)
     verify_consistency(old, new, mth(0, old), mth(0, new), proof)

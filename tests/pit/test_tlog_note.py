@@ -1,5 +1,6 @@
 """Signed notes, keys, checkpoints and cosignatures against the standards' own examples: C2SP's
 signed-note, tlog-checkpoint and tlog-cosignature files, and golang.org/x/mod/sumdb/note's test vectors."""
+
 from __future__ import annotations
 
 import base64
@@ -14,30 +15,40 @@ from pit.tlog.note import Note, NoteVerifier, Verifier, open_note, sign_text
 
 # c2sp.org/signed-note, "Verifier keys / Example"
 SPEC_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"
-SPEC_NOTE = ("This is an example message.\n\n"
-             "— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3m"
-             "FXmRKuwHjG1Yu72IneyaQM=\n")
+SPEC_NOTE = (
+    "This is an example message.\n\n"
+    "— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3m"
+    "FXmRKuwHjG1Yu72IneyaQM=\n"
+)
 # c2sp.org/signed-note's opening example (its key is not published)
-QUASIMODO = ("Ognuno sta solo sul cuor della terra\ntrafitto da un raggio di sole:\n\ned è subito sera.\n\n"
-             "— quasimodo.example/salvatore NnugSzTjtVAewIS+Z/iJhUPeFDkO/5QQ2i5ddnGITLlC+EhfLW9oJKONr"
-             "MouFSQU0xMcXxj99ihAQwaqP3ZekRwNtIc=\n")
+QUASIMODO = (
+    "Ognuno sta solo sul cuor della terra\ntrafitto da un raggio di sole:\n\ned è subito sera.\n\n"
+    "— quasimodo.example/salvatore NnugSzTjtVAewIS+Z/iJhUPeFDkO/5QQ2i5ddnGITLlC+EhfLW9oJKONr"
+    "MouFSQU0xMcXxj99ihAQwaqP3ZekRwNtIc=\n"
+)
 # c2sp.org/tlog-cosignature's example (no keys published: the framing and the signed message are checked)
 SOFA_BODY = "example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n"
-SOFA_LOG = ("— example.com/behind-the-sofa Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Z"
-            "hcyv2q1gGzGku9nTo+zyWE+xeMcTOAYQ8=\n")
-SOFA_W1 = ("— witness.example.com/w1 jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZ"
-           "qhf5nNo0xUe+mbIUBkBIfZ+qnA==\n")
-SOFA_MESSAGE = ("cosignature/v1\ntime 1679315147\nexample.com/behind-the-sofa\n20852163\n"
-                "CsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n")
+SOFA_LOG = (
+    "— example.com/behind-the-sofa Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Z"
+    "hcyv2q1gGzGku9nTo+zyWE+xeMcTOAYQ8=\n"
+)
+SOFA_W1 = (
+    "— witness.example.com/w1 jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZ"
+    "qhf5nNo0xUe+mbIUBkBIfZ+qnA==\n"
+)
+SOFA_MESSAGE = (
+    "cosignature/v1\ntime 1679315147\nexample.com/behind-the-sofa\n20852163\n"
+    "CsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n"
+)
 # golang.org/x/mod/sumdb/note's note_test.go
 PETER_SKEY = "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz"
 PETER_VKEY = "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"
 ENOCH_VKEY = "EnochRoot+af0cfe78+ATtqJ7zOtqQtYqOo0CpvDXNlMhV3HeJDpjrASKGLWdop"
 GO_TEXT = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n"
-PETER_SIG = ("— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdng"
-             "otpRZb6KE6RyyBwJnAM=\n")
-ENOCH_SIG = ("— EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc"
-             "+QQ=\n")
+PETER_SIG = (
+    "— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n"
+)
+ENOCH_SIG = "— EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n"
 
 
 def verifier(vkey: str) -> NoteVerifier:
@@ -80,23 +91,31 @@ def test_go_sumdb_note_vectors() -> None:
     two = open_note(both, [verifier(PETER_VKEY), verifier(ENOCH_VKEY)])
     assert [s.name for s in two.verified] == ["PeterNeumann", "EnochRoot"]
     with pytest.raises(Unverified, match="ambiguous key EnochRoot"):
-        open_note((GO_TEXT + "\n" + ENOCH_SIG).encode(),
-                  [verifier(ENOCH_VKEY), verifier(PETER_VKEY), verifier(ENOCH_VKEY)])
+        open_note(
+            (GO_TEXT + "\n" + ENOCH_SIG).encode(), [verifier(ENOCH_VKEY), verifier(PETER_VKEY), verifier(ENOCH_VKEY)]
+        )
     with pytest.raises(Malformed):
         open_note((GO_TEXT + "\n" + PETER_SIG * 101).encode(), [verifier(PETER_VKEY)])
     with pytest.raises(Unverified, match="invalid signature for key PeterNeumann"):
         open_note((GO_TEXT + "\n" + PETER_SIG[:60] + "ABCD" + PETER_SIG[60:]).encode(), [verifier(PETER_VKEY)])
     enoch_abcd = ENOCH_SIG[:60] + "ABCD" + ENOCH_SIG[60:]
-    dup = open_note((GO_TEXT + "\n" + PETER_SIG + PETER_SIG + ENOCH_SIG + ENOCH_SIG + enoch_abcd).encode(),
-                    [verifier(PETER_VKEY)])
+    dup = open_note(
+        (GO_TEXT + "\n" + PETER_SIG + PETER_SIG + ENOCH_SIG + ENOCH_SIG + enoch_abcd).encode(), [verifier(PETER_VKEY)]
+    )
     assert len(dup.verified) == 1 and len(dup.unverified) == 2
 
 
-@pytest.mark.parametrize("message", [
-    GO_TEXT, GO_TEXT + "\n", GO_TEXT + "\n" + PETER_SIG[:-1], "\x01" + GO_TEXT + "\n" + PETER_SIG,
-    GO_TEXT + "\n" + PETER_SIG.replace("PeterNeumann", "Bad Name")[:-1],
-    GO_TEXT + "\n" + PETER_SIG + "Unexpected line.\n",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        GO_TEXT,
+        GO_TEXT + "\n",
+        GO_TEXT + "\n" + PETER_SIG[:-1],
+        "\x01" + GO_TEXT + "\n" + PETER_SIG,
+        GO_TEXT + "\n" + PETER_SIG.replace("PeterNeumann", "Bad Name")[:-1],
+        GO_TEXT + "\n" + PETER_SIG + "Unexpected line.\n",
+    ],
+)
 def test_go_malformed_notes(message: str) -> None:
     with pytest.raises(Malformed):
         open_note(message.encode(), [verifier(PETER_VKEY)])
@@ -114,7 +133,7 @@ def test_go_key_manglings_are_refused() -> None:
                     with pytest.raises(Malformed):
                         parse(raw[i:j].decode())
         for i in range(len(raw)):
-            changed = raw[:i] + bytes([raw[i] + 1]) + raw[i + 1:]
+            changed = raw[:i] + bytes([raw[i] + 1]) + raw[i + 1 :]
             with pytest.raises(Malformed):
                 parse(changed.decode())
     with pytest.raises(Malformed):  # wrong length key, with adjusted key hash
@@ -141,8 +160,7 @@ def test_a_cosignature_verifies_with_its_witness_key_and_not_on_another_checkpoi
     signed = Checkpoint.parse(SOFA_BODY).sign(log)
     line = cosign(SOFA_BODY, witness, 1679315147)
     assert timestamp_of(line) == 1679315147 and line.key_id == witness.verifier().key_id
-    checkpoint, opened = open_checkpoint(signed + line.line().encode(),
-                                         [NoteVerifier(log.verifier())])
+    checkpoint, opened = open_checkpoint(signed + line.line().encode(), [NoteVerifier(log.verifier())])
     assert checkpoint.size == 20852163 and opened.unverified == (line,)
     cosigners: list[Verifier] = [NoteVerifier(log.verifier()), CosignatureVerifier(witness.verifier())]
     assert len(open_note(signed + line.line().encode(), cosigners).verified) == 2
@@ -151,20 +169,29 @@ def test_a_cosignature_verifies_with_its_witness_key_and_not_on_another_checkpoi
         open_note(Checkpoint.parse(other).sign(log) + line.line().encode(), cosigners)
     with pytest.raises(Malformed, match="type 04"):
         CosignatureVerifier(log.verifier())
-    retimed = line.line().replace(base64.b64encode(line.key_id.to_bytes(4, "big") + line.signature).decode(),
-                                  base64.b64encode(line.key_id.to_bytes(4, "big") + (1679315148).to_bytes(8, "big")
-                                                   + line.signature[8:]).decode())
+    retimed = line.line().replace(
+        base64.b64encode(line.key_id.to_bytes(4, "big") + line.signature).decode(),
+        base64.b64encode(
+            line.key_id.to_bytes(4, "big") + (1679315148).to_bytes(8, "big") + line.signature[8:]
+        ).decode(),
+    )
     with pytest.raises(Unverified):
         open_note(signed + retimed.encode(), cosigners)
 
 
-@pytest.mark.parametrize("text", [
-    "o\n1\n", "\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
-    "o\n01\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
-    "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I\n", "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n\n",
-    "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=", "o\n-1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
-    "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxqw==\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "o\n1\n",
+        "\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
+        "o\n01\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
+        "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I\n",
+        "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n\n",
+        "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=",
+        "o\n-1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
+        "o\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxqw==\n",
+    ],
+)
 def test_malformed_checkpoints_are_refused(text: str) -> None:
     with pytest.raises(Malformed, match="checkpoint"):
         Checkpoint.parse(text)

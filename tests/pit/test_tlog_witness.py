@@ -1,5 +1,6 @@
 """The witness, one status of c2sp.org/tlog-witness's add-checkpoint at a time, its evidence, its keys,
 and its state across a killed and restarted `dealer-assist witness serve`."""
+
 from __future__ import annotations
 
 import hashlib
@@ -80,8 +81,9 @@ def cosigned(log: Log, witness_key: SignerKey, size: int, answer: str) -> Signat
     return line
 
 
-def test_200_cosigns_a_first_checkpoint_and_one_that_grows_with_its_proof(client: TestClient, log: Log,
-                                                                          witness_key: SignerKey) -> None:
+def test_200_cosigns_a_first_checkpoint_and_one_that_grows_with_its_proof(
+    client: TestClient, log: Log, witness_key: SignerKey
+) -> None:
     first = add(client, log.request(0, 7))
     assert first.status_code == 200 and first.text.endswith("\n")
     assert first.text.startswith("— witness-1.example-room.test ")
@@ -97,13 +99,16 @@ def test_200_cosigns_a_first_checkpoint_and_one_that_grows_with_its_proof(client
     cosigned(log, witness_key, 33, kept.text.split("\n\n", 1)[1])
 
 
-@pytest.mark.parametrize("body", [
-    b"old 0\n" + b"example\n",  # no blank line
-    b"old 01\n\n",  # a leading zero
-    b"0\n\n",  # no 'old'
-    b"old 0\nnot base64\n\n",
-    b"old 0\n" + b"AAAA\n" + b"\n",  # a proof line that is not a 32-byte hash
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"old 0\n" + b"example\n",  # no blank line
+        b"old 01\n\n",  # a leading zero
+        b"0\n\n",  # no 'old'
+        b"old 0\nnot base64\n\n",
+        b"old 0\n" + b"AAAA\n" + b"\n",  # a proof line that is not a 32-byte hash
+    ],
+)
 def test_400_a_malformed_request(client: TestClient, log: Log, body: bytes) -> None:
     answer = add(client, body + log.checkpoint(5) if body.endswith(b"\n\n") else body)
     assert answer.status_code == 400, answer.text
@@ -140,8 +145,9 @@ def test_409_an_old_size_not_the_last_cosigned_says_that_size(client: TestClient
         assert answer.headers["content-type"] == "text/x.tlog.size"
 
 
-def test_422_an_inconsistent_checkpoint_is_refused_and_kept_as_evidence(client: TestClient, log: Log,
-                                                                         state: WitnessState) -> None:
+def test_422_an_inconsistent_checkpoint_is_refused_and_kept_as_evidence(
+    client: TestClient, log: Log, state: WitnessState
+) -> None:
     other_root = hashlib.sha256(b"another history").digest()
     refusals = [
         log.request(0, 0, note=log.checkpoint(0, other_root)),  # a size-0 tree with a root not the empty one
@@ -173,8 +179,13 @@ def test_a_cosignature_time_never_goes_back(log: Log, witness_key: SignerKey, st
 
 
 def dealer_assist(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ui.cli", *args], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    return subprocess.run(
+        [sys.executable, "-m", "ui.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
 
 
 @pytest.mark.slow
@@ -193,10 +204,26 @@ def test_keygen_writes_a_0600_key_in_gos_format_and_prints_its_vkey(tmp_path: Pa
 
 def start_witness(tmp_path: Path, log: Log, port: int) -> subprocess.Popen[str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "ui.cli", "witness", "serve", "--key", str(tmp_path / "w.key"), "--state",
-         str(tmp_path / "w.db"), "--log", str(log.key.verifier()), "--http", f"127.0.0.1:{port}"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+        [
+            sys.executable,
+            "-m",
+            "ui.cli",
+            "witness",
+            "serve",
+            "--key",
+            str(tmp_path / "w.key"),
+            "--state",
+            str(tmp_path / "w.db"),
+            "--log",
+            str(log.key.verifier()),
+            "--http",
+            f"127.0.0.1:{port}",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
     assert process.stdout is not None
     started = json.loads(process.stdout.readline())
     assert started["serving"] == f"http://127.0.0.1:{port}" and started["logs"] == [ORIGIN]

@@ -3,6 +3,7 @@
 The client's cases run against a test double answering the two witness calls from the journal's own
 records (see pit_http_double.py); the last test runs the whole room: a bench table ships to a real
 nats-server, `pit serve` stores it in a real PostgreSQL and answers with a token from `pit token add`."""
+
 from __future__ import annotations
 
 import json
@@ -55,7 +56,8 @@ def _verify(path: Path, url: str, token: Path | None, capsys: pytest.CaptureFixt
 
 
 def test_a_journal_the_pit_saw_in_part_agrees_and_names_what_is_not_yet_witnessed(
-        journal: Path, token: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal: Path, token: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     identity, witnessed = _witnessed(journal, upto=120)
     total = len(list(read_records(journal)))
     with WitnessDouble(identity, witnessed) as pit:
@@ -66,7 +68,8 @@ def test_a_journal_the_pit_saw_in_part_agrees_and_names_what_is_not_yet_witnesse
 
 
 def test_a_journal_cut_short_passes_alone_and_fails_against_the_pit(
-        journal: Path, token: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal: Path, token: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     identity, witnessed = _witnessed(journal)
     head = witnessed[-1][0]
     with sqlite3.connect(journal) as db:
@@ -81,7 +84,8 @@ def test_a_journal_cut_short_passes_alone_and_fails_against_the_pit(
 
 
 def test_a_rewritten_journal_with_a_recomputed_chain_names_the_first_record_that_differs(
-        journal: Path, token: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal: Path, token: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     identity, witnessed = _witnessed(journal)
     rewritten = rewrite_chain(journal, 40)
     assert cli(["journal", "verify", str(journal)]) == 0  # the chain agrees with itself
@@ -89,7 +93,10 @@ def test_a_rewritten_journal_with_a_recomputed_chain_names_the_first_record_that
     with WitnessDouble(identity, witnessed) as pit:
         code, text = _verify(journal, pit.url, token, capsys)
     assert code == 1, text
-    assert f"record {rewritten} differs from the copy the pit witnessed (pit hash {witnessed[rewritten - 1][1][:16]}" in text
+    assert (
+        f"record {rewritten} differs from the copy the pit witnessed (pit hash {witnessed[rewritten - 1][1][:16]}"
+        in text
+    )
     with WitnessDouble(identity, witnessed) as pit:
         code = cli(["journal", "verify", str(journal), "--pit", pit.url, "--token", str(token), "--json"])
     answer = json.loads(capsys.readouterr().out)
@@ -97,7 +104,8 @@ def test_a_rewritten_journal_with_a_recomputed_chain_names_the_first_record_that
 
 
 def test_a_pit_that_refuses_the_call_is_named_and_not_taken_for_damage(
-        journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     identity, witnessed = _witnessed(journal)
     with WitnessDouble(identity, witnessed) as pit:
         code, text = _verify(journal, pit.url, None, capsys)
@@ -113,8 +121,9 @@ def _copy(path: Path, to: Path) -> Path:
 
 
 def _witnessed_head(url: str, token: Path, journal: str) -> str | None:
-    request = urllib.request.Request(f"{url}/api/witness/{journal}",
-                                     headers={"Authorization": f"Bearer {token.read_text().strip()}"})
+    request = urllib.request.Request(
+        f"{url}/api/witness/{journal}", headers={"Authorization": f"Bearer {token.read_text().strip()}"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=5) as answer:
             return str(json.loads(answer.read())["head"])
@@ -125,7 +134,8 @@ def _witnessed_head(url: str, token: Path, journal: str) -> str | None:
 
 
 def test_against_pit_serve_on_the_real_stack_a_journal_cut_short_and_a_forged_wager_are_named(
-        tmp_path: Path, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, postgres: PostgresCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
     dsn = fresh_database(postgres)
     broker, creds = rooms_broker(dsn, tmp_path, ["T1"])
     token = tmp_path / "auditor.token"
@@ -135,9 +145,15 @@ def test_against_pit_serve_on_the_real_stack_a_journal_cut_short_and_a_forged_wa
             path = bench_journal(tmp_path / "t1.db", 6, 4, "T1", pit=(broker.url, creds["T1"]))
             capsys.readouterr()
             journal, last = journal_identity(next(read_records(path))), head(path)
-            wait_for(lambda: _witnessed_head(url, token, journal) == last.hash.hex(), what="the journal witnessed to its head")
-            assert _verify(path, url, token, capsys) == (0, f"OK: {last.seq} records intact\nPIT OK: all {last.seq}"
-                                                            " records the pit witnessed are in the file, unchanged\n")
+            wait_for(
+                lambda: _witnessed_head(url, token, journal) == last.hash.hex(),
+                what="the journal witnessed to its head",
+            )
+            assert _verify(path, url, token, capsys) == (
+                0,
+                f"OK: {last.seq} records intact\nPIT OK: all {last.seq}"
+                " records the pit witnessed are in the file, unchanged\n",
+            )
 
             cut = _copy(path, tmp_path / "cut.db")  # the last round deleted with sqlite3, and its seal removed
             with sqlite3.connect(cut) as db:
@@ -147,17 +163,30 @@ def test_against_pit_serve_on_the_real_stack_a_journal_cut_short_and_a_forged_wa
             assert cli(["journal", "verify", str(cut)]) == 0  # the file alone still verifies
             capsys.readouterr()
             code, text = _verify(cut, url, token, capsys)
-            assert code == 1 and f"records the pit witnessed are missing from the file: {first}-{last.seq}" in text, text
+            assert code == 1 and f"records the pit witnessed are missing from the file: {first}-{last.seq}" in text, (
+                text
+            )
 
             forged = _copy(path, tmp_path / "forged.db")  # one wager doubled, the chain recomputed from it
             wager = next(r for r in read_records(forged) if r.round_id == 3 and r.body["input"]["type"] == "PlaceWager")
             amount = wager.body["input"]["amount"]
-            rewrite(forged, wager.seq, {"input": dict(wager.body["input"], amount=2 * amount),
-                                        "ops": [dict(op, amount=2 * amount) if op.get("amount") == amount else op
-                                                for op in wager.body["ops"]]})
+            rewrite(
+                forged,
+                wager.seq,
+                {
+                    "input": dict(wager.body["input"], amount=2 * amount),
+                    "ops": [
+                        dict(op, amount=2 * amount) if op.get("amount") == amount else op for op in wager.body["ops"]
+                    ],
+                },
+            )
             assert cli(["journal", "verify", str(forged)]) == 0  # the chain agrees with itself
             capsys.readouterr()
             code, text = _verify(forged, url, token, capsys)
-            assert code == 1 and f"record {wager.seq} differs from the copy the pit witnessed (pit hash {wager.hash.hex()[:16]}" in text, text
+            assert (
+                code == 1
+                and f"record {wager.seq} differs from the copy the pit witnessed (pit hash {wager.hash.hex()[:16]}"
+                in text
+            ), text
     finally:
         broker.stop()

@@ -1,4 +1,5 @@
 """Who may see and do what on the dashboard: login, lockout shown plainly, cookies, CSRF, roles."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,8 +17,6 @@ class MovedClock:
 
     def __call__(self) -> float:
         return self.now
-
-
 
 
 @pytest.mark.parametrize("path", ["/", "/tables/T-1", "/alerts", "/reports", "/tables/T-1/live", "/alerts/list"])
@@ -50,8 +49,9 @@ def test_over_tls_the_cookies_are_secure(floor, settings):
 
 def test_a_login_without_the_forms_csrf_token_is_refused_and_opens_no_session(client, floor):
     client.get("/login")
-    answer = client.post("/login", data={"csrf": "forged", "name": "sue", "password": PASSWORDS["sue"]},
-                         follow_redirects=False)
+    answer = client.post(
+        "/login", data={"csrf": "forged", "name": "sue", "password": PASSWORDS["sue"]}, follow_redirects=False
+    )
     assert answer.status_code == 403 and "expired" in answer.text
     assert "pit_session" not in client.cookies
     assert floor.logins == []  # the password was never tried
@@ -83,8 +83,11 @@ def test_after_the_lock_the_right_password_logs_in(journals):
 
 def test_a_login_never_sends_the_user_to_another_site(client):
     form = client.get("/login?next=//evil.example/x")
-    answer = client.post("/login", data={"csrf": csrf_of(form.text), "name": "sue", "password": PASSWORDS["sue"],
-                                         "next": "//evil.example/x"}, follow_redirects=False)
+    answer = client.post(
+        "/login",
+        data={"csrf": csrf_of(form.text), "name": "sue", "password": PASSWORDS["sue"], "next": "//evil.example/x"},
+        follow_redirects=False,
+    )
     assert answer.headers["location"] == "/"
 
 

@@ -1,4 +1,5 @@
 """The JSON API of PIT.md §6 over a test double of the store built from real bench journals."""
+
 from __future__ import annotations
 
 import csv
@@ -17,13 +18,35 @@ from pit.service.floor.data import NotAllowed
 from pit.service.floor.dealing import DEALER_TAPS
 from pit.service.web.app import create_app
 
-TABLE_KEYS = {"table_id", "room", "profile", "round_id", "phase", "player_dealer", "rounds_per_hour", "link", "behind",
-              "refused", "missing", "devices", "open_alerts", "last_seen"}
+TABLE_KEYS = {
+    "table_id",
+    "room",
+    "profile",
+    "round_id",
+    "phase",
+    "player_dealer",
+    "rounds_per_hour",
+    "link",
+    "behind",
+    "refused",
+    "missing",
+    "devices",
+    "open_alerts",
+    "last_seen",
+}
 ALERT_KEYS = {"id", "table_id", "kind", "round_id", "seq", "raised", "text", "acked", "cleared"}
-DEALER_KEYS = {"dealer", "tables", "hours", "rounds", "rounds_per_hour", "taps", "taps_per_round", "late_changes", "mispays"}
+DEALER_KEYS = {
+    "dealer",
+    "tables",
+    "hours",
+    "rounds",
+    "rounds_per_hour",
+    "taps",
+    "taps_per_round",
+    "late_changes",
+    "mispays",
+}
 WIDE = {"from": "2000-01-01T00:00:00+00:00", "to": "2100-01-01T00:00:00+00:00"}
-
-
 
 
 def bearer(token: str = TOKEN) -> dict[str, str]:
@@ -34,9 +57,21 @@ def journal_of(floor: MemoryPitData, table_id: str) -> str:
     return floor.rounds(table_id, 1)[0]["journal"]
 
 
-@pytest.mark.parametrize("path", ["/api/tables", "/api/tables/T-1/rounds", "/api/tables/T-1/rounds/1",
-                                  "/api/tables/T-1/rounds/1/round-file", "/api/witness/abc", "/api/witness/abc/hashes",
-                                  "/api/alerts", "/api/reports/shift", "/api/reports/dealers", "/api/events"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/tables",
+        "/api/tables/T-1/rounds",
+        "/api/tables/T-1/rounds/1",
+        "/api/tables/T-1/rounds/1/round-file",
+        "/api/witness/abc",
+        "/api/witness/abc/hashes",
+        "/api/alerts",
+        "/api/reports/shift",
+        "/api/reports/dealers",
+        "/api/events",
+    ],
+)
 def test_every_call_without_a_login_or_token_is_401_with_an_error_object(client, path):
     answer = client.get(path)
     assert answer.status_code == 401
@@ -71,10 +106,16 @@ def test_a_bad_last_is_400_naming_it(client, last):
 
 
 def test_an_unknown_table_round_or_journal_is_404(client):
-    for path in ("/api/tables/T-9/rounds", "/api/tables/T-1/rounds/99", "/api/tables/T-1/rounds/99/round-file",
-                 "/api/witness/" + "0" * 64, "/api/alerts/99/ack"):
-        answer = client.request("POST" if path.endswith("ack") else "GET", path, headers=bearer(SUPERVISOR_TOKEN),
-                                json={"note": "x"})
+    for path in (
+        "/api/tables/T-9/rounds",
+        "/api/tables/T-1/rounds/99",
+        "/api/tables/T-1/rounds/99/round-file",
+        "/api/witness/" + "0" * 64,
+        "/api/alerts/99/ack",
+    ):
+        answer = client.request(
+            "POST" if path.endswith("ack") else "GET", path, headers=bearer(SUPERVISOR_TOKEN), json={"note": "x"}
+        )
         assert answer.status_code == 404, path
         assert answer.json()["error"]["code"] == "not_found"
 
@@ -101,8 +142,13 @@ def test_the_witness_names_the_head_and_lists_hashes_after_since(client, floor, 
     journal = journal_of(floor, "T-2")
     records = list(read_records(journals / "T-2.db"))
     witness = client.get(f"/api/witness/{journal}", headers=bearer()).json()
-    assert witness == {"table_id": "T-2", "journal": journal, "records": records[-1].seq,
-                       "head": records[-1].hash.hex(), "missing": None}
+    assert witness == {
+        "table_id": "T-2",
+        "journal": journal,
+        "records": records[-1].seq,
+        "head": records[-1].hash.hex(),
+        "missing": None,
+    }
     hashes = client.get(f"/api/witness/{journal}/hashes?since=10", headers=bearer()).json()["hashes"]
     assert hashes[0] == [11, records[10].hash.hex()] and hashes[-1] == [records[-1].seq, records[-1].hash.hex()]
     assert client.get(f"/api/witness/{journal}/hashes?since=x", headers=bearer()).status_code == 400
@@ -127,10 +173,16 @@ def test_surveillance_reads_but_its_acknowledgement_is_403_and_changes_nothing(c
 
 
 def test_a_supervisor_acknowledges_once_with_a_note_and_a_second_time_is_409(client):
-    answer = client.post("/api/alerts/2/ack", headers=bearer(SUPERVISOR_TOKEN), json={"note": "  paid, checked on camera "})
+    answer = client.post(
+        "/api/alerts/2/ack", headers=bearer(SUPERVISOR_TOKEN), json={"note": "  paid, checked on camera "}
+    )
     assert answer.status_code == 200
     acked = answer.json()
-    assert set(acked) == ALERT_KEYS and acked["acked"]["by"] == "sue" and acked["acked"]["note"] == "paid, checked on camera"
+    assert (
+        set(acked) == ALERT_KEYS
+        and acked["acked"]["by"] == "sue"
+        and acked["acked"]["note"] == "paid, checked on camera"
+    )
     again = client.post("/api/alerts/2/ack", headers=bearer(SUPERVISOR_TOKEN), json={"note": "again"})
     assert again.status_code == 409 and "sue" in again.json()["error"]["message"]
 
@@ -143,8 +195,9 @@ def test_an_acknowledgement_without_a_usable_note_is_400(client, floor, body):
 
 
 def test_a_body_that_is_not_json_is_400(client):
-    answer = client.post("/api/alerts/2/ack", headers={**bearer(SUPERVISOR_TOKEN), "content-type": "application/json"},
-                         content=b"{note")
+    answer = client.post(
+        "/api/alerts/2/ack", headers={**bearer(SUPERVISOR_TOKEN), "content-type": "application/json"}, content=b"{note"
+    )
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_body"
 
 
@@ -162,7 +215,10 @@ def test_a_session_call_that_changes_something_needs_its_csrf_token(client, floo
 def test_reports_are_for_managers(client, path):
     assert client.get(path, headers=bearer(TOKEN)).status_code == 403
     refused = client.get(path, headers=bearer(SUPERVISOR_TOKEN))
-    assert refused.status_code == 403 and refused.json()["error"]["message"] == "sue is supervisor: reports are for managers"
+    assert (
+        refused.status_code == 403
+        and refused.json()["error"]["message"] == "sue is supervisor: reports are for managers"
+    )
 
 
 def test_a_shift_report_in_json_and_csv(client, floor):
@@ -178,7 +234,9 @@ def test_a_shift_report_in_json_and_csv(client, floor):
     assert int(rows[0]["rounds"]) == 6
     assert float(rows[0]["drop"]) == pytest.approx(report["fees"]["players"] + report["fees"]["player_dealer"])
     whole = floor.shift_report(None, *(__import__("datetime").datetime.fromisoformat(WIDE[k]) for k in ("from", "to")))
-    assert sum(float(row["drop"]) for row in rows) == pytest.approx(whole["fees"]["players"] + whole["fees"]["player_dealer"])
+    assert sum(float(row["drop"]) for row in rows) == pytest.approx(
+        whole["fees"]["players"] + whole["fees"]["player_dealer"]
+    )
 
 
 def test_the_per_dealer_report_in_json_and_csv(client, floor, journals):
@@ -192,7 +250,11 @@ def test_the_per_dealer_report_in_json_and_csv(client, floor, journals):
     assert list(rows) == ["Ana R.", "Ben K.", "Cleo M.", None]
     assert all(set(row) == DEALER_KEYS for row in rows.values())
     assert [(rows[name]["tables"], rows[name]["rounds"]) for name in rows] == [
-        (["T-1"], 3), (["T-1"], 3), (["T-2"], 4), (["T-3"], 3)]
+        (["T-1"], 3),
+        (["T-1"], 3),
+        (["T-2"], 4),
+        (["T-3"], 3),
+    ]
     taps = _taps(journals / "T-1.db")
     assert (rows["Ana R."]["taps"], rows["Ben K."]["taps"]) == (taps["Ana R."], taps["Ben K."])
     ana = rows["Ana R."]
@@ -217,15 +279,24 @@ def _taps(path) -> dict[str | None, int]:
         if record.kind.value not in ("input", "close", "refused"):
             continue
         for op in record.body.get("ops", []):
-            dealer = op["dealer"] if op["type"] == "DealerSignedIn" else None if op["type"] == "DealerSignedOut" else dealer
+            dealer = (
+                op["dealer"] if op["type"] == "DealerSignedIn" else None if op["type"] == "DealerSignedOut" else dealer
+            )
         if record.body["input"]["type"] in DEALER_TAPS:
             taps[dealer] = taps.get(dealer, 0) + 1
     return taps
 
 
 @pytest.mark.parametrize("path", ["/api/reports/shift", "/api/reports/dealers"])
-@pytest.mark.parametrize("query", [{"from": "yesterday"}, {"to": "2026-13-01"},
-                                   {"from": "2026-01-02T00:00", "to": "2026-01-01T00:00"}, {"format": "xml"}])
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"from": "yesterday"},
+        {"to": "2026-13-01"},
+        {"from": "2026-01-02T00:00", "to": "2026-01-01T00:00"},
+        {"format": "xml"},
+    ],
+)
 def test_a_bad_report_range_or_format_is_400(client, path, query):
     log_in(client, "meg")
     answer = client.get(path, params=query)

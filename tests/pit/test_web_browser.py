@@ -1,5 +1,6 @@
 """The browser walk (`web_browser.walk`) over the test double of the store, on eight tables (the
 README's screenshots come from the walk over the real store, test_web_browser_store.py)."""
+
 from __future__ import annotations
 
 import time
@@ -41,8 +42,9 @@ def test_the_dashboard_in_a_browser_over_the_test_double(tmp_path):
 def test_a_page_says_when_its_live_updates_stop_and_resumes_them(tmp_path):
     data = floor_data(bench_journals(tmp_path))
     port = free_port()
-    config = uvicorn.Config(create_app(data), host="127.0.0.1", port=port, log_level="warning",
-                            timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        create_app(data), host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+    )
     with chromium(tmp_path) as driver:
         with running(config) as server:
             log_in(driver, f"http://127.0.0.1:{port}", "sue")
@@ -50,7 +52,10 @@ def test_a_page_says_when_its_live_updates_stop_and_resumes_them(tmp_path):
             assert not banner.is_displayed()
             server.should_exit = True
             WebDriverWait(driver, 10).until(lambda d: banner.is_displayed())
-        with running(uvicorn.Config(create_app(data), host="127.0.0.1", port=port, log_level="warning",
-                                    timeout_graceful_shutdown=1)):
+        with running(
+            uvicorn.Config(
+                create_app(data), host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+            )
+        ):
             # a new app has no sessions: the page goes to the login, as after a restart
             WebDriverWait(driver, 15).until(lambda d: "/login" in d.current_url)

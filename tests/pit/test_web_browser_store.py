@@ -3,6 +3,7 @@ through a real nats-server; the pit's ingest stores them in a real PostgreSQL an
 the dashboard reads the store. Its screenshots of the floor, a table, the alerts and a report are
 copied into the folder named by SCREENSHOTS (docs/screens) when it is set: every figure on them
 comes from the same records."""
+
 from __future__ import annotations
 
 import asyncio
@@ -57,8 +58,17 @@ class TableSide:
         tracker = table.session.tracker
         phase = "betting" if tracker is None else tracker.phase.value
         banker = None if s.pd_seat is None else {"seat": s.pd_seat, "bank": s.pd_bank / 100, "turn": s.pd_turn}
-        return StatusMessage(table_id, journal_identity(records[0]), table.session.profile.id, s.round_id, phase,
-                             banker, {"shoe": "up", "peek": "up"}, records[-1].seq, 0)
+        return StatusMessage(
+            table_id,
+            journal_identity(records[0]),
+            table.session.profile.id,
+            s.round_id,
+            phase,
+            banker,
+            {"shoe": "up", "peek": "up"},
+            records[-1].seq,
+            0,
+        )
 
     def ship(self, table_id: str) -> None:
         self._call(self._ship(table_id))
@@ -88,8 +98,9 @@ class TableSide:
         self.thread.join(10)
 
 
-def test_the_dashboard_in_a_browser_on_the_real_store(tmp_path: Path, nats_server: NatsServer,
-                                                      postgres: PostgresCluster) -> None:
+def test_the_dashboard_in_a_browser_on_the_real_store(
+    tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster
+) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
     store.set_payout_threshold(Decimal(500))  # a few bench rounds pay that much: there are alerts to acknowledge
@@ -101,8 +112,10 @@ def test_the_dashboard_in_a_browser_on_the_real_store(tmp_path: Path, nats_serve
         with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
             for table_id in tables:
                 side.ship(table_id)
-            wait_for(lambda: all(tile["link"] == "live" for tile in store.tables()) and len(store.tables()) == len(tables),
-                     what="every table live")
+            wait_for(
+                lambda: all(tile["link"] == "live" for tile in store.tables()) and len(store.tables()) == len(tables),
+                what="every table live",
+            )
             wait_for(lambda: store.alerts(state="open"), what="an open alert")
 
             def close_a_round() -> float:

@@ -1,4 +1,5 @@
 """One subscription to the store's changes serves every open page, and comes back after a failure."""
+
 from __future__ import annotations
 
 import asyncio

@@ -1,5 +1,6 @@
 """The pit's pages guard themselves: each route declares the roles it serves, every answer carries the
 security headers, and a body too large for any form is refused with the API's own error."""
+
 from __future__ import annotations
 
 import pytest
@@ -42,6 +43,7 @@ def test_a_two_megabyte_note_gets_the_apis_own_error(client):
 
 def test_the_app_is_one_application_with_the_headers_on_its_404s(floor):
     from starlette.testclient import TestClient
+
     with TestClient(create_app(floor)) as raw:
         answer = raw.get("/api/nothing")
         assert answer.status_code == 404 and answer.headers["x-frame-options"] == "DENY"
@@ -49,5 +51,6 @@ def test_the_app_is_one_application_with_the_headers_on_its_404s(floor):
 
 def test_a_csv_cell_a_spreadsheet_would_run_as_a_formula_is_written_as_text():
     from pit.service.web.report_view import as_csv
+
     written = as_csv([{"dealer": '=HYPERLINK("http://x")', "net": -25, "note": "-5 left"}], ("dealer", "net", "note"))
     assert written.splitlines()[1] == '"\'=HYPERLINK(""http://x"")",-25,\'-5 left'

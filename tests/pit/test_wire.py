@@ -1,4 +1,5 @@
 """The record message of PIT.md §2: what the table sends is what the pit can re-hash and chain."""
+
 from __future__ import annotations
 
 import json
@@ -7,8 +8,17 @@ from pathlib import Path
 import pytest
 
 from dealer_assist.journal.journal_file import GENESIS, Journal, RecordKind, Verdict, read_records
-from pit.stream.wire import (RecordMessage, ResendRequest, StatusMessage, WireError, check_table_id, journal_identity,
-                            parse_record_message, parse_status_message, resend_subject)
+from pit.stream.wire import (
+    RecordMessage,
+    ResendRequest,
+    StatusMessage,
+    WireError,
+    check_table_id,
+    journal_identity,
+    parse_record_message,
+    parse_status_message,
+    resend_subject,
+)
 
 
 def _journal(path: Path) -> list:
@@ -43,10 +53,18 @@ def test_table_ids_outside_the_alphabet_are_refused(table_id: str) -> None:
         check_table_id(table_id)
 
 
-@pytest.mark.parametrize(("change", "named"), [
-    ({"seq": 0}, "seq"), ({"seq": "1"}, "'seq'"), ({"kind": "nope"}, "kind"), ({"hash": "XY"}, "hash"),
-    ({"body": "[1]"}, "body"), ({"round_id": "3"}, "round_id"), ({"journal": "abc"}, "journal"),
-])
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"seq": 0}, "seq"),
+        ({"seq": "1"}, "'seq'"),
+        ({"kind": "nope"}, "kind"),
+        ({"hash": "XY"}, "hash"),
+        ({"body": "[1]"}, "body"),
+        ({"round_id": "3"}, "round_id"),
+        ({"journal": "abc"}, "journal"),
+    ],
+)
 def test_a_bad_field_is_named(tmp_path: Path, change: dict, named: str) -> None:
     records = _journal(tmp_path / "t.db")
     raw = json.loads(RecordMessage.of("T-1", journal_identity(records[0]), records[1]).encode())

@@ -1,4 +1,5 @@
 """The witness's rules (PIT.md §4) on a real bench journal's records."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -59,8 +60,10 @@ def test_a_rewritten_journal_dealt_on_does_not_chain_and_nothing_after_is_stored
     head = _witness(original, Head("T1"))
     following = judge(head, dealt_on[0])
     assert following.verdict is Verdict.DIVERGED
-    assert (f"record {len(original) + 1} does not chain onto the witnessed record {len(original)}:"
-            f" pit holds {original[-1].hash}, table sent {dealt_on[0].hash}") in following.text
+    assert (
+        f"record {len(original) + 1} does not chain onto the witnessed record {len(original)}:"
+        f" pit holds {original[-1].hash}, table sent {dealt_on[0].hash}"
+    ) in following.text
     head = moved(head, dealt_on[0], following)
     assert (head.seq, head.hash, head.diverged_at) == (len(original), original[-1].hash, len(original) + 1)
     assert judge(head, dealt_on[1]).verdict is Verdict.HELD

@@ -3,6 +3,7 @@ cut, it drops every connection through it and refuses new ones, as a dead line d
 seen only as the line's own address, as across a real link: the address a nats-server tells in its
 INFO (a head office's advertised leaf address, which a leaf node reconnects to) is told as the line's,
 else on one machine a leaf node would come back around a cut line straight to the far end."""
+
 from __future__ import annotations
 
 import asyncio
@@ -65,8 +66,9 @@ class WanLink:
             return data
         return data.replace(f"127.0.0.1:{self.target_port}".encode(), f"127.0.0.1:{self.port}".encode())
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                    seen: Callable[[bytes], bytes] = bytes) -> None:
+    async def _pipe(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, seen: Callable[[bytes], bytes] = bytes
+    ) -> None:
         try:
             while data := await reader.read(65536):
                 writer.write(seen(data))

@@ -1,5 +1,6 @@
 """A small floor for the web tests: real bench journals of three tables in a test double of the
 store, with users of each role, a token, and alerts; house dealers signed in at most tables."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -36,20 +37,33 @@ def play(table: Table, rounds: int, seed: int, dealers: tuple[str, ...] = ()) ->
 def deal_until_hole_card(table: Table, seed: int) -> None:
     """Into the next round, up to the moment the player-dealer's hole card is dealt and still hidden."""
     player = BenchPlayer(seed)
-    while table.session.tracker is None or table.session.tracker.phase in (Phase.BETTING,) \
-            or not any(card for card in table.session.tracker.dealer[1:]):
+    while (
+        table.session.tracker is None
+        or table.session.tracker.phase in (Phase.BETTING,)
+        or not any(card for card in table.session.tracker.dealer[1:])
+    ):
         table.submit(player.next_input(table_facts(table.session)))
 
 
-DEALERS = {"T-1": ("Ana R.", "Ben K."), "T-2": ("Cleo M.",), "T-4": ("Dana P.",), "T-5": ("Eli S.",), "T-6": ("Ana R.",),
-           "T-7": ("Finn O.",)}  # who signs in to deal each table's rounds; nobody at T-3 and T-8
+DEALERS = {
+    "T-1": ("Ana R.", "Ben K."),
+    "T-2": ("Cleo M.",),
+    "T-4": ("Dana P.",),
+    "T-5": ("Eli S.",),
+    "T-6": ("Ana R.",),
+    "T-7": ("Finn O.",),
+}  # who signs in to deal each table's rounds; nobody at T-3 and T-8
 
 
 def bench_tables(folder: Path) -> dict[str, Table]:
     """T-1 and T-2 with closed rounds; T-3 mid-round with the hole card hidden. The tables stay
     open so a test can deal on; the caller closes them."""
     tables = {}
-    for table_id, profile, rounds, seed in (("T-1", "c21-8.0", 6, 11), ("T-2", "nobust-4.0", 4, 12), ("T-3", "c21-8.0", 3, 13)):
+    for table_id, profile, rounds, seed in (
+        ("T-1", "c21-8.0", 6, 11),
+        ("T-2", "nobust-4.0", 4, 12),
+        ("T-3", "c21-8.0", 3, 13),
+    ):
         table = Table.open(folder / f"{table_id}.db", TableConfig(table_id, profile))
         play(table, rounds, seed, DEALERS.get(table_id, ()))
         tables[table_id] = table
@@ -57,8 +71,13 @@ def bench_tables(folder: Path) -> dict[str, Table]:
     return tables
 
 
-MORE_TABLES = (("T-4", "nobust-4.0"), ("T-5", "c21-8.0"), ("T-6", "nobust-4.0"), ("T-7", "c21-8.0"),
-               ("T-8", "nobust-4.0"))
+MORE_TABLES = (
+    ("T-4", "nobust-4.0"),
+    ("T-5", "c21-8.0"),
+    ("T-6", "nobust-4.0"),
+    ("T-7", "c21-8.0"),
+    ("T-8", "nobust-4.0"),
+)
 
 
 def more_tables(folder: Path) -> dict[str, Table]:

@@ -2,6 +2,7 @@
 and the walk of the issue through it: log in, see a tile change within 1 s of a round closing, open
 a round's recall and step through it, acknowledge an alert, download a shift CSV. The walk takes
 the store as a parameter, so it runs over the test double and over the real store alike."""
+
 from __future__ import annotations
 
 import csv
@@ -28,8 +29,16 @@ from pit.service.web.app import create_app
 from pit.trial.local_services import free_port
 from tests.screenshots import publish
 
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync")
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
 
 
 @contextmanager
@@ -69,8 +78,9 @@ def chromium(folder: Path, width: int = 1600, height: int = 1000) -> Iterator[we
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={folder / 'profile'}")
     options.add_argument(f"--window-size={width},{height}")
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                              "download.prompt_for_download": False})
+    options.add_experimental_option(
+        "prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False}
+    )
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
         driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
@@ -90,8 +100,9 @@ def log_in(driver: WebDriver, base: str, name: str) -> None:
 
 def element_text(driver: WebDriver, element_id: str) -> str:
     """Read in one script call: the pages swap their live parts in as they change."""
-    return str(driver.execute_script("var e = document.getElementById(arguments[0]); return e ? e.innerText : '';",
-                                     element_id))
+    return str(
+        driver.execute_script("var e = document.getElementById(arguments[0]); return e ? e.innerText : '';", element_id)
+    )
 
 
 def tile_text(driver: WebDriver, table_id: str) -> str:
@@ -108,12 +119,14 @@ def download_trouble(driver: WebDriver, downloads: Path) -> str:
         "if (!link) { done('no link'); return; }"
         "fetch(link.href, {credentials: 'same-origin'}).then("
         " function (r) { r.text().then(function (t) { done(r.status + ' ' + t.slice(0, 200)); }); },"
-        " function (e) { done('no answer: ' + e); });")
+        " function (e) { done('no answer: ' + e); });"
+    )
     driver.get("chrome://downloads")
     listed = driver.execute_script(
         "var manager = document.querySelector('downloads-manager');"
         "var list = manager && manager.shadowRoot.querySelector('#downloadsList');"
-        "return list ? list.items.map(function (i) { return [i.fileName, i.state, i.lastReasonText]; }) : null;")
+        "return list ? list.items.map(function (i) { return [i.fileName, i.state, i.lastReasonText]; }) : null;"
+    )
     return f"{found}; the link answers {answer!r}; Chrome's downloads: {listed}"
 
 
@@ -131,6 +144,7 @@ def screenshot(driver: WebDriver, folder: Path, name: str) -> None:
 def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screens: bool = True) -> None:
     """The walk of the issue over any store: `close_a_round()` makes T-1 close its seventh round and
     answers the moment it closed (time.monotonic); some alert is open."""
+
     def shoot(driver: WebDriver, folder: Path, name: str) -> None:
         if screens:
             screenshot(driver, folder, name)
@@ -141,7 +155,8 @@ def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screen
         closed_at = close_a_round()
         # the round's records and the table's status are two messages: the tile may change for each
         WebDriverWait(driver, 5, poll_frequency=0.02).until(
-            lambda d: (shown := tile_text(d, "T-1")) != before and "Round 7" in shown)
+            lambda d: (shown := tile_text(d, "T-1")) != before and "Round 7" in shown
+        )
         seen_after = time.monotonic() - closed_at
         assert seen_after < 1.0, f"the tile showed round 7 {seen_after:.2f} s after the round closed"
         shoot(driver, folder, "floor")  # the floor as the report will count it: T-1's seventh round closed
@@ -176,7 +191,9 @@ def walk(data: PitData, close_a_round: Callable[[], float], folder: Path, screen
         size = driver.get_window_size()
         driver.set_window_size(1400, size["height"])  # a pit podium's screen
         sideways = driver.execute_script(
-            "return Array.from(document.querySelectorAll('.scroll')).filter(e => e.scrollWidth > e.clientWidth + 1).length")
+            "return Array.from(document.querySelectorAll('.scroll')).filter(e => e.scrollWidth > e.clientWidth"
+            " + 1).length"
+        )
         assert sideways == 0, "the report's tables fit 1400 px without scrolling sideways"
         driver.set_window_size(size["width"], size["height"])
         driver.find_element(By.ID, "csv").click()

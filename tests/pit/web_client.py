@@ -1,4 +1,5 @@
 """Logging in to the dashboard in a test as a browser does: the login form's CSRF token, then POST."""
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,11 @@ def csrf_of(html: str) -> str:
 
 def log_in(client: TestClient, name: str, password: str | None = None, follow: bool = True):
     form = client.get("/login")
-    return client.post("/login", data={"csrf": csrf_of(form.text), "name": name, "password": password or PASSWORDS[name],
-                                       "next": "/"}, follow_redirects=follow)
+    return client.post(
+        "/login",
+        data={"csrf": csrf_of(form.text), "name": name, "password": password or PASSWORDS[name], "next": "/"},
+        follow_redirects=follow,
+    )
 
 
 def session_csrf(client: TestClient) -> str:

@@ -1,8 +1,10 @@
 """Pit users' passwords and API tokens: a salted slow hash for each password, only a hash of a token.
 
-Wrong tries in a row lock the name as the table's PIN is locked (`dealer_assist.table.lockout`); tries while it is locked do not count toward the
-next lock. The rule is a pure function of the name's tries, which the store keeps forever.
+Wrong tries in a row lock the name as the table's PIN is locked (`dealer_assist.table.lockout`); tries
+while it is locked do not count toward the next lock. The rule is a pure function of the name's tries,
+which the store keeps forever.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -13,7 +15,7 @@ from collections.abc import Iterable
 from dealer_assist.table.lockout import LOCK_SECONDS, MAX_TRIES
 from pit.errors import BadValue
 
-SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
+SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 MIN_LENGTH = 8
 
 

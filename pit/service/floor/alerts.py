@@ -3,11 +3,12 @@
 Pure. Each cause carries a key that names what it is about (the record, the round, the episode),
 so the store raises it once however often the broker redelivers or the table repeats itself.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
@@ -72,21 +73,30 @@ def wall_time(wall: str) -> datetime:
     try:
         moment = datetime.fromisoformat(wall)
     except ValueError:
-        return datetime.now(timezone.utc)
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+        return datetime.now(UTC)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def divergence(table_id: str, journal: str, seq: int | None, round_id: int | None, text: str,
-               at: datetime) -> AlertCause:
+def divergence(
+    table_id: str, journal: str, seq: int | None, round_id: int | None, text: str, at: datetime
+) -> AlertCause:
     """One divergence alert per journal, whichever way it was found first."""
     return AlertCause(f"divergence:{journal}", AlertKind.DIVERGENCE, table_id, journal, round_id, seq, at, text)
 
 
 def records_missing(table_id: str, journal: str, missing_from: int, held: int, at: datetime) -> AlertCause:
     """One alert per gap: a journal's first missing seq, while later records wait (PIT.md §5)."""
-    return AlertCause(missing_cause(journal, missing_from), AlertKind.RECORDS_MISSING, table_id, journal, None,
-                      missing_from, at, f"records missing: journal {journal} lacks record {missing_from}, with"
-                      f" {held} later record{'' if held == 1 else 's'} waiting in the stream")
+    return AlertCause(
+        missing_cause(journal, missing_from),
+        AlertKind.RECORDS_MISSING,
+        table_id,
+        journal,
+        None,
+        missing_from,
+        at,
+        f"records missing: journal {journal} lacks record {missing_from}, with"
+        f" {held} later record{'' if held == 1 else 's'} waiting in the stream",
+    )
 
 
 def missing_cause(journal: str, missing_from: int) -> str:
@@ -104,30 +114,52 @@ def _misdeal(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
 
 def _peek(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
     natural = "a natural" if op.get("natural") else "no natural"
-    return ("peek", AlertKind.PEEK_BY_HAND,
-            f"peek checked by hand: {natural}, confirmed by {op.get('supervisor')} ({op.get('reason')})")
+    return (
+        "peek",
+        AlertKind.PEEK_BY_HAND,
+        f"peek checked by hand: {natural}, confirmed by {op.get('supervisor')} ({op.get('reason')})",
+    )
 
 
 def _correction(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
-    return ("correction", AlertKind.CORRECTION,
-            f"supervisor correction ({CORRECTIONS[str(op.get('type'))]}) by {op.get('supervisor')}: {op.get('reason')}")
+    return (
+        "correction",
+        AlertKind.CORRECTION,
+        f"supervisor correction ({CORRECTIONS[str(op.get('type'))]}) by {op.get('supervisor')}: {op.get('reason')}",
+    )
 
 
 def _mispay(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
-    return "mispay", AlertKind.MISPAY, "mispay: " + mispay(parse_spot(str(op.get("spot"))), int(op.get("held", 0)),
-                                                          int(op.get("due", 0)), str(op.get("supervisor")),
-                                                          str(op.get("reason")))
+    return (
+        "mispay",
+        AlertKind.MISPAY,
+        "mispay: "
+        + mispay(
+            parse_spot(str(op.get("spot"))),
+            int(op.get("held", 0)),
+            int(op.get("due", 0)),
+            str(op.get("supervisor")),
+            str(op.get("reason")),
+        ),
+    )
 
 
 def _rotation_warning(op: dict[str, Any]) -> tuple[str, AlertKind, str]:
-    return ("rotation-warning", AlertKind.ROTATION_WARNING,
-            f"bank rotation: {count(int(op.get('minutes_left', 0)), 'minute')} left before two other player-dealers must bank")
+    return (
+        "rotation-warning",
+        AlertKind.ROTATION_WARNING,
+        f"bank rotation: {count(int(op.get('minutes_left', 0)), 'minute')} left before two other"
+        " player-dealers must bank",
+    )
 
 
 # The ops of an input or a close that raise an alert: the cause's name, the alert's kind and text.
 _OP_ALERTS: dict[Any, Callable[[dict[str, Any]], tuple[str, AlertKind, str]]] = {
-    "MisdealHeld": _misdeal, "PeekConfirmed": _peek, **{name: _correction for name in CORRECTIONS},
-    "MispayAccepted": _mispay, "RotationWarning": _rotation_warning,
+    "MisdealHeld": _misdeal,
+    "PeekConfirmed": _peek,
+    **{name: _correction for name in CORRECTIONS},
+    "MispayAccepted": _mispay,
+    "RotationWarning": _rotation_warning,
 }
 
 
@@ -144,8 +176,9 @@ def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PA
     round_id = message.round_id
 
     def cause(name: str, kind: AlertKind, text: str) -> AlertCause:
-        return AlertCause(name, kind, message.table_id, message.journal, round_id, message.seq,
-                          wall_time(message.wall), text)
+        return AlertCause(
+            name, kind, message.table_id, message.journal, round_id, message.seq, wall_time(message.wall), text
+        )
 
     found: list[AlertCause] = []
     if message.kind in (RecordKind.INPUT, RecordKind.CLOSE):
@@ -159,30 +192,55 @@ def record_alerts(message: RecordMessage, payout_threshold: Decimal = DEFAULT_PA
         for position, line in enumerate(settlements):
             amount = Decimal(str(line.get("amount", 0)))
             if amount >= payout_threshold:
-                found.append(cause(f"payout:{key}:{position}", AlertKind.LARGE_PAYOUT,
-                                   f"payout of {_money(amount)} to seat {line.get('seat')} ({line.get('wager')},"
-                                   f" {line.get('result')}) at or above the threshold of {_money(payout_threshold)}"))
+                found.append(
+                    cause(
+                        f"payout:{key}:{position}",
+                        AlertKind.LARGE_PAYOUT,
+                        f"payout of {_money(amount)} to seat {line.get('seat')} ({line.get('wager')},"
+                        f" {line.get('result')}) at or above the threshold of {_money(payout_threshold)}",
+                    )
+                )
     elif message.kind is RecordKind.REFUSED:
         error = body.get("error", {})
         if error.get("code") == "rotation":
-            found.append(cause(f"rotation-violation:{key}", AlertKind.ROTATION_VIOLATION,
-                               f"bank rotation violation refused: {error.get('message')}"))
+            found.append(
+                cause(
+                    f"rotation-violation:{key}",
+                    AlertKind.ROTATION_VIOLATION,
+                    f"bank rotation violation refused: {error.get('message')}",
+                )
+            )
     elif message.kind is RecordKind.SECURITY and body.get("event") == "pin_locked":
-        found.append(cause(f"pin-lockout:{key}", AlertKind.PIN_LOCKOUT,
-                           f"supervisor PIN {LOCKED_FOR} after {wrong_tries()}"))
+        found.append(
+            cause(f"pin-lockout:{key}", AlertKind.PIN_LOCKOUT, f"supervisor PIN {LOCKED_FOR} after {wrong_tries()}")
+        )
     elif message.kind is RecordKind.DEVICE:
         place = f"round {round_id}" if round_id is not None else f"record {message.seq}"
         if body.get("type") == "CameraMismatch":
-            found.append(cause(f"camera:{message.journal}:{place}", AlertKind.CAMERA_MISMATCH,
-                               f"camera mismatch: {body.get('message')}"))
+            found.append(
+                cause(
+                    f"camera:{message.journal}:{place}",
+                    AlertKind.CAMERA_MISMATCH,
+                    f"camera mismatch: {body.get('message')}",
+                )
+            )
         elif body.get("device") == READER and body.get("type") == "LinkChanged" and body.get("state") == "down":
-            found.append(cause(f"reader-down:{key}", AlertKind.READER_DOWN,
-                               "wager reader down: its link went down; the dealer keys the wagers, confirms them at "
-                               "No more bets, and payouts go unchecked until it is back"))
+            found.append(
+                cause(
+                    f"reader-down:{key}",
+                    AlertKind.READER_DOWN,
+                    "wager reader down: its link went down; the dealer keys the wagers, confirms them at "
+                    "No more bets, and payouts go unchecked until it is back",
+                )
+            )
         elif body.get("type") in ("DeviceFault", "fault"):
-            found.append(cause(f"fault:{message.journal}:{body.get('device')}:{body.get('code')}:{place}",
-                               AlertKind.DEVICE_FAULT,
-                               f"device fault on the {body.get('device')}: {body.get('code')} {body.get('text', '')}".rstrip()))
+            found.append(
+                cause(
+                    f"fault:{message.journal}:{body.get('device')}:{body.get('code')}:{place}",
+                    AlertKind.DEVICE_FAULT,
+                    f"device fault on the {body.get('device')}: {body.get('code')} {body.get('text', '')}".rstrip(),
+                )
+            )
     return found
 
 
@@ -196,8 +254,9 @@ class WitnessedPast:
     first_wall: str
 
 
-def status_alerts(previous: StatusMessage | None, status: StatusMessage, witnessed: WitnessedPast | None,
-                  at: datetime) -> list[AlertCause]:
+def status_alerts(
+    previous: StatusMessage | None, status: StatusMessage, witnessed: WitnessedPast | None, at: datetime
+) -> list[AlertCause]:
     """The alerts a status message raises.
 
     A status that counts fewer records than the pit witnessed is a divergence only when the first record
@@ -209,18 +268,47 @@ def status_alerts(previous: StatusMessage | None, status: StatusMessage, witness
     table = status.table_id
     if status.to_ship > BEHIND_LIMIT and (previous is None or previous.to_ship <= BEHIND_LIMIT):
         shipped = status.last_seq - status.to_ship
-        found.append(AlertCause(f"behind:{table}:{status.journal}:{shipped}", AlertKind.SHIPPING_BEHIND, table,
-                                status.journal, status.round_id, shipped, at,
-                                f"shipping behind: {status.to_ship} records still to ship (more than {BEHIND_LIMIT})"))
-    if (witnessed is not None and status.last_seq < witnessed.head_seq and status.sent
-            and wall_time(status.sent) - wall_time(witnessed.first_wall) > timedelta(seconds=APPEND_GRACE_S)):
-        found.append(divergence(table, status.journal, status.last_seq, status.round_id,
-                                f"table {table} journal {status.journal} is behind the witness: its last record is"
-                                f" {status.last_seq}, the pit witnessed {witnessed.head_seq}"
-                                f" (hash {witnessed.head_hash})", at))
+        found.append(
+            AlertCause(
+                f"behind:{table}:{status.journal}:{shipped}",
+                AlertKind.SHIPPING_BEHIND,
+                table,
+                status.journal,
+                status.round_id,
+                shipped,
+                at,
+                f"shipping behind: {status.to_ship} records still to ship (more than {BEHIND_LIMIT})",
+            )
+        )
+    if (
+        witnessed is not None
+        and status.last_seq < witnessed.head_seq
+        and status.sent
+        and wall_time(status.sent) - wall_time(witnessed.first_wall) > timedelta(seconds=APPEND_GRACE_S)
+    ):
+        found.append(
+            divergence(
+                table,
+                status.journal,
+                status.last_seq,
+                status.round_id,
+                f"table {table} journal {status.journal} is behind the witness: its last record is"
+                f" {status.last_seq}, the pit witnessed {witnessed.head_seq}"
+                f" (hash {witnessed.head_hash})",
+                at,
+            )
+        )
     elif status.divergence:
-        found.append(divergence(table, status.journal, status.last_seq, status.round_id,
-                                f"table {table} journal {status.journal}: {status.divergence}", at))
+        found.append(
+            divergence(
+                table,
+                status.journal,
+                status.last_seq,
+                status.round_id,
+                f"table {table} journal {status.journal}: {status.divergence}",
+                at,
+            )
+        )
     return found
 
 
@@ -229,20 +317,39 @@ def links_down(down_since: dict[str, float], devices: dict[str, str], now: float
     return {name: down_since.get(name, now) for name, state in devices.items() if state != "up"}
 
 
-def timed_alerts(table_id: str, journal: str, round_id: int | None, last_status: float,
-                 down_since: dict[str, float], now: float) -> list[AlertCause]:
+def timed_alerts(
+    table_id: str, journal: str, round_id: int | None, last_status: float, down_since: dict[str, float], now: float
+) -> list[AlertCause]:
     """What the passing of time raises: a silent table, a device link down longer than 10 s (the wager
     reader's outage is raised at once from its journal record, one alert per outage)."""
     found: list[AlertCause] = []
-    at = datetime.fromtimestamp(now, timezone.utc)
+    at = datetime.fromtimestamp(now, UTC)
     if now - last_status > SILENT_AFTER_S:
-        since = datetime.fromtimestamp(last_status, timezone.utc)
-        found.append(AlertCause(f"silent:{table_id}:{last_status:.3f}", AlertKind.TABLE_SILENT, table_id, journal,
-                                round_id, None, at,
-                                f"table silent: no status since {since.isoformat(timespec='seconds')}"))
+        since = datetime.fromtimestamp(last_status, UTC)
+        found.append(
+            AlertCause(
+                f"silent:{table_id}:{last_status:.3f}",
+                AlertKind.TABLE_SILENT,
+                table_id,
+                journal,
+                round_id,
+                None,
+                at,
+                f"table silent: no status since {since.isoformat(timespec='seconds')}",
+            )
+        )
     for device, since_s in sorted(down_since.items()):
         if now - since_s > LINK_DOWN_AFTER_S and device != READER:
-            found.append(AlertCause(f"link:{table_id}:{device}:{since_s:.3f}", AlertKind.LINK_DOWN, table_id,
-                                    journal, round_id, None, at,
-                                    f"{device} link down for more than {LINK_DOWN_AFTER_S:.0f} s"))
+            found.append(
+                AlertCause(
+                    f"link:{table_id}:{device}:{since_s:.3f}",
+                    AlertKind.LINK_DOWN,
+                    table_id,
+                    journal,
+                    round_id,
+                    None,
+                    at,
+                    f"{device} link down for more than {LINK_DOWN_AFTER_S:.0f} s",
+                )
+            )
     return found

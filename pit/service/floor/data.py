@@ -3,6 +3,7 @@
 The PostgreSQL store implements it; the web layer (pages, API, server-sent events) knows nothing
 else. Every answer is already in the JSON shape of PIT.md §6, amounts in currency units.
 """
+
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
@@ -13,7 +14,26 @@ from typing import Any, Protocol, TypedDict
 
 from pit.errors import PitCode, PitError
 
-__all__ = ["ACKNOWLEDGE", "ANYONE", "AlertRow", "Allowed", "Change", "Conflict", "DealerReport", "LoginRefused", "NotAllowed", "NotFound", "PitData", "REPORTS", "Role", "RoundRow", "ShiftReport", "TableTile", "User", "Witnessed"]
+__all__ = [
+    "ACKNOWLEDGE",
+    "ANYONE",
+    "AlertRow",
+    "Allowed",
+    "Change",
+    "Conflict",
+    "DealerReport",
+    "LoginRefused",
+    "NotAllowed",
+    "NotFound",
+    "PitData",
+    "REPORTS",
+    "Role",
+    "RoundRow",
+    "ShiftReport",
+    "TableTile",
+    "User",
+    "Witnessed",
+]
 
 
 class Role(StrEnum):
@@ -254,8 +274,9 @@ class PitData(Protocol):
         """GET /api/alerts?state=open|acked&table=<id>&room=<room>."""
         ...
 
-    def shift_report(self, table_id: str | None, start: datetime, end: datetime,
-                     room: str | None = None) -> ShiftReport:
+    def shift_report(
+        self, table_id: str | None, start: datetime, end: datetime, room: str | None = None
+    ) -> ShiftReport:
         """GET /api/reports/shift: rounds, fees, player_dealer_net, largest_payouts, corrections."""
         ...
 

@@ -6,6 +6,7 @@ Pure. A journal's `Watch` is where the following stands after a record, kept in 
 batches, so what is derived is the same whichever batch a record came in, and `pit rebuild` walks
 the same path from the journal's first record.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -25,15 +26,26 @@ __all__ = ["DealerSums", "Dealing", "Tally", "Watch", "dealer_report"]
 # The house dealer's own touchscreen inputs, accepted or refused: keyed wagers, "No more bets",
 # decisions, keyed insurance and its close, "Paid", the settlement's end, the bank's choices. Not
 # the devices' (cards, readings, scans of their own), not a supervisor's corrections, not signing in.
-DEALER_TAPS = ("PlaceWager", "NoMoreBets", "Decide", "Insure", "CloseInsurance", "PaymentsMade", "SettlementConfirmed",
-               "BankAccepted", "BankRefused")
+DEALER_TAPS = (
+    "PlaceWager",
+    "NoMoreBets",
+    "Decide",
+    "Insure",
+    "CloseInsurance",
+    "PaymentsMade",
+    "SettlementConfirmed",
+    "BankAccepted",
+    "BankRefused",
+)
 # At a table with a wager reader, "No more bets" and a checked "Paid" go in with the reader's scan.
 TAPPED_SCANS = ("no_more_bets", "paid", "settled")
 NO_DEALER = ""  # the tallies' dealer while nobody is signed in
 # Whose a round is in the per-dealer report (RULES.md §8.25), said under the report's table.
-ROUNDS_COUNTED = ("Each round closed in the range counts once, for the dealer signed in when its first card was dealt"
-                  " (a round closed before any card: when it closed), so a relief mid-round leaves the round with the"
-                  " dealer who began dealing it; taps, late changes and mispays count for whoever was signed in.")
+ROUNDS_COUNTED = (
+    "Each round closed in the range counts once, for the dealer signed in when its first card was dealt"
+    " (a round closed before any card: when it closed), so a relief mid-round leaves the round with the"
+    " dealer who began dealing it; taps, late changes and mispays count for whoever was signed in."
+)
 _INPUTS = (RecordKind.INPUT, RecordKind.CLOSE, RecordKind.REFUSED)  # records of an input, accepted or refused
 _NOTHING: dict[str, Any] = {}
 
@@ -117,15 +129,24 @@ def dealer_report(sums: Mapping[str, DealerSums]) -> DealerReport:
     for dealer in sorted(sums, key=lambda name: (name == NO_DEALER, name.casefold(), name)):
         found = sums[dealer]
         hours = found.seconds / 3600 if dealer != NO_DEALER else None
-        rows.append({
-            "dealer": dealer if dealer != NO_DEALER else None, "tables": sorted(found.tables),
-            "hours": round(hours, 2) if hours is not None else None, "rounds": found.rounds,
-            "rounds_per_hour": round(found.rounds / hours, 1) if hours else None,
-            "taps": found.tally.taps, "taps_per_round": round(found.tally.taps / found.rounds, 1) if found.rounds else None,
-            "late_changes": found.tally.late_changes, "mispays": found.tally.mispays,
-        })
-    return {"dealers": rows, "taps_counted": [*DEALER_TAPS, *(f"SpotsScanned ({purpose})" for purpose in TAPPED_SCANS)],
-            "rounds_counted": ROUNDS_COUNTED}
+        rows.append(
+            {
+                "dealer": dealer if dealer != NO_DEALER else None,
+                "tables": sorted(found.tables),
+                "hours": round(hours, 2) if hours is not None else None,
+                "rounds": found.rounds,
+                "rounds_per_hour": round(found.rounds / hours, 1) if hours else None,
+                "taps": found.tally.taps,
+                "taps_per_round": round(found.tally.taps / found.rounds, 1) if found.rounds else None,
+                "late_changes": found.tally.late_changes,
+                "mispays": found.tally.mispays,
+            }
+        )
+    return {
+        "dealers": rows,
+        "taps_counted": [*DEALER_TAPS, *(f"SpotsScanned ({purpose})" for purpose in TAPPED_SCANS)],
+        "rounds_counted": ROUNDS_COUNTED,
+    }
 
 
 class Dealing:
@@ -142,8 +163,10 @@ class Dealing:
     @property
     def stints(self) -> dict[tuple[str, int], Stint]:
         """The stints the records taken touch, as they stand after them."""
-        return {key: Stint(key[0], key[1], table_id, dealer, wall_time(since), wall_time(ended))
-                for key, (table_id, dealer, since, ended) in self._stints.items()}
+        return {
+            key: Stint(key[0], key[1], table_id, dealer, wall_time(since), wall_time(ended))
+            for key, (table_id, dealer, since, ended) in self._stints.items()
+        }
 
     def take(self, message: RecordMessage) -> None:
         """One record, in journal order after the last one taken of its journal."""
@@ -208,17 +231,27 @@ class Dealing:
         watch.late.append(spot)
         self._tally(message, watch).late_changes += 1
         text = late_change(parse_spot(spot), int(op.get("held", 0)), int(op.get("due", 0)), int(op.get("alien", 0)))
-        self.alerts.append(AlertCause(f"late-change:{message.journal}:{message.seq}:{position}", AlertKind.LATE_CHANGE,
-                                      message.table_id, message.journal, message.round_id, message.seq,
-                                      wall_time(message.wall), f"late change: {text}; the closed wager stands"))
+        self.alerts.append(
+            AlertCause(
+                f"late-change:{message.journal}:{message.seq}:{position}",
+                AlertKind.LATE_CHANGE,
+                message.table_id,
+                message.journal,
+                message.round_id,
+                message.seq,
+                wall_time(message.wall),
+                f"late change: {text}; the closed wager stands",
+            )
+        )
 
     def _reader(self, message: RecordMessage, watch: Watch, body: dict[str, Any]) -> None:
         """The reader's faults as its adapter at the table keeps them: from a spot's FAULT to its CLEAR;
         a new boot forgets them (a fault that outlasts it is reported again)."""
         kind, spot = body.get("type"), body.get("spot")
         if kind == "WagersFault" and spot is not None and spot not in watch.faults:
-            watch.faults[str(spot)] = Fault(message.seq, message.round_id, str(body.get("code", "")),
-                                            str(body.get("text", "")))
+            watch.faults[str(spot)] = Fault(
+                message.seq, message.round_id, str(body.get("code", "")), str(body.get("text", ""))
+            )
         elif kind == "SpotCleared" and spot is not None:
             watch.faults.pop(str(spot), None)
         elif kind == "WagersHello":
@@ -240,17 +273,29 @@ class Dealing:
             fault.told = True
             began = f"round {fault.round_id}" if fault.round_id is not None else "between rounds"
             why = " ".join(part for part in (fault.code, fault.text) if part)
-            self.alerts.append(AlertCause(
-                f"spot-fault:{message.journal}:{spot}:{fault.seq}", AlertKind.SPOT_FAULT, message.table_id,
-                message.journal, round_id, message.seq, wall_time(message.wall),
-                f"wager reader spot {spot} ({spot_name(parse_spot(spot))}) faulted longer than a round: since record"
-                f" {fault.seq} ({began}), still at the close of round {round_id} ({why}); its wagers are keyed"))
+            self.alerts.append(
+                AlertCause(
+                    f"spot-fault:{message.journal}:{spot}:{fault.seq}",
+                    AlertKind.SPOT_FAULT,
+                    message.table_id,
+                    message.journal,
+                    round_id,
+                    message.seq,
+                    wall_time(message.wall),
+                    f"wager reader spot {spot} ({spot_name(parse_spot(spot))}) faulted longer than a round:"
+                    " since record"
+                    f" {fault.seq} ({began}), still at the close of round {round_id} ({why}); its wagers are keyed",
+                )
+            )
 
 
 # The ops of an input or a close that the following looks at, each with what it does of one.
 _FOLLOWED_OPS: dict[Any, Callable[[Dealing, RecordMessage, Watch, int, dict[str, Any]], None]] = {
-    "DealerSignedIn": Dealing._signed, "DealerSignedOut": Dealing._signed, "CardAssigned": Dealing._card,
+    "DealerSignedIn": Dealing._signed,
+    "DealerSignedOut": Dealing._signed,
+    "CardAssigned": Dealing._card,
     "LateChange": Dealing._late_change,
-    "LateChangeUndone": Dealing._late_change_undone, "MispayAccepted": Dealing._mispay,
+    "LateChangeUndone": Dealing._late_change_undone,
+    "MispayAccepted": Dealing._mispay,
     "RoundClosed": Dealing._round_closed,
 }

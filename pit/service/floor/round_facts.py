@@ -1,6 +1,7 @@
 """What a stored record tells the pit's derived tables: a journal's header, a round opened or
 closed with its ledger, a supervisor's correction. Pure, so the derived tables can be rebuilt
 from the records at any time with the same code that fills them as records arrive."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -71,13 +72,30 @@ def facts(message: RecordMessage) -> list[Fact]:
         elif kind == "RoundClosed":
             ledger = body.get("ledger")
             fees = (ledger or {}).get("fees", {})
-            found.append(RoundClose(int(op["round_id"]), message.wall, message.seq, bool(op.get("voided")),
-                                    _units(to_units(int(op.get("player_dealer_net", 0)))),
-                                    _units(fees.get("players", 0)), _units(fees.get("player_dealer", 0)), ledger,
-                                    tuple(str(name) for name in body.get("dealers", ()))))
+            found.append(
+                RoundClose(
+                    int(op["round_id"]),
+                    message.wall,
+                    message.seq,
+                    bool(op.get("voided")),
+                    _units(to_units(int(op.get("player_dealer_net", 0)))),
+                    _units(fees.get("players", 0)),
+                    _units(fees.get("player_dealer", 0)),
+                    ledger,
+                    tuple(str(name) for name in body.get("dealers", ())),
+                )
+            )
         elif kind in CORRECTION_OPS:
-            found.append(Correction(position, message.round_id, message.wall, kind, str(op.get("supervisor", "")),
-                                    str(op.get("reason", ""))))
+            found.append(
+                Correction(
+                    position,
+                    message.round_id,
+                    message.wall,
+                    kind,
+                    str(op.get("supervisor", "")),
+                    str(op.get("reason", "")),
+                )
+            )
     return found
 
 

@@ -6,11 +6,12 @@ alerts the judging and the dealing raise, the heads and watches after. `Known` m
 so the next batch can be judged while this one is written; a write that did not go as planned
 makes ingest read `Known` again from the store.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pit.service.floor import alerts as rules
 from pit.service.floor.alerts import AlertCause
@@ -53,8 +54,12 @@ class Plan:
 SLICE = 50  # messages judged, or records derived, between two of `planning`'s pauses
 
 
-def plan(known: Known, messages: Sequence[RecordMessage | None], held: Mapping[tuple[str, int], RecordMessage],
-         stream_seq: Callable[[int], int] | None = None) -> Plan:
+def plan(
+    known: Known,
+    messages: Sequence[RecordMessage | None],
+    held: Mapping[tuple[str, int], RecordMessage],
+    stream_seq: Callable[[int], int] | None = None,
+) -> Plan:
     """Judge each message in turn on `known` (which moves with it) and `held`, the store's copies of the
     witnessed seqs among them; `stream_seq(i)` is message i's place in the stream."""
     for step in planning(known, messages, held, stream_seq):
@@ -63,8 +68,12 @@ def plan(known: Known, messages: Sequence[RecordMessage | None], held: Mapping[t
     raise AssertionError("planning ends with its plan")
 
 
-def planning(known: Known, messages: Sequence[RecordMessage | None], held: Mapping[tuple[str, int], RecordMessage],
-             stream_seq: Callable[[int], int] | None = None) -> Iterator[Plan | None]:
+def planning(
+    known: Known,
+    messages: Sequence[RecordMessage | None],
+    held: Mapping[tuple[str, int], RecordMessage],
+    stream_seq: Callable[[int], int] | None = None,
+) -> Iterator[Plan | None]:
     """`plan`, pausing (None) after every SLICE messages, then the plan: a caller on an event loop lets
     the writes before this batch go on there meanwhile, which would otherwise wait for all of its judging."""
     copies = dict(held)
@@ -95,8 +104,11 @@ def planning(known: Known, messages: Sequence[RecordMessage | None], held: Mappi
         elif judgement.verdict is Verdict.EARLY:
             first_early.setdefault(message.journal, position)
         elif judgement.verdict is Verdict.DIVERGED:
-            causes.append(rules.divergence(message.table_id, message.journal, message.seq, message.round_id,
-                                           judgement.text, datetime.now(timezone.utc)))
+            causes.append(
+                rules.divergence(
+                    message.table_id, message.journal, message.seq, message.round_id, judgement.text, datetime.now(UTC)
+                )
+            )
     told: list[tuple[RecordMessage, list[Fact]]] = []
     dealing = Dealing(known.watches)
     for position, message in enumerate(stored):
@@ -108,13 +120,26 @@ def planning(known: Known, messages: Sequence[RecordMessage | None], held: Mappi
     held_now = before | {m.journal for m in stored}  # a journal is held from its header on
     for journal in touched - held_now:  # judged, but the store holds none of it: nothing to keep
         del known.heads[journal]
-    yield Plan(verdicts, stored, told, sorted(touched & held_now), {j: known.heads[j] for j in touched & held_now},
-               _places(last_stored, first_early, stream_seq) if stream_seq else {}, dealing, causes)
+    yield Plan(
+        verdicts,
+        stored,
+        told,
+        sorted(touched & held_now),
+        {j: known.heads[j] for j in touched & held_now},
+        _places(last_stored, first_early, stream_seq) if stream_seq else {},
+        dealing,
+        causes,
+    )
 
 
-def _places(last_stored: dict[str, int], first_early: dict[str, int],
-            stream_seq: Callable[[int], int]) -> dict[str, int]:
+def _places(
+    last_stored: dict[str, int], first_early: dict[str, int], stream_seq: Callable[[int], int]
+) -> dict[str, int]:
     """Each journal's stream position after this batch: its last record stored, but never past a record of
     it still early (not stored), so a read from there finds that record again."""
-    return {journal: stream_seq(position) if first_early.get(journal, position) >= position
-            else stream_seq(first_early[journal]) - 1 for journal, position in last_stored.items()}
+    return {
+        journal: stream_seq(position)
+        if first_early.get(journal, position) >= position
+        else stream_seq(first_early[journal]) - 1
+        for journal, position in last_stored.items()
+    }

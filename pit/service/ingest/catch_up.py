@@ -5,6 +5,7 @@ back behind what it had acknowledged (a promoted standby that missed the primary
 or whose records consumer moved on past records another pit service was given and never stored,
 reads those journals again from the stream, each from the stream position of its witnessed head.
 """
+
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
@@ -104,9 +105,15 @@ async def after_head(js: JetStreamContext, subject: str, head: Witnessed | None,
 async def read(js: JetStreamContext, wanted: Behind) -> AsyncIterator[list[Delivery]]:
     """The journal's messages from `wanted.start` to `wanted.upto`, in batches, through an ephemeral
     consumer of its subject alone that acknowledges nothing (the records consumer is left as it is)."""
-    config = ConsumerConfig(filter_subject=wanted.subject, ack_policy=AckPolicy.NONE, mem_storage=True,
-                            num_replicas=1, inactive_threshold=30.0, deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-                            opt_start_seq=wanted.start)
+    config = ConsumerConfig(
+        filter_subject=wanted.subject,
+        ack_policy=AckPolicy.NONE,
+        mem_storage=True,
+        num_replicas=1,
+        inactive_threshold=30.0,
+        deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+        opt_start_seq=wanted.start,
+    )
     consumer = await js.add_consumer(STREAM, config)
     try:
         sub = await js.pull_subscribe_bind(consumer.name, STREAM)

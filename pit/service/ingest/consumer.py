@@ -8,6 +8,7 @@ One ack, of the batch's last message, acks every message handed out before it. W
 though it was acked (a promoted standby that missed the last commits), or a record's predecessor
 that went to a pit that died, is read again from the stream, journal by journal (`catch_up`).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -72,7 +73,7 @@ class Read:
         """Read in slices, handing the loop back between them: the batch before this one goes on with
         the store meanwhile, whose answers would otherwise wait for the whole batch to be read."""
         for start in range(0, len(messages), READ_SLICE):
-            self.of(messages[start:start + READ_SLICE])
+            self.of(messages[start : start + READ_SLICE])
             await asyncio.sleep(0)
         return self
 
@@ -81,8 +82,9 @@ class RecordsConsumer:
     """The records consumer of one pit service: runs on the ingest lock's session while this pit
     holds it (`run`), from where the store stands."""
 
-    def __init__(self, nc: IngestClient, batch: int = BATCH, rooms: Sequence[str] = (),
-                 gap_timing: GapTiming = GapTiming()) -> None:
+    def __init__(
+        self, nc: IngestClient, batch: int = BATCH, rooms: Sequence[str] = (), gap_timing: GapTiming = GapTiming()
+    ) -> None:
         self._nc = nc
         self.gaps = Gaps(nc, gap_timing)
         self.batch = batch
@@ -102,9 +104,14 @@ class RecordsConsumer:
         await self.gaps.load(session)
         nc = self._nc
         js = nc.jetstream(timeout=5)
-        config = ConsumerConfig(durable_name=CONSUMER, ack_policy=AckPolicy.ALL, ack_wait=ACK_WAIT_S,
-                                deliver_policy=DeliverPolicy.ALL, max_ack_pending=20 * self.batch,
-                                max_waiting=16)
+        config = ConsumerConfig(
+            durable_name=CONSUMER,
+            ack_policy=AckPolicy.ALL,
+            ack_wait=ACK_WAIT_S,
+            deliver_policy=DeliverPolicy.ALL,
+            max_ack_pending=20 * self.batch,
+            max_waiting=16,
+        )
         while not stop.is_set():
             try:
                 await ensure_stream(js, self.rooms)
@@ -115,7 +122,7 @@ class RecordsConsumer:
                     await self._pull(js, session, puller, stop)
                 finally:
                     await puller.stop()
-            except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as error:
+            except (TimeoutError, NatsError, JetStreamError, OSError) as error:
                 log.warning("records consumer: %s; subscribing again", str(error) or type(error).__name__)
                 await pause(stop, 0.5)
 
@@ -131,8 +138,9 @@ class RecordsConsumer:
         if info.config.ack_policy != AckPolicy.ALL:  # the broker's answer is read as a plain string
             floor = (info.ack_floor.stream_seq or 0) if info.ack_floor is not None else 0
             await js.delete_consumer(STREAM, CONSUMER)
-            await js.add_consumer(STREAM, replace(config, deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-                                                  opt_start_seq=floor + 1))
+            await js.add_consumer(
+                STREAM, replace(config, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=floor + 1)
+            )
             self._covered = 0
 
     async def _pull(self, js: JetStreamContext, session: Session, puller: Puller, stop: asyncio.Event) -> None:
@@ -154,8 +162,11 @@ class RecordsConsumer:
                 rooms = await self._rooms_of(messages)
                 before = writes[-1] if writes else None
                 planned, generation = await self._plan(session, messages, read, before)
-                writes.append(asyncio.create_task(self._write(js, puller, session, messages, read, (planned, generation),
-                                                              rooms, before)))
+                writes.append(
+                    asyncio.create_task(
+                        self._write(js, puller, session, messages, read, (planned, generation), rooms, before)
+                    )
+                )
                 while len(writes) > WRITES_AHEAD:
                     await writes.popleft()
             while writes:
@@ -165,8 +176,9 @@ class RecordsConsumer:
                 write.cancel()
             await asyncio.gather(*writes, return_exceptions=True)
 
-    async def _plan(self, session: Session, messages: list[Delivery], read: Read,
-                    before: asyncio.Task[None] | None) -> tuple[Plan, int]:
+    async def _plan(
+        self, session: Session, messages: list[Delivery], read: Read, before: asyncio.Task[None] | None
+    ) -> tuple[Plan, int]:
         """Judge a batch on what ingest knows; what it does not know yet (a journal it has not asked
         the store of, a witnessed seq's stored copy) is asked once the batches `before` it are written."""
         known, held = self._known, {}
@@ -182,8 +194,17 @@ class RecordsConsumer:
             await asyncio.sleep(0)  # the writes before this batch go on meanwhile
         raise AssertionError("planning ends with its plan")
 
-    async def _write(self, js: JetStreamContext, puller: Puller, session: Session, messages: list[Delivery], read: Read,
-                     planned: tuple[Plan, int], rooms: dict[str, str], before: asyncio.Task[None] | None) -> None:
+    async def _write(
+        self,
+        js: JetStreamContext,
+        puller: Puller,
+        session: Session,
+        messages: list[Delivery],
+        read: Read,
+        planned: tuple[Plan, int],
+        rooms: dict[str, str],
+        before: asyncio.Task[None] | None,
+    ) -> None:
         """A judged batch in one transaction once the batches before it are written, then acknowledged.
         A batch judged on what is no longer so is judged again (and so is every batch judged before
         that); a batch the store will not take as it is goes in as `_store` finds it can."""
@@ -223,20 +244,29 @@ class RecordsConsumer:
         self._known = None
         self._generation += 1
 
-    async def _acknowledge(self, js: JetStreamContext, puller: Puller, session: Session, messages: list[Delivery],
-                           verdicts: list[Verdict | None]) -> None:
+    async def _acknowledge(
+        self,
+        js: JetStreamContext,
+        puller: Puller,
+        session: Session,
+        messages: list[Delivery],
+        verdicts: list[Verdict | None],
+    ) -> None:
         """Acknowledge a written batch by its last message: the consumer takes that as every message
         it handed out up to it (AckPolicy ALL). So first, what the consumer handed to another pit
         service meanwhile (a gap in its deliveries: a pit that lost the ingest lock) is read again from
         the stream; and a record whose predecessor the store lacks has its journal read again from the
         stream (PIT.md §8), and if that did not help, again later (`_retry`) until it does."""
         early: dict[str, Behind] = {}
-        for msg, verdict in zip(messages, verdicts):
+        for msg, verdict in zip(messages, verdicts, strict=False):
             if verdict is Verdict.EARLY:
                 found = Behind(msg.subject, msg.stream_seq, msg.stream_seq, 1)
                 early[msg.subject] = early[msg.subject].joined(found) if msg.subject in early else found
-        moved = bool(self._retry) and any(msg.subject in self._retry for msg, verdict in zip(messages, verdicts)
-                                    if verdict is Verdict.STORE)
+        moved = bool(self._retry) and any(
+            msg.subject in self._retry
+            for msg, verdict in zip(messages, verdicts, strict=False)
+            if verdict is Verdict.STORE
+        )
         if early or moved or (self._retry and time.monotonic() >= self._retry_at):
             await self._read_early_again(js, session, early)
         if await self._all_handed_here(js, session, messages):
@@ -255,8 +285,11 @@ class RecordsConsumer:
             if after == list(range(self._covered + 1, self._covered + 1 + len(after))):
                 self._covered = max(self._covered, last)
                 return True
-            log.warning("the records consumer handed messages %d-%d to another; reading the stream again",
-                        self._covered + 1, after[-1])
+            log.warning(
+                "the records consumer handed messages %d-%d to another; reading the stream again",
+                self._covered + 1,
+                after[-1],
+            )
             self._covered = max(self._covered, await self._catch_up(js, session))
         return False  # handed out again once their wait is up
 
@@ -288,9 +321,14 @@ class RecordsConsumer:
 
     async def _witnessed(self, session: Session) -> dict[str, catch_up.Witnessed]:
         async with session.lock:
-            rows = await (await session.conn.execute(
-                "SELECT journal, head_seq, head_stream_seq, diverged_at IS NOT NULL FROM journals")).fetchall()
-        return {journal: catch_up.Witnessed(int(seq), int(place), bool(diverged)) for journal, seq, place, diverged in rows}
+            rows = await (
+                await session.conn.execute(
+                    "SELECT journal, head_seq, head_stream_seq, diverged_at IS NOT NULL FROM journals"
+                )
+            ).fetchall()
+        return {
+            journal: catch_up.Witnessed(int(seq), int(place), bool(diverged)) for journal, seq, place, diverged in rows
+        }
 
     async def _read_again(self, js: JetStreamContext, session: Session, wanted: list[Behind]) -> None:
         """Store what the stream holds of these stretches of journals; those with a record still early
@@ -301,7 +339,7 @@ class RecordsConsumer:
             if journal.most > 0:
                 async for batch in catch_up.read(js, journal):
                     verdicts = await self._store(session, batch, await self._rooms_of(batch))
-                    for msg, verdict in zip(batch, verdicts):
+                    for msg, verdict in zip(batch, verdicts, strict=False):
                         if verdict is Verdict.EARLY:
                             held, held_from = held + 1, held_from or msg.stream_seq
             name = catch_up.journal_of_subject(journal.subject)
@@ -311,11 +349,15 @@ class RecordsConsumer:
             else:
                 self._retry.pop(journal.subject, None)
             if self.stored > before:
-                log.warning("%s: %d records the store lacked were read again from the stream", journal.subject,
-                            self.stored - before)
+                log.warning(
+                    "%s: %d records the store lacked were read again from the stream",
+                    journal.subject,
+                    self.stored - before,
+                )
         self._retry_at = time.monotonic() + RETRY_EARLY_S
-        await self.gaps.found(session, {catch_up.journal_of_subject(b.subject): (b.subject.split(".")[2], b.upto)
-                                        for b in wanted}, still)
+        await self.gaps.found(
+            session, {catch_up.journal_of_subject(b.subject): (b.subject.split(".")[2], b.upto) for b in wanted}, still
+        )
 
     async def _rooms_of(self, messages: list[Delivery]) -> dict[str, str]:
         """At a head office, each journal's room: the room whose stream the message was sourced from, as
@@ -327,8 +369,13 @@ class RecordsConsumer:
                 found[catch_up.journal_of_subject(msg.subject)] = room
         return found
 
-    async def _store(self, session: Session, messages: list[Delivery], rooms: dict[str, str] | None = None,
-                     store_refused: str | None = None) -> list[Verdict | None]:
+    async def _store(
+        self,
+        session: Session,
+        messages: list[Delivery],
+        rooms: dict[str, str] | None = None,
+        store_refused: str | None = None,
+    ) -> list[Verdict | None]:
         """One batch in one transaction on the lock's session, judged on what the store holds now; a
         verdict per message (None: refused as it is); `rooms` names new journals' rooms at a head
         office. `store_refused` is why the store refused this message, alone, as it is."""

@@ -7,18 +7,19 @@ so a pit started again reads them from there. While a gap is open the pit asks t
 it lacks on `da.resend.<table_id>`, and once it has been open long enough raises one alert, which is
 marked cleared when the gap fills (the alert itself stays open until someone acknowledges it).
 """
+
 from __future__ import annotations
 
 import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
 
 import psycopg
 from nats.aio.client import Client
 from nats.errors import Error as NatsError
+from psycopg.rows import TupleRow
 
 from pit.service.floor import alerts as rules
 from pit.service.ingest.writes import notify, raise_alerts
@@ -69,10 +70,15 @@ class Gaps:
     async def load(self, session: Session) -> None:
         """The gaps as stored: another pit, or this one before a restart, may have found them."""
         async with session.lock:
-            rows = await (await session.conn.execute("SELECT journal, table_id, missing_from, held,"
-                                                     " extract(epoch FROM opened) FROM journal_gaps")).fetchall()
-        self.open = {journal: Gap(table_id, journal, int(missing_from), int(held), float(opened))
-                     for journal, table_id, missing_from, held, opened in rows}
+            rows = await (
+                await session.conn.execute(
+                    "SELECT journal, table_id, missing_from, held, extract(epoch FROM opened) FROM journal_gaps"
+                )
+            ).fetchall()
+        self.open = {
+            journal: Gap(table_id, journal, int(missing_from), int(held), float(opened))
+            for journal, table_id, missing_from, held, opened in rows
+        }
 
     async def found(self, session: Session, read: Mapping[str, tuple[str, int]], still: Mapping[str, Held]) -> None:
         """After reading again the journals `read` (journal -> its table id and the stream seq read up
@@ -81,8 +87,13 @@ class Gaps:
         if not read:
             return
         async with session.transaction() as conn:
-            heads = dict(await (await conn.execute("SELECT journal, head_seq FROM journals WHERE journal = ANY(%s)",
-                                                   (sorted(read),))).fetchall())
+            heads = dict(
+                await (
+                    await conn.execute(
+                        "SELECT journal, head_seq FROM journals WHERE journal = ANY(%s)", (sorted(read),)
+                    )
+                ).fetchall()
+            )
             changed: set[str] = set()
             for journal, (table_id, upto) in sorted(read.items()):
                 before = self.open.get(journal)
@@ -92,13 +103,21 @@ class Gaps:
                     await self._filled(conn, before)
                     changed.add(table_id)
                 if held is None:
-                    await conn.execute("UPDATE journals SET head_stream_seq = GREATEST(head_stream_seq, %s)"
-                                       " WHERE journal = %s", (upto, journal))
+                    await conn.execute(
+                        "UPDATE journals SET head_stream_seq = GREATEST(head_stream_seq, %s) WHERE journal = %s",
+                        (upto, journal),
+                    )
                     continue
                 if before is None or before.missing_from != missing_from:
                     self.open[journal] = Gap(table_id, journal, missing_from, held.held, time.time())
-                    log.warning("%s journal %s: record %d missing, %d later records waiting; asking table %s"
-                                " to send again", table_id, journal, missing_from, held.held, table_id)
+                    log.warning(
+                        "%s journal %s: record %d missing, %d later records waiting; asking table %s to send again",
+                        table_id,
+                        journal,
+                        missing_from,
+                        held.held,
+                        table_id,
+                    )
                     changed.add(table_id)
                 gap = self.open[journal]
                 gap.held = held.held
@@ -107,20 +126,31 @@ class Gaps:
                     " VALUES (%s, %s, %s, %s, %s, to_timestamp(%s)) ON CONFLICT (journal) DO UPDATE"
                     " SET missing_from = excluded.missing_from, held = excluded.held, held_from = excluded.held_from,"
                     " opened = excluded.opened",
-                    (journal, table_id, missing_from, held.held, held.held_from, gap.opened))
-                await conn.execute("UPDATE journals SET head_stream_seq = GREATEST(head_stream_seq, %s)"
-                                   " WHERE journal = %s", (held.held_from - 1, journal))
+                    (journal, table_id, missing_from, held.held, held.held_from, gap.opened),
+                )
+                await conn.execute(
+                    "UPDATE journals SET head_stream_seq = GREATEST(head_stream_seq, %s) WHERE journal = %s",
+                    (held.held_from - 1, journal),
+                )
             await notify(conn, {table_change(table_id) for table_id in changed})
 
-    async def _filled(self, conn: psycopg.AsyncConnection[Any], gap: Gap) -> None:
+    async def _filled(self, conn: psycopg.AsyncConnection[TupleRow], gap: Gap) -> None:
         """A gap filled: forgotten, and its alert, if raised, marked cleared."""
         del self.open[gap.journal]
-        log.info("%s journal %s: the records from %d are here; the gap is filled", gap.table_id, gap.journal,
-                 gap.missing_from)
+        log.info(
+            "%s journal %s: the records from %d are here; the gap is filled",
+            gap.table_id,
+            gap.journal,
+            gap.missing_from,
+        )
         await conn.execute("DELETE FROM journal_gaps WHERE journal = %s", (gap.journal,))
-        cleared = await (await conn.execute(
-            "INSERT INTO alerts_cleared (alert_id) SELECT id FROM alerts WHERE cause = %s ON CONFLICT DO NOTHING"
-            " RETURNING alert_id", (rules.missing_cause(gap.journal, gap.missing_from),))).fetchall()
+        cleared = await (
+            await conn.execute(
+                "INSERT INTO alerts_cleared (alert_id) SELECT id FROM alerts WHERE cause = %s ON CONFLICT DO NOTHING"
+                " RETURNING alert_id",
+                (rules.missing_cause(gap.journal, gap.missing_from),),
+            )
+        ).fetchall()
         if cleared:
             await notify(conn, {alert_change(gap.table_id)})
 
@@ -132,14 +162,16 @@ class Gaps:
             if now - gap.asked >= self.timing.resend_every_s:
                 gap.asked = now
                 try:
-                    await self._nc.publish(resend_subject(gap.table_id),
-                                           ResendRequest(gap.journal, gap.missing_from).to_json())
+                    await self._nc.publish(
+                        resend_subject(gap.table_id), ResendRequest(gap.journal, gap.missing_from).to_json()
+                    )
                 except NatsError as error:  # the broker away: asked again at the next tick
                     log.warning("resend request for journal %s: %s", gap.journal, error)
             if not gap.alerted and wall - gap.opened >= self.timing.alert_after_s:
                 gap.alerted = True
-                causes.append(rules.records_missing(gap.table_id, gap.journal, gap.missing_from, gap.held,
-                                                    datetime.now(timezone.utc)))
+                causes.append(
+                    rules.records_missing(gap.table_id, gap.journal, gap.missing_from, gap.held, datetime.now(UTC))
+                )
         if causes:
             async with session.transaction() as conn:
                 raised = await raise_alerts(conn, causes)

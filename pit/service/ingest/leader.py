@@ -5,6 +5,7 @@ write of ingest goes through that lock's session. While it holds it, it runs the
 (`consumer`), the status listener and its silence clock (`status`); whatever its role, it watches
 the broker and the store for `GET /api/health`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,6 +20,7 @@ import psycopg
 from nats.aio.client import Client
 from nats.errors import Error as NatsError
 from nats.js.errors import Error as JetStreamError
+from psycopg.rows import TupleRow
 
 from pit.service.ingest.consumer import BATCH, RecordsConsumer, ingest_lag
 from pit.service.ingest.gaps import GapTiming
@@ -52,8 +54,12 @@ class Health:
     rooms: dict[str, RoomBehind] = field(default_factory=dict)  # a head office's: how far behind each room
 
     def as_json(self) -> dict[str, Any]:
-        told: dict[str, Any] = {"role": self.role.value, "broker": "up" if self.broker else "down",
-                                "store": "up" if self.store else "down", "ingest_lag": self.ingest_lag}
+        told: dict[str, Any] = {
+            "role": self.role.value,
+            "broker": "up" if self.broker else "down",
+            "store": "up" if self.store else "down",
+            "ingest_lag": self.ingest_lag,
+        }
         if self.rooms:
             told["rooms"] = {room: behind.as_json() for room, behind in sorted(self.rooms.items())}
         return told
@@ -64,8 +70,16 @@ class Ingest:
     consumer, the status listener and the clock on the lock's session until the lock is lost; and
     watches the broker and the store for `health` throughout."""
 
-    def __init__(self, nats_url: str, dsn: str, seed: str, batch: int = BATCH, rooms: Sequence[str] = (),
-                 gap_timing: GapTiming = GapTiming(), log: LogKeeper | None = None) -> None:
+    def __init__(
+        self,
+        nats_url: str,
+        dsn: str,
+        seed: str,
+        batch: int = BATCH,
+        rooms: Sequence[str] = (),
+        gap_timing: GapTiming = GapTiming(),
+        log: LogKeeper | None = None,
+    ) -> None:
         self.log = log  # the room's public log, kept while this pit ingests (PIT.md §9)
         self.nats_url = nats_url
         self.rooms = tuple(rooms)  # a head office's: the rooms whose streams its own sources
@@ -112,9 +126,15 @@ class Ingest:
         while not stop.is_set():
             nc = IngestClient()
             try:
-                await nc.connect(servers=self.nats_url.split(","), nkeys_seed_str=self.seed, max_reconnect_attempts=-1,
-                                 reconnect_time_wait=0.5,  # type: ignore[arg-type]  # a float: nats.py sleeps it
-                                 connect_timeout=2, error_cb=_log_error, disconnected_cb=_disconnected)
+                await nc.connect(
+                    servers=self.nats_url.split(","),
+                    nkeys_seed_str=self.seed,
+                    max_reconnect_attempts=-1,
+                    reconnect_time_wait=0.5,  # type: ignore[arg-type]  # a float: nats.py sleeps it
+                    connect_timeout=2,
+                    error_cb=_log_error,
+                    disconnected_cb=_disconnected,
+                )
                 return nc
             except (NatsError, OSError) as error:
                 log.warning("broker %s unreachable (%s); trying again", self.nats_url, error)
@@ -122,8 +142,7 @@ class Ingest:
                 await pause(stop, 1.0)
         return None
 
-    async def _lead(self, nc: IngestClient, records: RecordsConsumer, session: Session,
-                    stop: asyncio.Event) -> None:
+    async def _lead(self, nc: IngestClient, records: RecordsConsumer, session: Session, stop: asyncio.Event) -> None:
         """Ingest while this pit holds the lock; returns at `stop`, raises OperationalError when the
         lock's session ends (and anything else that stops a part of ingest, loudly)."""
         log.info("this pit service holds the ingest lock: ingesting")
@@ -134,11 +153,13 @@ class Ingest:
                     records.taken[room] = max(records.taken.get(room, 0), seq)
         self._tell(role=Role.INGEST)
         listening = await nc.subscribe(SUBJECTS, cb=self.status.heard)
-        tasks = [asyncio.create_task(records.run(session, stop)),
-                 asyncio.create_task(self.status.run(session, stop)),
-                 asyncio.create_task(self.status.clock(session, stop)),
-                 asyncio.create_task(self._keep(session, stop)),
-                 *([asyncio.create_task(self.log.run(session, stop))] if self.log is not None else [])]
+        tasks = [
+            asyncio.create_task(records.run(session, stop)),
+            asyncio.create_task(self.status.run(session, stop)),
+            asyncio.create_task(self.status.clock(session, stop)),
+            asyncio.create_task(self._keep(session, stop)),
+            *([asyncio.create_task(self.log.run(session, stop))] if self.log is not None else []),
+        ]
         if self.rooms:
             tasks.append(asyncio.create_task(self._keep_rooms(session, stop)))
         stopping = asyncio.create_task(stop.wait())
@@ -149,8 +170,11 @@ class Ingest:
                 task.cancel()
             with contextlib.suppress(Exception):
                 await listening.unsubscribe()
-        failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
-                  if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError)]
+        failed = [
+            r
+            for r in await asyncio.gather(*tasks, return_exceptions=True)
+            if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError)
+        ]
         if failed and not stop.is_set():
             raise failed[0]
 
@@ -172,7 +196,7 @@ class Ingest:
     async def _watch(self, nc: Client, stop: asyncio.Event) -> None:
         """Once a second, whatever the role: is the broker up, the store up, and how far behind is ingest."""
         js = nc.jetstream(timeout=HEALTH_TIMEOUT_S)
-        probe: psycopg.AsyncConnection[Any] | None = None
+        probe: psycopg.AsyncConnection[TupleRow] | None = None
         while not stop.is_set():
             lag, rooms = self._health.ingest_lag, self._health.rooms
             if nc.is_connected:
@@ -187,7 +211,7 @@ class Ingest:
                 if self.rooms and self._health.role is Role.STANDBY:  # as the ingesting pit last kept it
                     rooms = await asyncio.wait_for(kept(probe), HEALTH_TIMEOUT_S)
                 store = True
-            except (psycopg.Error, asyncio.TimeoutError, OSError):
+            except (TimeoutError, psycopg.Error, OSError):
                 store = False
                 if probe is not None:
                     await lease.quietly_close(probe)

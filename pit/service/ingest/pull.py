@@ -8,6 +8,7 @@ here each message, as the client reads it, costs a tuple and a list append (`Ing
 A request the broker ends (its time is up, status 408; nothing left, 404), that goes unanswered past
 its expiry, or that was made on a connection since lost, is replaced.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -93,9 +94,9 @@ class Puller:
             self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return []
-        taken, self._buffer = self._buffer[:self.batch], self._buffer[self.batch:]
+        taken, self._buffer = self._buffer[: self.batch], self._buffer[self.batch :]
         return taken
 
     async def acknowledge_upto(self, delivery: Delivery) -> None:
@@ -115,8 +116,9 @@ class Puller:
             self._count += 1
             reply = f"{self.inbox}.{self._count}"
             self._requests[reply] = _Request(self.batch, now + EXPIRES_S + 1.0)
-            await self.nc.publish(self.subject, json.dumps({"batch": self.batch, "expires": int(EXPIRES_S * 1e9)}).encode(),
-                                  reply=reply)
+            await self.nc.publish(
+                self.subject, json.dumps({"batch": self.batch, "expires": int(EXPIRES_S * 1e9)}).encode(), reply=reply
+            )
 
     def _take(self, subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
         if headers is not None and headers.startswith(STATUS_LINE):  # the broker ended this request

@@ -5,6 +5,7 @@ not answer is behind from the first ask it left unanswered. (nats-server's own w
 `lag` and `active`, says nothing of a cut link: the lag is the last delivered message's, and `active`
 starts again at each retry of the source's consumer.) Kept in the store, with an alert once a room is
 more than 60 s behind, closed when it has caught up (PIT.md §8)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -12,12 +13,13 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
 from nats.aio.client import Client
 from nats.errors import Error as NatsError
+from psycopg.rows import TupleRow
 
 from pit.service.floor.alerts import AlertKind
 from pit.service.store.changes import CHANNEL, alert_change, table_change
@@ -52,7 +54,7 @@ class Sourcing:
         told = await asyncio.gather(*(_last_seq(nc, room, timeout) for room in self.rooms))
         now = time.monotonic()
         seen: dict[str, RoomBehind] = {}
-        for room, last in zip(self.rooms, told):
+        for room, last in zip(self.rooms, told, strict=False):
             written = taken.get(room, 0)
             if last is None:
                 self._unanswered.setdefault(room, asked)
@@ -79,37 +81,46 @@ async def _last_seq(nc: Client, room: str, timeout: float) -> int | None:
         finally:
             await sub.unsubscribe()
         return int(json.loads(answer.data)["state"]["last_seq"])
-    except (NatsError, asyncio.TimeoutError, ValueError, KeyError, TypeError):
+    except (TimeoutError, NatsError, ValueError, KeyError, TypeError):
         return None
 
 
-async def written(conn: psycopg.AsyncConnection[Any]) -> dict[str, int]:
+async def written(conn: psycopg.AsyncConnection[TupleRow]) -> dict[str, int]:
     """How far into each room's stream the head office had written, as the last ingesting pit kept it."""
     rows = await (await conn.execute("SELECT room, stored_seq FROM room_sourcing")).fetchall()
     return {str(room): int(seq) for room, seq in rows}
 
 
-async def kept(conn: psycopg.AsyncConnection[Any]) -> dict[str, RoomBehind]:
+async def kept(conn: psycopg.AsyncConnection[TupleRow]) -> dict[str, RoomBehind]:
     """Each room's sourcing as the ingesting pit last kept it (what a standby pit tells)."""
     rows = await (await conn.execute("SELECT room, behind_records, behind_s FROM room_sourcing")).fetchall()
     return {str(room): RoomBehind(int(records), float(seconds)) for room, records, seconds in rows}
 
 
-async def keep(conn: psycopg.AsyncConnection[Any], behind: dict[str, RoomBehind], taken: Mapping[str, int]) -> None:
+async def keep(
+    conn: psycopg.AsyncConnection[TupleRow], behind: dict[str, RoomBehind], taken: Mapping[str, int]
+) -> None:
     """Each room's sourcing into the store; a room behind more than a minute raises its alert, once;
     caught up, its open alert is closed (acknowledged by the pit, saying so)."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for room, lag in sorted(behind.items()):
-        before = await (await conn.execute("SELECT behind_records, behind_since FROM room_sourcing WHERE room = %s",
-                                           (room,))).fetchone()
-        since = (before[1] if before is not None and before[1] is not None else now - timedelta(seconds=lag.seconds)
-                 ) if lag.seconds > 0 else None  # fixed when it fell behind: the alert's cause, once
+        before = await (
+            await conn.execute("SELECT behind_records, behind_since FROM room_sourcing WHERE room = %s", (room,))
+        ).fetchone()
+        # fixed when it fell behind: the alert's cause, once
+        since = (
+            (before[1] if before is not None and before[1] is not None else now - timedelta(seconds=lag.seconds))
+            if lag.seconds > 0
+            else None
+        )
         await conn.execute(
             "INSERT INTO room_sourcing (room, behind_records, behind_s, checked, stored_seq, behind_since)"
-            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (room) DO UPDATE SET behind_records = excluded.behind_records,"
+            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (room) DO UPDATE SET behind_records ="
+            " excluded.behind_records,"
             " behind_s = excluded.behind_s, checked = excluded.checked, behind_since = excluded.behind_since,"
             " stored_seq = greatest(room_sourcing.stored_seq, excluded.stored_seq)",
-            (room, lag.records, lag.seconds, now, taken.get(room, 0), since))
+            (room, lag.records, lag.seconds, now, taken.get(room, 0), since),
+        )
         was_behind = before is not None and before[1] is not None
         if before is None or was_behind != (since is not None) or (since is not None and before[0] != lag.records):
             await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, table_change("")))
@@ -117,9 +128,15 @@ async def keep(conn: psycopg.AsyncConnection[Any], behind: dict[str, RoomBehind]
             raised = await conn.execute(  # the room's alert, its room written with it (alerts stay as written)
                 "INSERT INTO alerts (cause, kind, table_id, raised, text, room) VALUES (%s, %s, '', %s, %s, %s)"
                 " ON CONFLICT (cause) DO NOTHING RETURNING id",
-                (f"room_behind:{room}:{since.timestamp():.0f}", AlertKind.ROOM_BEHIND.value, now,
-                 f"room {room}: the head office's copy is {lag.seconds:.0f} s behind"
-                 f" ({lag.records} records known not yet sourced)", room))
+                (
+                    f"room_behind:{room}:{since.timestamp():.0f}",
+                    AlertKind.ROOM_BEHIND.value,
+                    now,
+                    f"room {room}: the head office's copy is {lag.seconds:.0f} s behind"
+                    f" ({lag.records} records known not yet sourced)",
+                    room,
+                ),
+            )
             if await raised.fetchall():
                 await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change("")))
         elif lag.seconds == 0:
@@ -127,6 +144,7 @@ async def keep(conn: psycopg.AsyncConnection[Any], behind: dict[str, RoomBehind]
                 "INSERT INTO acknowledgements (alert_id, by_user, note) SELECT a.id, %s, %s FROM alerts a"
                 " WHERE a.kind = %s AND a.room = %s AND NOT EXISTS (SELECT 1 FROM acknowledgements k"
                 " WHERE k.alert_id = a.id) RETURNING alert_id",
-                (CLOSED_BY, f"room {room} caught up", AlertKind.ROOM_BEHIND.value, room))
+                (CLOSED_BY, f"room {room} caught up", AlertKind.ROOM_BEHIND.value, room),
+            )
             if await closed.fetchall():
                 await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change("")))

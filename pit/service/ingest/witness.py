@@ -5,6 +5,7 @@ judgement out. A record is stored only right after its predecessor and only when
 onto the pit's copy of it; anything else that claims a place the pit has witnessed is a
 divergence, and once a journal has diverged nothing after the refused record is stored.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,21 +46,31 @@ def judge(head: Head, message: RecordMessage, held: RecordMessage | None = None)
             raise ValueError(f"{_where(message)}: the stored copy is needed to judge a witnessed seq")
         if held == message:
             return Judgement(Verdict.DUPLICATE)
-        return Judgement(Verdict.DIVERGED, f"{_where(message)} differs from the witnessed copy: pit holds {held.hash},"
-                                           f" table sent {message.hash}")
+        return Judgement(
+            Verdict.DIVERGED,
+            f"{_where(message)} differs from the witnessed copy: pit holds {held.hash}, table sent {message.hash}",
+        )
     if head.diverged_at is not None:
         return Judgement(Verdict.HELD)
     if message.seq > head.seq + 1:
         return Judgement(Verdict.EARLY)
     if message.table_id != head.table_id:
-        return Judgement(Verdict.DIVERGED, f"{_where(message)} comes from table {message.table_id}, but the journal is"
-                                           f" table {head.table_id}'s: pit holds {head.hash}, table sent {message.hash}")
+        return Judgement(
+            Verdict.DIVERGED,
+            f"{_where(message)} comes from table {message.table_id}, but the journal is"
+            f" table {head.table_id}'s: pit holds {head.hash}, table sent {message.hash}",
+        )
     if message.seq == 1 and message.hash != message.journal:
-        return Judgement(Verdict.DIVERGED, f"{_where(message)}: the header's hash {message.hash} is not the journal's"
-                                           f" identity {message.journal}")
+        return Judgement(
+            Verdict.DIVERGED,
+            f"{_where(message)}: the header's hash {message.hash} is not the journal's identity {message.journal}",
+        )
     if not message.chains_onto(bytes.fromhex(head.hash)):
-        return Judgement(Verdict.DIVERGED, f"{_where(message)} does not chain onto the witnessed record {head.seq}:"
-                                           f" pit holds {head.hash}, table sent {message.hash}")
+        return Judgement(
+            Verdict.DIVERGED,
+            f"{_where(message)} does not chain onto the witnessed record {head.seq}:"
+            f" pit holds {head.hash}, table sent {message.hash}",
+        )
     return _STORE
 
 

@@ -5,6 +5,7 @@ messages refused as they are, and the derived tables rebuilt from the stored rec
 Every change is announced on the store's changes channel in the same transaction, so the
 dashboards of every pit service hear of it once it is stored.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -14,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 import psycopg
+from psycopg.rows import TupleRow
 
 from dealer_assist.journal.journal_file import RecordKind
 from pit.service.floor import alerts as rules
@@ -40,7 +42,7 @@ class Outcome:
     raised: list[AlertCause] = field(default_factory=list)
 
 
-async def payout_threshold(conn: psycopg.AsyncConnection[Any]) -> Decimal:
+async def payout_threshold(conn: psycopg.AsyncConnection[TupleRow]) -> Decimal:
     return _threshold(await (await conn.execute(THRESHOLD)).fetchone())
 
 
@@ -48,13 +50,14 @@ def _threshold(row: tuple[Any, ...] | None) -> Decimal:
     return Decimal(str(row[0])) if row is not None else rules.DEFAULT_PAYOUT_THRESHOLD
 
 
-async def raise_alerts(conn: psycopg.AsyncConnection[Any], causes: Sequence[AlertCause]) -> list[AlertCause]:
+async def raise_alerts(conn: psycopg.AsyncConnection[TupleRow], causes: Sequence[AlertCause]) -> list[AlertCause]:
     """Insert each cause not yet raised, and announce it, in one statement; returns those raised now."""
     return await _raised(await _raising(conn, causes), causes)
 
 
-async def _raising(conn: psycopg.AsyncConnection[Any], causes: Sequence[AlertCause]
-                   ) -> psycopg.AsyncCursor[Any] | None:
+async def _raising(
+    conn: psycopg.AsyncConnection[TupleRow], causes: Sequence[AlertCause]
+) -> psycopg.AsyncCursor[TupleRow] | None:
     """`raise_alerts`'s statement, sent (queued, in a pipeline); its answer is read by `_raised`."""
     if not causes:
         return None
@@ -63,25 +66,38 @@ async def _raising(conn: psycopg.AsyncConnection[Any], causes: Sequence[AlertCau
         " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bigint[],"
         " %s::timestamptz[], %s::text[]) ON CONFLICT (cause) DO NOTHING RETURNING cause, table_id)"
         " SELECT cause, pg_notify(%s, %s || table_id) FROM raised",
-        ([c.cause for c in causes], [c.kind.value for c in causes], [c.table_id for c in causes],
-         [c.journal for c in causes], [c.round_id for c in causes], [c.seq for c in causes], [c.at for c in causes],
-         [c.text for c in causes], CHANNEL, alert_change("")))
+        (
+            [c.cause for c in causes],
+            [c.kind.value for c in causes],
+            [c.table_id for c in causes],
+            [c.journal for c in causes],
+            [c.round_id for c in causes],
+            [c.seq for c in causes],
+            [c.at for c in causes],
+            [c.text for c in causes],
+            CHANNEL,
+            alert_change(""),
+        ),
+    )
 
 
-async def _raised(cur: psycopg.AsyncCursor[Any] | None, causes: Sequence[AlertCause]) -> list[AlertCause]:
+async def _raised(cur: psycopg.AsyncCursor[TupleRow] | None, causes: Sequence[AlertCause]) -> list[AlertCause]:
     if cur is None:
         return []
     now = {row[0] for row in await cur.fetchall()}
     return [cause for cause in causes if cause.cause in now]
 
 
-async def notify(conn: psycopg.AsyncConnection[Any], payloads: set[str]) -> None:
+async def notify(conn: psycopg.AsyncConnection[TupleRow], payloads: set[str]) -> None:
     if payloads:
-        await conn.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload", (CHANNEL, sorted(payloads)))
+        await conn.execute(
+            "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload", (CHANNEL, sorted(payloads))
+        )
 
 
-async def look_up(conn: psycopg.AsyncConnection[Any], known: Known | None,
-                  messages: Sequence[RecordMessage | None]) -> Known:
+async def look_up(
+    conn: psycopg.AsyncConnection[TupleRow], known: Known | None, messages: Sequence[RecordMessage | None]
+) -> Known:
     """`known` with what it lacks of these messages' journals read from the store: their heads and
     dealing watches, in one round trip."""
     if known is None:
@@ -89,8 +105,11 @@ async def look_up(conn: psycopg.AsyncConnection[Any], known: Known | None,
     missing = known.lacks(messages)
     if missing:
         async with conn.pipeline():
-            heads = await conn.execute("SELECT journal, table_id, head_seq, head_hash, diverged_at FROM journals"
-                                       " WHERE journal = ANY(%s) ORDER BY journal FOR UPDATE", (missing,))
+            heads = await conn.execute(
+                "SELECT journal, table_id, head_seq, head_hash, diverged_at FROM journals"
+                " WHERE journal = ANY(%s) ORDER BY journal FOR UPDATE",
+                (missing,),
+            )
             watches = await conn.execute(dealing_rows.WATCHES, (missing,))
         for journal, table_id, seq, digest, diverged_at in await heads.fetchall():
             known.heads[journal] = Head(table_id, seq, digest, diverged_at)
@@ -99,9 +118,12 @@ async def look_up(conn: psycopg.AsyncConnection[Any], known: Known | None,
     return known
 
 
-async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage | None],
-                        stream_seq: Callable[[int], int] | None = None, rooms: Mapping[str, str] | None = None
-                        ) -> Outcome:
+async def write_records(
+    conn: psycopg.AsyncConnection[TupleRow],
+    messages: Sequence[RecordMessage | None],
+    stream_seq: Callable[[int], int] | None = None,
+    rooms: Mapping[str, str] | None = None,
+) -> Outcome:
     """Judge and store one batch inside the caller's transaction (None: a refused message, skipped), on
     what the store holds now. `stream_seq(i)` is message i's place in this pit's stream (each journal's
     head keeps its own, for reading again from there); `rooms` names a new journal's room at a head
@@ -111,8 +133,13 @@ async def write_records(conn: psycopg.AsyncConnection[Any], messages: Sequence[R
     return await write_plan(conn, plan(known, messages, held, stream_seq), rooms or {})
 
 
-async def write_plan(conn: psycopg.AsyncConnection[Any], planned: Plan, rooms: Mapping[str, str],
-                     refused: Sequence[tuple[str, str, bytes]] = (), begin: bool = False) -> Outcome:
+async def write_plan(
+    conn: psycopg.AsyncConnection[TupleRow],
+    planned: Plan,
+    rooms: Mapping[str, str],
+    refused: Sequence[tuple[str, str, bytes]] = (),
+    begin: bool = False,
+) -> Outcome:
     """A judged batch into the store in three round trips: the new journals with the payout threshold set
     now; the records by COPY; what they tell, the heads, the alerts, the news and the messages refused
     as they are. Inside the caller's transaction, or with `begin` in one of its own, begun in the first
@@ -138,52 +165,83 @@ async def write_plan(conn: psycopg.AsyncConnection[Any], planned: Plan, rooms: M
     return Outcome(planned.verdicts, len(planned.stored), await _raised(raising, causes + planned.causes))
 
 
-async def rolled_back(conn: psycopg.AsyncConnection[Any]) -> None:
+async def rolled_back(conn: psycopg.AsyncConnection[TupleRow]) -> None:
     """End a transaction `write_plan` began, after it failed (nothing to do when the session is gone)."""
     with contextlib.suppress(psycopg.Error):
         await conn.execute("ROLLBACK")
 
 
-async def stored_copies(conn: psycopg.AsyncConnection[Any], messages: Sequence[RecordMessage],
-                        heads: Mapping[str, Head]) -> dict[tuple[str, int], RecordMessage]:
+async def stored_copies(
+    conn: psycopg.AsyncConnection[TupleRow], messages: Sequence[RecordMessage], heads: Mapping[str, Head]
+) -> dict[tuple[str, int], RecordMessage]:
     if not messages:
         return {}
     cur = await conn.execute(
         "SELECT r.journal, r.seq, r.wall, r.mono_ns, r.round_id, r.kind, r.body, r.hash FROM records r"
         " JOIN unnest(%s::text[], %s::bigint[]) AS wanted(journal, seq) USING (journal, seq)",
-        ([m.journal for m in messages], [m.seq for m in messages]))
-    return {(journal, seq): RecordMessage(heads[journal].table_id, journal, seq, wall, mono_ns, round_id,
-                                          RecordKind(kind), body, digest)
-            for journal, seq, wall, mono_ns, round_id, kind, body, digest in await cur.fetchall()}
+        ([m.journal for m in messages], [m.seq for m in messages]),
+    )
+    return {
+        (journal, seq): RecordMessage(
+            heads[journal].table_id, journal, seq, wall, mono_ns, round_id, RecordKind(kind), body, digest
+        )
+        for journal, seq, wall, mono_ns, round_id, kind, body, digest in await cur.fetchall()
+    }
 
 
-async def _new_journals(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]],
-                       rooms: Mapping[str, str]) -> None:
+async def _new_journals(
+    conn: psycopg.AsyncConnection[TupleRow], told: Sequence[tuple[RecordMessage, list[Fact]]], rooms: Mapping[str, str]
+) -> None:
     """A journal's row, from its header record, before any of its records."""
-    new = [(message.journal, message.table_id, json_text(fact.body), fact.profile_id, fact.profile_hash, fact.software,
-            message.hash, rooms.get(message.journal)) for message, found in told for fact in found if isinstance(fact, Header)]
+    new = [
+        (
+            message.journal,
+            message.table_id,
+            json_text(fact.body),
+            fact.profile_id,
+            fact.profile_hash,
+            fact.software,
+            message.hash,
+            rooms.get(message.journal),
+        )
+        for message, found in told
+        for fact in found
+        if isinstance(fact, Header)
+    ]
     if new:
         async with conn.cursor() as cur:
             await cur.executemany(
                 "INSERT INTO journals (journal, table_id, header, profile_id, profile_hash, software, head_seq,"
-                " head_hash, room) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)", new)
+                " head_hash, room) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)",
+                new,
+            )
 
 
-async def _copy_records(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]]) -> None:
-    async with conn.cursor().copy("COPY records (journal, seq, wall, mono_ns, round_id, kind, body, hash)"
-                                  " FROM STDIN") as copy:
+async def _copy_records(
+    conn: psycopg.AsyncConnection[TupleRow], told: Sequence[tuple[RecordMessage, list[Fact]]]
+) -> None:
+    async with conn.cursor().copy(
+        "COPY records (journal, seq, wall, mono_ns, round_id, kind, body, hash) FROM STDIN"
+    ) as copy:
         for m, _ in told:
             await copy.write_row((m.journal, m.seq, m.wall, m.mono_ns, m.round_id, m.kind.value, m.body, m.hash))
 
 
-async def keep_refused(conn: psycopg.AsyncConnection[Any], refused: Sequence[tuple[str, str, bytes]]) -> None:
+async def keep_refused(conn: psycopg.AsyncConnection[TupleRow], refused: Sequence[tuple[str, str, bytes]]) -> None:
     """Messages that are not what PIT.md §2 describes, each with why: kept as evidence, never stored."""
     for subject, why, data in refused:
-        await conn.execute("INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)", (subject, why, data))
+        await conn.execute(
+            "INSERT INTO refused_messages (subject, error, data) VALUES (%s, %s, %s)", (subject, why, data)
+        )
 
 
-async def _move_heads(conn: psycopg.AsyncConnection[Any], moving: list[str], heads: Mapping[str, Head],
-                      closed: dict[str, int], places: dict[str, int]) -> None:
+async def _move_heads(
+    conn: psycopg.AsyncConnection[TupleRow],
+    moving: list[str],
+    heads: Mapping[str, Head],
+    closed: dict[str, int],
+    places: dict[str, int],
+) -> None:
     """A head's stream position never passes the first record of a gap's waiting ones (`journal_gaps`)."""
     if moving:
         await conn.execute(
@@ -194,12 +252,20 @@ async def _move_heads(conn: psycopg.AsyncConnection[Any], moving: list[str], hea
             " last_record = CASE WHEN j.head_seq <> u.seq THEN now() ELSE j.last_record END"
             " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::bigint[], %s::int[], %s::bigint[])"
             " AS u(journal, seq, hash, diverged_at, closed, place) WHERE j.journal = u.journal",
-            (moving, [heads[j].seq for j in moving], [heads[j].hash for j in moving],
-             [heads[j].diverged_at for j in moving], [closed.get(j, 0) for j in moving], [places.get(j) for j in moving]))
+            (
+                moving,
+                [heads[j].seq for j in moving],
+                [heads[j].hash for j in moving],
+                [heads[j].diverged_at for j in moving],
+                [closed.get(j, 0) for j in moving],
+                [places.get(j) for j in moving],
+            ),
+        )
 
 
-async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple[RecordMessage, list[Fact]]]
-                        ) -> dict[str, int]:
+async def write_derived(
+    conn: psycopg.AsyncConnection[TupleRow], told: Sequence[tuple[RecordMessage, list[Fact]]]
+) -> dict[str, int]:
     """Rounds and corrections from stored records' facts, each kind in one pipelined statement (the
     rounds opened before those closed); returns the rounds closed per journal."""
     closed: dict[str, int] = {}
@@ -212,17 +278,44 @@ async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple
                 opened.append((message.journal, fact.round_id, message.table_id, fact.wall))
             elif isinstance(fact, RoundClose):
                 closed[message.journal] = closed.get(message.journal, 0) + 1
-                closing.append((message.journal, fact.round_id, message.table_id, fact.wall, fact.wall,
-                                rules.wall_time(fact.wall), fact.seq, fact.voided, fact.player_dealer_net,
-                                fact.fees_players, fact.fees_player_dealer,
-                                json_text(fact.ledger) if fact.ledger is not None else None, list(fact.dealers)))
+                closing.append(
+                    (
+                        message.journal,
+                        fact.round_id,
+                        message.table_id,
+                        fact.wall,
+                        fact.wall,
+                        rules.wall_time(fact.wall),
+                        fact.seq,
+                        fact.voided,
+                        fact.player_dealer_net,
+                        fact.fees_players,
+                        fact.fees_player_dealer,
+                        json_text(fact.ledger) if fact.ledger is not None else None,
+                        list(fact.dealers),
+                    )
+                )
             elif isinstance(fact, Correction):
-                corrected.append((message.journal, message.seq, fact.position, message.table_id, fact.round_id,
-                                  rules.wall_time(fact.wall), fact.type, fact.supervisor, fact.reason))
+                corrected.append(
+                    (
+                        message.journal,
+                        message.seq,
+                        fact.position,
+                        message.table_id,
+                        fact.round_id,
+                        rules.wall_time(fact.wall),
+                        fact.type,
+                        fact.supervisor,
+                        fact.reason,
+                    )
+                )
     async with conn.cursor() as cur:
         if opened:
-            await cur.executemany("INSERT INTO rounds (journal, round_id, table_id, opened) VALUES (%s, %s, %s, %s)"
-                                  " ON CONFLICT DO NOTHING", opened)
+            await cur.executemany(
+                "INSERT INTO rounds (journal, round_id, table_id, opened) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT DO NOTHING",
+                opened,
+            )
         if closing:
             await cur.executemany(
                 "INSERT INTO rounds (journal, round_id, table_id, opened, closed, closed_at, close_seq, voided,"
@@ -231,15 +324,19 @@ async def write_derived(conn: psycopg.AsyncConnection[Any], told: Sequence[tuple
                 " SET closed = excluded.closed, closed_at = excluded.closed_at, close_seq = excluded.close_seq,"
                 " voided = excluded.voided, player_dealer_net = excluded.player_dealer_net,"
                 " fees_players = excluded.fees_players, fees_player_dealer = excluded.fees_player_dealer,"
-                " ledger = excluded.ledger, dealers = excluded.dealers", closing)
+                " ledger = excluded.ledger, dealers = excluded.dealers",
+                closing,
+            )
         if corrected:
             await cur.executemany(
                 "INSERT INTO corrections (journal, seq, position, table_id, round_id, at, type, supervisor, reason)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", corrected)
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                corrected,
+            )
     return closed
 
 
-async def rebuild(conn: psycopg.AsyncConnection[Any], chunk: int = 5000) -> int:
+async def rebuild(conn: psycopg.AsyncConnection[TupleRow], chunk: int = 5000) -> int:
     """The derived tables again from the stored records alone (rounds, corrections, rounds closed, who
     dealt and what the wager reader found), and any alert the records raise that is missing; inside
     the caller's transaction. Returns the records read. Alerts already raised stay as they are, with
@@ -253,16 +350,25 @@ async def rebuild(conn: psycopg.AsyncConnection[Any], chunk: int = 5000) -> int:
     for journal, table_id in journals:
         closed, since = 0, 0
         while True:
-            rows = await (await conn.execute(
-                "SELECT seq, wall, mono_ns, round_id, kind, body, hash FROM records WHERE journal = %s AND seq > %s"
-                " ORDER BY seq LIMIT %s", (journal, since, chunk))).fetchall()
+            rows = await (
+                await conn.execute(
+                    "SELECT seq, wall, mono_ns, round_id, kind, body, hash FROM records WHERE journal = %s AND seq > %s"
+                    " ORDER BY seq LIMIT %s",
+                    (journal, since, chunk),
+                )
+            ).fetchall()
             if not rows:
                 break
-            found = [RecordMessage(table_id, journal, seq, wall, mono_ns, round_id, RecordKind(kind), body, digest)
-                     for seq, wall, mono_ns, round_id, kind, body, digest in rows]
+            found = [
+                RecordMessage(table_id, journal, seq, wall, mono_ns, round_id, RecordKind(kind), body, digest)
+                for seq, wall, mono_ns, round_id, kind, body, digest in rows
+            ]
             closed += sum((await write_derived(conn, [(m, facts(m)) for m in found])).values())
-            await raise_alerts(conn, [cause for m in found for cause in rules.record_alerts(m, threshold)]
-                               + await dealing_rows.follow(conn, found))
+            await raise_alerts(
+                conn,
+                [cause for m in found for cause in rules.record_alerts(m, threshold)]
+                + await dealing_rows.follow(conn, found),
+            )
             since, read = found[-1].seq, read + len(found)
         await conn.execute("UPDATE journals SET rounds_closed = %s WHERE journal = %s", (closed, journal))
     return read

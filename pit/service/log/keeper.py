@@ -7,15 +7,16 @@ A checkpoint is signed only over leaves every streaming standby has applied (`st
 it extends the last checkpoint signed; so a standby promoted after losing commits never lacks a signed
 leaf, and no two checkpoints this log signs lack a consistency proof between them.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import psycopg
+from psycopg.rows import TupleRow
 
 from pit.service.log import standbys
 from pit.service.log.alerts import raise_log_alert, unpublished_rounds
@@ -79,7 +80,7 @@ class LogKeeper:
 class _Keeping:
     """One leadership's keeping of the log: its tree, the last checkpoint signed, the witnesses' news."""
 
-    def __init__(self, keeper: LogKeeper, session: Session, conn: psycopg.AsyncConnection[Any]) -> None:
+    def __init__(self, keeper: LogKeeper, session: Session, conn: psycopg.AsyncConnection[TupleRow]) -> None:
         self.keeper = keeper
         self.settings = keeper.settings
         self.lock = session
@@ -108,7 +109,9 @@ class _Keeping:
             await pause(stop, TICK_S)
 
     async def _last_signed(self) -> Checkpoint | None:
-        row = await (await self.conn.execute("SELECT size, root FROM log_checkpoints ORDER BY size DESC LIMIT 1")).fetchone()
+        row = await (
+            await self.conn.execute("SELECT size, root FROM log_checkpoints ORDER BY size DESC LIMIT 1")
+        ).fetchone()
         return None if row is None else Checkpoint(self.settings.key.name, int(row[0]), bytes(row[1]))
 
     async def _size(self) -> int:
@@ -124,13 +127,19 @@ class _Keeping:
             return None
         await self.tree.grow(self.conn, size)
         if last is not None and (size < last.size or self.tree.root(last.size) != last.root):
-            await raise_log_alert(self.lock, f"log-fork:{last.size}:{size}", "log",
-                                  f"the log's leaves no longer rebuild checkpoint {last.size}: not signing")
+            await raise_log_alert(
+                self.lock,
+                f"log-fork:{last.size}:{size}",
+                "log",
+                f"the log's leaves no longer rebuild checkpoint {last.size}: not signing",
+            )
             return None
         checkpoint = Checkpoint(self.settings.key.name, size, self.tree.root(size))
         note = checkpoint.sign(self.settings.key)
-        await self.conn.execute("INSERT INTO log_checkpoints (size, root, note) VALUES (%s, %s, %s)"
-                                " ON CONFLICT (size) DO NOTHING", (size, checkpoint.root, note))
+        await self.conn.execute(
+            "INSERT INTO log_checkpoints (size, root, note) VALUES (%s, %s, %s) ON CONFLICT (size) DO NOTHING",
+            (size, checkpoint.root, note),
+        )
         self.keeper.signed += 1
         self.newest = _Signed(checkpoint, note, {})
         for event in self.news.values():
@@ -152,9 +161,13 @@ class _Keeping:
             try:
                 known = await self._cosign(witness, signed, known)
             except Refused as refused:
-                await raise_log_alert(self.lock, f"log-witness:{witness.name}:{signed.checkpoint.size}:{refused.status}",
-                                      "log", f"witness {witness.name} refused checkpoint {signed.checkpoint.size}: "
-                                      f"{refused.status} {refused.body.strip()[:300]}")
+                await raise_log_alert(
+                    self.lock,
+                    f"log-witness:{witness.name}:{signed.checkpoint.size}:{refused.status}",
+                    "log",
+                    f"witness {witness.name} refused checkpoint {signed.checkpoint.size}: "
+                    f"{refused.status} {refused.body.strip()[:300]}",
+                )
             if witness.name not in signed.cosigned:
                 await pause(stop, RETRY_S)
                 news.set()
@@ -165,16 +178,20 @@ class _Keeping:
             if known > signed.checkpoint.size or known > self.tree.size:
                 raise Refused(409, f"it holds size {known}, past this checkpoint's {signed.checkpoint.size}")
             proof = consistency_proof(self.tree, known, signed.checkpoint.size)
-            answer = await add_checkpoint(witness, AddCheckpoint(known, tuple(proof), signed.note),
-                                          signed.checkpoint.text())
+            answer = await add_checkpoint(
+                witness, AddCheckpoint(known, tuple(proof), signed.note), signed.checkpoint.text()
+            )
             if answer is None:
                 return known
             if isinstance(answer, int):
                 known = answer
                 continue
             signed.cosigned[witness.name] = answer
-            await self.conn.execute("INSERT INTO log_witnesses (name, size) VALUES (%s, %s) ON CONFLICT (name)"
-                                    " DO UPDATE SET size = excluded.size", (witness.name, signed.checkpoint.size))
+            await self.conn.execute(
+                "INSERT INTO log_witnesses (name, size) VALUES (%s, %s) ON CONFLICT (name)"
+                " DO UPDATE SET size = excluded.size",
+                (witness.name, signed.checkpoint.size),
+            )
             if self.settings.policy.satisfied(set(signed.cosigned)):
                 await self._publish(signed)
             return signed.checkpoint.size
@@ -185,8 +202,10 @@ class _Keeping:
         note = Note.parse(signed.note)
         lines = tuple(signed.cosigned[name] for name in sorted(signed.cosigned))
         full = Note(note.text, (*note.signatures, *lines)).render()
-        await self.conn.execute("UPDATE log_checkpoints SET note = %s, published = coalesce(published, now())"
-                                " WHERE size = %s", (full, signed.checkpoint.size))
+        await self.conn.execute(
+            "UPDATE log_checkpoints SET note = %s, published = coalesce(published, now()) WHERE size = %s",
+            (full, signed.checkpoint.size),
+        )
 
     async def _witness_size(self, name: str) -> int:
         row = await (await self.conn.execute("SELECT size FROM log_witnesses WHERE name = %s", (name,))).fetchone()
@@ -195,4 +214,3 @@ class _Keeping:
     async def _alert_unpublished(self) -> None:
         for cause, table_id, journal, round_id, text in await unpublished_rounds(self.conn):
             await raise_log_alert(self.lock, cause, table_id, text, journal, round_id)
-

@@ -1,5 +1,6 @@
 """One witness as the log sees it (c2sp.org/tlog-witness): `POST <url>/add-checkpoint` with the old size
 it last cosigned and a consistency proof from there; a cosignature, the size it holds (409), or a refusal."""
+
 from __future__ import annotations
 
 import asyncio
@@ -39,7 +40,9 @@ def _post(url: str, body: bytes) -> Reply:
     request = urllib.request.Request(url.rstrip("/") + "/add-checkpoint", data=body, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_S) as answer:
-            return Reply(answer.status, answer.read().decode("utf-8", "replace"), answer.headers.get("Content-Type", ""))
+            return Reply(
+                answer.status, answer.read().decode("utf-8", "replace"), answer.headers.get("Content-Type", "")
+            )
     except urllib.error.HTTPError as error:
         return Reply(error.code, error.read().decode("utf-8", "replace"), error.headers.get("Content-Type", ""))
     except (urllib.error.URLError, OSError, TimeoutError) as error:
@@ -67,7 +70,8 @@ async def add_checkpoint(witness: PolicyWitness, request: AddCheckpoint, text: s
             signature = Signature.parse_line(line)
         except Malformed:
             continue
-        if (signature.name, signature.key_id) == (verifier.name, verifier.key_id) and \
-                verifier.verify_note(text.encode(), signature.signature):
+        if (signature.name, signature.key_id) == (verifier.name, verifier.key_id) and verifier.verify_note(
+            text.encode(), signature.signature
+        ):
             return signature
     raise Refused(200, f"no valid cosignature of {witness.key.name} in: {reply.body}")

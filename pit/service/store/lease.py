@@ -5,6 +5,7 @@ writes live and die together: a pit whose connection broke has lost the lock and
 more, and the server frees the lock as soon as it sees the session gone. TCP keepalives and a user
 timeout on both ends bound how long a lost machine or a broken link keeps it (a few seconds).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -14,6 +15,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import psycopg
+from psycopg.rows import TupleRow
 
 __all__ = ["Session", "pause"]
 
@@ -22,23 +24,28 @@ TRY_EVERY_S = 1.0
 # libpq's keepalives (the pit's end) and the server's (its end, set for this session only), so that a
 # lost peer ends the session within about 5 s either way; a host that does not answer is given up after 3 s.
 SESSION_OPTIONS: dict[str, Any] = {
-    "connect_timeout": 3, "keepalives": 1, "keepalives_idle": 2, "keepalives_interval": 1, "keepalives_count": 3,
+    "connect_timeout": 3,
+    "keepalives": 1,
+    "keepalives_idle": 2,
+    "keepalives_interval": 1,
+    "keepalives_count": 3,
     "tcp_user_timeout": 5000,
-    "options": "-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3 -c tcp_user_timeout=5000",
+    "options": "-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3 -c"
+    " tcp_user_timeout=5000",
 }
 log = logging.getLogger("pit.lease")
 
 
-async def connect(dsn: str) -> psycopg.AsyncConnection[Any]:
+async def connect(dsn: str) -> psycopg.AsyncConnection[TupleRow]:
     """A session to the read-write server of `dsn` (libpq picks it among several hosts), with keepalives."""
     return await psycopg.AsyncConnection.connect(dsn, autocommit=True, **SESSION_OPTIONS)
 
 
-async def acquire(dsn: str, stop: asyncio.Event) -> psycopg.AsyncConnection[Any] | None:
+async def acquire(dsn: str, stop: asyncio.Event) -> psycopg.AsyncConnection[TupleRow] | None:
     """Wait until this pit holds the ingest lock; returns the session holding it (None once `stop` is set)."""
     told = ""
     while not stop.is_set():
-        conn: psycopg.AsyncConnection[Any] | None = None
+        conn: psycopg.AsyncConnection[TupleRow] | None = None
         try:
             conn = await connect(dsn)
             while not stop.is_set():
@@ -59,7 +66,7 @@ async def acquire(dsn: str, stop: asyncio.Event) -> psycopg.AsyncConnection[Any]
     return None
 
 
-async def quietly_close(conn: psycopg.AsyncConnection[Any]) -> None:
+async def quietly_close(conn: psycopg.AsyncConnection[TupleRow]) -> None:
     """Close a session that may already be dead; what it fails with no longer matters."""
     try:
         await asyncio.wait_for(conn.close(), 2.0)
@@ -71,7 +78,7 @@ async def pause(stop: asyncio.Event, seconds: float) -> None:
     """Wait `seconds`, or less once `stop` is set."""
     try:
         await asyncio.wait_for(stop.wait(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass
 
 
@@ -79,12 +86,12 @@ class Session:
     """The ingest lock's session: every write of ingest goes through it, one transaction at a time,
     so that nothing is written by a pit that has lost the lock."""
 
-    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+    def __init__(self, conn: psycopg.AsyncConnection[TupleRow]) -> None:
         self.conn = conn
         self.lock = asyncio.Lock()
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+    async def transaction(self) -> AsyncIterator[psycopg.AsyncConnection[TupleRow]]:
         async with self.lock:
             async with self.conn.transaction():
                 yield self.conn

@@ -5,6 +5,7 @@ Each migration runs in its own transaction together with its row in `schema_migr
 migration is applied whole or not at all, and never twice. An advisory lock keeps two pit
 services starting at once from racing.
 """
+
 from __future__ import annotations
 
 import re
@@ -50,8 +51,10 @@ def migrate(conn: psycopg.Connection, folder: Path = FOLDER) -> list[Migration]:
     conn.autocommit = True
     conn.execute("SELECT pg_advisory_lock(%s)", (LOCK,))
     try:
-        conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text NOT NULL,"
-                     " applied timestamptz NOT NULL DEFAULT now())")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text NOT NULL,"
+            " applied timestamptz NOT NULL DEFAULT now())"
+        )
         done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
         applied = []
         for migration in migrations(folder):
@@ -59,8 +62,9 @@ def migrate(conn: psycopg.Connection, folder: Path = FOLDER) -> list[Migration]:
                 continue
             with conn.transaction():
                 conn.execute(migration.sql)
-                conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
-                             (migration.version, migration.name))
+                conn.execute(
+                    "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (migration.version, migration.name)
+                )
             applied.append(migration)
         return applied
     finally:

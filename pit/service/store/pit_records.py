@@ -1,5 +1,6 @@
 """A `RecordSource` over the pit's stored copy of one journal, so a round's recall and round file
 at the pit come from the same domain code as at the table."""
+
 from __future__ import annotations
 
 import json
@@ -45,18 +46,26 @@ class PitRecords:
             " AND seq > (SELECT coalesce(max(seq), 0) FROM records WHERE journal = %s AND round_id < %s)"
             " AND (%s::bigint IS NULL OR seq < (SELECT coalesce(min(seq), 9223372036854775807) FROM records"
             "      WHERE journal = %s AND round_id > %s))"
-            " ORDER BY seq", self.journal, first, last, self.journal, last)
+            " ORDER BY seq",
+            self.journal,
+            first,
+            last,
+            self.journal,
+            last,
+        )
         for row in rows:
             yield _record(row)
 
     def last_round_id(self) -> int | None:
-        rows = self._rows("SELECT round_id FROM records WHERE journal = %s AND round_id IS NOT NULL"
-                          " ORDER BY seq DESC LIMIT 1")
+        rows = self._rows(
+            "SELECT round_id FROM records WHERE journal = %s AND round_id IS NOT NULL ORDER BY seq DESC LIMIT 1"
+        )
         return int(rows[0][0]) if rows else None
 
     def security_events(self) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT body FROM records WHERE journal = %s AND kind = %s ORDER BY seq",
-                          RecordKind.SECURITY.value)
+        rows = self._rows(
+            "SELECT body FROM records WHERE journal = %s AND kind = %s ORDER BY seq", RecordKind.SECURITY.value
+        )
         return [json.loads(body) for (body,) in rows]
 
 

@@ -4,11 +4,9 @@
 Every answer is in the JSON shape of PIT.md §6, amounts in currency units. Recall and the round
 file come from the table's own recall code over the stored records (`pit_records`).
 """
+
 from __future__ import annotations
 
-import json
-import secrets
-import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -21,36 +19,34 @@ from psycopg_pool import ConnectionPool
 from dealer_assist.errors import Failure
 from dealer_assist.history.recall import export_round, recall
 from dealer_assist.journal.errors import JournalCode
-from dealer_assist.table.lockout import LOCKED_FOR, wrong_tries
 from pit.errors import BadValue, PitCode, PitError
-from pit.service.accounts import passwords
 from pit.service.floor.alerts import SILENT_AFTER_S
 from pit.service.floor.data import (
-    AlertRow, Change, Conflict, DealerReport, LoginRefused, NotAllowed, NotFound, Role, RoundRow, ShiftReport, TableTile, User,
+    AlertRow,
+    Change,
+    Conflict,
+    DealerReport,
+    NotAllowed,
+    NotFound,
+    RoundRow,
+    ShiftReport,
+    TableTile,
+    User,
     Witnessed,
 )
 from pit.service.floor.dealing import DealerSums, Tally, dealer_report
+from pit.service.store.accounts_store import StoreAccounts
 from pit.service.store.changes import CHANNEL, alert_change
 from pit.service.store.lease import SESSION_OPTIONS
 from pit.service.store.migrate import Migration, migrate, not_applied
 from pit.service.store.pit_records import PitRecords
-from pit.stream.broker import Identity
-from pit.stream.wire import check_table_id
+from pit.service.store.store_base import units
 
 __all__ = ["DB_ENV", "PitStore", "units"]
 
 LARGEST_PAYOUTS = 10
-_DUMMY_SALT, _DUMMY_HASH = passwords.hash_password("a name nobody has")  # an unknown name costs the same
 
 DB_ENV = "DA_PIT_DB"  # where the pit commands find the store's DSN when no --db or --db-file is given
-
-
-def units(value: Decimal | int | float | None) -> int | float:
-    """An amount for JSON: whole amounts as integers, as the ledger writes them."""
-    if value is None:
-        return 0
-    number = Decimal(str(value))
-    return int(number) if number == number.to_integral_value() else float(number)
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -63,14 +59,9 @@ IN_ROOM = "(%s::text IS NULL OR journal IN (SELECT j.journal FROM journals j WHE
 A_ROOM = "coalesce(a.room, (SELECT j.room FROM journals j WHERE j.journal = a.journal))"
 
 
-class PitStore:
+class PitStore(StoreAccounts):
     """`PitData` on PostgreSQL. `set_up` migrates the store first (`pit init`, `pit serve`'s start);
     `open`, for everything else, takes it as it is and refuses one this release has not set up."""
-
-    def __init__(self, dsn: str, pool: ConnectionPool[Any], applied: list[Migration] | None = None) -> None:
-        self.dsn = dsn
-        self.pool = pool
-        self.applied = applied or []  # the migrations `set_up` applied
 
     @classmethod
     def set_up(cls, dsn: str, max_size: int = 4) -> PitStore:
@@ -83,27 +74,26 @@ class PitStore:
         with psycopg.connect(dsn) as conn:
             missing = not_applied(conn)
         if missing:
-            raise PitError(PitCode.STORE_NOT_SET_UP, f"the store lacks migration {missing[0].version:03d}_{missing[0].name}"
-                           f"{f' and {len(missing) - 1} more' if len(missing) > 1 else ''}: run dealer-assist pit init", 1)
+            raise PitError(
+                PitCode.STORE_NOT_SET_UP,
+                f"the store lacks migration {missing[0].version:03d}_{missing[0].name}"
+                f"{f' and {len(missing) - 1} more' if len(missing) > 1 else ''}: run dealer-assist pit init",
+                1,
+            )
         return cls._pool(dsn, max_size, [])
 
     @classmethod
     def _pool(cls, dsn: str, max_size: int, applied: list[Migration]) -> PitStore:
-        pool: ConnectionPool[Any] = ConnectionPool(dsn, min_size=1, max_size=max_size, open=True, timeout=5.0,
-                                                   check=ConnectionPool.check_connection, kwargs=SESSION_OPTIONS)
+        pool: ConnectionPool[Any] = ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=max_size,
+            open=True,
+            timeout=5.0,
+            check=ConnectionPool.check_connection,
+            kwargs=SESSION_OPTIONS,
+        )
         return cls(dsn, pool, applied)
-
-    def close(self) -> None:
-        self.pool.close()
-
-    def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self.pool.connection() as conn:
-            rows: list[tuple[Any, ...]] = conn.execute(sql, args).fetchall()
-            return rows
-
-    def _one(self, sql: str, args: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
-        rows = self._all(sql, args)
-        return rows[0] if rows else None
 
     # --- the floor ------------------------------------------------------------------------------
 
@@ -120,7 +110,8 @@ class PitStore:
             "          ON j.table_id = ids.table_id AND j.room IS NOT DISTINCT FROM ids.room)"
             " SELECT ids.table_id, latest.journal, latest.profile_id, s.status, s.received,"
             "  extract(epoch FROM now() - s.received),"
-            "  (SELECT count(*) FROM rounds r WHERE r.table_id = ids.table_id AND r.closed_at > now() - interval '1 hour'"
+            "  (SELECT count(*) FROM rounds r WHERE r.table_id = ids.table_id AND r.closed_at > now() -"
+            " interval '1 hour'"
             "     AND (ids.room IS NULL OR r.journal IN (SELECT m.journal FROM mine m WHERE m.table_id = ids.table_id"
             "          AND m.room = ids.room))),"
             "  (SELECT count(*) FROM alerts a WHERE a.table_id = ids.table_id"
@@ -135,14 +126,28 @@ class PitStore:
             " LEFT JOIN table_status s ON s.table_id = ids.table_id AND ids.room IS NULL"
             " LEFT JOIN room_sourcing rs ON rs.room = ids.room"
             " WHERE (%s::text IS NULL OR ids.table_id = %s) AND (%s::text IS NULL OR ids.room = %s)"
-            " ORDER BY ids.table_id, ids.room", (table_id, table_id, room, room))
+            " ORDER BY ids.table_id, ids.room",
+            (table_id, table_id, room, room),
+        )
         return [self._tile(*row) for row in rows]
 
     @staticmethod
-    def _tile(table_id: str, journal: str | None, profile_id: str | None, status: dict[str, Any] | None,
-              received: datetime | None, age: Decimal | None, per_hour: int, open_alerts: int,
-              last_round: int | None, room: str | None, missing: int | None, room_behind: int | None,
-              room_behind_s: float | None, room_checked_age: Decimal | None) -> tuple[TableTile, str | None]:
+    def _tile(
+        table_id: str,
+        journal: str | None,
+        profile_id: str | None,
+        status: dict[str, Any] | None,
+        received: datetime | None,
+        age: Decimal | None,
+        per_hour: int,
+        open_alerts: int,
+        last_round: int | None,
+        room: str | None,
+        missing: int | None,
+        room_behind: int | None,
+        room_behind_s: float | None,
+        room_checked_age: Decimal | None,
+    ) -> tuple[TableTile, str | None]:
         """The floor's tile of a table (PIT.md §6, and its room at a head office), and the journal it is
         dealing on. At a head office the link is its copy of the room's stream: behind, never live,
         until it has caught up (and the ingesting pit has looked within the last seconds)."""
@@ -161,8 +166,13 @@ class PitStore:
             "profile": status.get("profile") or profile_id,
             "round_id": status.get("round_id", last_round),
             "phase": status.get("phase"),
-            "player_dealer": {"seat": player_dealer.get("seat"), "bank": player_dealer.get("bank"),
-                              "turn": player_dealer.get("turn")} if player_dealer else None,
+            "player_dealer": {
+                "seat": player_dealer.get("seat"),
+                "bank": player_dealer.get("bank"),
+                "turn": player_dealer.get("turn"),
+            }
+            if player_dealer
+            else None,
             "rounds_per_hour": int(per_hour),
             "link": "silent" if silent else "behind" if lagging else "live",
             "behind": behind,
@@ -201,15 +211,28 @@ class PitStore:
         rows = self._all(
             "SELECT round_id, journal, opened, closed, player_dealer_net, fees_players, fees_player_dealer"
             f" FROM rounds WHERE table_id = %s AND {IN_ROOM} AND closed IS NOT NULL"
-            " ORDER BY closed_at DESC, close_seq DESC LIMIT %s", (table_id, room, room, max(0, last)))
-        return [{"round_id": round_id, "journal": journal, "opened": opened, "closed": closed,
-                 "player_dealer_net": units(net), "fees": {"players": units(players), "player_dealer": units(pd)}}
-                for round_id, journal, opened, closed, net, players, pd in rows]
+            " ORDER BY closed_at DESC, close_seq DESC LIMIT %s",
+            (table_id, room, room, max(0, last)),
+        )
+        return [
+            {
+                "round_id": round_id,
+                "journal": journal,
+                "opened": opened,
+                "closed": closed,
+                "player_dealer_net": units(net),
+                "fees": {"players": units(players), "player_dealer": units(pd)},
+            }
+            for round_id, journal, opened, closed, net, players, pd in rows
+        ]
 
     def _round_source(self, table_id: str, round_id: int, room: str | None = None) -> PitRecords:
         room = self._tile_of(table_id, room)[0]["room"]
-        row = self._one(f"SELECT journal FROM rounds WHERE table_id = %s AND {IN_ROOM} AND round_id = %s"
-                        " ORDER BY opened DESC LIMIT 1", (table_id, room, room, round_id))
+        row = self._one(
+            f"SELECT journal FROM rounds WHERE table_id = %s AND {IN_ROOM} AND round_id = %s"
+            " ORDER BY opened DESC LIMIT 1",
+            (table_id, room, room, round_id),
+        )
         if row is None:
             raise NotFound(f"table {table_id!r} has no round {round_id}")
         return PitRecords(self.pool, table_id, row[0])
@@ -236,19 +259,31 @@ class PitStore:
 
     def witness(self, journal: str) -> Witnessed:
         # A gap whose first missing record is stored is filled, though ingest has yet to forget it.
-        row = self._one("SELECT j.table_id, j.head_seq, j.head_hash, g.missing_from, g.held FROM journals j"
-                        " LEFT JOIN journal_gaps g ON g.journal = j.journal AND g.missing_from > j.head_seq"
-                        " WHERE j.journal = %s", (journal,))
+        row = self._one(
+            "SELECT j.table_id, j.head_seq, j.head_hash, g.missing_from, g.held FROM journals j"
+            " LEFT JOIN journal_gaps g ON g.journal = j.journal AND g.missing_from > j.head_seq"
+            " WHERE j.journal = %s",
+            (journal,),
+        )
         if row is None:
             raise NotFound(f"the pit has witnessed no journal {journal!r}")
         table_id, seq, digest, missing_from, held = row
-        return {"table_id": table_id, "journal": journal, "records": int(seq), "head": digest,
-                "missing": {"from": int(missing_from), "held": int(held)} if missing_from is not None else None}
+        return {
+            "table_id": table_id,
+            "journal": journal,
+            "records": int(seq),
+            "head": digest,
+            "missing": {"from": int(missing_from), "held": int(held)} if missing_from is not None else None,
+        }
 
     def witnessed_hashes(self, journal: str, since: int = 0) -> list[tuple[int, str]]:
         self.witness(journal)
-        return [(int(seq), digest) for seq, digest in
-                self._all("SELECT seq, hash FROM records WHERE journal = %s AND seq > %s ORDER BY seq", (journal, since))]
+        return [
+            (int(seq), digest)
+            for seq, digest in self._all(
+                "SELECT seq, hash FROM records WHERE journal = %s AND seq > %s ORDER BY seq", (journal, since)
+            )
+        ]
 
     # --- alerts ---------------------------------------------------------------------------------
 
@@ -256,13 +291,15 @@ class PitStore:
         if state not in (None, "open", "acked"):
             raise BadValue(f"state {state!r}: use open or acked")
         rows = self._all(
-            f"SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at, {A_ROOM}"
+            "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note,"
+            f" c.at, {A_ROOM}"
             " FROM alerts a LEFT JOIN acknowledgements k ON k.alert_id = a.id"
             " LEFT JOIN alerts_cleared c ON c.alert_id = a.id"
             " WHERE (%s::text IS NULL OR a.table_id = %s)"
             f" AND (%s::text IS NULL OR {A_ROOM} = %s)"
             " AND (%s::text IS NULL OR (%s = 'open') = (k.alert_id IS NULL)) ORDER BY a.id DESC",
-            (table_id, table_id, room, room, state, state))
+            (table_id, table_id, room, room, state, state),
+        )
         return [_alert(*row) for row in rows]
 
     def acknowledge(self, alert_id: int, user: User, note: str) -> AlertRow:
@@ -275,47 +312,73 @@ class PitStore:
                 row = conn.execute("SELECT table_id FROM alerts WHERE id = %s", (alert_id,)).fetchone()
                 if row is None:
                     raise NotFound(f"no alert {alert_id}")
-                done = conn.execute("INSERT INTO acknowledgements (alert_id, by_user, note) VALUES (%s, %s, %s)"
-                                    " ON CONFLICT DO NOTHING RETURNING alert_id", (alert_id, user.name, note.strip()))
+                done = conn.execute(
+                    "INSERT INTO acknowledgements (alert_id, by_user, note) VALUES (%s, %s, %s)"
+                    " ON CONFLICT DO NOTHING RETURNING alert_id",
+                    (alert_id, user.name, note.strip()),
+                )
                 if done.fetchone() is None:
                     raise Conflict(f"alert {alert_id} is already acknowledged")
                 conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change(row[0])))
             found = conn.execute(
-                f"SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at, k.note, c.at, {A_ROOM}"
+                "SELECT a.id, a.table_id, a.kind, a.round_id, a.seq, a.raised, a.text, k.by_user, k.at,"
+                f" k.note, c.at, {A_ROOM}"
                 " FROM alerts a JOIN acknowledgements k ON k.alert_id = a.id LEFT JOIN alerts_cleared c"
-                " ON c.alert_id = a.id WHERE a.id = %s", (alert_id,)).fetchone()
+                " ON c.alert_id = a.id WHERE a.id = %s",
+                (alert_id,),
+            ).fetchone()
         assert found is not None
         return _alert(*found)
 
     # --- reports --------------------------------------------------------------------------------
 
-    def shift_report(self, table_id: str | None, start: datetime, end: datetime,
-                     room: str | None = None) -> ShiftReport:
+    def shift_report(
+        self, table_id: str | None, start: datetime, end: datetime, room: str | None = None
+    ) -> ShiftReport:
         if table_id is not None:
             room = self._tile_of(table_id, room)[0]["room"]
         where = f"closed_at >= %s AND closed_at < %s AND (%s::text IS NULL OR table_id = %s) AND {IN_ROOM}"
         args = (start, end, table_id, table_id, room, room)
-        totals = self._one(f"SELECT count(*), sum(fees_players), sum(fees_player_dealer), sum(player_dealer_net)"
-                           f" FROM rounds WHERE {where}", args)
+        totals = self._one(
+            f"SELECT count(*), sum(fees_players), sum(fees_player_dealer), sum(player_dealer_net)"
+            f" FROM rounds WHERE {where}",
+            args,
+        )
         assert totals is not None
         payouts = self._all(
-            f"SELECT table_id, round_id, closed, line->>'seat', line->>'wager', line->>'result', (line->>'amount')::numeric"
+            "SELECT table_id, round_id, closed, line->>'seat', line->>'wager', line->>'result',"
+            " (line->>'amount')::numeric"
             f" FROM rounds, jsonb_array_elements(coalesce(ledger->'settlements', '[]')) AS line"
             f" WHERE {where} AND (line->>'amount')::numeric > 0"
-            f" ORDER BY (line->>'amount')::numeric DESC, closed_at LIMIT {LARGEST_PAYOUTS}", args)
+            f" ORDER BY (line->>'amount')::numeric DESC, closed_at LIMIT {LARGEST_PAYOUTS}",
+            args,
+        )
         corrections = self._all(
             "SELECT table_id, round_id, at, type, supervisor, reason FROM corrections"
             f" WHERE at >= %s AND at < %s AND (%s::text IS NULL OR table_id = %s) AND {IN_ROOM}"
-            " ORDER BY at, seq, position", args)
+            " ORDER BY at, seq, position",
+            args,
+        )
         return {
             "rounds": int(totals[0]),
             "fees": {"players": units(totals[1]), "player_dealer": units(totals[2])},
             "player_dealer_net": units(totals[3]),
-            "largest_payouts": [{"table_id": t, "round_id": r, "closed": closed, "seat": int(seat), "wager": wager,
-                                 "result": result, "amount": units(amount)}
-                                for t, r, closed, seat, wager, result, amount in payouts],
-            "corrections": [{"table_id": t, "round_id": r, "at": _iso(at), "type": kind, "supervisor": supervisor,
-                             "reason": reason} for t, r, at, kind, supervisor, reason in corrections],
+            "largest_payouts": [
+                {
+                    "table_id": t,
+                    "round_id": r,
+                    "closed": closed,
+                    "seat": int(seat),
+                    "wager": wager,
+                    "result": result,
+                    "amount": units(amount),
+                }
+                for t, r, closed, seat, wager, result, amount in payouts
+            ],
+            "corrections": [
+                {"table_id": t, "round_id": r, "at": _iso(at), "type": kind, "supervisor": supervisor, "reason": reason}
+                for t, r, at, kind, supervisor, reason in corrections
+            ],
         }
 
     def dealer_report(self, start: datetime, end: datetime) -> DealerReport:
@@ -324,14 +387,19 @@ class PitStore:
         stints, cut to the range."""
         sums: defaultdict[str, DealerSums] = defaultdict(DealerSums)
         for dealer, taps, late, mispays, rounds, tables in self._all(
-                "SELECT t.dealer, sum(t.taps), sum(t.late_changes), sum(t.mispays), sum(t.rounds),"
-                " array_agg(DISTINCT r.table_id) FROM dealer_rounds t JOIN rounds r USING (journal, round_id)"
-                " WHERE r.closed_at >= %s AND r.closed_at < %s GROUP BY t.dealer", (start, end)):
+            "SELECT t.dealer, sum(t.taps), sum(t.late_changes), sum(t.mispays), sum(t.rounds),"
+            " array_agg(DISTINCT r.table_id) FROM dealer_rounds t JOIN rounds r USING (journal, round_id)"
+            " WHERE r.closed_at >= %s AND r.closed_at < %s GROUP BY t.dealer",
+            (start, end),
+        ):
             sums[dealer].add(Tally(int(taps), int(late), int(mispays), int(rounds)))
             sums[dealer].tables.update(tables)
         for dealer, seconds, tables in self._all(
-                "SELECT dealer, sum(extract(epoch FROM least(ended, %s) - greatest(began, %s))), array_agg(DISTINCT table_id)"
-                " FROM dealer_stints WHERE began < %s AND ended >= %s GROUP BY dealer", (end, start, end, start)):
+            "SELECT dealer, sum(extract(epoch FROM least(ended, %s) - greatest(began, %s))),"
+            " array_agg(DISTINCT table_id)"
+            " FROM dealer_stints WHERE began < %s AND ended >= %s GROUP BY dealer",
+            (end, start, end, start),
+        ):
             sums[dealer].seconds = float(seconds)
             sums[dealer].tables.update(tables)
         return dealer_report(sums)
@@ -346,125 +414,33 @@ class PitStore:
                 kind, _, table_id = note.payload.partition(":")
                 yield Change(kind, table_id)
 
-    # --- access ---------------------------------------------------------------------------------
 
-    def login(self, name: str, password: str, source: str) -> User:
-        with self.pool.connection() as conn:
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"login:{name}",))
-                tries = [(float(at), outcome) for at, outcome in conn.execute(
-                    "SELECT extract(epoch FROM at), outcome FROM logins WHERE name = %s"
-                    " AND at > now() - interval '1 day' ORDER BY id", (name,)).fetchall()]
-                now = time.time()
-                until = passwords.locked_until(tries)
-                row = None
-                if until is not None and until > now:
-                    outcome = "locked"
-                else:
-                    row = conn.execute("SELECT role, salt, hash FROM users WHERE name = %s", (name,)).fetchone()
-                    salt, digest = (bytes(row[1]), bytes(row[2])) if row is not None else (_DUMMY_SALT, _DUMMY_HASH)
-                    outcome = "ok" if passwords.password_matches(password, salt, digest) and row is not None else "wrong"
-                conn.execute("INSERT INTO logins (name, source, outcome) VALUES (%s, %s, %s)", (name, source, outcome))
-        # every try is committed above, before a refusal is raised
-        if outcome == "locked" and until is not None:
-            raise LoginRefused(f"{name}: locked after {wrong_tries()}; try again in {until - now:.0f} s", until - now)
-        if outcome == "wrong" or row is None:
-            until = passwords.locked_until([*tries, (now, "wrong")])
-            locked_for = until - now if until is not None and until > now else 0.0
-            raise LoginRefused("wrong name or password" + (f": {LOCKED_FOR}" if locked_for else ""), locked_for)
-        return User(name, Role(row[0]))
-
-    def token_user(self, token: str) -> User | None:
-        row = self._one("SELECT name, role FROM tokens WHERE hash = %s", (passwords.token_hash(token),))
-        return User(row[0], Role(row[1])) if row is not None else None
-
-    # --- what the commands change ---------------------------------------------------------------
-
-    def add_user(self, name: str, role: Role, password: str) -> User:
-        if not name.strip():
-            raise BadValue("user name: empty")
-        salt, digest = passwords.hash_password(passwords.check_new_password(password))
-        with self.pool.connection() as conn:
-            try:
-                conn.execute("INSERT INTO users (name, role, salt, hash) VALUES (%s, %s, %s, %s)",
-                             (name, role.value, salt, digest))
-            except psycopg.errors.UniqueViolation:
-                raise Conflict(f"user {name!r} exists already") from None
-        return User(name, role)
-
-    def set_password(self, name: str, password: str) -> User:
-        """A user's new password; the old one opens nothing from now on."""
-        salt, digest = passwords.hash_password(passwords.check_new_password(password))
-        with self.pool.connection() as conn:
-            row = conn.execute("UPDATE users SET salt = %s, hash = %s WHERE name = %s RETURNING role",
-                               (salt, digest, name)).fetchone()
-        if row is None:
-            raise NotFound(f"no user {name!r}")
-        return User(name, Role(row[0]))
-
-    def add_token(self, name: str, role: Role) -> str:
-        """A new API token for `name`; only its hash is kept, so this is the one time it is seen."""
-        token = passwords.new_token()
-        with self.pool.connection() as conn:
-            conn.execute("INSERT INTO tokens (hash, name, role) VALUES (%s, %s, %s)",
-                         (passwords.token_hash(token), name, role.value))
-        return token
-
-    def pit_identity(self) -> Identity:
-        """The pit service's own broker identity, made at the first `pit init`."""
-        with self.pool.connection() as conn:
-            fresh = Identity.new()
-            conn.execute("INSERT INTO pit_identity (id, seed, public_key) VALUES (1, %s, %s) ON CONFLICT DO NOTHING",
-                         (fresh.seed, fresh.public_key))
-            row = conn.execute("SELECT seed, public_key FROM pit_identity WHERE id = 1").fetchone()
-        assert row is not None
-        return Identity(row[0], row[1])
-
-    def add_table(self, table_id: str) -> Identity:
-        """A table's broker identity; the broker learns its public key from `nats-config`."""
-        check_table_id(table_id)
-        identity = Identity.new()
-        with self.pool.connection() as conn:
-            try:
-                conn.execute("INSERT INTO table_identities (table_id, public_key) VALUES (%s, %s)",
-                             (table_id, identity.public_key))
-            except psycopg.errors.UniqueViolation:
-                raise Conflict(f"table {table_id!r} has credentials already") from None
-        return identity
-
-    def table_keys(self) -> dict[str, str]:
-        return {table_id: key for table_id, key in self._all("SELECT table_id, public_key FROM table_identities")}
-
-    def set_rooms(self, names: list[str]) -> dict[str, str]:
-        """A head office's rooms, exactly those named, each with the password of its leaf connection
-        (made at its first naming, kept after)."""
-        with self.pool.connection() as conn:
-            with conn.transaction():
-                conn.execute("DELETE FROM rooms WHERE NOT name = ANY(%s)", (names,))
-                for name in names:
-                    conn.execute("INSERT INTO rooms (name, leaf_password) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                                 (name, secrets.token_urlsafe(24)))
-                return {name: password for name, password in conn.execute("SELECT name, leaf_password FROM rooms")}
-
-    def rooms(self) -> list[str]:
-        """The rooms a head office sources (none in a room's own pit)."""
-        return [name for name, in self._all("SELECT name FROM rooms ORDER BY name")]
-
-    def set_payout_threshold(self, amount: Decimal) -> None:
-        """A payout at or above `amount` (currency units) raises an alert, from the next record on."""
-        if not amount.is_finite() or amount <= 0:
-            raise BadValue(f"payout threshold {amount}: use an amount above 0")
-        with self.pool.connection() as conn:
-            conn.execute("UPDATE settings SET value = %s WHERE name = 'payout_threshold'", (json.dumps(units(amount)),))
-
-
-def _alert(alert_id: int, table_id: str, kind: str, round_id: int | None, seq: int | None, raised: datetime,
-           text: str, by: str | None, at: datetime | None, note: str | None, cleared: datetime | None,
-           room: str | None) -> AlertRow:
-    return {"id": alert_id, "table_id": table_id, "room": room, "kind": kind, "round_id": round_id, "seq": seq,
-            "raised": _iso(raised), "text": text,
-            "acked": {"by": by, "at": _iso(at), "note": note or ""} if by is not None else None,
-            "cleared": _iso(cleared)}
+def _alert(
+    alert_id: int,
+    table_id: str,
+    kind: str,
+    round_id: int | None,
+    seq: int | None,
+    raised: datetime,
+    text: str,
+    by: str | None,
+    at: datetime | None,
+    note: str | None,
+    cleared: datetime | None,
+    room: str | None,
+) -> AlertRow:
+    return {
+        "id": alert_id,
+        "table_id": table_id,
+        "room": room,
+        "kind": kind,
+        "round_id": round_id,
+        "seq": seq,
+        "raised": _iso(raised),
+        "text": text,
+        "acked": {"by": by, "at": _iso(at), "note": note or ""} if by is not None else None,
+        "cleared": _iso(cleared),
+    }
 
 
 def steps(entry: dict[str, Any]) -> list[dict[str, Any]]:
@@ -472,9 +448,18 @@ def steps(entry: dict[str, Any]) -> list[dict[str, Any]]:
     an input with the operations it caused."""
     found: list[dict[str, Any]] = []
     for event in entry["inputs"]:
-        found.append({"seq": event["seq"], "wall": event["wall"], "kind": "input", "input": event,
-                      "operations": [op for op in entry["operations"] if op["seq"] == event["seq"]]})
-    found += [{"seq": item["seq"], "wall": item["wall"], "kind": "refused", "input": item["input"], "error": item["error"]}
-              for item in entry["refused"]]
+        found.append(
+            {
+                "seq": event["seq"],
+                "wall": event["wall"],
+                "kind": "input",
+                "input": event,
+                "operations": [op for op in entry["operations"] if op["seq"] == event["seq"]],
+            }
+        )
+    found += [
+        {"seq": item["seq"], "wall": item["wall"], "kind": "refused", "input": item["input"], "error": item["error"]}
+        for item in entry["refused"]
+    ]
     found += [{"seq": item["seq"], "wall": item["wall"], "kind": "device", "device": item} for item in entry["devices"]]
     return sorted(found, key=lambda step: int(step["seq"]))

@@ -3,6 +3,7 @@
 Sessions live in the pit service's memory: a cookie holds only a random key, so a stolen page
 cannot forge one and a logout ends it at once. A restart of the service asks everyone to log in again.
 """
+
 from __future__ import annotations
 
 import hmac

@@ -1,4 +1,5 @@
 """The JSON API of PIT.md §6: each call one `PitData` method, its answer passed through as JSON."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -23,8 +24,9 @@ def rounds(request: Request, who: Caller, ctx: Context) -> Response:
 
 
 def round_(request: Request, who: Caller, ctx: Context) -> Response:
-    return JSONResponse(ctx.data.round(request.path_params["table_id"], request.path_params["round_id"],
-                                       params.room(request)))
+    return JSONResponse(
+        ctx.data.round(request.path_params["table_id"], request.path_params["round_id"], params.room(request))
+    )
 
 
 def round_file(request: Request, who: Caller, ctx: Context) -> Response:
@@ -54,7 +56,9 @@ def alerts(request: Request, who: Caller, ctx: Context) -> Response:
 def acknowledge(request: Request, who: Caller, ctx: Context) -> Response:
     if not who.csrf_ok(request.headers.get(CSRF_HEADER)):
         raise forbidden(f"a call made with a login session needs its CSRF token in the {CSRF_HEADER} header")
-    return JSONResponse(ctx.data.acknowledge(request.path_params["alert_id"], who.user, params.note(request.state.payload)))
+    return JSONResponse(
+        ctx.data.acknowledge(request.path_params["alert_id"], who.user, params.note(request.state.payload))
+    )
 
 
 def shift_report(request: Request, who: Caller, ctx: Context) -> Response:
@@ -80,4 +84,6 @@ def dealer_report(request: Request, who: Caller, ctx: Context) -> Response:
 
 def _csv(text: str, what: str, start: datetime, end: datetime) -> Response:
     name = f"{what}-{start:%Y%m%dT%H%M}-{end:%Y%m%dT%H%M}.csv"
-    return Response(text, media_type="text/csv; charset=utf-8", headers={"content-disposition": f'attachment; filename="{name}"'})
+    return Response(
+        text, media_type="text/csv; charset=utf-8", headers={"content-disposition": f'attachment; filename="{name}"'}
+    )

@@ -4,6 +4,7 @@ Every page and API call needs a login session or a bearer token; every POST made
 needs that session's CSRF token. Data calls are synchronous, so handlers are plain functions run in
 the thread pool, with the request's form or JSON body read before; only the event stream is asynchronous.
 """
+
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
@@ -32,7 +33,9 @@ from pit.service.web.templating import templates
 
 HERE = Path(__file__).parent
 STATUS: dict[type[PitError], tuple[int, WebCode]] = {  # the API's codes, the same values on the wire as before
-    NotFound: (404, WebCode.NOT_FOUND), Conflict: (409, WebCode.CONFLICT), NotAllowed: (403, WebCode.FORBIDDEN),
+    NotFound: (404, WebCode.NOT_FOUND),
+    Conflict: (409, WebCode.CONFLICT),
+    NotAllowed: (403, WebCode.FORBIDDEN),
     BadValue: (400, WebCode.BAD_REQUEST),
 }
 
@@ -40,13 +43,18 @@ STATUS: dict[type[PitError], tuple[int, WebCode]] = {  # the API's codes, the sa
 Handler = Callable[[Request, Caller, Context], Response]
 
 
-def create_app(data: PitData, settings: WebSettings | None = None,
-               health: Callable[[], dict[str, Any]] | None = None, log: LogReader | None = None) -> Starlette:
+def create_app(
+    data: PitData,
+    settings: WebSettings | None = None,
+    health: Callable[[], dict[str, Any]] | None = None,
+    log: LogReader | None = None,
+) -> Starlette:
     """`health`, when given, answers GET /api/health without a login (PIT.md §8: for a load balancer
     or a monitor); `log`, the room's public log under /log/ and its proofs (PIT.md §9)."""
     settings = settings or WebSettings()
-    ctx = Context(data, Sessions(settings.session_hours * 3600), templates(HERE / "templates"), settings,
-                  proofs=log is not None)
+    ctx = Context(
+        data, Sessions(settings.session_hours * 3600), templates(HERE / "templates"), settings, proofs=log is not None
+    )
 
     def guarded(handler: Handler, page: bool, allowed: Allowed = ANYONE) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -66,6 +74,7 @@ def create_app(data: PitData, settings: WebSettings | None = None,
                 return _refusal(ctx, request, who, WebError(status, code, error.message), page)
             except WebError as error:
                 return _refusal(ctx, request, who, error, page)
+
         return endpoint
 
     def open_route(handler: Callable[[Request, Context], Response]) -> Callable[[Request], Awaitable[Response]]:
@@ -75,6 +84,7 @@ def create_app(data: PitData, settings: WebSettings | None = None,
             except WebError as error:
                 return _refusal(ctx, request, None, error, True)
             return await run_in_threadpool(handler, request, ctx)
+
         return endpoint
 
     routes = [
@@ -86,7 +96,9 @@ def create_app(data: PitData, settings: WebSettings | None = None,
         Route("/tables/{table_id}/live", guarded(pages.table_live, page=True)),
         Route("/alerts", guarded(pages.alerts, page=True)),
         Route("/alerts/list", guarded(pages.alert_list, page=True)),
-        Route("/alerts/{alert_id:int}/ack", guarded(pages.acknowledge, page=True, allowed=ACKNOWLEDGE), methods=["POST"]),
+        Route(
+            "/alerts/{alert_id:int}/ack", guarded(pages.acknowledge, page=True, allowed=ACKNOWLEDGE), methods=["POST"]
+        ),
         Route("/reports", guarded(pages.reports, page=True, allowed=REPORTS)),
         Route("/reports/dealers", guarded(pages.dealers_report, page=True, allowed=REPORTS)),
         Route("/api/tables", guarded(api.tables, page=False)),
@@ -96,17 +108,30 @@ def create_app(data: PitData, settings: WebSettings | None = None,
         Route("/api/witness/{journal}", guarded(api.witness, page=False)),
         Route("/api/witness/{journal}/hashes", guarded(api.witnessed_hashes, page=False)),
         Route("/api/alerts", guarded(api.alerts, page=False)),
-        Route("/api/alerts/{alert_id:int}/ack", guarded(api.acknowledge, page=False, allowed=ACKNOWLEDGE), methods=["POST"]),
+        Route(
+            "/api/alerts/{alert_id:int}/ack",
+            guarded(api.acknowledge, page=False, allowed=ACKNOWLEDGE),
+            methods=["POST"],
+        ),
         Route("/api/reports/shift", guarded(api.shift_report, page=False, allowed=REPORTS)),
         Route("/api/reports/dealers", guarded(api.dealer_report, page=False, allowed=REPORTS)),
         Route("/api/events", events.endpoint(ctx, events.Broadcast(ctx))),
         *([Route("/api/health", _health(health))] if health is not None else []),
-        *([Route("/api/proof/{journal}/{round_id:int}", guarded(log_routes.proof_handler(log), page=False)),
-           *log_routes.public_routes(log)] if log is not None else []),
+        *(
+            [
+                Route("/api/proof/{journal}/{round_id:int}", guarded(log_routes.proof_handler(log), page=False)),
+                *log_routes.public_routes(log),
+            ]
+            if log is not None
+            else []
+        ),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={404: _unknown_path, 405: _wrong_method},
-                    middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(
+        routes=routes,
+        exception_handlers={404: _unknown_path, 405: _wrong_method},
+        middleware=[Middleware(SecurityHeaders)],
+    )
     app.state.ctx = ctx
     return app
 
@@ -114,21 +139,25 @@ def create_app(data: PitData, settings: WebSettings | None = None,
 def _health(health: Callable[[], dict[str, Any]]) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         return JSONResponse(health(), headers={"cache-control": "no-store"})
+
     return endpoint
 
 
 def _refusal(ctx: Context, request: Request, who: Caller | None, error: WebError, page: bool) -> Response:
     if not page:
         return JSONResponse(error.to_json(), status_code=error.status)
-    return ctx.templates.TemplateResponse(request, "refused.html", {"who": who, "error": error},
-                                          status_code=error.status)
+    return ctx.templates.TemplateResponse(
+        request, "refused.html", {"who": who, "error": error}, status_code=error.status
+    )
 
 
 def _unknown_path(request: Request, _: Exception) -> Response:
     error = WebError(404, WebCode.NOT_FOUND, f"no page or API call at {request.url.path}")
     if request.url.path.startswith("/api/"):
         return JSONResponse(error.to_json(), status_code=404)
-    return HTMLResponse(f"<h1>Not found</h1><p>{escape(error.message)}</p><p><a href='/'>Floor</a></p>", status_code=404)
+    return HTMLResponse(
+        f"<h1>Not found</h1><p>{escape(error.message)}</p><p><a href='/'>Floor</a></p>", status_code=404
+    )
 
 
 def _wrong_method(request: Request, _: Exception) -> Response:

@@ -1,4 +1,5 @@
 """What every handler of the web layer needs: the data, the open sessions, the templates, the settings."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,5 +1,6 @@
 """The web layer's refusals: one exception with its HTTP status and a code, rendered as PIT.md §6's
 `{"error": {"code", "message"}}` for the API and as a plain page for a person."""
+
 from __future__ import annotations
 
 from enum import StrEnum

@@ -6,6 +6,7 @@ table's tile as the floor renders it, so a page swaps it in without asking again
 that failed (the store failed over) is started again within a second; a comment every 15 s keeps
 proxies from closing a quiet stream.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -86,8 +87,12 @@ def endpoint(ctx: Context, broadcast: Broadcast) -> Callable[[Request], Awaitabl
     async def events(request: Request) -> Response:
         if await run_in_threadpool(caller, request, ctx.sessions, ctx.data) is None:
             return JSONResponse(not_logged_in().to_json(), status_code=401)
-        return StreamingResponse(stream(broadcast), media_type="text/event-stream",
-                                 headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+        return StreamingResponse(
+            stream(broadcast),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+        )
+
     return events
 
 
@@ -125,8 +130,9 @@ def _events(ctx: Context, changes: list[Change]) -> Events:
         seen.add((change.kind, change.table_id))
         # a room's change (its sourcing behind or caught up) is every tile's of that room: the whole floor
         for row in rows.get(change.table_id, []) if change.table_id else [r for tiles in rows.values() for r in tiles]:
-            events.append({"kind": change.kind, "table_id": row["table_id"], "room": row["room"],
-                           "html": tile.render(t=row)})
+            events.append(
+                {"kind": change.kind, "table_id": row["table_id"], "room": row["room"], "html": tile.render(t=row)}
+            )
         if change.table_id and change.table_id not in rows:
             events.append({"kind": change.kind, "table_id": change.table_id, "html": ""})
     return events

@@ -1,12 +1,16 @@
 """Security headers on every answer: the pages load only the pit's own script and style sheet, no
 other site may frame them (clickjacking), and nothing is sniffed into another type."""
+
 from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 HEADERS = (
-    (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
-                                 b"connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        b"connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    ),
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),

@@ -3,6 +3,7 @@
 Each handler reads what it shows from `PitData` and renders one template; the live parts are
 fragments the pages fetch again when the event stream says their table or alert changed.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -39,9 +40,12 @@ def _safe_next(target: str | None) -> str:
     return target
 
 
-def _render(ctx: Context, request: Request, who: Caller | None, template: str, status: int = 200, **values: Any) -> Response:
-    return ctx.templates.TemplateResponse(request, template, {"who": who, "csrf_field": CSRF_FIELD, **values},
-                                          status_code=status)
+def _render(
+    ctx: Context, request: Request, who: Caller | None, template: str, status: int = 200, **values: Any
+) -> Response:
+    return ctx.templates.TemplateResponse(
+        request, template, {"who": who, "csrf_field": CSRF_FIELD, **values}, status_code=status
+    )
 
 
 def _secure(request: Request, ctx: Context) -> bool:
@@ -58,11 +62,21 @@ def _check_csrf(request: Request, who: Caller) -> dict[str, Any]:
 
 # --- access -------------------------------------------------------------------------------------
 
+
 def login_form(request: Request, ctx: Context, message: str = "", locked: bool = False, status: int = 200) -> Response:
     token = secrets.token_urlsafe(32)
-    response = _render(ctx, request, None, "login.html", status, login_csrf=token, message=message, locked=locked,
-                       next=_safe_next(request.query_params.get("next") or request.state.payload.get("next")),
-                       name=request.state.payload.get("name", ""))
+    response = _render(
+        ctx,
+        request,
+        None,
+        "login.html",
+        status,
+        login_csrf=token,
+        message=message,
+        locked=locked,
+        next=_safe_next(request.query_params.get("next") or request.state.payload.get("next")),
+        name=request.state.payload.get("name", ""),
+    )
     set_cookie(response, LOGIN_CSRF_COOKIE, token, _secure(request, ctx), LOGIN_FORM_S)
     return response
 
@@ -70,8 +84,9 @@ def login_form(request: Request, ctx: Context, message: str = "", locked: bool =
 def login(request: Request, ctx: Context) -> Response:
     form: dict[str, Any] = request.state.payload
     if not same_token(form.get(CSRF_FIELD), request.cookies.get(LOGIN_CSRF_COOKIE)):
-        return login_form(request, ctx, "The login form had expired. Please enter your name and password again.",
-                          status=403)
+        return login_form(
+            request, ctx, "The login form had expired. Please enter your name and password again.", status=403
+        )
     name, password = str(form.get("name", "")).strip(), str(form.get("password", ""))
     if not name or not password:
         return login_form(request, ctx, "Enter your name and your password.", status=400)
@@ -80,8 +95,10 @@ def login(request: Request, ctx: Context) -> Response:
         user = ctx.data.login(name, password, source)
     except LoginRefused as refused:
         if refused.locked_for > 0:
-            text = (f"{name} is locked for {max(1, round(refused.locked_for))} s after {wrong_tries('passwords')}. "
-                    "Wait, then try again.")
+            text = (
+                f"{name} is locked for {max(1, round(refused.locked_for))} s after {wrong_tries('passwords')}. "
+                "Wait, then try again."
+            )
             return login_form(request, ctx, text, locked=True, status=401)
         return login_form(request, ctx, refused.message, status=401)
     key, _ = ctx.sessions.open(user)
@@ -101,11 +118,13 @@ def logout(request: Request, who: Caller, ctx: Context) -> Response:
 
 # --- floor and table ----------------------------------------------------------------------------
 
+
 def floor(request: Request, who: Caller, ctx: Context) -> Response:
     rows = ctx.data.tables()
     counts = {link: sum(row["link"] == link for row in rows) for link in ("live", "silent", "behind")}
-    return _render(ctx, request, who, "floor.html", tables=rows, counts=counts,
-                   open_alerts=sum(row["open_alerts"] for row in rows))
+    return _render(
+        ctx, request, who, "floor.html", tables=rows, counts=counts, open_alerts=sum(row["open_alerts"] for row in rows)
+    )
 
 
 def _live(ctx: Context, table_id: str, room: str | None) -> dict[str, Any]:
@@ -118,11 +137,23 @@ def table(request: Request, who: Caller, ctx: Context) -> Response:
     values = _live(ctx, table_id, room)
     room = values["t"]["room"]  # named now in every link of the page, where rooms meet
     rounds = ctx.data.rounds(table_id, RECALL_ROUNDS, room)
-    chosen = params.whole_number(request.query_params.get("round"), "round", rounds[0]["round_id"] if rounds else 0,
-                                 0, 2**62)
+    chosen = params.whole_number(
+        request.query_params.get("round"), "round", rounds[0]["round_id"] if rounds else 0, 0, 2**62
+    )
     recalled = ctx.data.round(table_id, chosen, room) if chosen else None
-    return _render(ctx, request, who, "table.html", **values, rounds=rounds, chosen=chosen, recalled=recalled,
-                   story=story(recalled) if recalled else None, quote=quote, proofs=ctx.proofs)
+    return _render(
+        ctx,
+        request,
+        who,
+        "table.html",
+        **values,
+        rounds=rounds,
+        chosen=chosen,
+        recalled=recalled,
+        story=story(recalled) if recalled else None,
+        quote=quote,
+        proofs=ctx.proofs,
+    )
 
 
 def table_live(request: Request, who: Caller, ctx: Context) -> Response:
@@ -130,6 +161,7 @@ def table_live(request: Request, who: Caller, ctx: Context) -> Response:
 
 
 # --- alerts -------------------------------------------------------------------------------------
+
 
 def _alert_values(request: Request, ctx: Context) -> dict[str, Any]:
     query = request.query_params
@@ -139,8 +171,14 @@ def _alert_values(request: Request, ctx: Context) -> dict[str, Any]:
     listed = ctx.data.alerts(state, table_id, params.room(request))
     kinds = sorted({alert["kind"] for alert in listed} | ({kind} if kind else set()))
     shown = [alert for alert in listed if kind is None or alert["kind"] == kind]
-    return {"alerts": shown, "state": state or "all", "table": table_id or "", "kind": kind or "", "kinds": kinds,
-            "query": urlencode({key: value for key, value in query.items() if key in ("state", "table", "room", "kind")})}
+    return {
+        "alerts": shown,
+        "state": state or "all",
+        "table": table_id or "",
+        "kind": kind or "",
+        "kinds": kinds,
+        "query": urlencode({key: value for key, value in query.items() if key in ("state", "table", "room", "kind")}),
+    }
 
 
 def alerts(request: Request, who: Caller, ctx: Context) -> Response:
@@ -161,6 +199,7 @@ def acknowledge(request: Request, who: Caller, ctx: Context) -> Response:
 
 
 # --- reports ------------------------------------------------------------------------------------
+
 
 def _report_range(request: Request) -> tuple[datetime, datetime]:
     """A report's range from its form; by default the eight hours up to now."""
@@ -184,7 +223,9 @@ def reports(request: Request, who: Caller, ctx: Context) -> Response:
     report = ctx.data.shift_report(table_id, start, end, room)
     if table_id is None:
         rows = [summary(each, start, end, ctx.data.shift_report(each, start, end, at), at) for each, at in tables]
-        bars = [Bar(_named(row["table_id"], row["room"]), row["fees_players"], row["fees_player_dealer"]) for row in rows]
+        bars = [
+            Bar(_named(row["table_id"], row["room"]), row["fees_players"], row["fees_player_dealer"]) for row in rows
+        ]
         chart_title = "Drop by table"
     else:
         room = room or next(at for each, at in tables if each == table_id)
@@ -194,11 +235,30 @@ def reports(request: Request, who: Caller, ctx: Context) -> Response:
             fees = ctx.data.shift_report(table_id, part_start, part_end, room)["fees"]
             bars.append(Bar(f"{part_start:%H:%M}", fees["players"], fees["player_dealer"]))
         chart_title = f"Drop of {_named(table_id, room)} by hour"
-    csv_query = urlencode({"from": start.isoformat(), "to": end.isoformat(), "format": "csv",
-                           **({"table": table_id} if table_id else {}), **({"room": room} if table_id and room else {})})
-    return _render(ctx, request, who, "reports.html", report=report, rows=rows, table=table_id or "",
-                   table_ids=table_ids, any_room=any(at for _, at in tables), chart=bar_chart(bars, chart_title),
-                   chart_title=chart_title, csv_url=f"/api/reports/shift?{csv_query}", **_range_values(start, end))
+    csv_query = urlencode(
+        {
+            "from": start.isoformat(),
+            "to": end.isoformat(),
+            "format": "csv",
+            **({"table": table_id} if table_id else {}),
+            **({"room": room} if table_id and room else {}),
+        }
+    )
+    return _render(
+        ctx,
+        request,
+        who,
+        "reports.html",
+        report=report,
+        rows=rows,
+        table=table_id or "",
+        table_ids=table_ids,
+        any_room=any(at for _, at in tables),
+        chart=bar_chart(bars, chart_title),
+        chart_title=chart_title,
+        csv_url=f"/api/reports/shift?{csv_query}",
+        **_range_values(start, end),
+    )
 
 
 def _named(table_id: str, room: str | None) -> str:
@@ -210,9 +270,19 @@ def dealers_report(request: Request, who: Caller, ctx: Context) -> Response:
     """Per house dealer (RULES.md §8.25): a row each, their rounds per hour as a chart, and the CSV."""
     start, end = _report_range(request)
     report = ctx.data.dealer_report(start, end)
-    rates = [(row["dealer"], row["rounds_per_hour"]) for row in report["dealers"]
-             if row["dealer"] is not None and row["rounds_per_hour"] is not None]
+    rates = [
+        (row["dealer"], row["rounds_per_hour"])
+        for row in report["dealers"]
+        if row["dealer"] is not None and row["rounds_per_hour"] is not None
+    ]
     csv_query = urlencode({"from": start.isoformat(), "to": end.isoformat(), "format": "csv"})
-    return _render(ctx, request, who, "dealers.html", report=report,
-                   chart=rate_chart(rates, "Rounds per hour by dealer") if rates else None,
-                   csv_url=f"/api/reports/dealers?{csv_query}", **_range_values(start, end))
+    return _render(
+        ctx,
+        request,
+        who,
+        "dealers.html",
+        report=report,
+        chart=rate_chart(rates, "Rounds per hour by dealer") if rates else None,
+        csv_url=f"/api/reports/dealers?{csv_query}",
+        **_range_values(start, end),
+    )

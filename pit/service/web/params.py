@@ -1,4 +1,5 @@
 """Query parameters and bodies read once, each refusal naming the parameter that was wrong (400)."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """The pages' templates, with the journal's own wording for amounts, cards and times as filters."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,8 +38,17 @@ def hours(value: float | None) -> str:
 def templates(folder: Path) -> Jinja2Templates:
     found = Jinja2Templates(directory=folder)
     found.env.autoescape = True
-    found.env.filters.update({
-        "units": units, "signed": optional_units, "card": card_code, "clock": clock, "stamp": stamp,
-        "fee_total": fee_total, "figure": figure, "hours": hours, "count": count,
-    })
+    found.env.filters.update(
+        {
+            "units": units,
+            "signed": optional_units,
+            "card": card_code,
+            "clock": clock,
+            "stamp": stamp,
+            "fee_total": fee_total,
+            "figure": figure,
+            "hours": hours,
+            "count": count,
+        }
+    )
     return found

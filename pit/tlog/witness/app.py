@@ -1,4 +1,5 @@
 """The witness on HTTP: `POST /add-checkpoint` and `GET /<origin hash>/checkpoint` (tlog-witness)."""
+
 from __future__ import annotations
 
 from starlette.applications import Starlette
@@ -28,7 +29,9 @@ def create_witness_app(witness: Witness) -> Starlette:
     async def checkpoint(request: Request) -> Response:
         return _response(await run_in_threadpool(witness.checkpoint, request.path_params["origin_hash"]))
 
-    return Starlette(routes=[
-        Route("/add-checkpoint", add_checkpoint, methods=["POST"]),
-        Route("/{origin_hash:str}/checkpoint", checkpoint, methods=["GET"]),
-    ])
+    return Starlette(
+        routes=[
+            Route("/add-checkpoint", add_checkpoint, methods=["POST"]),
+            Route("/{origin_hash:str}/checkpoint", checkpoint, methods=["GET"]),
+        ]
+    )

@@ -1,5 +1,6 @@
 """`dealer-assist witness keygen NAME --out FILE` and `dealer-assist witness serve --key FILE --state DB
 --log VKEY [--log VKEY ...] --http HOST:PORT` (PIT.md §9, c2sp.org/tlog-witness)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -41,6 +42,7 @@ def main(argv: list[str]) -> int:
             print(write_new_key(args.out, args.name, SignatureType.COSIGNATURE_V1).verifier())
             return 0
         return _serve(args)
+
     return reporting(body, Stream.STDERR)
 
 
@@ -52,8 +54,9 @@ def _log_keys(vkeys: list[str]) -> list[VerifierKey]:
         except Malformed as error:
             raise CommandError(CommandCode.BAD_ARGUMENTS, f"--log: {error}") from None
         if key.kind is not SignatureType.ED25519:
-            raise CommandError(CommandCode.BAD_ARGUMENTS,
-                               f"--log {key.name}: a log key is of type 01, not {key.kind:02x}")
+            raise CommandError(
+                CommandCode.BAD_ARGUMENTS, f"--log {key.name}: a log key is of type 01, not {key.kind:02x}"
+            )
         keys.append(key)
     return keys
 
@@ -93,7 +96,15 @@ async def _run(witness: Witness, host: str, port: int) -> int:
     while not server.started and not task.done():
         await asyncio.sleep(STARTED_POLL_S)
     if server.started:
-        print(json.dumps({"serving": f"http://{host}:{port}", "witness": str(witness.key.verifier()),
-                          "logs": sorted(witness.origins)}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "serving": f"http://{host}:{port}",
+                    "witness": str(witness.key.verifier()),
+                    "logs": sorted(witness.origins),
+                }
+            ),
+            flush=True,
+        )
     await task
     return 0 if server.started else 1

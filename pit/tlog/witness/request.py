@@ -1,5 +1,6 @@
 """The body of `POST /add-checkpoint`: `old <size>`, up to 63 base64 consistency-proof hashes, a blank
 line, and the checkpoint note, every line ending in a newline."""
+
 from __future__ import annotations
 
 import base64
@@ -35,7 +36,7 @@ class AddCheckpoint:
             raise Malformed("add-checkpoint: the old size and proof lines are ASCII") from None
         if not lines[0].startswith("old "):
             raise Malformed(f"add-checkpoint: the first line is 'old <size>', not {lines[0]!r}")
-        old = decimal(lines[0][len("old "):], "add-checkpoint old size")
+        old = decimal(lines[0][len("old ") :], "add-checkpoint old size")
         if len(lines) - 1 > MAX_PROOF:
             raise Malformed(f"add-checkpoint: {len(lines) - 1} proof lines, more than {MAX_PROOF}")
         proof = []

@@ -5,6 +5,7 @@ Each request's check and write happen in one `BEGIN IMMEDIATE` transaction, comm
 sync before the answer leaves, so two requests cannot roll a log back between them (tlog-witness) and
 a restart finds what was last answered.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -72,19 +73,24 @@ class WitnessState:
             self._db.execute("COMMIT")
 
     def latest(self, origin: str) -> Latest | None:
-        row = self._db.execute("SELECT size, root, checkpoint, cosigned_at FROM latest WHERE origin = ?",
-                               (origin,)).fetchone()
+        row = self._db.execute(
+            "SELECT size, root, checkpoint, cosigned_at FROM latest WHERE origin = ?", (origin,)
+        ).fetchone()
         return None if row is None else Latest(row[0], bytes(row[1]), bytes(row[2]), row[3])
 
     def cosigned(self, origin: str, latest: Latest) -> None:
-        self._db.execute("INSERT INTO latest (origin, size, root, checkpoint, cosigned_at) VALUES (?, ?, ?, ?, ?) "
-                         "ON CONFLICT (origin) DO UPDATE SET size = excluded.size, root = excluded.root, "
-                         "checkpoint = excluded.checkpoint, cosigned_at = excluded.cosigned_at",
-                         (origin, latest.size, latest.root, latest.checkpoint, latest.cosigned_at))
+        self._db.execute(
+            "INSERT INTO latest (origin, size, root, checkpoint, cosigned_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (origin) DO UPDATE SET size = excluded.size, root = excluded.root, "
+            "checkpoint = excluded.checkpoint, cosigned_at = excluded.cosigned_at",
+            (origin, latest.size, latest.root, latest.checkpoint, latest.cosigned_at),
+        )
 
     def keep_evidence(self, evidence: Evidence) -> None:
-        self._db.execute("INSERT INTO evidence (origin, received_at, reason, request) VALUES (?, ?, ?, ?)",
-                         (evidence.origin, evidence.received_at, evidence.reason, evidence.request))
+        self._db.execute(
+            "INSERT INTO evidence (origin, received_at, reason, request) VALUES (?, ?, ?, ?)",
+            (evidence.origin, evidence.received_at, evidence.reason, evidence.request),
+        )
 
     def evidence(self) -> list[Evidence]:
         rows = self._db.execute("SELECT origin, received_at, reason, request FROM evidence ORDER BY id").fetchall()

@@ -3,6 +3,7 @@ the checkpoint's, 404 a log it does not witness, 403 no trusted log signature (o
 an old size that is not the size it last cosigned (the body says that size), 422 a checkpoint that is
 not consistent with it (a bad proof, a size-0 tree with another root, the same size with another root),
 and 200 with its cosignature line once the new checkpoint is stored."""
+
 from __future__ import annotations
 
 import hashlib
@@ -31,8 +32,9 @@ class Answer:
 
 
 class Witness:
-    def __init__(self, key: SignerKey, logs: Sequence[VerifierKey], state: WitnessState,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, key: SignerKey, logs: Sequence[VerifierKey], state: WitnessState, clock: Callable[[], float] = time.time
+    ) -> None:
         if key.kind is not SignatureType.COSIGNATURE_V1:
             raise Malformed(f"witness key {key.name}: of type 04 (cosignature/v1), not {key.kind:02x}")
         self.key = key
