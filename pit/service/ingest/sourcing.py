@@ -27,7 +27,6 @@ from pit.stream.broker import room_reply_prefix, room_stream_info
 
 SETTLE_S = 2.0  # a room's record its stream held this long ago and not yet written here: behind
 BEHIND_ALERT_S = 60.0
-CLOSED_BY = "pit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +100,7 @@ async def keep(
     conn: psycopg.AsyncConnection[TupleRow], behind: dict[str, RoomBehind], taken: Mapping[str, int]
 ) -> None:
     """Each room's sourcing into the store; a room behind more than a minute raises its alert, once;
-    caught up, its open alert is closed (acknowledged by the pit, saying so)."""
+    caught up, its alert is marked cleared, and stays open until a person acknowledges it (PIT.md §5)."""
     now = datetime.now(UTC)
     for room, lag in sorted(behind.items()):
         before = await (
@@ -141,10 +140,9 @@ async def keep(
                 await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change("")))
         elif lag.seconds == 0:
             closed = await conn.execute(
-                "INSERT INTO acknowledgements (alert_id, by_user, note) SELECT a.id, %s, %s FROM alerts a"
-                " WHERE a.kind = %s AND a.room = %s AND NOT EXISTS (SELECT 1 FROM acknowledgements k"
-                " WHERE k.alert_id = a.id) RETURNING alert_id",
-                (CLOSED_BY, f"room {room} caught up", AlertKind.ROOM_BEHIND.value, room),
+                "INSERT INTO alerts_cleared (alert_id) SELECT a.id FROM alerts a WHERE a.kind = %s AND a.room = %s"
+                " ON CONFLICT DO NOTHING RETURNING alert_id",
+                (AlertKind.ROOM_BEHIND.value, room),
             )
             if await closed.fetchall():
                 await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, alert_change("")))
