@@ -10,10 +10,11 @@ and its signature line carries the 8-byte big-endian timestamp followed by the 6
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pit.tlog.errors import Malformed
-from pit.tlog.keys import SignatureType, SignerKey, VerifierKey
-from pit.tlog.note import Signature
+from pit.tlog.keys import SignatureType, SignerKey
+from pit.tlog.note import KeyedVerifier, Signature
 
 __all__ = ["CosignatureVerifier", "cosign"]
 
@@ -49,22 +50,11 @@ def cosign(body: str, key: SignerKey, timestamp: int) -> Signature:
 
 
 @dataclass(frozen=True)
-class CosignatureVerifier:
+class CosignatureVerifier(KeyedVerifier):
     """A witness's type 0x04 key, as a note verifier over the checkpoint it cosigned."""
 
-    key: VerifierKey
-
-    def __post_init__(self) -> None:
-        if self.key.kind is not SignatureType.COSIGNATURE_V1:
-            raise Malformed(f"vkey {self.key.name}: a cosigner key is of type 04, not {self.key.kind:02x}")
-
-    @property
-    def name(self) -> str:
-        return self.key.name
-
-    @property
-    def key_id(self) -> int:
-        return self.key.key_id
+    kind: ClassVar[SignatureType] = SignatureType.COSIGNATURE_V1
+    role: ClassVar[str] = "a cosigner key"
 
     def verify_note(self, text: bytes, signature: bytes) -> bool:
         if len(signature) != 8 + ED25519_SIGNATURE_SIZE:

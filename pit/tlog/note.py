@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from pit.tlog.errors import Malformed, Unverified
 from pit.tlog.keys import SignatureType, SignerKey, VerifierKey, b64decode, check_name
@@ -59,14 +59,16 @@ class Verifier(Protocol):
 
 
 @dataclass(frozen=True)
-class NoteVerifier:
-    """An Ed25519 (type 0x01) key checking a signature over the note's text itself."""
+class KeyedVerifier:
+    """A verifier over one vkey of the type its kind of signature takes (`kind`, said as `role`)."""
 
+    kind: ClassVar[SignatureType] = SignatureType.ED25519
+    role: ClassVar[str] = "a note key"
     key: VerifierKey
 
     def __post_init__(self) -> None:
-        if self.key.kind is not SignatureType.ED25519:
-            raise Malformed(f"vkey {self.key.name}: a note key is of type 01, not {self.key.kind:02x}")
+        if self.key.kind is not self.kind:
+            raise Malformed(f"vkey {self.key.name}: {self.role} is of type {self.kind:02x}, not {self.key.kind:02x}")
 
     @property
     def name(self) -> str:
@@ -75,6 +77,11 @@ class NoteVerifier:
     @property
     def key_id(self) -> int:
         return self.key.key_id
+
+
+@dataclass(frozen=True)
+class NoteVerifier(KeyedVerifier):
+    """An Ed25519 (type 0x01) key checking a signature over the note's text itself."""
 
     def verify_note(self, text: bytes, signature: bytes) -> bool:
         return self.key.verify(text, signature)
