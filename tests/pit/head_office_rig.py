@@ -87,6 +87,14 @@ class HeadOfficeRig:
             )
             pit = PitServe(broker.url, dsn, self.folder / f"{room}-pit.log")
             self.rooms[room] = Room(room, store, broker, pit, Tables(folder, names), creds, lines)
+        # The head office's stream asks each room for its source once; one asked before the room's leaf link is
+        # up is asked again only after nats-server's retry wait, so its tiles would come late for no reason.
+        office_log = self.office_broker.log
+        wait_for(
+            lambda: office_log.read_text().count("Leafnode connection created") >= len(ROOM_TABLES),
+            30,
+            "every room joined the head office",
+        )
         self.office_pit = PitServe(self.office_broker.url, office_dsn, self.folder / "office-pit.log")
         pits = [self.office_pit, *(room.pit for room in self.rooms.values())]
         wait_for(lambda: all(p.role() == "ingest" for p in pits), 30, "every pit ingesting")
