@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
+
+import psycopg
 
 from pit.errors import PitCode, PitError
 
@@ -206,11 +209,24 @@ class PostgresCluster:
             self._run(str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "pit", self.database)
         return self
 
+    @property
+    def slot(self) -> str:
+        """The name of this cluster's replication slot on the primary it follows: its folder's name."""
+        return re.sub(r"[^a-z0-9_]", "_", self.folder.name.lower())
+
     def follow(self, primary: PostgresCluster) -> PostgresCluster:
-        """Make this cluster a streaming-replication standby of `primary` (`pg_basebackup -R`, which
-        writes the standby's connection to the primary), unless the folder already holds a cluster."""
+        """Make this cluster a streaming-replication standby of `primary` (`pg_basebackup -R -C -S`, which
+        writes the standby's connection to the primary and gives it a replication slot there, so the
+        primary knows its standby even while it is disconnected), unless the folder already holds a
+        cluster. A slot of that name left by an earlier standby of this folder is dropped first."""
         self._folder()
         if not (self.data / "PG_VERSION").exists():
+            with psycopg.connect(primary.dsn, autocommit=True) as conn:
+                conn.execute(
+                    "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                    " WHERE slot_name = %s AND NOT active",
+                    (self.slot,),
+                )
             self._run(
                 str(PG_BIN / "pg_basebackup"),
                 "-h",
@@ -222,6 +238,9 @@ class PostgresCluster:
                 "-D",
                 str(self.data),
                 "-R",
+                "-C",
+                "-S",
+                self.slot,
                 "-X",
                 "stream",
                 "--checkpoint=fast",

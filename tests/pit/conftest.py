@@ -36,6 +36,19 @@ def postgres() -> Iterator[PostgresCluster]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture
+def primary_and_standby() -> Iterator[tuple[PostgresCluster, PostgresCluster]]:
+    """A primary and its streaming standby, made with a replication slot as the README's store servers."""
+    folder = Path(tempfile.mkdtemp(prefix="da-pg-ha-", dir="/tmp"))  # reachable by `nobody` when we are root
+    folder.chmod(0o755)
+    primary = PostgresCluster(folder / "primary").init()
+    standby = PostgresCluster(folder / "standby").follow(primary).start()
+    yield primary, standby
+    for cluster in (primary, standby):
+        cluster.stop("immediate")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
 def journals(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Real bench journals for the dashboard's tests over the in-memory store."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import sqlite3
@@ -10,9 +11,12 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import nats
+
 from dealer_assist.journal import journal_file
 from dealer_assist.journal.journal_file import Record, read_records, record_hash
 from hw_sims.bench_command import main as bench
+from pit.stream.broker import ensure_stream
 from pit.stream.wire import RecordMessage, journal_identity
 
 
@@ -54,6 +58,19 @@ def messages(path: Path, table_id: str, since: int = 0) -> list[RecordMessage]:
 async def publish(js: object, found: list[RecordMessage]) -> None:
     for message in found:
         await js.publish(message.subject, message.encode(), headers={"Nats-Msg-Id": message.msg_id})  # type: ignore[attr-defined]
+
+
+def ship(url: str, found: list[RecordMessage]) -> None:
+    """Publish `found` to the records stream at `url` (made if missing), as the tables' shippers would."""
+
+    async def go() -> None:
+        nc = await nats.connect(url)
+        js = nc.jetstream()
+        await ensure_stream(js)
+        await publish(js, found)
+        await nc.close()
+
+    asyncio.run(go())
 
 
 def rewrite(path: Path, seq: int, change: dict[str, object]) -> None:

@@ -16,10 +16,9 @@ import pytest
 from pit.service.ingest.gaps import GapTiming
 from pit.service.store.pit_store import PitStore
 from pit.service.web.templating import templates
-from pit.stream.broker import ensure_stream
-from pit.stream.wire import RecordMessage, ResendRequest, StatusMessage
+from pit.stream.wire import ResendRequest, StatusMessage
 from pit.trial.local_services import NatsServer, PostgresCluster
-from tests.pit.journals import bench_journal, messages, publish
+from tests.pit.journals import bench_journal, messages, ship
 from tests.pit.pit_service import (
     PitServe,
     fresh_database,
@@ -34,17 +33,6 @@ from ui.cli import main as cli
 pytestmark = pytest.mark.slow
 
 TILE = templates(Path(__file__).parents[2] / "pit" / "service" / "web" / "templates").get_template("_tile.html")
-
-
-def _ship(url: str, found: list[RecordMessage]) -> None:
-    async def go() -> None:
-        nc = await nats.connect(url)
-        js = nc.jetstream()
-        await ensure_stream(js)
-        await publish(js, found)
-        await nc.close()
-
-    asyncio.run(go())
 
 
 class Listener:
@@ -102,7 +90,7 @@ def test_a_missing_record_is_asked_for_told_and_alerted_once_then_stored_in_orde
             nats_server.url, dsn, store.pit_identity().seed, gap_timing=GapTiming(resend_every_s=1.0, alert_after_s=4.0)
         ) as ingest:
             wait_for(lambda: ingest.health().role == "ingest", what="ingest")
-            _ship(nats_server.url, found[:10] + found[11:])
+            ship(nats_server.url, found[:10] + found[11:])
             opened = time.monotonic()
             assert wait_for(lambda: store.witness(journal)["missing"], what="the gap told")["from"] == 11
             assert store.witness(journal)["records"] == 10
@@ -122,7 +110,7 @@ def test_a_missing_record_is_asked_for_told_and_alerted_once_then_stored_in_orde
             assert len(alerts) == 1 and alerts[0]["seq"] == 11 and alerts[0]["cleared"] is None
             assert f"journal {journal} lacks record 11, with {held} later records waiting" in alerts[0]["text"]
 
-            _ship(nats_server.url, found[10:11])
+            ship(nats_server.url, found[10:11])
             wait_for(lambda: stored_counts(store).get(journal) == (len(found),) * 3, what="every record witnessed")
             assert [seq for seq, _ in store.witnessed_hashes(journal)] == list(range(1, len(found) + 1))
             assert store.witness(journal)["missing"] is None
@@ -166,14 +154,14 @@ def test_a_pit_killed_while_the_stream_holds_a_journal_out_of_order_reads_every_
     serve = PitServe(nats_server.url, dsn, log)
     try:
         wait_for(serve.answers, 30, "pit serve")
-        _ship(nats_server.url, found[:30] + found[31:])
+        ship(nats_server.url, found[:30] + found[31:])
         wait_for(
             lambda: store.witness(journal)["missing"] == {"from": 31, "held": len(found) - 31},
             30,
             what="the records after 31 held",
         )
         serve.kill()
-        _ship(nats_server.url, found[30:31])
+        ship(nats_server.url, found[30:31])
         serve = PitServe(nats_server.url, dsn, log)
         wait_for(lambda: stored_counts(store).get(journal) == (len(found),) * 3, 40, what="every record witnessed")
         assert store.witness(journal)["missing"] is None

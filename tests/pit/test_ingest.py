@@ -16,24 +16,13 @@ import pytest
 from dealer_assist.journal.journal_file import RecordKind, record_hash
 from hw_sims.bench_command import main as bench
 from pit.service.store.pit_store import PitStore
-from pit.stream.broker import Identity, ensure_stream
+from pit.stream.broker import Identity
 from pit.stream.wire import StatusMessage
 from pit.trial.local_services import NatsServer, PostgresCluster
-from tests.pit.journals import bench_journal, head, messages, publish, rewrite
+from tests.pit.journals import bench_journal, head, messages, rewrite, ship
 from tests.pit.pit_service import fresh_database, running_ingest, stored_counts, wait_for
 
 pytestmark = pytest.mark.slow
-
-
-def _ship(url: str, found: list) -> None:
-    async def go() -> None:
-        nc = await nats.connect(url)
-        js = nc.jetstream()
-        await ensure_stream(js)
-        await publish(js, found)
-        await nc.close()
-
-    asyncio.run(go())
 
 
 def test_every_record_of_several_tables_is_stored_once_and_the_head_is_the_journals(
@@ -43,9 +32,9 @@ def test_every_record_of_several_tables_is_stored_once_and_the_head_is_the_journ
     store = PitStore.set_up(dsn)
     journals = {f"T{n}": bench_journal(tmp_path / f"t{n}.db", 8, n, f"T{n}") for n in (1, 2, 3)}
     shipped = {table: messages(path, table) for table, path in journals.items()}
-    _ship(nats_server.url, [m for found in shipped.values() for m in found[:40]])
+    ship(nats_server.url, [m for found in shipped.values() for m in found[:40]])
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
-        _ship(nats_server.url, [m for found in shipped.values() for m in found])  # the first 40 again: dropped
+        ship(nats_server.url, [m for found in shipped.values() for m in found])  # the first 40 again: dropped
         expected = {found[0].journal: (len(found), len(found), len(found)) for found in shipped.values()}
         wait_for(lambda: stored_counts(store) == expected, what="every record")
     for table, path in journals.items():
@@ -68,7 +57,7 @@ def test_a_rewritten_journal_dealt_on_raises_one_divergence_and_the_head_stays(
     store = PitStore.set_up(dsn)
     path = bench_journal(tmp_path / "t.db", 5, 11, "RW")
     original = messages(path, "RW")
-    _ship(nats_server.url, original)
+    ship(nats_server.url, original)
     journal = original[0].journal
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
         wait_for(lambda: store.witness(journal)["records"] == len(original), what="the journal witnessed")
@@ -97,7 +86,7 @@ def test_a_rewritten_journal_dealt_on_raises_one_divergence_and_the_head_stays(
             == 0
         )
         dealt_on = messages(path, "RW", since=len(original))  # the table dealt on and shipped through its shipper
-        _ship(nats_server.url, dealt_on[:3])  # and some are shipped again
+        ship(nats_server.url, dealt_on[:3])  # and some are shipped again
         alerts = wait_for(lambda: store.alerts(table_id="RW"), what="the divergence alert")
         time.sleep(1.0)  # whatever else was coming has come
         alerts = [a for a in store.alerts(table_id="RW") if a["kind"] == "divergence"]
@@ -137,7 +126,7 @@ def test_status_messages_make_the_live_tile_and_silence_and_a_link_down_raise_al
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
     found = messages(bench_journal(tmp_path / "s.db", 2, 1, "ST"), "ST")
-    _ship(nats_server.url, found)
+    ship(nats_server.url, found)
     status = StatusMessage(
         "ST",
         found[0].journal,
@@ -198,7 +187,7 @@ def test_a_record_the_store_will_not_take_is_kept_aside_and_ingest_goes_on(
         body='{"type":"x"}',
         hash=record_hash(bytes.fromhex(header.hash), 2, wall, 1, None, "device", '{"type":"x"}').hex(),
     )
-    _ship(nats_server.url, [header, poison, *good])
+    ship(nats_server.url, [header, poison, *good])
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
         wait_for(lambda: store.witness(good[0].journal)["records"] == len(good), what="the good table")
         refused = wait_for(lambda: store._all("SELECT subject, error FROM refused_messages"), what="the refusal")
@@ -218,11 +207,11 @@ def test_records_the_stream_holds_out_of_order_are_witnessed_in_order_once_the_m
     found = messages(bench_journal(tmp_path / "t.db", 5, 12, "OO"), "OO")
     journal = found[0].journal
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
-        _ship(nats_server.url, found[:10] + found[11:30])
+        ship(nats_server.url, found[:10] + found[11:30])
         wait_for(lambda: store.witness(journal)["records"] == 10, what="records 1-10 witnessed")
         time.sleep(1.5)  # 12-30 handed to ingest, and handed back again, for record 11
         assert store.witness(journal)["records"] == 10
-        _ship(nats_server.url, found[10:])  # 11, 12-30 again (dropped on their Nats-Msg-Id), and the rest
+        ship(nats_server.url, found[10:])  # 11, 12-30 again (dropped on their Nats-Msg-Id), and the rest
         wait_for(lambda: stored_counts(store).get(journal) == (len(found),) * 3, what="every record witnessed")
         assert store.witness(journal)["head"] == found[-1].hash
         assert [seq for seq, _ in store.witnessed_hashes(journal)] == list(range(1, len(found) + 1))

@@ -16,7 +16,6 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import nats
@@ -175,18 +174,6 @@ def test_the_ingesting_pit_service_killed_and_the_other_taking_over(tmp_path: Pa
         watched.close()
         broker.stop()
         store.close()
-
-
-@pytest.fixture
-def primary_and_standby() -> Iterator[tuple[PostgresCluster, PostgresCluster]]:
-    folder = Path(tempfile.mkdtemp(prefix="da-pg-ha-", dir="/tmp"))  # reachable by `nobody` when we are root
-    folder.chmod(0o755)
-    primary = PostgresCluster(folder / "primary").init()
-    standby = PostgresCluster(folder / "standby").follow(primary).start()
-    yield primary, standby
-    for cluster in (primary, standby):
-        cluster.stop("immediate")
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_the_primary_stopped_and_the_standby_promoted_though_it_missed_commits(

@@ -4,7 +4,6 @@ and the tamper matrix: each change to the proof file fails at the step it breaks
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import subprocess
@@ -14,7 +13,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import nats
 import pytest
 
 from dealer_assist.journal.journal_file import Record, RecordKind, read_records
@@ -22,7 +20,6 @@ from pit.service.log.keeper import LogKeeper, LogSettings
 from pit.service.log.reading import LogReader, NoLog, Published
 from pit.service.store.pit_store import PitStore
 from pit.service.web.serve import web_config
-from pit.stream.broker import ensure_stream
 from pit.tlog.keyfile import write_new_key
 from pit.tlog.keys import SignatureType, SignerKey
 from pit.tlog.log_command import main as log_command
@@ -30,7 +27,7 @@ from pit.tlog.note import Note, sign_text
 from pit.tlog.policy import Policy
 from pit.tlog.proof_command import main as proof
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
-from tests.pit.journals import bench_journal, messages, publish, rewrite
+from tests.pit.journals import bench_journal, messages, rewrite, ship
 from tests.pit.pit_service import fresh_database, running_ingest, wait_for
 
 pytestmark = pytest.mark.slow
@@ -69,17 +66,6 @@ class WitnessProcess:
         assert self.process is not None
         self.process.kill()
         self.process.wait()
-
-
-def _ship(url: str, found: list[Any]) -> None:
-    async def go() -> None:
-        nc = await nats.connect(url)
-        js = nc.jetstream()
-        await ensure_stream(js)
-        await publish(js, found)
-        await nc.close()
-
-    asyncio.run(go())
 
 
 @contextmanager
@@ -125,10 +111,10 @@ def test_a_round_is_proven_from_the_store_with_a_witness_killed_and_restarted_an
         found = messages(bench_journal(tmp_path / "t1.db", 6, 1, "T1"), "T1")
         journal = found[0].journal
         with running_ingest(nats_server.url, dsn, store.pit_identity().seed, log=keeper):
-            _ship(nats_server.url, found[: len(found) // 2])
+            ship(nats_server.url, found[: len(found) // 2])
             published = wait_for(lambda: _published(reader, 1), what="a published checkpoint with leaves")
             witnesses[0].kill()  # witness-1 down: witness-2 alone meets the quorum
-            _ship(nats_server.url, found)
+            ship(nats_server.url, found)
             wait_for(lambda: _published(reader, 6), what="every round's leaf published")
             assert _cosigners(reader.published().note) == {"witness-2.test"}
             witnesses[0].start()  # the same state file: it goes on from what it cosigned, learned from its 409
@@ -267,7 +253,7 @@ def test_log_audit_finds_a_round_deleted_from_the_store_as_a_fork_and_as_a_gap(
     found = messages(bench_journal(tmp_path / "t2.db", 5, 2, "T2"), "T2")
     with _serving(store) as url:
         with running_ingest(nats_server.url, dsn, store.pit_identity().seed, log=LogKeeper(dsn, settings)):
-            _ship(nats_server.url, found)
+            ship(nats_server.url, found)
             wait_for(lambda: _all_published(store, reader, found[0].journal, 5), what="every leaf published")
         size = len(_leaves(store))  # the stream is the module's: T2's five rounds and what earlier tests shipped
         assert _audit(url, policy_file, tmp_path / "audit", capsys)[0] == 0
@@ -327,7 +313,7 @@ def test_settle_replays_each_round_and_fails_a_forged_ledger_or_wager(
     found = messages(path, "T4")
     settings = LogSettings(key, Policy.parse(policy_file.read_bytes()), interval_s=0.3)
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed, log=LogKeeper(dsn, settings)):
-        _ship(nats_server.url, found)
+        ship(nats_server.url, found)
         wait_for(lambda: _all_published(store, reader, found[0].journal, 4), what="every leaf published")
     said = {}
     for round_id in range(1, 5):

@@ -52,7 +52,7 @@ class AlertKind(StrEnum):
     READER_DOWN = "reader_down"
     RECORDS_MISSING = "records_missing"
     LOG_UNPUBLISHED = "log_unpublished"  # a round no published checkpoint covers after 5 minutes (PIT.md §9)
-    LOG_REFUSED = "log_refused"  # a witness refused a checkpoint, or the log's leaves no longer rebuild one
+    LOG_REFUSED = "log_refused"  # a witness refused a checkpoint, the leaves no longer rebuild one, a standby gone
     ROOM_BEHIND = "room_behind"  # at a head office: its copy of a room's stream more than 60 s behind
 
 

@@ -3,7 +3,7 @@ checkpoint each interval while the log grows (and every IDLE_SIGN_S when it does
 every witness of the policy, and publishes it once the quorum cosigned. The table never waits for any of
 it: ingest only appends leaves, in its own transactions; a witness down delays publication alone.
 
-A checkpoint is signed only over leaves every streaming standby has applied (`standbys`), and only when
+A checkpoint is signed only over leaves every standby has received (`standbys`), and only when
 it extends the last checkpoint signed; so a standby promoted after losing commits never lacks a signed
 leaf, and no two checkpoints this log signs lack a consistency proof between them.
 """
@@ -19,7 +19,13 @@ import psycopg
 from psycopg.rows import TupleRow
 
 from pit.service.log import standbys
-from pit.service.log.alerts import raise_log_alert, unpublished_rounds
+from pit.service.log.alerts import (
+    STANDBY_GONE_AFTER,
+    clear_standby_alerts,
+    raise_log_alert,
+    standby_cause,
+    unpublished_rounds,
+)
 from pit.service.log.append import append_segments
 from pit.service.log.tree import LeafTree
 from pit.service.log.witness_client import Refused, add_checkpoint
@@ -89,6 +95,8 @@ class _Keeping:
         self.newest: _Signed | None = None
         self.news = {name: asyncio.Event() for name in self.settings.policy.witnesses}
         self.standbys_seen = 0
+        self.waiting_since: float | None = None  # since when signing has waited for a standby
+        self.standby_alerts_cleared = False  # every standby alert marked cleared since signing last went on
 
     async def sign_and_tend(self, stop: asyncio.Event) -> None:
         last = await self._last_signed()
@@ -121,10 +129,16 @@ class _Keeping:
     async def _sign(self, size: int, last: Checkpoint | None) -> _Signed | None:
         """Sign the tree of `size` once every standby has applied its leaves and it extends `last`."""
         target = await standbys.insert_lsn(self.conn)
-        applied, self.standbys_seen = await standbys.applied(self.conn, target, self.standbys_seen)
-        if not applied:
+        replication = await standbys.applied(self.conn, target, self.standbys_seen)
+        self.standbys_seen = max(self.standbys_seen, replication.streaming)
+        if not replication.applied:
             log.info("log: leaves to %d not yet applied by every standby; signing waits", size)
+            await self._alert_standbys_gone(replication.gone)
             return None
+        self.waiting_since = None
+        if not self.standby_alerts_cleared:  # raised by this leadership or one before it
+            await clear_standby_alerts(self.lock)
+            self.standby_alerts_cleared = True
         await self.tree.grow(self.conn, size)
         if last is not None and (size < last.size or self.tree.root(last.size) != last.root):
             await raise_log_alert(
@@ -210,6 +224,24 @@ class _Keeping:
     async def _witness_size(self, name: str) -> int:
         row = await (await self.conn.execute("SELECT size FROM log_witnesses WHERE name = %s", (name,))).fetchone()
         return int(row[0]) if row else 0
+
+    async def _alert_standbys_gone(self, gone: tuple[tuple[str, str], ...]) -> None:
+        """Once signing has waited STANDBY_GONE_AFTER, one alert per disconnected standby it waits for
+        (per slot and the position it stopped at: the same outage, once, whichever pit keeps the log)."""
+        now = time.monotonic()
+        self.standby_alerts_cleared = False
+        if self.waiting_since is None:
+            self.waiting_since = now
+        if now - self.waiting_since < STANDBY_GONE_AFTER.total_seconds():
+            return
+        for slot, stopped_at in gone:
+            await raise_log_alert(
+                self.lock,
+                standby_cause(slot, stopped_at),
+                "log",
+                f"the log signs no checkpoint while standby {slot} is disconnected (it has the store's WAL to"
+                f" {stopped_at}): start it again, or drop its replication slot if it is gone for good",
+            )
 
     async def _alert_unpublished(self) -> None:
         for cause, table_id, journal, round_id, text in await unpublished_rounds(self.conn):
