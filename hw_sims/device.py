@@ -23,7 +23,16 @@ from devices.wire.framing import Rejection
 from devices.wire.messages import Ack, Heartbeat, Hello, Ident, Message, Nak, Status, Vocabulary
 from devices.wire.timing import HEARTBEAT_EVERY
 from hw_sims.endpoints import Endpoint
-from hw_sims.faults import BAD_FRAMES, SHOE_MALFORMED, SILENCE_LENGTH, FaultKind, SimStats, bad_frame, noise
+from hw_sims.faults import (
+    BAD_FRAMES,
+    LINE_FAULTS,
+    SHOE_MALFORMED,
+    SILENCE_LENGTH,
+    FaultKind,
+    SimStats,
+    bad_frame,
+    noise,
+)
 
 POLL = 0.002  # the emulator's clock resolution
 
@@ -54,7 +63,8 @@ class EmulatedDevice:
         self.endpoint = endpoint
         self.clock = clock
         self.stats = SimStats()
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # the device's own draws: its shoe, its cards' faults
+        self.line_rng = random.Random(f"{seed}:line")  # the line's, per frame written (LINE_FAULTS)
         self.boot = f"{self.rng.getrandbits(32):08X}"
         self._identity = identity
         self._faults = dict(faults)
@@ -164,7 +174,7 @@ class EmulatedDevice:
 
     def chance(self, kind: FaultKind) -> bool:
         rate = self._faults.get(kind, 0.0)
-        return rate > 0 and self.rng.random() < rate
+        return rate > 0 and (self.line_rng if kind in LINE_FAULTS else self.rng).random() < rate
 
     def schedule(self, kind: FaultKind) -> None:
         self._due.append(kind)
@@ -245,7 +255,7 @@ class EmulatedDevice:
         if self.clock.now() < self._silent_until or not self._host_ready or not self.endpoint.connected:
             return
         if self.chance(FaultKind.NOISE):
-            self.endpoint.write(noise(self.rng))
+            self.endpoint.write(noise(self.line_rng))
         for kind in BAD_FRAMES:  # TRUNCATED comes last: the good frame's STX is what cuts it short
             if self.chance(kind) and self.endpoint.write(self._bad_frame(kind)):
                 self.stats.bad[kind.value] += 1
@@ -257,12 +267,12 @@ class EmulatedDevice:
             self.stats.frames += 1
 
     def _bad_frame(self, kind: FaultKind) -> bytes:
-        return bad_frame(kind, self._delivery.stamp(Ident(0)).seq, self.rng, self.malformed_bodies)
+        return bad_frame(kind, self._delivery.stamp(Ident(0)).seq, self.line_rng, self.malformed_bodies)
 
     def _write_split(self, frame: bytes) -> bool:
         at = 0
         while at < len(frame):
-            step = self.rng.randint(1, 3)
+            step = self.line_rng.randint(1, 3)
             if not self.endpoint.write(frame[at : at + step]):
                 return False
             at += step

@@ -44,6 +44,10 @@ BAD_FRAMES = (
     FaultKind.MALFORMED,
     FaultKind.TRUNCATED,
 )
+# Faults of the line, drawn per frame written: how many frames there are depends on the link's timing
+# (heartbeats, repeats), so they draw from a generator of their own and leave the device's draws (each
+# card's faults) the same for a seed however the line fared.
+LINE_FAULTS = frozenset({FaultKind.NOISE, FaultKind.SPLIT, *BAD_FRAMES, FaultKind.DUPLICATE, FaultKind.WITHHELD_ACK})
 RATED = tuple(kind for kind in FaultKind if kind not in (FaultKind.DISCONNECT, FaultKind.SILENCE))
 SILENCE_LENGTH = 3.5  # seconds: past the 3000 ms limit, so the host must notice
 

@@ -16,7 +16,7 @@ from pit.service.floor import alerts as rules
 from pit.service.store.pit_store import PitStore
 from pit.stream.broker import Identity
 from tests.pit.journals import head, messages
-from tests.pit.pit_service import ROOT, stored_counts, wait_for
+from tests.pit.pit_service import ROOT, stored, stored_counts, wait_for
 
 PACE_S = 0.01
 
@@ -95,7 +95,7 @@ class Tables:
 
 def under_way(store: PitStore, tables: Tables, records: int = 100) -> None:
     """Wait until the pit has stored some records while every table is still dealing."""
-    wait_for(lambda: sum(n for n, _, _ in stored_counts(store).values()) > records, what="ingest under way")
+    wait_for(lambda: stored(store) > records, what="ingest under way")
     assert tables.dealing(), "a table stopped before the outage"
 
 

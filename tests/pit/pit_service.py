@@ -74,6 +74,11 @@ def wait_for(check: Callable[[], Any], timeout: float = 20.0, what: str = "the c
     raise AssertionError(f"{what} did not come within {timeout:.0f} s")
 
 
+def stored(store: PitStore) -> int:
+    """Records the pit has stored, of every journal."""
+    return sum(n for n, _, _ in stored_counts(store).values())
+
+
 def stored_counts(store: PitStore) -> dict[str, tuple[int, int, int]]:
     """journal -> (records stored, distinct seqs, witnessed head seq)."""
     rows = store._all(

@@ -30,7 +30,7 @@ from pit.tlog.checkpoint import Checkpoint
 from pit.trial.local_services import PostgresCluster, multi_host_dsn
 from tests.pit.dealing import Tables, alerts_raised, exactly_once, record_alerts, under_way
 from tests.pit.log_watch import WatchedLog
-from tests.pit.pit_service import PitServe, fresh_database, rooms_broker, rooms_cluster, stored_counts, wait_for
+from tests.pit.pit_service import PitServe, fresh_database, rooms_broker, rooms_cluster, stored, stored_counts, wait_for
 
 pytestmark = pytest.mark.slow
 TABLES = ("A1", "B2", "C3")
@@ -57,10 +57,6 @@ def _replicated(info: StreamInfo) -> bool:
         and len(peers) == 2
         and all(peer.current and not peer.offline for peer in peers)
     )
-
-
-def stored(store: PitStore) -> int:
-    return sum(n for n, _, _ in stored_counts(store).values())
 
 
 def _settled(store: PitStore, tables: Tables) -> None:

@@ -15,22 +15,27 @@ import pytest
 from pit.service.store.pit_store import PitStore
 from pit.trial.local_services import NatsServer, PostgresCluster, free_port
 from tests.pit.dealing import Tables, exactly_once, under_way
-from tests.pit.pit_service import ROOT, fresh_database, rooms_broker, running_ingest, serve_command
+from tests.pit.pit_service import ROOT, fresh_database, rooms_broker, running_ingest, serve_command, stored
 
 pytestmark = pytest.mark.slow
 TABLES = ("A1", "B2", "C3")
-ROUNDS = 12
+
+
+def dealt_through(store: PitStore, tables: Tables) -> None:
+    """The tables dealt on through the outage, and the pit stores again what they deal: then they stop."""
+    under_way(store, tables, stored(store) + 100)
+    tables.stop()
 
 
 def _outage(tmp_path: Path, postgres: PostgresCluster, broker: NatsServer, outage: Callable[[], None]) -> None:
     dsn = fresh_database(postgres)
     store = PitStore.set_up(dsn)
     with running_ingest(broker.url, dsn, store.pit_identity().seed):
-        tables = Tables(tmp_path, TABLES).start(broker.url, rounds=ROUNDS)
+        tables = Tables(tmp_path, TABLES).start(broker.url)
         try:
             under_way(store, tables)
             outage()
-            tables.finished()
+            dealt_through(store, tables)
         finally:
             tables.kill()
         exactly_once(store, tables)
@@ -75,13 +80,13 @@ def test_the_pit_service_killed_and_restarted_on_the_rooms_own_broker(
     serve = subprocess.Popen(command, stdout=log, stderr=log, cwd=ROOT)
     tables = Tables(tmp_path, TABLES)
     try:
-        tables.start(broker.url, seeds, rounds=ROUNDS)
+        tables.start(broker.url, seeds)
         under_way(store, tables)
         serve.kill()
         serve.wait()
         time.sleep(1.0)
         serve = subprocess.Popen(command, stdout=log, stderr=log, cwd=ROOT)
-        tables.finished()
+        dealt_through(store, tables)
         exactly_once(store, tables)
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(timeout=20) == 0
