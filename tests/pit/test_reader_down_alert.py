@@ -4,11 +4,9 @@ device-link limit raise no second one."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 
-import nats
 import pytest
 
 from dealer_assist.table.journaled_table import Table
@@ -17,9 +15,8 @@ from devices.table_owner.feed import evidence
 from devices.wire.link import LinkState
 from pit.service.floor.alerts import LINK_DOWN_AFTER_S, AlertKind, links_down, timed_alerts
 from pit.service.store.pit_store import PitStore
-from pit.stream.broker import ensure_stream
 from pit.trial.local_services import NatsServer, PostgresCluster
-from tests.pit.journals import bench_journal, messages, publish
+from tests.pit.journals import bench_journal, messages, ship
 from tests.pit.pit_service import fresh_database, running_ingest, wait_for
 
 pytestmark = pytest.mark.slow
@@ -36,17 +33,6 @@ def _outages(path: Path, count: int) -> None:
         table.close()
 
 
-def _ship(url: str, found: list) -> None:
-    async def go() -> None:
-        nc = await nats.connect(url)
-        js = nc.jetstream()
-        await ensure_stream(js)
-        await publish(js, found)
-        await nc.close()
-
-    asyncio.run(go())
-
-
 def test_each_reader_outage_raises_one_alert(
     tmp_path: Path, nats_server: NatsServer, postgres: PostgresCluster
 ) -> None:
@@ -56,8 +42,8 @@ def test_each_reader_outage_raises_one_alert(
     _outages(path, 2)
     found = messages(path, "RD")
     with running_ingest(nats_server.url, dsn, store.pit_identity().seed):
-        _ship(nats_server.url, found)
-        _ship(nats_server.url, found)  # shipped again: the same causes
+        ship(nats_server.url, found)
+        ship(nats_server.url, found)  # shipped again: the same causes
         wait_for(
             lambda: len([a for a in store.alerts(table_id="RD") if a["kind"] == "reader_down"]) >= 2,
             what="the reader's alerts",
