@@ -8,7 +8,7 @@ killed, each chosen at random (`--seed`):
 - two broker nodes at once: the stream has no leader; both are started again 5-15 s later;
 - the ingesting pit service: kill -9; the other takes over, then the killed one is started again;
 - the store's primary: kill -9 of its postmaster; the room promotes the standby and makes the old
-  primary a standby of it again (`pg_basebackup -R`).
+  primary a standby of it again (`pg_basebackup -R -C -S`, with its replication slot).
 A gap is a journal whose pit head stood still for 5 s or more while the stream held later records
 of it; each is printed with how long it stayed open after its cause (the last part killed before
 it opened) was back. At the end the tables are stopped (Ctrl-C, as a dealer closes the table), the
@@ -185,7 +185,7 @@ class Chaos:
         primary.kill()
         self.say(
             f"kill -9 postgres-{number} (postmaster pid {pid}), the store's primary; the room promotes"
-            " its standby and makes a new standby with pg_basebackup -R"
+            " its standby and makes a new standby with pg_basebackup -R -C -S"
         )
         return f"postgres-{number} (the primary) was killed"
 
